@@ -1,0 +1,72 @@
+/*
+ * engine.h - how ops reach the kernel.  fio's engine contract, small.
+ *
+ * The runner turns an op into a struct io_req and calls queue():
+ *   ENGINE_COMPLETED  done synchronously, req->res filled
+ *   ENGINE_QUEUED     accepted; it completes through reap() after commit()
+ *   ENGINE_BUSY       no room: reap first, then queue again
+ * reap(min, max, timeout) returns the number of completed reqs stored in
+ * out[] (>= min unless the timeout expired), or -errno.
+ * Engines never print; they return -errno.  Engine-private state lives
+ * behind e->priv.
+ */
+#ifndef REPLAY_ENGINE_H
+#define REPLAY_ENGINE_H
+
+#include <stdint.h>
+#include <sys/uio.h>
+#include <time.h>
+
+enum io_dir { IO_READ, IO_WRITE, IO_FSYNC, IO_FDATASYNC };
+
+struct io_req {
+	int fd;
+	enum io_dir dir;
+	void *buf;            /* aligned buffer of at least len bytes     */
+	uint64_t len;
+	uint64_t offset;
+	int64_t res;          /* bytes or -errno, set on completion       */
+	uint64_t t_start_ns;  /* set by the runner before queue()         */
+	uint32_t op_index;    /* the runner's tag                         */
+	uint32_t slot;        /* the runner's tag                         */
+};
+
+enum { ENGINE_COMPLETED = 0, ENGINE_QUEUED = 1, ENGINE_BUSY = 2 };
+
+#define ENGINE_F_SYNC   0x1u  /* every queue() completes synchronously  */
+#define ENGINE_F_ASYNC  0x2u  /* real in-flight I/O                      */
+
+struct engine_opts {
+	unsigned depth;       /* max in flight (>= 1)                      */
+	int direct;           /* files opened O_DIRECT                     */
+};
+
+struct engine {
+	const struct engine_ops *ops;
+	void *priv;
+	unsigned depth;
+	uint64_t short_ios;   /* transfers shorter than asked, counted     */
+	uint64_t eagain;      /* EAGAIN retries                            */
+};
+
+struct engine_ops {
+	const char *name;
+	unsigned flags;
+	/* Is the engine usable here?  0, or -errno (e.g. -ENOSYS/-EPERM for
+	 * io_uring blocked by the kernel or seccomp); why: static text. */
+	int (*probe)(const char **why);
+	int (*init)(struct engine *e, const struct engine_opts *o);
+	int (*queue)(struct engine *e, struct io_req *r);
+	int (*commit)(struct engine *e);
+	int (*reap)(struct engine *e, unsigned min, unsigned max,
+		    struct io_req **out, const struct timespec *timeout);
+	void (*exit)(struct engine *e);
+};
+
+/* Explicit registry: sync, null, libaio, io_uring. */
+extern const struct engine_ops engine_sync, engine_null, engine_libaio, engine_uring;
+const struct engine_ops *engine_find(const char *name);
+/* "sync, libaio, io_uring, null" for messages */
+const char *engine_names(void);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * ops.h - the normalized op model shared by every stage.
+ *
+ * One `struct op` per traced operation of one rank (a traced process or
+ * thread).  Within a rank, ops are in trace order (non-decreasing t_ns).
+ * Every read and write carries an explicit offset (the builder tracks file
+ * positions), so any engine can issue positioned I/O.
+ */
+#ifndef REPLAY_OPS_H
+#define REPLAY_OPS_H
+
+#include <stdint.h>
+
+enum op_kind {
+	OP_NONE = 0,
+	OP_OPEN,      /* file, handle, flags (Linux x86_64 O_*), aux = mode      */
+	OP_CLOSE,     /* handle                                                  */
+	OP_READ,      /* handle, offset, len, iovcnt (1 for read/pread)          */
+	OP_WRITE,     /* handle, offset, len, iovcnt                             */
+	OP_SEEK,      /* handle, offset = resulting position (kept for counts)   */
+	OP_FSYNC,     /* handle                                                  */
+	OP_FDATASYNC, /* handle                                                  */
+	OP_FTRUNCATE, /* handle, len = new size                                  */
+	OP_FALLOCATE, /* handle, offset, len                                     */
+	OP_UNLINK,    /* file                                                    */
+	OP_RENAME,    /* file -> aux (second path id)                            */
+	OP_MKDIR,     /* file, aux = mode                                        */
+	OP_RMDIR,     /* file                                                    */
+	OP_STAT,      /* file (stat family by path) or handle (fstat)            */
+	OP_AREAD,     /* async read submit: handle, offset, len; aux = async id  */
+	OP_AWRITE,    /* async write submit: as OP_AREAD                         */
+	OP_AWAIT,     /* wait for async id aux; result = bytes                   */
+	OP_BARRIER,   /* traced MPI barrier (aux = barrier sequence number)      */
+	OP_MMAP,      /* file mapped by the application: flagged, not replayable */
+	OP__COUNT
+};
+
+#define OP_NOFILE   UINT32_MAX  /* op has no path                       */
+#define OP_NOHANDLE UINT32_MAX  /* op has no handle                     */
+
+/* op.flags bits (not the open flags: those live in op.oflags) */
+#define OPF_IMPLICIT_OPEN 0x1u /* open synthesized for an fd opened before tracing (path known from -y) */
+#define OPF_APPEND        0x2u /* write on an O_APPEND handle (offset = tracked end)    */
+#define OPF_ASYNC_BYTES   0x4u /* async length taken from iovecs, wait carried none    */
+
+/* Fixed-size, 64 bytes, little-endian host order: the on-disk record. */
+struct op {
+	uint64_t t_ns;     /* trace time since the rank's first op            */
+	uint64_t dur_ns;   /* traced duration (0 when not traced)             */
+	uint64_t offset;   /* explicit file offset                            */
+	uint64_t len;      /* bytes requested / new size / 0                  */
+	int64_t  result;   /* traced result: bytes, fd, 0, or -errno          */
+	uint32_t file;     /* path table id or OP_NOFILE                      */
+	uint32_t handle;   /* dense per-rank handle id or OP_NOHANDLE         */
+	uint32_t oflags;   /* open flags, normalized to Linux x86_64 values   */
+	uint32_t aux;      /* mode / second path / async id / barrier seq     */
+	uint16_t kind;     /* enum op_kind                                    */
+	uint16_t iovcnt;   /* iovec count for readv/writev (1 otherwise)      */
+	uint32_t flags;    /* OPF_*                                           */
+	uint32_t line;     /* source line in the trace (low 32 bits), 0 unknown */
+	uint32_t reserved;
+};
+
+_Static_assert(sizeof(struct op) == 64, "struct op is the 64-byte on-disk record");
+
+const char *op_kind_name(enum op_kind k);      /* "read", "write", ... */
+int op_kind_from_name(const char *name);       /* -1 when unknown      */
+static inline int op_is_data(unsigned k)
+{
+	return k == OP_READ || k == OP_WRITE || k == OP_AREAD || k == OP_AWRITE;
+}
+static inline int op_is_read(unsigned k) { return k == OP_READ || k == OP_AREAD; }
+static inline int op_is_write(unsigned k) { return k == OP_WRITE || k == OP_AWRITE; }
+
+#endif
