@@ -54,11 +54,10 @@ struct op {
 	uint32_t handle;   /* dense per-rank handle id or OP_NOHANDLE         */
 	uint32_t oflags;   /* open flags, normalized to Linux x86_64 values   */
 	uint32_t aux;      /* mode / second path / async id / barrier seq     */
-	uint16_t kind;     /* enum op_kind                                    */
+	uint8_t  kind;     /* enum op_kind                                    */
+	uint8_t  flags;    /* OPF_*                                           */
 	uint16_t iovcnt;   /* iovec count for readv/writev (1 otherwise)      */
-	uint32_t flags;    /* OPF_*                                           */
 	uint32_t line;     /* source line in the trace (low 32 bits), 0 unknown */
-	uint32_t reserved;
 };
 
 _Static_assert(sizeof(struct op) == 64, "struct op is the 64-byte on-disk record");
