@@ -34,7 +34,7 @@ struct ops_header {
 	uint64_t ranks_off;
 	uint64_t ops_off;
 	uint64_t file_size;
-	uint8_t  pad[128 - 8 - 4 * 4 - 8 * 10];
+	uint8_t  pad[128 - 8 - 4 * 4 - 8 * 9];
 };
 _Static_assert(sizeof(struct ops_header) == 128, "header is 128 bytes");
 

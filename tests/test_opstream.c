@@ -1,0 +1,150 @@
+/* test_opstream.c - .ops writer/reader round trip, chunk spill, corruption. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "opstream.h"
+
+static char dir[] = "/tmp/replay-test-opsXXXXXX";
+
+static void path_in(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+}
+
+static void test_roundtrip(void **state)
+{
+	(void)state;
+	char path[256];
+	path_in(path, sizeof(path), "a.ops");
+	struct ops_writer *w;
+	assert_int_equal(opsw_open(&w, path), 0);
+	uint32_t r0, r1, p0, p1, p0b;
+	assert_int_equal(opsw_rank(w, "pid 10", 10, &r0), 0);
+	assert_int_equal(opsw_rank(w, "pid 11", 11, &r1), 0);
+	assert_int_equal(opsw_path(w, "/tmp/x", 0, &p0), 0);
+	assert_int_equal(opsw_path(w, "/tmp/y", OPSP_TRUNCATED_NAME, &p1), 0);
+	assert_int_equal(opsw_path(w, "/tmp/x", 0, &p0b), 0);
+	assert_int_equal(p0, p0b);
+	assert_int_not_equal(p0, p1);
+	opsw_rank_t0(w, r1, 12345);
+	assert_int_equal(opsw_info(w, "format", "strace"), 0);
+	assert_int_equal(opsw_info(w, "bad\nkey", "x"), -EINVAL);
+	/* interleave ranks; rank 1 gets more than several chunks */
+	const unsigned n1 = 1000, n0 = 3;
+	for (unsigned i = 0; i < n1; i++) {
+		struct op op = { .kind = OP_WRITE, .file = p1, .offset = i * 4096ull, .len = 4096, .result = 4096, .t_ns = i };
+		assert_int_equal(opsw_append(w, r1, &op), 0);
+		if (i < n0) {
+			struct op o0 = { .kind = OP_READ, .file = p0, .offset = i, .len = 1, .result = 1 };
+			assert_int_equal(opsw_append(w, r0, &o0), 0);
+		}
+	}
+	assert_int_equal(opsw_finish(w), 0);
+
+	assert_true(ops_file_is(path));
+	struct opstream s;
+	const char *why = NULL;
+	assert_int_equal(opstream_open(&s, path, &why), 0);
+	assert_int_equal(s.nranks, 2);
+	assert_int_equal(s.npaths, 2);
+	assert_int_equal(s.nops, n0 + n1);
+	assert_string_equal(opstream_rank_name(&s, 1), "pid 11");
+	assert_int_equal(s.ranks[1].pid, 11);
+	assert_int_equal(s.ranks[1].t0_ns, 12345);
+	assert_string_equal(opstream_path(&s, p1), "/tmp/y");
+	assert_int_equal(s.paths[p1].flags, OPSP_TRUNCATED_NAME);
+	assert_string_equal(opstream_path(&s, OP_NOFILE), "");
+	char buf[64];
+	assert_non_null(opstream_info(&s, "format", buf, sizeof(buf)));
+	assert_string_equal(buf, "strace");
+	assert_null(opstream_info(&s, "form", buf, sizeof(buf)));
+	uint64_t n;
+	const struct op *ops = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, n0);
+	for (unsigned i = 0; i < n0; i++) {
+		assert_int_equal(ops[i].kind, OP_READ);
+		assert_int_equal(ops[i].offset, i);
+	}
+	ops = opstream_rank_ops(&s, 1, &n);
+	assert_int_equal(n, n1);
+	for (unsigned i = 0; i < n1; i++) {
+		assert_int_equal(ops[i].offset, i * 4096ull);
+		assert_int_equal(ops[i].t_ns, i);
+	}
+	opstream_close(&s);
+	unlink(path);
+}
+
+static void test_corrupt(void **state)
+{
+	(void)state;
+	char path[256];
+	path_in(path, sizeof(path), "c.ops");
+	struct ops_writer *w;
+	uint32_t r;
+	assert_int_equal(opsw_open(&w, path), 0);
+	assert_int_equal(opsw_rank(w, "r", 1, &r), 0);
+	struct op op = { .kind = OP_WRITE };
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(opsw_append(w, r, &op), 0);
+	assert_int_equal(opsw_finish(w), 0);
+
+	/* truncate: size mismatch must be detected */
+	struct opstream s;
+	const char *why = NULL;
+	assert_int_equal(truncate(path, 200), 0);
+	assert_int_equal(opstream_open(&s, path, &why), -EINVAL);
+	assert_non_null(why);
+
+	/* not an ops file at all */
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	char junk[300];
+	memset(junk, 'x', sizeof(junk));
+	assert_int_equal(write(fd, junk, sizeof(junk)), (ssize_t)sizeof(junk));
+	close(fd);
+	assert_false(ops_file_is(path));
+	assert_int_equal(opstream_open(&s, path, &why), -EINVAL);
+	assert_string_equal(why, "not an .ops file (bad magic)");
+	assert_int_equal(opstream_open(&s, "/nonexistent/x.ops", &why), -ENOENT);
+	unlink(path);
+}
+
+static void test_empty(void **state)
+{
+	(void)state;
+	char path[256];
+	path_in(path, sizeof(path), "e.ops");
+	struct ops_writer *w;
+	assert_int_equal(opsw_open(&w, path), 0);
+	assert_int_equal(opsw_finish(w), 0);
+	struct opstream s;
+	assert_int_equal(opstream_open(&s, path, NULL), 0);
+	assert_int_equal(s.nranks, 0);
+	assert_int_equal(s.nops, 0);
+	opstream_close(&s);
+	unlink(path);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 1;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_empty),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rmdir(dir);
+	return rc;
+}
