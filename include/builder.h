@@ -60,7 +60,8 @@ struct sc_event {
 	int64_t dirfd;          /* SC_AT_FDCWD when absent             */
 	const char *path;       /* NULL when absent                    */
 	const char *path2;
-	const char *fdpath;     /* path decoration of fd (strace -y)   */
+	const char *fdpath;     /* path decoration of fd (strace -y); for
+	                         * SC_OPEN and *at calls: of dirfd      */
 	int64_t flags;          /* open flags (x86_64 values), clone flags */
 	int64_t mode;
 	int64_t offset;         /* SC_NOOFF when the call uses the position */
@@ -70,7 +71,12 @@ struct sc_event {
 	int64_t ret;            /* result; -errno on failure           */
 	uint64_t async_id;
 	uint32_t path_flags;    /* OPSP_* for path (e.g. truncated)    */
+	const char *retpath;    /* path decoration of the returned fd
+	                         * (strace -y: "= 3</a/b>"), NULL absent */
 };
+
+/* ev->ret when the trace does not show the result ("= ?") */
+#define SC_RET_UNKNOWN INT64_MIN
 
 static inline void sc_event_init(struct sc_event *ev)
 {
