@@ -47,6 +47,8 @@ struct engine {
 	unsigned depth;
 	uint64_t short_ios;   /* transfers shorter than asked, counted     */
 	uint64_t eagain;      /* EAGAIN retries                            */
+	uint64_t sync_fallback; /* syncs done synchronously because the
+	                         * kernel refused them async (libaio)      */
 };
 
 struct engine_ops {
@@ -68,5 +70,8 @@ extern const struct engine_ops engine_sync, engine_null, engine_libaio, engine_u
 const struct engine_ops *engine_find(const char *name);
 /* "sync, libaio, io_uring, null" for messages */
 const char *engine_names(void);
+/* 1 when `ops` with this O_DIRECT setting degrades to synchronous
+ * submission in the kernel (libaio without --direct): cmd_run warns. */
+int engine_warn_buffered(const struct engine_ops *ops, int direct);
 
 #endif
