@@ -23,5 +23,14 @@ int  topo_parse_bind(const char *s, enum bind_mode *m);
 int  topo_bind_worker(struct topo *t, enum bind_mode m, unsigned idx, unsigned n,
 		      char *cpuset, size_t cslen, int *numa);
 void topo_free(struct topo *t);
+/* The placement topo_bind_worker() uses, computed without binding (for
+ * tests and --dry-run).  Same outputs.  -errno. */
+int  topo_plan_worker(const struct topo *t, enum bind_mode m, unsigned idx, unsigned n,
+		      char *cpuset, size_t cslen, int *numa);
+/* 1 when the topology is this machine's (0 for HWLOC_SYNTHETIC/XML: then
+ * topo_bind_worker computes the placement but binds nothing). */
+int  topo_is_thissystem(const struct topo *t);
+/* "none", "core", "numa", "spread" */
+const char *topo_bind_name(enum bind_mode m);
 
 #endif
