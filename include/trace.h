@@ -24,6 +24,9 @@ struct trace_input {
 	uint64_t lines;         /* out: lines read                         */
 	uint64_t bytes;         /* out: bytes read                         */
 	char first_bad[512];    /* out: first skipped line's message       */
+	char note[512];         /* out: parser's remarks for the info blob
+	                         * ("k; k" text, "" if none), e.g. how LANL
+	                         * ranks were assigned, names made distinct */
 };
 
 struct trace_format {
