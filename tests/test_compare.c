@@ -1,0 +1,355 @@
+/* test_compare.c - result loading, normalization, spread marks, pooled percentiles. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "compare.h"
+
+#define RES TEST_DATA "/results/"
+
+static void near(double got, double want, double tol)
+{
+	if (fabs(got - want) > tol) {
+		print_error("got %.9g, want %.9g (+-%g)\n", got, want, tol);
+		fail();
+	}
+}
+
+/* hdd-all.json holds both configurations; ssd/ is a directory of results */
+static void load_pair(struct compare *c)
+{
+	struct rerr e = { "" };
+	compare_init(c);
+	assert_int_equal(compare_add(c, RES "hdd-all.json", NULL, &e), 0);
+	assert_int_equal(compare_add(c, RES "ssd", NULL, &e), 0);
+	assert_int_equal(compare_build(c, &e), 0);
+}
+
+static void test_rows_and_normalization(void **state)
+{
+	(void)state;
+	struct compare c;
+	load_pair(&c);
+	assert_int_equal(c.nsets, 2);
+	assert_string_equal(c.sets[0].label, "hdd-all");
+	assert_string_equal(c.sets[1].label, "ssd");
+	assert_string_equal(c.sets[0].fstype, "ext4");
+	assert_string_equal(c.sets[1].device, "/dev/nvme0n1");
+	assert_int_equal(c.nrows, 2);
+
+	/* sorted: sequential before parallel */
+	const struct cmp_row *seq = &c.rows[0], *par = &c.rows[1];
+	assert_string_equal(seq->trace, "s3d.strace");
+	assert_string_equal(seq->mode, "sequential");
+	assert_int_equal(seq->procs, 3);
+	assert_string_equal(par->mode, "parallel");
+	assert_int_equal(par->procs, 2);
+
+	/* hdd sequential runs 2.2e9 1.9e9 2.0e9: median 2.0e9 */
+	const struct cmp_config *b = seq->cell[0], *s = seq->cell[1];
+	assert_non_null(b);
+	assert_non_null(s);
+	assert_int_equal(b->nruns, 3);
+	assert_int_equal(b->ncomplete, 3);
+	near(b->median, 2.0e9, 0.5);
+	near(b->min, 1.9e9, 0.5);
+	near(b->max, 2.2e9, 0.5);
+	/* ssd: 1.0e9 / 2.0e9 = 0.50, ranges 0.9-1.1 vs 1.9-2.2 do not overlap */
+	near(s->median / b->median, 0.50, 1e-12);
+	near(s->min / b->median, 0.45, 1e-12);
+	near(s->max / b->median, 0.55, 1e-12);
+	assert_false(cmp_within_spread(b, s));
+
+	/* parallel: 3.0e9 / 3.1e9 = 0.9677; 2.9-3.2 overlaps 3.0-3.3 */
+	near(par->cell[1]->median / par->cell[0]->median, 3.0 / 3.1, 1e-12);
+	assert_true(cmp_within_spread(par->cell[0], par->cell[1]));
+	compare_release(&c);
+}
+
+static char *print_to_string(const struct compare *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(compare_print(c, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* the line of the table that starts with trace + mode */
+static const char *line_with(const char *text, const char *needle, char *out, size_t n)
+{
+	const char *p = strstr(text, needle);
+	assert_non_null(p);
+	const char *end = strchr(p, '\n');
+	size_t l = end ? (size_t)(end - p) : strlen(p);
+	if (l >= n)
+		l = n - 1;
+	memcpy(out, p, l);
+	out[l] = '\0';
+	return out;
+}
+
+static void test_text_table(void **state)
+{
+	(void)state;
+	struct compare c;
+	char line[512];
+	load_pair(&c);
+	char *t = print_to_string(&c);
+
+	line_with(t, "s3d.strace  sequential", line, sizeof(line));
+	assert_non_null(strstr(line, "1.00 [0.95-1.10] 2.000 s"));
+	assert_non_null(strstr(line, "0.50 [0.45-0.55]"));
+	assert_null(strstr(line, "~"));
+
+	line_with(t, "s3d.strace  parallel", line, sizeof(line));
+	assert_non_null(strstr(line, "1.00 [0.97-1.06] 3.100 s"));
+	assert_non_null(strstr(line, "0.97 [0.94-1.03] ~"));
+
+	/* latency: write p50 200 us / p99 298 us on hdd, a quarter on ssd */
+	line_with(t, "s3d.strace  sequential  3      write", line, sizeof(line));
+	assert_non_null(strstr(line, "200.0 us"));
+	assert_non_null(strstr(line, "298.0 us"));
+	assert_non_null(strstr(line, "50.0 us"));
+	assert_non_null(strstr(line, "74.5 us"));
+	free(t);
+	compare_release(&c);
+}
+
+static void test_json(void **state)
+{
+	(void)state;
+	struct compare c;
+	load_pair(&c);
+	json_t *j = compare_json(&c);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "baseline")), "hdd-all");
+	assert_int_equal(json_array_size(json_object_get(j, "sets")), 2);
+	json_t *rows = json_object_get(j, "rows");
+	assert_int_equal(json_array_size(rows), 2);
+
+	json_t *r0 = json_array_get(rows, 0);
+	assert_string_equal(json_string_value(json_object_get(r0, "mode")), "sequential");
+	assert_int_equal(json_integer_value(json_object_get(r0, "processes")), 3);
+	json_t *res = json_object_get(r0, "results");
+	json_t *base = json_array_get(res, 0), *ssd = json_array_get(res, 1);
+	assert_true(json_is_null(json_object_get(base, "within_spread")));
+	near(json_real_value(json_object_get(json_object_get(base, "normalized"), "median")), 1.0, 1e-12);
+	near(json_real_value(json_object_get(json_object_get(ssd, "normalized"), "median")), 0.5, 1e-12);
+	near(json_real_value(json_object_get(json_object_get(ssd, "normalized"), "max")), 0.55, 1e-12);
+	near(json_real_value(json_object_get(json_object_get(ssd, "completion_ns"), "median")), 1e9, 0.5);
+	assert_true(json_is_false(json_object_get(ssd, "within_spread")));
+	json_t *w = json_object_get(json_object_get(ssd, "lat_ns"), "write");
+	assert_int_equal(json_integer_value(json_object_get(w, "N")), 3 * 3 * 400);
+	near(json_real_value(json_object_get(w, "p50")), 50000, 1e-3);
+	near(json_real_value(json_object_get(w, "p99")), 74500, 1e-3);
+
+	json_t *r1 = json_array_get(rows, 1);
+	ssd = json_array_get(json_object_get(r1, "results"), 1);
+	assert_true(json_is_true(json_object_get(ssd, "within_spread")));
+	json_decref(j);
+	compare_release(&c);
+}
+
+/* parallel read: rank 0 spans 0.5-100 us, rank 1 200.5-300 us, same N:
+ * pooled p50 = rank 0's max (100 us), pooled p99 = rank 1's p98 (298 us). */
+static void test_pooled_percentiles_from_files(void **state)
+{
+	(void)state;
+	struct compare c;
+	load_pair(&c);
+	const struct cmp_class *rd = &c.rows[1].cell[0]->cls[0];
+	assert_int_equal(rd->n, 3 * 2 * 100);
+	near(cmp_quantile(rd, 50), 100000, 1e-3);
+	near(cmp_quantile(rd, 99), 298000, 1e-3);
+	near(cmp_quantile(rd, 25), 50000, 1e-3);
+	near(cmp_quantile(rd, 0), 500, 1e-9);
+	near(cmp_quantile(rd, 100), 300000, 1e-9);
+	compare_release(&c);
+}
+
+static void set_linear(struct cmp_jobcdf *j, double n, double x0, double x1)
+{
+	j->n = n;
+	j->npts = 2;
+	j->x[0] = x0;
+	j->p[0] = 0;
+	j->x[1] = x1;
+	j->p[1] = 100;
+}
+
+static void test_quantile_mixture(void **state)
+{
+	(void)state;
+	struct cmp_jobcdf jobs[2];
+	struct cmp_class k = { .n = 0, .njobs = 2, .jobs = jobs };
+
+	/* equal weights, uniform on 100..200 and 300..400 */
+	set_linear(&jobs[0], 1, 100, 200);
+	set_linear(&jobs[1], 1, 300, 400);
+	near(cmp_quantile(&k, 25), 150, 1e-9);
+	near(cmp_quantile(&k, 50), 200, 1e-9);
+	near(cmp_quantile(&k, 75), 350, 1e-9);
+	near(cmp_quantile(&k, 100), 400, 1e-9);
+
+	/* weights 3:1: the first job holds 75% of the ops */
+	jobs[0].n = 3;
+	near(cmp_quantile(&k, 75), 200, 1e-9);
+	near(cmp_quantile(&k, 50), 100 + 100 * 50.0 / 75.0, 1e-9);
+	near(cmp_quantile(&k, 87.5), 350, 1e-9);
+
+	/* a point mass (min == every percentile == max) */
+	struct cmp_jobcdf one = { .n = 5, .npts = 1, .x = { 42 }, .p = { 100 } };
+	struct cmp_class pm = { .n = 5, .njobs = 1, .jobs = &one };
+	near(cmp_quantile(&pm, 0), 42, 0);
+	near(cmp_quantile(&pm, 50), 42, 0);
+	near(cmp_quantile(&pm, 100), 42, 0);
+
+	struct cmp_class empty = { 0 };
+	near(cmp_quantile(&empty, 50), 0, 0);
+}
+
+static void test_incomplete_runs(void **state)
+{
+	(void)state;
+	struct compare c;
+	struct rerr e = { "" };
+	compare_init(&c);
+	assert_int_equal(compare_add(&c, RES "hdd-seq.json", NULL, &e), 0);
+	assert_int_equal(compare_add(&c, RES "ssd-seq-incomplete.json", NULL, &e), 0);
+	assert_int_equal(compare_build(&c, &e), 0);
+	const struct cmp_config *g = c.rows[0].cell[1];
+	/* runs 0.9e9, 0.1e9 (incomplete, ignored), 1.1e9 */
+	assert_int_equal(g->nruns, 3);
+	assert_int_equal(g->ncomplete, 2);
+	near(g->median, 1.0e9, 0.5);
+	near(g->min, 0.9e9, 0.5);
+	char *t = print_to_string(&c);
+	assert_non_null(strstr(t, "0.50 [0.45-0.55] (2/3 runs)"));
+	free(t);
+	compare_release(&c);
+}
+
+static void test_missing_cells(void **state)
+{
+	(void)state;
+	struct compare c;
+	struct rerr e = { "" };
+	char line[512];
+	compare_init(&c);
+	assert_int_equal(compare_add(&c, RES "hdd-seq.json", NULL, &e), 0);
+	assert_int_equal(compare_add(&c, RES "ssd-par.json", NULL, &e), 0);
+	assert_int_equal(compare_build(&c, &e), 0);
+	assert_int_equal(c.nrows, 2);
+	assert_null(c.rows[0].cell[1]);
+	assert_null(c.rows[1].cell[0]);
+	char *t = print_to_string(&c);
+	/* no baseline for the parallel row: the absolute median instead */
+	line_with(t, "s3d.strace  parallel", line, sizeof(line));
+	assert_non_null(strstr(line, "(3.000 s)"));
+	assert_non_null(strstr(line, "-"));
+	free(t);
+	compare_release(&c);
+}
+
+static void expect_error(const char *path, int code, const char *part)
+{
+	struct compare c;
+	struct rerr e = { "" };
+	compare_init(&c);
+	int rc = compare_add(&c, path, NULL, &e);
+	if (rc != code || !strstr(e.msg, part)) {
+		print_error("%s: rc %d (want %d), message '%s' (want '%s')\n", path, rc, code, e.msg, part);
+		fail();
+	}
+	compare_release(&c);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_error(RES "nonexistent.json", -ENOENT, "cannot open '" RES "nonexistent.json': No such file");
+	/* jansson's line:column of the syntax error */
+	expect_error(RES "bad-syntax.json", -EINVAL, "bad-syntax.json:4:8: invalid JSON:");
+	expect_error(RES "no-runs.json", -EINVAL, "no-runs.json: not a replay result: missing \"runs\" array");
+
+	char dir[] = "/tmp/test_compare.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[128];
+	snprintf(path, sizeof(path), "%s/dup.json", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	const char *one = "{\"options\":{\"mode\":\"parallel\",\"processes\":2,\"trace\":[\"/a/t\"]},"
+			  "\"runs\":[{\"completion_ns\":5,\"jobs\":[]}]}";
+	fprintf(f, "[%s,\n%s]\n", one, one);
+	fclose(f);
+	expect_error(path, -EINVAL, "configuration (t, parallel, 2 processes) also in");
+
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "{\"options\":{\"mode\":\"parallel\",\"trace\":[\"t\"]},\"runs\":[{\"jobs\":[]}]}\n");
+	fclose(f);
+	expect_error(path, -EINVAL, "\"runs\"[0]: missing \"completion_ns\" number");
+
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "[]\n");
+	fclose(f);
+	expect_error(path, -EINVAL, "empty array");
+	unlink(path);
+
+	/* an empty directory */
+	expect_error(dir, -ENOENT, "no *.json result file");
+	rmdir(dir);
+
+	struct compare c;
+	struct rerr e = { "" };
+	compare_init(&c);
+	assert_int_equal(compare_build(&c, &e), -EINVAL);
+	compare_release(&c);
+}
+
+static void test_labels(void **state)
+{
+	(void)state;
+	struct compare c;
+	struct rerr e = { "" };
+	compare_init(&c);
+	assert_int_equal(compare_add(&c, RES "hdd-seq.json", NULL, &e), 0);
+	assert_int_equal(compare_add(&c, RES "hdd-seq.json", NULL, &e), 0);
+	assert_int_equal(compare_add(&c, RES "ssd/", NULL, &e), 0);
+	assert_int_equal(compare_add(&c, RES "ssd-seq.json", "intel", &e), 0);
+	assert_string_equal(c.sets[0].label, "hdd-seq");
+	assert_string_equal(c.sets[1].label, "hdd-seq#2");
+	assert_string_equal(c.sets[2].label, "ssd");
+	assert_string_equal(c.sets[3].label, "intel");
+	compare_release(&c);
+
+	char *s = cmp_safe_name("a b/c+d.txt");
+	assert_string_equal(s, "a_b_c_d.txt");
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_and_normalization),
+		cmocka_unit_test(test_text_table),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_pooled_percentiles_from_files),
+		cmocka_unit_test(test_quantile_mixture),
+		cmocka_unit_test(test_incomplete_runs),
+		cmocka_unit_test(test_missing_cells),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_labels),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
