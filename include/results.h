@@ -50,6 +50,14 @@ struct worker_result {
 	uint32_t nsamples;
 	uint64_t sample_bytes[RES_TIMELINE];  /* bytes done at sample i        */
 	struct class_stats cls[RC__COUNT];
+	/* ops not issued (see run in replay(1)); added by the runner */
+	uint64_t skipped_failed;   /* traced call failed (result < 0)           */
+	uint64_t skipped_nohandle; /* handle whose open was skipped             */
+	uint64_t skipped_mmap;     /* OP_MMAP: not replayable                   */
+	uint64_t seeks;            /* OP_SEEK: offsets are explicit             */
+	uint64_t barriers;         /* OP_BARRIER: inter-process sync ignored    */
+	uint64_t start_ns;         /* CLOCK_MONOTONIC of this worker's release   */
+	uint64_t sample_interval_ns; /* interval of sample_bytes (after decimation) */
 };
 
 struct run_shared {
@@ -58,6 +66,8 @@ struct run_shared {
 	uint32_t go;             /* start barrier word (futex)                  */
 	uint32_t stop;           /* set by the parent on SIGINT/SIGTERM         */
 	uint64_t sample_interval_ns;
+	uint32_t ready;          /* workers ready at the barrier (atomic)       */
+	uint32_t pad_;
 	struct worker_result w[]; /* nworkers */
 };
 

@@ -1,0 +1,315 @@
+/* test_report.c - the JSON of `replay run`: shape and numbers against a
+ * golden structure (json_equal), the summary across runs, atomic write. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "hist.h"
+#include "report.h"
+
+static char dir[] = "/tmp/replay-test-reportXXXXXX";
+
+/* Reals rounded to 3 decimals, so the golden text can state them. */
+static void round_reals(json_t *j)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_object(j)) {
+		json_object_foreach(j, k, v) {
+			if (json_is_real(v))
+				json_object_set_new(j, k, json_real(round(json_real_value(v) * 1e3) / 1e3));
+			else
+				round_reals(v);
+		}
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v) {
+			if (json_is_real(v))
+				json_array_set_new(j, i, json_real(round(json_real_value(v) * 1e3) / 1e3));
+			else
+				round_reals(v);
+		}
+	}
+}
+
+static json_t *golden(const char *text)
+{
+	json_error_t err;
+	json_t *j = json_loads(text, 0, &err);
+
+	if (!j)
+		fail_msg("golden JSON: line %d: %s", err.line, err.text);
+	return j;
+}
+
+static void assert_json_equal(json_t *got, json_t *want)
+{
+	round_reals(got);
+	round_reals(want);
+	if (!json_equal(got, want)) {
+		char *a = json_dumps(got, JSON_SORT_KEYS | JSON_INDENT(1));
+		char *b = json_dumps(want, JSON_SORT_KEYS | JSON_INDENT(1));
+
+		print_error("got:\n%s\nwant:\n%s\n", a, b);
+		free(a);
+		free(b);
+		fail();
+	}
+}
+
+#define EMPTY_CLASS \
+	"{\"io_bytes\":0,\"done_bytes\":0,\"bw_bytes\":0,\"iops\":0.0,\"runtime_ns\":2000000000," \
+	"\"total_ios\":0,\"short_ios\":0,\"errors\":0,\"lat_ns\":{\"min\":0,\"max\":0,\"mean\":0.0," \
+	"\"stddev\":0.0,\"N\":0,\"percentile\":{\"1.000000\":0,\"5.000000\":0,\"10.000000\":0," \
+	"\"20.000000\":0,\"30.000000\":0,\"40.000000\":0,\"50.000000\":0,\"60.000000\":0," \
+	"\"70.000000\":0,\"80.000000\":0,\"90.000000\":0,\"95.000000\":0,\"99.000000\":0," \
+	"\"99.500000\":0,\"99.900000\":0,\"99.950000\":0,\"99.990000\":0}}}"
+
+/* A worker with fixed numbers: 4 writes of 4096 bytes with latencies
+ * 10, 20, 30, 40 ns (exact histogram buckets), over 2 s of I/O. */
+static void fill_worker(struct worker_result *w)
+{
+	memset(w, 0, sizeof(*w));
+	runner_worker_init(w);
+	w->rank = 1;
+	w->pid = 4242;
+	w->copy = 0;
+	w->status = W_DONE;
+	w->io_ns = 2000000000ull;
+	w->flush_ns = 500000000ull;
+	w->completion_ns = 2500000000ull;
+	w->ops_total = 6;
+	w->ops_done = 6;
+	w->max_inflight = 1;
+	w->numa_node = -1;
+	strcpy(w->cpuset, "0-1");
+	w->errno_counts[ENOSPC] = 2;
+	w->skipped_failed = 3;
+	w->seeks = 5;
+	w->sample_interval_ns = 100000000ull;
+	w->nsamples = 3;
+	w->sample_bytes[0] = 0;
+	w->sample_bytes[1] = 8192;
+	w->sample_bytes[2] = 16384;
+	struct class_stats *cs = &w->cls[RC_WRITE];
+	cs->total_ios = 4;
+	cs->io_bytes = 16384;
+	cs->done_bytes = 16000;
+	cs->short_ios = 1;
+	for (int v = 10; v <= 40; v += 10)
+		hist_add(&cs->lat, (uint64_t)v);
+}
+
+static void test_job_golden(void **state)
+{
+	(void)state;
+	struct worker_result *w = calloc(1, sizeof(*w));
+	json_t *got, *want;
+
+	fill_worker(w);
+	got = report_job_json(w);
+	assert_non_null(got);
+	want = golden(
+		"{\"rank\":1,\"pid\":4242,\"copy\":0,\"status\":\"done\",\"cpuset\":\"0-1\","
+		"\"numa_node\":-1,\"completion_ns\":2500000000,\"io_ns\":2000000000,"
+		"\"flush_ns\":500000000,\"ops\":6,\"ops_done\":6,\"max_inflight\":1,"
+		"\"rounded_ops\":0,\"rounded_extra_bytes\":0,"
+		"\"errors\":{\"ENOSPC\":2},"
+		"\"not_issued\":{\"traced_failures\":3,\"no_handle\":0,\"mmap\":0,\"seeks\":5,\"barriers\":0},"
+		"\"read\":" EMPTY_CLASS ",\"sync\":" EMPTY_CLASS ",\"open\":" EMPTY_CLASS ","
+		"\"close\":" EMPTY_CLASS ",\"meta\":" EMPTY_CLASS ","
+		"\"write\":{\"io_bytes\":16384,\"done_bytes\":16000,\"bw_bytes\":8192,\"iops\":2.0,"
+		"  \"runtime_ns\":2000000000,\"total_ios\":4,\"short_ios\":1,\"errors\":0,"
+		"  \"lat_ns\":{\"min\":10,\"max\":40,\"mean\":25.0,\"stddev\":12.91,\"N\":4,"
+		"    \"percentile\":{\"1.000000\":10,\"5.000000\":10,\"10.000000\":10,\"20.000000\":10,"
+		"      \"30.000000\":20,\"40.000000\":20,\"50.000000\":20,\"60.000000\":30,"
+		"      \"70.000000\":30,\"80.000000\":40,\"90.000000\":40,\"95.000000\":40,"
+		"      \"99.000000\":40,\"99.500000\":40,\"99.900000\":40,\"99.950000\":40,"
+		"      \"99.990000\":40}}},"
+		"\"timeline\":{\"interval_ns\":100000000,\"bytes\":[0,8192,16384]}}");
+	assert_json_equal(got, want);
+	json_decref(got);
+	json_decref(want);
+	free(w);
+}
+
+static void test_run_and_summary(void **state)
+{
+	(void)state;
+	size_t sz = sizeof(struct run_shared) + 2 * sizeof(struct worker_result);
+	struct run_shared *sh = calloc(1, sz);
+	struct report_info ri = { .version = "9.9", .timestamp = 1700000000, .mode = "sequential",
+				  .processes = 2, .engine = "sync", .depth = 1, .bind = "none",
+				  .repeats = 3, .drop_caches = true, .target = "/mnt/x",
+				  .format = "strace" };
+	char *tr[] = { "a.txt" };
+	struct run_outcome out = { .completion_ns = 3000, .io_ns = 2000, .flush_ns = 1000,
+				   .drop = "dropped" };
+	json_t *doc, *run, *v;
+
+	sh->nworkers = 2;
+	fill_worker(&sh->w[0]);
+	fill_worker(&sh->w[1]);
+	sh->w[1].rank = 2;
+	ri.traces = tr;
+	ri.ntraces = 1;
+	doc = report_doc_new(&ri);
+	assert_non_null(doc);
+	run = report_run_json(sh, &out, true);
+	assert_non_null(run);
+	assert_int_equal(json_array_size(json_object_get(run, "jobs")), 2);
+	assert_int_equal(json_integer_value(json_object_get(
+		json_array_get(json_object_get(run, "jobs"), 1), "rank")), 2);
+	/* the run's own fields (jobs checked above and in test_job_golden) */
+	json_object_del(run, "jobs");
+	json_t *want = golden("{\"completion_ns\":3000,\"io_ns\":2000,\"flush_ns\":1000,"
+			      "\"incomplete\":false,\"failed\":false,\"drop_caches\":\"dropped\","
+			      "\"headline\":\"longest rank\"}");
+	assert_json_equal(run, want);
+	json_decref(want);
+	assert_int_equal(report_add_run(doc, run), 0);
+	out.completion_ns = 1000;
+	assert_int_equal(report_add_run(doc, report_run_json(sh, &out, true)), 0);
+	out.completion_ns = 2000;
+	assert_int_equal(report_add_run(doc, report_run_json(sh, &out, true)), 0);
+	/* an interrupted run does not enter the statistics */
+	out.completion_ns = 99;
+	out.incomplete = true;
+	out.stop_signal = 2;
+	assert_int_equal(report_add_run(doc, report_run_json(sh, &out, true)), 0);
+	assert_int_equal(report_finish(doc), 0);
+
+	want = golden("{\"completion_ns\":{\"min\":1000.0,\"median\":2000.0,\"max\":3000.0,"
+		      "\"mean\":2000.0,\"stddev\":816.497},\"runs\":4,\"complete_runs\":3}");
+	assert_json_equal(json_object_get(doc, "summary"), want);
+	json_decref(want);
+	assert_true(json_is_true(json_object_get(doc, "incomplete")));
+	v = json_array_get(json_object_get(doc, "runs"), 3);
+	assert_int_equal(json_integer_value(json_object_get(v, "stop_signal")), 2);
+
+	/* top level and options */
+	assert_string_equal(json_string_value(json_object_get(doc, "replay version")), "9.9");
+	assert_int_equal(json_integer_value(json_object_get(doc, "timestamp")), 1700000000);
+	assert_string_equal(json_string_value(json_object_get(doc, "time")), "2023-11-14T22:13:20Z");
+	want = golden("{\"mode\":\"sequential\",\"processes\":2,\"ranks\":0,\"ranks_used\":0,"
+		      "\"copies\":0,\"rank_reuse\":false,\"engine\":\"sync\",\"depth\":1,"
+		      "\"direct\":false,\"overlap\":false,\"bind\":\"none\",\"repeats\":3,"
+		      "\"trace\":[\"a.txt\"],\"format\":\"strace\",\"drop_caches\":true}");
+	assert_json_equal(json_object_get(doc, "options"), want);
+	json_decref(want);
+	v = json_object_get(doc, "host");
+	assert_true(json_is_string(json_object_get(v, "hostname")));
+	assert_true(json_integer_value(json_object_get(v, "cpus")) >= 1);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "target"), "dir")),
+			    "/mnt/x");
+
+	/* atomic write: the file parses back equal, no temporary left */
+	char path[300];
+	struct rerr e;
+	json_error_t jerr;
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	assert_int_equal(report_write(doc, path, &e), 0);
+	json_t *back = json_load_file(path, 0, &jerr);
+	assert_non_null(back);
+	assert_true(json_equal(back, doc));
+	json_decref(back);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	assert_int_equal(n, 1);
+	/* a directory that does not exist: an error naming it */
+	snprintf(path, sizeof(path), "%s/nope/out.json", dir);
+	assert_int_equal(report_write(doc, path, &e), -ENOENT);
+	assert_non_null(strstr(e.msg, "nope"));
+	json_decref(doc);
+	free(sh);
+}
+
+static void test_errno_name(void **state)
+{
+	(void)state;
+	char b[32];
+
+	assert_string_equal(report_errno_name(ENOSPC, b, sizeof(b)), "ENOSPC");
+	assert_string_equal(report_errno_name(EIO, b, sizeof(b)), "EIO");
+	assert_string_equal(report_errno_name(9999, b, sizeof(b)), "9999");
+}
+
+static void test_agg_and_print(void **state)
+{
+	(void)state;
+	size_t sz = sizeof(struct run_shared) + 1 * sizeof(struct worker_result);
+	struct run_shared *sh = calloc(1, sz);
+	struct report_agg *a = calloc(1, sizeof(*a));
+	struct run_outcome out = { .completion_ns = 2500000000ull, .io_ns = 2000000000ull,
+				   .flush_ns = 500000000ull };
+	struct report_info ri = { .mode = "parallel", .processes = 1, .engine = "sync",
+				  .depth = 1, .bind = "none", .target = "/mnt/x", .format = "strace",
+				  .ranks = 1 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	sh->nworkers = 1;
+	fill_worker(&sh->w[0]);
+	report_agg_init(a);
+	assert_int_equal(report_agg_add(a, sh, &out, false), 0);
+	assert_int_equal(report_agg_add(a, sh, &out, false), 0);
+	assert_int_equal(a->nruns, 2);
+	assert_int_equal(a->cls[RC_WRITE].total_ios, 8);
+	assert_int_equal(a->cls[RC_WRITE].lat.n, 8);
+	assert_int_equal(a->time_ns[RC_WRITE], 4000000000ull);
+	assert_int_equal(a->errno_counts[ENOSPC], 4);
+	f = open_memstream(&buf, &len);
+	report_print(f, &ri, a);
+	fclose(f);
+	/* 32 KiB over 4 s of I/O = 8 KiB/s */
+	assert_non_null(strstr(buf, "8.0 KiB/s"));
+	assert_non_null(strstr(buf, "completion 2.500 s"));
+	assert_non_null(strstr(buf, "ENOSPC: 4"));
+	assert_non_null(strstr(buf, "10 seeks"));
+	free(buf);
+	report_agg_release(a);
+	free(a);
+	free(sh);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_job_golden),
+		cmocka_unit_test(test_run_and_summary),
+		cmocka_unit_test(test_errno_name),
+		cmocka_unit_test(test_agg_and_print),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

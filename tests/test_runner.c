@@ -1,0 +1,373 @@
+/* test_runner.c - the runner's pieces: op -> engine request, handle mapping,
+ * skipping rules, failure accounting, the replay of one rank on real files. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "hist.h"
+#include "opstream.h"
+#include "plan.h"
+#include "report.h"
+#include "runner.h"
+
+static char dir[] = "/tmp/replay-test-runnerXXXXXX";
+
+static void test_scan_rank(void **state)
+{
+	(void)state;
+	struct op ops[] = {
+		{ .kind = OP_OPEN, .handle = 0, .file = 0 },
+		{ .kind = OP_WRITE, .handle = 0, .len = 100 },
+		{ .kind = OP_OPEN, .handle = 3, .file = 1 },
+		{ .kind = OP_READ, .handle = 3, .len = 70000 },
+		{ .kind = OP_FTRUNCATE, .handle = 3, .len = 1 << 30 }, /* not data */
+		{ .kind = OP_UNLINK, .handle = OP_NOHANDLE, .file = 1 },
+		{ .kind = OP_AWRITE, .handle = 1, .len = 90000 },
+	};
+	uint32_t nh;
+	uint64_t ml;
+
+	runner_scan_rank(ops, sizeof(ops) / sizeof(ops[0]), &nh, &ml);
+	assert_int_equal(nh, 4);
+	assert_int_equal(ml, 90000);
+	runner_scan_rank(ops, 0, &nh, &ml);
+	assert_int_equal(nh, 0);
+	assert_int_equal(ml, 0);
+}
+
+static void test_op_req(void **state)
+{
+	(void)state;
+	char buf[16];
+	struct io_req r;
+	struct op rd = { .kind = OP_READ, .offset = 64, .len = 832, .result = 100 };
+	struct op wr = { .kind = OP_WRITE, .offset = 1000, .len = 100, .result = 100 };
+	struct op aw = { .kind = OP_AWRITE, .offset = 0, .len = 4096, .result = 0 };
+	struct op fs = { .kind = OP_FDATASYNC };
+
+	/* a traced short read replays the bytes the trace got */
+	assert_int_equal(runner_op_len(&rd), 100);
+	assert_int_equal(runner_op_len(&wr), 100);
+	/* async submits replay their request */
+	assert_int_equal(runner_op_len(&aw), 4096);
+
+	assert_int_equal(runner_op_req(&rd, 7, buf, 0, &r), 0);
+	assert_int_equal(r.fd, 7);
+	assert_int_equal(r.dir, IO_READ);
+	assert_int_equal(r.offset, 64);
+	assert_int_equal(r.len, 100);
+	assert_ptr_equal(r.buf, buf);
+
+	assert_int_equal(runner_op_req(&wr, 8, buf, 0, &r), 0);
+	assert_int_equal(r.dir, IO_WRITE);
+	assert_int_equal(r.offset, 1000);
+	assert_int_equal(r.len, 100);
+
+	/* direct: [1000, 1100) widened to [512, 1536) */
+	assert_int_equal(runner_op_req(&wr, 8, buf, 512, &r), 924);
+	assert_int_equal(r.offset, 512);
+	assert_int_equal(r.len, 1024);
+	/* already aligned: nothing added */
+	assert_int_equal(runner_op_req(&aw, 8, buf, 4096, &r), 0);
+	assert_int_equal(r.offset, 0);
+	assert_int_equal(r.len, 4096);
+
+	assert_int_equal(runner_op_req(&fs, 9, buf, 512, &r), 0);
+	assert_int_equal(r.dir, IO_FDATASYNC);
+	assert_int_equal(r.fd, 9);
+}
+
+static void test_rclass(void **state)
+{
+	(void)state;
+	assert_int_equal(rclass_of(OP_READ), RC_READ);
+	assert_int_equal(rclass_of(OP_AREAD), RC_READ);
+	assert_int_equal(rclass_of(OP_AWRITE), RC_WRITE);
+	assert_int_equal(rclass_of(OP_FDATASYNC), RC_SYNC);
+	assert_int_equal(rclass_of(OP_OPEN), RC_OPEN);
+	assert_int_equal(rclass_of(OP_CLOSE), RC_CLOSE);
+	assert_int_equal(rclass_of(OP_UNLINK), RC_META);
+	assert_int_equal(rclass_of(OP_FTRUNCATE), RC_META);
+	assert_string_equal(rclass_name(RC_SYNC), "sync");
+	assert_string_equal(rclass_name(RC_META), "meta");
+}
+
+static void test_repeat_stats(void **state)
+{
+	(void)state;
+	uint64_t v[] = { 50, 10, 30, 20, 40 };
+	struct rstats s;
+
+	report_stats(v, 5, &s);
+	assert_true(s.min == 10 && s.max == 50 && s.median == 30 && s.mean == 30);
+	/* population stddev of 10..50: sqrt(200) */
+	assert_true(s.stddev > 14.1421 && s.stddev < 14.1422);
+	report_stats(v, 4, &s);               /* 50 10 30 20: median of 20 and 30 */
+	assert_true(s.median == 25 && s.min == 10 && s.max == 50 && s.mean == 27.5);
+	report_stats(v, 0, &s);
+	assert_true(s.min == 0 && s.max == 0 && s.mean == 0);
+	/* the input is not reordered */
+	assert_int_equal(v[0], 50);
+}
+
+/* ---- one rank on real files ------------------------------------------ */
+
+struct fixture {
+	char target[256], ops[256];
+	struct opstream s;
+	struct plan plan;
+};
+
+/* rank 0 of a two-path trace:
+ *   0 open  out.dat O_WRONLY|O_CREAT|O_TRUNC -> h0
+ *   1 write h0 4096 @0
+ *   2 seek  h0 (not issued)
+ *   3 write h0 100 @8192
+ *   4 open  missing.dat O_RDONLY -> ENOENT (traced failure)
+ *   5 read  h1 (its open failed: skipped)
+ *   6 fsync h0
+ *   7 barrier, 8 mmap
+ *   9 ftruncate h0 20000
+ *  10 stat out.dat
+ *  11 open in.dat O_RDONLY -> h2   (read before written: prepared)
+ *  12 read h2 1000 @500
+ *  13 write h2 10 @0  (the trace says it worked; on an O_RDONLY fd it cannot)
+ *  14 read h2 100 @0
+ *  15 close h0, 16 close h2
+ */
+static void make_trace(struct fixture *f)
+{
+	struct ops_writer *w;
+	uint32_t r, pout, pmiss, pin;
+	const char *why = NULL;
+	struct op ops[] = {
+		{ .kind = OP_OPEN, .handle = 0, .oflags = O_WRONLY | O_CREAT | O_TRUNC, .aux = 0644, .result = 3 },
+		{ .kind = OP_WRITE, .handle = 0, .offset = 0, .len = 4096, .result = 4096, .line = 2 },
+		{ .kind = OP_SEEK, .handle = 0, .offset = 8192, .result = 8192 },
+		{ .kind = OP_WRITE, .handle = 0, .offset = 8192, .len = 100, .result = 100 },
+		{ .kind = OP_OPEN, .handle = 1, .oflags = O_RDONLY, .result = -ENOENT },
+		{ .kind = OP_READ, .handle = 1, .offset = 0, .len = 10, .result = 10 },
+		{ .kind = OP_FSYNC, .handle = 0 },
+		{ .kind = OP_BARRIER, .handle = OP_NOHANDLE, .file = OP_NOFILE },
+		{ .kind = OP_MMAP, .handle = 0 },
+		{ .kind = OP_FTRUNCATE, .handle = 0, .len = 20000 },
+		{ .kind = OP_STAT, .handle = OP_NOHANDLE },
+		{ .kind = OP_OPEN, .handle = 2, .oflags = O_RDONLY, .result = 4 },
+		{ .kind = OP_READ, .handle = 2, .offset = 500, .len = 1000, .result = 1000 },
+		{ .kind = OP_WRITE, .handle = 2, .offset = 0, .len = 10, .result = 10, .line = 14 },
+		{ .kind = OP_READ, .handle = 2, .offset = 0, .len = 100, .result = 100 },
+		{ .kind = OP_CLOSE, .handle = 0 },
+		{ .kind = OP_CLOSE, .handle = 2 },
+	};
+
+	snprintf(f->target, sizeof(f->target), "%s/t", dir);
+	snprintf(f->ops, sizeof(f->ops), "%s/trace.ops", dir);
+	mkdir(f->target, 0755);
+	assert_int_equal(opsw_open(&w, f->ops), 0);
+	assert_int_equal(opsw_rank(w, "pid 1", 1, &r), 0);
+	assert_int_equal(opsw_path(w, "/data/out.dat", 0, &pout), 0);
+	assert_int_equal(opsw_path(w, "/data/missing.dat", 0, &pmiss), 0);
+	assert_int_equal(opsw_path(w, "/data/in.dat", 0, &pin), 0);
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		struct op op = ops[i];
+
+		op.t_ns = i * 1000;
+		op.iovcnt = 1;
+		if (op.kind == OP_OPEN)
+			op.file = op.handle == 0 ? pout : op.handle == 1 ? pmiss : pin;
+		else if (op.kind == OP_STAT)
+			op.file = pout;
+		else if (op.file == 0 && op.kind != OP_BARRIER)
+			op.file = OP_NOFILE;
+		if (op.kind == OP_BARRIER)
+			op.file = OP_NOFILE;
+		assert_int_equal(opsw_append(w, r, &op), 0);
+	}
+	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opstream_open(&f->s, f->ops, &why), 0);
+}
+
+static void build_plan(struct fixture *f)
+{
+	struct plan_opts po = { 0 };
+	struct rerr e;
+
+	memset(&f->plan, 0, sizeof(f->plan));
+	assert_int_equal(plan_build(&f->plan, &f->s, f->target, &po, &e), 0);
+	assert_int_equal(plan_prepare(&f->plan, &e), 0);
+}
+
+static void release(struct fixture *f)
+{
+	struct rerr e;
+	char p[300];
+
+	assert_int_equal(plan_cleanup(&f->plan, &e), 0);
+	plan_release(&f->plan);
+	opstream_close(&f->s);
+	unlink(f->ops);
+	/* the target is empty again */
+	snprintf(p, sizeof(p), "%s/data", f->target);
+	assert_int_not_equal(access(p, F_OK), 0);
+	rmdir(f->target);
+}
+
+static int run_rank(struct fixture *f, const struct runner_opts *o, struct worker_result *w,
+		    const uint32_t *stop)
+{
+	struct worker_ctx c = { .plan = &f->plan, .s = &f->s, .o = o, .rank = 0, .copy = 0,
+				.w = w, .stop = stop };
+
+	memset(w, 0, sizeof(*w));
+	runner_worker_init(w);
+	return runner_replay_rank(&c);
+}
+
+static void test_replay_continue(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct runner_opts o = { .engine = &engine_sync, .depth = 1, .continue_on_error = true };
+	struct worker_result *w = calloc(1, sizeof(*w));
+	struct stat st;
+	char p[300];
+
+	make_trace(&f);
+	build_plan(&f);
+	assert_int_equal(run_rank(&f, &o, w, NULL), 0);
+
+	/* classes: 3 writes issued (4096 + 100, and 10 on the read-only fd) */
+	assert_int_equal(w->cls[RC_WRITE].total_ios, 3);
+	assert_int_equal(w->cls[RC_WRITE].io_bytes, 4206);
+	assert_int_equal(w->cls[RC_WRITE].done_bytes, 4196);
+	assert_int_equal(w->cls[RC_WRITE].errors, 1);
+	assert_int_equal(w->cls[RC_WRITE].lat.n, 3);
+	assert_int_equal(w->cls[RC_READ].total_ios, 2);
+	assert_int_equal(w->cls[RC_READ].io_bytes, 1100);
+	assert_int_equal(w->cls[RC_READ].done_bytes, 1100);
+	assert_int_equal(w->cls[RC_READ].short_ios, 0);
+	assert_int_equal(w->cls[RC_SYNC].total_ios, 1);
+	assert_int_equal(w->cls[RC_OPEN].total_ios, 2);
+	assert_int_equal(w->cls[RC_CLOSE].total_ios, 2);
+	assert_int_equal(w->cls[RC_META].total_ios, 2);   /* ftruncate, stat */
+	/* not issued */
+	assert_int_equal(w->skipped_failed, 1);
+	assert_int_equal(w->skipped_nohandle, 1);
+	assert_int_equal(w->seeks, 1);
+	assert_int_equal(w->barriers, 1);
+	assert_int_equal(w->skipped_mmap, 1);
+	/* the failure was counted by errno, not fatal */
+	assert_int_equal(w->errno_counts[EBADF], 1);
+	assert_int_equal(w->fail_errno, 0);
+	assert_int_equal(w->ops_done, 17);
+	assert_int_equal(w->ops_total, 17);
+	assert_int_equal(w->bytes_done, 4196 + 1100);
+	assert_true(w->completion_ns >= w->io_ns);
+	assert_int_equal(w->completion_ns, w->io_ns + w->flush_ns);
+
+	/* the real file: 4096 @0, 100 @8192, then truncated to 20000 */
+	snprintf(p, sizeof(p), "%s/data/out.dat", f.target);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_size, 20000);
+	/* the prepared input holds at least what was read: 500 + 1000 */
+	snprintf(p, sizeof(p), "%s/data/in.dat", f.target);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(st.st_size >= 1500);
+	/* the file whose open failed in the trace was not created */
+	snprintf(p, sizeof(p), "%s/data/missing.dat", f.target);
+	assert_int_not_equal(access(p, F_OK), 0);
+	release(&f);
+	free(w);
+}
+
+static void test_replay_stops_on_error(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct runner_opts o = { .engine = &engine_sync, .depth = 1 };
+	struct worker_result *w = calloc(1, sizeof(*w));
+
+	make_trace(&f);
+	build_plan(&f);
+	assert_int_equal(run_rank(&f, &o, w, NULL), -EBADF);
+	assert_int_equal(w->fail_errno, EBADF);
+	assert_int_equal(w->fail_op, 13);
+	assert_int_equal(w->errno_counts[EBADF], 1);
+	assert_non_null(strstr(w->fail_msg, "write"));
+	assert_non_null(strstr(w->fail_msg, "in.dat"));
+	assert_non_null(strstr(w->fail_msg, "line 14"));
+	/* stopped there: the read after it never ran */
+	assert_int_equal(w->ops_done, 14);
+	assert_int_equal(w->cls[RC_READ].total_ios, 1);
+	assert_int_equal(w->cls[RC_CLOSE].total_ios, 0);
+	release(&f);
+	free(w);
+}
+
+static void test_replay_null_engine_and_stop(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct runner_opts o = { .engine = &engine_null, .depth = 1, .continue_on_error = true };
+	struct worker_result *w = calloc(1, sizeof(*w));
+	uint32_t stop = 1;
+	struct stat st;
+	char p[300];
+
+	make_trace(&f);
+	build_plan(&f);
+	/* stop already asked: nothing runs */
+	assert_int_equal(run_rank(&f, &o, w, &stop), -EINTR);
+	assert_int_equal(w->ops_done, 0);
+	stop = 0;
+	assert_int_equal(run_rank(&f, &o, w, &stop), 0);
+	/* the null engine issues no data: the write to the O_RDONLY fd "works" */
+	assert_int_equal(w->cls[RC_WRITE].total_ios, 3);
+	assert_int_equal(w->cls[RC_WRITE].errors, 0);
+	assert_int_equal(w->cls[RC_WRITE].done_bytes, 4206);
+	/* opens and ftruncate are real: the file exists with the truncated size */
+	snprintf(p, sizeof(p), "%s/data/out.dat", f.target);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_size, 20000);
+	assert_int_equal(st.st_blocks, 0);
+	release(&f);
+	free(w);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scan_rank),
+		cmocka_unit_test(test_op_req),
+		cmocka_unit_test(test_rclass),
+		cmocka_unit_test(test_repeat_stats),
+		cmocka_unit_test(test_replay_continue),
+		cmocka_unit_test(test_replay_stops_on_error),
+		cmocka_unit_test(test_replay_null_engine_and_stop),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
