@@ -8,7 +8,10 @@
  * `..`, absolute symlinks and symlinks planted in the target cannot
  * escape.  Traced paths are mapped: "/a/b/c" -> "a/b/c", a relative "x/y"
  * -> "x/y", ".." components that would climb above the root are refused
- * (plan_build fails, naming the path).
+ * (plan_build fails, naming the path); "/.." is "/" as in the kernel.
+ * Copy 0 lives at TARGET/<path>, copy k > 0 at TARGET/.replay-copy-<k>/<path>;
+ * traced paths starting with ".replay-" are refused.  REPLAY_RESOLVE=walk in
+ * the environment forces the O_NOFOLLOW walk used when openat2 is missing.
  */
 #ifndef REPLAY_PLAN_H
 #define REPLAY_PLAN_H
@@ -53,6 +56,7 @@ struct plan {
 	uint32_t ncopies;        /* copies of the file set (>= 1)          */
 	uint32_t nranks_used;    /* distinct ranks replayed                */
 	bool reused;             /* more processes than ranks              */
+	struct plan_priv *priv;  /* plan.c's bookkeeping (created/existing)  */
 };
 
 /* Map paths, compute sizes to prepare, check the target (exists, is a
@@ -69,7 +73,8 @@ int  plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t
 int  plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mode);
 int  plan_rmdir(const struct plan *p, uint32_t copy, uint32_t path_id);
 int  plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id);
-/* Remove what the plan created (files, then directories), never anything else. */
+/* Remove what the plan created (files, then directories), never anything else.
+ * A no-op when the plan was built with o->keep. */
 int  plan_cleanup(struct plan *p, struct rerr *e);
 /* --dry-run: files, sizes to prepare, ranks -> processes. */
 void plan_print(const struct plan *p, const struct opstream *s, FILE *f);
@@ -82,6 +87,7 @@ struct target_info {
 	int rotational;          /* 1, 0, -1 unknown                       */
 	char scheduler[32];      /* "mq-deadline", "none", "" unknown      */
 	uint32_t logical_block;  /* logical block size for O_DIRECT, 512 if unknown */
+	char resolve[16];        /* "openat2" (RESOLVE_BENEATH) or "walk" (O_NOFOLLOW walk) */
 };
 int target_info_get(const char *dir, struct target_info *ti);
 

@@ -1,0 +1,980 @@
+/* test_plan.c - path mapping beneath TARGET, target safety (hostile paths,
+ * planted symlinks, bad targets), file preparation and cleanup, copies. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "opstream.h"
+#include "plan.h"
+
+static char root[] = "/tmp/replay-test-planXXXXXX";
+static char sentinel[PATH_MAX];   /* a directory next to every target */
+static char sent_list0[8192];     /* its listing at the start          */
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static void pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && (size_t)n < len);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* Sorted listing of a tree: "rel type size [link]" lines (no timestamps). */
+static char *list_buf;
+static size_t list_len, list_cap, list_base;
+static char **list_lines;
+static size_t list_n, list_linecap;
+
+static int list_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	char line[PATH_MAX + 128], link[PATH_MAX] = "";
+	if (type == FTW_SL) {
+		ssize_t n = readlink(path, link, sizeof link - 1);
+		link[n > 0 ? n : 0] = '\0';
+	}
+	const char *rel = path + list_base;
+	snprintf(line, sizeof line, "%s %c %lld %s", *rel ? rel : ".",
+		 S_ISDIR(st->st_mode) ? 'd' : S_ISLNK(st->st_mode) ? 'l' : S_ISREG(st->st_mode) ? 'f' : '?',
+		 S_ISREG(st->st_mode) ? (long long)st->st_size : 0LL, link);
+	if (list_n == list_linecap) {
+		list_linecap = list_linecap ? list_linecap * 2 : 64;
+		list_lines = realloc(list_lines, list_linecap * sizeof *list_lines);
+		assert_non_null(list_lines);
+	}
+	list_lines[list_n++] = strdup(line);
+	return 0;
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Listing of dir into buf (overwritten). */
+static void listing(const char *dir, char *buf, size_t len)
+{
+	list_n = 0;
+	list_base = strlen(dir);
+	assert_int_equal(nftw(dir, list_cb, 16, FTW_PHYS), 0);
+	qsort(list_lines, list_n, sizeof *list_lines, cmp_line);
+	size_t o = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < list_n; i++) {
+		int n = snprintf(buf + o, len - o, "%s\n", list_lines[i]);
+		assert_true(n > 0 && (size_t)n < len - o);
+		o += (size_t)n;
+		free(list_lines[i]);
+	}
+	(void)list_buf;
+	(void)list_len;
+	(void)list_cap;
+}
+
+static void assert_sentinel_untouched(void)
+{
+	char now[8192];
+	listing(sentinel, now, sizeof now);
+	assert_string_equal(now, sent_list0);
+	char kp[PATH_MAX], buf[64] = "";
+	pathf(kp, sizeof kp, "%s/keep", sentinel);
+	int fd = open(kp, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_true(read(fd, buf, sizeof buf - 1) >= 0);
+	close(fd);
+	assert_string_equal(buf, "sentinel data\n");
+}
+
+/* A fresh, empty target directory root/<name>. */
+static void fresh_target(char *buf, size_t len, const char *name)
+{
+	pathf(buf, len, "%s/%s", root, name);
+	assert_int_equal(mkdir(buf, 0755), 0);
+}
+
+/* ---- building .ops files ----------------------------------------------- */
+
+struct tb {
+	struct ops_writer *w;
+	char path[PATH_MAX];
+};
+
+static void tb_open(struct tb *t, const char *name)
+{
+	pathf(t->path, sizeof t->path, "%s/%s.ops", root, name);
+	assert_int_equal(opsw_open(&t->w, t->path), 0);
+}
+
+static uint32_t tb_rank(struct tb *t, const char *name)
+{
+	uint32_t r;
+	assert_int_equal(opsw_rank(t->w, name, 100, &r), 0);
+	return r;
+}
+
+static uint32_t tb_path(struct tb *t, const char *p)
+{
+	uint32_t id;
+	assert_int_equal(opsw_path(t->w, p, 0, &id), 0);
+	return id;
+}
+
+static void tb_add(struct tb *t, uint32_t rank, struct op op)
+{
+	if (!op.iovcnt)
+		op.iovcnt = 1;
+	assert_int_equal(opsw_append(t->w, rank, &op), 0);
+}
+
+static void tb_finish(struct tb *t, struct opstream *s)
+{
+	const char *why = NULL;
+	assert_int_equal(opsw_finish(t->w), 0);
+	t->w = NULL;
+	assert_int_equal(opstream_open(s, t->path, &why), 0);
+}
+
+static struct op op_open(uint32_t f, uint32_t h, uint32_t flags, uint64_t t)
+{
+	return (struct op){ .kind = OP_OPEN, .file = f, .handle = h, .oflags = flags,
+			    .aux = 0644, .result = 3, .t_ns = t };
+}
+
+static struct op op_rw(unsigned kind, uint32_t f, uint32_t h, uint64_t off, uint64_t len,
+		       int64_t res, uint64_t t)
+{
+	return (struct op){ .kind = (uint8_t)kind, .file = f, .handle = h, .offset = off,
+			    .len = len, .result = res, .t_ns = t };
+}
+
+static struct op op_path(unsigned kind, uint32_t f, uint32_t aux, uint64_t t)
+{
+	return (struct op){ .kind = (uint8_t)kind, .file = f, .handle = OP_NOHANDLE,
+			    .aux = aux, .result = 0, .t_ns = t };
+}
+
+static const struct plan_file *pf(const struct plan *p, uint32_t id)
+{
+	assert_true(id < p->npaths);
+	assert_int_not_equal(p->file_of[id], UINT32_MAX);
+	return &p->files[p->file_of[id]];
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+static void test_mapping(void **state)
+{
+	(void)state;
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	struct rerr e = { "" };
+	char target[PATH_MAX];
+	fresh_target(target, sizeof target, "map");
+	tb_open(&t, "map");
+	uint32_t r = tb_rank(&t, "pid 1");
+	static const char *in[] = { "/a/b/c", "x/y", "/a/../b", "/a//b///c/", "./x/./y/",
+				    "/../../etc/passwd", "a/b/../../c", "/", "/d/e/..", "z/" };
+	static const char *out[] = { "a/b/c", "x/y", "b", "a/b/c", "x/y",
+				     "etc/passwd", "c", "", "d", "z" };
+	uint32_t ids[10];
+	for (int i = 0; i < 10; i++) {
+		ids[i] = tb_path(&t, in[i]);
+		tb_add(&t, r, op_path(OP_STAT, ids[i], 0, (uint64_t)i));
+	}
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	for (int i = 0; i < 10; i++)
+		assert_string_equal(pf(&p, ids[i])->rel, out[i]);
+	/* "/a/b/c" and "/a//b///c/" are one file; "x/y" and "./x/./y/" too */
+	assert_int_equal(p.file_of[ids[0]], p.file_of[ids[3]]);
+	assert_int_equal(p.file_of[ids[1]], p.file_of[ids[4]]);
+	/* "/" is the root, a directory; "a/b" is a parent of a/b/c -> dir */
+	assert_true(pf(&p, ids[7])->is_dir);
+	assert_false(pf(&p, ids[0])->is_dir);
+	assert_int_equal(p.ncopies, 1);
+	assert_int_equal(p.nprocs, 1);
+	plan_release(&p);
+	opstream_close(&s);
+}
+
+static void test_climbing_refused(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], before[8192], after[8192];
+	struct rerr e = { "" };
+	struct tb t, t2;
+	struct opstream s, s2;
+	struct plan p;
+	fresh_target(target, sizeof target, "climb");
+	tb_open(&t, "climb");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t a = tb_path(&t, "ok/file");
+	uint32_t b = tb_path(&t, "../../sentinel/keep");
+	tb_add(&t, r, op_open(a, 0, O_WRONLY | O_CREAT | O_TRUNC, 1));
+	tb_add(&t, r, op_open(b, 1, O_WRONLY | O_TRUNC, 2));
+	tb_add(&t, r, op_rw(OP_WRITE, b, 1, 0, 10, 10, 3));
+	tb_finish(&t, &s);
+	/* the reserved copy prefix cannot be used by a trace */
+	tb_open(&t2, "reserved");
+	r = tb_rank(&t2, "pid 1");
+	a = tb_path(&t2, "/.replay-copy-1/x");
+	tb_add(&t2, r, op_open(a, 0, O_WRONLY | O_CREAT, 1));
+	tb_finish(&t2, &s2);
+
+	listing(root, before, sizeof before);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), -EXDEV);
+	assert_non_null(strstr(e.msg, "'../../sentinel/keep'"));
+	assert_non_null(strstr(e.msg, "climbs above"));
+	assert_int_equal(plan_build(&p, &s2, target, &(struct plan_opts){ .force = true }, &e), -EPERM);
+	assert_non_null(strstr(e.msg, "reserved"));
+	/* nothing was created or changed anywhere under the test root */
+	listing(root, after, sizeof after);
+	assert_string_equal(after, before);
+	assert_sentinel_untouched();
+	opstream_close(&s);
+	opstream_close(&s2);
+}
+
+/* Hostile absolute paths: they all land beneath TARGET. */
+static void hostile(const char *name)
+{
+	char target[PATH_MAX], before[8192], after[8192], buf[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	struct stat pw0, pw1;
+	assert_int_equal(stat("/etc/passwd", &pw0), 0);
+	fresh_target(target, sizeof target, name);
+	listing(target, before, sizeof before);
+	tb_open(&t, name);
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t pw = tb_path(&t, "/../../etc/passwd");
+	uint32_t sk = tb_path(&t, "/../sentinel/../../keep");
+	char abs_sent[PATH_MAX];
+	pathf(abs_sent, sizeof abs_sent, "%s/keep", sentinel);
+	uint32_t as = tb_path(&t, abs_sent);
+	uint32_t gone = tb_path(&t, "/tmp/../victim");
+	uint32_t moved = tb_path(&t, "/x/moved");
+	tb_add(&t, r, op_open(pw, 0, O_WRONLY | O_CREAT | O_TRUNC, 1));
+	tb_add(&t, r, op_rw(OP_WRITE, pw, 0, 0, 4096, 4096, 2));
+	tb_add(&t, r, op_open(sk, 1, O_RDWR, 3));
+	tb_add(&t, r, op_rw(OP_READ, sk, 1, 0, 100, 100, 4));
+	tb_add(&t, r, op_open(as, 2, O_RDWR | O_TRUNC, 5));
+	tb_add(&t, r, op_path(OP_UNLINK, gone, 0, 6));
+	tb_add(&t, r, op_path(OP_RENAME, as, moved, 7));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	assert_string_equal(pf(&p, pw)->rel, "etc/passwd");
+	assert_string_equal(pf(&p, sk)->rel, "keep");
+	assert_string_equal(pf(&p, as)->rel, abs_sent + 1);
+	assert_string_equal(pf(&p, gone)->rel, "victim");
+	assert_true(pf(&p, sk)->prepare);
+	assert_int_equal(pf(&p, sk)->prep_size, 100);
+	assert_true(pf(&p, gone)->prepare);      /* unlinked before created */
+	assert_int_equal(pf(&p, gone)->prep_size, 0);
+	assert_false(pf(&p, pw)->prepare);
+	assert_int_equal(plan_prepare(&p, &e), 0);
+
+	/* replay the ops the way the runner will */
+	int fd = plan_openat(&p, 0, pw, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	char data[4096];
+	memset(data, 'h', sizeof data);
+	assert_int_equal(pwrite(fd, data, sizeof data, 0), (ssize_t)sizeof data);
+	close(fd);
+	fd = plan_openat(&p, 0, sk, O_RDWR, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, data, 100, 0), 100);
+	close(fd);
+	fd = plan_openat(&p, 0, as, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "x", 1, 0), 1);
+	close(fd);
+	assert_int_equal(plan_unlink(&p, 0, gone), 0);
+	assert_int_equal(plan_rename(&p, 0, as, moved), 0);
+
+	pathf(buf, sizeof buf, "%s/etc/passwd", target);
+	struct stat st;
+	assert_int_equal(stat(buf, &st), 0);
+	assert_int_equal(st.st_size, 4096);
+	pathf(buf, sizeof buf, "%s/x/moved", target);
+	assert_int_equal(stat(buf, &st), 0);
+	assert_int_equal(st.st_size, 1);
+	assert_int_equal(stat("/etc/passwd", &pw1), 0);
+	assert_int_equal(pw0.st_size, pw1.st_size);
+	assert_int_equal(pw0.st_mtim.tv_sec, pw1.st_mtim.tv_sec);
+	assert_int_equal(pw0.st_mtim.tv_nsec, pw1.st_mtim.tv_nsec);
+	assert_sentinel_untouched();
+
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	listing(target, after, sizeof after);
+	assert_string_equal(after, before);
+	assert_sentinel_untouched();
+	plan_release(&p);
+	opstream_close(&s);
+}
+
+static void test_hostile_openat2(void **state)
+{
+	(void)state;
+	unsetenv("REPLAY_RESOLVE");
+	hostile("hostile");
+}
+
+static void test_hostile_walk(void **state)
+{
+	(void)state;
+	setenv("REPLAY_RESOLVE", "walk", 1);
+	hostile("hostile-walk");
+	unsetenv("REPLAY_RESOLVE");
+}
+
+/* Symlinks planted in the target that point outside. */
+static void planted(const char *name, bool walk)
+{
+	char target[PATH_MAX], buf[PATH_MAX], rel_out[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	if (walk)
+		setenv("REPLAY_RESOLVE", "walk", 1);
+	else
+		unsetenv("REPLAY_RESOLVE");
+	fresh_target(target, sizeof target, name);
+	tb_open(&t, name);
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t da = tb_path(&t, "/absdir/f");     /* absdir -> sentinel (absolute) */
+	uint32_t dr = tb_path(&t, "/reldir/f");     /* reldir -> ../sentinel        */
+	uint32_t fa = tb_path(&t, "/fin");          /* fin -> sentinel/keep          */
+	uint32_t nd = tb_path(&t, "/absdir/newdir");
+	uint32_t ok = tb_path(&t, "/plain");
+	tb_add(&t, r, op_open(da, 0, O_WRONLY | O_CREAT | O_TRUNC, 1));
+	tb_add(&t, r, op_open(dr, 1, O_WRONLY | O_CREAT | O_TRUNC, 2));
+	tb_add(&t, r, op_open(fa, 2, O_WRONLY | O_CREAT | O_TRUNC, 3));
+	tb_add(&t, r, op_path(OP_MKDIR, nd, 0755, 4));
+	tb_add(&t, r, op_open(ok, 3, O_WRONLY | O_CREAT | O_TRUNC, 5));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	assert_int_equal(p.priv != NULL, 1);
+	struct target_info ti;
+	assert_int_equal(target_info_get(target, &ti), 0);
+	assert_string_equal(ti.resolve, walk ? "walk" : "openat2");
+
+	/* plant the links after the plan (the build refuses them, see below) */
+	pathf(buf, sizeof buf, "%s/absdir", target);
+	assert_int_equal(symlink(sentinel, buf), 0);
+	pathf(buf, sizeof buf, "%s/reldir", target);
+	pathf(rel_out, sizeof rel_out, "../%s", strrchr(sentinel, '/') + 1);
+	assert_int_equal(symlink(rel_out, buf), 0);
+	pathf(buf, sizeof buf, "%s/fin", target);
+	pathf(rel_out, sizeof rel_out, "%s/keep", sentinel);
+	assert_int_equal(symlink(rel_out, buf), 0);
+
+	int fd = plan_openat(&p, 0, da, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd == -EXDEV || fd == -ELOOP);
+	fd = plan_openat(&p, 0, dr, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd == -EXDEV || fd == -ELOOP);
+	fd = plan_openat(&p, 0, fa, O_WRONLY | O_TRUNC, 0644);
+	assert_true(fd == -EXDEV || fd == -ELOOP);
+	fd = plan_openat(&p, 0, fa, O_RDONLY, 0);
+	assert_true(fd == -EXDEV || fd == -ELOOP);
+	int rc = plan_mkdir(&p, 0, nd, 0755);
+	assert_true(rc == -EXDEV || rc == -ELOOP);
+	rc = plan_unlink(&p, 0, da);
+	assert_true(rc == -EXDEV || rc == -ELOOP);
+	rc = plan_rename(&p, 0, ok, da);
+	assert_true(rc == -EXDEV || rc == -ELOOP || rc == -ENOENT);
+	/* the final-component link is removed as a link (unlinkat), not followed */
+	fd = plan_openat(&p, 0, ok, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_sentinel_untouched();
+	/* cleanup never follows links either */
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	assert_sentinel_untouched();
+	pathf(buf, sizeof buf, "%s/plain", target);
+	assert_int_equal(access(buf, F_OK), -1);
+	plan_release(&p);
+
+	/* a plan built on a target that already holds an escaping link: refused */
+	pathf(buf, sizeof buf, "%s/absdir", target);
+	struct stat st;
+	assert_int_equal(lstat(buf, &st), 0);   /* the planted link is still there */
+	assert_int_equal(plan_build(&p, &s, target, &(struct plan_opts){ .force = true }, &e), -EXDEV);
+	assert_non_null(strstr(e.msg, "outside the target"));
+	assert_sentinel_untouched();
+	opstream_close(&s);
+	unsetenv("REPLAY_RESOLVE");
+}
+
+static void test_planted_openat2(void **state)
+{
+	(void)state;
+	planted("planted", false);
+}
+
+static void test_planted_walk(void **state)
+{
+	(void)state;
+	planted("planted-walk", true);
+}
+
+static void test_bad_targets(void **state)
+{
+	(void)state;
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	char file[PATH_MAX], missing[PATH_MAX];
+	tb_open(&t, "bad");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t a = tb_path(&t, "/f");
+	tb_add(&t, r, op_open(a, 0, O_WRONLY | O_CREAT, 1));
+	tb_finish(&t, &s);
+
+	pathf(file, sizeof file, "%s/regular", root);
+	write_text(file, "x");
+	assert_int_equal(plan_build(&p, &s, file, NULL, &e), -ENOTDIR);
+	assert_non_null(strstr(e.msg, "is a regular file, not a directory"));
+	assert_int_equal(p.target_fd, -1);
+
+	assert_int_equal(plan_build(&p, &s, "/dev/null", NULL, &e), -ENOTDIR);
+	assert_non_null(strstr(e.msg, "'/dev/null' is a character device"));
+
+	/* a block device: only stat'ed by the test, never opened */
+	static const char *blk[] = { "/dev/vda", "/dev/sda", "/dev/nvme0n1", "/dev/loop0" };
+	const char *b = NULL;
+	for (size_t i = 0; i < sizeof blk / sizeof blk[0] && !b; i++) {
+		struct stat st;
+		if (!stat(blk[i], &st) && S_ISBLK(st.st_mode))
+			b = blk[i];
+	}
+	if (b) {
+		assert_int_equal(plan_build(&p, &s, b, NULL, &e), -ENOTDIR);
+		assert_non_null(strstr(e.msg, "is a block device, not a directory"));
+	} else {
+		print_message("no block device found: block-device target not checked\n");
+	}
+
+	pathf(missing, sizeof missing, "%s/no/such/dir", root);
+	assert_int_equal(plan_build(&p, &s, missing, NULL, &e), -ENOENT);
+	assert_non_null(strstr(e.msg, "does not exist"));
+	assert_non_null(strstr(e.msg, missing));
+	opstream_close(&s);
+}
+
+static void test_existing_force(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX], before[8192], after[8192];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "existing");
+	pathf(buf, sizeof buf, "%s/out", target);
+	assert_int_equal(mkdir(buf, 0755), 0);
+	pathf(buf, sizeof buf, "%s/out/a", target);
+	write_text(buf, "user data a\n");
+	pathf(buf, sizeof buf, "%s/in", target);
+	write_text(buf, "user data in\n");
+	pathf(buf, sizeof buf, "%s/ro", target);
+	write_text(buf, "read-only use\n");
+	pathf(buf, sizeof buf, "%s/unrelated", target);
+	write_text(buf, "not in the trace\n");
+	listing(target, before, sizeof before);
+
+	tb_open(&t, "existing");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t a = tb_path(&t, "/out/a");
+	uint32_t in = tb_path(&t, "/in");
+	uint32_t ro = tb_path(&t, "/ro");
+	uint32_t nw = tb_path(&t, "/out/new");
+	tb_add(&t, r, op_open(a, 0, O_WRONLY | O_CREAT | O_TRUNC, 1));
+	tb_add(&t, r, op_rw(OP_WRITE, a, 0, 0, 10, 10, 2));
+	tb_add(&t, r, op_open(in, 1, O_RDONLY, 3));
+	tb_add(&t, r, op_rw(OP_READ, in, 1, 0, 8192, 8192, 4));
+	tb_add(&t, r, op_open(ro, 2, O_RDONLY | O_CREAT, 5));   /* created if missing, only read after a write */
+	tb_add(&t, r, op_rw(OP_WRITE, ro, 2, 0, 1, 1, 6));
+	tb_add(&t, r, op_open(nw, 3, O_WRONLY | O_CREAT | O_TRUNC, 7));
+	tb_finish(&t, &s);
+
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), -EEXIST);
+	/* files sorted by mapped path: "in" comes first */
+	assert_non_null(strstr(e.msg, "already holds '"));
+	assert_non_null(strstr(e.msg, "/existing/in'"));
+	assert_non_null(strstr(e.msg, "and 2 more"));
+	assert_non_null(strstr(e.msg, "--force"));
+	assert_int_equal(p.target_fd, -1);
+	listing(target, after, sizeof after);
+	assert_string_equal(after, before);
+
+	assert_int_equal(plan_build(&p, &s, target, &(struct plan_opts){ .force = true }, &e), 0);
+	assert_true(pf(&p, in)->prepare);
+	assert_int_equal(pf(&p, in)->prep_size, 8192);
+	assert_int_equal(plan_prepare(&p, &e), 0);
+	struct stat st;
+	pathf(buf, sizeof buf, "%s/in", target);
+	assert_int_equal(stat(buf, &st), 0);
+	assert_int_equal(st.st_size, 8192);   /* overwritten with force */
+	int fd = plan_openat(&p, 0, nw, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	/* files that existed stay; what the run created goes */
+	pathf(buf, sizeof buf, "%s/out/new", target);
+	assert_int_equal(access(buf, F_OK), -1);
+	pathf(buf, sizeof buf, "%s/out/a", target);
+	assert_int_equal(access(buf, F_OK), 0);
+	pathf(buf, sizeof buf, "%s/unrelated", target);
+	assert_int_equal(access(buf, F_OK), 0);
+	plan_release(&p);
+	opstream_close(&s);
+}
+
+static void check_real_data(const char *path, uint64_t size)
+{
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal((uint64_t)st.st_size, size);
+	assert_true((uint64_t)st.st_blocks * 512 >= size);   /* not sparse */
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	static unsigned char buf[1 << 16];
+	uint64_t got = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		assert_true(n >= 0);
+		if (n == 0)
+			break;
+		for (ssize_t i = 0; i < n; i++)
+			if (!buf[i])
+				fail_msg("zero byte at %llu in %s", (unsigned long long)(got + (uint64_t)i), path);
+		got += (uint64_t)n;
+	}
+	close(fd);
+	assert_int_equal(got, size);
+}
+
+static void test_prepare(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX], before[8192], after[8192];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "prep");
+	listing(target, before, sizeof before);
+	tb_open(&t, "prep");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t in = tb_path(&t, "/d/in.dat");
+	uint32_t out = tb_path(&t, "/d/sub/out.dat");
+	uint32_t rw = tb_path(&t, "/d/rw.dat");
+	uint32_t sh = tb_path(&t, "/d/short.dat");
+	uint32_t wr = tb_path(&t, "/d/wthenr.dat");
+	uint32_t big = tb_path(&t, "/big.dat");
+	uint32_t fail = tb_path(&t, "/nope/missing");
+	/* read-only input: 4 KiB at 0 and 64 KiB at 1 MiB */
+	tb_add(&t, r, op_open(in, 0, O_RDONLY, 1));
+	tb_add(&t, r, op_rw(OP_READ, in, 0, 0, 4096, 4096, 2));
+	tb_add(&t, r, op_rw(OP_READ, in, 0, 1 << 20, 65536, 65536, 3));
+	/* output only: not prepared, its parent is */
+	tb_add(&t, r, op_open(out, 1, O_WRONLY | O_CREAT | O_TRUNC, 4));
+	tb_add(&t, r, op_rw(OP_WRITE, out, 1, 0, 1 << 20, 1 << 20, 5));
+	/* O_CREAT but read before written: existed */
+	tb_add(&t, r, op_open(rw, 2, O_RDWR | O_CREAT, 6));
+	tb_add(&t, r, op_rw(OP_READ, rw, 2, 0, 512, 512, 7));
+	tb_add(&t, r, op_rw(OP_WRITE, rw, 2, 0, 8192, 8192, 8));
+	tb_add(&t, r, op_rw(OP_READ, rw, 2, 0, 8192, 8192, 9));
+	/* short read at EOF: the traced result decides the size */
+	tb_add(&t, r, op_open(sh, 3, O_RDONLY, 10));
+	tb_add(&t, r, op_rw(OP_READ, sh, 3, 8192, 4096, 100, 11));
+	tb_add(&t, r, op_rw(OP_READ, sh, 3, 8292, 4096, 0, 12));
+	/* created, written, then read: not prepared */
+	tb_add(&t, r, op_open(wr, 4, O_RDWR | O_CREAT | O_TRUNC, 13));
+	tb_add(&t, r, op_rw(OP_WRITE, wr, 4, 0, 4096, 4096, 14));
+	tb_add(&t, r, op_rw(OP_READ, wr, 4, 0, 4096, 4096, 15));
+	/* async read, several pattern chunks */
+	tb_add(&t, r, op_open(big, 5, O_RDONLY, 16));
+	tb_add(&t, r, op_rw(OP_AREAD, big, 5, 2 << 20, (1 << 20) + 4321, 7, 17));
+	/* a failed open: no file, no parent */
+	struct op fo = op_open(fail, 6, O_RDONLY, 18);
+	fo.result = -ENOENT;
+	tb_add(&t, r, fo);
+	tb_finish(&t, &s);
+
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	assert_true(pf(&p, in)->prepare);
+	assert_int_equal(pf(&p, in)->prep_size, (1 << 20) + 65536);
+	assert_false(pf(&p, out)->prepare);
+	assert_true(pf(&p, out)->written);
+	assert_true(pf(&p, rw)->prepare);
+	assert_int_equal(pf(&p, rw)->prep_size, 8192);
+	assert_true(pf(&p, sh)->prepare);
+	assert_int_equal(pf(&p, sh)->prep_size, 8292);
+	assert_false(pf(&p, wr)->prepare);
+	assert_true(pf(&p, big)->prepare);
+	assert_int_equal(pf(&p, big)->prep_size, (3 << 20) + 4321);
+	assert_false(pf(&p, fail)->prepare);
+	assert_false(pf(&p, in)->shared);
+
+	assert_int_equal(plan_prepare(&p, &e), 0);
+	pathf(buf, sizeof buf, "%s/d/in.dat", target);
+	check_real_data(buf, (1 << 20) + 65536);
+	pathf(buf, sizeof buf, "%s/d/rw.dat", target);
+	check_real_data(buf, 8192);
+	pathf(buf, sizeof buf, "%s/d/short.dat", target);
+	check_real_data(buf, 8292);
+	pathf(buf, sizeof buf, "%s/big.dat", target);
+	check_real_data(buf, (3 << 20) + 4321);
+	struct stat st;
+	pathf(buf, sizeof buf, "%s/d/sub", target);
+	assert_int_equal(stat(buf, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	pathf(buf, sizeof buf, "%s/d/sub/out.dat", target);
+	assert_int_equal(access(buf, F_OK), -1);
+	pathf(buf, sizeof buf, "%s/d/wthenr.dat", target);
+	assert_int_equal(access(buf, F_OK), -1);
+	pathf(buf, sizeof buf, "%s/nope", target);
+	assert_int_equal(access(buf, F_OK), -1);
+
+	/* the run writes its outputs; cleanup leaves the target as before */
+	int fd = plan_openat(&p, 0, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "abc", 3, 0), 3);
+	close(fd);
+	fd = plan_openat(&p, 0, wr, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(plan_openat(&p, 0, fail, O_RDONLY, 0), -ENOENT);
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	listing(target, after, sizeof after);
+	assert_string_equal(after, before);
+	/* cleanup twice is harmless */
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	plan_release(&p);
+	opstream_close(&s);
+}
+
+static void test_dirs(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX], before[8192], after[8192];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "dirs");
+	pathf(buf, sizeof buf, "%s/keepdir", target);
+	assert_int_equal(mkdir(buf, 0755), 0);
+	listing(target, before, sizeof before);
+	tb_open(&t, "dirs");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t outd = tb_path(&t, "/w/out");
+	uint32_t outf = tb_path(&t, "/w/out/f");
+	uint32_t old = tb_path(&t, "/w/old");
+	uint32_t kd = tb_path(&t, "/keepdir/x");
+	tb_add(&t, r, op_path(OP_MKDIR, outd, 0755, 1));
+	tb_add(&t, r, op_open(outf, 0, O_WRONLY | O_CREAT | O_TRUNC, 2));
+	tb_add(&t, r, op_path(OP_RMDIR, old, 0, 3));
+	tb_add(&t, r, op_open(kd, 1, O_WRONLY | O_CREAT, 4));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	assert_true(pf(&p, outd)->is_dir);
+	assert_false(pf(&p, outd)->prepare);
+	assert_true(pf(&p, old)->is_dir);
+	assert_true(pf(&p, old)->prepare);
+	assert_int_equal(plan_prepare(&p, &e), 0);
+	struct stat st;
+	pathf(buf, sizeof buf, "%s/w/old", target);
+	assert_int_equal(stat(buf, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	pathf(buf, sizeof buf, "%s/w/out", target);
+	assert_int_equal(access(buf, F_OK), -1);   /* the run mkdirs it */
+	assert_int_equal(plan_mkdir(&p, 0, outd, 0755), 0);
+	int fd = plan_openat(&p, 0, outf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(plan_rmdir(&p, 0, old), 0);
+	assert_int_equal(plan_stat(&p, 0, outf), 0);
+	assert_int_equal(plan_stat(&p, 0, old), -ENOENT);
+	fd = plan_openat(&p, 0, kd, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	listing(target, after, sizeof after);
+	assert_string_equal(after, before);   /* keepdir stays, w/ and below go */
+	plan_release(&p);
+	opstream_close(&s);
+}
+
+static void test_copies(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX], before[8192], after[8192];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "copies");
+	listing(target, before, sizeof before);
+	tb_open(&t, "copies");
+	uint32_t r0 = tb_rank(&t, "pid 10");
+	uint32_t r1 = tb_rank(&t, "pid 11");
+	uint32_t shared = tb_path(&t, "/shared.dat");
+	uint32_t p0 = tb_path(&t, "/r0.dat");
+	uint32_t p1 = tb_path(&t, "/r1.dat");
+	tb_add(&t, r0, op_open(shared, 0, O_RDONLY, 1));
+	tb_add(&t, r0, op_rw(OP_READ, shared, 0, 0, 1000, 1000, 2));
+	tb_add(&t, r0, op_open(p0, 1, O_WRONLY | O_CREAT | O_TRUNC, 3));
+	tb_add(&t, r1, op_open(shared, 0, O_RDONLY, 1));
+	tb_add(&t, r1, op_rw(OP_READ, shared, 0, 1000, 1000, 1000, 2));
+	tb_add(&t, r1, op_open(p1, 1, O_RDONLY, 3));
+	tb_add(&t, r1, op_rw(OP_READ, p1, 1, 0, 300, 300, 4));
+	tb_finish(&t, &s);
+
+	/* 5 processes, 2 ranks: rank i % 2, copy i / 2 */
+	assert_int_equal(plan_build(&p, &s, target, &(struct plan_opts){ .nprocs = 5 }, &e), 0);
+	assert_int_equal(p.nprocs, 5);
+	assert_int_equal(p.ncopies, 3);
+	assert_true(p.reused);
+	assert_int_equal(p.nranks_used, 2);
+	static const uint32_t er[] = { 0, 1, 0, 1, 0 }, ec[] = { 0, 0, 1, 1, 2 };
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(p.procs[i].rank, er[i]);
+		assert_int_equal(p.procs[i].copy, ec[i]);
+	}
+	assert_true(pf(&p, shared)->shared);
+	assert_int_equal(pf(&p, shared)->prep_size, 2000);
+	assert_false(pf(&p, p0)->shared);
+	assert_false(pf(&p, p1)->shared);
+
+	/* the dry-run text names it all */
+	char *txt = NULL;
+	size_t tlen = 0;
+	FILE *mf = open_memstream(&txt, &tlen);
+	assert_non_null(mf);
+	plan_print(&p, &s, mf);
+	fclose(mf);
+	assert_non_null(strstr(txt, "3 copies"));
+	assert_non_null(strstr(txt, "shared.dat"));
+	assert_non_null(strstr(txt, "shared"));
+	assert_non_null(strstr(txt, "private"));
+	assert_non_null(strstr(txt, "(2000 bytes)"));
+	assert_non_null(strstr(txt, "process 4: rank 0 (pid 10), copy 2"));
+	assert_non_null(strstr(txt, "process 1: rank 1 (pid 11)\n"));
+	free(txt);
+
+	assert_int_equal(plan_prepare(&p, &e), 0);
+	pathf(buf, sizeof buf, "%s/shared.dat", target);
+	check_real_data(buf, 2000);
+	pathf(buf, sizeof buf, "%s/.replay-copy-1/shared.dat", target);
+	check_real_data(buf, 2000);
+	pathf(buf, sizeof buf, "%s/.replay-copy-2/shared.dat", target);
+	check_real_data(buf, 2000);
+	pathf(buf, sizeof buf, "%s/.replay-copy-1/r1.dat", target);
+	check_real_data(buf, 300);
+	/* copy 2 replays rank 0 only: rank 1's private file is not there */
+	pathf(buf, sizeof buf, "%s/.replay-copy-2/r1.dat", target);
+	assert_int_equal(access(buf, F_OK), -1);
+
+	int fd = plan_openat(&p, 2, p0, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	pathf(buf, sizeof buf, "%s/.replay-copy-2/r0.dat", target);
+	assert_int_equal(access(buf, F_OK), 0);
+	assert_int_equal(plan_openat(&p, 3, p0, O_RDONLY, 0), -EINVAL);   /* no copy 3 */
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	listing(target, after, sizeof after);
+	assert_string_equal(after, before);
+	plan_release(&p);
+
+	/* fewer processes than ranks: ranks 0..N-1, rank 1's files unplanned */
+	assert_int_equal(plan_build(&p, &s, target, &(struct plan_opts){ .nprocs = 1 }, &e), 0);
+	assert_int_equal(p.nprocs, 1);
+	assert_int_equal(p.ncopies, 1);
+	assert_false(p.reused);
+	assert_int_equal(p.file_of[p1], UINT32_MAX);
+	assert_false(pf(&p, shared)->shared);
+	assert_int_equal(pf(&p, shared)->prep_size, 1000);
+	plan_release(&p);
+
+	/* an existing copy root counts as occupied */
+	pathf(buf, sizeof buf, "%s/.replay-copy-1", target);
+	assert_int_equal(mkdir(buf, 0755), 0);
+	assert_int_equal(plan_build(&p, &s, target, &(struct plan_opts){ .nprocs = 4 }, &e), -EEXIST);
+	assert_non_null(strstr(e.msg, ".replay-copy-1"));
+	assert_int_equal(rmdir(buf), 0);
+	opstream_close(&s);
+}
+
+static void test_hostile_size(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], before[8192], after[8192];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "huge");
+	listing(target, before, sizeof before);
+	tb_open(&t, "huge");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t f = tb_path(&t, "/huge");
+	tb_add(&t, r, op_open(f, 0, O_RDONLY, 1));
+	tb_add(&t, r, op_rw(OP_READ, f, 0, UINT64_MAX - 10, 4096, 4096, 2));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), -ENOSPC);
+	assert_non_null(strstr(e.msg, "free"));
+	listing(target, after, sizeof after);
+	assert_string_equal(after, before);
+	opstream_close(&s);
+}
+
+static void test_target_info(void **state)
+{
+	(void)state;
+	struct target_info ti;
+	struct statfs sfs;
+	struct stat st;
+	assert_int_equal(target_info_get(root, &ti), 0);
+	assert_int_equal(statfs(root, &sfs), 0);
+	assert_int_equal(stat(root, &st), 0);
+	assert_string_equal(ti.resolve, "openat2");
+	if (sfs.f_type == EXT4_SUPER_MAGIC)
+		assert_true(!strcmp(ti.fstype, "ext4") || !strcmp(ti.fstype, "ext3") ||
+			    !strcmp(ti.fstype, "ext2"));
+	if (major(st.st_dev) != 0) {
+		/* independently: the disk behind the device via sysfs uevent */
+		char path[128], link[PATH_MAX], disk[64], val[64] = "";
+		snprintf(path, sizeof path, "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+		ssize_t n = readlink(path, link, sizeof link - 1);
+		assert_true(n > 0);
+		link[n] = '\0';
+		char *base = strrchr(link, '/') + 1;
+		char part[160];
+		snprintf(part, sizeof part, "%s/partition", path);
+		if (access(part, F_OK) == 0) {
+			base[-1] = '\0';
+			base = strrchr(link, '/') + 1;
+		}
+		snprintf(disk, sizeof disk, "/dev/%s", base);
+		assert_string_equal(ti.device, disk);
+		snprintf(path, sizeof path, "/sys/block/%s/queue/rotational", base);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			assert_non_null(fgets(val, sizeof val, f));
+			fclose(f);
+			assert_int_equal(ti.rotational, atoi(val));
+		}
+		snprintf(path, sizeof path, "/sys/block/%s/queue/scheduler", base);
+		f = fopen(path, "r");
+		if (f) {
+			assert_non_null(fgets(val, sizeof val, f));
+			fclose(f);
+			if (strchr(val, '['))
+				assert_non_null(strstr(val, ti.scheduler));
+			assert_null(strchr(ti.scheduler, '['));
+		}
+		assert_true(ti.logical_block >= 512 && (ti.logical_block & (ti.logical_block - 1)) == 0);
+	}
+	/* tmpfs */
+	if (!statfs("/dev/shm", &sfs) && sfs.f_type == TMPFS_MAGIC) {
+		assert_int_equal(target_info_get("/dev/shm", &ti), 0);
+		assert_string_equal(ti.fstype, "tmpfs");
+		assert_string_equal(ti.device, "tmpfs");
+		assert_int_equal(ti.rotational, -1);
+		assert_int_equal(ti.logical_block, 512);
+	}
+	setenv("REPLAY_RESOLVE", "walk", 1);
+	assert_int_equal(target_info_get(root, &ti), 0);
+	assert_string_equal(ti.resolve, "walk");
+	unsetenv("REPLAY_RESOLVE");
+	assert_int_equal(target_info_get("/nonexistent-replay-dir", &ti), -ENOENT);
+}
+
+/* ---- fixture ------------------------------------------------------------ */
+
+static int rm_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(root))
+		return -1;
+	pathf(sentinel, sizeof sentinel, "%s/sentinel", root);
+	if (mkdir(sentinel, 0755))
+		return -1;
+	char kp[PATH_MAX];
+	pathf(kp, sizeof kp, "%s/keep", sentinel);
+	write_text(kp, "sentinel data\n");
+	listing(sentinel, sent_list0, sizeof sent_list0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	nftw(root, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+	free(list_lines);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mapping),
+		cmocka_unit_test(test_climbing_refused),
+		cmocka_unit_test(test_hostile_openat2),
+		cmocka_unit_test(test_hostile_walk),
+		cmocka_unit_test(test_planted_openat2),
+		cmocka_unit_test(test_planted_walk),
+		cmocka_unit_test(test_bad_targets),
+		cmocka_unit_test(test_existing_force),
+		cmocka_unit_test(test_prepare),
+		cmocka_unit_test(test_dirs),
+		cmocka_unit_test(test_copies),
+		cmocka_unit_test(test_hostile_size),
+		cmocka_unit_test(test_target_info),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
