@@ -1,0 +1,533 @@
+/* test_strace.c - the strace line parser, one variant per test. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "strace.h"
+#include "trace.h"
+
+#define MAXEV 64
+
+struct cap {
+	struct sc_event ev[MAXEV];
+	char *strs[MAXEV][5];
+	int n;
+};
+
+static char *dupn(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static int capture(void *arg, const struct sc_event *ev, struct rerr *e)
+{
+	struct cap *c = arg;
+	(void)e;
+	assert_true(c->n < MAXEV);
+	c->ev[c->n] = *ev;
+	c->strs[c->n][0] = dupn(ev->name);
+	c->strs[c->n][1] = dupn(ev->path);
+	c->strs[c->n][2] = dupn(ev->path2);
+	c->strs[c->n][3] = dupn(ev->fdpath);
+	c->strs[c->n][4] = dupn(ev->retpath);
+	c->ev[c->n].name = c->strs[c->n][0];
+	c->ev[c->n].path = c->strs[c->n][1];
+	c->ev[c->n].path2 = c->strs[c->n][2];
+	c->ev[c->n].fdpath = c->strs[c->n][3];
+	c->ev[c->n].retpath = c->strs[c->n][4];
+	c->n++;
+	return 0;
+}
+
+struct fx {
+	struct strace_parser *p;
+	struct strace_src src;
+	struct cap cap;
+	struct rerr e;
+	unsigned long lineno;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	assert_int_equal(strace_parser_new(&f->p, capture, &f->cap), 0);
+	strace_src_init(&f->src, "t.txt", STRACE_NOPID);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	for (int i = 0; i < f->cap.n; i++)
+		for (int k = 0; k < 5; k++)
+			free(f->cap.strs[i][k]);
+	strace_src_release(&f->src);
+	strace_parser_free(f->p);
+	free(f);
+	return 0;
+}
+
+static int feed(struct fx *f, const char *line)
+{
+	char buf[4096];
+	size_t n = strlen(line);
+	assert_true(n < sizeof(buf));
+	memcpy(buf, line, n + 1);
+	return strace_parser_line(f->p, &f->src, buf, n, ++f->lineno, &f->e);
+}
+
+#define FEED_OK(f, l) assert_int_equal(feed((f), (l)), 0)
+#define TOD(h, m, s, us) ((((uint64_t)(h) * 3600 + (m) * 60 + (s)) * 1000000ull + (us)) * 1000ull)
+
+static void test_pid_column_tt_T_y(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "8470  21:23:21.436287 pwrite64(4</tmp/fmtprobe/t.dat>, \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..., 4096, 1048576) = 4096 <0.000009>");
+	assert_int_equal(f->cap.n, 1);
+	struct sc_event *ev = &f->cap.ev[0];
+	assert_int_equal(ev->pid, 8470);
+	assert_int_equal(ev->call, SC_WRITE);
+	assert_string_equal(ev->name, "pwrite64");
+	assert_int_equal(ev->fd, 4);
+	assert_string_equal(ev->fdpath, "/tmp/fmtprobe/t.dat");
+	assert_int_equal(ev->len, 4096);
+	assert_int_equal(ev->offset, 1048576);
+	assert_int_equal(ev->ret, 4096);
+	assert_int_equal(ev->dur_ns, 9000);
+	assert_int_equal(ev->ts_ns, TOD(21, 23, 21, 436287));
+	assert_int_equal(ev->line, 1);
+}
+
+static void test_open_decorations(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "8468  21:23:21.420378 openat(AT_FDCWD</tmp/fmtprobe>, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3</etc/ld.so.cache> <0.000054>");
+	FEED_OK(f, "8468  21:23:21.420379 open(\"rel/x\", O_WRONLY|O_CREAT|O_APPEND|0x400000, 0644) = 5");
+	FEED_OK(f, "8468  21:23:21.420380 openat(7, \"y\", 0101) = 6");
+	FEED_OK(f, "8468  21:23:21.420381 creat(\"/c\", 0600) = 8");
+	FEED_OK(f, "8468  21:23:21.420382 openat(AT_FDCWD, \"/nonexistent/file\", O_RDONLY) = -1 ENOENT (No such file or directory) <0.000011>");
+	assert_int_equal(f->cap.n, 5);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_OPEN);
+	assert_int_equal(e[0].dirfd, SC_AT_FDCWD);
+	assert_string_equal(e[0].fdpath, "/tmp/fmtprobe");
+	assert_string_equal(e[0].path, "/etc/ld.so.cache");
+	assert_string_equal(e[0].retpath, "/etc/ld.so.cache");
+	assert_int_equal(e[0].flags, O_RDONLY | O_CLOEXEC);
+	assert_int_equal(e[0].ret, 3);
+	assert_int_equal(e[1].flags, O_WRONLY | O_CREAT | O_APPEND | 0x400000);
+	assert_int_equal(e[1].mode, 0644);
+	assert_int_equal(e[1].dirfd, SC_AT_FDCWD);
+	assert_int_equal(e[2].dirfd, 7);
+	assert_int_equal(e[2].flags, 0101);    /* numeric (octal) flags */
+	assert_int_equal(e[3].flags, O_CREAT | O_WRONLY | O_TRUNC);
+	assert_int_equal(e[3].mode, 0600);
+	assert_int_equal(e[4].ret, -ENOENT);
+}
+
+static void test_stderr_pid_prefix_ttt(void **state)
+{
+	struct fx *f = *state;
+	/* main thread unprefixed until a child exists */
+	FEED_OK(f, "1795296201.591982 read(3, \"\\177ELF\\2\\1\"..., 832) = 832 <0.000012>");
+	FEED_OK(f, "1795296201.592767 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f1d6b380a10) = 8487 <0.000105>");
+	FEED_OK(f, "strace: Process 8487 attached");
+	FEED_OK(f, "[pid  8487] 1795296201.593049 write(3, \"x\", 1) = 1");
+	FEED_OK(f, "[pid  8486] 1795296201.593100 write(3, \"y\", 1) = 1");
+	FEED_OK(f, "1795296201.593200 write(3, \"z\", 1) = 1");
+	assert_int_equal(f->cap.n, 5);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].pid, -1);        /* main, pid unknown yet */
+	assert_int_equal(e[0].ts_ns, 1795296201591982000ull);
+	assert_int_equal(e[1].call, SC_CLONE);
+	assert_int_equal(e[1].ret, 8487);
+	assert_int_equal(e[1].flags & (CLONE_THREAD | CLONE_FILES), 0);
+	assert_int_equal(e[2].pid, 8487);
+	assert_int_equal(e[3].pid, -1);        /* 8486 recognised as the main */
+	assert_int_equal(e[4].pid, -1);
+}
+
+static void test_relative_and_none(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "     0.000100 close(3)                  = 0 <0.000011>");
+	FEED_OK(f, "     0.000036 close(4)                  = 0 <0.000011>");
+	FEED_OK(f, "close(5) = 0");
+	assert_int_equal(f->cap.n, 3);
+	assert_int_equal(f->cap.ev[0].ts_ns, 100000);
+	assert_int_equal(f->cap.ev[1].ts_ns, 136000);   /* -r: cumulative */
+	assert_int_equal(f->cap.ev[2].ts_ns, 0);
+	assert_int_equal(f->cap.ev[2].fd, 5);
+	assert_int_equal(f->cap.ev[2].dur_ns, 0);
+}
+
+static void test_ff_file_pid(void **state)
+{
+	struct fx *f = *state;
+	f->src.pid = 8481;
+	FEED_OK(f, "21:23:21.584220 write(3, \"xxxxxxxx\"..., 65536) = 65536 <0.001750>");
+	assert_int_equal(f->cap.ev[0].pid, 8481);
+}
+
+static void test_unfinished_resumed_interleaved(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "8468  21:23:21.437357 read(4</tmp/fmtprobe/parent.dat>,  <unfinished ...>");
+	FEED_OK(f, "8470  21:23:21.437369 read(3</tmp/fmtprobe/t.dat>,  <unfinished ...>");
+	FEED_OK(f, "8471  21:23:21.437370 fsync(9 <unfinished ...>");
+	assert_int_equal(f->cap.n, 0);
+	FEED_OK(f, "8468  21:23:21.437380 <... read resumed>\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..., 8192) = 8192 <0.000017>");
+	FEED_OK(f, "8471  21:23:21.437381 <... fsync resumed>) = 0 <0.000826>");
+	/* old strace: a space after resumed> */
+	FEED_OK(f, "8470  21:23:21.437391 <... read resumed> \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..., 4096) = 100 <0.000016>");
+	assert_int_equal(f->cap.n, 3);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].pid, 8468);
+	assert_int_equal(e[0].fd, 4);
+	assert_int_equal(e[0].len, 8192);
+	assert_int_equal(e[0].ret, 8192);
+	assert_int_equal(e[0].ts_ns, TOD(21, 23, 21, 437357));   /* entry time */
+	assert_int_equal(e[0].dur_ns, 17000);
+	assert_int_equal(e[0].line, 1);
+	assert_int_equal(e[1].call, SC_FSYNC);
+	assert_int_equal(e[1].fd, 9);
+	assert_int_equal(e[1].pid, 8471);
+	assert_int_equal(e[2].pid, 8470);
+	assert_int_equal(e[2].len, 4096);
+	assert_int_equal(e[2].ret, 100);
+	assert_string_equal(e[2].fdpath, "/tmp/fmtprobe/t.dat");
+}
+
+static void test_unfinished_never_resumed(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "100   write(1, \"x\", 1 <unfinished ...>");
+	FEED_OK(f, "100   +++ killed by SIGKILL +++");
+	FEED_OK(f, "101   <... read resumed>\"x\", 1) = 1");
+	assert_int_equal(f->cap.n, 3);
+	assert_int_equal(f->cap.ev[0].call, SC_SKIP);
+	assert_string_equal(f->cap.ev[0].name, "unfinished:write");
+	assert_int_equal(f->cap.ev[1].call, SC_EXIT);
+	assert_int_equal(f->cap.ev[2].call, SC_SKIP);
+	assert_string_equal(f->cap.ev[2].name, "resumed-without-start");
+}
+
+static void test_quoted_buffers(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1 write(3, \"a\\\"b),(c, d) = 5 <0.1>\"..., 10) = 10");
+	FEED_OK(f, "1 write(3, \"\\\\\", 1) = 1");
+	FEED_OK(f, "1 open(\"/tmp/we\\\"ird, (name)\", O_RDONLY) = 4");
+	assert_int_equal(f->cap.n, 3);
+	assert_int_equal(f->cap.ev[0].len, 10);
+	assert_int_equal(f->cap.ev[0].ret, 10);
+	assert_int_equal(f->cap.ev[0].dur_ns, 0);
+	assert_int_equal(f->cap.ev[1].len, 1);
+	assert_string_equal(f->cap.ev[2].path, "/tmp/we\"ird, (name)");
+}
+
+static void test_iovecs(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1 writev(4, [{iov_base=\"xx,}\"..., iov_len=100}, {iov_base=\"xxxx\"..., iov_len=200}], 2) = 300");
+	FEED_OK(f, "1 readv(4, [{\"ab\", 100}, {\"cd\", 28}], 2) = 128");
+	FEED_OK(f, "1 preadv(4, [{iov_base=\"\", iov_len=512}], 1, 4096) = 512");
+	FEED_OK(f, "1 pwritev2(4, [{iov_base=\"\", iov_len=10}, {iov_base=\"\", iov_len=20}], 2, -1, RWF_DSYNC) = 30");
+	FEED_OK(f, "1 readv(4, 0x7ffd1234, 3) = -1 EFAULT (Bad address)");
+	assert_int_equal(f->cap.n, 5);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_WRITE);
+	assert_int_equal(e[0].len, 300);
+	assert_int_equal(e[0].iovcnt, 2);
+	assert_int_equal(e[0].offset, SC_NOOFF);
+	assert_int_equal(e[1].call, SC_READ);
+	assert_int_equal(e[1].len, 128);
+	assert_int_equal(e[2].offset, 4096);
+	assert_int_equal(e[2].len, 512);
+	assert_int_equal(e[3].offset, SC_NOOFF);
+	assert_int_equal(e[3].len, 30);
+	assert_int_equal(e[4].ret, -EFAULT);
+	assert_int_equal(e[4].len, 0);
+	assert_int_equal(e[4].iovcnt, 3);
+}
+
+static void test_seeks(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "21:24:48.810151 _llseek(3, 3221225472, [3221225472], SEEK_SET) = 0 <0.000009>");
+	FEED_OK(f, "21:24:48.810152 lseek(4, -10, SEEK_END) = 2097142");
+	FEED_OK(f, "21:24:48.810153 lseek(4, 5, SEEK_CUR) = -1 EINVAL (Invalid argument)");
+	FEED_OK(f, "21:24:48.810646 ftruncate64(3, 131072)  = 0 <0.000061>");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_LSEEK);
+	assert_int_equal(e[0].offset, 3221225472LL);
+	assert_int_equal(e[0].ret, 3221225472LL);     /* result from [..] */
+	assert_int_equal(e[0].whence, SEEK_SET);
+	assert_int_equal(e[0].pid, -1);
+	assert_int_equal(e[1].whence, SEEK_END);
+	assert_int_equal(e[1].offset, -10);
+	assert_int_equal(e[1].ret, 2097142);
+	assert_int_equal(e[2].ret, -EINVAL);
+	assert_int_equal(e[3].call, SC_FTRUNCATE);
+	assert_int_equal(e[3].len, 131072);
+}
+
+static void test_dups(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1 dup(3) = 4");
+	FEED_OK(f, "1 dup2(3</a>, 7</b>) = 7</a>");
+	FEED_OK(f, "1 dup3(3, 8, O_CLOEXEC) = 8");
+	FEED_OK(f, "1 fcntl(3, F_DUPFD, 10) = 10");
+	FEED_OK(f, "1 fcntl(3, F_DUPFD_CLOEXEC, 0) = 11");
+	FEED_OK(f, "1 fcntl(3, F_GETFL) = 0x8002 (flags O_RDWR|O_LARGEFILE)");
+	assert_int_equal(f->cap.n, 6);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_DUP);
+	assert_int_equal(e[0].ret, 4);
+	assert_int_equal(e[1].call, SC_DUP2);
+	assert_int_equal(e[1].fd2, 7);
+	assert_string_equal(e[1].fdpath, "/a");
+	assert_int_equal(e[2].call, SC_DUP2);
+	assert_int_equal(e[2].fd2, 8);
+	assert_int_equal(e[3].call, SC_DUP);
+	assert_int_equal(e[3].ret, 10);
+	assert_int_equal(e[4].call, SC_DUP);
+	assert_int_equal(e[5].call, SC_SKIP);
+	assert_string_equal(e[5].name, "fcntl");
+	assert_int_equal(e[5].ret, 0x8002);
+}
+
+static void test_other_lines(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "8468  21:23:21.483773 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=8469} ---");
+	FEED_OK(f, "8469  21:23:21.483528 exit_group(0)     = ?");
+	FEED_OK(f, "8469  21:23:21.483707 +++ exited with 0 +++");
+	FEED_OK(f, "strace: Process 8469 attached");
+	FEED_OK(f, "");
+	FEED_OK(f, "1 futex(0x7f, FUTEX_WAIT_PRIVATE, 2, NULL) = 0");
+	FEED_OK(f, "1 restart_syscall(<... resuming interrupted read ...>) = 0");
+	assert_int_equal(f->cap.n, 4);
+	assert_int_equal(f->cap.ev[0].call, SC_SKIP);
+	assert_string_equal(f->cap.ev[0].name, "exit_group");
+	assert_int_equal(f->cap.ev[0].ret, SC_RET_UNKNOWN);
+	assert_int_equal(f->cap.ev[1].call, SC_EXIT);
+	assert_int_equal(f->cap.ev[1].pid, 8469);
+	assert_string_equal(f->cap.ev[2].name, "futex");
+	assert_string_equal(f->cap.ev[3].name, "restart_syscall");
+}
+
+static void test_line_cut_by_attached(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "[pid  8486] 1795296201.593365 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, child_tid=0x7f1d6b37f990, tls=0x7f1d6b37f6c0}strace: Process 8488 attached");
+	assert_int_equal(f->cap.n, 0);
+	FEED_OK(f, " => {parent_tid=[8488]}, 88) = 8488 <0.000053>");
+	assert_int_equal(f->cap.n, 1);
+	assert_int_equal(f->cap.ev[0].call, SC_CLONE);
+	assert_int_equal(f->cap.ev[0].pid, 8486);
+	assert_int_equal(f->cap.ev[0].ret, 8488);
+	assert_int_equal(f->cap.ev[0].dur_ns, 53000);
+	assert_true(f->cap.ev[0].flags & CLONE_THREAD);
+	assert_true(f->cap.ev[0].flags & CLONE_FILES);
+}
+
+static void test_clone_adoption(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "500   clone3({flags=CLONE_VM|CLONE_FILES|CLONE_THREAD, child_tid=0x1} <unfinished ...>");
+	FEED_OK(f, "501   write(3, \"x\", 1) = 1");
+	FEED_OK(f, "500   <... clone3 resumed> => {parent_tid=[501]}, 88) = 501");
+	FEED_OK(f, "500   fork() = 502");
+	FEED_OK(f, "500   vfork() = 503");
+	assert_int_equal(f->cap.n, 5);
+	struct sc_event *e = f->cap.ev;
+	/* the child showed up before the clone returned: adopted first */
+	assert_int_equal(e[0].call, SC_CLONE);
+	assert_int_equal(e[0].pid, 500);
+	assert_int_equal(e[0].ret, 501);
+	assert_true(e[0].flags & CLONE_THREAD);
+	assert_int_equal(e[1].pid, 501);
+	assert_int_equal(e[2].call, SC_CLONE);
+	assert_int_equal(e[2].ret, 501);
+	assert_int_equal(e[3].ret, 502);
+	assert_int_equal(e[3].flags, 0);
+	assert_int_equal(e[4].flags & CLONE_FILES, 0);
+}
+
+static void test_metadata_calls(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1 stat(\"/a\", {st_mode=S_IFREG|0644, st_size=1, ...}) = 0");
+	FEED_OK(f, "1 newfstatat(3</d>, \"\", {st_mode=S_IFREG|0644, st_size=832, ...}, AT_EMPTY_PATH) = 0");
+	FEED_OK(f, "1 statx(AT_FDCWD, \"/b\", AT_STATX_SYNC_AS_STAT, STATX_ALL, {stx_mask=STATX_ALL}) = 0");
+	FEED_OK(f, "1 fstat(4, {st_mode=S_IFREG|0644, st_size=0, ...}) = 0");
+	FEED_OK(f, "1 unlinkat(AT_FDCWD, \"/c\", AT_REMOVEDIR) = 0");
+	FEED_OK(f, "1 unlink(\"/e\") = -1 ENOENT (No such file or directory)");
+	FEED_OK(f, "1 renameat2(AT_FDCWD, \"/x\", 5</dir>, \"y\", RENAME_NOREPLACE) = 0");
+	FEED_OK(f, "1 rename(\"/p\", \"/q\") = 0");
+	FEED_OK(f, "1 mkdirat(AT_FDCWD, \"/m\", 0755) = 0");
+	FEED_OK(f, "1 mkdir(\"/n\", 0700) = 0");
+	FEED_OK(f, "1 rmdir(\"/r\") = 0");
+	assert_int_equal(f->cap.n, 11);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_STAT);
+	assert_string_equal(e[0].path, "/a");
+	assert_int_equal(e[1].call, SC_STAT);
+	assert_null(e[1].path);
+	assert_int_equal(e[1].fd, 3);
+	assert_string_equal(e[2].path, "/b");
+	assert_int_equal(e[3].fd, 4);
+	assert_null(e[3].path);
+	assert_int_equal(e[4].call, SC_RMDIR);
+	assert_int_equal(e[5].call, SC_UNLINK);
+	assert_int_equal(e[5].ret, -ENOENT);
+	assert_int_equal(e[6].call, SC_RENAME);
+	assert_string_equal(e[6].path2, "/dir/y");
+	assert_string_equal(e[7].path2, "/q");
+	assert_int_equal(e[8].call, SC_MKDIR);
+	assert_int_equal(e[8].mode, 0755);
+	assert_int_equal(e[9].mode, 0700);
+	assert_int_equal(e[10].call, SC_RMDIR);
+}
+
+static void test_sync_alloc_mmap(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1 sync_file_range(3, 0, 4096, SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE) = 0");
+	FEED_OK(f, "1 fallocate(3, 0, 4096, 1048576) = 0");
+	FEED_OK(f, "1 fallocate(3, FALLOC_FL_KEEP_SIZE, 0, 10) = 0");
+	FEED_OK(f, "1 fdatasync(3) = 0");
+	FEED_OK(f, "1 mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f1beb91e000");
+	FEED_OK(f, "1 mmap(NULL, 36379, PROT_READ, MAP_PRIVATE, 3</etc/ld.so.cache>, 0) = 0x7f1beb915000");
+	assert_int_equal(f->cap.n, 6);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_FDATASYNC);
+	assert_string_equal(e[0].name, "sync_file_range");
+	assert_int_equal(e[1].call, SC_FALLOCATE);
+	assert_int_equal(e[1].offset, 4096);
+	assert_int_equal(e[1].len, 1048576);
+	assert_int_equal(e[2].mode, 1);
+	assert_int_equal(e[3].call, SC_FDATASYNC);
+	assert_int_equal(e[4].call, SC_SKIP);
+	assert_string_equal(e[4].name, "mmap");
+	assert_int_equal(e[5].call, SC_MMAP);
+	assert_int_equal(e[5].fd, 3);
+	assert_int_equal(e[5].len, 36379);
+	assert_string_equal(e[5].fdpath, "/etc/ld.so.cache");
+}
+
+static void expect_bad(struct fx *f, const char *line, const char *what)
+{
+	int rc = feed(f, line);
+	assert_int_equal(rc, -EINVAL);
+	if (!strstr(f->e.msg, what))
+		fail_msg("message '%s' lacks '%s'", f->e.msg, what);
+	assert_non_null(strstr(f->e.msg, "t.txt:"));
+}
+
+static void test_malformed(void **state)
+{
+	struct fx *f = *state;
+	expect_bad(f, "8468  21:23:21.436181 write(4, \"xxxx", "closing '\"'");
+	expect_bad(f, "8468  21:23:21.436181 write(4, 5, 6", "')'");
+	expect_bad(f, "8468  21:23:21.436181 write(4, 5, 6)", "'=' after ')'");
+	expect_bad(f, "8468  21:23 write(4, \"x\", 1) = 1", "timestamp");
+	expect_bad(f, "8468  21:23:21.436181 write(4, \"x\", 1) = ", "result");
+	expect_bad(f, "8468  21:23:21.436181 lseek(4, 0, SEEK_WHAT) = 0", "arguments");
+	expect_bad(f, "8468  21:23:21.436181 hello world", "'(' after the syscall name");
+	char bin[] = "8468  21:23:21.436181 wr\x01te(4) = 0";
+	expect_bad(f, bin, "binary");
+	/* NUL in the middle of a line */
+	char nul[] = "1 close(3) = 0";
+	nul[3] = 0;
+	assert_int_equal(strace_parser_line(f->p, &f->src, nul, sizeof(nul) - 1, 99, &f->e), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "t.txt:99:"));
+	assert_int_equal(f->cap.n, 0);
+}
+
+static void test_errno_and_flags(void **state)
+{
+	(void)state;
+	assert_int_equal(strace_errno("ENOENT", 6), ENOENT);
+	assert_int_equal(strace_errno("EAGAIN", 6), EAGAIN);
+	assert_int_equal(strace_errno("ERESTARTSYS", 11), 512);
+	assert_int_equal(strace_errno("EBOGUS", 6), 0);
+	int64_t fl;
+	assert_int_equal(strace_oflags("O_RDWR|O_DIRECT|O_SYNC", 22, &fl), 0);
+	assert_int_equal(fl, O_RDWR | O_DIRECT | O_SYNC);
+	assert_int_equal(strace_oflags("0x8002", 6, &fl), 0);
+	assert_int_equal(fl, 0x8002);
+	assert_int_equal(strace_oflags("O_BOGUS", 7, &fl), -EINVAL);
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/strace/%s", TEST_DATA, name);
+	FILE *fp = fopen(path, "r");
+	assert_non_null(fp);
+	char *buf = malloc(1 << 16);
+	*len = fread(buf, 1, 1 << 16, fp);
+	fclose(fp);
+	return buf;
+}
+
+static void test_probe(void **state)
+{
+	(void)state;
+	const char *yes[] = { "s_f_tt_T.txt", "s_f_tt_T_y.txt", "s_f_ttt_T_stderr.txt", "s_ff.8480",
+			      "s_r_T.txt", "s32_tt_T.txt" };
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		size_t n;
+		char *b = slurp(yes[i], &n);
+		int s = trace_strace.probe(b, n);
+		if (s < 60)
+			fail_msg("%s scored %d", yes[i], s);
+		free(b);
+	}
+	size_t n;
+	char *b = slurp("l_S_tt_T_f.txt", &n);
+	assert_int_equal(trace_strace.probe(b, n), 0);     /* ltrace is LANL's */
+	free(b);
+	assert_int_equal(trace_strace.probe("hello\nworld\n", 12), 0);
+	assert_int_equal(trace_strace.probe("", 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_pid_column_tt_T_y, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_decorations, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stderr_pid_prefix_ttt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_relative_and_none, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ff_file_pid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unfinished_resumed_interleaved, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unfinished_never_resumed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quoted_buffers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iovecs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_seeks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_line_cut_by_attached, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clone_adoption, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+		cmocka_unit_test(test_errno_and_flags),
+		cmocka_unit_test(test_probe),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
