@@ -58,6 +58,7 @@ struct worker_result {
 	uint64_t barriers;         /* OP_BARRIER: inter-process sync ignored    */
 	uint64_t start_ns;         /* CLOCK_MONOTONIC of this worker's release   */
 	uint64_t sample_interval_ns; /* interval of sample_bytes (after decimation) */
+	char     rank_name[48];    /* the traced rank's name ("pid 8468")       */
 };
 
 struct run_shared {

@@ -32,7 +32,7 @@ struct runner_opts {
 	enum run_mode mode;
 	const struct engine_ops *engine;
 	unsigned depth;              /* in-flight requests per worker (>= 1) */
-	bool overlap;                /* keep traced async submit/wait overlap  */
+	bool overlap;                /* run ahead over independent data ops    */
 	bool direct;                 /* O_DIRECT, offsets/lengths rounded      */
 	uint32_t logical_block;      /* alignment for direct (512 if 0)        */
 	int bind;                    /* enum bind_mode (topo.h)                */

@@ -34,7 +34,7 @@ const char usage_run[] =
 	"                           than the trace has: ranks reused round-robin)\n"
 	"  -e, --engine ENGINE      sync (default), libaio, io_uring, null\n"
 	"  -q, --depth DEPTH        requests in flight per process (default 1)\n"
-	"      --overlap            keep traced async submit/wait overlap\n"
+	"      --overlap            run ahead over independent reads/writes (up to -q)\n"
 	"      --direct             open files O_DIRECT (requests rounded to blocks)\n"
 	"      --bind MODE          none (default), core, numa, spread\n"
 	"  -r, --repeats R          run R times (files re-prepared, caches dropped)\n"

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -244,6 +245,7 @@ json_t *report_job_json(const struct worker_result *w)
 		return NULL;
 	}
 	bad |= set_new(o, "rank", json_integer(w->rank));
+	bad |= set_new(o, "rank_name", json_string(w->rank_name));
 	bad |= set_new(o, "pid", json_integer(w->pid));
 	bad |= set_new(o, "copy", json_integer(w->copy));
 	bad |= set_new(o, "status", json_string(status_name(w->status)));

@@ -370,9 +370,26 @@ static struct slot *free_slot(struct wstate *ws, int *ret)
 	}
 }
 
-/* Issue a data or sync op through the engine.  wait: do not return before
- * it completed (sync ops, async submits replayed without --overlap). */
-static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, bool wait)
+/* How long issue() waits for the op it issued. */
+enum wait_mode {
+	WAIT_DONE,    /* a traced synchronous call: done before the next op   */
+	WAIT_AWAIT,   /* a traced async submit: in flight until its AWAIT     */
+	WAIT_AHEAD,   /* --overlap: in flight, reaped when the slots are full */
+};
+
+static int wait_slot(struct wstate *ws, struct slot *sl)
+{
+	while (sl->busy) {
+		int ret = reap_some(ws, 1);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Issue a data or sync op through the engine. */
+static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum wait_mode wait)
 {
 	const struct op *op = &ws->ops[idx];
 	struct slot *sl;
@@ -439,16 +456,14 @@ static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, bool w
 	ret = ws->eng.ops->commit(&ws->eng);
 	if (ret < 0)
 		return ret;
-	if (wait)
-		return drain(ws);
-	if ((op->kind == OP_AREAD || op->kind == OP_AWRITE) && ws->c->o->overlap)
+	if (wait == WAIT_DONE)
+		return wait_slot(ws, sl);
+	if (wait == WAIT_AWAIT)
 		sl->waited = 1;
-	else if (ws->inflight >= ws->nslots)
-		return reap_some(ws, 1);
 	return 0;
 }
 
-/* OP_AWAIT with --overlap: reap until the submit with that async id is done. */
+/* OP_AWAIT: reap until the submit with that async id is done. */
 static int await_id(struct wstate *ws, uint32_t id)
 {
 	for (;;) {
@@ -533,7 +548,7 @@ static int replay_op(struct wstate *ws, uint64_t i)
 		w->skipped_mmap++;
 		return 0;
 	case OP_AWAIT:
-		return c->o->overlap ? await_id(ws, op->aux) : 0;
+		return await_id(ws, op->aux);
 	case OP_NONE:
 		return 0;
 	default:
@@ -567,14 +582,15 @@ static int replay_op(struct wstate *ws, uint64_t i)
 		if (op_is_write(op->kind))
 			ws->written[ws->hfile[op->handle]] = 1;
 		return issue(ws, i, fd, c->o->direct ? ws->halign[op->handle] : 0,
-			     (op->kind == OP_AREAD || op->kind == OP_AWRITE) && !c->o->overlap);
+			     op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
+			     c->o->overlap ? WAIT_AHEAD : WAIT_DONE);
 	case OP_FSYNC: case OP_FDATASYNC:
 		fd = handle_fd(ws, op->handle);
 		if (fd < 0) {
 			w->skipped_nohandle++;
 			return 0;
 		}
-		return issue(ws, i, fd, 0, true);
+		return issue(ws, i, fd, 0, WAIT_DONE);
 	case OP_CLOSE:
 		fd = handle_fd(ws, op->handle);
 		if (fd < 0) {
@@ -835,6 +851,7 @@ int runner_init(struct runner **rp, struct plan *p, const struct opstream *s,
 	if (!r->o.sample_interval_ns)
 		r->o.sample_interval_ns = 100000000ull;
 	r->dir_fd = -1;
+	r->parent = getpid();
 	ret = topo_load(&r->topo);
 	if (ret < 0) {
 		r->topo = NULL;
@@ -903,6 +920,7 @@ static void reset_slot(struct runner *r, unsigned i)
 	w->copy = r->plan->procs[i].copy;
 	w->pid = -1;
 	w->sample_interval_ns = r->o.sample_interval_ns;
+	snprintf(w->rank_name, sizeof(w->rank_name), "%s", opstream_rank_name(r->s, (uint32_t)w->rank));
 	opstream_rank_ops(r->s, w->rank, &w->ops_total);
 }
 

@@ -93,6 +93,7 @@ static void fill_worker(struct worker_result *w)
 	w->max_inflight = 1;
 	w->numa_node = -1;
 	strcpy(w->cpuset, "0-1");
+	strcpy(w->rank_name, "pid 77");
 	w->errno_counts[ENOSPC] = 2;
 	w->skipped_failed = 3;
 	w->seeks = 5;
@@ -120,7 +121,7 @@ static void test_job_golden(void **state)
 	got = report_job_json(w);
 	assert_non_null(got);
 	want = golden(
-		"{\"rank\":1,\"pid\":4242,\"copy\":0,\"status\":\"done\",\"cpuset\":\"0-1\","
+		"{\"rank\":1,\"rank_name\":\"pid 77\",\"pid\":4242,\"copy\":0,\"status\":\"done\",\"cpuset\":\"0-1\","
 		"\"numa_node\":-1,\"completion_ns\":2500000000,\"io_ns\":2000000000,"
 		"\"flush_ns\":500000000,\"ops\":6,\"ops_done\":6,\"max_inflight\":1,"
 		"\"rounded_ops\":0,\"rounded_extra_bytes\":0,"

@@ -133,7 +133,7 @@ struct fixture {
  *   2 seek  h0 (not issued)
  *   3 write h0 100 @8192
  *   4 open  missing.dat O_RDONLY -> ENOENT (traced failure)
- *   5 read  h1 (its open failed: skipped)
+ *   5 read  on a descriptor the trace never opened (no handle): skipped
  *   6 fsync h0
  *   7 barrier, 8 mmap
  *   9 ftruncate h0 20000
@@ -155,7 +155,7 @@ static void make_trace(struct fixture *f)
 		{ .kind = OP_SEEK, .handle = 0, .offset = 8192, .result = 8192 },
 		{ .kind = OP_WRITE, .handle = 0, .offset = 8192, .len = 100, .result = 100 },
 		{ .kind = OP_OPEN, .handle = 1, .oflags = O_RDONLY, .result = -ENOENT },
-		{ .kind = OP_READ, .handle = 1, .offset = 0, .len = 10, .result = 10 },
+		{ .kind = OP_READ, .handle = OP_NOHANDLE, .offset = 0, .len = 10, .result = 10 },
 		{ .kind = OP_FSYNC, .handle = 0 },
 		{ .kind = OP_BARRIER, .handle = OP_NOHANDLE, .file = OP_NOFILE },
 		{ .kind = OP_MMAP, .handle = 0 },
