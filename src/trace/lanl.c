@@ -1,0 +1,1525 @@
+/*
+ * lanl.c - LANL-Trace (MPI_IO_TEST) parser: ltrace -S style per-rank files
+ * plus a `timing` file of barrier lines.
+ *
+ * Why two passes: the rank of a per-rank file is only known once every file
+ * was looked at (timing file, in-file barrier lines, file names), and whether
+ * truncated names are the one N-to-1 shared file is only said by the traced
+ * command line, which may sit in any file.  Pass 1 reads comment and barrier
+ * lines only; pass 2 parses calls and feeds the builder, rank by rank.
+ *
+ * The grammar is partly INFERRED (see formats/README.md §2): calls we do not
+ * model are fed as SC_SKIP (counted by name), never guessed at.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+#define NS_PER_S   1000000000ull
+#define DAY_NS     (86400ull * NS_PER_S)
+#define LMAXARGS   8
+#define LMAXPEND   4096
+#define SYNTH_PID  0x40000000LL   /* above any Linux pid_max */
+#define I386_O_LARGEFILE 0100000
+
+/* ------------------------------------------------------------------ */
+/* small lexical helpers                                              */
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+/* strtoll base-0 rules on exactly n bytes: [-]dec, 0x hex, 0 octal. */
+static int num_parse(const char *s, size_t n, int64_t *out)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	bool neg = false;
+	if (n && (*s == '-' || *s == '+')) {
+		neg = *s == '-';
+		s++, n--;
+	}
+	if (!n)
+		return -EINVAL;
+	unsigned base = 10;
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2, n -= 2;
+	} else if (n > 1 && s[0] == '0') {
+		base = 8;
+		s++, n--;
+	}
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d;
+		char c = s[i];
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return -EINVAL;
+		if (d >= base)
+			return -EINVAL;
+		if (v > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+	}
+	/* hex values print unsigned (0xffffff9c is AT_FDCWD on i386): keep
+	 * the bits, sign-extended from 32 bits when they fit in 32 */
+	if (base == 16 && !neg && v <= UINT32_MAX && (v & 0x80000000u) && v >= 0xffff0000u)
+		*out = (int64_t)(int32_t)(uint32_t)v;
+	else
+		*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+/* "SECS[.frac]" (any size) -> ns. */
+static int parse_secs(const char *s, size_t n, uint64_t *ns)
+{
+	uint64_t secs = 0, frac = 0, scale = NS_PER_S;
+	size_t i = 0;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	while (i < n && isdigit((unsigned char)s[i])) {
+		if (i > 12)
+			return -EINVAL;
+		secs = secs * 10 + (uint64_t)(s[i++] - '0');
+	}
+	if (!i)
+		return -EINVAL;
+	if (i < n && s[i] == '.') {
+		size_t st = ++i;
+		for (; i < n && isdigit((unsigned char)s[i]); i++)
+			if (scale >= 10) {
+				scale /= 10;
+				frac += (uint64_t)(s[i] - '0') * scale;
+			}
+		if (i == st)
+			return -EINVAL;
+	}
+	if (i != n)
+		return -EINVAL;
+	*ns = secs * NS_PER_S + frac;
+	return 0;
+}
+
+/* "HH:MM:SS[.frac]" (-tt) or "SECS.frac" (-ttt) -> ns. */
+static int parse_clock(const char *s, size_t n, uint64_t *ns)
+{
+	uint64_t secs = 0, frac = 0, scale = NS_PER_S;
+	size_t i = 0;
+	unsigned fields = 0;
+	for (;;) {
+		size_t st = i;
+		uint64_t v = 0;
+		while (i < n && isdigit((unsigned char)s[i])) {
+			if (i - st > 12)
+				return -EINVAL;
+			v = v * 10 + (uint64_t)(s[i] - '0');
+			i++;
+		}
+		if (i == st)
+			return -EINVAL;
+		if (fields && v >= 60)
+			return -EINVAL;
+		secs = fields ? secs * 60 + v : v;
+		fields++;
+		if (i < n && s[i] == ':' && fields < 3) {
+			i++;
+			continue;
+		}
+		break;
+	}
+	if (fields == 2)
+		return -EINVAL;
+	if (fields == 3 && secs >= 86400)
+		return -EINVAL;
+	if (i < n && s[i] == '.') {
+		i++;
+		size_t st = i;
+		while (i < n && isdigit((unsigned char)s[i])) {
+			if (scale >= 10) {
+				scale /= 10;
+				frac += (uint64_t)(s[i] - '0') * scale;
+			}
+			i++;
+		}
+		if (i == st)
+			return -EINVAL;
+	}
+	if (i != n)
+		return -EINVAL;
+	if (fields == 1 && secs < 1000000) /* a bare small number is a pid */
+		return -EINVAL;
+	*ns = secs * NS_PER_S + frac;
+	return 0;
+}
+
+struct larg {
+	const char *s;
+	size_t n;
+};
+
+/* Scan from p (inside an argument list at depth 1) to the closing ')'.
+ * Quotes ("..." and '...') with backslash escapes never end anything.
+ * Returns a pointer to the ')' or, when the list is cut by
+ * "<unfinished ...>" / "<no return ...>", to its '<' with *cut set. */
+static const char *scan_args(const char *p, bool *cut)
+{
+	int depth = 1;
+	*cut = false;
+	for (; *p; p++) {
+		char c = *p;
+		if (c == '"' || c == '\'') {
+			for (p++; *p && *p != c; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (!*p)
+				return NULL;
+			continue;
+		}
+		if (c == '<' && (!strncmp(p, "<unfinished ...>", 16) || !strncmp(p, "<no return ...>", 15))) {
+			*cut = true;
+			return p;
+		}
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if (c == ')' || c == ']' || c == '}') {
+			if (--depth == 0)
+				return c == ')' ? p : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Split "a, "b,c", {d, e}" into top-level arguments (trimmed). */
+static int split_args(const char *s, size_t n, struct larg *a, int max)
+{
+	int na = 0, depth = 0;
+	size_t st = 0;
+	for (size_t i = 0; i <= n; i++) {
+		char c = i < n ? s[i] : ',';
+		if (i < n && (c == '"' || c == '\'')) {
+			for (i++; i < n && s[i] != c; i++)
+				if (s[i] == '\\')
+					i++;
+			continue;
+		}
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if (c == ')' || c == ']' || c == '}')
+			depth--;
+		else if (c == ',' && depth <= 0) {
+			const char *b = s + st;
+			size_t len = i - st;
+			while (len && isspace((unsigned char)*b))
+				b++, len--;
+			while (len && isspace((unsigned char)b[len - 1]))
+				len--;
+			st = i + 1;
+			if (!len && i == n && na == 0)
+				break;          /* "()" */
+			if (na < max)
+				a[na] = (struct larg){ b, len };
+			na++;
+		}
+	}
+	return na;
+}
+
+/* Decode a quoted argument into out.  *trunc: printed cut ("..."). */
+static int arg_string(const struct larg *a, char *out, size_t cap, bool *trunc)
+{
+	*trunc = false;
+	if (a->n < 2 || a->s[0] != '"')
+		return -EINVAL;
+	size_t o = 0, i = 1;
+	for (; i < a->n && a->s[i] != '"'; i++) {
+		char c = a->s[i];
+		if (c == '\\' && i + 1 < a->n) {
+			c = a->s[++i];
+			if (c >= '0' && c <= '7') {
+				unsigned v = 0, k = 0;
+				while (k < 3 && i < a->n && a->s[i] >= '0' && a->s[i] <= '7')
+					v = v * 8 + (unsigned)(a->s[i++] - '0'), k++;
+				i--;
+				c = (char)v;
+			} else if (c == 'n') {
+				c = '\n';
+			} else if (c == 't') {
+				c = '\t';
+			}
+		}
+		if (o + 1 < cap)
+			out[o++] = c;
+	}
+	if (i >= a->n)
+		return -EINVAL;
+	out[o] = '\0';
+	const char *rest = a->s + i + 1;
+	size_t rn = a->n - i - 1;
+	if (rn >= 3 && !strncmp(rest, "...", 3))
+		*trunc = true;
+	else if (o >= 3 && !strcmp(out + o - 3, "...")) {
+		*trunc = true;
+		out[o - 3] = '\0';
+	}
+	return 0;
+}
+
+static int arg_num(const struct larg *a, int na, int i, int64_t *v)
+{
+	if (i >= na || i >= LMAXARGS)
+		return -EINVAL;
+	return num_parse(a[i].s, a[i].n, v);
+}
+
+/* ------------------------------------------------------------------ */
+/* line shapes                                                        */
+
+enum lkind { LL_CALL, LL_UNFINISHED, LL_RESUMED };
+
+struct lline {
+	bool has_pid;
+	int64_t pid;
+	uint64_t tod;               /* clock value as printed (ns)      */
+	enum lkind kind;
+	const char *name;
+	size_t namelen;
+	const char *args;           /* argument text (continuation for LL_RESUMED) */
+	size_t argslen;
+	bool has_ret;
+	int64_t ret;
+	uint64_t dur;
+};
+
+/* Optional "PID " or "[pid PID] " and the clock.  Returns the rest or NULL. */
+static const char *parse_prefix(const char *p, struct lline *l, const char **why)
+{
+	l->has_pid = false;
+	if (!strncmp(p, "[pid", 4)) {
+		p = skip_ws(p + 4);
+		const char *q = p;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q == p || *q != ']' || num_parse(p, (size_t)(q - p), &l->pid)) {
+			*why = "expected '[pid N]'";
+			return NULL;
+		}
+		l->has_pid = true;
+		p = skip_ws(q + 1);
+	}
+	const char *q = p;
+	while (*q && *q != ' ' && *q != '\t')
+		q++;
+	if (!l->has_pid && q > p && !memchr(p, ':', (size_t)(q - p)) && !memchr(p, '.', (size_t)(q - p))) {
+		/* a leading pid column (ltrace -f) */
+		if (num_parse(p, (size_t)(q - p), &l->pid) || l->pid < 0) {
+			*why = "expected a time 'HH:MM:SS.uuuuuu'";
+			return NULL;
+		}
+		l->has_pid = true;
+		p = skip_ws(q);
+		q = p;
+		while (*q && *q != ' ' && *q != '\t')
+			q++;
+	}
+	if (parse_clock(p, (size_t)(q - p), &l->tod)) {
+		*why = "expected a time 'HH:MM:SS.uuuuuu'";
+		return NULL;
+	}
+	return skip_ws(q);
+}
+
+/* After the ')' of a call: "= RET [<SECS>]". */
+static int parse_result(const char *p, struct lline *l, const char **why)
+{
+	p = skip_ws(p);
+	l->has_ret = false;
+	l->dur = 0;
+	if (*p != '=') {
+		*why = "expected '=' after ')'";
+		return -EINVAL;
+	}
+	p = skip_ws(p + 1);
+	const char *q = p;
+	while (*q && *q != ' ' && *q != '\t' && *q != '<')
+		q++;
+	if (q == p) {
+		*why = "expected a result after '='";
+		return -EINVAL;
+	}
+	if (!(q - p == 1 && *p == '?')) {
+		if (num_parse(p, (size_t)(q - p), &l->ret)) {
+			*why = "expected a number after '='";
+			return -EINVAL;
+		}
+		l->has_ret = true;
+	}
+	p = skip_ws(q);
+	if (*p == '<') {
+		p = skip_ws(p + 1);
+		q = strchr(p, '>');
+		if (!q || parse_secs(p, (size_t)(q - p), &l->dur)) {
+			*why = "expected '<SECS>' after the result";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Parse a call line (after comments/barriers were handled).
+ * Returns 1 call, 0 nothing to do (signal/exit line), -EINVAL + *why. */
+static int parse_call_line(char *line, struct lline *l, const char **why)
+{
+	const char *p = parse_prefix(skip_ws(line), l, why);
+	if (!p)
+		return -EINVAL;
+	if (!*p || !strncmp(p, "---", 3) || !strncmp(p, "+++", 3))
+		return 0;
+	bool cut;
+	if (!strncmp(p, "<...", 4)) {
+		p = skip_ws(p + 4);
+		const char *n = p;
+		while (*p && *p != ' ' && *p != '>')
+			p++;
+		l->name = n;
+		l->namelen = (size_t)(p - n);
+		p = skip_ws(p);
+		if (strncmp(p, "resumed>", 8) || !l->namelen) {
+			*why = "expected '<... NAME resumed>'";
+			return -EINVAL;
+		}
+		p += 8;
+		const char *end = scan_args(p, &cut);
+		if (!end || cut) {
+			*why = "expected ')' closing the resumed call";
+			return -EINVAL;
+		}
+		l->kind = LL_RESUMED;
+		l->args = p;
+		l->argslen = (size_t)(end - p);
+		return parse_result(end + 1, l, why) ? -EINVAL : 1;
+	}
+	const char *n = p;
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '@' || *p == '.')
+		p++;
+	if (p == n || *p != '(') {
+		*why = "expected 'NAME(' after the time";
+		return -EINVAL;
+	}
+	l->name = n;
+	l->namelen = (size_t)(p - n);
+	p++;
+	const char *end = scan_args(p, &cut);
+	if (!end) {
+		*why = "expected ')' closing the argument list";
+		return -EINVAL;
+	}
+	l->args = p;
+	l->argslen = (size_t)(end - p);
+	while (l->argslen && isspace((unsigned char)p[l->argslen - 1]))
+		l->argslen--;
+	if (cut) {
+		l->kind = LL_UNFINISHED;
+		l->has_ret = false;
+		return 1;
+	}
+	l->kind = LL_CALL;
+	return parse_result(end + 1, l, why) ? -EINVAL : 1;
+}
+
+/* "R: host (pid) Entered|Exited barrier at S.U" */
+static bool parse_barrier_line(const char *p, int *rank, char *host, size_t hcap, int64_t *pid)
+{
+	const char *q = p;
+	while (isdigit((unsigned char)*q))
+		q++;
+	if (q == p || *q != ':' || q - p > 9)
+		return false;
+	*rank = atoi(p);
+	p = skip_ws(q + 1);
+	q = p;
+	while (*q && *q != ' ' && *q != '\t')
+		q++;
+	if (q == p)
+		return false;
+	size_t hl = (size_t)(q - p);
+	if (hl >= hcap)
+		hl = hcap - 1;
+	memcpy(host, p, hl);
+	host[hl] = '\0';
+	p = skip_ws(q);
+	if (*p != '(')
+		return false;
+	q = ++p;
+	while (isdigit((unsigned char)*q))
+		q++;
+	if (q == p || *q != ')' || num_parse(p, (size_t)(q - p), pid))
+		return false;
+	p = skip_ws(q + 1);
+	if (strncmp(p, "Entered barrier", 15) && strncmp(p, "Exited barrier", 14))
+		return false;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* probe                                                              */
+
+static int lanl_probe(const char *head, size_t len)
+{
+	int score = 0;
+	size_t i = 0;
+	char buf[512];
+	for (int nl = 0; i < len && nl < 40; nl++) {
+		size_t st = i;
+		while (i < len && head[i] != '\n')
+			i++;
+		size_t n = i - st;
+		bool complete = i < len;
+		i++;
+		if (!complete && nl > 0)
+			break;
+		if (n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+		memcpy(buf, head + st, n);
+		buf[n] = '\0';
+		const char *p = skip_ws(buf);
+		if (!*p || *p == '#')
+			continue;
+		int r;
+		int64_t pid;
+		char host[64];
+		if (parse_barrier_line(p, &r, host, sizeof(host), &pid)) {
+			if (score < 80)
+				score = 80;
+			continue;
+		}
+		struct lline l;
+		const char *why;
+		const char *rest = parse_prefix(p, &l, &why);
+		if (!rest)
+			continue;
+		if (!strncmp(rest, "<... ", 5))
+			rest += 5;
+		if (!strncmp(rest, "SYS_", 4) || !strncmp(rest, "MPI_", 4) || !strncmp(rest, "MPIO_", 5))
+			return 90;
+	}
+	return score;
+}
+
+/* ------------------------------------------------------------------ */
+/* pass 1: classify files, find ranks                                 */
+
+struct tentry {
+	int rank;
+	int64_t pid;
+	char host[64];
+	const char *src;
+	unsigned long line;
+};
+
+struct lfile {
+	const char *path;
+	bool timing;                /* barrier lines only             */
+	int inrank;                 /* rank from in-file barrier lines, -1; -2 several */
+	int64_t colpid;             /* first pid column, -1           */
+	bool has_tod;
+	uint64_t first_tod;
+	uint64_t calls;
+	int rank;                   /* MPI rank, -1 unknown           */
+	int64_t pid;                /* rank pid                       */
+	char name[128];
+	uint32_t brank;
+	unsigned day0;
+};
+
+struct lanl {
+	struct trace_input *in;
+	struct builder *b;
+	struct rerr *e;
+	struct tentry *t;
+	size_t nt, tcap;
+	struct lfile *f;
+	size_t nf;
+	int nto1;                   /* -1 unknown, 0 N-to-N, 1 N-to-1 (traced -type) */
+	uint64_t next_id;
+	uint64_t made_distinct;
+	uint64_t summary_mismatch;
+	char summary_first[160];
+};
+
+static int bad_line(struct lanl *L, const char *src, unsigned long line, const char *what)
+{
+	L->in->bad_lines++;
+	if (!L->in->skip_bad)
+		return rerr_at(L->e, -EINVAL, src, line, "%s", what);
+	if (!L->in->first_bad[0])
+		snprintf(L->in->first_bad, sizeof(L->in->first_bad), "%s:%lu: %s", src, line, what);
+	return 0;
+}
+
+static int add_tentry(struct lanl *L, int rank, const char *host, int64_t pid, const char *src, unsigned long line)
+{
+	for (size_t i = 0; i < L->nt; i++) {
+		struct tentry *t = &L->t[i];
+		if (t->rank != rank)
+			continue;
+		if (t->pid != pid || strcmp(t->host, host))
+			return rerr_at(L->e, -EINVAL, src, line,
+				       "rank %d is '%s (%" PRId64 ")' here but '%s (%" PRId64 ")' at %s:%lu",
+				       rank, host, pid, t->host, t->pid, t->src, t->line);
+		return 0;
+	}
+	if (L->nt == L->tcap) {
+		size_t nc = L->tcap ? L->tcap * 2 : 32;
+		void *p = realloc(L->t, nc * sizeof(*L->t));
+		if (!p)
+			return -ENOMEM;
+		L->t = p;
+		L->tcap = nc;
+	}
+	struct tentry *t = &L->t[L->nt++];
+	*t = (struct tentry){ .rank = rank, .pid = pid, .src = src, .line = line };
+	snprintf(t->host, sizeof(t->host), "%s", host);
+	return 0;
+}
+
+/* "-type N" in a traced mpi_io_test command line (quoted or not). */
+static void scan_type_option(struct lanl *L, const char *p)
+{
+	const char *q = strstr(p, "-type");
+	if (!q)
+		return;
+	q += 5;
+	while (*q == '"' || *q == '\'' || *q == ' ' || *q == '\t')
+		q++;
+	if (*q == '2')
+		L->nto1 = 1;
+	else if (*q == '1' && L->nto1 < 0)
+		L->nto1 = 0;
+}
+
+static int pass1_file(struct lanl *L, struct lfile *f)
+{
+	struct linereader lr;
+	int rc = lr_open(&lr, f->path);
+	if (rc)
+		return rerr_set(L->e, rc, "cannot open '%s': %s", f->path, strerror(-rc));
+	uint64_t barriers = 0;
+	f->inrank = -1;
+	f->colpid = -1;
+	f->rank = -1;
+	char *line;
+	size_t len;
+	while ((rc = lr_next(&lr, &line, &len)) != 0) {
+		if (rc == -E2BIG)
+			continue;
+		if (rc < 0) {
+			rerr_set(L->e, rc, "cannot read '%s': %s", f->path, strerror(-rc));
+			goto out;
+		}
+		const char *p = skip_ws(line);
+		if (*p == '#') {
+			if (strstr(p, "SUMMARY COUNT OF TRACED CALL"))
+				break;
+			scan_type_option(L, p);
+			continue;
+		}
+		int r;
+		int64_t pid;
+		char host[64];
+		if (parse_barrier_line(p, &r, host, sizeof(host), &pid)) {
+			rc = add_tentry(L, r, host, pid, f->path, lr.lineno);
+			if (rc)
+				goto out;
+			barriers++;
+			if (f->inrank == -1)
+				f->inrank = r;
+			else if (f->inrank != r)
+				f->inrank = -2;
+			continue;
+		}
+		struct lline l;
+		const char *why;
+		if (*p && parse_prefix(p, &l, &why)) {
+			f->calls++;
+			if (l.has_pid && f->colpid < 0)
+				f->colpid = l.pid;
+			if (!f->has_tod) {
+				f->has_tod = true;
+				f->first_tod = l.tod;
+			}
+		}
+	}
+	rc = 0;
+	f->timing = barriers && !f->calls;
+out:
+	lr_close(&lr);
+	return rc;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* Does the file name carry pid (as a '.'/'_'/'-' separated token)? */
+static bool name_has_pid(const char *path, int64_t pid)
+{
+	const char *s = base_name(path);
+	while (*s) {
+		while (*s && !isdigit((unsigned char)*s))
+			s++;
+		const char *q = s;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q > s) {
+			bool lsep = s == base_name(path) || strchr("._-", s[-1]);
+			bool rsep = !*q || strchr("._-", *q);
+			int64_t v;
+			if (lsep && rsep && !num_parse(s, (size_t)(q - s), &v) && v == pid)
+				return true;
+		}
+		s = q;
+	}
+	return false;
+}
+
+static bool name_has_host(const char *path, const char *host)
+{
+	size_t hl = strcspn(host, ".");
+	return hl && !strncmp(base_name(path), host, hl);
+}
+
+static void rank_name(char *out, size_t cap, const char *host, int64_t pid)
+{
+	int hl = (int)strcspn(host, ".");
+	snprintf(out, cap, "%.*s.%" PRId64, hl, host, pid);
+}
+
+static int cmp_file_rank(const void *a, const void *b)
+{
+	const struct lfile *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static void note_add(struct trace_input *in, const char *s)
+{
+	size_t n = strlen(in->note);
+	if (n + 3 >= sizeof(in->note))
+		return;
+	snprintf(in->note + n, sizeof(in->note) - n, "%s%s", n ? "; " : "", s);
+}
+
+/* Give every trace file a rank; drop timing files from the list. */
+static int assign_ranks(struct lanl *L)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < L->nf; i++)
+		if (!L->f[i].timing)
+			L->f[k++] = L->f[i];
+	L->nf = k;
+	if (!L->nf)
+		return rerr_set(L->e, -EINVAL, "'%s': expected LANL-Trace call lines "
+				"('HH:MM:SS.uuuuuu SYS_...'), found only barrier lines",
+				L->in->files[0]);
+
+	if (L->nt) {
+		for (size_t i = 0; i < L->nf; i++) {
+			struct lfile *f = &L->f[i];
+			int found = -1, nfound = 0;
+			if (f->inrank >= 0) {
+				for (size_t j = 0; j < L->nt; j++)
+					if (L->t[j].rank == f->inrank)
+						found = (int)j, nfound = 1;
+			}
+			if (!nfound) {      /* file name: host + pid, then pid alone */
+				for (int pass = 0; pass < 2 && nfound != 1; pass++) {
+					nfound = 0;
+					for (size_t j = 0; j < L->nt; j++)
+						if (name_has_pid(f->path, L->t[j].pid) &&
+						    (pass || name_has_host(f->path, L->t[j].host)))
+							found = (int)j, nfound++;
+				}
+			}
+			if (nfound != 1 && f->colpid >= 0) {
+				nfound = 0;
+				for (size_t j = 0; j < L->nt; j++)
+					if (L->t[j].pid == f->colpid)
+						found = (int)j, nfound++;
+			}
+			if (nfound != 1)
+				return rerr_set(L->e, -EINVAL,
+						"cannot match '%s' to a rank of the timing file: %s",
+						f->path, nfound ? "its pid matches several ranks"
+								: "no rank's pid in its name, pid column or barrier lines");
+			f->rank = L->t[found].rank;
+			f->pid = L->t[found].pid;
+			rank_name(f->name, sizeof(f->name), L->t[found].host, f->pid);
+		}
+		qsort(L->f, L->nf, sizeof(*L->f), cmp_file_rank);
+		for (size_t i = 1; i < L->nf; i++)
+			if (L->f[i].rank == L->f[i - 1].rank)
+				return rerr_set(L->e, -EINVAL, "'%s' and '%s' are both rank %d",
+						L->f[i - 1].path, L->f[i].path, L->f[i].rank);
+		if (L->nf < L->nt) {
+			char buf[160];
+			snprintf(buf, sizeof(buf), "timing file lists %zu ranks, %zu trace files given",
+				 L->nt, L->nf);
+			note_add(L->in, buf);
+		}
+	} else {
+		/* documented recovery: no timing file -> file-name order */
+		for (size_t i = 0; i < L->nf; i++) {
+			struct lfile *f = &L->f[i];
+			f->rank = (int)i;
+			const char *bn = base_name(f->path);
+			const char *dot = strchr(bn, '.');
+			int64_t pid = -1;
+			if (dot && dot > bn) {
+				size_t dl = strcspn(dot + 1, "._-");
+				if (dl && num_parse(dot + 1, dl, &pid))
+					pid = -1;
+				if (pid >= 0 && dot[1] == '0' && dl > 1)
+					pid = -1;
+			}
+			if (pid >= 0) {
+				snprintf(f->name, sizeof(f->name), "%.*s.%" PRId64, (int)(dot - bn), bn, pid);
+			} else {
+				pid = f->colpid >= 0 ? f->colpid : SYNTH_PID + (int64_t)i;
+				snprintf(f->name, sizeof(f->name), "%s", bn);
+			}
+			f->pid = pid;
+			for (size_t j = 0; j < i; j++)
+				if (L->f[j].pid == pid) {
+					f->pid = SYNTH_PID + (int64_t)i;
+					break;
+				}
+		}
+		if (L->nf > 1)
+			note_add(L->in, "no LANL timing file: ranks numbered in file-name order");
+	}
+	/* runs crossing midnight: a file starting more than 12 h before the
+	 * latest start began the next day */
+	uint64_t maxt = 0;
+	for (size_t i = 0; i < L->nf; i++)
+		if (L->f[i].has_tod && L->f[i].first_tod > maxt)
+			maxt = L->f[i].first_tod;
+	for (size_t i = 0; i < L->nf; i++)
+		L->f[i].day0 = L->f[i].has_tod && L->f[i].first_tod + DAY_NS / 2 < maxt && maxt < DAY_NS;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* pass 2: calls                                                      */
+
+struct areq {                   /* async submit waiting for MPIO_Wait */
+	int64_t pid;
+	int64_t addr;               /* request address, -1 not yet known */
+	uint64_t id;
+	int64_t bytes;              /* SC_RET_UNKNOWN when not traced    */
+	bool pending;               /* nested in an unfinished MPI call  */
+};
+
+struct lpend {                  /* an <unfinished ...> call          */
+	int64_t pid;
+	char *name;
+	char *args;
+	uint64_t ts;
+	unsigned long line;
+	uint64_t nested;            /* async submits made inside it      */
+};
+
+struct fstate {
+	struct lanl *L;
+	struct lfile *f;
+	const char *src;
+	uint64_t last_tod, day, last_emit;
+	bool clock_started;
+	struct lpend *pend;
+	size_t npend, pcap;
+	struct areq *rq;
+	size_t nrq, rqcap;
+	int64_t *mpifds;            /* fds opened inside MPI_File_open   */
+	size_t nmpifds, mfcap;
+	int64_t fh_addr, fh_fd;     /* last fh -> fd association          */
+	struct scount { char name[128]; uint64_t n; } *cnt;
+	size_t ncnt, ccap;
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+	if (need <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 16;
+	while (nc < need)
+		nc *= 2;
+	void *q = realloc(*p, nc * sz);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+static uint64_t clock_ts(struct fstate *s, uint64_t tod)
+{
+	if (tod >= DAY_NS)          /* epoch seconds (-ttt) */
+		return tod;
+	if (!s->clock_started) {
+		s->clock_started = true;
+		s->day = s->f->day0;
+	} else if (tod + DAY_NS / 2 < s->last_tod) {
+		s->day++;           /* crossed midnight */
+	}
+	s->last_tod = tod;
+	return s->day * DAY_NS + tod;
+}
+
+static int count_call(struct fstate *s, const char *name)
+{
+	for (size_t i = 0; i < s->ncnt; i++)
+		if (!strcmp(s->cnt[i].name, name)) {
+			s->cnt[i].n++;
+			return 0;
+		}
+	int rc = grow((void **)&s->cnt, &s->ccap, s->ncnt + 1, sizeof(*s->cnt));
+	if (rc)
+		return rc;
+	snprintf(s->cnt[s->ncnt].name, sizeof(s->cnt[0].name), "%s", name);
+	s->cnt[s->ncnt++].n = 1;
+	return 0;
+}
+
+static int emit(struct fstate *s, struct sc_event *ev)
+{
+	if (ev->ts_ns < s->last_emit)
+		ev->ts_ns = s->last_emit;
+	s->last_emit = ev->ts_ns;
+	return builder_event(s->L->b, ev, s->L->e);
+}
+
+struct call {
+	int64_t pid;
+	const char *name;           /* as traced                         */
+	const char *args;
+	size_t argslen;
+	bool has_ret;
+	int64_t ret;
+	uint64_t ts, dur;
+	unsigned long line;
+	struct lpend *pend;         /* its <unfinished> record, or NULL  */
+};
+
+static struct lpend *pend_find_mpi(struct fstate *s, int64_t pid, const char *prefix)
+{
+	for (size_t i = s->npend; i-- > 0;)
+		if (s->pend[i].pid == pid && !strncmp(s->pend[i].name, prefix, strlen(prefix)))
+			return &s->pend[i];
+	return NULL;
+}
+
+/* Path for an open: quoted arg i, else the path of an enclosing libc
+ * open() of the same pid (ltrace -S on x86_64 prints SYS_openat's path as
+ * an address). */
+static bool open_path(struct fstate *s, const struct call *c, const struct larg *a, int na, int i,
+		      char *out, size_t cap, bool *trunc)
+{
+	if (i < na && i < LMAXARGS && !arg_string(&a[i], out, cap, trunc))
+		return true;
+	for (size_t k = s->npend; k-- > 0;) {
+		struct lpend *p = &s->pend[k];
+		if (p->pid != c->pid || !strncmp(p->name, "SYS_", 4) || !strstr(p->name, "open"))
+			continue;
+		if (!strncmp(p->name, "MPI_", 4))
+			break;
+		struct larg pa[LMAXARGS];
+		int pn = split_args(p->args, strlen(p->args), pa, LMAXARGS);
+		for (int j = 0; j < pn && j < LMAXARGS; j++)
+			if (!arg_string(&pa[j], out, cap, trunc))
+				return true;
+	}
+	return false;
+}
+
+static void mpifd_del(struct fstate *s, int64_t fd)
+{
+	for (size_t i = 0; i < s->nmpifds; i++)
+		if (s->mpifds[i] == fd) {
+			s->mpifds[i] = s->mpifds[--s->nmpifds];
+			break;
+		}
+	if (s->fh_fd == fd)
+		s->fh_addr = s->fh_fd = -1;
+}
+
+static int add_req(struct fstate *s, int64_t pid, int64_t addr, uint64_t id, int64_t bytes, bool pending)
+{
+	int rc = grow((void **)&s->rq, &s->rqcap, s->nrq + 1, sizeof(*s->rq));
+	if (rc)
+		return rc;
+	s->rq[s->nrq++] = (struct areq){ pid, addr, id, bytes, pending };
+	return 0;
+}
+
+static int bad_args(struct fstate *s, const struct call *c)
+{
+	char msg[160];
+	snprintf(msg, sizeof(msg), "expected the arguments of %.40s in '%.40s(%.*s)'", c->name, c->name,
+		 (int)(c->argslen > 60 ? 60 : c->argslen), c->args);
+	return bad_line(s->L, s->src, c->line, msg);
+}
+
+static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev)
+{
+	const char *n = c->name + 4;
+	struct larg a[LMAXARGS];
+	int na = split_args(c->args, c->argslen, a, LMAXARGS);
+	char path[4096], path2[4096], tmp[4096];
+	bool tr = false, tr2 = false;
+	int64_t v, v2;
+	ev->name = n;
+	ev->ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
+
+	if (!strcmp(n, "open") || !strcmp(n, "creat") || !strcmp(n, "openat") || !strcmp(n, "open64")) {
+		int pi = !strcmp(n, "openat") ? 1 : 0;
+		ev->call = SC_OPEN;
+		if (pi && !arg_num(a, na, 0, &v) && v != SC_AT_FDCWD)
+			ev->dirfd = v;
+		if (!strcmp(n, "creat")) {
+			ev->flags = O_CREAT | O_WRONLY | O_TRUNC;
+			if (!arg_num(a, na, 1, &v))
+				ev->mode = v;
+		} else {
+			if (!arg_num(a, na, pi + 1, &v))
+				ev->flags = v & ~(int64_t)I386_O_LARGEFILE;
+			if (!arg_num(a, na, pi + 2, &v))
+				ev->mode = v;
+		}
+		if (open_path(s, c, a, na, pi, path, sizeof(path), &tr)) {
+			if (tr && s->L->nto1 != 1) {
+				int k = snprintf(tmp, sizeof(tmp), "%s.rank%d", path, s->f->rank);
+				if (k < 0 || (size_t)k >= sizeof(tmp))
+					goto args;
+				memcpy(path, tmp, sizeof(path));
+				ev->path_flags = OPSP_TRUNCATED_NAME;
+				s->L->made_distinct++;
+			}
+			ev->path = path;
+		}
+		if (c->has_ret && c->ret >= 0 && pend_find_mpi(s, c->pid, "MPI_File_open")) {
+			int rc = grow((void **)&s->mpifds, &s->mfcap, s->nmpifds + 1, sizeof(int64_t));
+			if (rc)
+				return rc;
+			s->mpifds[s->nmpifds++] = c->ret;
+		}
+		return emit(s, ev);
+	}
+	if (!strcmp(n, "close")) {
+		ev->call = SC_CLOSE;
+		if (arg_num(a, na, 0, &ev->fd))
+			goto args;
+		if (!c->has_ret || c->ret == 0)
+			mpifd_del(s, ev->fd);
+		return emit(s, ev);
+	}
+	bool rd = !strncmp(n, "read", 4) || !strncmp(n, "pread", 5);
+	bool wr = !strncmp(n, "write", 5) || !strncmp(n, "pwrite", 6);
+	if (rd || wr) {
+		const char *base = n + (n[0] == 'p');
+		bool vec = !strcmp(base, rd ? "readv" : "writev");
+		bool pos = n[0] == 'p';
+		if (strcmp(base, rd ? "read" : "write") && !vec && strcmp(base, rd ? "read64" : "write64"))
+			goto skip;
+		if (arg_num(a, na, 0, &ev->fd) || arg_num(a, na, 2, &v))
+			goto args;
+		if (vec) {
+			ev->iovcnt = v > 0 && v < UINT32_MAX ? (uint32_t)v : 1;
+			ev->len = c->has_ret && c->ret > 0 ? (uint64_t)c->ret : 0;
+		} else {
+			if (v < 0)
+				goto args;
+			ev->len = (uint64_t)v;
+		}
+		if (pos) {
+			if (arg_num(a, na, 3, &v))
+				goto args;
+			/* i386 raw pread64: offset as two 32-bit halves */
+			if (na == 5 && !arg_num(a, na, 4, &v2) && v2 > 0 && v2 <= UINT32_MAX)
+				v = (int64_t)((uint64_t)v2 << 32 | (uint32_t)v);
+			ev->offset = v;
+		}
+		ev->call = rd ? SC_READ : SC_WRITE;
+		struct lpend *m = pend_find_mpi(s, c->pid, rd ? "MPI_File_iread" : "MPI_File_iwrite");
+		if (m) {
+			/* the I/O behind a nonblocking MPI call: an async submit
+			 * whose bytes the MPIO_Wait reports */
+			ev->call = rd ? SC_AREAD : SC_AWRITE;
+			ev->async_id = ++s->L->next_id;
+			int64_t bytes = ev->ret;
+			ev->ret = SC_RET_UNKNOWN;
+			m->nested++;
+			int rc = add_req(s, c->pid, -1, ev->async_id, bytes, true);
+			if (rc)
+				return rc;
+		}
+		return emit(s, ev);
+	}
+	if (!strcmp(n, "lseek") || !strcmp(n, "lseek64")) {
+		ev->call = SC_LSEEK;
+		if (arg_num(a, na, 0, &ev->fd) || arg_num(a, na, 1, &ev->offset) || arg_num(a, na, 2, &v))
+			goto args;
+		ev->whence = (int)v;
+		return emit(s, ev);
+	}
+	if (!strcmp(n, "_llseek") || !strcmp(n, "llseek")) {
+		/* _llseek(fd, hi, lo, &result, whence) = 0: the result is
+		 * behind a pointer, the builder computes the position */
+		int64_t hi, lo;
+		ev->call = SC_LSEEK;
+		if (arg_num(a, na, 0, &ev->fd) || arg_num(a, na, 1, &hi) || arg_num(a, na, 2, &lo) ||
+		    arg_num(a, na, na - 1, &v))
+			goto args;
+		ev->offset = (int64_t)((uint64_t)hi << 32 | (uint32_t)lo);
+		ev->whence = (int)v;
+		if (!c->has_ret || c->ret == 0)
+			ev->ret = SC_RET_UNKNOWN;
+		return emit(s, ev);
+	}
+	if (!strcmp(n, "ftruncate") || !strcmp(n, "ftruncate64")) {
+		ev->call = SC_FTRUNCATE;
+		if (arg_num(a, na, 0, &ev->fd) || arg_num(a, na, 1, &v))
+			goto args;
+		if (!strcmp(n, "ftruncate64") && na == 3 && !arg_num(a, na, 2, &v2) && v2 > 0 && v2 <= UINT32_MAX)
+			v = (int64_t)((uint64_t)v2 << 32 | (uint32_t)v);
+		ev->len = (uint64_t)v;
+		return emit(s, ev);
+	}
+	if (!strcmp(n, "fsync") || !strcmp(n, "fdatasync")) {
+		ev->call = n[1] == 's' ? SC_FSYNC : SC_FDATASYNC;
+		if (arg_num(a, na, 0, &ev->fd))
+			goto args;
+		return emit(s, ev);
+	}
+	if (!strcmp(n, "dup") || !strcmp(n, "dup2")) {
+		ev->call = n[3] ? SC_DUP2 : SC_DUP;
+		if (arg_num(a, na, 0, &ev->fd) || (n[3] && arg_num(a, na, 1, &ev->fd2)))
+			goto args;
+		return emit(s, ev);
+	}
+	if (!strcmp(n, "unlink") || !strcmp(n, "rmdir") || !strcmp(n, "mkdir") || !strcmp(n, "rename")) {
+		if (na < 1 || arg_string(&a[0], path, sizeof(path), &tr))
+			goto skip;      /* path printed as an address */
+		ev->path = path;
+		if (n[0] == 'u')
+			ev->call = SC_UNLINK;
+		else if (n[1] == 'm')
+			ev->call = SC_RMDIR;
+		else if (n[0] == 'm') {
+			ev->call = SC_MKDIR;
+			if (!arg_num(a, na, 1, &v))
+				ev->mode = v;
+		} else {
+			if (na < 2 || arg_string(&a[1], path2, sizeof(path2), &tr2))
+				goto skip;
+			ev->call = SC_RENAME;
+			ev->path2 = path2;
+		}
+		if (tr || tr2)
+			goto skip;      /* cannot tell which file: do not guess */
+		return emit(s, ev);
+	}
+	if (!strcmp(n, "clone")) {
+		ev->call = SC_CLONE;
+		if (!arg_num(a, na, 0, &v))
+			ev->flags = v;
+		return emit(s, ev);
+	}
+skip:
+	ev->call = SC_SKIP;
+	ev->name = c->name;
+	ev->path = ev->path2 = NULL;
+	return emit(s, ev);
+args:
+	return bad_args(s, c);
+}
+
+static int do_mpi(struct fstate *s, const struct call *c, struct sc_event *ev)
+{
+	struct larg a[LMAXARGS];
+	int na = split_args(c->args, c->argslen, a, LMAXARGS);
+	const char *n = c->name;
+	int64_t v;
+	ev->name = n;
+	ev->ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
+	bool rd = !strncmp(n, "MPI_File_iread", 14), wr = !strncmp(n, "MPI_File_iwrite", 15);
+	if (rd || wr) {
+		/* MPI_File_iwrite(fh, buf, count, datatype, &request)
+		 * MPI_File_iwrite_at(fh, offset, buf, count, datatype, &request) */
+		bool at = strstr(n, "_at") != NULL;
+		int64_t req, count, fh, off = SC_NOOFF;
+		if (arg_num(a, na, 0, &fh) || arg_num(a, na, na - 1, &req) ||
+		    arg_num(a, na, at ? 3 : 2, &count) || (at && arg_num(a, na, 1, &off)))
+			return bad_args(s, c);
+		if (c->pend && c->pend->nested) {
+			for (size_t i = 0; i < s->nrq; i++)
+				if (s->rq[i].pid == c->pid && s->rq[i].pending) {
+					s->rq[i].pending = false;
+					s->rq[i].addr = req;
+				}
+			return 0;       /* the nested SYS_ calls carried it */
+		}
+		/* no nested syscall: count elements of MPI_BYTE (documented
+		 * assumption) on the fd this fh was opened as */
+		int64_t fd = -1;
+		if (s->fh_addr == fh)
+			fd = s->fh_fd;
+		else if (s->nmpifds) {
+			fd = s->mpifds[s->nmpifds - 1];
+			s->fh_addr = fh;
+			s->fh_fd = fd;
+		}
+		if (fd < 0 || count < 0) {
+			ev->call = SC_SKIP;
+			return emit(s, ev);
+		}
+		ev->call = rd ? SC_AREAD : SC_AWRITE;
+		ev->fd = fd;
+		ev->offset = off;
+		ev->len = (uint64_t)count;
+		ev->async_id = ++s->L->next_id;
+		ev->ret = SC_RET_UNKNOWN;
+		int rc = add_req(s, c->pid, req, ev->async_id, SC_RET_UNKNOWN, false);
+		return rc ? rc : emit(s, ev);
+	}
+	if (!strcmp(n, "MPIO_Wait") || !strcmp(n, "MPI_Wait")) {
+		if (arg_num(a, na, 0, &v))
+			return bad_args(s, c);
+		bool any = false;
+		for (size_t i = 0; i < s->nrq;) {
+			struct areq r = s->rq[i];
+			if (r.pid != c->pid || r.pending || r.addr != v) {
+				i++;
+				continue;
+			}
+			s->rq[i] = s->rq[--s->nrq];
+			struct sc_event w = *ev;
+			w.call = SC_AWAIT;
+			w.async_id = r.id;
+			w.ret = r.bytes;
+			int rc = emit(s, &w);
+			if (rc)
+				return rc;
+			any = true;
+		}
+		if (any)
+			return 0;
+		ev->call = SC_SKIP;     /* MPI_REQUEST_NULL or untraced submit */
+		return emit(s, ev);
+	}
+	if (!strcmp(n, "MPI_Barrier")) {
+		ev->call = SC_BARRIER;
+		return emit(s, ev);
+	}
+	ev->call = SC_SKIP;
+	return emit(s, ev);
+}
+
+static int do_call(struct fstate *s, const struct call *c)
+{
+	struct sc_event ev;
+	sc_event_init(&ev);
+	ev.src = s->src;
+	ev.line = c->line;
+	ev.pid = c->pid;
+	ev.ts_ns = c->ts;
+	ev.dur_ns = c->dur;
+	int rc = count_call(s, c->name);
+	if (rc)
+		return rc;
+	if (!strncmp(c->name, "SYS_", 4))
+		return do_sys(s, c, &ev);
+	if (!strncmp(c->name, "MPI_", 4) || !strncmp(c->name, "MPIO_", 5))
+		return do_mpi(s, c, &ev);
+	ev.call = SC_SKIP;          /* a library call around a SYS_ call */
+	ev.name = c->name;
+	return emit(s, &ev);
+}
+
+/* One row of the summary table: " NAME COUNT SECS". */
+static void summary_row(struct fstate *s, const char *p)
+{
+	p = skip_ws(p);
+	const char *ne = p;
+	while (*ne && *ne != ' ' && *ne != '\t')
+		ne++;
+	const char *cs = skip_ws(ne), *ce = cs;
+	while (isdigit((unsigned char)*ce))
+		ce++;
+	int64_t want;
+	if (ne == p || ce == cs || num_parse(cs, (size_t)(ce - cs), &want))
+		return;
+	uint64_t got = 0;
+	for (size_t i = 0; i < s->ncnt; i++)
+		if (strlen(s->cnt[i].name) == (size_t)(ne - p) && !strncmp(s->cnt[i].name, p, (size_t)(ne - p)))
+			got = s->cnt[i].n;
+	if (got == (uint64_t)want)
+		return;
+	s->L->summary_mismatch++;
+	if (!s->L->summary_first[0])
+		snprintf(s->L->summary_first, sizeof(s->L->summary_first),
+			 "%s: summary counts %.*s %" PRId64 ", parsed %" PRIu64,
+			 base_name(s->src), (int)(ne - p), p, want, got);
+}
+
+static void fstate_release(struct fstate *s)
+{
+	for (size_t i = 0; i < s->npend; i++) {
+		free(s->pend[i].name);
+		free(s->pend[i].args);
+	}
+	free(s->pend);
+	free(s->rq);
+	free(s->mpifds);
+	free(s->cnt);
+}
+
+static int pass2_file(struct lanl *L, struct lfile *f)
+{
+	struct fstate s = { .L = L, .f = f, .src = f->path, .fh_addr = -1, .fh_fd = -1 };
+	struct linereader lr;
+	char name[128];
+	char *joined = NULL;
+	int rc = lr_open(&lr, f->path);
+	if (rc)
+		return rerr_set(L->e, rc, "cannot open '%s': %s", f->path, strerror(-rc));
+	int64_t mainpid = -1;       /* pid column value that is this rank */
+	bool summary = false;
+	char *line;
+	size_t len;
+	while ((rc = lr_next(&lr, &line, &len)) != 0) {
+		L->in->lines++;
+		L->in->bytes += len + 1;
+		if (rc == -E2BIG) {
+			rc = bad_line(L, f->path, lr.lineno, "line too long");
+			if (rc)
+				goto out;
+			continue;
+		}
+		if (rc < 0) {
+			rerr_set(L->e, rc, "cannot read '%s': %s", f->path, strerror(-rc));
+			goto out;
+		}
+		rc = 0;
+		const char *p = skip_ws(line);
+		if (summary) {
+			if (*p && *p != '#')
+				summary_row(&s, p);
+			continue;
+		}
+		if (!*p)
+			continue;
+		if (*p == '#') {
+			if (strstr(p, "SUMMARY COUNT OF TRACED CALL"))
+				summary = true;
+			continue;
+		}
+		int r;
+		int64_t pid;
+		char host[64];
+		if (parse_barrier_line(p, &r, host, sizeof(host), &pid))
+			continue;       /* the tracer's own barrier, not the app's */
+		struct lline l;
+		const char *why = NULL;
+		int k = parse_call_line(line, &l, &why);
+		if (k < 0) {
+			rc = bad_line(L, f->path, lr.lineno, why);
+			if (rc)
+				goto out;
+			continue;
+		}
+		if (!k)
+			continue;
+		int64_t cpid = f->pid;
+		if (l.has_pid) {
+			if (mainpid < 0)
+				mainpid = l.pid;
+			if (l.pid != mainpid)
+				cpid = l.pid;
+		}
+		uint64_t ts = clock_ts(&s, l.tod);
+		snprintf(name, sizeof(name), "%.*s", (int)l.namelen, l.name);
+		if (l.kind == LL_UNFINISHED) {
+			if (s.npend >= LMAXPEND) {
+				rc = rerr_at(L->e, -EINVAL, f->path, lr.lineno,
+					     "more than %d calls <unfinished ...> at once", LMAXPEND);
+				goto out;
+			}
+			rc = grow((void **)&s.pend, &s.pcap, s.npend + 1, sizeof(*s.pend));
+			if (rc)
+				goto out;
+			struct lpend *pe = &s.pend[s.npend];
+			*pe = (struct lpend){ .pid = cpid, .ts = ts, .line = lr.lineno };
+			pe->name = strdup(name);
+			pe->args = strndup(l.args, l.argslen);
+			if (!pe->name || !pe->args) {
+				free(pe->name);
+				free(pe->args);
+				rc = -ENOMEM;
+				goto out;
+			}
+			s.npend++;
+			continue;
+		}
+		struct call c = { .pid = cpid, .name = name, .args = l.args, .argslen = l.argslen,
+				  .has_ret = l.has_ret, .ret = l.ret, .ts = ts, .dur = l.dur,
+				  .line = lr.lineno };
+		size_t pi = SIZE_MAX;
+		if (l.kind == LL_RESUMED) {
+			for (size_t i = s.npend; i-- > 0;)
+				if (s.pend[i].pid == cpid && !strcmp(s.pend[i].name, name)) {
+					pi = i;
+					break;
+				}
+			if (pi == SIZE_MAX && strncmp(name, "SYS_", 4) && strncmp(name, "MPI", 3)) {
+				/* ltrace -f: a forked child "resumes" the
+				 * library call (fork) its parent entered */
+				struct sc_event ev;
+				sc_event_init(&ev);
+				ev.src = f->path;
+				ev.line = lr.lineno;
+				ev.pid = cpid;
+				ev.ts_ns = ts;
+				ev.dur_ns = l.dur;
+				ev.name = name;
+				rc = emit(&s, &ev);
+				if (rc)
+					goto out;
+				continue;
+			}
+			if (pi == SIZE_MAX) {
+				char msg[200];
+				snprintf(msg, sizeof(msg), "'<... %.40s resumed>' without a matching '%.40s(... <unfinished ...>'",
+					 name, name);
+				rc = bad_line(L, f->path, lr.lineno, msg);
+				if (rc)
+					goto out;
+				continue;
+			}
+			struct lpend *pe = &s.pend[pi];
+			const char *cont = skip_ws(l.args);
+			size_t cl = l.argslen - (size_t)(cont - l.args);
+			size_t hl = strlen(pe->args);
+			free(joined);
+			joined = malloc(hl + cl + 3);
+			if (!joined) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			memcpy(joined, pe->args, hl);
+			size_t jl = hl;
+			if (hl && cl && *cont != ',') {
+				joined[jl++] = ',';
+				joined[jl++] = ' ';
+			}
+			memcpy(joined + jl, cont, cl);
+			jl += cl;
+			joined[jl] = '\0';
+			c.args = joined;
+			c.argslen = jl;
+			c.ts = pe->ts;
+			c.line = pe->line;
+			c.pend = pe;
+		}
+		rc = do_call(&s, &c);
+		if (pi != SIZE_MAX) {
+			free(s.pend[pi].name);
+			free(s.pend[pi].args);
+			memmove(&s.pend[pi], &s.pend[pi + 1], (s.npend - pi - 1) * sizeof(*s.pend));
+			s.npend--;
+		}
+		if (rc)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(joined);
+	fstate_release(&s);
+	lr_close(&lr);
+	return rc;
+}
+
+static int lanl_parse(struct trace_input *in, struct builder *b, struct rerr *e)
+{
+	struct lanl L = { .in = in, .b = b, .e = e, .nto1 = -1 };
+	int rc = 0;
+	if (!in->nfiles)
+		return rerr_set(e, -EINVAL, "no LANL-Trace files given");
+	L.f = calloc(in->nfiles, sizeof(*L.f));
+	if (!L.f)
+		return -ENOMEM;
+	L.nf = in->nfiles;
+	for (size_t i = 0; i < in->nfiles; i++) {
+		L.f[i].path = in->files[i];
+		rc = pass1_file(&L, &L.f[i]);
+		if (rc)
+			goto out;
+	}
+	rc = assign_ranks(&L);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < L.nf; i++) {
+		rc = builder_rank(b, L.f[i].pid, L.f[i].name, &L.f[i].brank);
+		if (rc) {
+			rerr_set(e, rc, "cannot add rank '%s': %s", L.f[i].name, strerror(-rc));
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < L.nf; i++) {
+		rc = pass2_file(&L, &L.f[i]);
+		if (rc)
+			goto out;
+	}
+	char buf[256];
+	if (L.made_distinct) {
+		snprintf(buf, sizeof(buf), "%" PRIu64 " opens of truncated names made distinct per rank (.rankN)",
+			 L.made_distinct);
+		note_add(in, buf);
+	}
+	if (L.nto1 == 1) {
+		note_add(in, "traced mpi_io_test -type 2 (N-to-1): truncated names kept shared");
+	}
+	if (L.summary_mismatch) {
+		snprintf(buf, sizeof(buf), "%" PRIu64 " summary-table counts differ from the parsed calls (first: %s)",
+			 L.summary_mismatch, L.summary_first);
+		note_add(in, buf);
+	}
+out:
+	free(L.t);
+	free(L.f);
+	return rc;
+}
+
+const struct trace_format trace_lanl = {
+	.name = "lanl",
+	.desc = "LANL-Trace (MPI_IO_TEST): ltrace -S per-rank files + timing file",
+	.probe = lanl_probe,
+	.parse = lanl_parse,
+};

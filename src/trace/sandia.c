@@ -1,0 +1,855 @@
+/*
+ * sandia.c - Sandia libsysio trace parser (`.sanitized` files of the
+ * alegra / CTH / S3D traces, SNL_Trace_Data).
+ *
+ * Only one event line and the header pattern were ever SEEN (formats/
+ * README.md §3); field names beyond fd() and ziovec(base()len()) are
+ * INFERRED.  So every line is parsed generically as name(value) pairs with
+ * nested parentheses, the call's fields are looked up under a few plausible
+ * names, and unknown fields and calls are ignored (calls: fed as SC_SKIP so
+ * they are counted by name).
+ *
+ * ENTER and EXIT lines pair by call name within a process (the innermost
+ * open ENTER of that name); the event is fed at EXIT with the ENTER's time
+ * and the traced duration.  Async submits (ireadv, iwritev, ireadx,
+ * iwritex, ifsync, ifdatasync) are paired with the iowait that names their
+ * I/O id, or, when ids are not traced, with the oldest outstanding one.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "trace.h"
+
+#define NS_PER_S  1000000000ull
+#define SYNTH_PID 0x50000000LL
+#define SMAXPEND  4096
+
+struct sfield {
+	const char *name, *val;
+	size_t nlen, vlen;
+};
+
+struct sfields {
+	struct sfield *f;
+	size_t n, cap;
+};
+
+/* Parse "name(value)name:(value) ..." with nested parentheses in values.
+ * Returns 0 or -EINVAL with *why. */
+static int fields_parse(const char *s, size_t len, struct sfields *out, const char **why)
+{
+	out->n = 0;
+	size_t i = 0;
+	for (;;) {
+		while (i < len && isspace((unsigned char)s[i]))
+			i++;
+		if (i >= len)
+			return 0;
+		size_t ns = i;
+		while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.'))
+			i++;
+		size_t ne = i;
+		if (i < len && s[i] == ':')
+			i++;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (ne == ns || i >= len || s[i] != '(') {
+			*why = "expected 'name(value)'";
+			return -EINVAL;
+		}
+		size_t vs = ++i;
+		int depth = 1;
+		for (; i < len; i++) {
+			if (s[i] == '(')
+				depth++;
+			else if (s[i] == ')' && --depth == 0)
+				break;
+		}
+		if (depth) {
+			*why = "expected ')' closing a field value";
+			return -EINVAL;
+		}
+		if (out->n == out->cap) {
+			size_t nc = out->cap ? out->cap * 2 : 32;
+			void *p = realloc(out->f, nc * sizeof(*out->f));
+			if (!p) {
+				*why = "out of memory";
+				return -ENOMEM;
+			}
+			out->f = p;
+			out->cap = nc;
+		}
+		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs };
+		i++;
+	}
+}
+
+static bool fname_is(const struct sfield *f, const char *name)
+{
+	return strlen(name) == f->nlen && !strncasecmp(f->name, name, f->nlen);
+}
+
+/* k-th field called name (k from 0), NULL when absent. */
+static const struct sfield *field_nth(const struct sfields *fs, const char *name, unsigned k)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (fname_is(&fs->f[i], name) && k-- == 0)
+			return &fs->f[i];
+	return NULL;
+}
+
+static int val_num(const char *s, size_t n, int64_t *v)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return parse_i64(s, n, v);
+}
+
+/* First field among the NULL-terminated names that holds a number. */
+static bool field_num(const struct sfields *fs, const char *const *names, int64_t *v)
+{
+	for (; *names; names++) {
+		const struct sfield *f = field_nth(fs, *names, 0);
+		if (f && !val_num(f->val, f->vlen, v))
+			return true;
+	}
+	return false;
+}
+
+static const char *const F_FD[] = { "fd", "fildes", NULL };
+static const char *const F_RET[] = { "ret", "rc", "retval", "result", "return", "rv", "cc", NULL };
+static const char *const F_BYTES[] = { "ret", "rc", "retval", "result", "return", "rv", "cc", "size",
+				       "count", "bytes", "nbytes", NULL };
+static const char *const F_ERR[] = { "errno", "err", "error", NULL };
+static const char *const F_IOID[] = { "ioid", "iod", "id", "ioctx", "handle", NULL };
+static const char *const F_OFF[] = { "offset", "off", "pos", "position", NULL };
+static const char *const F_LEN[] = { "length", "len", "size", "count", "nbytes", NULL };
+static const char *const F_FLAGS[] = { "flags", "flag", "oflag", "oflags", NULL };
+static const char *const F_MODE[] = { "mode", NULL };
+static const char *const F_HI[] = { "hi", "high", "offset_high", "off_hi", "offhi", NULL };
+static const char *const F_LO[] = { "lo", "low", "offset_low", "off_lo", "offlo", NULL };
+static const char *const F_FD2[] = { "fd2", "newfd", "new_fd", "nfd", NULL };
+static const char *const F_PATH[] = { "path", "pathname", "name", "file", "filename", "fname", NULL };
+static const char *const F_PATH2[] = { "newpath", "new", "to", "path2", "target", NULL };
+static const char *const F_PATH1[] = { "oldpath", "old", "from", "path", "path1", NULL };
+
+/* String field: first of names, else the k-th str() field after the call
+ * name (libsysio prints strings as str(...)). */
+static bool field_str(const struct sfields *fs, const char *const *names, unsigned k, char *out, size_t cap)
+{
+	const struct sfield *f = NULL;
+	for (; names && *names && !f; names++)
+		f = field_nth(fs, *names, 0);
+	if (!f)
+		f = field_nth(fs, "str", k + 1);
+	if (!f || !f->vlen)
+		return false;
+	size_t n = f->vlen < cap - 1 ? f->vlen : cap - 1;
+	const char *v = f->val;
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		v++;
+		n -= 2;
+	}
+	memcpy(out, v, n);
+	out[n] = '\0';
+	return true;
+}
+
+/* Sum of len() over all iovec fields (ziovec, iovec, iov), and their count. */
+static void iovec_total(const struct sfields *fs, uint64_t *total, uint32_t *cnt, struct sfields *tmp)
+{
+	*total = 0;
+	*cnt = 0;
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct sfield *f = &fs->f[i];
+		if (!fname_is(f, "ziovec") && !fname_is(f, "iovec") && !fname_is(f, "iov"))
+			continue;
+		const char *why;
+		if (fields_parse(f->val, f->vlen, tmp, &why))
+			continue;
+		/* one iovec per field, or several base()len() pairs in one */
+		for (unsigned k = 0;; k++) {
+			const struct sfield *l = field_nth(tmp, "len", k);
+			if (!l)
+				l = field_nth(tmp, "iov_len", k);
+			int64_t v;
+			if (!l)
+				break;
+			if (!val_num(l->val, l->vlen, &v) && v > 0)
+				*total += (uint64_t)v;
+			(*cnt)++;
+		}
+	}
+}
+
+struct xt {
+	int64_t off;
+	uint64_t len;
+};
+
+/* Extents of ireadx/iwritex: xtvec(off()len()) style fields. */
+static int extents(const struct sfields *fs, struct xt **out, size_t *n, struct sfields *tmp)
+{
+	static const char *const xnames[] = { "xtvec", "zxtvec", "xtv", "extent", "xtent", NULL };
+	static const char *const offn[] = { "off", "offset", "xtv_off", "pos", NULL };
+	static const char *const lenn[] = { "len", "length", "xtv_len", "size", NULL };
+	*n = 0;
+	size_t cap = 0;
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct sfield *f = &fs->f[i];
+		bool isx = false;
+		for (const char *const *x = xnames; *x; x++)
+			isx |= fname_is(f, *x);
+		if (!isx)
+			continue;
+		const char *why;
+		if (fields_parse(f->val, f->vlen, tmp, &why))
+			continue;
+		int64_t o, l;
+		if (!field_num(tmp, offn, &o) || !field_num(tmp, lenn, &l) || l < 0)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 4;
+			void *p = realloc(*out, cap * sizeof(**out));
+			if (!p)
+				return -ENOMEM;
+			*out = p;
+		}
+		(*out)[(*n)++] = (struct xt){ o, (uint64_t)l };
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+struct sub {                    /* outstanding async submit            */
+	int64_t ioid;               /* traced I/O id, -1 unknown           */
+	bool data;                  /* false: ifsync/ifdatasync            */
+	size_t first, n;            /* async ids first .. first+n-1        */
+	uint64_t *lens;             /* per async id requested bytes        */
+};
+
+struct spend {                  /* an ENTER waiting for its EXIT       */
+	char *line;
+	char call[64];
+	uint64_t ts;
+	const char *src;
+	unsigned long lineno;
+};
+
+struct srank {
+	char name[64];
+	int64_t pid;
+	uint32_t brank;
+	uint64_t last_emit;
+	struct spend *pend;
+	size_t npend, pcap;
+	struct sub *subs;
+	size_t nsubs, scap;
+	uint64_t next_id;
+};
+
+struct sandia {
+	struct trace_input *in;
+	struct builder *b;
+	struct rerr *e;
+	struct srank *r;
+	size_t nr, rcap;
+	struct sfields f1, f2, tmp;
+	struct xt *xts;
+	uint64_t iovec_guess;       /* waits without a byte count           */
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+	if (need <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 8;
+	while (nc < need)
+		nc *= 2;
+	void *q = realloc(*p, nc * sz);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+static int bad_line(struct sandia *S, const char *src, unsigned long line, const char *what)
+{
+	S->in->bad_lines++;
+	if (!S->in->skip_bad)
+		return rerr_at(S->e, -EINVAL, src, line, "%s", what);
+	if (!S->in->first_bad[0])
+		snprintf(S->in->first_bad, sizeof(S->in->first_bad), "%s:%lu: %s", src, line, what);
+	return 0;
+}
+
+static int rank_get(struct sandia *S, const char *name, int64_t pid, struct srank **out)
+{
+	for (size_t i = 0; i < S->nr; i++)
+		if (!strcmp(S->r[i].name, name)) {
+			*out = &S->r[i];
+			return 0;
+		}
+	int rc = grow((void **)&S->r, &S->rcap, S->nr + 1, sizeof(*S->r));
+	if (rc)
+		return rc;
+	struct srank *r = &S->r[S->nr];
+	*r = (struct srank){ .pid = pid };
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	for (size_t i = 0; i < S->nr; i++)
+		if (S->r[i].pid == pid)
+			r->pid = SYNTH_PID + (int64_t)S->nr;
+	rc = builder_rank(S->b, r->pid, r->name, &r->brank);
+	if (rc)
+		return rerr_set(S->e, rc, "cannot add rank '%s': %s", name, strerror(-rc));
+	S->nr++;
+	*out = r;
+	return 0;
+}
+
+/* "header ... headernode(NODE.PID) ..." -> rank */
+static int header_line(struct sandia *S, const char *src, unsigned long lineno, const char *line,
+		       struct srank **cur)
+{
+	const char *p = strstr(line, "headernode(");
+	int64_t node, pid;
+	if (!p)
+		return bad_line(S, src, lineno, "expected 'headernode(NODE.PID)' in the header line");
+	p += 11;
+	const char *dot = p;
+	while (isdigit((unsigned char)*dot))
+		dot++;
+	const char *end = dot + 1;
+	while (isdigit((unsigned char)*end))
+		end++;
+	if (dot == p || *dot != '.' || end == dot + 1 || *end != ')' ||
+	    parse_i64(p, (size_t)(dot - p), &node) || parse_i64(dot + 1, (size_t)(end - dot - 1), &pid))
+		return bad_line(S, src, lineno, "expected 'headernode(NODE.PID)' in the header line");
+	char name[64];
+	snprintf(name, sizeof(name), "%.*s", (int)(end - p), p);
+	int64_t v = pid < 1000000 && node < 1000000000000LL ? node * 1000000 + pid : SYNTH_PID;
+	return rank_get(S, name, v, cur);
+}
+
+static int emit(struct sandia *S, struct srank *r, struct sc_event *ev)
+{
+	ev->pid = r->pid;
+	if (ev->ts_ns < r->last_emit)
+		ev->ts_ns = r->last_emit;
+	r->last_emit = ev->ts_ns;
+	return builder_event(S->b, ev, S->e);
+}
+
+static int whence_of(const struct sfields *fs, int *w)
+{
+	const struct sfield *f = field_nth(fs, "whence", 0);
+	int64_t v;
+	if (!f)
+		return -EINVAL;
+	if (!val_num(f->val, f->vlen, &v)) {
+		*w = (int)v;
+		return 0;
+	}
+	if (f->vlen >= 8 && !strncmp(f->val, "SEEK_", 5)) {
+		*w = !strncmp(f->val, "SEEK_SET", 8) ? SEEK_SET : !strncmp(f->val, "SEEK_CUR", 8) ? SEEK_CUR
+			: SEEK_END;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int add_sub(struct srank *r, int64_t ioid, bool data, size_t first, size_t n, uint64_t *lens)
+{
+	int rc = grow((void **)&r->subs, &r->scap, r->nsubs + 1, sizeof(*r->subs));
+	if (rc)
+		return rc;
+	r->subs[r->nsubs++] = (struct sub){ ioid, data, first, n, lens };
+	return 0;
+}
+
+/* The paired call: ENTER fields in S->f1, EXIT fields in S->f2. */
+static int do_call(struct sandia *S, struct srank *r, const char *call, uint64_t ts, uint64_t dur,
+		   const char *src, unsigned long lineno)
+{
+	const struct sfields *en = &S->f1, *ex = &S->f2;
+	struct sc_event ev;
+	sc_event_init(&ev);
+	ev.src = src;
+	ev.line = lineno;
+	ev.ts_ns = ts;
+	ev.dur_ns = dur;
+	ev.name = call;
+	char path[4096], path2[4096];
+	int64_t v, ret;
+	bool has_ret = field_num(ex, F_RET, &ret);
+	int64_t err;
+	if (field_num(ex, F_ERR, &err) && err > 0 && (!has_ret || ret < 0)) {
+		ret = -err;
+		has_ret = true;
+	}
+	ev.ret = has_ret ? ret : SC_RET_UNKNOWN;
+	bool hasfd = field_num(en, F_FD, &ev.fd);
+	char msg[160];
+
+	if (!strcmp(call, "open") || !strcmp(call, "creat")) {
+		if (!field_str(en, F_PATH, 0, path, sizeof(path)))
+			goto args;
+		ev.call = SC_OPEN;
+		ev.path = path;
+		if (field_num(en, F_FLAGS, &v))
+			ev.flags = v;
+		if (!strcmp(call, "creat"))
+			ev.flags = 01101;   /* O_CREAT|O_WRONLY|O_TRUNC */
+		if (field_num(en, F_MODE, &v))
+			ev.mode = v;
+		if (!has_ret && field_num(ex, F_FD, &v))
+			ev.ret = v;
+		return emit(S, r, &ev);
+	}
+	if (!strcmp(call, "close")) {
+		if (!hasfd)
+			goto args;
+		ev.call = SC_CLOSE;
+		return emit(S, r, &ev);
+	}
+	bool ird = !strcmp(call, "ireadv") || !strcmp(call, "ireadx") || !strcmp(call, "iread") ||
+		   !strcmp(call, "ipreadv") || !strcmp(call, "ipread");
+	bool iwr = !strcmp(call, "iwritev") || !strcmp(call, "iwritex") || !strcmp(call, "iwrite") ||
+		   !strcmp(call, "ipwritev") || !strcmp(call, "ipwrite");
+	if (ird || iwr) {
+		if (!hasfd)
+			goto args;
+		uint64_t total;
+		uint32_t cnt;
+		iovec_total(en, &total, &cnt, &S->tmp);
+		size_t nx = 0;
+		int rc = extents(en, &S->xts, &nx, &S->tmp);
+		if (rc)
+			return rc;
+		if (!cnt && field_num(en, F_LEN, &v) && v >= 0)
+			total = (uint64_t)v, cnt = 1;
+		if (has_ret && ret < 0 && !field_num(ex, F_IOID, &v)) {
+			ev.call = SC_SKIP;      /* the submit failed: nothing to replay */
+			return emit(S, r, &ev);
+		}
+		int64_t ioid = -1;
+		if (!field_num(ex, F_IOID, &ioid) && has_ret)
+			ioid = ret;
+		/* ireadv/iwritev use the file position; ireadx/iwritex
+		 * (and ipread...) carry explicit offsets */
+		bool explicit_off = call[strlen(call) - 1] == 'x' || call[1] == 'p';
+		struct xt one = { SC_NOOFF, total };
+		if (!nx && explicit_off && field_num(en, F_OFF, &v))
+			one.off = v;
+		const struct xt *xs = nx ? S->xts : &one;
+		if (!nx)
+			nx = 1;
+		uint64_t *lens = calloc(nx, sizeof(*lens));
+		if (!lens)
+			return -ENOMEM;
+		size_t first = (size_t)r->next_id + 1;
+		for (size_t i = 0; i < nx; i++) {
+			struct sc_event a = ev;
+			a.call = ird ? SC_AREAD : SC_AWRITE;
+			a.offset = xs[i].off;
+			a.len = xs[i].len;
+			a.iovcnt = cnt ? cnt : 1;
+			a.async_id = ++r->next_id;
+			a.ret = SC_RET_UNKNOWN;
+			lens[i] = xs[i].len;
+			rc = emit(S, r, &a);
+			if (rc) {
+				free(lens);
+				return rc;
+			}
+		}
+		rc = add_sub(r, ioid, true, first, nx, lens);
+		if (rc)
+			free(lens);
+		return rc;
+	}
+	if (!strcmp(call, "ifsync") || !strcmp(call, "ifdatasync") || !strcmp(call, "fsync") ||
+	    !strcmp(call, "fdatasync")) {
+		if (!hasfd)
+			goto args;
+		ev.call = strstr(call, "data") ? SC_FDATASYNC : SC_FSYNC;
+		if (call[0] == 'i') {
+			int64_t ioid = -1;
+			if (!field_num(ex, F_IOID, &ioid) && has_ret)
+				ioid = ret;
+			ev.ret = has_ret && ret < 0 ? ret : 0;
+			int rc = add_sub(r, ioid, false, 0, 0, NULL);
+			if (rc)
+				return rc;
+		}
+		return emit(S, r, &ev);
+	}
+	if (!strcmp(call, "iowait")) {
+		int64_t ioid = -1;
+		bool hasid = field_num(en, F_IOID, &ioid);
+		size_t k = SIZE_MAX;
+		for (size_t i = 0; i < r->nsubs && k == SIZE_MAX; i++)
+			if (!hasid || r->subs[i].ioid == ioid || r->subs[i].ioid < 0)
+				k = i;
+		if (k == SIZE_MAX) {
+			snprintf(msg, sizeof(msg), "iowait without a pending submit (ireadv, iwritev, ireadx, "
+				 "iwritex, ifsync)%s", hasid ? " of that I/O id" : "");
+			return bad_line(S, src, lineno, msg);
+		}
+		struct sub sb = r->subs[k];
+		memmove(&r->subs[k], &r->subs[k + 1], (r->nsubs - k - 1) * sizeof(*r->subs));
+		r->nsubs--;
+		int64_t bytes;
+		bool known = field_num(ex, F_BYTES, &bytes);
+		if (!known)
+			S->iovec_guess += sb.data;
+		int rc = 0;
+		for (size_t i = 0; i < sb.n && !rc; i++) {
+			struct sc_event w = ev;
+			w.call = SC_AWAIT;
+			w.async_id = sb.first + i;
+			if (!known)
+				w.ret = SC_RET_UNKNOWN;
+			else if (bytes < 0)
+				w.ret = bytes;
+			else {          /* spread the count over the extents */
+				w.ret = (int64_t)(sb.lens[i] < (uint64_t)bytes ? sb.lens[i] : (uint64_t)bytes);
+				bytes -= w.ret;
+				if (i + 1 == sb.n)
+					w.ret += bytes;
+			}
+			rc = emit(S, r, &w);
+		}
+		free(sb.lens);
+		return rc;
+	}
+	bool rd = !strcmp(call, "read") || !strcmp(call, "readv") || !strcmp(call, "pread") ||
+		  !strcmp(call, "preadv") || !strcmp(call, "readx") || !strcmp(call, "pread64");
+	bool wr = !strcmp(call, "write") || !strcmp(call, "writev") || !strcmp(call, "pwrite") ||
+		  !strcmp(call, "pwritev") || !strcmp(call, "writex") || !strcmp(call, "pwrite64");
+	if (rd || wr) {
+		if (!hasfd)
+			goto args;
+		uint64_t total;
+		uint32_t cnt;
+		iovec_total(en, &total, &cnt, &S->tmp);
+		if (!cnt && field_num(en, F_LEN, &v) && v >= 0)
+			total = (uint64_t)v, cnt = 1;
+		ev.call = rd ? SC_READ : SC_WRITE;
+		ev.len = total;
+		ev.iovcnt = cnt ? cnt : 1;
+		if (call[0] == 'p' && field_num(en, F_OFF, &v))
+			ev.offset = v;
+		if (!has_ret && field_num(ex, F_BYTES, &v))
+			ev.ret = v;
+		return emit(S, r, &ev);
+	}
+	if (!strcmp(call, "lseek") || !strcmp(call, "lseek64") || !strcmp(call, "llseek") ||
+	    !strcmp(call, "_llseek")) {
+		int64_t hi, lo;
+		if (!hasfd || whence_of(en, &ev.whence))
+			goto args;
+		if (field_num(en, F_HI, &hi) && field_num(en, F_LO, &lo))
+			ev.offset = (int64_t)((uint64_t)hi << 32 | (uint32_t)lo);
+		else if (!field_num(en, F_OFF, &ev.offset))
+			goto args;
+		ev.call = SC_LSEEK;
+		/* llseek's result is not traced (it returns 0) */
+		if (strstr(call, "llseek") && (!has_ret || ret == 0))
+			ev.ret = SC_RET_UNKNOWN;
+		return emit(S, r, &ev);
+	}
+	if (!strcmp(call, "ftruncate")) {
+		if (!hasfd || !field_num(en, F_LEN, &v) || v < 0)
+			goto args;
+		ev.call = SC_FTRUNCATE;
+		ev.len = (uint64_t)v;
+		return emit(S, r, &ev);
+	}
+	if (!strcmp(call, "dup") || !strcmp(call, "dup2")) {
+		if (!hasfd)
+			goto args;
+		ev.call = SC_DUP;
+		if (call[3]) {
+			ev.call = SC_DUP2;
+			if (!field_num(en, F_FD2, &ev.fd2))
+				goto args;
+		}
+		return emit(S, r, &ev);
+	}
+	if (!strcmp(call, "fxstat") || !strcmp(call, "fstat")) {
+		if (!hasfd)
+			goto args;
+		ev.call = SC_STAT;
+		return emit(S, r, &ev);
+	}
+	if (!strcmp(call, "xstatnd") || !strcmp(call, "stat") || !strcmp(call, "unlink") ||
+	    !strcmp(call, "rmdir") || !strcmp(call, "mkdir")) {
+		if (!field_str(en, F_PATH, 0, path, sizeof(path)))
+			goto args;
+		ev.path = path;
+		ev.call = call[0] == 'u' ? SC_UNLINK : call[0] == 'r' ? SC_RMDIR : call[0] == 'm' ? SC_MKDIR
+			: SC_STAT;
+		if (ev.call == SC_MKDIR && field_num(en, F_MODE, &v))
+			ev.mode = v;
+		return emit(S, r, &ev);
+	}
+	if (!strcmp(call, "rename")) {
+		if (!field_str(en, F_PATH1, 0, path, sizeof(path)) ||
+		    !field_str(en, F_PATH2, 1, path2, sizeof(path2)))
+			goto args;
+		ev.call = SC_RENAME;
+		ev.path = path;
+		ev.path2 = path2;
+		return emit(S, r, &ev);
+	}
+	/* iodone, truncate, getdirentries, vfcntl and anything unknown */
+	ev.call = SC_SKIP;
+	return emit(S, r, &ev);
+args:
+	snprintf(msg, sizeof(msg), "expected the fields of '%.40s' (e.g. fd(N)%s)", call,
+		 !strcmp(call, "open") ? ", path" : "");
+	return bad_line(S, src, lineno, msg);
+}
+
+/* time:(SECS)time:(USECS) (microseconds not zero-padded), or one
+ * time(SECS.frac). */
+static int event_time(const struct sfields *fs, uint64_t *ns)
+{
+	const struct sfield *a = field_nth(fs, "time", 0), *b = field_nth(fs, "time", 1);
+	int64_t s, us;
+	if (!a)
+		return -EINVAL;
+	if (!b) {
+		const char *dot = memchr(a->val, '.', a->vlen);
+		if (!dot) {
+			if (val_num(a->val, a->vlen, &s) || s < 0)
+				return -EINVAL;
+			*ns = (uint64_t)s * NS_PER_S;
+			return 0;
+		}
+		size_t fl = a->vlen - (size_t)(dot - a->val) - 1;
+		if (val_num(a->val, (size_t)(dot - a->val), &s) || s < 0 || !fl || fl > 9)
+			return -EINVAL;
+		uint64_t frac = 0;
+		for (size_t i = 0; i < 9; i++) {
+			char c = i < fl ? dot[1 + i] : '0';
+			if (!isdigit((unsigned char)c))
+				return -EINVAL;
+			frac = frac * 10 + (uint64_t)(c - '0');
+		}
+		*ns = (uint64_t)s * NS_PER_S + frac;
+		return 0;
+	}
+	for (size_t i = 0; i < a->vlen; i++)
+		if (!isdigit((unsigned char)a->val[i]))
+			return -EINVAL;
+	for (size_t i = 0; i < b->vlen; i++)
+		if (!isdigit((unsigned char)b->val[i]))
+			return -EINVAL;
+	if (val_num(a->val, a->vlen, &s) || val_num(b->val, b->vlen, &us) || us >= 1000000)
+		return -EINVAL;
+	*ns = (uint64_t)s * NS_PER_S + (uint64_t)us * 1000;
+	return 0;
+}
+
+static void spend_free(struct spend *p)
+{
+	free(p->line);
+	p->line = NULL;
+}
+
+static int event_line(struct sandia *S, struct srank *r, const char *src, unsigned long lineno,
+		      const char *line, size_t len)
+{
+	const char *why = NULL;
+	int rc = fields_parse(line, len, &S->f2, &why);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc)
+		return bad_line(S, src, lineno, why);
+	const struct sfield *tt = field_nth(&S->f2, "tracetype", 0);
+	const struct sfield *cs = field_nth(&S->f2, "str", 0);
+	if (!tt)
+		return bad_line(S, src, lineno, "expected 'tracetype(ENTER|EXIT)'");
+	bool enter = tt->vlen == 5 && !strncmp(tt->val, "ENTER", 5);
+	bool exitl = tt->vlen == 4 && !strncmp(tt->val, "EXIT", 4);
+	if (!enter && !exitl)
+		return bad_line(S, src, lineno, "expected 'tracetype(ENTER)' or 'tracetype(EXIT)'");
+	uint64_t ts;
+	if (event_time(&S->f2, &ts))
+		return bad_line(S, src, lineno, "expected 'time:(SECS)time:(USECS)'");
+	if (!cs || !cs->vlen || cs->vlen >= sizeof(r->pend[0].call))
+		return bad_line(S, src, lineno, "expected 'str(CALL)'");
+	char call[64];
+	snprintf(call, sizeof(call), "%.*s", (int)cs->vlen, cs->val);
+	if (enter) {
+		if (r->npend >= SMAXPEND)
+			return rerr_at(S->e, -EINVAL, src, lineno, "more than %d ENTER lines without EXIT",
+				       SMAXPEND);
+		rc = grow((void **)&r->pend, &r->pcap, r->npend + 1, sizeof(*r->pend));
+		if (rc)
+			return rc;
+		struct spend *p = &r->pend[r->npend];
+		*p = (struct spend){ .ts = ts, .src = src, .lineno = lineno };
+		memcpy(p->call, call, sizeof(call));
+		p->line = strndup(line, len);
+		if (!p->line)
+			return -ENOMEM;
+		r->npend++;
+		return 0;
+	}
+	size_t k = SIZE_MAX;
+	for (size_t i = r->npend; i-- > 0;)
+		if (!strcmp(r->pend[i].call, call)) {
+			k = i;
+			break;
+		}
+	if (k == SIZE_MAX) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "EXIT of '%s' without an ENTER", call);
+		return bad_line(S, src, lineno, msg);
+	}
+	struct spend p = r->pend[k];
+	memmove(&r->pend[k], &r->pend[k + 1], (r->npend - k - 1) * sizeof(*r->pend));
+	r->npend--;
+	rc = fields_parse(p.line, strlen(p.line), &S->f1, &why);
+	if (!rc)
+		rc = do_call(S, r, call, p.ts, ts >= p.ts ? ts - p.ts : 0, p.src, p.lineno);
+	spend_free(&p);
+	return rc;
+}
+
+static int check_pending(struct sandia *S, const char *src)
+{
+	for (size_t i = 0; i < S->nr; i++) {
+		struct srank *r = &S->r[i];
+		for (size_t k = 0; k < r->npend;) {
+			struct spend *p = &r->pend[k];
+			if (p->src != src) {
+				k++;
+				continue;
+			}
+			char msg[128];
+			snprintf(msg, sizeof(msg), "ENTER of '%s' has no EXIT (rank %s)", p->call, r->name);
+			int rc = bad_line(S, src, p->lineno, msg);
+			if (rc)
+				return rc;
+			spend_free(p);
+			memmove(p, p + 1, (r->npend - k - 1) * sizeof(*p));
+			r->npend--;
+		}
+	}
+	return 0;
+}
+
+static int parse_file(struct sandia *S, const char *path)
+{
+	struct linereader lr;
+	int rc = lr_open(&lr, path);
+	if (rc)
+		return rerr_set(S->e, rc, "cannot open '%s': %s", path, strerror(-rc));
+	struct srank *cur = NULL;
+	char *line;
+	size_t len;
+	while ((rc = lr_next(&lr, &line, &len)) != 0) {
+		S->in->lines++;
+		S->in->bytes += len + 1;
+		if (rc == -E2BIG) {
+			rc = bad_line(S, path, lr.lineno, "line too long");
+			if (rc)
+				goto out;
+			continue;
+		}
+		if (rc < 0) {
+			rerr_set(S->e, rc, "cannot read '%s': %s", path, strerror(-rc));
+			goto out;
+		}
+		const char *p = line;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '#') {
+			rc = 0;
+			continue;
+		}
+		if (!strncmp(p, "header", 6)) {
+			rc = header_line(S, path, lr.lineno, p, &cur);
+			if (rc)
+				goto out;
+			continue;
+		}
+		if (!cur) {         /* events before any header: one rank for the file */
+			const char *bn = strrchr(path, '/');
+			bn = bn ? bn + 1 : path;
+			rc = rank_get(S, bn, SYNTH_PID + (int64_t)S->nr, &cur);
+			if (rc)
+				goto out;
+		}
+		rc = event_line(S, cur, path, lr.lineno, p, len - (size_t)(p - line));
+		if (rc)
+			goto out;
+	}
+	rc = check_pending(S, path);
+out:
+	lr_close(&lr);
+	return rc;
+}
+
+static int sandia_parse(struct trace_input *in, struct builder *b, struct rerr *e)
+{
+	struct sandia S = { .in = in, .b = b, .e = e };
+	int rc = 0;
+	if (!in->nfiles)
+		return rerr_set(e, -EINVAL, "no Sandia trace files given");
+	for (size_t i = 0; i < in->nfiles && !rc; i++)
+		rc = parse_file(&S, in->files[i]);
+	if (!rc && S.iovec_guess) {
+		size_t n = strlen(in->note);
+		snprintf(in->note + n, sizeof(in->note) - n,
+			 "%s%" PRIu64 " iowait EXITs carried no byte count: async length from the iovecs",
+			 n ? "; " : "", S.iovec_guess);
+	}
+	for (size_t i = 0; i < S.nr; i++) {
+		for (size_t k = 0; k < S.r[i].npend; k++)
+			spend_free(&S.r[i].pend[k]);
+		for (size_t k = 0; k < S.r[i].nsubs; k++)
+			free(S.r[i].subs[k].lens);
+		free(S.r[i].pend);
+		free(S.r[i].subs);
+	}
+	free(S.r);
+	free(S.f1.f);
+	free(S.f2.f);
+	free(S.tmp.f);
+	free(S.xts);
+	return rc;
+}
+
+static int sandia_probe(const char *head, size_t len)
+{
+	size_t n = len < 65536 ? len : 65536;
+	if (memmem(head, n, "tracetype(", 10) && memmem(head, n, "str(", 4))
+		return 95;
+	if (memmem(head, n, "headernode(", 11))
+		return 90;
+	if (memmem(head, n, "tracetype(", 10))
+		return 70;
+	return 0;
+}
+
+const struct trace_format trace_sandia = {
+	.name = "sandia",
+	.desc = "Sandia libsysio trace (.sanitized: header/headernode sections, tracetype ENTER/EXIT)",
+	.probe = sandia_probe,
+	.parse = sandia_parse,
+};

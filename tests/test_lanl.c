@@ -1,0 +1,365 @@
+/*
+ * test_lanl.c - LANL-Trace parser: line shapes, rank assignment, truncated
+ * names, MPI async pairs, malformed input.  Events are checked as the
+ * parser feeds them (fake_builder.h); the whole pipeline is covered by
+ * tests/e2e/lanl_convert.sh.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+
+#include "fake_builder.h"
+
+#define D TEST_DATA "/lanl"
+
+static const struct sc_event *ev_at(size_t i)
+{
+	return i < fb_nrec ? &fb_recs[i].ev : NULL;
+}
+
+static void test_probe(void **st)
+{
+	(void)st;
+	const char *lt = "10:59:47.092996 MPI_File_open(92, 0x80675c0, 37, 0x80675a8, 0xbfdfe5e4  <unfinished ...>\n"
+			 "10:59:47.093718 SYS_statfs64(0x80675c0, 84, 0xbfdfe410, 0xbfdfe410, 0xbd3ff4)  = 0 <0.011131>\n";
+	assert_int_equal(trace_lanl.probe(lt, strlen(lt)), 90);
+	const char *ltf = "8539 21:23:25.188901 SYS_brk(0)                  = 0x558de96c9000 <0.000085>\n";
+	assert_int_equal(trace_lanl.probe(ltf, strlen(ltf)), 90);
+	const char *tm = "# timing\n7: host13.lanl.gov (10378) Entered barrier at 1159808385.170918\n";
+	assert_int_equal(trace_lanl.probe(tm, strlen(tm)), 80);
+	const char *st1 = "8468  21:23:21.435589 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3 <0.000045>\n";
+	assert_int_equal(trace_lanl.probe(st1, strlen(st1)), 0);
+	const char *sn = "tracetype(ENTER)time:(1235106190)time:(4148)str(iwritev)fd(3)\n";
+	assert_int_equal(trace_lanl.probe(sn, strlen(sn)), 0);
+	assert_int_equal(trace_lanl.probe("", 0), 0);
+}
+
+/* N-to-N: timing file gives ranks (not in file-name order), truncated names
+ * made distinct, MPI iwrite with nested pwrite64, MPIO_Wait, a run crossing
+ * midnight, _llseek, split lines, irregular spacing, negative results. */
+static void test_nton(void **st)
+{
+	(void)st;
+	char *files[] = { D "/nton/host12.10377.trace", D "/nton/host13.10378.trace", D "/nton/timing" };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 3, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nranks, 2);
+	assert_int_equal(fb_ranks[0].pid, 10378);
+	assert_string_equal(fb_ranks[0].name, "host13.10378");
+	assert_int_equal(fb_ranks[1].pid, 10377);
+	assert_string_equal(fb_ranks[1].name, "host12.10377");
+
+	/* rank 0: two nested pwrite64 -> async submits, awaited by MPIO_Wait */
+	const int64_t r0 = 10378, r1 = 10377;
+	const struct sc_event *o = fb_nth(r0, SC_OPEN, 0);
+	assert_non_null(o);
+	assert_string_equal(o->path, "/scratch/mpi_io_test.out.000.rank0");
+	assert_int_equal(o->path_flags, OPSP_TRUNCATED_NAME);
+	assert_int_equal(o->flags, O_RDWR | O_CREAT);   /* 32834 minus i386 O_LARGEFILE */
+	assert_int_equal(o->mode, 0600);
+	assert_int_equal(o->ret, 3);
+	assert_int_equal(fb_count(r0, SC_AWRITE), 2);
+	assert_int_equal(fb_count(r0, SC_WRITE), 0);
+	assert_int_equal(fb_bytes(r0, SC_AWRITE), 131072);
+	const struct sc_event *w1 = fb_nth(r0, SC_AWRITE, 1);
+	assert_int_equal(w1->offset, 65536);
+	assert_int_equal(w1->fd, 3);
+	const struct sc_event *a0 = fb_nth(r0, SC_AWAIT, 0), *a1 = fb_nth(r0, SC_AWAIT, 1);
+	assert_non_null(a1);
+	assert_int_equal(a0->async_id, fb_nth(r0, SC_AWRITE, 0)->async_id);
+	assert_int_equal(a1->async_id, w1->async_id);
+	assert_int_equal(a1->ret, 65536);
+	assert_int_equal(fb_count(r0, SC_BARRIER), 1);
+	assert_int_equal(fb_count(r0, SC_READ), 2);
+	assert_int_equal(fb_bytes(r0, SC_READ), 131072);
+	/* the split read keeps its start time and line */
+	const struct sc_event *rd = fb_nth(r0, SC_READ, 0);
+	assert_int_equal(rd->line, 19);
+	assert_int_equal(rd->ts_ns, (23 * 3600 + 59 * 60 + 58) * 1000000000ull + 109300000ull);
+	assert_int_equal(rd->dur_ns, 600000);
+	assert_int_equal(fb_count(r0, SC_CLOSE), 1);
+	assert_int_equal(fb_count(r0, SC_LSEEK), 1);
+	/* statfs64, fcntl64, MPI_File_open, MPI_File_close */
+	assert_int_equal(fb_count(r0, SC_SKIP), 4);
+
+	/* rank 1: pid column, MPI_File_iwrite without nested syscall */
+	o = fb_nth(r1, SC_OPEN, 0);
+	assert_string_equal(o->path, "/scratch/mpi_io_test.out.000.rank1");
+	assert_int_equal(o->flags, 66);
+	const struct sc_event *aw = fb_nth(r1, SC_AWRITE, 0);
+	assert_non_null(aw);
+	assert_int_equal(aw->fd, 4);
+	assert_int_equal(aw->len, 1024);   /* count x MPI_BYTE */
+	assert_int_equal(aw->offset, SC_NOOFF);
+	const struct sc_event *aa = fb_nth(r1, SC_AWAIT, 0);
+	assert_int_equal(aa->async_id, aw->async_id);
+	assert_true(aa->ret == SC_RET_UNKNOWN);
+	/* after midnight: the clock keeps going */
+	assert_true(aa->ts_ns == 86400100000000ull);
+	const struct sc_event *ls = fb_nth(r1, SC_LSEEK, 0);
+	assert_int_equal(ls->offset, 4096);
+	assert_int_equal(ls->whence, 0);
+	assert_true(ls->ret == SC_RET_UNKNOWN);   /* _llseek returns 0 */
+	ls = fb_nth(r1, SC_LSEEK, 1);
+	assert_int_equal(ls->offset, -1000);
+	assert_int_equal(ls->whence, 1);
+	assert_int_equal(ls->ret, 6096);
+	const struct sc_event *wv = fb_nth(r1, SC_WRITE, 0);
+	assert_int_equal(wv->len, 3000);
+	assert_int_equal(wv->iovcnt, 3);
+	const struct sc_event *bad = fb_nth(r1, SC_OPEN, 1);
+	assert_string_equal(bad->path, "/scratch/missing");
+	assert_int_equal(bad->ret, -2);
+	assert_int_equal(bad->path_flags, 0);
+	assert_int_equal(fb_nth(r1, SC_FTRUNCATE, 0)->len, 65536);
+	assert_int_equal(fb_count(r1, SC_FSYNC), 1);
+	assert_int_equal(fb_count(r1, -1), 12);
+	/* time never goes backwards within a rank */
+	uint64_t last = 0;
+	for (size_t i = 0; i < fb_nrec; i++)
+		if (ev_at(i)->pid == r1) {
+			assert_true(ev_at(i)->ts_ns >= last);
+			last = ev_at(i)->ts_ns;
+		}
+	assert_non_null(strstr(in.note, "2 opens of truncated names made distinct"));
+	assert_null(strstr(in.note, "summary"));
+	assert_int_equal(in.bad_lines, 0);
+}
+
+/* N-to-1 (traced -type 2): no timing file -> file-name order; the
+ * truncated name is the shared file. */
+static void test_nto1_no_timing(void **st)
+{
+	(void)st;
+	char *files[] = { D "/nto1/node1.2001.trace", D "/nto1/node2.2002.trace" };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 2, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nranks, 2);
+	assert_string_equal(fb_ranks[0].name, "node1.2001");
+	assert_string_equal(fb_ranks[1].name, "node2.2002");
+	for (int r = 0; r < 2; r++) {
+		int64_t pid = 2001 + r;
+		const struct sc_event *o = fb_nth(pid, SC_OPEN, 0);
+		assert_string_equal(o->path, "/scratch/mpi_io_test.out.shared");
+		assert_int_equal(o->path_flags, 0);
+		assert_int_equal(fb_bytes(pid, SC_WRITE), 131072);
+		assert_int_equal(fb_bytes(pid, SC_READ), 131072);
+		assert_int_equal(fb_count(pid, SC_BARRIER), 1);
+	}
+	assert_int_equal(fb_nth(2002, SC_LSEEK, 0)->offset, 131072);
+	assert_non_null(strstr(in.note, "no LANL timing file: ranks numbered in file-name order"));
+	assert_non_null(strstr(in.note, "N-to-1"));
+}
+
+/* The same N-to-N shape without the -type line: truncated names of two
+ * ranks must not merge. */
+static void test_truncated_collision(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	assert_non_null(dir);
+	const char *body = "10:00:00.000001 SYS_open(\"/scratch/mpi_io_test.out.00\"..., 66, 0600) = 3 <0.000010>\n"
+			   "10:00:00.000002 SYS_write(3, \"aaaa\"..., 4096) = 4096 <0.000010>\n"
+			   "10:00:00.000003 SYS_open(\"/scratch/short\", 0, 0) = 4 <0.000010>\n";
+	char *files[] = { fb_write(dir, "a.100.trace", body), fb_write(dir, "b.200.trace", body) };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 2, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	const struct sc_event *o1 = fb_nth(100, SC_OPEN, 0), *o2 = fb_nth(200, SC_OPEN, 0);
+	assert_non_null(o1);
+	assert_non_null(o2);
+	assert_string_not_equal(o1->path, o2->path);
+	assert_string_equal(o2->path, "/scratch/mpi_io_test.out.00.rank1");
+	/* untruncated names stay as they are (and may be shared) */
+	assert_string_equal(fb_nth(100, SC_OPEN, 1)->path, fb_nth(200, SC_OPEN, 1)->path);
+	assert_non_null(strstr(in.note, "2 opens of truncated names"));
+	/* strings printed with the dots inside the quotes count as truncated too */
+	free(files[0]);
+	files[0] = fb_write(dir, "a.100.trace",
+			    "10:00:00.000001 SYS_open(\"/scratch/mpi_io_test.out.00...\", 66, 0600) = 3 <0.000010>\n");
+	rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	assert_int_equal(rc, 0);
+	assert_string_equal(fb_recs[0].ev.path, "/scratch/mpi_io_test.out.00.rank0");
+	free(files[0]);
+	free(files[1]);
+	fb_rmdir(dir);
+}
+
+static void test_missing_timing_rank(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	char *files[] = {
+		fb_write(dir, "timing", "0: host1.x (111) Entered barrier at 1.5\n"),
+		fb_write(dir, "host2.222.trace", "10:00:00.000001 SYS_close(3) = 0 <0.000010>\n"),
+	};
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 2, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(e.msg, "cannot match"));
+	assert_non_null(strstr(e.msg, "host2.222.trace"));
+	/* a timing file alone */
+	rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(e.msg, "found only barrier lines"));
+	/* the rank of a file from its pid column */
+	free(files[1]);
+	files[1] = fb_write(dir, "trace-b", "111 10:00:00.000001 SYS_close(3) = 0 <0.000010>\n");
+	rc = fb_parse(&trace_lanl, files, 2, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_string_equal(fb_ranks[0].name, "host1.111");
+	assert_int_equal(fb_count(111, SC_CLOSE), 1);
+	free(files[0]);
+	free(files[1]);
+	fb_rmdir(dir);
+}
+
+static void test_bad_lines(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	char *f = fb_write(dir, "x.1.trace",
+			   "10:00:00.000001 SYS_close(3) = 0 <0.000010>\n"
+			   "# a comment\n"
+			   "10:00:0x.000002 SYS_close(4) = 0 <0.000010>\n"
+			   "10:00:00.000003 SYS_close(5 = 0 <0.000010>\n"
+			   "10:00:00.000004 <... SYS_write resumed> ) = 5 <0.000010>\n"
+			   "10:00:00.000005 SYS_write(5, \"a)b\", 3) = 3 <0.000010>\n"
+			   "10:00:00.000006 SYS_lseek(5) = 0 <0.000010>\n"
+			   "10:00:00.000007 SYS_close(6) 0\n");
+	char *files[] = { f };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(e.msg, "x.1.trace:3: expected a time 'HH:MM:SS.uuuuuu'"));
+	rc = fb_parse(&trace_lanl, files, 1, true, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(in.bad_lines, 5);
+	assert_non_null(strstr(in.first_bad, ":3: expected a time"));
+	assert_int_equal(fb_count(1, SC_CLOSE), 1);
+	/* the quoted ')' did not end the argument list */
+	assert_int_equal(fb_nth(1, SC_WRITE, 0)->len, 3);
+	assert_int_equal(in.lines, 8);
+
+	/* each malformed shape alone, with its message */
+	static const struct {
+		const char *line, *msg;
+	} cases[] = {
+		{ "10:00:00.000003 SYS_close(5 = 0 <0.000010>\n", "expected ')' closing the argument list" },
+		{ "10:00:00.000004 <... SYS_write resumed> ) = 5\n", "without a matching" },
+		{ "10:00:00.000006 SYS_lseek(5) = 0 <0.000010>\n", "expected the arguments of SYS_lseek" },
+		{ "10:00:00.000007 SYS_close(6) 0\n", "expected '=' after ')'" },
+		{ "10:00:00.000007 SYS_close(6) = 0 <abc>\n", "expected '<SECS>'" },
+		{ "25:00:00.000007 SYS_close(6) = 0\n", "expected a time" },
+		{ "10:00:00.000007 = 0\n", "expected 'NAME('" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		free(f);
+		f = files[0] = fb_write(dir, "y.2.trace", cases[i].line);
+		rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+		assert_int_equal(rc, -EINVAL);
+		if (!strstr(e.msg, cases[i].msg) || !strstr(e.msg, "y.2.trace:1: "))
+			fail_msg("case %zu: got '%s', want '%s'", i, e.msg, cases[i].msg);
+	}
+	free(f);
+	fb_rmdir(dir);
+}
+
+static void test_summary_crosscheck(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	char *f = fb_write(dir, "s.1.trace",
+			   "10:00:00.000001 SYS_close(3) = 0 <0.000010>\n"
+			   "# SUMMARY COUNT OF TRACED CALL(S)\n"
+			   "# Function Name Number of Calls Total time (s)\n"
+			   " SYS_close 2 0.000020\n"
+			   "10:00:00.000001 not a call after the summary\n");
+	char *files[] = { f };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nrec, 1);
+	assert_non_null(strstr(in.note, "summary counts SYS_close 2, parsed 1"));
+	free(f);
+	fb_rmdir(dir);
+}
+
+/* Real ltrace -S -tt -T -f output (x86_64, formats/samples): three pids
+ * with interleaved <unfinished>/<resumed>; SYS_openat prints its path as an
+ * address, the enclosing libc open() names it.  Expected byte sums come
+ * from awk over the sample:  SYS_(write|pwrite|writev) results per pid. */
+static void test_ltrace_sample(void **st)
+{
+	(void)st;
+	char *files[] = { D "/ltrace_S_tt_T_f.txt" };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nranks, 1);
+	assert_int_equal(fb_ranks[0].pid, 8539);
+	static const struct {
+		int64_t pid;
+		int64_t wr, rd;
+		size_t opens;
+	} want[] = { { 8539, 70956, 11404, 5 }, { 8540, 70956, 9004, 3 }, { 8541, 70956, 9004, 3 } };
+	for (size_t k = 0; k < 3; k++) {
+		int64_t w = 0, r = 0;
+		for (size_t i = 0; i < fb_nrec; i++) {
+			const struct sc_event *ev = &fb_recs[i].ev;
+			if (ev->pid != want[k].pid)
+				continue;
+			if (ev->call == SC_WRITE)
+				w += ev->ret;
+			if (ev->call == SC_READ)
+				r += ev->ret;
+		}
+		assert_int_equal(w, want[k].wr);
+		assert_int_equal(r, want[k].rd);
+		assert_int_equal(fb_count(want[k].pid, SC_OPEN), want[k].opens);
+	}
+	/* the path of a SYS_openat comes from the libc open() around it */
+	const struct sc_event *o = fb_nth(8540, SC_OPEN, 0);
+	assert_non_null(o->path);
+	assert_string_equal(o->path, "/tmp/fmtprobe/child.dat");
+	assert_int_equal(o->flags, 577);
+	assert_int_equal(o->ret, 3);
+	const struct sc_event *c = fb_nth(8539, SC_CLONE, 0);
+	assert_non_null(c);
+	assert_int_equal(c->ret, 8540);
+	assert_int_equal(in.bad_lines, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_nton),
+		cmocka_unit_test(test_nto1_no_timing),
+		cmocka_unit_test(test_truncated_collision),
+		cmocka_unit_test(test_missing_timing_rank),
+		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_summary_crosscheck),
+		cmocka_unit_test(test_ltrace_sample),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
