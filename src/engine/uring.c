@@ -89,6 +89,9 @@ static int uring_queue(struct engine *e, struct io_req *r)
 {
 	struct uring_priv *p = e->priv;
 	struct io_uring_sqe *sqe;
+	/* SQE lengths are 32-bit; Linux moves at most MAX_RW_COUNT per call
+	 * anyway, so a longer request is a (counted) short transfer */
+	unsigned len = r->len > 0x7ffff000u ? 0x7ffff000u : (unsigned)r->len;
 
 	if (r->dir != IO_READ && r->dir != IO_WRITE && r->dir != IO_FSYNC && r->dir != IO_FDATASYNC)
 		return -EINVAL;
@@ -99,10 +102,10 @@ static int uring_queue(struct engine *e, struct io_req *r)
 		return ENGINE_BUSY;
 	switch (r->dir) {
 	case IO_READ:
-		io_uring_prep_read(sqe, r->fd, r->buf, (unsigned)r->len, r->offset);
+		io_uring_prep_read(sqe, r->fd, r->buf, len, r->offset);
 		break;
 	case IO_WRITE:
-		io_uring_prep_write(sqe, r->fd, r->buf, (unsigned)r->len, r->offset);
+		io_uring_prep_write(sqe, r->fd, r->buf, len, r->offset);
 		break;
 	case IO_FSYNC:
 		io_uring_prep_fsync(sqe, r->fd, 0);
