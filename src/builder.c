@@ -482,9 +482,7 @@ static const char *path_join(struct builder *b, const char *dir, const char *rel
 				while (n > 1 && out[n - 1] != '/')
 					n--;
 				if (n > 1)
-					n--;
-				while (n > 1 && out[n - 1] != '/')
-					n--;
+					n--;    /* the '/' before the dropped part */
 				continue;
 			}
 			if (n && out[n - 1] != '/')

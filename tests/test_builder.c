@@ -1,0 +1,445 @@
+/* test_builder.c - fd tables, positions and counters of the op builder. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "builder.h"
+#include "opstream.h"
+
+struct fx {
+	char path[256];
+	struct ops_writer *w;
+	struct builder *b;
+	struct opstream s;
+	int opened;
+	unsigned long line;
+	uint64_t ts;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	const char *td = getenv("TMPDIR");
+	snprintf(f->path, sizeof(f->path), "%s/test_builder_XXXXXX", td && *td ? td : "/tmp");
+	int fd = mkstemp(f->path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(opsw_open(&f->w, f->path), 0);
+	assert_int_equal(builder_new(&f->b, f->w), 0);
+	f->ts = 1000000000;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	if (f->opened)
+		opstream_close(&f->s);
+	if (f->w)
+		opsw_abort(f->w);
+	builder_free(f->b);
+	unlink(f->path);
+	free(f);
+	return 0;
+}
+
+static struct sc_event ev0(struct fx *f, int64_t pid, enum sc_call c)
+{
+	struct sc_event ev;
+	sc_event_init(&ev);
+	ev.src = "t";
+	ev.line = ++f->line;
+	ev.pid = pid;
+	ev.call = c;
+	ev.ts_ns = (f->ts += 1000);
+	ev.name = "x";
+	return ev;
+}
+
+static void feed(struct fx *f, const struct sc_event *ev)
+{
+	struct rerr e = { "" };
+	int rc = builder_event(f->b, ev, &e);
+	if (rc)
+		fail_msg("builder_event: %s", e.msg);
+}
+
+static void op_open(struct fx *f, int64_t pid, const char *path, int64_t flags, int64_t ret)
+{
+	struct sc_event ev = ev0(f, pid, SC_OPEN);
+	ev.path = path;
+	ev.flags = flags;
+	ev.mode = 0644;
+	ev.ret = ret;
+	feed(f, &ev);
+}
+
+static void op_rw(struct fx *f, int64_t pid, enum sc_call c, int64_t fd, uint64_t len, int64_t off, int64_t ret)
+{
+	struct sc_event ev = ev0(f, pid, c);
+	ev.fd = fd;
+	ev.len = len;
+	ev.offset = off;
+	ev.ret = ret;
+	feed(f, &ev);
+}
+
+static void op_fd(struct fx *f, int64_t pid, enum sc_call c, int64_t fd, int64_t ret)
+{
+	struct sc_event ev = ev0(f, pid, c);
+	ev.fd = fd;
+	ev.ret = ret;
+	feed(f, &ev);
+}
+
+static void finish(struct fx *f)
+{
+	struct rerr e = { "" };
+	assert_int_equal(builder_finish(f->b, &e), 0);
+	assert_int_equal(opsw_finish(f->w), 0);
+	f->w = NULL;
+	const char *why = NULL;
+	assert_int_equal(opstream_open(&f->s, f->path, &why), 0);
+	f->opened = 1;
+}
+
+static const struct op *rank_ops(struct fx *f, uint32_t r, uint64_t *n)
+{
+	assert_true(r < f->s.nranks);
+	return opstream_rank_ops(&f->s, r, n);
+}
+
+static void test_dup_shares_position(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 10, "/d/a", O_RDWR, 3);
+	op_rw(f, 10, SC_READ, 3, 100, SC_NOOFF, 100);
+	struct sc_event ev = ev0(f, 10, SC_DUP);
+	ev.fd = 3;
+	ev.ret = 4;
+	feed(f, &ev);
+	op_rw(f, 10, SC_READ, 4, 100, SC_NOOFF, 50);     /* short read */
+	op_rw(f, 10, SC_READ, 3, 100, SC_NOOFF, 100);
+	op_rw(f, 10, SC_READ, 3, 10, 7000, 10);          /* pread: no move */
+	op_rw(f, 10, SC_WRITE, 4, 10, SC_NOOFF, 10);
+	op_fd(f, 10, SC_CLOSE, 3, 0);                     /* fd 4 still open */
+	op_rw(f, 10, SC_READ, 4, 1, SC_NOOFF, 1);
+	op_fd(f, 10, SC_CLOSE, 4, 0);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 8);
+	assert_int_equal(o[0].kind, OP_OPEN);
+	assert_string_equal(opstream_path(&f->s, o[0].file), "/d/a");
+	assert_int_equal(o[1].offset, 0);
+	assert_int_equal(o[2].offset, 100);
+	assert_int_equal(o[2].handle, o[1].handle);      /* one description */
+	assert_int_equal(o[3].offset, 150);
+	assert_int_equal(o[4].offset, 7000);
+	assert_int_equal(o[5].kind, OP_WRITE);
+	assert_int_equal(o[5].offset, 250);
+	assert_int_equal(o[6].offset, 260);               /* close(3) emitted nothing */
+	assert_int_equal(o[7].kind, OP_CLOSE);
+	assert_int_equal(o[7].handle, o[0].handle);
+	assert_string_equal(opstream_rank_name(&f->s, 0), "pid 10");
+	assert_int_equal(o[0].t_ns, 0);
+	assert_int_equal(o[1].t_ns, 1000);
+}
+
+static void test_threads_share_fork_copies(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/d/a", O_RDWR | O_CREAT | O_TRUNC, 3);
+	op_rw(f, 1, SC_WRITE, 3, 4096, SC_NOOFF, 4096);
+	struct sc_event ev = ev0(f, 1, SC_CLONE);
+	ev.flags = CLONE_VM | CLONE_FILES | CLONE_THREAD;
+	ev.ret = 2;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_CLONE);
+	ev.flags = 0;              /* fork */
+	ev.ret = 3;
+	feed(f, &ev);
+	/* thread 2 writes on fd 3: same description, position 4096 */
+	op_rw(f, 2, SC_WRITE, 3, 100, SC_NOOFF, 100);
+	/* the child closes its copy of fd 3 and opens another file as fd 3 */
+	op_fd(f, 3, SC_CLOSE, 3, 0);
+	op_open(f, 3, "/d/b", O_RDONLY, 3);
+	op_rw(f, 3, SC_READ, 3, 10, SC_NOOFF, 10);
+	/* the parent's fd 3 is still /d/a, at 4196 (thread moved it) */
+	op_rw(f, 1, SC_WRITE, 3, 4, SC_NOOFF, 4);
+	/* thread opens fd 5; parent sees it (shared table) */
+	op_open(f, 2, "/d/c", O_WRONLY, 5);
+	op_rw(f, 1, SC_WRITE, 5, 1, SC_NOOFF, 1);
+	finish(f);
+	assert_int_equal(f->s.nranks, 3);
+	uint64_t n;
+	const struct op *p = rank_ops(f, 0, &n);          /* pid 1 */
+	assert_int_equal(n, 5);
+	assert_int_equal(p[2].kind, OP_WRITE);
+	assert_int_equal(p[2].offset, 4196);
+	assert_int_equal(p[3].kind, OP_OPEN);               /* implicit: thread's fd 5 */
+	assert_true(p[3].flags & OPF_IMPLICIT_OPEN);
+	assert_string_equal(opstream_path(&f->s, p[3].file), "/d/c");
+	assert_int_equal(p[4].offset, 0);
+	const struct op *t = rank_ops(f, 1, &n);          /* pid 2 */
+	assert_string_equal(opstream_rank_name(&f->s, 1), "pid 2");
+	assert_int_equal(n, 3);
+	assert_int_equal(t[0].kind, OP_OPEN);
+	assert_true(t[0].flags & OPF_IMPLICIT_OPEN);
+	assert_int_equal(t[0].oflags & (O_CREAT | O_TRUNC), 0);
+	assert_int_equal(t[1].offset, 4096);
+	assert_int_equal(t[2].kind, OP_OPEN);
+	assert_false(t[2].flags & OPF_IMPLICIT_OPEN);
+	const struct op *c = rank_ops(f, 2, &n);          /* pid 3 */
+	assert_int_equal(n, 2);                               /* close of inherited: no handle, no op */
+	assert_int_equal(c[0].kind, OP_OPEN);
+	assert_string_equal(opstream_path(&f->s, c[0].file), "/d/b");
+	assert_int_equal(c[1].offset, 0);
+	char buf[32];
+	assert_string_equal(opstream_info(&f->s, "inherited_opens", buf, sizeof(buf)), "2");
+}
+
+static void test_seek_end_append(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 7, "/f", O_RDWR | O_CREAT | O_TRUNC, 3);
+	op_rw(f, 7, SC_WRITE, 3, 1000, SC_NOOFF, 1000);
+	struct sc_event ev = ev0(f, 7, SC_LSEEK);
+	ev.fd = 3;
+	ev.offset = 0;
+	ev.whence = SEEK_END;
+	ev.ret = 5000;             /* traced result wins (file was bigger) */
+	feed(f, &ev);
+	op_rw(f, 7, SC_READ, 3, 10, SC_NOOFF, 0);
+	ev = ev0(f, 7, SC_LSEEK);
+	ev.fd = 3;
+	ev.offset = -10;
+	ev.whence = SEEK_END;
+	ev.ret = SC_RET_UNKNOWN;   /* fallback: tracked size 5000? no: 1000 written */
+	feed(f, &ev);
+	ev = ev0(f, 7, SC_LSEEK);
+	ev.fd = 3;
+	ev.offset = 7;
+	ev.whence = SEEK_CUR;
+	ev.ret = -EINVAL;          /* failed: position unchanged */
+	feed(f, &ev);
+	op_rw(f, 7, SC_WRITE, 3, 10, SC_NOOFF, 10);
+	ev = ev0(f, 7, SC_FTRUNCATE);
+	ev.fd = 3;
+	ev.len = 20000;
+	ev.ret = 0;
+	feed(f, &ev);
+	op_open(f, 7, "/f", O_WRONLY | O_APPEND, 4);
+	op_rw(f, 7, SC_WRITE, 4, 100, SC_NOOFF, 100);
+	op_rw(f, 7, SC_WRITE, 4, 100, SC_NOOFF, 100);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 11);
+	assert_int_equal(o[2].kind, OP_SEEK);
+	assert_int_equal(o[2].offset, 5000);
+	assert_int_equal(o[3].offset, 5000);
+	assert_int_equal(o[4].offset, 990);     /* 1000 (largest size seen) - 10 */
+	assert_int_equal(o[5].offset, 990);
+	assert_int_equal(o[5].result, -EINVAL);
+	assert_int_equal(o[6].offset, 990);
+	assert_int_equal(o[7].kind, OP_FTRUNCATE);
+	assert_int_equal(o[7].len, 20000);
+	assert_int_equal(o[9].offset, 20000);  /* append at the tracked end */
+	assert_true(o[9].flags & OPF_APPEND);
+	assert_int_equal(o[10].offset, 20100);
+	char buf[32];
+	assert_string_equal(opstream_info(&f->s, "failed_calls", buf, sizeof(buf)), "1");
+}
+
+static void test_fd_reuse_unknown_fds(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 5, "/a", O_RDONLY, 3);
+	op_fd(f, 5, SC_CLOSE, 3, 0);
+	op_open(f, 5, "/b", O_WRONLY, 3);
+	op_rw(f, 5, SC_WRITE, 3, 8, SC_NOOFF, 8);
+	op_rw(f, 5, SC_WRITE, 1, 8, SC_NOOFF, 8);           /* stdout: dropped */
+	op_rw(f, 5, SC_WRITE, 9, 8, SC_NOOFF, 8);           /* unknown: dropped */
+	struct sc_event ev = ev0(f, 5, SC_WRITE);
+	ev.fd = 12;
+	ev.fdpath = "/pre/opened";                          /* -y: implicit open */
+	ev.len = 8;
+	ev.ret = 8;
+	feed(f, &ev);
+	ev = ev0(f, 5, SC_WRITE);
+	ev.fd = 2;
+	ev.fdpath = "/dev/pts/0";                           /* terminal: dropped */
+	ev.len = 8;
+	ev.ret = 8;
+	feed(f, &ev);
+	op_open(f, 5, "/missing", O_RDONLY, -ENOENT);       /* failed, kept */
+	ev = ev0(f, 5, SC_SKIP);
+	ev.name = "futex";
+	feed(f, &ev);
+	feed(f, &ev);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 7);
+	assert_string_equal(opstream_path(&f->s, o[2].file), "/b");
+	assert_int_equal(o[3].kind, OP_WRITE);
+	assert_int_equal(o[3].handle, o[2].handle);
+	assert_int_not_equal(o[2].handle, o[0].handle);
+	assert_int_equal(o[4].kind, OP_OPEN);
+	assert_true(o[4].flags & OPF_IMPLICIT_OPEN);
+	assert_string_equal(opstream_path(&f->s, o[4].file), "/pre/opened");
+	assert_int_equal(o[5].kind, OP_WRITE);
+	assert_int_equal(o[5].handle, o[4].handle);
+	assert_int_equal(o[6].kind, OP_OPEN);
+	assert_int_equal(o[6].result, -ENOENT);
+	assert_int_equal(o[6].handle, OP_NOHANDLE);
+	const struct build_stats *st = builder_stats(f->b);
+	assert_int_equal(st->unknown_fd_ops, 3);
+	assert_int_equal(st->stdio_ops, 2);
+	assert_int_equal(st->implicit_opens, 1);
+	assert_int_equal(st->failed_calls, 1);
+	assert_int_equal(st->skipped_calls, 2);
+	char buf[32];
+	assert_string_equal(opstream_info(&f->s, "skipped.futex", buf, sizeof(buf)), "2");
+	assert_string_equal(opstream_info(&f->s, "unknown_fd_ops", buf, sizeof(buf)), "3");
+	assert_string_equal(opstream_info(&f->s, "stdio_ops", buf, sizeof(buf)), "2");
+}
+
+static void test_paths_vectors_meta(void **state)
+{
+	struct fx *f = *state;
+	struct sc_event ev = ev0(f, 1, SC_OPEN);
+	ev.path = "/data/dir";
+	ev.flags = O_RDONLY | O_DIRECTORY;
+	ev.ret = 3;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_OPEN);                 /* openat(3, "sub/../f") */
+	ev.dirfd = 3;
+	ev.path = "sub/../f";
+	ev.flags = O_RDWR;
+	ev.ret = 4;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_WRITE);                /* writev: total + count */
+	ev.fd = 4;
+	ev.len = 300;
+	ev.iovcnt = 2;
+	ev.ret = 300;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_OPEN);                 /* relative to AT_FDCWD, -y cwd */
+	ev.path = "rel.txt";
+	ev.fdpath = "/home/u";
+	ev.flags = O_RDONLY;
+	ev.ret = 5;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_RENAME);
+	ev.path = "/data/dir/f";
+	ev.path2 = "/data/dir/g";
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_MKDIR);
+	ev.path = "/m";
+	ev.mode = 0755;
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_STAT);
+	ev.fd = 4;
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_MMAP);
+	ev.fd = 4;
+	ev.len = 4096;
+	ev.offset = 0;
+	ev.ret = 0x7f0000;
+	feed(f, &ev);
+	op_fd(f, 1, SC_FSYNC, 4, 0);
+	op_fd(f, 1, SC_FDATASYNC, 4, 0);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 10);
+	assert_string_equal(opstream_path(&f->s, o[1].file), "/data/dir/f");
+	assert_int_equal(o[2].len, 300);
+	assert_int_equal(o[2].iovcnt, 2);
+	assert_string_equal(opstream_path(&f->s, o[3].file), "/home/u/rel.txt");
+	assert_int_equal(o[4].kind, OP_RENAME);
+	assert_string_equal(opstream_path(&f->s, o[4].aux), "/data/dir/g");
+	assert_int_equal(o[5].kind, OP_MKDIR);
+	assert_int_equal(o[5].aux, 0755);
+	assert_int_equal(o[6].kind, OP_STAT);
+	assert_int_equal(o[6].handle, o[1].handle);
+	assert_int_equal(o[7].kind, OP_MMAP);
+	assert_int_equal(o[8].kind, OP_FSYNC);
+	assert_int_equal(o[9].kind, OP_FDATASYNC);
+	assert_int_equal(builder_stats(f->b)->mmaps, 1);
+}
+
+static void test_async_barrier_ranks(void **state)
+{
+	struct fx *f = *state;
+	uint32_t r;
+	assert_int_equal(builder_rank(f->b, 77, "host.77", &r), 0);
+	assert_int_equal(r, 0);
+	op_open(f, 77, "/x", O_RDWR, 3);
+	struct sc_event ev = ev0(f, 77, SC_AWRITE);
+	ev.fd = 3;
+	ev.len = 65536;
+	ev.async_id = 0xdead;
+	feed(f, &ev);
+	ev = ev0(f, 77, SC_AREAD);
+	ev.fd = 3;
+	ev.len = 100;
+	ev.offset = 0;
+	ev.async_id = 0xbeef;
+	feed(f, &ev);
+	ev = ev0(f, 77, SC_AWAIT);
+	ev.async_id = 0xbeef;
+	ev.ret = 100;
+	feed(f, &ev);
+	ev = ev0(f, 77, SC_AWAIT);
+	ev.async_id = 0xdead;
+	ev.ret = 65536;
+	feed(f, &ev);
+	ev = ev0(f, 77, SC_BARRIER);
+	feed(f, &ev);
+	ev = ev0(f, 77, SC_BARRIER);
+	feed(f, &ev);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_string_equal(opstream_rank_name(&f->s, 0), "host.77");
+	assert_int_equal(n, 7);
+	assert_int_equal(o[1].kind, OP_AWRITE);
+	assert_int_equal(o[1].aux, 0);
+	assert_int_equal(o[2].kind, OP_AREAD);
+	assert_int_equal(o[2].aux, 1);
+	assert_int_equal(o[3].kind, OP_AWAIT);
+	assert_int_equal(o[3].aux, 1);
+	assert_int_equal(o[3].result, 100);
+	assert_int_equal(o[4].aux, 0);
+	assert_int_equal(o[5].kind, OP_BARRIER);
+	assert_int_equal(o[6].aux, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_dup_shares_position, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_threads_share_fork_copies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_seek_end_append, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_reuse_unknown_fds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_paths_vectors_meta, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_async_barrier_ranks, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
