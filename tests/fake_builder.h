@@ -77,14 +77,14 @@ int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 	return 0;
 }
 
-static void fb_reset(void)
+static __attribute__((unused)) void fb_reset(void)
 {
 	fb_nrec = 0;
 	fb_nranks = 0;
 }
 
 /* Parse files with fmt into the fake builder. */
-static int fb_parse(const struct trace_format *fmt, char **files, size_t n, bool skip_bad,
+static __attribute__((unused)) int fb_parse(const struct trace_format *fmt, char **files, size_t n, bool skip_bad,
 		    struct trace_input *in, struct rerr *e)
 {
 	fb_reset();
@@ -97,7 +97,7 @@ static int fb_parse(const struct trace_format *fmt, char **files, size_t n, bool
 }
 
 /* Events of pid with call c (c < 0: any). */
-static size_t fb_count(int64_t pid, int c)
+static __attribute__((unused)) size_t fb_count(int64_t pid, int c)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < fb_nrec; i++)
@@ -107,7 +107,7 @@ static size_t fb_count(int64_t pid, int c)
 }
 
 /* k-th event of pid with call c, NULL if none. */
-static const struct sc_event *fb_nth(int64_t pid, enum sc_call c, size_t k)
+static __attribute__((unused)) const struct sc_event *fb_nth(int64_t pid, enum sc_call c, size_t k)
 {
 	for (size_t i = 0; i < fb_nrec; i++)
 		if (fb_recs[i].ev.pid == pid && fb_recs[i].ev.call == c && k-- == 0)
@@ -115,7 +115,7 @@ static const struct sc_event *fb_nth(int64_t pid, enum sc_call c, size_t k)
 	return NULL;
 }
 
-static uint64_t fb_bytes(int64_t pid, enum sc_call c)
+static __attribute__((unused)) uint64_t fb_bytes(int64_t pid, enum sc_call c)
 {
 	uint64_t n = 0;
 	for (size_t i = 0; i < fb_nrec; i++)
@@ -125,7 +125,7 @@ static uint64_t fb_bytes(int64_t pid, enum sc_call c)
 }
 
 /* Write content to DIR/name; returns a malloc'd path. */
-static char *fb_write(const char *dir, const char *name, const char *content)
+static __attribute__((unused)) char *fb_write(const char *dir, const char *name, const char *content)
 {
 	char *p = NULL;
 	if (asprintf(&p, "%s/%s", dir, name) < 0)
@@ -141,7 +141,7 @@ static char *fb_write(const char *dir, const char *name, const char *content)
 }
 
 /* A fresh temporary directory (removed by fb_rmdir). */
-static char *fb_tmpdir(void)
+static __attribute__((unused)) char *fb_tmpdir(void)
 {
 	const char *t = getenv("TMPDIR");
 	char *p = NULL;
@@ -154,7 +154,7 @@ static char *fb_tmpdir(void)
 	return p;
 }
 
-static void fb_rmdir(char *dir)
+static __attribute__((unused)) void fb_rmdir(char *dir)
 {
 	char *cmd = NULL;
 	if (dir && asprintf(&cmd, "rm -rf '%s'", dir) >= 0) {

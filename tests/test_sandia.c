@@ -1,0 +1,273 @@
+/*
+ * test_sandia.c - Sandia libsysio parser: generic name(value) fields,
+ * ENTER/EXIT pairing, async submits and iowait, sections as ranks,
+ * malformed input.  Events are checked as the parser feeds them
+ * (fake_builder.h); the pipeline is covered by tests/e2e/sandia_convert.sh.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fake_builder.h"
+
+#define D TEST_DATA "/sandia"
+
+static void test_probe(void **st)
+{
+	(void)st;
+	const char *a = "tracetype(ENTER)time:(1235106190)time:(4148)str(iwritev)fd(3)ziovec(base(0x34E5D9B0)len(10444))\n";
+	assert_true(trace_sandia.probe(a, strlen(a)) >= 90);
+	const char *h = "header version(1) headernode(12.3401)\n";
+	assert_int_equal(trace_sandia.probe(h, strlen(h)), 90);
+	const char *lt = "10:59:47.093718 SYS_statfs64(0x80675c0, 84, 0xbfdfe410, 0xbfdfe410, 0xbd3ff4)  = 0 <0.011131>\n";
+	assert_int_equal(trace_sandia.probe(lt, strlen(lt)), 0);
+	assert_int_equal(trace_sandia.probe("", 0), 0);
+}
+
+static void test_fixture(void **st)
+{
+	(void)st;
+	char *files[] = { D "/cth_like.sanitized" };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_sandia, files, 1, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nranks, 2);
+	assert_string_equal(fb_ranks[0].name, "12.3401");
+	assert_string_equal(fb_ranks[1].name, "12.3402");
+	const int64_t r0 = fb_ranks[0].pid, r1 = fb_ranks[1].pid;
+	assert_int_equal(r0, 12003401);
+	assert_int_equal(r1, 12003402);
+
+	/* rank 12.3401 */
+	const struct sc_event *o = fb_nth(r0, SC_OPEN, 0);
+	assert_string_equal(o->path, "/scratch/cth/out.0");
+	assert_int_equal(o->flags, 66);
+	assert_int_equal(o->mode, 420);
+	assert_int_equal(o->ret, 3);
+	assert_int_equal(o->ts_ns, 1235106190ull * 1000000000ull + 1000000ull);  /* time:(1000) = .001 */
+	assert_int_equal(o->dur_ns, 500000);
+	const struct sc_event *w0 = fb_nth(r0, SC_AWRITE, 0), *w1 = fb_nth(r0, SC_AWRITE, 1);
+	assert_non_null(w1);
+	assert_int_equal(w0->fd, 3);
+	assert_int_equal(w0->len, 10444);
+	assert_int_equal(w0->offset, SC_NOOFF);
+	/* unpadded microseconds: time:(4148) is .004148 */
+	assert_int_equal(w0->ts_ns, 1235106190ull * 1000000000ull + 4148000ull);
+	assert_int_equal(w1->len, 300);
+	assert_int_equal(w1->iovcnt, 2);
+	const struct sc_event *a0 = fb_nth(r0, SC_AWAIT, 0), *a1 = fb_nth(r0, SC_AWAIT, 1);
+	assert_int_equal(a0->async_id, w0->async_id);
+	assert_int_equal(a0->ret, 10444);
+	assert_int_equal(a1->async_id, w1->async_id);
+	assert_int_equal(a1->ret, 300);
+	const struct sc_event *ls = fb_nth(r0, SC_LSEEK, 0);
+	assert_int_equal(ls->offset, 0);
+	assert_true(ls->ret == SC_RET_UNKNOWN);     /* llseek: result not traced */
+	/* ireadx: one async read per extent, the wait's count spread over them */
+	assert_int_equal(fb_count(r0, SC_AREAD), 2);
+	const struct sc_event *x0 = fb_nth(r0, SC_AREAD, 0), *x1 = fb_nth(r0, SC_AREAD, 1);
+	assert_int_equal(x0->offset, 8192);
+	assert_int_equal(x0->len, 2048);
+	assert_int_equal(x1->offset, 20000);
+	assert_int_equal(fb_nth(r0, SC_AWAIT, 2)->ret, 2048);
+	assert_int_equal(fb_nth(r0, SC_AWAIT, 3)->ret, 952);
+	assert_int_equal(fb_nth(r0, SC_AWAIT, 3)->async_id, x1->async_id);
+	/* ifsync -> fsync; its iowait adds no await */
+	assert_int_equal(fb_count(r0, SC_FSYNC), 1);
+	assert_int_equal(fb_count(r0, SC_AWAIT), 4);
+	assert_int_equal(fb_count(r0, SC_CLOSE), 1);
+	/* iodone, getdirentries */
+	assert_int_equal(fb_count(r0, SC_SKIP), 2);
+	assert_int_equal(fb_count(r0, -1), 14);
+
+	/* rank 12.3402: other field order, leading blank, iowait without id
+	 * or count */
+	o = fb_nth(r1, SC_OPEN, 0);
+	assert_string_equal(o->path, "/scratch/cth/in.dat");
+	assert_int_equal(o->ret, 5);
+	ls = fb_nth(r1, SC_LSEEK, 0);
+	assert_int_equal(ls->offset, 1048576);
+	assert_int_equal(ls->ret, 1048576);
+	const struct sc_event *rd = fb_nth(r1, SC_AREAD, 0);
+	assert_int_equal(rd->len, 65536);
+	assert_int_equal(rd->offset, SC_NOOFF);
+	const struct sc_event *aw = fb_nth(r1, SC_AWAIT, 0);
+	assert_int_equal(aw->async_id, rd->async_id);
+	assert_true(aw->ret == SC_RET_UNKNOWN);
+	assert_int_equal(fb_nth(r1, SC_FTRUNCATE, 0)->len, 2097152);
+	assert_int_equal(fb_count(r1, SC_SKIP), 1);          /* vfcntl */
+	assert_int_equal(fb_count(r1, -1), 7);
+	assert_non_null(strstr(in.note, "1 iowait EXITs carried no byte count"));
+	assert_int_equal(in.bad_lines, 0);
+	assert_int_equal(in.lines, 42);
+}
+
+static int parse_text(const char *text, bool skip_bad, struct trace_input *in, struct rerr *e, char **dirp)
+{
+	char *dir = fb_tmpdir();
+	char *f = fb_write(dir, "t.sanitized", text);
+	char *files[] = { f };
+	int rc = fb_parse(&trace_sandia, files, 1, skip_bad, in, e);
+	free(f);
+	*dirp = dir;
+	return rc;
+}
+
+#define HDR "header x headernode(1.2)\n"
+#define EV(type, us, rest) "tracetype(" type ")time:(100)time:(" #us ")str(" rest "\n"
+
+static void test_errors(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ HDR EV("ENTER", 1, "close)fd(3)"), "t.sanitized:2: ENTER of 'close' has no EXIT" },
+		{ HDR EV("ENTER", 1, "iowait)ioid(4)") EV("EXIT", 2, "iowait)ret(10)"),
+		  "t.sanitized:2: iowait without a pending submit" },
+		{ HDR "tracetype(ENTER)time:(100)time:(1x)str(close)fd(3)\n",
+		  "t.sanitized:2: expected 'time:(SECS)time:(USECS)'" },
+		{ HDR "tracetype(ENTER)time:(100)time:(1000000)str(close)fd(3)\n",
+		  "t.sanitized:2: expected 'time:(SECS)time:(USECS)'" },
+		{ HDR "tracetype(ENTER)str(close)fd(3)\n", "t.sanitized:2: expected 'time:(SECS)time:(USECS)'" },
+		{ HDR EV("EXIT", 2, "close)ret(0)"), "t.sanitized:2: EXIT of 'close' without an ENTER" },
+		{ HDR "tracetype(ENTER)time:(100)time:(1)str(close)fd(3\n", "t.sanitized:2: expected ')' closing" },
+		{ HDR "tracetype(ENTER) garbage\n", "t.sanitized:2: expected 'name(value)'" },
+		{ HDR "tracetype(LEAVE)time:(100)time:(1)str(close)\n", "expected 'tracetype(ENTER)'" },
+		{ "header x headernode(12)\n", "t.sanitized:1: expected 'headernode(NODE.PID)'" },
+		{ HDR EV("ENTER", 1, "close)") EV("EXIT", 2, "close)ret(0)"), "t.sanitized:2: expected the fields of 'close'" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct trace_input in;
+		struct rerr e;
+		char *dir;
+		int rc = parse_text(cases[i].text, false, &in, &e, &dir);
+		fb_rmdir(dir);
+		if (rc != -EINVAL || !strstr(e.msg, cases[i].msg))
+			fail_msg("case %zu: rc %d '%s', want '%s'", i, rc, e.msg, cases[i].msg);
+	}
+}
+
+static void test_skip_bad(void **st)
+{
+	(void)st;
+	struct trace_input in;
+	struct rerr e;
+	char *dir;
+	int rc = parse_text(HDR EV("ENTER", 1, "iowait)") EV("EXIT", 2, "iowait)ret(10)")
+			    "tracetype(ENTER)time:(100)time:(x)str(close)fd(3)\n"
+			    EV("ENTER", 3, "close)fd(3)") EV("EXIT", 4, "close)ret(0)")
+			    EV("ENTER", 5, "fsync)fd(3)"),
+			    true, &in, &e, &dir);
+	fb_rmdir(dir);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(in.bad_lines, 3);
+	assert_non_null(strstr(in.first_bad, "t.sanitized:2: iowait without"));
+	assert_int_equal(fb_nrec, 1);
+	assert_int_equal(fb_recs[0].ev.call, SC_CLOSE);
+}
+
+static void test_unknown_and_variants(void **st)
+{
+	(void)st;
+	struct trace_input in;
+	struct rerr e;
+	char *dir;
+	/* no header: the file is one rank; unknown calls are skipped by name;
+	 * nested ENTERs of different calls; iowait matched by id out of order;
+	 * errno on EXIT; rename/unlink/mkdir/dup2 paths */
+	int rc = parse_text(EV("ENTER", 1, "frobnicate)fd(3)x(y(z))")
+			    EV("ENTER", 2, "open)path(/a/b)flags(0x241)mode(0644)")
+			    EV("EXIT", 3, "open)ret(-1)errno(2)")
+			    EV("EXIT", 4, "frobnicate)ret(0)")
+			    EV("ENTER", 5, "open)str(/a/c)flags(2)mode(0)") EV("EXIT", 6, "open)ret(4)")
+			    EV("ENTER", 7, "iwritev)fd(4)ziovec(base(0x1)len(10))") EV("EXIT", 8, "iwritev)ret(21)")
+			    EV("ENTER", 9, "ireadv)fd(4)ziovec(base(0x1)len(20))") EV("EXIT", 10, "ireadv)ret(22)")
+			    EV("ENTER", 11, "iowait)ioid(22)") EV("EXIT", 12, "iowait)ret(20)")
+			    EV("ENTER", 13, "iowait)ioid(21)") EV("EXIT", 14, "iowait)size(10)")
+			    EV("ENTER", 15, "rename)old(/a/c)new(/a/d)") EV("EXIT", 16, "rename)ret(0)")
+			    EV("ENTER", 17, "unlink)path(/a/d)") EV("EXIT", 18, "unlink)ret(0)")
+			    EV("ENTER", 19, "mkdir)path(/a/e)mode(493)") EV("EXIT", 20, "mkdir)ret(0)")
+			    EV("ENTER", 21, "dup2)fd(4)newfd(9)") EV("EXIT", 22, "dup2)ret(9)")
+			    EV("ENTER", 23, "writev)fd(9)iovec(base(1)len(7))iovec(base(2)len(8))") EV("EXIT", 24, "writev)ret(15)")
+			    EV("ENTER", 25, "lseek)fd(9)offset(-5)whence(SEEK_END)") EV("EXIT", 26, "lseek)ret(100)"),
+			    false, &in, &e, &dir);
+	fb_rmdir(dir);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nranks, 1);
+	assert_string_equal(fb_ranks[0].name, "t.sanitized");
+	int64_t p = fb_ranks[0].pid;
+	assert_string_equal(fb_recs[0].ev.name, "open");           /* inner EXIT first */
+	assert_int_equal(fb_recs[0].ev.ret, -2);
+	assert_int_equal(fb_recs[0].ev.flags, 0x241);
+	assert_int_equal(fb_recs[0].ev.mode, 0644);
+	assert_int_equal(fb_recs[1].ev.call, SC_SKIP);
+	assert_string_equal(fb_recs[1].ev.name, "frobnicate");
+	/* the outer call's time never precedes what was already fed */
+	assert_true(fb_recs[1].ev.ts_ns >= fb_recs[0].ev.ts_ns);
+	assert_string_equal(fb_nth(p, SC_OPEN, 1)->path, "/a/c");
+	const struct sc_event *w = fb_nth(p, SC_AWRITE, 0), *r = fb_nth(p, SC_AREAD, 0);
+	assert_int_equal(fb_nth(p, SC_AWAIT, 0)->async_id, r->async_id);
+	assert_int_equal(fb_nth(p, SC_AWAIT, 0)->ret, 20);
+	assert_int_equal(fb_nth(p, SC_AWAIT, 1)->async_id, w->async_id);
+	assert_int_equal(fb_nth(p, SC_AWAIT, 1)->ret, 10);
+	const struct sc_event *rn = fb_nth(p, SC_RENAME, 0);
+	assert_string_equal(rn->path, "/a/c");
+	assert_string_equal(rn->path2, "/a/d");
+	assert_string_equal(fb_nth(p, SC_UNLINK, 0)->path, "/a/d");
+	assert_int_equal(fb_nth(p, SC_MKDIR, 0)->mode, 493);
+	assert_int_equal(fb_nth(p, SC_DUP2, 0)->fd2, 9);
+	const struct sc_event *wv = fb_nth(p, SC_WRITE, 0);
+	assert_int_equal(wv->len, 15);
+	assert_int_equal(wv->iovcnt, 2);
+	assert_int_equal(wv->fd, 9);
+	const struct sc_event *ls = fb_nth(p, SC_LSEEK, 0);
+	assert_int_equal(ls->whence, SEEK_END);
+	assert_int_equal(ls->offset, -5);
+	assert_int_equal(ls->ret, 100);
+	assert_string_equal(in.note, "");
+}
+
+/* Two files, the same process in both: one rank. */
+static void test_sections_across_files(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	char *files[] = {
+		fb_write(dir, "a.sanitized", "header headernode(7.70)\n" EV("ENTER", 1, "close)fd(3)") EV("EXIT", 2, "close)ret(0)")
+			"header headernode(8.80)\n" EV("ENTER", 1, "close)fd(4)") EV("EXIT", 2, "close)ret(0)")),
+		fb_write(dir, "b.sanitized", "header headernode(7.70)\n" EV("ENTER", 3, "close)fd(5)") EV("EXIT", 4, "close)ret(0)")),
+	};
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_sandia, files, 2, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nranks, 2);
+	assert_string_equal(fb_ranks[0].name, "7.70");
+	assert_string_equal(fb_ranks[1].name, "8.80");
+	assert_int_equal(fb_count(fb_ranks[0].pid, SC_CLOSE), 2);
+	assert_int_equal(fb_count(fb_ranks[1].pid, SC_CLOSE), 1);
+	free(files[0]);
+	free(files[1]);
+	fb_rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_skip_bad),
+		cmocka_unit_test(test_unknown_and_variants),
+		cmocka_unit_test(test_sections_across_files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
