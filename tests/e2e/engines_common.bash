@@ -57,6 +57,9 @@ check_run() { # ENGINE JSON DIRECT
 			fi
 		else
 			[ "$(jq_ "$js" "d['runs'][0]['jobs'][$j]['rounded_ops']")" -eq 0 ]
+			# -q 4 --overlap over independent writes: real overlap, capped at 4
+			mi=$(jq_ "$js" "d['runs'][0]['jobs'][$j]['max_inflight']")
+			[ "$mi" -gt 1 ] && [ "$mi" -le 4 ] || { echo "FAIL: $eng max_inflight $mi, expected 2..4"; exit 1; }
 		fi
 	done
 	echo "ok: $eng direct=$direct: 2 jobs x $per_rank_w bytes written and read"
@@ -66,7 +69,7 @@ run_engine() { # ENGINE
 	local eng=$1
 	mkdir -p "t-$eng" "t-$eng-d"
 	# buffered, depth 4, run-ahead allowed: more than one op in flight
-	"$REPLAY" run -e "$eng" -q 4 --overlap --no-drop-caches --quiet --keep -o "$eng.json" \
+	"$REPLAY" run -e "$eng" -q 4 --overlap --no-drop-caches --keep -o "$eng.json" \
 		trace.txt "t-$eng" 2> "$eng.err"
 	check_run "$eng" "$eng.json" 0
 	[ "$(stat -c %s "t-$eng/d/f0")" -eq "$per_rank_w" ]
