@@ -1,0 +1,310 @@
+/*
+ * test_trace.c - the loader: argument expansion, format detection, and
+ * whole samples converted and read back.
+ *
+ * Expected numbers come from reading the samples (tests/data/strace, real
+ * strace 6.1 output of a probe program): every process writes its .dat
+ * file with write 65536 + write 1024 + pwrite64 4096 + writev 300 = 70956
+ * bytes in 4 writes, then reads it back with read 8192 + pread64 512 +
+ * readv 300 = 9004 bytes in 3 reads; the main process also reads libc
+ * (read 832 + pread64 784 + pread64 784), so 6 reads and 11404 bytes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "opstream.h"
+#include "trace.h"
+
+static char tmpdir[256];
+
+static int group_setup(void **state)
+{
+	(void)state;
+	const char *td = getenv("TMPDIR");
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test_trace_XXXXXX", td && *td ? td : "/tmp");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void put(const char *rel, const char *text)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, rel);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char *tp(const char *rel)
+{
+	static char p[4][512];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", tmpdir, rel);
+	return p[k];
+}
+
+static const char *sample(const char *name)
+{
+	static char p[4][512];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(p[k], sizeof(p[k]), "%s/strace/%s", TEST_DATA, name);
+	return p[k];
+}
+
+static void test_expand(void **state)
+{
+	(void)state;
+	struct rerr e = { "" };
+	char **files;
+	size_t n;
+	char d[512];
+	snprintf(d, sizeof(d), "%s/dir", tmpdir);
+	assert_int_equal(mkdir(d, 0755), 0);
+	put("dir/b.txt", "x");
+	put("dir/a.txt", "x");
+	put("dir/.hidden", "x");
+	snprintf(d, sizeof(d), "%s/dir/sub", tmpdir);
+	assert_int_equal(mkdir(d, 0755), 0);
+	char *arg[1] = { (char *)tp("dir") };
+	assert_int_equal(trace_expand(arg, 1, &files, &n, &e), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(files[0], tp("dir/a.txt"));
+	assert_string_equal(files[1], tp("dir/b.txt"));
+	trace_files_free(files, n);
+
+	/* strace -ff prefix: numeric order of pids, other suffixes ignored */
+	put("p.10", "x");
+	put("p.9", "x");
+	put("p.x", "x");
+	arg[0] = (char *)tp("p");
+	assert_int_equal(trace_expand(arg, 1, &files, &n, &e), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(files[0], tp("p.9"));
+	assert_string_equal(files[1], tp("p.10"));
+	trace_files_free(files, n);
+
+	arg[0] = (char *)tp("dir/*.txt");
+	assert_int_equal(trace_expand(arg, 1, &files, &n, &e), 0);
+	assert_int_equal(n, 2);
+	trace_files_free(files, n);
+
+	arg[0] = (char *)tp("nope");
+	assert_int_equal(trace_expand(arg, 1, &files, &n, &e), -ENOENT);
+	assert_non_null(strstr(e.msg, "cannot open '"));
+	assert_non_null(strstr(e.msg, "No such file or directory"));
+	arg[0] = (char *)tp("nope*");
+	assert_int_equal(trace_expand(arg, 1, &files, &n, &e), -ENOENT);
+	assert_non_null(strstr(e.msg, "no file matches"));
+}
+
+struct sums {
+	uint64_t reads, rbytes, writes, wbytes, seeks;
+};
+
+static struct sums rank_sums(const struct opstream *s, const char *name)
+{
+	struct sums x = { 0 };
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		if (strcmp(opstream_rank_name(s, r), name))
+			continue;
+		uint64_t n;
+		const struct op *o = opstream_rank_ops(s, r, &n);
+		for (uint64_t i = 0; i < n; i++) {
+			if (o[i].kind == OP_READ && o[i].result >= 0) {
+				x.reads++;
+				x.rbytes += (uint64_t)o[i].result;
+			} else if (o[i].kind == OP_WRITE && o[i].result >= 0) {
+				x.writes++;
+				x.wbytes += (uint64_t)o[i].result;
+			} else if (o[i].kind == OP_SEEK) {
+				x.seeks++;
+			}
+		}
+		return x;
+	}
+	fail_msg("no rank named '%s'", name);
+	return x;
+}
+
+static void load(char **args, int nargs, const char *format, bool skip_bad,
+		 struct load_result *res, struct opstream *s)
+{
+	struct rerr e = { "" };
+	struct load_opts o = { .format = format, .skip_bad = skip_bad };
+	int rc = trace_load(args, nargs, &o, NULL, res, &e);
+	if (rc)
+		fail_msg("trace_load: %s", e.msg);
+	assert_true(res->temporary);
+	const char *why = NULL;
+	assert_int_equal(opstream_open(s, res->ops_path, &why), 0);
+}
+
+static void done(struct load_result *res, struct opstream *s)
+{
+	opstream_close(s);
+	unlink(res->ops_path);
+}
+
+static void expect(const struct opstream *s, const char *rank, uint64_t reads, uint64_t rbytes,
+		   uint64_t writes, uint64_t wbytes)
+{
+	struct sums x = rank_sums(s, rank);
+	if (x.reads != reads || x.rbytes != rbytes || x.writes != writes || x.wbytes != wbytes)
+		fail_msg("%s: reads %lu/%lu B writes %lu/%lu B, expected %lu/%lu B %lu/%lu B", rank,
+			 (unsigned long)x.reads, (unsigned long)x.rbytes, (unsigned long)x.writes,
+			 (unsigned long)x.wbytes, (unsigned long)reads, (unsigned long)rbytes,
+			 (unsigned long)writes, (unsigned long)wbytes);
+}
+
+static void test_samples_f(void **state)
+{
+	(void)state;
+	const char *names[][4] = {
+		/* file, main, fork child, thread */
+		{ "s_f_tt_T.txt", "pid 8474", "pid 8475", "pid 8476" },
+		{ "s_f_tt_T_y.txt", "pid 8468", "pid 8469", "pid 8470" },
+		{ "s_f_ttt_T_stderr.txt", "pid 8486", "pid 8487", "pid 8488" },
+	};
+	for (size_t i = 0; i < 3; i++) {
+		struct load_result res;
+		struct opstream s;
+		char *arg[1] = { (char *)sample(names[i][0]) };
+		load(arg, 1, NULL, false, &res, &s);
+		assert_string_equal(res.format, "strace");
+		assert_int_equal(s.nranks, 3);
+		expect(&s, names[i][1], 6, 11404, 4, 70956);
+		expect(&s, names[i][2], 3, 9004, 4, 70956);
+		expect(&s, names[i][3], 3, 9004, 4, 70956);
+		assert_int_equal(res.stats.failed_calls, 3);   /* /nonexistent x3 */
+		assert_int_equal(res.stats.unknown_fd_ops, 0);
+		char buf[32];
+		assert_string_equal(opstream_info(&s, "skipped.wait4", buf, sizeof(buf)), "1");
+		assert_string_equal(opstream_info(&s, "format", buf, sizeof(buf)), "strace");
+		done(&res, &s);
+	}
+}
+
+static void test_samples_ff_r_32(void **state)
+{
+	(void)state;
+	struct load_result res;
+	struct opstream s;
+	char *arg[1] = { (char *)sample("s_ff") };
+	load(arg, 1, NULL, false, &res, &s);
+	assert_int_equal(s.nranks, 3);
+	expect(&s, "pid 8480", 6, 11404, 4, 70956);
+	expect(&s, "pid 8481", 3, 9004, 4, 70956);
+	expect(&s, "pid 8482", 3, 9004, 4, 70956);
+	done(&res, &s);
+
+	arg[0] = (char *)sample("s_r_T.txt");
+	load(arg, 1, NULL, false, &res, &s);
+	assert_int_equal(s.nranks, 1);
+	expect(&s, "main", 6, 11404, 4, 70956);
+	/* -r: the trace time is the running sum; last op (openat /nonexistent
+	 * at +0.000038 after close) ends the stream */
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_true(o[n - 1].t_ns > o[0].t_ns);
+	done(&res, &s);
+
+	arg[0] = (char *)sample("s32_tt_T.txt");
+	load(arg, 1, "strace", false, &res, &s);
+	expect(&s, "main", 0, 0, 4, 70956);
+	o = opstream_rank_ops(&s, 0, &n);
+	/* _llseek(3, 3221225472, [3221225472], SEEK_SET) then write 1024 */
+	int found = 0;
+	for (uint64_t i = 0; i < n; i++)
+		if (o[i].kind == OP_WRITE && o[i].len == 1024) {
+			assert_int_equal(o[i].offset, 3221225472ull);
+			found = 1;
+		}
+	assert_true(found);
+	assert_int_equal(rank_sums(&s, "main").seeks, 2);
+	done(&res, &s);
+}
+
+static void test_ops_passthrough_and_errors(void **state)
+{
+	(void)state;
+	struct rerr e = { "" };
+	struct load_result res, res2;
+	struct load_opts o = { 0 };
+	char *arg[1] = { (char *)sample("s_f_tt_T.txt") };
+	const char *out = tp("x.ops");
+	assert_int_equal(trace_load(arg, 1, &o, out, &res, &e), 0);
+	assert_false(res.temporary);
+	arg[0] = (char *)out;
+	assert_int_equal(trace_load(arg, 1, &o, NULL, &res2, &e), 0);
+	assert_string_equal(res2.format, "ops");
+	assert_string_equal(res2.ops_path, out);
+
+	o.format = "nosuch";
+	arg[0] = (char *)sample("s_f_tt_T.txt");
+	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "unknown trace format 'nosuch'"));
+	assert_non_null(strstr(e.msg, "strace"));
+	assert_non_null(strstr(e.msg, "lanl"));
+	o.format = NULL;
+
+	put("garbage.txt", "hello world\nthis is not a trace\n");
+	arg[0] = (char *)tp("garbage.txt");
+	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "cannot tell the trace format"));
+
+	put("empty.txt", "");
+	arg[0] = (char *)tp("empty.txt");
+	o.format = "strace";
+	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "no syscalls found"));
+
+	put("bad.txt", "1 open(\"/a\", O_RDONLY) = 3\n"
+		       "1 write(3, \"abc\", 3) = 3\n"
+		       "1 write(3, \"ab\n"
+		       "1 write(3, \"abc\", 3) = 3\n");
+	arg[0] = (char *)tp("bad.txt");
+	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "bad.txt:3: expected closing '\"'"));
+	struct opstream s;
+	load(arg, 1, "strace", true, &res, &s);
+	assert_int_equal(res.bad_lines, 1);
+	assert_non_null(strstr(res.first_bad, "bad.txt:3:"));
+	expect(&s, "pid 1", 0, 0, 2, 6);
+	done(&res, &s);
+
+	put("bin.txt", "1 open(\"/a\", O_RDONLY) = 3\n\x01\x02\x03\x7f\n");
+	arg[0] = (char *)tp("bin.txt");
+	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "bin.txt:2: expected text"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_samples_f),
+		cmocka_unit_test(test_samples_ff_r_32),
+		cmocka_unit_test(test_ops_passthrough_and_errors),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
