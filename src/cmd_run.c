@@ -373,6 +373,30 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	status = ret < 0 ? 1 : 0;
+	if (!ret) {
+		/* --continue-on-error: the run completed, but ops failed */
+		char list[512] = "", name[32];
+		size_t len = 0;
+		uint64_t nfail = 0;
+
+		for (int k = 1; k < RES_MAX_ERRNO; k++) {
+			if (!agg->errno_counts[k])
+				continue;
+			nfail += agg->errno_counts[k];
+			if (len < sizeof(list)) {
+				int n = snprintf(list + len, sizeof(list) - len, "%s%s %llu", len ? ", " : "",
+						 report_errno_name(k, name, sizeof(name)),
+						 (unsigned long long)agg->errno_counts[k]);
+				if (n > 0)
+					len += (size_t)n;
+			}
+		}
+		if (nfail) {
+			die_msg("%llu replayed op%s failed (%s)", (unsigned long long)nfail,
+				nfail == 1 ? "" : "s", list);
+			status = 1;
+		}
+	}
 out:
 	fflush(stdout);
 	if (runner_signal())

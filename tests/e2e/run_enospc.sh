@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# A full file system: a trace writing 4 MiB on a 1 MiB tmpfs.  The run
+# stops naming ENOSPC, exits non-zero, leaves nothing behind; with
+# --continue-on-error it goes on, counts every failure, still exits 1.
+set -euo pipefail
+: "${REPLAY:?}" "${SRCDIR:?}"
+source "$SRCDIR/tests/e2e/lib/gen_strace.sh"
+tmp=$(mktemp -d /tmp/replay-e2e-nospc-XXXXXX)
+mnt="$tmp/mnt"
+mkdir "$mnt"
+cleanup() { umount "$mnt" 2>/dev/null || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+if ! mount -t tmpfs -o size=1m tmpfs "$mnt" 2>/dev/null; then
+    echo "skip: cannot mount a tmpfs here (needs root / CAP_SYS_ADMIN)"
+    exit 77
+fi
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+gen_writes 700 /full/w.dat 1024 4096 0 > "$tmp/w.txt"      # 4 MiB
+set +e
+"$REPLAY" run --no-drop-caches --quiet -o "$tmp/r.json" "$tmp/w.txt" "$mnt" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "exit $rc, want 1: $(cat "$tmp/err")"
+grep -q "rank 0 (process 0, pid [0-9]*) failed: write '/full/w.dat' (op [0-9]*, trace line [0-9]*): No space left on device" \
+    "$tmp/err" || fail "message: $(cat "$tmp/err")"
+[ -z "$(ls -A "$mnt")" ] || fail "files left: $(find "$mnt")"
+jq -e '.runs[0].incomplete == true and .runs[0].failed == true
+       and .runs[0].jobs[0].errors.ENOSPC == 1 and .runs[0].jobs[0].status == "failed"
+       and .runs[0].jobs[0].write.errors == 1' "$tmp/r.json" >/dev/null \
+    || fail "json: $(jq -c '.runs[0].jobs[0] | {errors, status, w: .write.errors}' "$tmp/r.json")"
+# about 1 MiB went in before the failure: 200..256 writes of 4 KiB
+jq -e '.runs[0].jobs[0].write.total_ios | . > 200 and . <= 257' "$tmp/r.json" >/dev/null \
+    || fail "writes before ENOSPC: $(jq '.runs[0].jobs[0].write.total_ios' "$tmp/r.json")"
+
+set +e
+"$REPLAY" run --no-drop-caches --quiet --continue-on-error -o "$tmp/c.json" "$tmp/w.txt" "$mnt" \
+    > "$tmp/out" 2> "$tmp/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "--continue-on-error: exit $rc"
+grep -q "replayed ops failed (ENOSPC [0-9]*)" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+[ -z "$(ls -A "$mnt")" ] || fail "files left: $(find "$mnt")"
+# every write was issued; the ones that did not fit are counted by errno
+jq -e '.runs[0].incomplete == false and .runs[0].jobs[0].write.total_ios == 1024
+       and .runs[0].jobs[0].errors.ENOSPC == .runs[0].jobs[0].write.errors
+       and .runs[0].jobs[0].write.errors > 700' "$tmp/c.json" >/dev/null \
+    || fail "json: $(jq -c '.runs[0].jobs[0] | {errors, t: .write.total_ios}' "$tmp/c.json")"
+grep -q "^errors: *ENOSPC: " "$tmp/out" || fail "summary lacks the errno line"
+echo "ok"

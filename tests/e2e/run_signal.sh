@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SIGINT / SIGTERM to a running `replay run`: every worker stopped and
+# reaped (no process left), the run's files removed, partial results
+# written and marked incomplete, exit status 130 / 143.
+set -euo pipefail
+: "${REPLAY:?}" "${SRCDIR:?}"
+source "$SRCDIR/tests/e2e/lib/gen_strace.sh"
+tmp=$(mktemp -d /tmp/replay-e2e-sig-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# two ranks, each 20000 x (4 KiB pwrite + fdatasync): far longer than the test
+{ gen_writes 501 /sig/a.dat 20000 4096 1; gen_writes 502 /sig/b.dat 20000 4096 1 50; } > "$tmp/long.txt"
+
+# wait_workers PID N: until PID has N children (the workers), at most 20 s
+wait_workers() {
+    for _ in $(seq 200); do
+        [ "$(pgrep -P "$1" | wc -l)" -ge "$2" ] && return 0
+        sleep 0.1
+    done
+    fail "workers of $1 never started"
+}
+
+for sig in INT TERM; do
+    tgt="$tmp/target-$sig-$$"
+    mkdir "$tgt"
+    "$REPLAY" run -n 2 --no-drop-caches --quiet -o "$tmp/$sig.json" "$tmp/long.txt" "$tgt" \
+        > "$tmp/$sig.out" 2> "$tmp/$sig.err" &
+    pid=$!
+    wait_workers "$pid" 2
+    sleep 0.5
+    kill -"$sig" "$pid"
+    set +e
+    wait "$pid"; rc=$?
+    set -e
+    want=$([ $sig = INT ] && echo 130 || echo 143)
+    [ "$rc" = "$want" ] || fail "SIG$sig: exit $rc, want $want; $(cat "$tmp/$sig.err")"
+    grep -q "interrupted" "$tmp/$sig.err" || fail "SIG$sig: no message: $(cat "$tmp/$sig.err")"
+    # no process left behind
+    sleep 0.2
+    if pgrep -f "$tgt" > /dev/null; then fail "SIG$sig: processes left: $(pgrep -af "$tgt")"; fi
+    # the run's files removed
+    [ -z "$(ls -A "$tgt")" ] || fail "SIG$sig: files left: $(find "$tgt")"
+    # partial results, marked incomplete, with what was done so far
+    jq -e '.incomplete == true and .runs[0].incomplete == true and .summary.complete_runs == 0' \
+        "$tmp/$sig.json" >/dev/null || fail "SIG$sig: not marked incomplete"
+    signum=$([ $sig = INT ] && echo 2 || echo 15)
+    jq -e --argjson s "$signum" '.runs[0].stop_signal == $s' "$tmp/$sig.json" >/dev/null \
+        || fail "SIG$sig: stop_signal"
+    jq -e '[.runs[0].jobs[].write.total_ios] | add > 0 and add < 40000' "$tmp/$sig.json" \
+        >/dev/null || fail "SIG$sig: partial counts: $(jq -c '[.runs[0].jobs[].write.total_ios]' "$tmp/$sig.json")"
+done
+echo "ok"
