@@ -75,6 +75,8 @@ struct cmp_set {
 	char *label;
 	char *path;
 	char *fstype, *device;       /* from the first result ("" unknown)  */
+	char *dir, *scheduler;       /* target directory, I/O scheduler      */
+	int rotational;              /* 1, 0, -1 unknown                     */
 	size_t ncfg;
 	struct cmp_config *cfg;
 };
@@ -106,9 +108,11 @@ double cmp_quantile(const struct cmp_class *k, double pct);
 /* True when the min..max completion ranges of the two overlap. */
 bool cmp_within_spread(const struct cmp_config *base, const struct cmp_config *x);
 
+enum cmp_style { CMP_TEXT, CMP_MARKDOWN };
 /* Human table (completion normalized to the first set, then p50/p99 per
- * class).  Returns 0 or -errno of the stream. */
-int  compare_print(const struct compare *c, FILE *f);
+ * class), as aligned text or Markdown tables (with a table of the
+ * targets).  Returns 0 or -errno of the stream. */
+int  compare_print(const struct compare *c, FILE *f, enum cmp_style style);
 /* The same as JSON (new reference). */
 json_t *compare_json(const struct compare *c);
 

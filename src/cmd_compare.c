@@ -8,7 +8,7 @@
 #include "compare.h"
 
 const char usage_compare[] =
-	"usage: replay compare [--json] [-L LABELS] RESULT... \n"
+	"usage: replay compare [--json | --markdown] [-L LABELS] RESULT...\n"
 	"\n"
 	"Compare `replay run -o` results; the first is the baseline (1.00).\n"
 	"A RESULT is a result file (one JSON object, or an array of them) or a\n"
@@ -18,6 +18,7 @@ const char usage_compare[] =
 	"the difference is within that spread; then p50/p99 latency per op class.\n"
 	"\n"
 	"  -j, --json          print the comparison as JSON\n"
+	"  -M, --markdown      print Markdown tables (and a table of the targets)\n"
 	"  -L, --labels LIST   comma-separated names of the results (default: file\n"
 	"                      or directory name without .json)\n"
 	"  -h, --help          show this help\n";
@@ -26,6 +27,7 @@ int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "markdown", no_argument, NULL, 'M' },
 		{ "labels", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -33,15 +35,19 @@ int cmd_compare(int argc, char **argv)
 	struct compare c;
 	struct rerr e = { "" };
 	int json = 0, ret = 1, rc, opt;
+	enum cmp_style style = CMP_TEXT;
 	char *labels = NULL, **lab = NULL;
 	size_t nlab = 0;
 
 	compare_init(&c);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+jL:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+jML:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = 1;
+			break;
+		case 'M':
+			style = CMP_MARKDOWN;
 			break;
 		case 'L':
 			free(labels);
@@ -106,7 +112,7 @@ int cmd_compare(int argc, char **argv)
 		json_decref(j);
 		fputc('\n', stdout);
 	} else {
-		rc = compare_print(&c, stdout);
+		rc = compare_print(&c, stdout, style);
 		if (rc < 0) {
 			die_msg("cannot write the comparison: %s", strerror(-rc));
 			goto out;

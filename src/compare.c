@@ -51,6 +51,8 @@ static void set_release(struct cmp_set *s)
 	free(s->path);
 	free(s->fstype);
 	free(s->device);
+	free(s->dir);
+	free(s->scheduler);
 	for (size_t i = 0; i < s->ncfg; i++)
 		config_release(&s->cfg[i]);
 	free(s->cfg);
@@ -473,9 +475,14 @@ static int add_root(struct cmp_set *s, const json_t *root, const char *file, str
 			const json_t *t = json_object_get(r, "target");
 			const json_t *fs = json_object_get(t, "fstype");
 			const json_t *dev = json_object_get(t, "device");
+			const json_t *dir = json_object_get(t, "dir");
+			const json_t *sch = json_object_get(t, "scheduler");
 			s->fstype = strdup(json_is_string(fs) ? json_string_value(fs) : "");
 			s->device = strdup(json_is_string(dev) ? json_string_value(dev) : "");
-			if (!s->fstype || !s->device)
+			s->dir = strdup(json_is_string(dir) ? json_string_value(dir) : "");
+			s->scheduler = strdup(json_is_string(sch) ? json_string_value(sch) : "");
+			s->rotational = (int)jnum_or(t, "rotational", -1);
+			if (!s->fstype || !s->device || !s->dir || !s->scheduler)
 				return -ENOMEM;
 		}
 	}
@@ -684,24 +691,43 @@ static char *xfmt(const char *fmt, ...)
 	return n < 0 ? NULL : s;
 }
 
-static void tbl_print(const struct tbl *t, size_t ncols, FILE *f)
+/* Aligned text, or a Markdown table (header row, then the rule). */
+static int tbl_print(const struct tbl *t, size_t ncols, enum cmp_style style, FILE *f)
 {
-	size_t ncells = t->n;
-	size_t w[64] = { 0 };
-	if (ncols > 64)
-		ncols = 64;
-	for (size_t i = 0; i < ncells; i++) {
+	size_t *w = calloc(ncols, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
 		size_t l = strlen(t->cells[i]);
 		if (l > w[i % ncols])
 			w[i % ncols] = l;
 	}
-	for (size_t i = 0; i < ncells; i++) {
+	for (size_t i = 0; i < t->n; i++) {
 		size_t col = i % ncols;
-		if (col + 1 == ncols || i + 1 == ncells)
+		bool last = col + 1 == ncols || i + 1 == t->n;
+		if (style == CMP_MARKDOWN) {
+			/* escape what Markdown would read: '|' ends a cell, '~' strikes through */
+			size_t l = 0;
+			fputs(col ? "" : "| ", f);
+			for (const char *p = t->cells[i]; *p; p++, l++) {
+				if (*p == '|' || *p == '~' || *p == '\\' || *p == '*' || *p == '_')
+					fputc('\\', f);
+				fputc(*p, f);
+			}
+			fprintf(f, "%*s%s", (int)(w[col] - l), "", last ? " |\n" : " | ");
+			if (last && i + 1 == ncols) {
+				for (size_t k = 0; k < ncols; k++)
+					fputs("|---", f);
+				fprintf(f, "|\n");
+			}
+		} else if (last) {
 			fprintf(f, "%s\n", t->cells[i]);
-		else
+		} else {
 			fprintf(f, "%-*s  ", (int)w[col], t->cells[i]);
+		}
 	}
+	free(w);
+	return 0;
 }
 
 static void tbl_free(struct tbl *t)
@@ -739,26 +765,58 @@ static char *completion_cell(const struct cmp_config *base, const struct cmp_con
 		    cmp_within_spread(base, g) ? " ~" : "", runs);
 }
 
-int compare_print(const struct compare *c, FILE *f)
+static const char *rot_name(int r)
+{
+	return r > 0 ? "yes" : r == 0 ? "no" : "unknown";
+}
+
+int compare_print(const struct compare *c, FILE *f, enum cmp_style style)
 {
 	struct tbl t = { 0 };
 	size_t ncols = 3 + c->nsets;
+	bool md = style == CMP_MARKDOWN;
 	int rc = 0;
 	if (!c->nsets)
 		return 0;
 
-	fprintf(f, "Completion time relative to '%s' (median of the runs; [min-max] over the runs; lower is faster)\n",
-		c->sets[0].label);
-	fprintf(f, "  ~ = difference within the spread over the runs (the min-max ranges overlap)\n");
-	for (size_t s = 0; s < c->nsets; s++) {
-		const struct cmp_set *st = &c->sets[s];
-		fprintf(f, "  %s: %s", st->label, st->path);
-		if (*st->fstype || *st->device)
-			fprintf(f, " (%s%s%s)", st->fstype, *st->fstype && *st->device ? " on " : "",
-				st->device);
+	if (md) {
+		fprintf(f, "### Targets\n\n");
+		const char *hd[] = { "result", "directory", "file system", "device", "rotational", "scheduler" };
+		for (size_t i = 0; i < 6; i++)
+			if ((rc = tbl_add(&t, strdup(hd[i]))))
+				goto out;
+		for (size_t s = 0; s < c->nsets; s++) {
+			const struct cmp_set *st = &c->sets[s];
+			if ((rc = tbl_add(&t, strdup(st->label))) ||
+			    (rc = tbl_add(&t, strdup(*st->dir ? st->dir : st->path))) ||
+			    (rc = tbl_add(&t, strdup(*st->fstype ? st->fstype : "?"))) ||
+			    (rc = tbl_add(&t, strdup(*st->device ? st->device : "?"))) ||
+			    (rc = tbl_add(&t, strdup(rot_name(st->rotational)))) ||
+			    (rc = tbl_add(&t, strdup(*st->scheduler ? st->scheduler : "?"))))
+				goto out;
+		}
+		if ((rc = tbl_print(&t, 6, style, f)))
+			goto out;
+		tbl_free(&t);
+		fprintf(f, "\n### Completion time relative to %s\n\n"
+			   "Median of the runs, normalized to %s (1.00; lower is faster); [min-max] over the runs; "
+			   "`~` marks a difference within that spread (the min-max ranges overlap). "
+			   "The baseline's absolute median follows its ratio.\n\n",
+			c->sets[0].label, c->sets[0].label);
+	} else {
+		fprintf(f, "Completion time relative to '%s' (median of the runs; [min-max] over the runs; "
+			   "lower is faster)\n", c->sets[0].label);
+		fprintf(f, "  ~ = difference within the spread over the runs (the min-max ranges overlap)\n");
+		for (size_t s = 0; s < c->nsets; s++) {
+			const struct cmp_set *st = &c->sets[s];
+			fprintf(f, "  %s: %s", st->label, st->path);
+			if (*st->fstype || *st->device)
+				fprintf(f, " (%s%s%s)", st->fstype, *st->fstype && *st->device ? " on " : "",
+					st->device);
+			fputc('\n', f);
+		}
 		fputc('\n', f);
 	}
-	fputc('\n', f);
 
 	if ((rc = tbl_add(&t, strdup("TRACE"))) || (rc = tbl_add(&t, strdup("MODE"))) ||
 	    (rc = tbl_add(&t, strdup("PROCS"))))
@@ -775,12 +833,17 @@ int compare_print(const struct compare *c, FILE *f)
 			if ((rc = tbl_add(&t, completion_cell(row->cell[0], row->cell[s], s == 0))))
 				goto out;
 	}
-	tbl_print(&t, ncols, f);
+	if ((rc = tbl_print(&t, ncols, style, f)))
+		goto out;
 	tbl_free(&t);
 
 	/* Latency: one line per (row, class with ops), p50/p99 per set. */
 	size_t lcols = 4 + 2 * c->nsets;
-	fprintf(f, "\nLatency percentiles per op class (pooled over all processes and runs)\n\n");
+	if (md)
+		fprintf(f, "\n### Latency percentiles per op class\n\n"
+			   "Pooled over all processes and runs.\n\n");
+	else
+		fprintf(f, "\nLatency percentiles per op class (pooled over all processes and runs)\n\n");
 	if ((rc = tbl_add(&t, strdup("TRACE"))) || (rc = tbl_add(&t, strdup("MODE"))) ||
 	    (rc = tbl_add(&t, strdup("PROCS"))) || (rc = tbl_add(&t, strdup("CLASS"))))
 		goto out;
@@ -817,7 +880,7 @@ int compare_print(const struct compare *c, FILE *f)
 		}
 	}
 	if (lines)
-		tbl_print(&t, lcols, f);
+		rc = tbl_print(&t, lcols, style, f);
 	else
 		fprintf(f, "(no latency data in the results)\n");
 out:
@@ -890,6 +953,10 @@ json_t *compare_json(const struct compare *c)
 		json_object_set_new(o, "path", json_string(c->sets[s].path));
 		json_object_set_new(o, "fstype", json_string(c->sets[s].fstype ? c->sets[s].fstype : ""));
 		json_object_set_new(o, "device", json_string(c->sets[s].device ? c->sets[s].device : ""));
+		json_object_set_new(o, "dir", json_string(c->sets[s].dir ? c->sets[s].dir : ""));
+		json_object_set_new(o, "scheduler", json_string(c->sets[s].scheduler ? c->sets[s].scheduler : ""));
+		json_object_set_new(o, "rotational", c->sets[s].rotational >= 0 ? json_boolean(c->sets[s].rotational)
+									   : json_null());
 		json_object_set_new(o, "configurations", json_integer((json_int_t)c->sets[s].ncfg));
 		json_array_append_new(sets, o);
 	}

@@ -285,7 +285,7 @@ static const double cdf_q[] = { 0, 0.5, 1, 2, 5, 10, 15, 20, 25, 30, 35, 40, 45,
 #define NCDF_Q (sizeof(cdf_q) / sizeof(cdf_q[0]))
 
 static int latency_figure(const struct compare *c, const struct cmp_row *row, const char *dir,
-			  const char *cfgname, struct plot_list *out, struct rerr *e)
+			  const char *name, struct plot_list *out, struct rerr *e)
 {
 	int cls[CMP_NCLASS], ncls = 0;
 	for (int k = 0; k < CMP_NCLASS; k++) {
@@ -298,8 +298,6 @@ static int latency_figure(const struct compare *c, const struct cmp_row *row, co
 	if (!ncls)
 		return 0;
 
-	char name[600];
-	snprintf(name, sizeof(name), "latency-%s", cfgname);
 	int rc = 0;
 	char *body = NULL;
 	size_t blen = 0;
@@ -346,7 +344,7 @@ static int latency_figure(const struct compare *c, const struct cmp_row *row, co
 		   "set yrange [0:100]\n"
 		   "set ytics 0,20,100\n"
 		   "set grid\n"
-		   "set key top left\n");
+		   "set key below horizontal\n");
 	idx = 0;
 	for (int i = 0; i < ncls; i++) {
 		fprintf(b, "set title '%s'\nplot ", cmp_class_names[cls[i]]);
@@ -373,7 +371,7 @@ static int latency_figure(const struct compare *c, const struct cmp_row *row, co
 /* ---- throughput timelines -------------------------------------------- */
 
 static int timeline_figure(const struct cmp_set *set, const struct cmp_config *g, const char *dir,
-			   const char *cfgname, struct plot_list *out, struct rerr *e)
+			   const char *name, struct plot_list *out, struct rerr *e)
 {
 	size_t nl = 0, maxn = 0;
 	for (size_t j = 0; j < g->ntl; j++)
@@ -384,12 +382,6 @@ static int timeline_figure(const struct cmp_set *set, const struct cmp_config *g
 		}
 	if (!nl)
 		return 0;
-	char *lab = cmp_safe_name(set->label);
-	if (!lab)
-		return -ENOMEM;
-	char name[800];
-	snprintf(name, sizeof(name), "timeline-%s-%s", lab, cfgname);
-	free(lab);
 
 	bool par = strcmp(g->mode, "sequential") != 0;
 	int rc = 0;
@@ -493,26 +485,34 @@ int plot_write(const struct compare *c, const char *dir, struct plot_list *out, 
 	if ((rc = completion_figure(c, dir, "sequential", out, e)) < 0 ||
 	    (rc = completion_figure(c, dir, "parallel", out, e)) < 0)
 		return rc;
-	for (size_t r = 0; r < c->nrows; r++) {
+	/* figure names: latency-TRACE-MODE-N, timeline-LABEL-TRACE-MODE-N */
+	for (size_t r = 0; r < c->nrows && rc == 0; r++) {
 		const struct cmp_row *row = &c->rows[r];
-		char *tn = cmp_safe_name(row->trace);
-		char *mn = cmp_safe_name(row->mode);
-		char cfg[600];
-		if (!tn || !mn) {
-			free(tn);
-			free(mn);
-			return -ENOMEM;
+		char *tn = cmp_safe_name(row->trace), *mn = cmp_safe_name(row->mode), *name = NULL;
+		if (!tn || !mn || asprintf(&name, "latency-%s-%s-%u", tn, mn, row->procs) < 0) {
+			name = NULL;
+			rc = -ENOMEM;
+		} else {
+			rc = latency_figure(c, row, dir, name, out, e);
 		}
-		snprintf(cfg, sizeof(cfg), "%s-%s-%u", tn, mn, row->procs);
+		for (size_t s = 0; s < c->nsets && rc == 0; s++) {
+			if (!row->cell[s])
+				continue;
+			char *lab = cmp_safe_name(c->sets[s].label), *tname = NULL;
+			if (!lab || asprintf(&tname, "timeline-%s-%s-%s-%u", lab, tn, mn, row->procs) < 0) {
+				tname = NULL;
+				rc = -ENOMEM;
+			} else {
+				rc = timeline_figure(&c->sets[s], row->cell[s], dir, tname, out, e);
+			}
+			free(lab);
+			free(tname);
+		}
 		free(tn);
 		free(mn);
-		if ((rc = latency_figure(c, row, dir, cfg, out, e)) < 0)
-			return rc;
-		for (size_t s = 0; s < c->nsets; s++)
-			if (row->cell[s] && (rc = timeline_figure(&c->sets[s], row->cell[s], dir, cfg, out, e)) < 0)
-				return rc;
+		free(name);
 	}
-	return 0;
+	return rc;
 }
 
 int plot_render(const char *dir, const char *name, struct rerr *e)

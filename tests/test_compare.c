@@ -78,7 +78,7 @@ static char *print_to_string(const struct compare *c)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(compare_print(c, f), 0);
+	assert_int_equal(compare_print(c, f, CMP_TEXT), 0);
 	fclose(f);
 	return buf;
 }
