@@ -1,0 +1,40 @@
+# strace_sums.awk - per-process read/write counts and bytes, straight from
+# strace text (independent of replay's parser): prints
+#   PID READS READ_BYTES WRITES WRITE_BYTES
+# Calls split as <unfinished ...> / <... NAME resumed> are counted once, at
+# the resumed line, with the fd taken from the unfinished half.  A call is
+# counted when it succeeded (result >= 0) and its fd is not a terminal or
+# /dev file (-y decoration under /dev/) nor an undecorated 0/1/2.
+# Set -v pid=N for strace -ff files (lines carry no pid).
+function kind(n) {
+	if (n ~ /^(read|pread64|readv|preadv|preadv2)$/) return "r"
+	if (n ~ /^(write|pwrite64|writev|pwritev|pwritev2)$/) return "w"
+	return ""
+}
+{
+	l = $0; p = pid
+	if (match(l, /^\[pid +[0-9]+\] /)) {
+		p = substr(l, 6, RLENGTH - 7) + 0; l = substr(l, RLENGTH + 1)
+	} else if ($1 ~ /^[0-9]+$/) {               # -f -o: pid column
+		p = $1 + 0; sub(/^[0-9]+ +/, "", l)
+	}
+	if (p == "") p = "main"
+	sub(/^ *[0-9:.]+ +/, "", l)                 # timestamp
+	if (l ~ /<unfinished \.\.\.>$/) { pend[p] = l; next }
+	call = l
+	if (match(l, /^<\.\.\. [a-z0-9_]+ resumed>/)) {
+		name = substr(l, 6, RLENGTH - 14); call = pend[p] l
+	} else if (match(l, /^[a-z0-9_]+\(/)) {
+		name = substr(l, 1, RLENGTH - 1)
+	} else next
+	k = kind(name); if (k == "") next
+	if (!match(call, /\) += -?[0-9]+( <[0-9.]+>)?$/)) next
+	r = substr(call, RSTART, RLENGTH); sub(/^\) += /, "", r); sub(/ .*/, "", r); r += 0
+	if (r < 0) next
+	match(call, /\(/); a = substr(call, RSTART + 1)
+	if (a ~ /^[0-9]+<\/dev\//) next
+	if (a ~ /^[012][,)]/) next
+	if (k == "r") { nr[p]++; br[p] += r } else { nw[p]++; bw[p] += r }
+	seen[p] = 1
+}
+END { for (p in seen) printf "%s %d %d %d %d\n", p, nr[p], br[p], nw[p], bw[p] }

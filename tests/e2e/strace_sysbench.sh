@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# A real capture (tests/data/strace/README): sysbench fileio, 4 threads,
+# interleaved <unfinished ...>/resumed on most lines.  The .ops must hold
+# exactly the bytes the traced calls returned, per thread, as summed by awk
+# from the text; stdout writes (fd 1 -> /dev/null) are not file I/O.
+set -euo pipefail
+: "${REPLAY:?}" "${SRCDIR:?}"
+T=$SRCDIR/tests/data/strace/sysbench_fileio.txt
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$REPLAY" convert -q "$T" -o "$tmp/sb.ops"
+want=$(awk -f "$SRCDIR/tests/e2e/strace_sums.awk" "$T" | cut -d' ' -f2- | sort)
+got=$("$REPLAY" dump "$tmp/sb.ops" | awk '!/^#/ {
+	if ($4 == "read" && $8 >= 0) { r[$1]++; rb[$1] += $8 }
+	if ($4 == "write" && $8 >= 0) { w[$1]++; wb[$1] += $8 }
+	seen[$1] = 1 }
+	END { for (k in seen) printf "%d %d %d %d\n", r[k], rb[k], w[k], wb[k] }' | sort)
+# ranks with no data ops print "0 0 0 0" on our side only
+got=$(echo "$got" | grep -v '^0 0 0 0$')
+if [ "$want" != "$got" ]; then
+	echo "FAIL: expected"; echo "$want"; echo "got"; echo "$got"; exit 1
+fi
+totals=$(echo "$got" | awk '{a+=$1; b+=$2; c+=$3; d+=$4} END {print a" reads "b" B, "c" writes "d" B"}')
+echo "ok: $(echo "$got" | wc -l) ranks, $totals"
+
+# the fsyncs of the 4 threads are all there (awk: fsync calls with result 0)
+want_fs=$(grep -cE '(fsync\([0-9]+<[^>]*>\) += 0|<\.\.\. fsync resumed>\) += 0)' "$T")
+got_fs=$("$REPLAY" dump "$tmp/sb.ops" | awk '$4 == "fsync" && $8 == 0' | wc -l)
+[ "$want_fs" = "$got_fs" ] || { echo "FAIL: fsync $got_fs, expected $want_fs"; exit 1; }
+echo "ok: $got_fs fsyncs"
