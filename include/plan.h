@@ -74,7 +74,8 @@ int  plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mo
 int  plan_rmdir(const struct plan *p, uint32_t copy, uint32_t path_id);
 int  plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id);
 /* Remove what the plan created (files, then directories), never anything else.
- * A no-op when the plan was built with o->keep. */
+ * Callable again after a new plan_prepare (between repeats); the caller
+ * skips it for --keep. */
 int  plan_cleanup(struct plan *p, struct rerr *e);
 /* --dry-run: files, sizes to prepare, ranks -> processes. */
 void plan_print(const struct plan *p, const struct opstream *s, FILE *f);

@@ -78,7 +78,6 @@ struct plan_dir {
 
 struct plan_priv {
 	bool walk;              /* O_NOFOLLOW walk instead of openat2     */
-	bool keep;
 	uint32_t nranks;        /* ranks in the trace                     */
 	uint32_t *file_rank;    /* per file: lowest rank using it         */
 	uint16_t *file_acc;     /* per file: A_* bits                     */
@@ -1036,7 +1035,11 @@ static int check_existing(struct plan *p, bool force, struct rerr *e)
 		}
 	}
 	if (nconf && !force) {
-		show(p, first_copy, first ? first : "", b2, sizeof b2);
+		/* name it relative to the target, as the user sees it */
+		copy_prefix(first_copy, pre, sizeof pre);
+		snprintf(b2, sizeof b2, "%s%s", pre, first ? first : "");
+		if (b2[0] && b2[strlen(b2) - 1] == '/')
+			b2[strlen(b2) - 1] = '\0';
 		if (nconf == 1)
 			return rerr_set(e, -EEXIST, "target '%s' already holds '%s', which the run "
 					"would overwrite or remove (use --force to allow it, or "
@@ -1088,7 +1091,6 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 		rc = rerr_set(e, -ENOMEM, "out of memory");
 		goto out;
 	}
-	p->priv->keep = o && o->keep;
 	rc = check_target(p, target, e);
 	if (rc)
 		goto out;
@@ -1317,7 +1319,7 @@ int plan_cleanup(struct plan *p, struct rerr *e)
 	size_t nfail = 0;
 	int rc = 0;
 
-	if (!pv || pv->keep)
+	if (!pv)
 		return 0;
 	rl = calloc(pv->ndirs + p->nfiles + 1, sizeof *rl);
 	if (!rl)
@@ -1453,8 +1455,9 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 	fprintf(f, "plan for target '%s' (paths resolved %s)\n", p->target,
 		p->priv->walk ? "by an O_NOFOLLOW walk, symlinks refused"
 			      : "with openat2 RESOLVE_BENEATH");
-	fprintf(f, "  %u traced ranks, %u replayed by %zu processes", p->priv->nranks,
-		p->nranks_used, p->nprocs);
+	fprintf(f, "  %u traced rank%s, %u replayed by %zu process%s", p->priv->nranks,
+		p->priv->nranks == 1 ? "" : "s", p->nranks_used, p->nprocs,
+		p->nprocs == 1 ? "" : "es");
 	if (p->reused)
 		fprintf(f, ": ranks reused round-robin, %u copies of the file set "
 			"(copy k>0 under TARGET/" COPY_PREFIX "k/)", p->ncopies);
@@ -1482,12 +1485,13 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 			fprintf(f, "   <- '%s'", traced);
 		fputc('\n', f);
 	}
-	fprintf(f, "\ntotals: %zu files (%zu shared, %zu private), %zu directories; "
-		"%zu prepared: %s per copy", nfiles, nshared, nfiles - nshared, ndirs, nprep,
-		fmt_bytes(b1, sizeof b1, (double)prep_bytes));
+	fprintf(f, "\ntotals: %zu file%s (%zu shared, %zu private), %zu director%s; "
+		"%zu prepared: %s (%" PRIu64 " bytes) per copy", nfiles, nfiles == 1 ? "" : "s",
+		nshared, nfiles - nshared, ndirs, ndirs == 1 ? "y" : "ies", nprep,
+		fmt_bytes(b1, sizeof b1, (double)prep_bytes), prep_bytes);
 	if (p->ncopies > 1)
-		fprintf(f, ", %s in all (%u copies)", fmt_bytes(b2, sizeof b2, (double)all_bytes),
-			p->ncopies);
+		fprintf(f, ", %s (%" PRIu64 " bytes) in all (%u copies)",
+			fmt_bytes(b2, sizeof b2, (double)all_bytes), all_bytes, p->ncopies);
 	fprintf(f, "\n\nprocesses:\n");
 	for (size_t i = 0; i < p->nprocs; i++) {
 		const struct plan_proc *pp = &p->procs[i];

@@ -533,7 +533,7 @@ static void test_existing_force(void **state)
 	assert_int_equal(plan_build(&p, &s, target, NULL, &e), -EEXIST);
 	/* files sorted by mapped path: "in" comes first */
 	assert_non_null(strstr(e.msg, "already holds '"));
-	assert_non_null(strstr(e.msg, "/existing/in'"));
+	assert_non_null(strstr(e.msg, "already holds 'in' and"));
 	assert_non_null(strstr(e.msg, "and 2 more"));
 	assert_non_null(strstr(e.msg, "--force"));
 	assert_int_equal(p.target_fd, -1);
@@ -869,6 +869,7 @@ static void test_target_info(void **state)
 	struct target_info ti;
 	struct statfs sfs;
 	struct stat st;
+	unsetenv("REPLAY_RESOLVE");
 	assert_int_equal(target_info_get(root, &ti), 0);
 	assert_int_equal(statfs(root, &sfs), 0);
 	assert_int_equal(stat(root, &st), 0);
