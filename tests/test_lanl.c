@@ -225,6 +225,17 @@ static void test_missing_timing_rank(void **st)
 	free(files[0]);
 	free(files[1]);
 	fb_rmdir(dir);
+
+	/* no timing file: in-file barrier lines name host13's rank, host12
+	 * (none) takes the next free rank */
+	char *nt[] = { D "/nton/host12.10377.trace", D "/nton/host13.10378.trace" };
+	rc = fb_parse(&trace_lanl, nt, 2, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nranks, 2);
+	assert_string_equal(fb_ranks[0].name, "host13.10378");
+	assert_string_equal(fb_ranks[1].name, "host12.10377");
+	assert_non_null(strstr(in.note, "1 trace files without barrier lines numbered in file-name order"));
 }
 
 static void test_bad_lines(void **st)

@@ -728,13 +728,65 @@ static void note_add(struct trace_input *in, const char *s)
 	snprintf(in->note + n, sizeof(in->note) - n, "%s%s", n ? "; " : "", s);
 }
 
+static bool rank_used(const struct lanl *L, int r)
+{
+	for (size_t i = 0; i < L->nt; i++)
+		if (L->t[i].rank == r)
+			return true;
+	for (size_t i = 0; i < L->nf; i++)
+		if (L->f[i].rank == r)
+			return true;
+	return false;
+}
+
+/* Rank name and pid from a file name "<host>[.domain].<pid>[.suffix]"
+ * (the last all-digit '.'-separated token after the first is the pid),
+ * else the file's base name with its pid column or a synthetic pid. */
+static void name_from_file(struct lanl *L, struct lfile *f, size_t idx)
+{
+	const char *bn = base_name(f->path);
+	const char *dot = strchr(bn, '.');
+	const char *pidtok = NULL;
+	int64_t pid = -1;
+	while (dot) {
+		const char *t = dot + 1;
+		size_t tl = strcspn(t, ".");
+		int64_t v;
+		if (tl && strspn(t, "0123456789") == tl && (t[0] != '0' || tl == 1) &&
+		    !num_parse(t, tl, &v)) {
+			pidtok = dot;
+			pid = v;
+		}
+		dot = strchr(t, '.');
+	}
+	if (pidtok) {
+		int hl = (int)strcspn(bn, ".");
+		snprintf(f->name, sizeof(f->name), "%.*s.%" PRId64, hl, bn, pid);
+	} else {
+		pid = f->colpid >= 0 ? f->colpid : SYNTH_PID + (int64_t)idx;
+		snprintf(f->name, sizeof(f->name), "%s", bn);
+	}
+	f->pid = pid;
+	for (size_t j = 0; j < L->nf; j++)
+		if (&L->f[j] != f && L->f[j].rank >= 0 && L->f[j].pid == pid && L->f[j].name[0]) {
+			f->pid = SYNTH_PID + (int64_t)idx;
+			break;
+		}
+	for (size_t j = 0; j < L->nt; j++)
+		if (L->t[j].pid == f->pid)
+			f->pid = SYNTH_PID + (int64_t)idx;
+}
+
 /* Give every trace file a rank; drop timing files from the list. */
 static int assign_ranks(struct lanl *L)
 {
 	size_t k = 0;
+	bool have_tfile = false;
 	for (size_t i = 0; i < L->nf; i++)
 		if (!L->f[i].timing)
 			L->f[k++] = L->f[i];
+		else
+			have_tfile = true;
 	L->nf = k;
 	if (!L->nf)
 		return rerr_set(L->e, -EINVAL, "'%s': expected LANL-Trace call lines "
@@ -765,6 +817,10 @@ static int assign_ranks(struct lanl *L)
 					if (L->t[j].pid == f->colpid)
 						found = (int)j, nfound++;
 			}
+			if (nfound != 1 && !have_tfile) {
+				f->rank = -1;   /* only in-file barrier lines: see below */
+				continue;
+			}
 			if (nfound != 1)
 				return rerr_set(L->e, -EINVAL,
 						"cannot match '%s' to a rank of the timing file: %s",
@@ -773,6 +829,26 @@ static int assign_ranks(struct lanl *L)
 			f->rank = L->t[found].rank;
 			f->pid = L->t[found].pid;
 			rank_name(f->name, sizeof(f->name), L->t[found].host, f->pid);
+		}
+		/* no timing file, some files without barrier lines: the
+		 * free rank numbers, in file-name order */
+		size_t unmatched = 0;
+		int next = 0;
+		for (size_t i = 0; i < L->nf; i++) {
+			struct lfile *f = &L->f[i];
+			if (f->rank >= 0)
+				continue;
+			while (rank_used(L, next))
+				next++;
+			f->rank = next++;
+			name_from_file(L, f, i);
+			unmatched++;
+		}
+		if (unmatched) {
+			char buf[160];
+			snprintf(buf, sizeof(buf), "no LANL timing file: %zu trace files without barrier lines "
+				 "numbered in file-name order", unmatched);
+			note_add(L->in, buf);
 		}
 		qsort(L->f, L->nf, sizeof(*L->f), cmp_file_rank);
 		for (size_t i = 1; i < L->nf; i++)
@@ -788,30 +864,8 @@ static int assign_ranks(struct lanl *L)
 	} else {
 		/* documented recovery: no timing file -> file-name order */
 		for (size_t i = 0; i < L->nf; i++) {
-			struct lfile *f = &L->f[i];
-			f->rank = (int)i;
-			const char *bn = base_name(f->path);
-			const char *dot = strchr(bn, '.');
-			int64_t pid = -1;
-			if (dot && dot > bn) {
-				size_t dl = strcspn(dot + 1, "._-");
-				if (dl && num_parse(dot + 1, dl, &pid))
-					pid = -1;
-				if (pid >= 0 && dot[1] == '0' && dl > 1)
-					pid = -1;
-			}
-			if (pid >= 0) {
-				snprintf(f->name, sizeof(f->name), "%.*s.%" PRId64, (int)(dot - bn), bn, pid);
-			} else {
-				pid = f->colpid >= 0 ? f->colpid : SYNTH_PID + (int64_t)i;
-				snprintf(f->name, sizeof(f->name), "%s", bn);
-			}
-			f->pid = pid;
-			for (size_t j = 0; j < i; j++)
-				if (L->f[j].pid == pid) {
-					f->pid = SYNTH_PID + (int64_t)i;
-					break;
-				}
+			L->f[i].rank = (int)i;
+			name_from_file(L, &L->f[i], i);
 		}
 		if (L->nf > 1)
 			note_add(L->in, "no LANL timing file: ranks numbered in file-name order");
