@@ -128,8 +128,8 @@ static int same_tree(const char *a, const char *b)
 			char pa[600], pb[600];
 			if (strcmp(na[i], nb[i]))
 				return 0;
-			snprintf(pa, sizeof(pa), "%s/%s", a, na[i]);
-			snprintf(pb, sizeof(pb), "%s/%s", b, nb[i]);
+			snprintf(pa, sizeof(pa), "%.300s/%.255s", a, na[i]);
+			snprintf(pb, sizeof(pb), "%.300s/%.255s", b, nb[i]);
 			if (!same_tree(pa, pb))
 				return 0;
 		}
@@ -267,7 +267,7 @@ static void lanl_dir(const char *dir, int nranks, char files[][256], int *rank_o
 	char line[512];
 	int entered = 0, exited = 0;
 	for (int i = 0; i < nranks; i++) {
-		snprintf(files[i], 256, "%s", names[i]);
+		snprintf(files[i], 256, "%.255s", names[i]);
 		rank_of_file[i] = -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -311,7 +311,7 @@ static void check_lanl(const char *name, int strided, int nton, uint64_t nobj, u
 	for (int i = 0; i < N; i++) {
 		char fp[700];
 		struct lanl_count c;
-		snprintf(fp, sizeof(fp), "%s/%s", tpath(out), files[i]);
+		snprintf(fp, sizeof(fp), "%.400s/%.255s", tpath(out), files[i]);
 		lanl_scan(fp, &c);
 		uint64_t r = (uint64_t)rank_of[i];
 		/* the formula: nobj objects written, read back (+ re-reads) */
@@ -371,7 +371,7 @@ static void test_lanl_large_offsets(void **state)
 	for (int i = 0; i < 4; i++) {
 		char fp[700];
 		struct lanl_count c;
-		snprintf(fp, sizeof(fp), "%s/%s", tpath("lanl-big"), files[i]);
+		snprintf(fp, sizeof(fp), "%.400s/%.255s", tpath("lanl-big"), files[i]);
 		lanl_scan(fp, &c);
 		uint64_t r = (uint64_t)rank_of[i];
 		assert_int_equal(c.wbytes, 600ull << 20);
