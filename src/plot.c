@@ -116,6 +116,12 @@ static int uint_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static bool has_base(const struct cmp_row *row)
+{
+	const struct cmp_config *b = row->cell[0];
+	return b && b->ncomplete && b->median > 0;
+}
+
 /*
  * Grouped bars, one cluster per trace, one bar per set.  Sequential mode is
  * one panel; parallel mode gets one panel per process count (the study's
@@ -135,8 +141,10 @@ static int completion_figure(const struct compare *c, const char *dir, const cha
 	char name[64];
 
 	snprintf(name, sizeof(name), "completion-%s", mode);
+	/* rows without a complete baseline cannot be normalized: left out
+	 * (`replay compare` shows their absolute times) */
 	for (size_t r = 0; r < c->nrows; r++) {
-		if (strcmp(c->rows[r].mode, mode))
+		if (strcmp(c->rows[r].mode, mode) || !has_base(&c->rows[r]))
 			continue;
 		unsigned p = par ? c->rows[r].procs : 0;
 		size_t g;
@@ -170,13 +178,13 @@ static int completion_figure(const struct compare *c, const char *dir, const cha
 		fprintf(f, "# trace");
 		for (size_t s = 0; s < c->nsets; s++)
 			fprintf(f, "\t%s:norm\tmin\tmax", c->sets[s].label);
-		fprintf(f, "\tbaseline_s\n");
+		fprintf(f, "\tbaseline_s\tbaseline\n");
 		for (size_t r = 0; r < c->nrows; r++) {
 			const struct cmp_row *row = &c->rows[r];
-			if (strcmp(row->mode, mode) || (par && row->procs != groups[g]))
+			if (strcmp(row->mode, mode) || (par && row->procs != groups[g]) || !has_base(row))
 				continue;
 			const struct cmp_config *base = row->cell[0];
-			bool have_base = base && base->ncomplete && base->median > 0;
+			bool have_base = true;
 			ntr++;
 			dat_str(f, row->trace);
 			for (size_t s = 0; s < c->nsets; s++) {
@@ -190,10 +198,14 @@ static int completion_figure(const struct compare *c, const char *dir, const cha
 						ymax = x->max / base->median;
 				}
 			}
-			if (have_base)
-				fprintf(f, "\t%.6f\n", base->median / 1e9);
-			else
-				fprintf(f, "\t-\n");
+			if (have_base) {
+				char hb[32];
+				fprintf(f, "\t%.6f\t", base->median / 1e9);
+				dat_str(f, fmt_ns(hb, sizeof(hb), base->median));
+				fputc('\n', f);
+			} else {
+				fprintf(f, "\t-\t-\n");
+			}
 		}
 		if (ntr > maxtraces)
 			maxtraces = ntr;
@@ -246,9 +258,9 @@ static int completion_figure(const struct compare *c, const char *dir, const cha
 			fprintf(b, " title ");
 			gp_str(b, c->sets[s].label);
 		}
-		fprintf(b, ", \\\n     '' index %zu using ($0%+.6f):($4):($%zu < 10 ? sprintf('%%.2f s', $%zu) : "
-			   "sprintf('%%.0f s', $%zu)) with labels offset 0,0.8 font ',9' notitle\n",
-			g, off, ac, ac, ac);
+		fprintf(b, ", \\\n     '' index %zu using ($0%+.6f):($4):(stringcolumn(%zu)) "
+			   "with labels offset 0,0.8 font ',9' notitle\n",
+			g, off, ac + 1);
 	}
 	fprintf(b, "unset multiplot\n");
 	if (fclose(b) != 0) {
@@ -441,7 +453,8 @@ static int timeline_figure(const struct cmp_set *set, const struct cmp_config *g
 		   "set ylabel 'throughput (MiB/s)'\n"
 		   "set yrange [0:*]\n"
 		   "set grid\n"
-		   "set key outside right top\n",
+		   "set key outside right top\n"
+		   "set linetype 8 lc rgb '#a0522d'\n",
 		par ? "'time since the start (s)'" : "'time since the rank started (s)'");
 	bool each_titled = nl <= 8;
 	fprintf(b, "plot ");

@@ -60,6 +60,13 @@ fi
 grep -q "gnuplot not found: install the Debian package 'gnuplot-nox'" "$tmp/err" || fail "no gnuplot: $(cat "$tmp/err")"
 [ -s "$tmp/ng/completion-sequential.gp" ] || fail "no gnuplot: scripts should still be written"
 
+# a configuration missing from the baseline cannot be normalized: no bars
+# for it (hdd-seq has no parallel result), the rest is still plotted
+"$REPLAY" plot -o "$tmp/nb" "$D/hdd-seq.json" "$D/ssd-par.json" >"$tmp/nb.list"
+[ -s "$tmp/nb/completion-sequential.png" ] || fail "no-baseline: sequential bars missing"
+[ ! -e "$tmp/nb/completion-parallel.gp" ] || fail "no-baseline: parallel bars without a baseline"
+[ -s "$tmp/nb/latency-s3d.strace-parallel-2.png" ] || fail "no-baseline: latency CDF missing"
+
 # usage errors
 if "$REPLAY" plot "$D/hdd-seq.json" 2>"$tmp/err"; then fail "plot without -o succeeded"; fi
 grep -q "output directory is required" "$tmp/err" || fail "missing -o message"
