@@ -1181,9 +1181,11 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 			return mark_child(p, pid);
 		return 0;
 	}
-	const char *cut = memmem(line, len, "strace: Process ", 16);
-	if (cut && (memmem(cut, len - (size_t)(cut - line), " attached", 9) ||
-		    memmem(cut, len - (size_t)(cut - line), " detached", 9))) {
+	const char *cut = NULL;
+	if (len > 25 && (!memcmp(line + len - 9, " attached", 9) ||
+			 !memcmp(line + len - 9, " detached", 9)))
+		cut = memmem(line, len, "strace: Process ", 16);
+	if (cut) {
 		size_t head = (size_t)(cut - line);
 		int64_t pid;
 		struct span rest;
@@ -1488,7 +1490,7 @@ static int emit_builder(void *arg, const struct sc_event *ev, struct rerr *e)
 }
 
 /* Peek the next line of f (skipping nothing); sets f->key for merging. */
-static int sfile_next(struct sfile *f, struct trace_input *in)
+static int sfile_next(struct sfile *f, struct trace_input *in, int want_key)
 {
 	int rc = lr_next(&f->lr, &f->line, &f->len);
 	if (rc == 0) {
@@ -1505,6 +1507,8 @@ static int sfile_next(struct sfile *f, struct trace_input *in)
 	f->have = 1;
 	in->lines++;
 	in->bytes += f->len + 1;
+	if (!want_key)
+		return 1;
 	size_t pos;
 	int64_t pid;
 	int br, kind;
@@ -1569,7 +1573,7 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 		int has = -1;
 		uint64_t key = 0;
 		for (;;) {
-			rc = sfile_next(f, in);
+			rc = sfile_next(f, in, merge);
 			if (rc < 0) {
 				rc = rerr_set(e, rc, "cannot read '%s': %s", in->files[i], strerror(-rc));
 				goto out;
@@ -1630,7 +1634,7 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 			rc = handle(p, f, in, e);
 			if (rc)
 				goto out;
-			rc = sfile_next(f, in);
+			rc = sfile_next(f, in, 1);
 			if (rc < 0) {
 				rc = rerr_set(e, rc, "cannot read '%s': %s", f->src.name, strerror(-rc));
 				goto out;
@@ -1660,7 +1664,7 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 				rc = handle(p, f, in, e);
 				if (rc)
 					goto out;
-				rc = sfile_next(f, in);
+				rc = sfile_next(f, in, 0);
 				if (rc < 0) {
 					rc = rerr_set(e, rc, "cannot read '%s': %s", f->src.name,
 						      strerror(-rc));
