@@ -195,7 +195,9 @@ static void test_unknown_and_variants(void **st)
 			    EV("ENTER", 19, "mkdir)path(/a/e)mode(493)") EV("EXIT", 20, "mkdir)ret(0)")
 			    EV("ENTER", 21, "dup2)fd(4)newfd(9)") EV("EXIT", 22, "dup2)ret(9)")
 			    EV("ENTER", 23, "writev)fd(9)iovec(base(1)len(7))iovec(base(2)len(8))") EV("EXIT", 24, "writev)ret(15)")
-			    EV("ENTER", 25, "lseek)fd(9)offset(-5)whence(SEEK_END)") EV("EXIT", 26, "lseek)ret(100)"),
+			    EV("ENTER", 25, "lseek)fd(9)offset(-5)whence(SEEK_END)") EV("EXIT", 26, "lseek)ret(100)")
+			    "tracetype( ENTER ) time:(100) time:(27) str( close ) fd( 9 )\n"
+			    "tracetype(EXIT)time:(100)time:(28)str(close)ret(0)\n",
 			    false, &in, &e, &dir);
 	fb_rmdir(dir);
 	if (rc)
@@ -231,6 +233,8 @@ static void test_unknown_and_variants(void **st)
 	assert_int_equal(ls->whence, SEEK_END);
 	assert_int_equal(ls->offset, -5);
 	assert_int_equal(ls->ret, 100);
+	/* blanks inside and between fields */
+	assert_int_equal(fb_nth(p, SC_CLOSE, 0)->fd, 9);
 	assert_string_equal(in.note, "");
 }
 

@@ -669,6 +669,14 @@ static void spend_free(struct spend *p)
 	p->line = NULL;
 }
 
+static void trim(const char **s, size_t *n)
+{
+	while (*n && isspace((unsigned char)**s))
+		(*s)++, (*n)--;
+	while (*n && isspace((unsigned char)(*s)[*n - 1]))
+		(*n)--;
+}
+
 static int event_line(struct sandia *S, struct srank *r, const char *src, unsigned long lineno,
 		      const char *line, size_t len)
 {
@@ -682,17 +690,22 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 	const struct sfield *cs = field_nth(&S->f2, "str", 0);
 	if (!tt)
 		return bad_line(S, src, lineno, "expected 'tracetype(ENTER|EXIT)'");
-	bool enter = tt->vlen == 5 && !strncmp(tt->val, "ENTER", 5);
-	bool exitl = tt->vlen == 4 && !strncmp(tt->val, "EXIT", 4);
+	const char *tv = tt->val, *cv = cs ? cs->val : NULL;
+	size_t tl = tt->vlen, cl = cs ? cs->vlen : 0;
+	trim(&tv, &tl);
+	if (cs)
+		trim(&cv, &cl);
+	bool enter = tl == 5 && !strncasecmp(tv, "ENTER", 5);
+	bool exitl = tl == 4 && !strncasecmp(tv, "EXIT", 4);
 	if (!enter && !exitl)
 		return bad_line(S, src, lineno, "expected 'tracetype(ENTER)' or 'tracetype(EXIT)'");
 	uint64_t ts;
 	if (event_time(&S->f2, &ts))
 		return bad_line(S, src, lineno, "expected 'time:(SECS)time:(USECS)'");
-	if (!cs || !cs->vlen || cs->vlen >= sizeof(r->pend[0].call))
+	if (!cs || !cl || cl >= sizeof(r->pend[0].call))
 		return bad_line(S, src, lineno, "expected 'str(CALL)'");
 	char call[64];
-	snprintf(call, sizeof(call), "%.*s", (int)cs->vlen, cs->val);
+	snprintf(call, sizeof(call), "%.*s", (int)cl, cv);
 	if (enter) {
 		if (r->npend >= SMAXPEND)
 			return rerr_at(S->e, -EINVAL, src, lineno, "more than %d ENTER lines without EXIT",
