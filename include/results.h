@@ -59,6 +59,9 @@ struct worker_result {
 	uint64_t start_ns;         /* CLOCK_MONOTONIC of this worker's release   */
 	uint64_t sample_interval_ns; /* interval of sample_bytes (after decimation) */
 	char     rank_name[48];    /* the traced rank's name ("pid 8468")       */
+	uint64_t eng_short_ios;    /* engine counters (struct engine)           */
+	uint64_t eng_eagain;
+	uint64_t eng_sync_fallback;
 };
 
 struct run_shared {

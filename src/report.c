@@ -259,6 +259,9 @@ json_t *report_job_json(const struct worker_result *w)
 	bad |= set_new(o, "ops", u64j(w->ops_total));
 	bad |= set_new(o, "ops_done", u64j(w->ops_done));
 	bad |= set_new(o, "max_inflight", u64j(w->max_inflight));
+	bad |= set_new(o, "short_ios", u64j(w->eng_short_ios));
+	bad |= set_new(o, "eagain", u64j(w->eng_eagain));
+	bad |= set_new(o, "sync_fallback", u64j(w->eng_sync_fallback));
 	bad |= set_new(o, "rounded_ops", u64j(w->rounded_ops));
 	bad |= set_new(o, "rounded_extra_bytes", u64j(w->rounded_extra_bytes));
 	for (int k = 1; k < RES_MAX_ERRNO; k++) {

@@ -183,6 +183,11 @@ struct wstate {
 
 static void ws_free(struct wstate *ws)
 {
+	if (ws->eng_ok && ws->w) {
+		ws->w->eng_short_ios = ws->eng.short_ios;
+		ws->w->eng_eagain = ws->eng.eagain;
+		ws->w->eng_sync_fallback = ws->eng.sync_fallback;
+	}
 	if (ws->eng_ok && ws->eng.ops->exit)
 		ws->eng.ops->exit(&ws->eng);
 	ws->eng_ok = false;

@@ -94,6 +94,9 @@ static void fill_worker(struct worker_result *w)
 	w->numa_node = -1;
 	strcpy(w->cpuset, "0-1");
 	strcpy(w->rank_name, "pid 77");
+	w->eng_short_ios = 1;
+	w->eng_eagain = 2;
+	w->eng_sync_fallback = 3;
 	w->errno_counts[ENOSPC] = 2;
 	w->skipped_failed = 3;
 	w->seeks = 5;
@@ -123,7 +126,7 @@ static void test_job_golden(void **state)
 	want = golden(
 		"{\"rank\":1,\"rank_name\":\"pid 77\",\"pid\":4242,\"copy\":0,\"status\":\"done\",\"cpuset\":\"0-1\","
 		"\"numa_node\":-1,\"completion_ns\":2500000000,\"io_ns\":2000000000,"
-		"\"flush_ns\":500000000,\"ops\":6,\"ops_done\":6,\"max_inflight\":1,"
+		"\"flush_ns\":500000000,\"ops\":6,\"ops_done\":6,\"max_inflight\":1,\"short_ios\":1,\"eagain\":2,\"sync_fallback\":3,"
 		"\"rounded_ops\":0,\"rounded_extra_bytes\":0,"
 		"\"errors\":{\"ENOSPC\":2},"
 		"\"not_issued\":{\"traced_failures\":3,\"no_handle\":0,\"mmap\":0,\"seeks\":5,\"barriers\":0},"

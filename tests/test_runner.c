@@ -343,6 +343,49 @@ static void test_replay_null_engine_and_stop(void **state)
 	free(w);
 }
 
+/* The same trace through the async engines, run-ahead allowed: the same
+ * counts, the same file, and ops really in flight together. */
+static void test_replay_async(void **state)
+{
+	(void)state;
+	const struct engine_ops *engines[] = { &engine_uring, &engine_libaio };
+
+	for (size_t k = 0; k < 2; k++) {
+		struct fixture f;
+		struct runner_opts o = { .engine = engines[k], .depth = 4, .overlap = true,
+					 .continue_on_error = true };
+		struct worker_result *w = calloc(1, sizeof(*w));
+		const char *why = NULL;
+		struct stat st;
+		char p[300];
+
+		if (engines[k]->probe(&why) < 0) {
+			print_message("engine %s not usable here (%s): skipped\n", engines[k]->name,
+				      why ? why : "?");
+			free(w);
+			continue;
+		}
+		make_trace(&f);
+		build_plan(&f);
+		assert_int_equal(run_rank(&f, &o, w, NULL), 0);
+		assert_int_equal(w->cls[RC_WRITE].total_ios, 3);
+		assert_int_equal(w->cls[RC_WRITE].io_bytes, 4206);
+		assert_int_equal(w->cls[RC_WRITE].done_bytes, 4196);
+		assert_int_equal(w->cls[RC_WRITE].errors, 1);
+		assert_int_equal(w->errno_counts[EBADF], 1);
+		assert_int_equal(w->cls[RC_READ].done_bytes, 1100);
+		assert_int_equal(w->cls[RC_SYNC].total_ios, 1);
+		assert_int_equal(w->ops_done, 17);
+		/* the first two writes do not overlap: both in flight at once */
+		assert_true(w->max_inflight >= 2 && w->max_inflight <= 4);
+		snprintf(p, sizeof(p), "%s/data/out.dat", f.target);
+		assert_int_equal(stat(p, &st), 0);
+		assert_int_equal(st.st_size, 20000);
+		release(&f);
+		free(w);
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -368,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_replay_continue),
 		cmocka_unit_test(test_replay_stops_on_error),
 		cmocka_unit_test(test_replay_null_engine_and_stop),
+		cmocka_unit_test(test_replay_async),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
