@@ -270,6 +270,10 @@ int cmd_run(int argc, char **argv)
 	if (have_ti && ro.direct)
 		ro.logical_block = ti.logical_block;
 
+	if (runner_signal()) {
+		die_msg("interrupted by signal %d (%s)", runner_signal(), strsignal(runner_signal()));
+		goto out;
+	}
 	ret = runner_init(&runner, &plan, &s, &ro, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);
