@@ -71,6 +71,7 @@ struct rankst {
 	uint32_t next_handle;
 	uint32_t next_async;
 	uint32_t barriers;
+	uint64_t last_t;     /* keeps t_ns non-decreasing within the rank */
 	struct imap async;   /* traced async id -> struct async_ent* */
 };
 
@@ -276,14 +277,14 @@ static int rank_of(struct builder *b, struct proc *p, uint64_t ts, uint32_t *ran
 	return 0;
 }
 
-static int emit(struct builder *b, struct proc *p, const struct sc_event *ev, struct op *op)
+static int emit_rank(struct builder *b, uint32_t rank, const struct sc_event *ev, struct op *op)
 {
-	uint32_t rank;
-	int rc = rank_of(b, p, ev->ts_ns, &rank);
-	if (rc)
-		return rc;
-	const struct rankst *rs = &b->ranks[rank];
+	int rc;
+	struct rankst *rs = &b->ranks[rank];
 	op->t_ns = ev->ts_ns > rs->t0 ? ev->ts_ns - rs->t0 : 0;
+	if (op->t_ns < rs->last_t)
+		op->t_ns = rs->last_t;
+	rs->last_t = op->t_ns;
 	op->dur_ns = ev->dur_ns;
 	op->line = (uint32_t)ev->line;
 	if (!op->iovcnt)
@@ -295,6 +296,15 @@ static int emit(struct builder *b, struct proc *p, const struct sc_event *ev, st
 	if (ev->ret < 0 && ev->ret != SC_RET_UNKNOWN)
 		b->st.failed_calls++;
 	return 0;
+}
+
+static int emit(struct builder *b, struct proc *p, const struct sc_event *ev, struct op *op)
+{
+	uint32_t rank;
+	int rc = rank_of(b, p, ev->ts_ns, &rank);
+	if (rc)
+		return rc;
+	return emit_rank(b, rank, ev, op);
 }
 
 static struct op op_new(enum op_kind k)
@@ -582,7 +592,11 @@ out:
 }
 
 /* Remove fd from p's table; emit OP_CLOSE in p's rank when that was the
- * table's last reference to the ofd and the rank had a handle for it. */
+ * table's last reference to the ofd and the rank had a handle for it.
+ * When it was the last reference of all, the description is gone: every
+ * other rank still holding a handle for it closes it too, at this time
+ * (a thread pool that opens in one thread and closes in another would
+ * otherwise leave handles open in the replay). */
 static int close_fd(struct builder *b, struct proc *p, const struct sc_event *ev,
 		    int64_t fd, int64_t result, int emit_op)
 {
@@ -603,6 +617,19 @@ static int close_fd(struct builder *b, struct proc *p, const struct sc_event *ev
 				op.result = result;
 				rc = emit(b, p, ev, &op);
 			}
+		}
+	}
+	if (o->refs == 1 && emit_op) {
+		struct sc_event e2 = *ev;
+		e2.dur_ns = 0;
+		e2.ret = 0;
+		while (o->nh && !rc) {
+			struct rhandle rh = o->h[--o->nh];
+			struct op op = op_new(OP_CLOSE);
+			op.handle = rh.handle;
+			op.file = o->file;
+			op.result = 0;
+			rc = emit_rank(b, rh.rank, &e2, &op);
 		}
 	}
 	ofd_unref(o);

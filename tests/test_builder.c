@@ -431,6 +431,33 @@ static void test_async_barrier_ranks(void **state)
 	assert_int_equal(o[6].aux, 1);
 }
 
+static void test_close_by_other_thread(void **state)
+{
+	struct fx *f = *state;
+	/* pid 1 opens, its thread 2 writes, pid 1 closes: 2's handle closes too */
+	struct sc_event ev = ev0(f, 1, SC_CLONE);
+	ev.flags = CLONE_VM | CLONE_FILES | CLONE_THREAD;
+	ev.ret = 2;
+	feed(f, &ev);
+	op_open(f, 1, "/t", O_RDWR, 3);
+	op_rw(f, 2, SC_WRITE, 3, 10, SC_NOOFF, 10);
+	op_fd(f, 1, SC_CLOSE, 3, 0);
+	op_rw(f, 2, SC_WRITE, 3, 10, SC_NOOFF, -EBADF);   /* fd gone: dropped */
+	finish(f);
+	uint64_t n;
+	const struct op *t = rank_ops(f, 1, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(t[0].kind, OP_OPEN);
+	assert_int_equal(t[1].kind, OP_WRITE);
+	assert_int_equal(t[2].kind, OP_CLOSE);
+	assert_int_equal(t[2].handle, t[0].handle);
+	assert_true(t[2].t_ns >= t[1].t_ns);
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(o[1].kind, OP_CLOSE);
+	assert_int_equal(builder_stats(f->b)->unknown_fd_ops, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -440,6 +467,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fd_reuse_unknown_fds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths_vectors_meta, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_async_barrier_ranks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_close_by_other_thread, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

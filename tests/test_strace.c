@@ -287,7 +287,7 @@ static void test_dups(void **state)
 {
 	struct fx *f = *state;
 	FEED_OK(f, "1 dup(3) = 4");
-	FEED_OK(f, "1 dup2(3</a>, 7</b>) = 7</a>");
+	FEED_OK(f, "1 dup2(3</a (deleted)>, 7</b>) = 7</a (deleted)>");
 	FEED_OK(f, "1 dup3(3, 8, O_CLOEXEC) = 8");
 	FEED_OK(f, "1 fcntl(3, F_DUPFD, 10) = 10");
 	FEED_OK(f, "1 fcntl(3, F_DUPFD_CLOEXEC, 0) = 11");
@@ -299,6 +299,7 @@ static void test_dups(void **state)
 	assert_int_equal(e[1].call, SC_DUP2);
 	assert_int_equal(e[1].fd2, 7);
 	assert_string_equal(e[1].fdpath, "/a");
+	assert_string_equal(e[1].retpath, "/a");
 	assert_int_equal(e[2].call, SC_DUP2);
 	assert_int_equal(e[2].fd2, 8);
 	assert_int_equal(e[3].call, SC_DUP);

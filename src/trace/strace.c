@@ -337,6 +337,17 @@ static int num(struct span a, int64_t *v, struct span *rest)
 	return i == a.n ? 0 : -EINVAL;
 }
 
+/* A -y decoration: unescaped, without the " (deleted)" strace appends
+ * for unlinked files. */
+static char *decoration(struct strace_parser *p, const char *s, size_t n)
+{
+	char *d = sunescape(p, s, n);
+	size_t l = strlen(d);
+	if (l > 10 && !strcmp(d + l - 10, " (deleted)"))
+		d[l - 10] = 0;
+	return d;
+}
+
 /* fd argument: N, N<path>, AT_FDCWD, AT_FDCWD<path>. */
 static int fdarg(struct strace_parser *p, struct span a, int64_t *fd, const char **deco)
 {
@@ -350,7 +361,7 @@ static int fdarg(struct strace_parser *p, struct span a, int64_t *fd, const char
 		return -EINVAL;
 	}
 	if (rest.n >= 2 && rest.s[0] == '<' && rest.s[rest.n - 1] == '>')
-		*deco = sunescape(p, rest.s + 1, rest.n - 2);
+		*deco = decoration(p, rest.s + 1, rest.n - 2);
 	else if (rest.n)
 		return -EINVAL;
 	return 0;
@@ -855,7 +866,7 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 			}
 			if (!gt)
 				return bad_line(p, e, src, lineno, line, len, "'>' closing a path decoration");
-			ev.retpath = sunescape(p, rest.s + 1, (size_t)(gt - rest.s - 1));
+			ev.retpath = decoration(p, rest.s + 1, (size_t)(gt - rest.s - 1));
 			rest = (struct span){ gt + 1, rest.n - (size_t)(gt + 1 - rest.s) };
 		}
 		if (v == -1 && rest.n > 1 && rest.s[0] == ' ' && rest.s[1] == 'E') {
