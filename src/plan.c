@@ -345,6 +345,8 @@ static int open_beneath(bool walk, int dirfd, const char *path, int flags, mode_
 static int open_parent(const struct plan *p, uint32_t copy, const char *rel,
 		       char *buf, size_t len, const char **last)
 {
+	if (!rel[0])
+		return -EINVAL;   /* the copy root itself is never unlinked, renamed, ... */
 	int rc = copy_path(copy, rel, buf, len);
 	if (rc)
 		return rc;

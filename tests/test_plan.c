@@ -219,6 +219,13 @@ static void test_mapping(void **state)
 	/* "/" is the root, a directory; "a/b" is a parent of a/b/c -> dir */
 	assert_true(pf(&p, ids[7])->is_dir);
 	assert_false(pf(&p, ids[0])->is_dir);
+	/* the root itself is never removed, renamed or recreated */
+	assert_int_equal(plan_rmdir(&p, 0, ids[7]), -EINVAL);
+	assert_int_equal(plan_unlink(&p, 0, ids[7]), -EINVAL);
+	assert_int_equal(plan_rename(&p, 0, ids[7], ids[1]), -EINVAL);
+	assert_int_equal(plan_mkdir(&p, 0, ids[7], 0755), -EINVAL);
+	assert_int_equal(plan_stat(&p, 0, ids[7]), 0);
+	assert_int_equal(plan_stat(&p, 0, ids[0]), -ENOENT);
 	assert_int_equal(p.ncopies, 1);
 	assert_int_equal(p.nprocs, 1);
 	plan_release(&p);
