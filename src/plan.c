@@ -1480,6 +1480,8 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 				 fmt_bytes(b1, sizeof b1, (double)pf->prep_size), pf->prep_size);
 		else if (pf->written)
 			snprintf(what, sizeof what, "-, created by the run");
+		else if (!(p->priv->file_acc[i] & A_OK))
+			snprintf(what, sizeof what, "-, only failed calls");
 		else
 			snprintf(what, sizeof what, "-");
 		fprintf(f, "  %-*s  %-8s %s", w, pf->rel[0] ? pf->rel : ".", use, what);
@@ -1487,10 +1489,11 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 			fprintf(f, "   <- '%s'", traced);
 		fputc('\n', f);
 	}
-	fprintf(f, "\ntotals: %zu file%s (%zu shared, %zu private), %zu director%s; "
-		"%zu prepared: %s (%" PRIu64 " bytes) per copy", nfiles, nfiles == 1 ? "" : "s",
-		nshared, nfiles - nshared, ndirs, ndirs == 1 ? "y" : "ies", nprep,
-		fmt_bytes(b1, sizeof b1, (double)prep_bytes), prep_bytes);
+	fprintf(f, "\ntotals: %zu file%s (%zu shared, %zu private), %zu traced director%s, "
+		"%zu director%s made before the run; %zu prepared: %s (%" PRIu64 " bytes) per copy",
+		nfiles, nfiles == 1 ? "" : "s", nshared, nfiles - nshared,
+		ndirs, ndirs == 1 ? "y" : "ies", p->priv->ndirs, p->priv->ndirs == 1 ? "y" : "ies",
+		nprep, fmt_bytes(b1, sizeof b1, (double)prep_bytes), prep_bytes);
 	if (p->ncopies > 1)
 		fprintf(f, ", %s (%" PRIu64 " bytes) in all (%u copies)",
 			fmt_bytes(b2, sizeof b2, (double)all_bytes), all_bytes, p->ncopies);
