@@ -41,7 +41,8 @@ int cmd_compare(int argc, char **argv)
 
 	compare_init(&c);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+jML:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:jML:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = 1;
@@ -61,7 +62,12 @@ int cmd_compare(int argc, char **argv)
 			fputs(usage_compare, stdout);
 			ret = 0;
 			goto out;
+		case ':':
+			die_msg("compare: option '%s' needs a value", argv[optind - 1]);
+			ret = 2;
+			goto out;
 		default:
+			die_msg("compare: unknown option '%s'", argv[optind - 1]);
 			fputs(usage_compare, stderr);
 			ret = 2;
 			goto out;

@@ -43,7 +43,8 @@ int cmd_plot(int argc, char **argv)
 
 	compare_init(&c);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:L:nh", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:o:L:nh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			dir = optarg;
@@ -62,7 +63,12 @@ int cmd_plot(int argc, char **argv)
 			fputs(usage_plot, stdout);
 			ret = 0;
 			goto out;
+		case ':':
+			die_msg("plot: option '%s' needs a value", argv[optind - 1]);
+			ret = 2;
+			goto out;
 		default:
+			die_msg("plot: unknown option '%s'", argv[optind - 1]);
 			fputs(usage_plot, stderr);
 			ret = 2;
 			goto out;

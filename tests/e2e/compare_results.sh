@@ -95,4 +95,6 @@ printf 'not json at all\n' >"$tmp/garbage.json"
 expect_err "garbage.json:1:" "$tmp/garbage.json"
 expect_err "no result file given"
 expect_err "2 labels given for 1 results" -L a,b "$D/hdd-seq.json"
+set +e; "$REPLAY" compare --bogus "$D/hdd-seq.json" >/dev/null 2>"$tmp/e"; rc=$?; set -e
+[ "$rc" -eq 2 ] && grep -q "replay: compare: unknown option '--bogus'" "$tmp/e" || fail "unknown option: rc $rc, $(cat "$tmp/e")"
 echo "compare ok"
