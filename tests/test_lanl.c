@@ -214,6 +214,20 @@ static void test_missing_timing_rank(void **st)
 	rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
 	assert_int_equal(rc, -EINVAL);
 	assert_non_null(strstr(e.msg, "found only barrier lines"));
+	/* a file without any LANL-Trace line is not a rank */
+	char *rd = fb_write(dir, "README", "LANL MPI_IO_TEST traces, 2006\n\nsee timing\n");
+	char *three[] = { rd, files[1], files[0] };
+	rc = fb_parse(&trace_lanl, three, 3, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(e.msg, "cannot match"));
+	rc = fb_parse(&trace_lanl, three, 1, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(e.msg, "README:1: expected a time"));
+	char *two[] = { rd, files[0] };
+	rc = fb_parse(&trace_lanl, two, 2, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(e.msg, "README' and the other files: expected LANL-Trace call lines"));
+	free(rd);
 	/* the rank of a file from its pid column */
 	free(files[1]);
 	files[1] = fb_write(dir, "trace-b", "111 10:00:00.000001 SYS_close(3) = 0 <0.000010>\n");
@@ -222,6 +236,14 @@ static void test_missing_timing_rank(void **st)
 		fail_msg("parse: %s", e.msg);
 	assert_string_equal(fb_ranks[0].name, "host1.111");
 	assert_int_equal(fb_count(111, SC_CLOSE), 1);
+	rd = fb_write(dir, "README", "notes\n");
+	char *withreadme[] = { rd, files[1], files[0] };
+	rc = fb_parse(&trace_lanl, withreadme, 3, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nranks, 1);
+	assert_non_null(strstr(in.note, "1 files without LANL-Trace lines ignored"));
+	free(rd);
 	free(files[0]);
 	free(files[1]);
 	fb_rmdir(dir);

@@ -780,18 +780,26 @@ static void name_from_file(struct lanl *L, struct lfile *f, size_t idx)
 /* Give every trace file a rank; drop timing files from the list. */
 static int assign_ranks(struct lanl *L)
 {
-	size_t k = 0;
+	size_t k = 0, ignored = 0;
 	bool have_tfile = false;
 	for (size_t i = 0; i < L->nf; i++)
-		if (!L->f[i].timing)
-			L->f[k++] = L->f[i];
-		else
+		if (L->f[i].calls || (L->nf == 1 && !L->f[i].timing))
+			L->f[k++] = L->f[i];    /* one file: its lines say what is wrong */
+		else if (L->f[i].timing)
 			have_tfile = true;
+		else
+			ignored++;      /* e.g. a README next to the traces */
+	if (ignored && k) {
+		char buf[96];
+		snprintf(buf, sizeof(buf), "%zu files without LANL-Trace lines ignored", ignored);
+		note_add(L->in, buf);
+	}
 	L->nf = k;
 	if (!L->nf)
-		return rerr_set(L->e, -EINVAL, "'%s': expected LANL-Trace call lines "
-				"('HH:MM:SS.uuuuuu SYS_...'), found only barrier lines",
-				L->in->files[0]);
+		return rerr_set(L->e, -EINVAL, "'%s'%s: expected LANL-Trace call lines "
+				"('HH:MM:SS.uuuuuu SYS_...')%s", L->in->files[0],
+				L->in->nfiles > 1 ? " and the other files" : "",
+				have_tfile ? ", found only barrier lines" : "");
 
 	if (L->nt) {
 		for (size_t i = 0; i < L->nf; i++) {
