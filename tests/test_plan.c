@@ -870,6 +870,122 @@ static void test_hostile_size(void **state)
 	opstream_close(&s);
 }
 
+/* Trace time across ranks decides "read before written". */
+static void test_time_order(void **state)
+{
+	(void)state;
+	char target[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "order");
+	tb_open(&t, "order");
+	uint32_t r0 = tb_rank(&t, "pid 1");
+	uint32_t r1 = tb_rank(&t, "pid 2");
+	uint32_t a = tb_path(&t, "/a");   /* r0 writes at 100, r1 reads at 200     */
+	uint32_t b = tb_path(&t, "/b");   /* r1 reads at 50, r0 writes at 100      */
+	uint32_t c = tb_path(&t, "/c");   /* r1 reads at t0 1000 + 50: after write */
+	opsw_rank_t0(t.w, r0, 1000);
+	opsw_rank_t0(t.w, r1, 1000);
+	tb_add(&t, r0, op_open(a, 0, O_RDWR | O_CREAT, 10));
+	tb_add(&t, r0, op_open(b, 1, O_RDWR | O_CREAT, 10));
+	tb_add(&t, r0, op_rw(OP_WRITE, a, 0, 0, 4096, 4096, 100));
+	tb_add(&t, r0, op_rw(OP_WRITE, b, 1, 0, 4096, 4096, 100));
+	tb_add(&t, r1, op_open(a, 0, O_RDWR | O_CREAT, 20));
+	tb_add(&t, r1, op_open(b, 1, O_RDWR | O_CREAT, 20));
+	tb_add(&t, r1, op_rw(OP_READ, b, 1, 0, 4096, 4096, 50));
+	tb_add(&t, r1, op_rw(OP_READ, a, 0, 0, 4096, 4096, 200));
+	uint32_t r2 = tb_rank(&t, "pid 3");
+	opsw_rank_t0(t.w, r2, 2000);
+	tb_add(&t, r0, op_open(c, 2, O_WRONLY | O_CREAT | O_TRUNC, 300));
+	tb_add(&t, r0, op_rw(OP_WRITE, c, 2, 0, 512, 512, 400));
+	tb_add(&t, r2, op_open(c, 0, O_RDONLY, 10));
+	tb_add(&t, r2, op_rw(OP_READ, c, 0, 0, 512, 512, 50));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	assert_false(pf(&p, a)->prepare);
+	assert_true(pf(&p, b)->prepare);
+	assert_int_equal(pf(&p, b)->prep_size, 4096);
+	/* rank 2 opens c without O_CREAT at 2010, after rank 0 created it at 1300 */
+	assert_false(pf(&p, c)->prepare);
+	assert_true(pf(&p, a)->shared && pf(&p, b)->shared && pf(&p, c)->shared);
+	plan_release(&p);
+	opstream_close(&s);
+}
+
+/* The walk refuses every symlink; openat2 follows those that stay inside. */
+static void test_inside_links(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "inlinks");
+	pathf(buf, sizeof buf, "%s/real", target);
+	assert_int_equal(mkdir(buf, 0755), 0);
+	pathf(buf, sizeof buf, "%s/inlink", target);
+	assert_int_equal(symlink("real", buf), 0);
+	tb_open(&t, "inlinks");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t f = tb_path(&t, "/inlink/f");
+	tb_add(&t, r, op_open(f, 0, O_WRONLY | O_CREAT | O_TRUNC, 1));
+	tb_finish(&t, &s);
+
+	unsetenv("REPLAY_RESOLVE");
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	int fd = plan_openat(&p, 0, f, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	pathf(buf, sizeof buf, "%s/real/f", target);
+	assert_int_equal(access(buf, F_OK), 0);
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	assert_int_equal(access(buf, F_OK), -1);
+	plan_release(&p);
+
+	setenv("REPLAY_RESOLVE", "walk", 1);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), -EXDEV);
+	assert_non_null(strstr(e.msg, "inlink/f' leads outside the target"));
+	unsetenv("REPLAY_RESOLVE");
+	opstream_close(&s);
+}
+
+/* A corrupt .ops: path ids beyond the path table are reported. */
+static void test_bad_ids(void **state)
+{
+	(void)state;
+	char target[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "badids");
+	tb_open(&t, "badids");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t a = tb_path(&t, "/a");
+	tb_add(&t, r, op_open(a, 0, O_RDONLY, 1));
+	tb_add(&t, r, op_path(OP_RENAME, a, 77, 2));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "rename target path id 77 out of range (1 paths)"));
+	opstream_close(&s);
+	tb_open(&t, "badids2");
+	r = tb_rank(&t, "pid 1");
+	tb_add(&t, r, op_path(OP_UNLINK, 5, 0, 1));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "path id 5 out of range (0 paths)"));
+	opstream_close(&s);
+	/* and an empty trace */
+	tb_open(&t, "empty");
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "no ranks"));
+	opstream_close(&s);
+}
+
 static void test_target_info(void **state)
 {
 	(void)state;
@@ -982,6 +1098,9 @@ int main(void)
 		cmocka_unit_test(test_dirs),
 		cmocka_unit_test(test_copies),
 		cmocka_unit_test(test_hostile_size),
+		cmocka_unit_test(test_time_order),
+		cmocka_unit_test(test_inside_links),
+		cmocka_unit_test(test_bad_ids),
 		cmocka_unit_test(test_target_info),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
