@@ -413,7 +413,11 @@ static void test_sync_alloc_mmap(void **state)
 	FEED_OK(f, "1 fdatasync(3) = 0");
 	FEED_OK(f, "1 mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f1beb91e000");
 	FEED_OK(f, "1 mmap(NULL, 36379, PROT_READ, MAP_PRIVATE, 3</etc/ld.so.cache>, 0) = 0x7f1beb915000");
-	assert_int_equal(f->cap.n, 6);
+	/* -yy decorations nest */
+	FEED_OK(f, "1 write(1</dev/null<char 1:3>>, \"cnt\\ne1.ops\"..., 150) = 150 <0.000007>");
+	FEED_OK(f, "1 read(5<TCP:[127.0.0.1:80->127.0.0.1:5000]>, \"GET\", 3) = 3");
+	FEED_OK(f, "1 openat(AT_FDCWD</x>, \"/dev/null\", O_WRONLY) = 3</dev/null<char 1:3>>");
+	assert_int_equal(f->cap.n, 9);
 	struct sc_event *e = f->cap.ev;
 	assert_int_equal(e[0].call, SC_FDATASYNC);
 	assert_string_equal(e[0].name, "sync_file_range");
@@ -424,6 +428,13 @@ static void test_sync_alloc_mmap(void **state)
 	assert_int_equal(e[3].call, SC_FDATASYNC);
 	assert_int_equal(e[4].call, SC_SKIP);
 	assert_string_equal(e[4].name, "mmap");
+	assert_int_equal(e[6].call, SC_WRITE);
+	assert_string_equal(e[6].fdpath, "/dev/null");
+	assert_int_equal(e[6].len, 150);
+	assert_int_equal(e[7].call, SC_READ);
+	assert_string_equal(e[7].fdpath, "TCP:[127.0.0.1:80->127.0.0.1:5000]");
+	assert_int_equal(e[8].call, SC_OPEN);
+	assert_string_equal(e[8].retpath, "/dev/null");
 	assert_int_equal(e[5].call, SC_MMAP);
 	assert_int_equal(e[5].fd, 3);
 	assert_int_equal(e[5].len, 36379);

@@ -251,13 +251,17 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 			continue;
 		}
 		if (c == '<' && i > 0 && is_name_char((unsigned char)s[i - 1])) {
-			/* -y decoration: <path>, ends at a '>' not part of "->" */
+			/* -y decoration: <path>, ends at a '>' not part of "->";
+			 * -yy nests one: </dev/null<char 1:3>> */
+			int dd = 1;
 			for (i++; i < n; i++) {
 				if (s[i] == '\\') {
 					i++;
 					continue;
 				}
-				if (s[i] == '>' && s[i - 1] != '-')
+				if (s[i] == '<')
+					dd++;
+				if (s[i] == '>' && s[i - 1] != '-' && !--dd)
 					break;
 			}
 			if (i >= n)
@@ -338,9 +342,14 @@ static int num(struct span a, int64_t *v, struct span *rest)
 }
 
 /* A -y decoration: unescaped, without the " (deleted)" strace appends
- * for unlinked files. */
+ * for unlinked files, nor the device part -yy nests (<char 1:3>). */
 static char *decoration(struct strace_parser *p, const char *s, size_t n)
 {
+	if (n && s[n - 1] == '>') {
+		const char *lt = memrchr(s, '<', n);
+		if (lt)
+			n = (size_t)(lt - s);
+	}
 	char *d = sunescape(p, s, n);
 	size_t l = strlen(d);
 	if (l > 10 && !strcmp(d + l - 10, " (deleted)"))
@@ -854,12 +863,15 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 			return bad_line(p, e, src, lineno, line, len, "a number or '?' after '='");
 		if (rest.n && rest.s[0] == '<') {
 			const char *gt = NULL;
+			int dd = 1;
 			for (size_t k = 1; k < rest.n; k++) {
 				if (rest.s[k] == '\\') {
 					k++;
 					continue;
 				}
-				if (rest.s[k] == '>' && rest.s[k - 1] != '-') {
+				if (rest.s[k] == '<')
+					dd++;
+				if (rest.s[k] == '>' && rest.s[k - 1] != '-' && !--dd) {
 					gt = rest.s + k;
 					break;
 				}
@@ -1495,9 +1507,29 @@ static void prescan_main(struct strace_src *src)
 	lr_close(&lr);
 }
 
+/* Feeds the builder; remembers the children clone/fork returned so the
+ * unmerged -ff walk can read a child's file where it was created. */
+struct sink {
+	struct builder *b;
+	int64_t *kids;
+	size_t nkids, ckids;
+};
+
 static int emit_builder(void *arg, const struct sc_event *ev, struct rerr *e)
 {
-	return builder_event(arg, ev, e);
+	struct sink *k = arg;
+	if (ev->call == SC_CLONE && ev->ret > 0 && ev->ret != SC_RET_UNKNOWN) {
+		if (k->nkids == k->ckids) {
+			size_t nc = k->ckids ? k->ckids * 2 : 16;
+			int64_t *n = realloc(k->kids, nc * sizeof(*n));
+			if (!n)
+				return rerr_set(e, -ENOMEM, "out of memory");
+			k->kids = n;
+			k->ckids = nc;
+		}
+		k->kids[k->nkids++] = ev->ret;
+	}
+	return builder_event(k->b, ev, e);
 }
 
 /* Peek the next line of f (skipping nothing); sets f->key for merging. */
@@ -1561,7 +1593,9 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 	struct strace_parser *p = NULL;
 	struct sfile *fs = NULL;
 	size_t *heap = NULL;
-	int rc = strace_parser_new(&p, emit_builder, b);
+	char *done = NULL;
+	struct sink sink = { .b = b };
+	int rc = strace_parser_new(&p, emit_builder, &sink);
 	if (rc)
 		goto out;
 	fs = calloc(in->nfiles ? in->nfiles : 1, sizeof(*fs));
@@ -1669,9 +1703,31 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 		}
 #undef LESS
 	} else {
+		/*
+		 * No common clock: read the files one after the other, but
+		 * a child's file (strace -ff) right where its clone/fork
+		 * returned in the parent's file, so it starts from the fd
+		 * table it inherited (a thread's calls then all come before
+		 * the parent's later ones).  heap[] is the stack of files.
+		 */
+		done = calloc(in->nfiles ? in->nfiles : 1, 1);
+		if (!done) {
+			rc = -ENOMEM;
+			goto out;
+		}
 		for (size_t i = 0; i < in->nfiles; i++) {
-			struct sfile *f = &fs[i];
-			while (f->have) {
+			if (done[i])
+				continue;
+			size_t sp = 0;
+			heap[sp++] = i;
+			done[i] = 1;
+			sink.nkids = 0;
+			while (sp) {
+				struct sfile *f = &fs[heap[sp - 1]];
+				if (!f->have) {
+					sp--;
+					continue;
+				}
 				rc = handle(p, f, in, e);
 				if (rc)
 					goto out;
@@ -1681,6 +1737,13 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 						      strerror(-rc));
 					goto out;
 				}
+				for (size_t k = 0; k < sink.nkids; k++)
+					for (size_t j = 0; j < in->nfiles; j++)
+						if (!done[j] && fs[j].src.pid == sink.kids[k]) {
+							heap[sp++] = j;
+							done[j] = 1;
+						}
+				sink.nkids = 0;
 			}
 		}
 	}
@@ -1704,6 +1767,8 @@ out:
 	}
 	free(fs);
 	free(heap);
+	free(done);
+	free(sink.kids);
 	strace_parser_free(p);
 	return rc;
 }

@@ -4,7 +4,8 @@
 # Calls split as <unfinished ...> / <... NAME resumed> are counted once, at
 # the resumed line, with the fd taken from the unfinished half.  A call is
 # counted when it succeeded (result >= 0) and its fd is not a terminal or
-# /dev file (-y decoration under /dev/) nor an undecorated 0/1/2.
+# /dev file (-y decoration under /dev/), a pipe or socket (a decoration
+# that is not a path) nor an undecorated 0/1/2.
 # Set -v pid=N for strace -ff files (lines carry no pid).
 function kind(n) {
 	if (n ~ /^(read|pread64|readv|preadv|preadv2)$/) return "r"
@@ -32,7 +33,8 @@ function kind(n) {
 	r = substr(call, RSTART, RLENGTH); sub(/^\) += /, "", r); sub(/ .*/, "", r); r += 0
 	if (r < 0) next
 	match(call, /\(/); a = substr(call, RSTART + 1)
-	if (a ~ /^[0-9]+<\/dev\//) next
+	if (a ~ /^[0-9]+<\/dev\//) next           # terminal, /dev/null
+	if (a ~ /^[0-9]+<[^\/]/) next             # pipe:[..], socket:[..]
 	if (a ~ /^[012][,)]/) next
 	if (k == "r") { nr[p]++; br[p] += r } else { nw[p]++; bw[p] += r }
 	seen[p] = 1
