@@ -191,6 +191,38 @@ static void test_truncated_collision(void **st)
 	rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
 	assert_int_equal(rc, 0);
 	assert_string_equal(fb_recs[0].ev.path, "/scratch/mpi_io_test.out.00.rank0");
+	/* no -type line: an open inside MPI_File_open on MPI_COMM_WORLD (MPICH-1
+	 * 91, MPICH-2 0x44000000) is the shared file; on MPI_COMM_SELF (92) it
+	 * is per rank */
+	static const struct {
+		const char *comm;
+		bool shared;
+	} cm[] = { { "91", true }, { "0x44000000", true }, { "92", false }, { "0x44000001", false } };
+	for (size_t i = 0; i < sizeof(cm) / sizeof(cm[0]); i++) {
+		char text[512];
+		snprintf(text, sizeof(text),
+			 "10:00:00.000001 MPI_File_open(%s, 0x80675c0, 37, 0x80675a8, 0xbfdfe5e4 <unfinished ...>\n"
+			 "10:00:00.000002 SYS_open(\"/scratch/mpi_io_test.out.00\"..., 66, 0600) = 3 <0.000010>\n"
+			 "10:00:00.000003 <... MPI_File_open resumed> ) = 0 <0.000010>\n", cm[i].comm);
+		free(files[0]);
+		free(files[1]);
+		files[0] = fb_write(dir, "a.100.trace", text);
+		files[1] = fb_write(dir, "b.200.trace", text);
+		rc = fb_parse(&trace_lanl, files, 2, false, &in, &e);
+		if (rc)
+			fail_msg("parse: %s", e.msg);
+		o1 = fb_nth(100, SC_OPEN, 0);
+		o2 = fb_nth(200, SC_OPEN, 0);
+		if (cm[i].shared) {
+			assert_string_equal(o1->path, "/scratch/mpi_io_test.out.00");
+			assert_string_equal(o2->path, "/scratch/mpi_io_test.out.00");
+			assert_int_equal(o1->path_flags, 0);
+			assert_non_null(strstr(in.note, "2 opens of truncated names kept shared (MPI_File_open on MPI_COMM_WORLD)"));
+		} else {
+			assert_string_equal(o2->path, "/scratch/mpi_io_test.out.00.rank1");
+			assert_int_equal(o2->path_flags, OPSP_TRUNCATED_NAME);
+		}
+	}
 	free(files[0]);
 	free(files[1]);
 	fb_rmdir(dir);

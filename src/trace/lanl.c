@@ -560,6 +560,7 @@ struct lanl {
 	int nto1;                   /* -1 unknown, 0 N-to-N, 1 N-to-1 (traced -type) */
 	uint64_t next_id;
 	uint64_t made_distinct;
+	uint64_t shared_by_comm;    /* truncated names kept: MPI_COMM_WORLD open */
 	uint64_t summary_mismatch;
 	char summary_first[160];
 };
@@ -1032,6 +1033,29 @@ static void mpifd_del(struct fstate *s, int64_t fd)
 		s->fh_addr = s->fh_fd = -1;
 }
 
+/* Is a truncated name opened by this call the N-to-1 shared file?  Yes
+ * when the traced command line said -type 2; no when it said -type 1;
+ * else yes when the open is inside an MPI_File_open on MPI_COMM_WORLD
+ * (91 in MPICH-1, 0x44000000 in MPICH-2 and later); else no. */
+static bool truncated_shared(struct fstate *s, const struct call *c)
+{
+	if (s->L->nto1 >= 0)
+		return s->L->nto1 == 1;
+	struct lpend *m = pend_find_mpi(s, c->pid, "MPI_File_open");
+	if (!m)
+		return false;
+	struct larg a[LMAXARGS];
+	int64_t comm;
+	int na = split_args(m->args, strlen(m->args), a, LMAXARGS);
+	if (arg_num(a, na, 0, &comm))
+		return false;
+	if (comm == 91 || comm == 0x44000000) {
+		s->L->shared_by_comm++;
+		return true;
+	}
+	return false;
+}
+
 static int add_req(struct fstate *s, int64_t pid, int64_t addr, uint64_t id, int64_t bytes, bool pending)
 {
 	int rc = grow((void **)&s->rq, &s->rqcap, s->nrq + 1, sizeof(*s->rq));
@@ -1076,7 +1100,7 @@ static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev)
 				ev->mode = v;
 		}
 		if (open_path(s, c, a, na, pi, path, sizeof(path), &tr)) {
-			if (tr && s->L->nto1 != 1) {
+			if (tr && !truncated_shared(s, c)) {
 				int k = snprintf(tmp, sizeof(tmp), "%s.rank%d", path, s->f->rank);
 				if (k < 0 || (size_t)k >= sizeof(tmp))
 					goto args;
@@ -1565,8 +1589,12 @@ static int lanl_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 			 L.made_distinct);
 		note_add(in, buf);
 	}
-	if (L.nto1 == 1) {
+	if (L.nto1 == 1)
 		note_add(in, "traced mpi_io_test -type 2 (N-to-1): truncated names kept shared");
+	if (L.shared_by_comm) {
+		snprintf(buf, sizeof(buf), "%" PRIu64 " opens of truncated names kept shared "
+			 "(MPI_File_open on MPI_COMM_WORLD)", L.shared_by_comm);
+		note_add(in, buf);
 	}
 	if (L.summary_mismatch) {
 		snprintf(buf, sizeof(buf), "%" PRIu64 " summary-table counts differ from the parsed calls (first: %s)",
