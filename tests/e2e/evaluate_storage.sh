@@ -101,6 +101,36 @@ grep -q "hdd: tiny.strace parallel -n 2 -r 2: running" "$tmp/log2" || fail "inco
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not any(r["incomplete"] for r in d["runs"])' \
 	"$out/json/hdd/tiny.strace-parallel-2.json" || fail "incomplete result still incomplete"
 
+# killed in the middle: a wrapper lets the sequential runs through and hangs
+# on the parallel one; the evaluation is killed there (SIGTERM to the script,
+# then the hung "replay"), and the next invocation runs only what is missing
+out2="$tmp/out2"
+cat >"$tmp/hang-replay" <<WRAP
+#!/usr/bin/env bash
+if [ "\$1" = run ] && [ "\$3" = parallel ]; then echo \$\$ >"$tmp/hang.pid"; exec sleep 60; fi
+exec "$REPLAY" "\$@"
+WRAP
+chmod +x "$tmp/hang-replay"
+"$ev" -o "$out2" --quick --no-drop-caches --no-parallel --replay "$REPLAY" "$tmp/tiny.strace" -- \
+	"$tmp/disk1" >/dev/null
+"$ev" -o "$out2" --quick --no-drop-caches --replay "$tmp/hang-replay" "$tmp/tiny.strace" -- \
+	"$tmp/disk1" >"$tmp/log3" 2>&1 &
+evpid=$!
+for _ in $(seq 100); do [ -s "$tmp/hang.pid" ] && break; sleep 0.1; done
+[ -s "$tmp/hang.pid" ] || fail "the wrapper never reached the parallel run"
+kill -TERM "$evpid"
+kill -TERM "$(cat "$tmp/hang.pid")"
+set +e; wait "$evpid"; rc=$?; set -e
+[ "$rc" -ne 0 ] || fail "killed evaluation exited 0"
+[ ! -e "$out2/json/disk1/tiny.strace-parallel-2.json" ] || fail "killed run left a result"
+[ ! -e "$tmp/disk1/.replay-evaluate" ] || fail "killed evaluation left its scratch directory"
+touch -d '2001-01-01 00:00:00' "$out2/json/disk1/tiny.strace-sequential-2.json"
+"$ev" -o "$out2" --quick --no-drop-caches --replay "$REPLAY" "$tmp/tiny.strace" -- "$tmp/disk1" >"$tmp/log4"
+grep -q "1 configuration(s) run, 1 kept" "$tmp/log4" || fail "resume after kill: $(cat "$tmp/log4")"
+[ "$(stat -c %Y "$out2/json/disk1/tiny.strace-sequential-2.json")" = "$(date -d '2001-01-01 00:00:00' +%s)" ] ||
+	fail "resume after kill rewrote the sequential result"
+[ -s "$out2/json/disk1/tiny.strace-parallel-2.json" ] && [ -s "$out2/report.md" ] || fail "resume after kill: missing output"
+
 # usage errors
 if "$ev" -o "$out" "$tmp/tiny.strace" 2>"$tmp/err"; then fail "no target accepted"; fi
 grep -q "no target given" "$tmp/err" || fail "no target message"
