@@ -35,7 +35,9 @@
  *   unknown results), so each replayed read finds at least the data it
  *   found in the trace.  Files only written are created by the run; their
  *   parent directories are created by plan_prepare, except below a
- *   directory the trace itself mkdirs.
+ *   directory the trace itself mkdirs.  An input that already exists in
+ *   the target, is at least that large and is never changed by the trace is
+ *   used as it is (users may bring their real data set).
  *
  * - Cleanup removes files that did not exist when the plan was built (the
  *   run created them, or plan_prepare did) and directories plan_prepare or
@@ -70,6 +72,7 @@
 /* per-(copy, file) and per-(copy, dir) state bits */
 #define ST_EXISTED 0x1u   /* was there when the plan was built        */
 #define ST_MADE    0x2u   /* created by plan_prepare                  */
+#define ST_REUSE   0x4u   /* existing input, big enough: used as is   */
 
 struct plan_dir {
 	char *rel;              /* copy-relative directory                */
@@ -1021,6 +1024,12 @@ static int check_existing(struct plan *p, bool force, struct rerr *e)
 						show(p, k, f->rel, b1, sizeof b1), strerror(-rc));
 			pv->fstate[(size_t)k * p->nfiles + i] |= ST_EXISTED;
 			bool conflict;
+			if (!f->is_dir && f->prepare && !(pv->file_acc[i] & A_MODIFIES) &&
+			    S_ISREG(st.st_mode) && (uint64_t)st.st_size >= f->prep_size) {
+				/* an input already there, large enough, only read: use it */
+				pv->fstate[(size_t)k * p->nfiles + i] |= ST_REUSE;
+				continue;
+			}
 			if (f->is_dir)
 				conflict = S_ISDIR(st.st_mode) ? (pv->file_acc[i] & A_RMDIR) != 0
 							       : true;
@@ -1058,7 +1067,8 @@ static int check_space(struct plan *p, struct rerr *e)
 	uint64_t total = 0;
 	for (uint32_t k = 0; k < p->ncopies; k++)
 		for (size_t i = 0; i < p->nfiles; i++)
-			if (p->files[i].prepare && !p->files[i].is_dir && file_in_copy(p, i, k))
+			if (p->files[i].prepare && !p->files[i].is_dir && file_in_copy(p, i, k) &&
+			    !(p->priv->fstate[(size_t)k * p->nfiles + i] & ST_REUSE))
 				total = sat_add(total, p->files[i].prep_size);
 	struct statvfs sv;
 	int fd = openat(p->target_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -1277,7 +1287,8 @@ int plan_prepare(struct plan *p, struct rerr *e)
 		}
 		for (size_t i = 0; i < p->nfiles; i++) {
 			const struct plan_file *f = &p->files[i];
-			if (!f->prepare || f->is_dir || !file_in_copy(p, i, k))
+			if (!f->prepare || f->is_dir || !file_in_copy(p, i, k) ||
+			    (pv->fstate[(size_t)k * p->nfiles + i] & ST_REUSE))
 				continue;
 			rc = write_file(p, k, f, pat, e);
 			if (rc)
@@ -1475,6 +1486,9 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 		else if (pf->is_dir)
 			snprintf(what, sizeof what, "%s", pf->prepare ? "created" :
 				 (p->priv->file_acc[i] & A_MKDIR) ? "-, the run mkdirs it" : "created if needed");
+		else if (pf->prepare && (p->priv->fstate[i] & ST_REUSE))
+			snprintf(what, sizeof what, "present, used as is (needs %" PRIu64 " bytes)",
+				 pf->prep_size);
 		else if (pf->prepare)
 			snprintf(what, sizeof what, "prepare %s (%" PRIu64 " bytes)",
 				 fmt_bytes(b1, sizeof b1, (double)pf->prep_size), pf->prep_size);

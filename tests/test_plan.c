@@ -520,6 +520,11 @@ static void test_existing_force(void **state)
 	write_text(buf, "read-only use\n");
 	pathf(buf, sizeof buf, "%s/unrelated", target);
 	write_text(buf, "not in the trace\n");
+	char bigtext[10001];
+	memset(bigtext, 'B', 10000);
+	bigtext[10000] = '\0';
+	pathf(buf, sizeof buf, "%s/bigin", target);
+	write_text(buf, bigtext);     /* an input already there, large enough */
 	listing(target, before, sizeof before);
 
 	tb_open(&t, "existing");
@@ -528,6 +533,9 @@ static void test_existing_force(void **state)
 	uint32_t in = tb_path(&t, "/in");
 	uint32_t ro = tb_path(&t, "/ro");
 	uint32_t nw = tb_path(&t, "/out/new");
+	uint32_t bi = tb_path(&t, "/bigin");
+	tb_add(&t, r, op_open(bi, 4, O_RDONLY, 8));
+	tb_add(&t, r, op_rw(OP_READ, bi, 4, 1000, 9000, 9000, 9));
 	tb_add(&t, r, op_open(a, 0, O_WRONLY | O_CREAT | O_TRUNC, 1));
 	tb_add(&t, r, op_rw(OP_WRITE, a, 0, 0, 10, 10, 2));
 	tb_add(&t, r, op_open(in, 1, O_RDONLY, 3));
@@ -548,6 +556,8 @@ static void test_existing_force(void **state)
 	assert_string_equal(after, before);
 
 	assert_int_equal(plan_build(&p, &s, target, &(struct plan_opts){ .force = true }, &e), 0);
+	assert_true(pf(&p, bi)->prepare);
+	assert_int_equal(pf(&p, bi)->prep_size, 10000);
 	assert_true(pf(&p, in)->prepare);
 	assert_int_equal(pf(&p, in)->prep_size, 8192);
 	assert_int_equal(plan_prepare(&p, &e), 0);
@@ -566,6 +576,14 @@ static void test_existing_force(void **state)
 	assert_int_equal(access(buf, F_OK), 0);
 	pathf(buf, sizeof buf, "%s/unrelated", target);
 	assert_int_equal(access(buf, F_OK), 0);
+	/* the large-enough input was used as is: same content, still there */
+	pathf(buf, sizeof buf, "%s/bigin", target);
+	char got[10001] = "";
+	int bfd = open(buf, O_RDONLY);
+	assert_true(bfd >= 0);
+	assert_int_equal(read(bfd, got, 10000), 10000);
+	close(bfd);
+	assert_string_equal(got, bigtext);
 	plan_release(&p);
 	opstream_close(&s);
 }
