@@ -90,7 +90,7 @@ struct builder {
 	struct skipname *skips;
 	size_t nskips, skcap;
 	struct build_stats st;
-	uint64_t inherited_opens, unknown_async, sfr_as_fdatasync, procs_seen;
+	uint64_t inherited_opens, unknown_async, sfr_as_fdatasync, procs_seen, iocbs;
 	char *pathbuf;               /* scratch for path resolution */
 	size_t pathcap;
 };
@@ -951,6 +951,8 @@ int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 {
 	struct proc *p;
 	b->st.events++;
+	if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit") && ev->call != SC_SKIP)
+		b->iocbs++;
 	int rc = proc_get(b, ev->pid, &p);
 	if (rc)
 		goto err;
@@ -1062,6 +1064,7 @@ int builder_finish(struct builder *b, struct rerr *e)
 		{ "traced_processes", b->procs_seen },
 		{ "unknown_async_waits", b->unknown_async },
 		{ "sync_file_range_as_fdatasync", b->sfr_as_fdatasync },
+		{ "io_submit_iocbs_as_sync", b->iocbs },
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]) && !rc; i++)

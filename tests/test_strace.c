@@ -441,6 +441,34 @@ static void test_sync_alloc_mmap(void **state)
 	assert_string_equal(e[5].fdpath, "/etc/ld.so.cache");
 }
 
+static void test_io_submit(void **state)
+{
+	struct fx *f = *state;
+	/* two iocbs, only the first queued (= 1) */
+	FEED_OK(f, "13849 io_submit(0x7f66d67e3000, 2, [{aio_data=0, aio_lio_opcode=IOCB_CMD_PWRITE, aio_fildes=6</f/fiof>, aio_buf=\"\\364\\231, ]\"..., aio_nbytes=4096, aio_offset=122880}, {aio_data=0, aio_lio_opcode=IOCB_CMD_PREAD, aio_fildes=6</f/fiof>, aio_buf=0x5602700e6000, aio_nbytes=512, aio_offset=0}]) = 1");
+	FEED_OK(f, "13849 io_submit(0x7f66d67e3000, 2, [{aio_data=0, aio_lio_opcode=IOCB_CMD_PREAD, aio_fildes=6, aio_buf=0x56, aio_nbytes=8192, aio_offset=4096}, {aio_data=7, aio_lio_opcode=IOCB_CMD_FDSYNC, aio_fildes=6}]) = 2");
+	FEED_OK(f, "13849 io_getevents(0x7f66d67e3000, 1, 1, [{data=0, obj=0x5602700e2708, res=4096, res2=0}], NULL) = 1");
+	FEED_OK(f, "13849 io_submit(0x7f66d67e3000, 1, 0x7ffd) = -1 EAGAIN (Resource temporarily unavailable)");
+	assert_int_equal(f->cap.n, 5);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_WRITE);
+	assert_int_equal(e[0].fd, 6);
+	assert_string_equal(e[0].fdpath, "/f/fiof");
+	assert_int_equal(e[0].len, 4096);
+	assert_int_equal(e[0].offset, 122880);
+	assert_int_equal(e[0].ret, 4096);
+	assert_int_equal(e[1].call, SC_READ);
+	assert_int_equal(e[1].offset, 4096);
+	assert_int_equal(e[1].len, 8192);
+	assert_int_equal(e[2].call, SC_FDATASYNC);
+	assert_int_equal(e[3].call, SC_SKIP);
+	assert_string_equal(e[3].name, "io_getevents");
+	assert_int_equal(e[4].call, SC_SKIP);
+	assert_int_equal(e[4].ret, -EAGAIN);
+	assert_int_equal(feed(f, "1 io_submit(0x7f, 1, [{aio_fildes=zz}]) = 1"), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "iocb"));
+}
+
 static void expect_bad(struct fx *f, const char *line, const char *what)
 {
 	int rc = feed(f, line);
@@ -537,6 +565,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_clone_adoption, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test(test_errno_and_flags),
 		cmocka_unit_test(test_probe),

@@ -33,7 +33,7 @@ enum handler {
 	H_PWRITEV2, H_LSEEK, H_LLSEEK, H_FTRUNCATE, H_FSYNC, H_FDATASYNC, H_SFR,
 	H_FALLOCATE, H_DUP, H_DUP2, H_DUP3, H_FCNTL, H_UNLINK, H_UNLINKAT, H_RMDIR,
 	H_RENAME, H_RENAMEAT, H_MKDIR, H_MKDIRAT, H_STAT, H_FSTATAT, H_STATX,
-	H_FSTAT, H_MMAP, H_CLONE, H_CLONE3, H_FORK, H_VFORK,
+	H_FSTAT, H_MMAP, H_CLONE, H_CLONE3, H_FORK, H_VFORK, H_IO_SUBMIT,
 };
 
 struct callspec {
@@ -65,6 +65,7 @@ static const struct callspec calls[] = {
 	{ "fstat", H_FSTAT }, { "fstat64", H_FSTAT }, { "oldfstat", H_FSTAT },
 	{ "mmap", H_MMAP }, { "mmap2", H_MMAP },
 	{ "clone", H_CLONE }, { "clone3", H_CLONE3 }, { "fork", H_FORK }, { "vfork", H_VFORK },
+	{ "io_submit", H_IO_SUBMIT },
 };
 
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
@@ -807,6 +808,96 @@ static int drop_pending(struct strace_parser *p, const struct strace_src *src, i
 }
 
 /*
+ * io_submit(ctx, nr, [{aio_data=.., aio_lio_opcode=IOCB_CMD_PREAD,
+ * aio_fildes=6</f>, aio_buf=.., aio_nbytes=4096, aio_offset=12288}, ...])
+ * = N: the first N iocbs were queued.  strace does not show which
+ * io_getevents completion belongs to which iocb (aio_data is often 0 and
+ * the iocb address is not printed), so the iocbs become positioned reads,
+ * writes and syncs at submit time with the requested length as result;
+ * the overlap is not kept (engines can queue again with -q).
+ */
+static int io_submit_events(struct strace_parser *p, struct sc_event *ev, struct span arr,
+			    int64_t nr, struct rerr *e)
+{
+	arr = trim(arr);
+	if (arr.n < 2 || arr.s[0] != '[' || arr.s[arr.n - 1] != ']')
+		return ev->ret < 0 ? 0 : 1;    /* an address: nothing known */
+	const char *s = arr.s + 1;
+	size_t n = arr.n - 2, i = 0;
+	int64_t done = 0;
+	int64_t limit = ev->ret < 0 || ev->ret == SC_RET_UNKNOWN ? 0 : ev->ret;
+	if (limit > nr)
+		limit = nr;
+	while (i < n && done < limit) {
+		struct span el[1];
+		int ne;
+		size_t end;
+		/* one element: split on the top-level comma after it */
+		if (split(s + i, n - i, 0, el, 1, &ne, &end) || !ne)
+			return 1;
+		struct span e1 = el[0];
+		i = (size_t)(e1.s + e1.n - s);
+		while (i < n && (s[i] == ',' || s[i] == ' '))
+			i++;
+		if (e1.n == 3 && !memcmp(e1.s, "...", 3))
+			break;
+		if (e1.n < 2 || e1.s[0] != '{' || e1.s[e1.n - 1] != '}')
+			return 1;
+		struct span f[10];
+		if (split(e1.s + 1, e1.n - 2, 0, f, 10, &ne, &end))
+			return 1;
+		struct sc_event x = *ev;
+		struct span op = { "", 0 }, buf = { "", 0 };
+		int64_t fd = -1, nbytes = 0, off = 0;
+		const char *deco = NULL;
+		for (int k = 0; k < ne && k < 10; k++) {
+			const char *eq = memchr(f[k].s, '=', f[k].n);
+			if (!eq)
+				continue;
+			size_t kl = (size_t)(eq - f[k].s);
+			struct span val = { eq + 1, f[k].n - kl - 1 };
+			if (kl == 14 && !memcmp(f[k].s, "aio_lio_opcode", 14))
+				op = trim(val);
+			else if (kl == 10 && !memcmp(f[k].s, "aio_fildes", 10) && fdarg(p, val, &fd, &deco))
+				return 1;
+			else if (kl == 10 && !memcmp(f[k].s, "aio_nbytes", 10) && num(val, &nbytes, NULL))
+				return 1;
+			else if (kl == 10 && !memcmp(f[k].s, "aio_offset", 10) && num(val, &off, NULL))
+				return 1;
+			else if (kl == 7 && !memcmp(f[k].s, "aio_buf", 7))
+				buf = val;
+		}
+		x.fd = fd;
+		x.fdpath = deco;
+		x.offset = off;
+		x.len = nbytes > 0 ? (uint64_t)nbytes : 0;
+		int trunc;
+		uint64_t sum;
+#define OPIS(lit) (op.n == sizeof(lit) - 1 && !memcmp(op.s, lit, op.n))
+		if (OPIS("IOCB_CMD_PREAD") || OPIS("IOCB_CMD_PWRITE")) {
+			x.call = OPIS("IOCB_CMD_PREAD") ? SC_READ : SC_WRITE;
+		} else if (OPIS("IOCB_CMD_PREADV") || OPIS("IOCB_CMD_PWRITEV")) {
+			x.call = OPIS("IOCB_CMD_PREADV") ? SC_READ : SC_WRITE;
+			x.iovcnt = nbytes > 0 ? (uint32_t)nbytes : 1;
+			x.len = !iovsum(buf, &sum, &trunc) ? sum : 0;
+		} else if (OPIS("IOCB_CMD_FSYNC") || OPIS("IOCB_CMD_FDSYNC")) {
+			x.call = OPIS("IOCB_CMD_FSYNC") ? SC_FSYNC : SC_FDATASYNC;
+			x.offset = SC_NOOFF;
+		} else {
+			x.call = SC_SKIP;
+			x.name = "io_submit:other";
+		}
+#undef OPIS
+		x.ret = x.call == SC_READ || x.call == SC_WRITE ? (int64_t)x.len : 0;
+		int rc = p->emit(p->arg, &x, e);
+		if (rc)
+			return rc;
+		done++;
+	}
+	return 0;
+}
+
+/*
  * Decode a complete call: name, and body = text after '(' (args, ')',
  * '= RET', optional <DUR>).  Fills and emits the event.
  */
@@ -906,6 +997,22 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 	case H_SKIP:
 		ev.call = SC_SKIP;
 		break;
+	case H_IO_SUBMIT: {
+		int64_t nr = 0;
+		NUM(1, nr);
+		if (!ok)
+			break;
+		int rc = io_submit_events(p, &ev, ARG(2), nr, e);
+		if (rc == 1)
+			return bad_line(p, e, src, lineno, line, len, "an iocb array");
+		if (rc)
+			return rc;
+		if (ev.ret <= 0)
+			ev.call = SC_SKIP;      /* nothing queued: count the call */
+		else
+			return 0;
+		break;
+	}
 	case H_OPEN:
 	case H_CREAT:
 		ev.call = SC_OPEN;
