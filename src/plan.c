@@ -1056,8 +1056,9 @@ static int check_existing(struct plan *p, bool force, struct rerr *e)
 					"would overwrite or remove (use --force to allow it, or "
 					"choose an empty directory)", p->target, b2);
 		return rerr_set(e, -EEXIST, "target '%s' already holds '%s' and %zu more "
-				"files the run would overwrite or remove (use --force to allow it, "
-				"or choose an empty directory)", p->target, b2, nconf - 1);
+				"file%s the run would overwrite or remove (use --force to allow it, "
+				"or choose an empty directory)", p->target, b2, nconf - 1,
+				nconf == 2 ? "" : "s");
 	}
 	return 0;
 }

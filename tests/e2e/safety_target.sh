@@ -91,15 +91,22 @@ f=$tgt/data/in.dat
 # --- what --keep left is now in the way: refused without --force ---------
 kept=$(tsnap "$tgt")
 refused "$REPLAY" run --no-drop-caches --quiet "$tr" "$tgt"
-grep -q "already holds 'data/in.dat' and 2 more files" "$tmp/log/err" || { cat "$tmp/log/err" >&2; fail "existing message"; }
+grep -q "already holds 'data/out.10' and 1 more file the run" "$tmp/log/err" || { cat "$tmp/log/err" >&2; fail "existing message"; }
+# (the kept input, large enough and only read, is not in the way: used as is)
+"$REPLAY" run --dry-run --force "$tr" "$tgt" > "$tmp/log/plan"
+grep -Eq "^  data/in.dat +shared +present, used as is \(needs $prep bytes\)" "$tmp/log/plan" ||
+	{ cat "$tmp/log/plan" >&2; fail "in.dat not reused"; }
 grep -q -- "--force" "$tmp/log/err" || fail "no --force hint"
 [ "$(tsnap "$tgt")" = "$kept" ] || fail "a refused run changed the target"
 # with --force it runs, and keeps what was there before (rewritten by the run)
-rm "$tgt/data/in.dat" "$tgt/data/out.11"
+rm "$tgt/data/out.11"
 echo "user's file" > "$tgt/data/out.10"
+in_sum=$(sha256sum < "$tgt/data/in.dat")
 "$REPLAY" run --no-drop-caches --quiet --force "$tr" "$tgt" > /dev/null
 [ -f "$tgt/data/out.10" ] || fail "--force removed a file that existed before"
-[ ! -e "$tgt/data/in.dat" ] && [ ! -e "$tgt/data/out.11" ] || fail "--force run left its files"
+[ "$(stat -c %s "$tgt/data/out.10")" -eq "$w10" ] || fail "--force: out.10 not rewritten by the run"
+[ "$(sha256sum < "$tgt/data/in.dat")" = "$in_sum" ] || fail "the input in place was rewritten"
+[ ! -e "$tgt/data/out.11" ] || fail "--force run left its files"
 rm -rf "${tgt:?}"/*
 [ "$(tsnap "$tgt")" = "$before" ] || fail "target not empty"
 
