@@ -239,12 +239,14 @@ int cmd_run(int argc, char **argv)
 			 " submission, so they do not overlap");
 	ro.progress = !quiet && isatty(STDERR_FILENO);
 
-	install_signals();
+	/* parsing a big trace can take long: Ctrl-C simply ends it (the loader
+	 * writes its .ops atomically); from here on the run handles signals */
 	ret = trace_load(traces, ntraces, &lo, NULL, &lr, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);
 		goto out;
 	}
+	install_signals();
 	{
 		const char *why = NULL;
 
