@@ -441,6 +441,25 @@ static void test_sync_alloc_mmap(void **state)
 	assert_string_equal(e[5].fdpath, "/etc/ld.so.cache");
 }
 
+static void test_more_flags(void **state)
+{
+	struct fx *f = *state;
+	/* -Y (pid<comm>), -i (instruction pointer), -X verbose, -k frames */
+	FEED_OK(f, "8468<app> 21:23:21.420378 [00007f3c2a1b2c3d] openat(AT_FDCWD, \"/a\", 0x80000 /* O_RDONLY|O_CLOEXEC */) = 3");
+	FEED_OK(f, " > /usr/lib/x86_64-linux-gnu/libc.so.6(__open64+0x5b) [0x10f77b]");
+	FEED_OK(f, "[pid  8470<worker>] 21:23:21.420379 read(3, \"x\", 4096 /* 4 KiB */) = 1");
+	FEED_OK(f, "8471  21:23:21.420380 read(3, <detached ...>");
+	assert_int_equal(f->cap.n, 3);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].pid, 8468);
+	assert_int_equal(e[0].flags, O_RDONLY | O_CLOEXEC);
+	assert_int_equal(e[0].ts_ns, TOD(21, 23, 21, 420378));
+	assert_int_equal(e[1].pid, 8470);
+	assert_int_equal(e[1].len, 4096);
+	assert_int_equal(e[2].call, SC_SKIP);
+	assert_string_equal(e[2].name, "detached:read");
+}
+
 static void test_io_submit(void **state)
 {
 	struct fx *f = *state;
@@ -566,6 +585,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_more_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test(test_errno_and_flags),
 		cmocka_unit_test(test_probe),

@@ -313,6 +313,12 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 static int num(struct span a, int64_t *v, struct span *rest)
 {
 	a = trim(a);
+	if (!rest && a.n > 4 && a.s[a.n - 1] == '/' && a.s[a.n - 2] == '*') {
+		/* "4096, then a comment" (strace -X verbose) */
+		const char *cm = memmem(a.s, a.n, "/*", 2);
+		if (cm)
+			a = trim((struct span){ a.s, (size_t)(cm - a.s) });
+	}
 	size_t i = 0;
 	int neg = 0;
 	if (i < a.n && a.s[i] == '-')
@@ -415,6 +421,9 @@ static const struct sym oflag_syms[] = {
 
 static int symflags(const struct sym *tab, size_t ntab, const char *s, size_t n, int64_t *out)
 {
+	const char *cm = memmem(s, n, "/*", 2);     /* -X verbose: a number, then a comment */
+	if (cm)
+		n = (size_t)(cm - s);
 	struct span a = trim((struct span){ s, n });
 	int64_t v = 0;
 	if (!a.n)
@@ -609,6 +618,9 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 		size_t st = i;
 		while (i < len && l[i] >= '0' && l[i] <= '9')
 			v = v * 10 + (l[i++] - '0');
+		if (i > st && i < len && l[i] == '<')        /* -Y: N<comm> */
+			while (i < len && l[i] != ']')
+				i++;
 		if (i == st || i >= len || l[i] != ']')
 			return "'[pid N]'";
 		i++;
@@ -620,9 +632,15 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 	size_t st = i;
 	while (i < len && l[i] >= '0' && l[i] <= '9')
 		i++;
+	size_t pe = i;
+	if (i > st && i < len && l[i] == '<' && !*bracketed) {   /* -Y: N<comm> */
+		const char *gt = memchr(l + i, '>', len - i);
+		if (gt && (size_t)(gt - l) + 1 < len && gt[1] == ' ')
+			i = (size_t)(gt - l) + 1;
+	}
 	if (i > st && i < len && l[i] == ' ' && !*bracketed) {
 		int64_t v = 0;
-		for (size_t k = st; k < i; k++)
+		for (size_t k = st; k < pe; k++)
 			v = v * 10 + (l[k] - '0');
 		*pid = v;
 		while (i < len && l[i] == ' ')
@@ -663,6 +681,17 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 			i++;
 	} else {
 		i = st;
+	}
+	if (i + 2 < len && l[i] == '[' && hexval((unsigned char)l[i + 1]) >= 0) {
+		/* -i: [00007f3c2a1b2c3d] instruction pointer */
+		size_t j = i + 1;
+		while (j < len && hexval((unsigned char)l[j]) >= 0)
+			j++;
+		if (j + 1 < len && l[j] == ']' && l[j + 1] == ' ') {
+			i = j + 1;
+			while (i < len && l[i] == ' ')
+				i++;
+		}
 	}
 	*pos = i;
 	return NULL;
@@ -1304,6 +1333,8 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 		nb++;
 	if (nb == len)
 		return 0;
+	if (len - nb >= 2 && line[nb] == '>' && line[nb + 1] == ' ')
+		return 0;                                /* -k backtrace frame */
 	if (len >= 8 && !memcmp(line, "strace: ", 8)) {
 		int64_t pid;
 		if (len > 16 && !memcmp(line + 8, "Process ", 8) &&
@@ -1448,6 +1479,13 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 	char *body = t + i + 1;
 	size_t bn = tn - i - 1;
 	size_t keep;
+	if (bn >= 14 && !memcmp(body + bn - 14, "<detached ...>", 14)) {
+		/* strace -p let go in the middle of the call */
+		char dn[80];
+		snprintf(dn, sizeof(dn), "detached:%.*s", (int)(nlen < 60 ? nlen : 60), name);
+		p->syscalls++;
+		return emit_skip(p, src, pid, lineno, ts, sdup(p, dn, strlen(dn)), e);
+	}
 	if (strip_unfinished(body, bn, &keep)) {
 		if (nlen >= sizeof(((struct pend *)0)->name))
 			return bad_line(p, e, src, lineno, line, len, "a syscall name (too long)");
