@@ -521,8 +521,10 @@ void report_print(FILE *f, const struct report_info *ri, const struct report_agg
 		seq ? "rank" : "run");
 
 	for (size_t r = 0; r < a->nruns; r++) {
-		fprintf(f, "run %zu:%*scompletion %s (io %s, flush %s)%s\n", r + 1,
-			(int)(r + 1 < 10 ? 6 : r + 1 < 100 ? 5 : 4), "",
+		char label[32];
+
+		snprintf(label, sizeof(label), "run %zu:", r + 1);
+		fprintf(f, "%-12s completion %s (io %s, flush %s)%s\n", label,
 			fmt_ns(b1, sizeof(b1), (double)a->completion[r]),
 			fmt_ns(b2, sizeof(b2), (double)a->io[r]),
 			fmt_ns(b3, sizeof(b3), (double)a->flush[r]),
