@@ -47,4 +47,18 @@ jq -e '.runs[0].incomplete == false and .runs[0].jobs[0].write.total_ios == 1024
        and .runs[0].jobs[0].write.errors > 700' "$tmp/c.json" >/dev/null \
     || fail "json: $(jq -c '.runs[0].jobs[0] | {errors, t: .write.total_ios}' "$tmp/c.json")"
 grep -q "^errors: *ENOSPC: " "$tmp/out" || fail "summary lacks the errno line"
+# sequential: the first rank fails, the second never runs
+{ gen_writes 701 /full/a.dat 1024 4096 0; gen_writes 702 /full/b.dat 1024 4096 0 100; } > "$tmp/two.txt"
+set +e
+"$REPLAY" run -m sequential --no-drop-caches --quiet -o "$tmp/s.json" "$tmp/two.txt" "$mnt" \
+    > "$tmp/out" 2> "$tmp/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "sequential: exit $rc"
+grep -q "rank 0 (process 0, pid [0-9]*) failed: write '/full/a.dat'.*No space left on device" "$tmp/err" \
+    || fail "sequential message: $(cat "$tmp/err")"
+jq -e '.runs[0].incomplete == true and .runs[0].jobs[0].status == "failed"
+       and .runs[0].jobs[1].status == "not run" and .runs[0].jobs[1].write.total_ios == 0' \
+    "$tmp/s.json" >/dev/null || fail "sequential json: $(jq -c '[.runs[0].jobs[].status]' "$tmp/s.json")"
+[ -z "$(ls -A "$mnt")" ] || fail "files left: $(find "$mnt")"
 echo "ok"
