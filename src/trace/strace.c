@@ -227,6 +227,16 @@ static struct span trim(struct span a)
  * stop_paren) or the end.  *end = offset of that ')' (n when none).
  * Returns 0, or a static "what was expected" string.
  */
+/* Character classes for the hot loops. */
+#define CL_BAD  1   /* control bytes: binary garbage */
+#define CL_SPEC 2   /* what split() has to look at   */
+static const uint8_t cls[256] = {
+	[0 ... 8] = CL_BAD, [10 ... 31] = CL_BAD, [127] = CL_BAD,
+	['"'] = CL_SPEC, ['/'] = CL_SPEC, ['<'] = CL_SPEC, ['('] = CL_SPEC,
+	['['] = CL_SPEC, ['{'] = CL_SPEC, [')'] = CL_SPEC, [']'] = CL_SPEC,
+	['}'] = CL_SPEC, [','] = CL_SPEC,
+};
+
 static const char *split(const char *s, size_t n, int stop_paren, struct span *args,
 			 int max, int *nargs, size_t *end)
 {
@@ -234,6 +244,10 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 	size_t start = 0, i = 0;
 	*end = n;
 	while (i < n) {
+		if (!(cls[(uint8_t)s[i]] & CL_SPEC)) {
+			i++;
+			continue;
+		}
 		char c = s[i];
 		if (c == '"') {
 			for (i++; i < n && s[i] != '"'; i++)
@@ -1312,8 +1326,8 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 	p->bad = 0;
 	/* binary garbage */
 	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)line[i];
-		if ((c < 0x20 && c != '\t' && !(c == '\r' && i == len - 1)) || c == 0x7f)
+		if (__builtin_expect(cls[(uint8_t)line[i]] & CL_BAD, 0) &&
+		    !(line[i] == '\r' && i == len - 1))
 			return bad_line(p, e, src, lineno, line, len, "text (found a binary byte)");
 	}
 	if (len && line[len - 1] == '\r')
