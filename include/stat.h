@@ -83,7 +83,7 @@ enum stat_pattern stat_classify(const struct stat_dir *d);
 struct stat_file {
 	const char *path;         /* points into the stream's string table */
 	uint32_t id;
-	uint32_t nranks;          /* distinct ranks with an op on it       */
+	uint32_t nranks;          /* distinct ranks with a successful op on it */
 	int truncated;            /* OPSP_TRUNCATED_NAME                   */
 	uint64_t ops;
 	uint64_t bytes_read, bytes_written;
@@ -108,7 +108,9 @@ struct stat_report {
 	struct stat_rank *ranks;  /* nranks                                */
 	struct stat_file *files;  /* files with at least one op, by path id */
 	uint32_t nfiles;
-	uint32_t files_shared;    /* nranks > 1                             */
+	uint32_t files_shared;    /* nranks > 1; files with nranks 0 (every
+	                           * op failed) are neither shared nor private */
+	uint32_t files_failed;    /* nranks == 0                            */
 	uint32_t truncated_names; /* paths flagged OPSP_TRUNCATED_NAME      */
 	uint64_t nofile_data_ops; /* data ops without a path (unknown fds)  */
 	uint64_t duration_ns;     /* max over ranks of end_ns              */

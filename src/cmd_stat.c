@@ -133,7 +133,8 @@ static json_t *json_notes(const struct loaded_trace *lt, const struct stat_repor
 	json_object_set_new(nj.notes, "nofile_data_ops", jint(r->nofile_data_ops));
 	if (strcmp(lt->res.format ? lt->res.format : "", "ops")) {
 		json_object_set_new(nj.notes, "lines", jint(lt->res.lines));
-		json_object_set_new(nj.notes, "bad_lines", jint(lt->res.bad_lines));
+		if (!json_object_get(nj.notes, "bad_lines"))
+			json_object_set_new(nj.notes, "bad_lines", jint(lt->res.bad_lines));
 		if (lt->res.first_bad[0])
 			json_object_set_new(nj.notes, "first_bad", json_string(lt->res.first_bad));
 	}
@@ -176,7 +177,8 @@ static int print_json(const struct loaded_trace *lt, const struct stat_report *r
 	json_object_set_new(root, "size_histogram", json_pack("{s:o,s:o}", "read", json_hist(&r->rd),
 							      "write", json_hist(&r->wr)));
 	json_object_set_new(root, "files_shared", jint(r->files_shared));
-	json_object_set_new(root, "files_private", jint(r->nfiles - r->files_shared));
+	json_object_set_new(root, "files_private", jint(r->nfiles - r->files_shared - r->files_failed));
+	json_object_set_new(root, "files_failed_only", jint(r->files_failed));
 	a = json_array();
 	for (uint32_t i = 0; i < r->nfiles; i++) {
 		const struct stat_file *f = &r->files[i];
@@ -232,16 +234,42 @@ static void note_skip_cb(const char *key, size_t klen, const char *val, size_t v
 	nt->nskip++;
 }
 
+/* Readable labels for the builder's and loader's info keys; other keys
+ * print as they are. */
+static const struct { const char *key, *label; } note_labels[] = {
+	{ "source", "source" },
+	{ "source_files", "source files" },
+	{ "events", "calls parsed" },
+	{ "ops", "ops recorded" },
+	{ "skipped_calls", "non-I/O calls skipped" },
+	{ "unknown_fd_ops", "ops on unknown fds (dropped)" },
+	{ "stdio_ops", "  of which on fds 0-2" },
+	{ "implicit_opens", "implicit opens (-y paths)" },
+	{ "inherited_opens", "inherited opens" },
+	{ "mmaps", "file mmaps (not replayed)" },
+	{ "failed_calls", "failed calls (kept)" },
+	{ "traced_processes", "traced processes" },
+	{ "unknown_async_waits", "waits for unknown async ids" },
+	{ "bad_lines", "bad lines skipped" },
+};
+
 static void note_other_cb(const char *key, size_t klen, const char *val, size_t vlen, void *arg)
 {
 	size_t pl = strlen(SKIP_PREFIX);
+	const char *label = NULL;
 
 	(void)arg;
 	if (klen > pl && !strncmp(key, SKIP_PREFIX, pl))
 		return;
 	if (klen == 6 && !strncmp(key, "format", 6)) /* printed above */
 		return;
-	printf("  %-22.*s %.*s\n", (int)klen, key, (int)vlen, val);
+	for (size_t i = 0; i < sizeof(note_labels) / sizeof(note_labels[0]); i++)
+		if (strlen(note_labels[i].key) == klen && !strncmp(note_labels[i].key, key, klen))
+			label = note_labels[i].label;
+	if (label)
+		printf("  %-30s %.*s\n", label, (int)vlen, val);
+	else
+		printf("  %-30.*s %.*s\n", (int)klen, key, (int)vlen, val);
 }
 
 static const char *trace_label(char *buf, size_t len, char *const *args, int nargs)
@@ -289,8 +317,11 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 
 	printf("%-14s %s\n", "format", stream_format(lt, fbuf, sizeof(fbuf)));
 	printf("%-14s %" PRIu32 "\n", "ranks", r->nranks);
-	printf("%-14s %" PRIu32 " (%" PRIu32 " shared by several ranks, %" PRIu32 " private)\n",
-	       "files", r->nfiles, r->files_shared, r->nfiles - r->files_shared);
+	printf("%-14s %" PRIu32 " (%" PRIu32 " shared by several ranks, %" PRIu32 " private",
+	       "files", r->nfiles, r->files_shared, r->nfiles - r->files_shared - r->files_failed);
+	if (r->files_failed)
+		printf(", %" PRIu32 " only in failed calls", r->files_failed);
+	printf(")\n");
 	printf("%-14s %" PRIu64 " (%" PRIu64 " failed)\n", "ops", r->nops, r->failed_ops);
 	printf("%-14s %s (%" PRIu64 " ns)\n", "duration",
 	       fmt_ns(b1, sizeof(b1), (double)r->duration_ns), r->duration_ns);
@@ -320,7 +351,7 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	for (uint32_t i = 0; i < r->nfiles; i++) {
 		const struct stat_file *f = &r->files[i];
 		printf("  %-7s %5" PRIu32 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %s%s\n",
-		       f->nranks > 1 ? "shared" : "private", f->nranks, f->ops, f->bytes_read,
+		       f->nranks > 1 ? "shared" : f->nranks ? "private" : "failed", f->nranks, f->ops, f->bytes_read,
 		       f->bytes_written, f->path, f->truncated ? " (truncated name)" : "");
 	}
 
@@ -338,14 +369,17 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	struct notes_text nt = { 0 };
 	info_each(lt->s.info, note_skip_cb, &nt);
 	if (nt.nskip)
-		printf("  %-22s %.*s\n", "skipped non-I/O calls", (int)nt.len, nt.skipped);
+		printf("  %-30s %.*s\n", "skipped non-I/O calls", (int)nt.len, nt.skipped);
 	info_each(lt->s.info, note_other_cb, NULL);
-	printf("  %-22s %" PRIu32 "\n", "truncated names", r->truncated_names);
-	printf("  %-22s %" PRIu64 "\n", "data ops without path", r->nofile_data_ops);
+	printf("  %-30s %" PRIu32 "\n", "truncated names made distinct", r->truncated_names);
+	printf("  %-30s %" PRIu64 "\n", "data ops without a path", r->nofile_data_ops);
 	if (strcmp(lt->res.format ? lt->res.format : "", "ops")) {
-		printf("  %-22s %" PRIu64 "\n", "lines read", lt->res.lines);
-		printf("  %-22s %" PRIu64 "%s%s\n", "bad lines skipped", lt->res.bad_lines,
-		       lt->res.first_bad[0] ? "; first: " : "", lt->res.first_bad);
+		char tmp[8];
+		printf("  %-30s %" PRIu64 "\n", "lines read", lt->res.lines);
+		if (!opstream_info(&lt->s, "bad_lines", tmp, sizeof(tmp)))
+			printf("  %-30s %" PRIu64 "\n", "bad lines skipped", lt->res.bad_lines);
+		if (lt->res.first_bad[0])
+			printf("  %-30s %s\n", "first bad line", lt->res.first_bad);
 	}
 }
 

@@ -350,9 +350,10 @@ static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank)
 				rk->end_ns = end;
 			if (file != OP_NOFILE) {
 				struct stat_file *f = &r->files[file];
-				if (!f->ops || f->last_rank != rank)
+				if (op->result >= 0 && (!f->nranks || f->last_rank != rank)) {
 					f->nranks++;
-				f->last_rank = rank;
+					f->last_rank = rank;
+				}
 				f->ops++;
 			}
 		}
@@ -473,6 +474,8 @@ int stat_compute(const struct opstream *s, struct stat_report *r)
 		all[nf] = all[i];
 		if (all[nf].nranks > 1)
 			r->files_shared++;
+		else if (!all[nf].nranks)
+			r->files_failed++;
 		nf++;
 	}
 	r->nfiles = nf;

@@ -297,11 +297,12 @@ static void test_bytes_and_files(void **state)
 	tb_add(&t, 1, &w);
 	tb_op(&t, 1, OP_READ, 0, 0, 10, 10);
 	tb_op(&t, 1, OP_WRITE, 3, 0, 3000000, 3000000);
+	tb_op(&t, 1, OP_OPEN, 1, 0, 0, -13); /* a failed open does not share f1 */
 	tb_finish(&t);
 
 	assert_int_equal(t.r.nranks, 2);
-	assert_int_equal(t.r.nops, 9);
-	assert_int_equal(t.r.failed_ops, 1);
+	assert_int_equal(t.r.nops, 10);
+	assert_int_equal(t.r.failed_ops, 2);
 	assert_int_equal(t.r.wr.failed, 1);
 	assert_int_equal(t.r.rd.bytes, 100 + 50 + 10);
 	assert_int_equal(t.r.wr.bytes, 1025 + 80 + 3000000);
@@ -325,6 +326,9 @@ static void test_bytes_and_files(void **state)
 	assert_string_equal(t.r.files[0].path, "/data/f0");
 	assert_int_equal(t.r.files[0].nranks, 2);
 	assert_int_equal(t.r.files[0].bytes_read, 110);
+	assert_int_equal(t.r.files[1].nranks, 1);
+	assert_int_equal(t.r.files[1].ops, 2);
+	assert_int_equal(t.r.files_failed, 0);
 	assert_int_equal(t.r.files[2].bytes_written, 80);
 	assert_int_equal(t.r.files[2].bytes_read, 50);
 	assert_int_equal(t.r.files[3].truncated, 1);
@@ -337,13 +341,17 @@ static void test_empty(void **state)
 	(void)state;
 	struct tb t;
 	char b[16];
-	tb_start(&t, "empty", 1, 0);
+	tb_start(&t, "empty", 1, 1);
 	struct op o = { .kind = OP_MKDIR, .file = OP_NOFILE, .handle = OP_NOHANDLE };
 	tb_add(&t, 0, &o);
+	tb_op(&t, 0, OP_OPEN, 0, 0, 0, -2); /* only a failed open: neither shared nor private */
 	tb_finish(&t);
 	assert_int_equal(t.r.rd.pattern, STAT_PAT_NA);
 	assert_int_equal(t.r.wr.pattern, STAT_PAT_NA);
-	assert_int_equal(t.r.nfiles, 0);
+	assert_int_equal(t.r.nfiles, 1);
+	assert_int_equal(t.r.files[0].nranks, 0);
+	assert_int_equal(t.r.files_failed, 1);
+	assert_int_equal(t.r.files_shared, 0);
 	assert_string_equal(stat_fmt_ratio(b, sizeof(b), t.r.rd.bytes, t.r.wr.bytes), "N/A");
 	tb_end(&t);
 }
