@@ -367,6 +367,7 @@ json_t *report_doc_new(const struct report_info *ri)
 		bad |= set_new(tg, "rotational", json_integer(ri->ti->rotational));
 		bad |= set_new(tg, "scheduler", json_string(ri->ti->scheduler));
 		bad |= set_new(tg, "logical_block", json_integer(ri->ti->logical_block));
+		bad |= set_new(tg, "resolve", json_string(ri->ti->resolve));
 	}
 	bad |= set_new(doc, "target", tg);
 
