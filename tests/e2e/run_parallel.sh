@@ -38,6 +38,15 @@ jq -e '.runs[0] as $r | all($r.jobs[]; .io_ns <= $r.io_ns and .completion_ns <= 
 jq -e '.summary.runs == 1 and .summary.completion_ns.min == .runs[0].completion_ns' \
     "$tmp/r.json" >/dev/null || fail "summary"
 
+# the target as the system describes it
+if command -v findmnt >/dev/null; then
+    fs=$(findmnt -n -o FSTYPE --target "$tgt")
+    jq -e --arg fs "$fs" --arg dir "$tgt" '.target.fstype == $fs and .target.dir == $dir' \
+        "$tmp/r.json" >/dev/null || fail "target: $(jq -c .target "$tmp/r.json"), findmnt says $fs"
+fi
+jq -e --argjson n "$(nproc)" '.host.cpus == $n and (.host.kernel | length) > 0' "$tmp/r.json" \
+    >/dev/null || fail "host: $(jq -c .host "$tmp/r.json")"
+
 # per rank: traced bytes computed from the text with awk ...
 for i in 0 1; do
     name=$(jq -r ".runs[0].jobs[$i].rank_name" "$tmp/r.json")
