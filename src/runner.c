@@ -431,8 +431,10 @@ static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum w
 		while (ws->inflight &&
 		       overlap_conflicts(&ws->ovl, file, sl->req.offset, sl->req.len, wr, NULL)) {
 			ret = reap_some(ws, 1);
-			if (ret)
+			if (ret) {
+				sl->busy = 0;
 				return ret;
+			}
 		}
 	}
 	for (;;) {
@@ -440,9 +442,11 @@ static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum w
 		q = ws->eng.ops->queue(&ws->eng, &sl->req);
 		if (q != ENGINE_BUSY)
 			break;
-		ret = reap_some(ws, 1);
-		if (ret)
+		ret = ws->inflight ? reap_some(ws, 1) : -EAGAIN;
+		if (ret) {
+			sl->busy = 0;
 			return ret;
+		}
 	}
 	if (q < 0) {
 		sl->req.res = q;
