@@ -86,6 +86,11 @@ static int parse_count(const char *opt, const char *arg, uint64_t lo, uint64_t h
 	return 0;
 }
 
+static void short_usage(void)
+{
+	fputs("usage: replay [run] [OPTIONS] TRACE... TARGET_DIR (see 'replay help run')\n", stderr);
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -209,18 +214,18 @@ int cmd_run(int argc, char **argv)
 			return 0;
 		case ':':
 			die_msg("option '%s' needs a value", argv[optind - 1]);
-			fputs(usage_run, stderr);
+			short_usage();
 			return 2;
 		default:
 			die_msg("unknown option '%s'", argv[optind - 1]);
-			fputs(usage_run, stderr);
+			short_usage();
 			return 2;
 		}
 	}
 	if (argc - optind < 2) {
 		die_msg(argc - optind == 1 ? "missing TARGET_DIR after the trace"
 					   : "missing TRACE and TARGET_DIR");
-		fputs(usage_run, stderr);
+		short_usage();
 		return 2;
 	}
 	traces = argv + optind;
