@@ -1415,8 +1415,10 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 			}
 		}
 	}
-	if (rawpid == STRACE_NOPID) {
-		rc = imap_get(&p->seen, pid) ? 0 : imap_put(&p->seen, pid, SEEN);
+	if (rawpid == STRACE_NOPID && !imap_get(&p->seen, pid)) {
+		/* a -ff file's pid seen for the first time: maybe a child */
+		rc = src->pid != STRACE_NOPID ? note_pid(p, src, pid, lineno, e) :
+						imap_put(&p->seen, pid, SEEN);
 		if (rc)
 			return rc;
 	}
@@ -1747,12 +1749,24 @@ static int handle(struct strace_parser *p, struct sfile *f, struct trace_input *
 	return rc;
 }
 
+/* files by -ff pid (no pid first), then by position: a stable order */
+static int by_pid(const void *x, const void *y, void *arg)
+{
+	const struct sfile *fs = arg;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	int64_t pa = fs[a].src.pid, pb = fs[b].src.pid;
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
 static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 {
 	struct strace_parser *p = NULL;
 	struct sfile *fs = NULL;
 	size_t *heap = NULL;
 	char *done = NULL;
+	size_t *order = NULL;
 	struct sink sink = { .b = b };
 	int rc = strace_parser_new(&p, emit_builder, &sink);
 	if (rc)
@@ -1874,7 +1888,18 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 			rc = -ENOMEM;
 			goto out;
 		}
-		for (size_t i = 0; i < in->nfiles; i++) {
+		/* roots in pid order (a parent's pid is usually the smaller), so a
+		 * child is met at its parent's clone, not before */
+		order = calloc(in->nfiles ? in->nfiles : 1, sizeof(*order));
+		if (!order) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < in->nfiles; i++)
+			order[i] = i;
+		qsort_r(order, in->nfiles, sizeof(*order), by_pid, fs);
+		for (size_t oi = 0; oi < in->nfiles; oi++) {
+			size_t i = order[oi];
 			if (done[i])
 				continue;
 			size_t sp = 0;
@@ -1927,6 +1952,7 @@ out:
 	free(fs);
 	free(heap);
 	free(done);
+	free(order);
 	free(sink.kids);
 	strace_parser_free(p);
 	return rc;
