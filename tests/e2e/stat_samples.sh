@@ -190,5 +190,18 @@ for n, k in want.items():
 sys.exit(bad)
 EOF
 
+# Text output starts with a Table-I-like line.  s32 (i386, _llseek): writes
+# of 65536 B at 0, 1024 B at 3 GiB, 4096 B at 64 KiB (pwrite64), 300 B at
+# 3 GiB + 1024 (writev): no transition sequential, no delta or size in half
+# of them -> unrecognized; no reads -> N/A; write-only -> 0.00/1.00.
+"$REPLAY" stat "$DATA/s32_tt_T.txt" >"$tmp/s32.txt"
+if ! head -2 "$tmp/s32.txt" | awk 'NR == 1 && !($1 == "trace" && $2 == "read" && $3 == "write" && $4 == "r/w") { exit 1 }
+	NR == 2 && !($1 == "s32_tt_T.txt" && $2 == "N/A" && $3 == "unrecognized" && $4 == "0.00/1.00") { exit 1 }'; then
+	echo "FAIL s32 text: $(head -2 "$tmp/s32.txt")"; fails=$((fails + 1))
+fi
+# the 64-bit offset past 2^32 survives: the dump shows the 1024-byte write at 3 GiB
+"$REPLAY" dump "$DATA/s32_tt_T.txt" | awk '$4 == "write" && $6 == 3221225472 && $7 == 1024 { f = 1 } END { exit !f }' ||
+	{ echo "FAIL s32 dump: no 1024-byte write at offset 3221225472"; fails=$((fails + 1)); }
+
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 echo "stat_samples: all samples agree"
