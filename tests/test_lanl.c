@@ -292,6 +292,39 @@ static void test_missing_timing_rank(void **st)
 	assert_non_null(strstr(in.note, "1 trace files without barrier lines numbered in file-name order"));
 }
 
+/* i386 raw arguments: hex halves of 64-bit offsets, AT_FDCWD and -errno
+ * printed unsigned */
+static void test_raw_i386(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	char *f = fb_write(dir, "r.5.trace",
+			   "10:00:00.000001 SYS_openat(0xffffff9c, \"/d/f\", 0x8042, 0644) = 3 <0.000010>\n"
+			   "10:00:00.000002 SYS_pread64(3, 0xb7d5e008, 4096, 0xfffff000, 0) = 4096 <0.000010>\n"
+			   "10:00:00.000003 SYS_pwrite64(3, 0xb7d5e008, 4096, 0, 1) = 4096 <0.000010>\n"
+			   "10:00:00.000004 SYS_ftruncate64(3, 0, 2) = 0 <0.000010>\n"
+			   "10:00:00.000005 SYS_open(\"/d/none\", 0, 0) = 0xfffffffe <0.000010>\n"
+			   "10:00:00.000006 SYS__llseek(3, 1, 0x10, 0xbfdfe400, 1) = 0 <0.000010>\n");
+	char *files[] = { f };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	const struct sc_event *o = fb_nth(5, SC_OPEN, 0);
+	assert_int_equal(o->dirfd, SC_AT_FDCWD);
+	assert_int_equal(o->flags, O_RDWR | O_CREAT);
+	assert_int_equal(fb_nth(5, SC_READ, 0)->offset, 0xfffff000LL);
+	assert_int_equal(fb_nth(5, SC_WRITE, 0)->offset, 1LL << 32);
+	assert_int_equal(fb_nth(5, SC_FTRUNCATE, 0)->len, 2ULL << 32);
+	assert_int_equal(fb_nth(5, SC_OPEN, 1)->ret, -2);
+	const struct sc_event *ls = fb_nth(5, SC_LSEEK, 0);
+	assert_int_equal(ls->offset, (1LL << 32) + 16);
+	assert_int_equal(ls->whence, 1);
+	free(f);
+	fb_rmdir(dir);
+}
+
 static void test_bad_lines(void **st)
 {
 	(void)st;
@@ -422,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_nto1_no_timing),
 		cmocka_unit_test(test_truncated_collision),
 		cmocka_unit_test(test_missing_timing_rank),
+		cmocka_unit_test(test_raw_i386),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_summary_crosscheck),
 		cmocka_unit_test(test_ltrace_sample),

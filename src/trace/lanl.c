@@ -79,9 +79,9 @@ static int num_parse(const char *s, size_t n, int64_t *out)
 			return -ERANGE;
 		v = v * base + d;
 	}
-	/* hex values print unsigned (0xffffff9c is AT_FDCWD on i386): keep
-	 * the bits, sign-extended from 32 bits when they fit in 32 */
-	if (base == 16 && !neg && v <= UINT32_MAX && (v & 0x80000000u) && v >= 0xffff0000u)
+	/* raw i386 values print as unsigned hex: 0xffffff9c is AT_FDCWD and
+	 * 0xfffffffe is -ENOENT; read the -4095..-1 range as negative */
+	if (base == 16 && !neg && v <= UINT32_MAX && v > 0xfffff000u)
 		*out = (int64_t)(int32_t)(uint32_t)v;
 	else
 		*out = neg ? -(int64_t)v : (int64_t)v;
@@ -1148,7 +1148,7 @@ static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev)
 			if (arg_num(a, na, 3, &v))
 				goto args;
 			/* i386 raw pread64: offset as two 32-bit halves */
-			if (na == 5 && !arg_num(a, na, 4, &v2) && v2 > 0 && v2 <= UINT32_MAX)
+			if (na == 5 && !arg_num(a, na, 4, &v2) && v2 >= 0 && v2 <= UINT32_MAX)
 				v = (int64_t)((uint64_t)v2 << 32 | (uint32_t)v);
 			ev->offset = v;
 		}
@@ -1193,7 +1193,7 @@ static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev)
 		ev->call = SC_FTRUNCATE;
 		if (arg_num(a, na, 0, &ev->fd) || arg_num(a, na, 1, &v))
 			goto args;
-		if (!strcmp(n, "ftruncate64") && na == 3 && !arg_num(a, na, 2, &v2) && v2 > 0 && v2 <= UINT32_MAX)
+		if (!strcmp(n, "ftruncate64") && na == 3 && !arg_num(a, na, 2, &v2) && v2 >= 0 && v2 <= UINT32_MAX)
 			v = (int64_t)((uint64_t)v2 << 32 | (uint32_t)v);
 		ev->len = (uint64_t)v;
 		return emit(s, ev);
