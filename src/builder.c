@@ -871,8 +871,8 @@ static int do_clone(struct builder *b, struct proc *p, const struct sc_event *ev
 		return 0;
 	int shared = (ev->flags & (CLONE_THREAD | CLONE_FILES)) != 0;
 	struct proc *c = imap_get(&b->procs, ev->ret);
-	if (c && c->tab && (c->adopted || c->touched))
-		return 0;   /* already adopted (or has a life of its own) */
+	if (c && c->tab && c->adopted)
+		return 0;   /* adopted already (the parser saw it first) */
 	int rc;
 	if (!c) {
 		rc = proc_get(b, ev->ret, &c);
@@ -884,7 +884,26 @@ static int do_clone(struct builder *b, struct proc *p, const struct sc_event *ev
 		return -ENOMEM;
 	if (shared)
 		t->refs++;
-	fdtab_unref(c->tab);
+	/* the child ran before its clone returned in the trace: what it
+	 * opened meanwhile goes on top of what it inherited */
+	struct fdtab *own = c->tab;
+	for (uint32_t fd = 0; own && c->touched && fd < own->cap; fd++) {
+		if (!own->fds[fd])
+			continue;
+		if (fd < t->cap && t->fds[fd] && !shared) {
+			ofd_unref(t->fds[fd]);
+			t->fds[fd] = NULL;
+		}
+		if (fd >= t->cap || !t->fds[fd]) {
+			struct proc tmp = { .tab = t };
+			rc = fdt_set(&tmp, fd, own->fds[fd]);
+			if (rc) {
+				fdtab_unref(t);
+				return rc;
+			}
+		}
+	}
+	fdtab_unref(own);
 	c->tab = t;
 	c->adopted = 1;
 	return 0;

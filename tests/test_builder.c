@@ -458,6 +458,30 @@ static void test_close_by_other_thread(void **state)
 	assert_int_equal(builder_stats(f->b)->unknown_fd_ops, 1);
 }
 
+static void test_child_before_clone_returns(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/in", O_RDONLY, 3);
+	/* thread 2 runs (and opens /own as fd 4) before clone3 returns in 1 */
+	op_open(f, 2, "/own", O_WRONLY, 4);
+	struct sc_event ev = ev0(f, 1, SC_CLONE);
+	ev.flags = CLONE_VM | CLONE_FILES | CLONE_THREAD;
+	ev.ret = 2;
+	feed(f, &ev);
+	op_rw(f, 2, SC_READ, 3, 10, SC_NOOFF, 10);    /* inherited fd 3 */
+	op_rw(f, 1, SC_WRITE, 4, 5, SC_NOOFF, 5);     /* thread's fd 4, shared */
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);      /* pid 1 */
+	assert_int_equal(n, 3);
+	assert_string_equal(opstream_path(&f->s, o[2].file), "/own");
+	const struct op *t = rank_ops(f, 1, &n);      /* pid 2 */
+	assert_int_equal(n, 3);
+	assert_int_equal(t[2].kind, OP_READ);
+	assert_string_equal(opstream_path(&f->s, t[2].file), "/in");
+	assert_int_equal(builder_stats(f->b)->unknown_fd_ops, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +492,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_paths_vectors_meta, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_async_barrier_ranks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_by_other_thread, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_child_before_clone_returns, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
