@@ -6,6 +6,7 @@
  *   an existing file     -> itself
  *   glob metacharacters  -> glob(3) matches, sorted (no match: error)
  *   PREFIX of strace -ff -> PREFIX.<digits> files, by pid
+ *   "-"                  -> standard input (needs --format)
  *   otherwise            -> "cannot open 'x': No such file or directory"
  */
 #include <dirent.h>
@@ -175,6 +176,12 @@ int trace_expand(char *const *args, int nargs, char ***files, size_t *nfiles, st
 	for (int i = 0; i < nargs; i++) {
 		const char *a = args[i];
 		struct stat st;
+		if (!strcmp(a, "-")) {             /* standard input */
+			rc = flist_add(&l, a);
+			if (rc)
+				goto out;
+			continue;
+		}
 		if (!stat(a, &st)) {
 			if (S_ISDIR(st.st_mode))
 				rc = expand_dir(a, &l, e);
@@ -311,6 +318,13 @@ int trace_load(char *const *args, int nargs, const struct load_opts *o, const ch
 	rc = trace_expand(args, nargs, &files, &nfiles, e);
 	if (rc)
 		return rc;
+	if (!fmt && !strcmp(files[0], "-")) {
+		char list[256];
+		supported(list, sizeof(list));
+		rc = rerr_set(e, -EINVAL, "reading a trace from standard input needs --format (%s)",
+			      list);
+		goto out;
+	}
 	if (!fmt) {
 		rc = detect(files[0], &fmt, e);
 		if (rc)

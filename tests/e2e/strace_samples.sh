@@ -47,4 +47,23 @@ check "$f totals" "$want" "$got"
 cp "$D/s_f_tt_T.txt" "$tmp/trace"
 "$REPLAY" convert -q "$tmp/trace" -o "$tmp/x.ops"
 cmp <(ops_sums "$tmp/x.ops") <(ops_sums "$tmp/s_f_tt_T.txt.ops")
+# standard input, with --format (detection would need to read it twice)
+"$REPLAY" convert -q --format strace - -o "$tmp/stdin.ops" < "$D/s_f_tt_T.txt"
+cmp <(ops_sums "$tmp/stdin.ops") <(ops_sums "$tmp/s_f_tt_T.txt.ops")
+if "$REPLAY" convert -q - -o "$tmp/x2.ops" < "$D/s_f_tt_T.txt" 2> "$tmp/err"; then
+	echo "FAIL: stdin without --format accepted"; exit 1
+fi
+grep -q "needs --format" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+
+# bad input: file:line and what was expected, non-zero exit
+printf '1 open("/a", O_RDONLY) = 3\n1 write(3, "abc\n' > "$tmp/bad.txt"
+if "$REPLAY" convert -q --format strace "$tmp/bad.txt" -o "$tmp/bad.ops" 2> "$tmp/err"; then
+	echo "FAIL: truncated line accepted"; exit 1
+fi
+grep -q "bad.txt:2: expected closing '\"'" "$tmp/err" || { cat "$tmp/err"; exit 1; }
+: > "$tmp/empty.txt"
+if "$REPLAY" convert -q "$tmp/empty.txt" -o "$tmp/e.ops" 2> "$tmp/err"; then
+	echo "FAIL: empty file accepted"; exit 1
+fi
+grep -q "no syscalls found" "$tmp/err" || { cat "$tmp/err"; exit 1; }
 echo "all strace samples ok"
