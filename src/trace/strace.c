@@ -41,6 +41,7 @@ struct callspec {
 	enum handler h;
 };
 
+
 static const struct callspec calls[] = {
 	{ "open", H_OPEN }, { "openat", H_OPENAT }, { "openat2", H_OPENAT2 },
 	{ "creat", H_CREAT }, { "close", H_CLOSE },
@@ -88,12 +89,14 @@ struct pend {
 	const char *src;
 	char name[64];
 	int active;
+	int is_clone;
 };
 
 struct strace_parser {
 	strace_emit_fn emit;
 	void *arg;
 	uint8_t callidx[CALLHASH];      /* index + 1 into calls[], 0 empty */
+	uint8_t call_len[64];           /* strlen(calls[i].name)           */
 	struct imap pend;               /* pid -> struct pend*             */
 	struct imap seen;               /* pid -> SEEN / CHILD             */
 	int64_t *clones;                /* pids with an unfinished clone   */
@@ -236,6 +239,31 @@ static const uint8_t cls[256] = {
 	['['] = CL_SPEC, ['{'] = CL_SPEC, [')'] = CL_SPEC, [']'] = CL_SPEC,
 	['}'] = CL_SPEC, [','] = CL_SPEC,
 };
+
+/* Index of the first control byte (not tab) or DEL in s, n when none;
+ * eight bytes at a time (the classic "has a byte less than" test). */
+static size_t first_ctrl(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t i = 0;
+	while (i + 8 <= n) {
+		uint64_t x, y;
+		memcpy(&x, s + i, 8);
+		y = x ^ (0x7f * ones);
+		if (!(((x - 0x20 * ones) & ~x & highs) | ((y - ones) & ~y & highs))) {
+			i += 8;
+			continue;
+		}
+		for (size_t k = i; k < i + 8; k++)
+			if (cls[(uint8_t)s[k]] & CL_BAD)
+				return k;
+		i += 8;
+	}
+	for (; i < n; i++)
+		if (cls[(uint8_t)s[i]] & CL_BAD)
+			return i;
+	return n;
+}
 
 static const char *split(const char *s, size_t n, int stop_paren, struct span *args,
 			 int max, int *nargs, size_t *end)
@@ -742,8 +770,10 @@ int strace_parser_new(struct strace_parser **out, strace_emit_fn emit, void *arg
 		return -ENOMEM;
 	p->emit = emit;
 	p->arg = arg;
+	_Static_assert(NCALLS <= sizeof(p->call_len), "call_len too small");
 	for (size_t i = 0; i < NCALLS; i++) {
-		uint32_t h = name_hash(calls[i].name, strlen(calls[i].name)) % CALLHASH;
+		p->call_len[i] = (uint8_t)strlen(calls[i].name);
+		uint32_t h = name_hash(calls[i].name, p->call_len[i]) % CALLHASH;
 		while (p->callidx[h])
 			h = (h + 1) % CALLHASH;
 		p->callidx[h] = (uint8_t)(i + 1);
@@ -757,7 +787,7 @@ static const struct callspec *lookup(const struct strace_parser *p, const char *
 	uint32_t h = name_hash(s, n) % CALLHASH;
 	while (p->callidx[h]) {
 		const struct callspec *c = &calls[p->callidx[h] - 1];
-		if (strlen(c->name) == n && !memcmp(c->name, s, n))
+		if (p->call_len[c - calls] == n && !memcmp(c->name, s, n))
 			return c;
 		h = (h + 1) % CALLHASH;
 	}
@@ -1325,11 +1355,9 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 {
 	p->bad = 0;
 	/* binary garbage */
-	for (size_t i = 0; i < len; i++) {
-		if (__builtin_expect(cls[(uint8_t)line[i]] & CL_BAD, 0) &&
-		    !(line[i] == '\r' && i == len - 1))
-			return bad_line(p, e, src, lineno, line, len, "text (found a binary byte)");
-	}
+	size_t bad = first_ctrl(line, len);
+	if (bad < len && !(line[bad] == '\r' && bad == len - 1))
+		return bad_line(p, e, src, lineno, line, len, "text (found a binary byte)");
 	if (len && line[len - 1] == '\r')
 		line[--len] = 0;
 	/* a line cut by an interleaved "strace: Process N attached" message */
@@ -1461,8 +1489,7 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 			return emit_skip(p, src, pid, lineno, ts, "resumed-without-start", e);
 		}
 		pe->active = 0;
-		if (!strcmp(pe->name, "clone") || !strcmp(pe->name, "clone3") ||
-		    !strcmp(pe->name, "fork") || !strcmp(pe->name, "vfork"))
+		if (pe->is_clone)
 			clones_del(p, pid);
 		size_t keep;
 		if (strip_unfinished(rest, rn, &keep))
@@ -1533,8 +1560,10 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 		pe->line = lineno;
 		pe->src = src->name;
 		pe->active = 1;
-		if (!strcmp(pe->name, "clone") || !strcmp(pe->name, "clone3") ||
-		    !strcmp(pe->name, "fork") || !strcmp(pe->name, "vfork")) {
+		const struct callspec *cs = lookup(p, name, nlen);
+		pe->is_clone = cs && (cs->h == H_CLONE || cs->h == H_CLONE3 || cs->h == H_FORK ||
+				      cs->h == H_VFORK);
+		if (pe->is_clone) {
 			if (p->nclones == p->ccap) {
 				size_t nc = p->ccap ? p->ccap * 2 : 8;
 				int64_t *n = realloc(p->clones, nc * sizeof(*n));
