@@ -509,6 +509,17 @@ static void test_malformed(void **state)
 	expect_bad(f, "8468  21:23:21.436181 hello world", "'(' after the syscall name");
 	char bin[] = "8468  21:23:21.436181 wr\x01te(4) = 0";
 	expect_bad(f, bin, "binary");
+	char del[] = "8468  21:23:21.436181 write(4, \"x\", 1) = 1 <0.0000\x7f" "1>";
+	expect_bad(f, del, "binary");
+	char esc[] = "8468  21:23:21.436181 write(4, \"\x1b[0m\", 1) = 1";
+	expect_bad(f, esc, "binary");
+	/* a tab and a CRLF line end are text */
+	FEED_OK(f, "8468  21:23:21.436181 close(4)\t= 0 <0.000001>\r");
+	assert_int_equal(f->cap.n, 1);
+	assert_int_equal(f->cap.ev[0].dur_ns, 1000);
+	f->cap.n = 0;
+	free(f->cap.strs[0][0]);
+	f->cap.strs[0][0] = NULL;
 	/* NUL in the middle of a line */
 	char nul[] = "1 close(3) = 0";
 	nul[3] = 0;

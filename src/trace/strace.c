@@ -987,12 +987,12 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 		return bad_line(p, e, src, lineno, line, len, why);
 	/* "= RET [<DUR>]" */
 	size_t i = close + 1;
-	while (i < blen && body[i] == ' ')
+	while (i < blen && (body[i] == ' ' || body[i] == '\t'))
 		i++;
 	if (i >= blen || body[i] != '=')
 		return bad_line(p, e, src, lineno, line, len, "'=' after ')'");
 	i++;
-	while (i < blen && body[i] == ' ')
+	while (i < blen && (body[i] == ' ' || body[i] == '\t'))
 		i++;
 	struct span rs = { body + i, blen - i };
 	uint64_t dur = 0;
