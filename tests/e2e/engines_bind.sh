@@ -51,6 +51,16 @@ for j in 0 1 2; do
 		[ -n "$cs" ]
 	fi
 done
+# numa on this machine: CPUs (and memory) of node j mod nnodes
+"$REPLAY" run --bind numa --no-drop-caches --quiet -o realnuma.json trace.txt t2
+if command -v hwloc-calc >/dev/null; then
+	nn=$(hwloc-calc --number-of numa machine:0)
+	for j in 0 1; do
+		want=$(hwloc-calc "node:$((j % nn))" -I pu --po --sep , | as_list)
+		[ "$(py realnuma.json "d['runs'][0]['jobs'][$j]['cpuset']")" = "$want" ]
+		[ "$(py realnuma.json "d['runs'][0]['jobs'][$j]['numa_node']")" = "$(hwloc-calc "node:$((j % nn))" -I numa --po)" ]
+	done
+fi
 # unknown mode: usage error naming it
 if "$REPLAY" run --bind socket --no-drop-caches trace.txt t2 2> bad.err; then
 	echo "FAIL: --bind socket accepted"; exit 1
