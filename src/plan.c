@@ -5,9 +5,11 @@
  * Why it is built this way:
  *
  * - Safety.  Every name is resolved relative to an O_PATH fd of TARGET with
- *   openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS): the kernel refuses
- *   absolute symlinks, symlinks and ".." that leave the target (EXDEV) and
- *   /proc magic links (ELOOP).  Without openat2 (ENOSYS, or EPERM from a
+ *   openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS|RESOLVE_NO_XDEV): the
+ *   kernel refuses absolute symlinks, symlinks and ".." that leave the
+ *   target (EXDEV), /proc magic links (ELOOP), and mount points beneath the
+ *   target (EXDEV: a bind mount of / in the target would otherwise lead
+ *   out, and the I/O must hit the file system under test anyway).  Without openat2 (ENOSYS, or EPERM from a
  *   seccomp filter) we walk the path one component at a time with
  *   O_NOFOLLOW and refuse every symlink.  Path-based metadata calls open the
  *   parent directory that way and then act on the last component with the
@@ -237,7 +239,8 @@ static bool resolve_walk(int dirfd)
 		return true;
 #ifdef SYS_openat2
 	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-				.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS };
+				.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS |
+					   RESOLVE_NO_XDEV };
 	long fd = syscall(SYS_openat2, dirfd, ".", &how, sizeof how);
 	if (fd >= 0) {
 		close((int)fd);
@@ -257,15 +260,66 @@ static bool resolve_walk(int dirfd)
 		    O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC | O_PATH |    \
 		    O_TMPFILE | FASYNC)
 
-/* Component walk: every component opened with O_NOFOLLOW; any symlink -> ELOOP. */
+/* Which mount an fd is on: the mount ID (name_to_handle_at, any kernel
+ * since 2.6.39, when the file system exports handles) and the device. */
+struct mnt_key {
+	dev_t dev;
+	int mnt_id;             /* -1 unknown */
+};
+
+static int mnt_key_of(int fd, struct mnt_key *k)
+{
+	union {
+		struct file_handle h;
+		char buf[sizeof(struct file_handle) + MAX_HANDLE_SZ];
+	} u;
+	struct stat st;
+	if (fstat(fd, &st))
+		return -errno;
+	k->dev = st.st_dev;
+	u.h.handle_bytes = MAX_HANDLE_SZ;
+	if (name_to_handle_at(fd, "", &u.h, &k->mnt_id, AT_EMPTY_PATH))
+		k->mnt_id = -1;
+	return 0;
+}
+
+static bool same_mount(const struct mnt_key *a, const struct mnt_key *b)
+{
+	if (a->dev != b->dev)
+		return false;
+	return a->mnt_id < 0 || b->mnt_id < 0 || a->mnt_id == b->mnt_id;
+}
+
+/* Is the O_PATH fd `fd` on the mount `root`? 0, -EXDEV, -errno. */
+static int check_mount(int fd, const struct mnt_key *root)
+{
+	struct mnt_key k;
+	int rc = mnt_key_of(fd, &k);
+	if (rc)
+		return rc;
+	return same_mount(&k, root) ? 0 : -EXDEV;
+}
+
+/*
+ * Component walk, for kernels without openat2: every component opened with
+ * O_NOFOLLOW, so any symlink -> ELOOP; every directory and an existing last
+ * component must be on dirfd's mount (mount ID where the file system gives
+ * one, else the device), else EXDEV.  (The last component is checked just
+ * before it is opened: a mount made in between by root is not seen.)
+ */
 static int walk_open(int dirfd, const char *path, int flags, mode_t mode)
 {
 	char buf[PATH_MAX];
+	struct mnt_key root;
+	struct stat st;
 	size_t n = strlen(path);
+	int cur = dirfd, rc;
 	if (n >= sizeof buf)
 		return -ENAMETOOLONG;
+	rc = mnt_key_of(dirfd, &root);
+	if (rc)
+		return rc;
 	memcpy(buf, path, n + 1);
-	int cur = dirfd, rc;
 	char *c = buf;
 	for (;;) {
 		while (*c == '/')
@@ -280,14 +334,23 @@ static int walk_open(int dirfd, const char *path, int flags, mode_t mode)
 		}
 		if (last) {
 			const char *name = *c ? c : ".";
-			if (!strcmp(name, "."))
+			if (!strcmp(name, ".")) {
 				rc = openat(cur, ".", (flags & ~(O_CREAT | O_EXCL)) | O_CLOEXEC);
-			else
-				rc = openat(cur, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+				if (rc < 0)
+					rc = -errno;
+				goto out;
+			}
+			int pfd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			if (pfd >= 0) {
+				rc = check_mount(pfd, &root);
+				close(pfd);
+				if (rc)
+					goto out;
+			}
+			rc = openat(cur, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
 			if (rc < 0) {
 				rc = -errno;
 				/* O_NOFOLLOW on a symlink with O_DIRECTORY says ENOTDIR */
-				struct stat st;
 				if (rc == -ENOTDIR && !fstatat(cur, name, &st, AT_SYMLINK_NOFOLLOW) &&
 				    S_ISLNK(st.st_mode))
 					rc = -ELOOP;
@@ -302,7 +365,6 @@ static int walk_open(int dirfd, const char *path, int flags, mode_t mode)
 		int nfd = openat(cur, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (nfd < 0) {
 			rc = -errno;
-			struct stat st;
 			if (rc == -ENOTDIR && !fstatat(cur, c, &st, AT_SYMLINK_NOFOLLOW) &&
 			    S_ISLNK(st.st_mode))
 				rc = -ELOOP;
@@ -311,6 +373,9 @@ static int walk_open(int dirfd, const char *path, int flags, mode_t mode)
 		if (cur != dirfd)
 			close(cur);
 		cur = nfd;
+		rc = check_mount(cur, &root);
+		if (rc)
+			goto out;
 		c = slash + 1;
 	}
 out:
@@ -328,7 +393,8 @@ static int open_beneath(bool walk, int dirfd, const char *path, int flags, mode_
 		return walk_open(dirfd, path, flags, mode);
 #ifdef SYS_openat2
 	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC), .mode = mode,
-				.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS };
+				.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS |
+					   RESOLVE_NO_XDEV };
 	for (int tries = 0;; tries++) {
 		long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof how);
 		if (fd >= 0)
@@ -1001,7 +1067,7 @@ static int check_existing(struct plan *p, bool force, struct rerr *e)
 				continue;       /* nothing of this copy exists */
 			} else if (rc == -EXDEV || rc == -ELOOP) {
 				return rerr_set(e, -EXDEV, "'%s' leads outside the target "
-						"(a symbolic link?): refusing to use it",
+						"(a symbolic link or a mount point?): refusing to use it",
 						show(p, k, "", b1, sizeof b1));
 			} else {
 				return rerr_set(e, rc, "cannot check '%s': %s",
@@ -1017,7 +1083,8 @@ static int check_existing(struct plan *p, bool force, struct rerr *e)
 				continue;
 			if (rc == -EXDEV || rc == -ELOOP)
 				return rerr_set(e, -EXDEV, "'%s' leads outside the target "
-						"(a symbolic link on the way?): refusing to use it",
+						"(a symbolic link or a mount point on the way?): "
+						"refusing to use it",
 						show(p, k, f->rel, b1, sizeof b1));
 			if (rc)
 				return rerr_set(e, rc, "cannot check '%s': %s",

@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -1004,6 +1007,101 @@ static void test_bad_ids(void **state)
 	opstream_close(&s);
 }
 
+/* Mount points beneath the target are not crossed.  Runs in a child in its
+ * own mount namespace, so nothing leaks into the host's mount table. */
+static int mount_child(struct plan *p, const struct opstream *s, uint32_t f_tmp,
+		       uint32_t f_bind, bool walk, const char *target)
+{
+	char buf[PATH_MAX + 16];
+	struct rerr e = { "" };
+	struct plan q;
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return 77;
+	snprintf(buf, sizeof buf, "%s/tmpfs", target);
+	if (mount("none", buf, "tmpfs", 0, "size=1m"))
+		return 77;
+	snprintf(buf, sizeof buf, "%s/bind", target);
+	if (mount(sentinel, buf, NULL, MS_BIND, NULL))
+		return 77;
+	/* a plan made now refuses the target */
+	if (plan_build(&q, s, target, &(struct plan_opts){ .force = true }, &e) != -EXDEV ||
+	    !strstr(e.msg, "mount point"))
+		return 5;
+	/* the plan made before: its target fd must see this namespace's mounts */
+	close(p->target_fd);
+	p->target_fd = open(target, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (p->target_fd < 0)
+		return 6;
+	int fd = plan_openat(p, 0, f_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd != -EXDEV)
+		return 1;
+	/* a bind mount of the same file system (same device, another mount) */
+	fd = plan_openat(p, 0, f_bind, O_WRONLY | O_TRUNC, 0);
+	if (fd != -EXDEV)
+		return 2;
+	if (plan_unlink(p, 0, f_bind) != -EXDEV)
+		return 3;
+	(void)walk;
+	snprintf(buf, sizeof buf, "%s/tmpfs/f", target);
+	if (access(buf, F_OK) == 0)
+		return 4;
+	return 0;
+}
+
+static void mounts(const char *name, bool walk)
+{
+	char target[PATH_MAX], buf[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	if (walk)
+		setenv("REPLAY_RESOLVE", "walk", 1);
+	else
+		unsetenv("REPLAY_RESOLVE");
+	fresh_target(target, sizeof target, name);
+	pathf(buf, sizeof buf, "%s/tmpfs", target);
+	assert_int_equal(mkdir(buf, 0755), 0);
+	pathf(buf, sizeof buf, "%s/bind", target);
+	assert_int_equal(mkdir(buf, 0755), 0);
+	tb_open(&t, name);
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t ft = tb_path(&t, "/tmpfs/f");
+	uint32_t fb = tb_path(&t, "/bind/keep");
+	tb_add(&t, r, op_open(ft, 0, O_WRONLY | O_CREAT | O_TRUNC, 1));
+	tb_add(&t, r, op_open(fb, 1, O_WRONLY | O_CREAT | O_TRUNC, 2));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(mount_child(&p, &s, ft, fb, walk, target));
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77)
+		print_message("cannot make a private mount namespace here: mount crossing not checked\n");
+	else
+		assert_int_equal(WEXITSTATUS(st), 0);
+	assert_sentinel_untouched();
+	plan_release(&p);
+	opstream_close(&s);
+	unsetenv("REPLAY_RESOLVE");
+}
+
+static void test_mounts_openat2(void **state)
+{
+	(void)state;
+	mounts("mounts", false);
+}
+
+static void test_mounts_walk(void **state)
+{
+	(void)state;
+	mounts("mounts-walk", true);
+}
+
 static void test_target_info(void **state)
 {
 	(void)state;
@@ -1119,6 +1217,8 @@ int main(void)
 		cmocka_unit_test(test_time_order),
 		cmocka_unit_test(test_inside_links),
 		cmocka_unit_test(test_bad_ids),
+		cmocka_unit_test(test_mounts_openat2),
+		cmocka_unit_test(test_mounts_walk),
 		cmocka_unit_test(test_target_info),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
