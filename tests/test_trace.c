@@ -298,6 +298,63 @@ static void test_ops_passthrough_and_errors(void **state)
 	assert_non_null(strstr(e.msg, "bin.txt:2: expected text"));
 }
 
+/* strace -ff with time stamps: files are merged by time.  The thread uses
+ * fd 3, which the main thread opens only after creating it: reading the
+ * thread's file at the clone (the unmerged walk) would lose its write. */
+static void test_ff_merge_by_time(void **state)
+{
+	(void)state;
+	put("m.100", "10:00:00.000001 clone3({flags=CLONE_VM|CLONE_FILES|CLONE_THREAD}, 88) = 101\n"
+		     "10:00:00.000010 openat(AT_FDCWD, \"/x\", O_RDWR|O_CREAT, 0644) = 3\n"
+		     "10:00:00.000030 write(3, \"a\", 100) = 100\n"
+		     "10:00:00.000040 close(3) = 0\n");
+	put("m.101", "10:00:00.000020 write(3, \"a\", 7) = 7\n"
+		     "10:00:00.000035 pwrite64(3, \"a\", 5, 1000) = 5\n");
+	struct load_result res;
+	struct opstream s;
+	char *arg[1] = { (char *)tp("m") };
+	load(arg, 1, NULL, false, &res, &s);
+	assert_int_equal(s.nranks, 2);
+	expect(&s, "pid 100", 0, 0, 1, 100);
+	expect(&s, "pid 101", 0, 0, 2, 12);
+	/* shared position: the thread's 7 bytes at 0, the main's 100 at 7 */
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(o[1].kind, OP_WRITE);
+	assert_int_equal(o[1].offset, 7);
+	assert_int_equal(res.stats.unknown_fd_ops, 0);
+	done(&res, &s);
+}
+
+/* -tt is a time of day: a trace running past midnight keeps counting */
+static void test_midnight(void **state)
+{
+	(void)state;
+	put("night.txt", "1 23:59:59.999000 openat(AT_FDCWD, \"/x\", O_RDONLY) = 3\n"
+			 "1 00:00:00.001000 read(3, \"a\", 10) = 10\n");
+	struct load_result res;
+	struct opstream s;
+	char *arg[1] = { (char *)tp("night.txt") };
+	load(arg, 1, NULL, false, &res, &s);
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(o[1].t_ns, 2000000);
+	done(&res, &s);
+}
+
+/* ltrace -S output is LANL-Trace's, not strace's */
+static void test_detect_ltrace(void **state)
+{
+	(void)state;
+	struct load_result res;
+	struct opstream s;
+	char *arg[1] = { (char *)sample("l_S_tt_T_f.txt") };
+	load(arg, 1, NULL, false, &res, &s);
+	assert_string_equal(res.format, "lanl");
+	done(&res, &s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +362,9 @@ int main(void)
 		cmocka_unit_test(test_samples_f),
 		cmocka_unit_test(test_samples_ff_r_32),
 		cmocka_unit_test(test_ops_passthrough_and_errors),
+		cmocka_unit_test(test_ff_merge_by_time),
+		cmocka_unit_test(test_midnight),
+		cmocka_unit_test(test_detect_ltrace),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
