@@ -180,6 +180,9 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 				continue;
 			if (o->result < 0)
 				continue; /* the traced open failed: no handle */
+			file = handle_get(st, o->handle);
+			if (file != OP_NOFILE && st->opens[file] && --st->opens[file] == 0)
+				fprintf(f, "%s close\n", st->names[file]); /* handle reused */
 			ret = handle_set(st, o->handle, o->file);
 			if (ret < 0)
 				goto out;

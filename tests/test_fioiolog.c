@@ -189,6 +189,48 @@ static void t_refused(void **state)
 	unlink(ops);
 }
 
+/* a handle opened again without a close in between (the traced fd was
+ * reused): the first file is closed in the log, never left open twice */
+static void t_handle_reuse(void **state)
+{
+	(void)state;
+	char ops[300], out[300], f0[300];
+	struct ops_writer *w;
+	uint32_t r0, pa, pb;
+	struct opstream s;
+	const char *why = NULL;
+	struct rerr e = { "" };
+	struct fio_export_opts o = { .target = "/t" };
+
+	path_in(ops, sizeof(ops), "reuse.ops");
+	path_in(out, sizeof(out), "reuselogs");
+	assert_int_equal(opsw_open(&w, ops), 0);
+	assert_int_equal(opsw_rank(w, "pid 1", 1, &r0), 0);
+	assert_int_equal(opsw_path(w, "/a", 0, &pa), 0);
+	assert_int_equal(opsw_path(w, "/b", 0, &pb), 0);
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = pa, .handle = 0, .result = 3 });
+	add(w, r0, (struct op){ .kind = OP_WRITE, .handle = 0, .offset = 0, .len = 10, .result = 10 });
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = pb, .handle = 0, .result = 3 });
+	add(w, r0, (struct op){ .kind = OP_READ, .handle = 0, .offset = 5, .len = 7, .result = 7 });
+	add(w, r0, (struct op){ .kind = OP_CLOSE, .handle = 0 });
+	/* an op on a handle never opened is left out */
+	add(w, r0, (struct op){ .kind = OP_WRITE, .handle = 9, .offset = 0, .len = 1, .result = 1 });
+	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opstream_open(&s, ops, &why), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, &e), 0);
+	opstream_close(&s);
+	path_in(f0, sizeof(f0), "reuselogs/rank-0.iolog");
+	char *t = slurp(f0);
+	assert_string_equal(t, "fio version 2 iolog\n"
+			       "/t/a add\n/t/b add\n"
+			       "/t/a open\n/t/a write 0 10\n/t/a close\n"
+			       "/t/b open\n/t/b read 5 7\n/t/b close\n");
+	free(t);
+	unlink(f0);
+	rmdir(out);
+	unlink(ops);
+}
+
 /* fio replays the exported log: bytes and op counts must match. */
 static void t_fio_replays(void **state)
 {
@@ -259,6 +301,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_text),
 		cmocka_unit_test(t_refused),
+		cmocka_unit_test(t_handle_reuse),
 		cmocka_unit_test(t_fio_replays),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
