@@ -460,6 +460,38 @@ static void test_more_flags(void **state)
 	assert_string_equal(e[2].name, "detached:read");
 }
 
+static void test_copy_calls(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1 copy_file_range(4</etc/hostname>, NULL, 1</o>, NULL, 9223372035781033984, 0) = 3");
+	FEED_OK(f, "1 copy_file_range(4, [100] => [150], 5, [0] => [50], 50, 0) = 50");
+	FEED_OK(f, "1 sendfile(6, 4</i>, NULL, 4096) = 4096");
+	FEED_OK(f, "1 sendfile64(6, 4, [8192] => [8200], 4096) = 8");
+	assert_int_equal(f->cap.n, 8);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_READ);
+	assert_int_equal(e[0].fd, 4);
+	assert_string_equal(e[0].fdpath, "/etc/hostname");
+	assert_int_equal(e[0].len, 3);
+	assert_int_equal(e[0].offset, SC_NOOFF);
+	assert_int_equal(e[1].call, SC_WRITE);
+	assert_int_equal(e[1].fd, 1);
+	assert_string_equal(e[1].fdpath, "/o");
+	assert_int_equal(e[1].len, 3);
+	assert_int_equal(e[1].ret, 3);
+	assert_int_equal(e[2].offset, 100);
+	assert_int_equal(e[3].offset, 0);
+	assert_int_equal(e[3].fd, 5);
+	assert_int_equal(e[4].call, SC_READ);
+	assert_int_equal(e[4].fd, 4);
+	assert_int_equal(e[5].call, SC_WRITE);
+	assert_int_equal(e[5].fd, 6);
+	assert_int_equal(e[5].offset, SC_NOOFF);
+	assert_int_equal(e[6].offset, 8192);
+	assert_int_equal(e[6].len, 8);
+	assert_string_equal(e[7].name, "sendfile64");
+}
+
 static void test_io_submit(void **state)
 {
 	struct fx *f = *state;
@@ -596,6 +628,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_more_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test(test_errno_and_flags),

@@ -34,6 +34,7 @@ enum handler {
 	H_FALLOCATE, H_DUP, H_DUP2, H_DUP3, H_FCNTL, H_UNLINK, H_UNLINKAT, H_RMDIR,
 	H_RENAME, H_RENAMEAT, H_MKDIR, H_MKDIRAT, H_STAT, H_FSTATAT, H_STATX,
 	H_FSTAT, H_MMAP, H_CLONE, H_CLONE3, H_FORK, H_VFORK, H_IO_SUBMIT,
+	H_COPY_FILE_RANGE, H_SENDFILE,
 };
 
 struct callspec {
@@ -67,6 +68,8 @@ static const struct callspec calls[] = {
 	{ "mmap", H_MMAP }, { "mmap2", H_MMAP },
 	{ "clone", H_CLONE }, { "clone3", H_CLONE3 }, { "fork", H_FORK }, { "vfork", H_VFORK },
 	{ "io_submit", H_IO_SUBMIT },
+	{ "copy_file_range", H_COPY_FILE_RANGE }, { "sendfile", H_SENDFILE },
+	{ "sendfile64", H_SENDFILE },
 };
 
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
@@ -1070,6 +1073,41 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 	case H_SKIP:
 		ev.call = SC_SKIP;
 		break;
+	case H_COPY_FILE_RANGE:
+	case H_SENDFILE: {
+		/* copy_file_range(in, off_in, out, off_out, len, flags),
+		 * sendfile(out, in, offset, count): a read of what was moved
+		 * from `in`, then a write of it to `out`.  An offset given as
+		 * [N] (or [N] => [M]) is explicit; NULL uses the position. */
+		int cfr = h == H_COPY_FILE_RANGE;
+		struct sc_event rd = ev, wr = ev;
+		rd.call = SC_READ;
+		wr.call = SC_WRITE;
+		FD(cfr ? 0 : 1, rd.fd, rd.fdpath);
+		FD(cfr ? 2 : 0, wr.fd, wr.fdpath);
+		struct span offs[2] = { ARG(cfr ? 1 : 2), cfr ? ARG(3) : (struct span){ "NULL", 4 } };
+		int64_t *dst[2] = { &rd.offset, &wr.offset };
+		for (int k = 0; k < 2 && ok; k++) {
+			struct span o = trim(offs[k]);
+			const char *rb = o.n > 2 && o.s[0] == '[' ? memchr(o.s, ']', o.n) : NULL;
+			if (rb)
+				ok = !num((struct span){ o.s + 1, (size_t)(rb - o.s - 1) }, dst[k], NULL);
+			else
+				*dst[k] = SC_NOOFF;
+		}
+		NUM(cfr ? 4 : 3, rd.len);
+		if (!ok)
+			break;
+		/* the request may be "as much as there is": the moved bytes are
+		 * what the call returned */
+		if (ev.ret >= 0 && ev.ret != SC_RET_UNKNOWN)
+			rd.len = (uint64_t)ev.ret;
+		wr.len = rd.len;
+		int rc = p->emit(p->arg, &rd, e);
+		if (rc)
+			return rc;
+		return p->emit(p->arg, &wr, e);
+	}
 	case H_IO_SUBMIT: {
 		int64_t nr = 0;
 		NUM(1, nr);
