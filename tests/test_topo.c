@@ -129,6 +129,24 @@ static void t_parse(void **state)
 	assert_string_equal(topo_bind_name(BIND_NUMA), "numa");
 }
 
+static void t_bad_env(void **state)
+{
+	(void)state;
+	struct topo *t = (struct topo *)1;
+
+	/* a synthetic description hwloc cannot parse is an error, not "this machine" */
+	setenv("HWLOC_SYNTHETIC", "pack:2 bogus:x", 1);
+	assert_int_equal(topo_load(&t), -EINVAL);
+	assert_null(t);
+	unsetenv("HWLOC_SYNTHETIC");
+	/* so is an XML file that does not exist */
+	setenv("HWLOC_XMLFILE", "/nonexistent/topo.xml", 1);
+	t = (struct topo *)1;
+	assert_true(topo_load(&t) < 0);
+	assert_null(t);
+	unsetenv("HWLOC_XMLFILE");
+}
+
 /* A real bind, in a child so the test process keeps its CPUs: the child's
  * affinity afterwards must be exactly the cpuset reported. */
 static void t_real_bind(void **state)
@@ -194,6 +212,7 @@ int main(void)
 		cmocka_unit_test(t_core),
 		cmocka_unit_test(t_numa_none),
 		cmocka_unit_test(t_parse),
+		cmocka_unit_test(t_bad_env),
 		cmocka_unit_test(t_real_bind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
