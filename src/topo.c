@@ -36,7 +36,7 @@ int topo_load(struct topo **tp)
 	if (!t)
 		goto out;
 	if (hwloc_topology_init(&t->t) < 0) {
-		ret = -errno ? -errno : -ENOMEM;
+		ret = errno ? -errno : -ENOMEM;
 		free(t);
 		t = NULL;
 		goto out;
