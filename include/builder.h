@@ -94,6 +94,7 @@ struct build_stats {
 	uint64_t implicit_opens;  /* opens synthesized from -y decorations   */
 	uint64_t mmaps;           /* file mmaps (not replayable)             */
 	uint64_t failed_calls;    /* calls with a negative result, kept      */
+	uint64_t special_ops;     /* on /dev/null, ttys, /proc, /sys: dropped */
 };
 
 struct builder;

@@ -44,6 +44,7 @@ struct ofd {                 /* open file description */
 	struct rhandle *h;   /* per-rank handles               */
 	uint32_t nh, hcap;
 	char *path;          /* for dirfd resolution           */
+	int special;         /* /dev/null, /proc/...: not storage I/O */
 };
 
 struct fdtab {
@@ -369,11 +370,29 @@ static int use_ofd(struct builder *b, struct proc *p, const struct sc_event *ev,
 	return emit(b, p, &e2, &op);
 }
 
+/*
+ * Paths whose I/O is not storage I/O: /proc and /sys, and the character
+ * devices every program touches (/dev/null, ttys, random...).  Other /dev
+ * paths stay: block devices and /dev/shm files are real I/O.
+ */
 static int is_special(const char *path)
 {
-	return !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6) ||
-	       !strncmp(path, "/sys/", 5) || !strcmp(path, "/dev") ||
-	       !strcmp(path, "/proc") || !strcmp(path, "/sys");
+	static const char *const dirs[] = { "/proc", "/sys", "/dev/pts", "/dev/fd" };
+	static const char *const devs[] = {
+		"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+		"/dev/ptmx", "/dev/console", "/dev/tty", "/dev/stdin", "/dev/stdout",
+		"/dev/stderr", "/dev/kmsg", "/dev/log",
+	};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t n = strlen(dirs[i]);
+		if (!strncmp(path, dirs[i], n) && (path[n] == '/' || !path[n]))
+			return 1;
+	}
+	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++)
+		if (!strcmp(path, devs[i]))
+			return 1;
+	/* /dev/tty1, /dev/ttyS0, ... */
+	return !strncmp(path, "/dev/tty", 8);
 }
 
 static struct ofd *ofd_new(uint32_t file, uint32_t oflags, const char *path)
@@ -410,11 +429,19 @@ static int lookup_fd(struct builder *b, struct proc *p, const struct sc_event *e
 		ofd_unref(o);
 		o = NULL;
 	}
+	if (o && o->special) {
+		b->st.special_ops++;
+		return 0;
+	}
 	if (o) {
 		*out = o;
 		return 0;
 	}
-	if (fd < 0 || fd >= FD_MAX || !fdpath || fdpath[0] != '/' || is_special(fdpath)) {
+	if (fdpath && fdpath[0] == '/' && is_special(fdpath)) {
+		b->st.special_ops++;
+		return 0;
+	}
+	if (fd < 0 || fd >= FD_MAX || !fdpath || fdpath[0] != '/') {
 		b->st.unknown_fd_ops++;
 		if (fd >= 0 && fd <= 2)
 			b->st.stdio_ops++;
@@ -550,6 +577,25 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 	    !(ev->fdpath && ev->fdpath[0] == '/') &&
 	    !(ev->dirfd != SC_AT_FDCWD && fd_get(p, ev->dirfd)))
 		path = ev->retpath;
+	const char *r = resolve(b, p, path, ev->dirfd, ev->fdpath);
+	if (!r)
+		return -ENOMEM;
+	if (is_special(r)) {
+		/* kept in the fd table (dup, close) but never replayed */
+		b->st.special_ops++;
+		if (ev->ret < 0 || ev->ret >= FD_MAX)
+			return 0;
+		struct ofd *so = ofd_new(OP_NOFILE, (uint32_t)ev->flags, r);
+		if (!so)
+			return -ENOMEM;
+		so->special = 1;
+		int rc = fdt_set(p, ev->ret, so);
+		if (rc) {
+			free(so->path);
+			free(so);
+		}
+		return rc;
+	}
 	uint32_t file;
 	char *full = NULL;
 	int rc = intern(b, p, ev, path, ev->dirfd, &file, &full);
@@ -655,10 +701,13 @@ static int do_dup(struct builder *b, struct proc *p, const struct sc_event *ev)
 		newfd = ev->ret;
 	if (ev->ret < 0 || newfd < 0 || newfd == ev->fd)
 		return 0;
-	struct ofd *o;
-	int rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
-	if (rc)
-		return rc;
+	struct ofd *o = fd_get(p, ev->fd);  /* special ones too: they stay special */
+	int rc = 0;
+	if (!o) {
+		rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
+		if (rc)
+			return rc;
+	}
 	if (fd_get(p, newfd)) {              /* dup2 closes the target first */
 		rc = close_fd(b, p, ev, newfd, 0, 1);
 		if (rc)
@@ -833,6 +882,20 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 {
 	if (!ev->path)
 		return k == OP_STAT ? do_fdop(b, p, ev, OP_STAT) : 0;
+	const char *r = resolve(b, p, ev->path, ev->dirfd, ev->fdpath);
+	if (!r)
+		return -ENOMEM;
+	int sp = is_special(r);
+	if (!sp && k == OP_RENAME && ev->path2) {
+		r = resolve(b, p, ev->path2, ev->dirfd, ev->fdpath);
+		if (!r)
+			return -ENOMEM;
+		sp = is_special(r);
+	}
+	if (sp) {
+		b->st.special_ops++;
+		return 0;
+	}
 	struct op op = op_new(k);
 	int rc = intern(b, p, ev, ev->path, ev->dirfd, &op.file, NULL);
 	if (rc)
@@ -1077,6 +1140,7 @@ int builder_finish(struct builder *b, struct rerr *e)
 		{ "unknown_fd_ops", b->st.unknown_fd_ops },
 		{ "stdio_ops", b->st.stdio_ops },
 		{ "implicit_opens", b->st.implicit_opens },
+		{ "special_file_ops", b->st.special_ops },
 		{ "inherited_opens", b->inherited_opens },
 		{ "mmaps", b->st.mmaps },
 		{ "failed_calls", b->st.failed_calls },

@@ -305,15 +305,17 @@ static void test_fd_reuse_unknown_fds(void **state)
 	assert_int_equal(o[6].result, -ENOENT);
 	assert_int_equal(o[6].handle, OP_NOHANDLE);
 	const struct build_stats *st = builder_stats(f->b);
-	assert_int_equal(st->unknown_fd_ops, 3);
-	assert_int_equal(st->stdio_ops, 2);
+	assert_int_equal(st->unknown_fd_ops, 2);
+	assert_int_equal(st->stdio_ops, 1);
+	assert_int_equal(st->special_ops, 1);      /* the terminal */
 	assert_int_equal(st->implicit_opens, 1);
 	assert_int_equal(st->failed_calls, 1);
 	assert_int_equal(st->skipped_calls, 2);
 	char buf[32];
 	assert_string_equal(opstream_info(&f->s, "skipped.futex", buf, sizeof(buf)), "2");
-	assert_string_equal(opstream_info(&f->s, "unknown_fd_ops", buf, sizeof(buf)), "3");
-	assert_string_equal(opstream_info(&f->s, "stdio_ops", buf, sizeof(buf)), "2");
+	assert_string_equal(opstream_info(&f->s, "unknown_fd_ops", buf, sizeof(buf)), "2");
+	assert_string_equal(opstream_info(&f->s, "stdio_ops", buf, sizeof(buf)), "1");
+	assert_string_equal(opstream_info(&f->s, "special_file_ops", buf, sizeof(buf)), "1");
 }
 
 static void test_paths_vectors_meta(void **state)
@@ -482,6 +484,40 @@ static void test_child_before_clone_returns(void **state)
 	assert_int_equal(builder_stats(f->b)->unknown_fd_ops, 0);
 }
 
+static void test_special_files(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/dev/null", O_WRONLY, 3);            /* not storage */
+	struct sc_event ev = ev0(f, 1, SC_DUP2);
+	ev.fd = 3;
+	ev.fd2 = 1;
+	ev.ret = 1;
+	feed(f, &ev);
+	op_rw(f, 1, SC_WRITE, 1, 100, SC_NOOFF, 100);
+	op_rw(f, 1, SC_WRITE, 3, 100, SC_NOOFF, 100);
+	op_fd(f, 1, SC_CLOSE, 3, 0);
+	op_open(f, 1, "/proc/self/status", O_RDONLY, 4);
+	op_rw(f, 1, SC_READ, 4, 4096, SC_NOOFF, 1200);
+	op_open(f, 1, "/dev/shm/seg", O_RDWR | O_CREAT, 5); /* a real file */
+	op_rw(f, 1, SC_WRITE, 5, 10, SC_NOOFF, 10);
+	op_open(f, 1, "/dev/nvme0n1", O_RDWR | O_DIRECT, 6); /* a block device */
+	op_rw(f, 1, SC_READ, 6, 4096, 0, 4096);
+	ev = ev0(f, 1, SC_STAT);
+	ev.path = "/sys/block/sda/queue/rotational";
+	feed(f, &ev);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 4);
+	assert_string_equal(opstream_path(&f->s, o[0].file), "/dev/shm/seg");
+	assert_int_equal(o[1].kind, OP_WRITE);
+	assert_string_equal(opstream_path(&f->s, o[2].file), "/dev/nvme0n1");
+	assert_int_equal(o[3].kind, OP_READ);
+	const struct build_stats *st = builder_stats(f->b);
+	assert_int_equal(st->special_ops, 6);   /* 2 opens, 3 reads/writes, 1 stat */
+	assert_int_equal(st->unknown_fd_ops, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +529,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_async_barrier_ranks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_by_other_thread, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_child_before_clone_returns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_special_files, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
