@@ -43,6 +43,8 @@ enum sc_call {
 	SC_AWRITE,     /* async write submit                                 */
 	SC_AWAIT,      /* async_id completed; ret = bytes (-1 unknown)       */
 	SC_BARRIER,    /* MPI barrier                                        */
+	SC_CLOSE_RANGE,/* fds fd..fd2 closed (close_range); flags CLOSE_RANGE_* */
+	SC_CHDIR,      /* cwd := path (chdir), or fd's path (fchdir)         */
 };
 
 #define SC_AT_FDCWD (-100)

@@ -56,6 +56,7 @@ struct fdtab {
 struct proc {
 	int64_t pid;
 	struct fdtab *tab;
+	char *cwd;           /* from chdir/fchdir, NULL unknown */
 	int64_t rank;        /* -1 until the first op          */
 	int adopted;         /* got its table from a clone     */
 	int touched;         /* fd table changed since created */
@@ -547,6 +548,8 @@ static const char *resolve(struct builder *b, struct proc *p, const char *path,
 		struct ofd *o = fd_get(p, dirfd);
 		if (o && o->path && o->path[0] == '/')
 			dir = o->path;
+	} else {
+		dir = p->cwd;
 	}
 	return path_join(b, dir, path);
 }
@@ -575,7 +578,8 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 	 * the kernel found it */
 	if (path[0] != '/' && ev->retpath && ev->retpath[0] == '/' &&
 	    !(ev->fdpath && ev->fdpath[0] == '/') &&
-	    !(ev->dirfd != SC_AT_FDCWD && fd_get(p, ev->dirfd)))
+	    !(ev->dirfd != SC_AT_FDCWD && fd_get(p, ev->dirfd)) &&
+	    !(ev->dirfd == SC_AT_FDCWD && p->cwd))
 		path = ev->retpath;
 	const char *r = resolve(b, p, path, ev->dirfd, ev->fdpath);
 	if (!r)
@@ -969,6 +973,60 @@ static int do_clone(struct builder *b, struct proc *p, const struct sc_event *ev
 	fdtab_unref(own);
 	c->tab = t;
 	c->adopted = 1;
+	if (p->cwd && !c->cwd) {
+		c->cwd = strdup(p->cwd);
+		if (!c->cwd)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int do_close_range(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	const int64_t cloexec = 4, unshare = 2;   /* CLOSE_RANGE_* */
+	if (ev->ret != 0 || (ev->flags & cloexec) || ev->fd < 0)
+		return 0;
+	if ((ev->flags & unshare) && p->tab->refs > 1) {
+		struct fdtab *t = fdtab_copy(p->tab);
+		if (!t)
+			return -ENOMEM;
+		fdtab_unref(p->tab);
+		p->tab = t;
+	}
+	int64_t last = ev->fd2 < 0 ? INT64_MAX : ev->fd2;
+	for (int64_t fd = ev->fd; fd <= last && fd < (int64_t)p->tab->cap; fd++) {
+		if (!p->tab->fds[fd])
+			continue;
+		int rc = close_fd(b, p, ev, fd, 0, 1);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int do_chdir(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	if (ev->ret != 0)
+		return 0;
+	const char *dir = NULL;
+	if (ev->path) {
+		dir = resolve(b, p, ev->path, SC_AT_FDCWD, NULL);
+		if (!dir)
+			return -ENOMEM;
+	} else {
+		struct ofd *o = fd_get(p, ev->fd);
+		dir = o && o->path ? o->path : ev->fdpath;
+	}
+	if (!dir || dir[0] != '/') {       /* still unknown */
+		free(p->cwd);
+		p->cwd = NULL;
+		return 0;
+	}
+	char *n = strdup(dir);
+	if (!n)
+		return -ENOMEM;
+	free(p->cwd);
+	p->cwd = n;
 	return 0;
 }
 
@@ -1102,6 +1160,12 @@ int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 		fdtab_unref(p->tab);
 		p->tab = NULL;
 		break;
+	case SC_CLOSE_RANGE:
+		rc = do_close_range(b, p, ev);
+		break;
+	case SC_CHDIR:
+		rc = do_chdir(b, p, ev);
+		break;
 	case SC_BARRIER: {
 		struct op op = op_new(OP_BARRIER);
 		uint32_t rank;
@@ -1182,6 +1246,7 @@ void builder_free(struct builder *b)
 		if (!p)
 			continue;
 		fdtab_unref(p->tab);
+		free(p->cwd);
 		free(p);
 	}
 	imap_release(&b->procs);

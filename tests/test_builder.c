@@ -518,6 +518,46 @@ static void test_special_files(void **state)
 	assert_int_equal(st->unknown_fd_ops, 0);
 }
 
+static void test_close_range_cwd(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/a", O_RDONLY, 3);
+	op_open(f, 1, "/b", O_RDONLY, 4);
+	op_open(f, 1, "/c", O_RDONLY, 7);
+	struct sc_event ev = ev0(f, 1, SC_CLOSE_RANGE);
+	ev.fd = 4;
+	ev.fd2 = UINT32_MAX;
+	ev.ret = 0;
+	feed(f, &ev);                               /* closes 4 and 7 */
+	op_rw(f, 1, SC_READ, 3, 1, SC_NOOFF, 1);
+	op_rw(f, 1, SC_READ, 7, 1, SC_NOOFF, 1);    /* unknown now */
+	ev = ev0(f, 1, SC_CHDIR);
+	ev.path = "/work/dir";
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_CHDIR);
+	ev.path = "../other";
+	ev.ret = 0;
+	feed(f, &ev);
+	op_open(f, 1, "rel.txt", O_RDONLY, 5);
+	ev = ev0(f, 1, SC_CLONE);
+	ev.ret = 2;                                 /* fork: cwd inherited */
+	feed(f, &ev);
+	op_open(f, 2, "x", O_RDONLY, 6);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 7);
+	assert_int_equal(o[3].kind, OP_CLOSE);
+	assert_int_equal(o[4].kind, OP_CLOSE);
+	assert_int_equal(o[5].kind, OP_READ);
+	assert_string_equal(opstream_path(&f->s, o[5].file), "/a");
+	assert_string_equal(opstream_path(&f->s, o[6].file), "/work/other/rel.txt");
+	o = rank_ops(f, 1, &n);
+	assert_string_equal(opstream_path(&f->s, o[0].file), "/work/other/x");
+	assert_int_equal(builder_stats(f->b)->unknown_fd_ops, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +570,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_close_by_other_thread, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_child_before_clone_returns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_special_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_close_range_cwd, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -492,6 +492,28 @@ static void test_copy_calls(void **state)
 	assert_string_equal(e[7].name, "sendfile64");
 }
 
+static void test_close_range_chdir(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1 close_range(3, ~0, 0) = 0");
+	FEED_OK(f, "1 close_range(5, 9, CLOSE_RANGE_UNSHARE) = 0");
+	FEED_OK(f, "1 chdir(\"/scratch/run\") = 0");
+	FEED_OK(f, "1 fchdir(4</data>) = 0");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_CLOSE_RANGE);
+	assert_int_equal(e[0].fd, 3);
+	assert_int_equal(e[0].fd2, UINT32_MAX);
+	assert_int_equal(e[1].fd2, 9);
+	assert_int_equal(e[1].flags, 2);
+	assert_int_equal(e[2].call, SC_CHDIR);
+	assert_string_equal(e[2].path, "/scratch/run");
+	assert_int_equal(e[3].call, SC_CHDIR);
+	assert_int_equal(e[3].fd, 4);
+	assert_null(e[3].path);
+	assert_string_equal(e[3].fdpath, "/data");
+}
+
 static void test_io_submit(void **state)
 {
 	struct fx *f = *state;
@@ -629,6 +651,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_calls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_close_range_chdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_more_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test(test_errno_and_flags),

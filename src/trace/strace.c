@@ -34,7 +34,7 @@ enum handler {
 	H_FALLOCATE, H_DUP, H_DUP2, H_DUP3, H_FCNTL, H_UNLINK, H_UNLINKAT, H_RMDIR,
 	H_RENAME, H_RENAMEAT, H_MKDIR, H_MKDIRAT, H_STAT, H_FSTATAT, H_STATX,
 	H_FSTAT, H_MMAP, H_CLONE, H_CLONE3, H_FORK, H_VFORK, H_IO_SUBMIT,
-	H_COPY_FILE_RANGE, H_SENDFILE,
+	H_COPY_FILE_RANGE, H_SENDFILE, H_CLOSE_RANGE, H_CHDIR, H_FCHDIR,
 };
 
 struct callspec {
@@ -69,7 +69,8 @@ static const struct callspec calls[] = {
 	{ "clone", H_CLONE }, { "clone3", H_CLONE3 }, { "fork", H_FORK }, { "vfork", H_VFORK },
 	{ "io_submit", H_IO_SUBMIT },
 	{ "copy_file_range", H_COPY_FILE_RANGE }, { "sendfile", H_SENDFILE },
-	{ "sendfile64", H_SENDFILE },
+	{ "sendfile64", H_SENDFILE }, { "close_range", H_CLOSE_RANGE },
+	{ "chdir", H_CHDIR }, { "fchdir", H_FCHDIR },
 };
 
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
@@ -1072,6 +1073,33 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 	switch (h) {
 	case H_SKIP:
 		ev.call = SC_SKIP;
+		break;
+	case H_CLOSE_RANGE: {
+		ev.call = SC_CLOSE_RANGE;
+		FD(0, ev.fd, ev.fdpath);
+		const char *d2 = NULL;
+		struct span l = trim(ARG(1));
+		if (l.n == 2 && !memcmp(l.s, "~0", 2))      /* strace's way of saying UINT_MAX */
+			ev.fd2 = UINT32_MAX;
+		else
+			FD(1, ev.fd2, d2);
+		struct span fl = trim(ARG(2));
+		if (num(fl, &ev.flags, NULL)) {
+			ev.flags = 0;
+			if (memmem(fl.s, fl.n, "CLOSE_RANGE_UNSHARE", 19))
+				ev.flags |= 2;
+			if (memmem(fl.s, fl.n, "CLOSE_RANGE_CLOEXEC", 19))
+				ev.flags |= 4;
+		}
+		break;
+	}
+	case H_CHDIR:
+		ev.call = SC_CHDIR;
+		ev.path = strarg(p, ARG(0), NULL);
+		break;
+	case H_FCHDIR:
+		ev.call = SC_CHDIR;
+		FD(0, ev.fd, ev.fdpath);
 		break;
 	case H_COPY_FILE_RANGE:
 	case H_SENDFILE: {
