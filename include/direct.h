@@ -27,6 +27,8 @@
 struct io_req;
 
 #define DIRECT_DEFAULT_ALIGN 4096u
+/* largest O_DIRECT alignment the runner's buffers allow */
+#define DIRECT_MAX_ALIGN 65536u
 
 /* Round [off, off+len) out to multiples of lbs (a power of two >= 1).
  * len 0 stays 0 (the offset is still rounded down). */

@@ -36,7 +36,7 @@ const char usage_run[] =
 	"  -q, --depth DEPTH        requests in flight per process (default 1)\n"
 	"      --overlap            run ahead over independent reads/writes (up to -q)\n"
 	"      --direct             open files O_DIRECT (requests rounded to blocks)\n"
-	"      --bind MODE          none (default), core, numa, spread\n"
+	"      --bind MODE          spread (default: workers over cores), core, numa, none\n"
 	"  -r, --repeats R          run R times (files re-prepared, caches dropped)\n"
 	"  -o, --output FILE.json   write fio-like JSON results (atomically)\n"
 	"      --format F           trace format: strace, lanl, sandia (default: detect)\n"
@@ -105,7 +105,7 @@ static void install_signals(void)
 
 int cmd_run(int argc, char **argv)
 {
-	struct runner_opts ro = { .mode = RUN_PARALLEL, .depth = 1, .bind = BIND_NONE,
+	struct runner_opts ro = { .mode = RUN_PARALLEL, .depth = 1, .bind = BIND_SPREAD,
 				  .drop_caches = true, .sample_interval_ns = 100000000ull };
 	struct plan_opts po = { 0 };
 	struct load_opts lo = { 0 };
@@ -119,7 +119,7 @@ int cmd_run(int argc, char **argv)
 	struct runner *runner = NULL;
 	struct rerr e = { .msg = "" };
 	json_t *doc = NULL;
-	const char *engine = "sync", *output = NULL, *mode = "parallel", *bind = "none";
+	const char *engine = "sync", *output = NULL, *mode = "parallel", *bind = "spread";
 	bool dry = false, quiet = false, have_ops = false, have_plan = false, have_ti = false;
 	bool stopped_cleanup_done = false;
 	uint64_t v, repeats = 1;

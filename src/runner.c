@@ -220,7 +220,9 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	ws->ops = opstream_rank_ops(c->s, c->rank, &ws->nops);
 	runner_scan_rank(ws->ops, ws->nops, &ws->nhandles, &max_len);
 
-	buflen = o->direct ? direct_buf_len(max_len, DIRECT_DEFAULT_ALIGN) : max_len;
+	/* room for a request rounded to any alignment up to DIRECT_MAX_ALIGN,
+	 * the largest one opens accept (see op_open) */
+	buflen = o->direct ? direct_buf_len(max_len, DIRECT_MAX_ALIGN) : max_len;
 	if (buflen < 4096)
 		buflen = 4096;
 	if (buflen > SIZE_MAX / 2)
@@ -526,7 +528,6 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 		if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))
 			ws->written[op->file] = 1;
 	}
-	int ret = meta_done(ws, idx, RC_OPEN, fd < 0 ? fd : 0, t0);
 	if (fd >= 0 && c->o->direct) {
 		uint32_t oa = 0, ma = 0;
 
@@ -534,8 +535,15 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 			ws->halign[op->handle] = oa > ma ? oa : ma;
 		else
 			ws->halign[op->handle] = c->o->logical_block ? c->o->logical_block : 512;
+		/* the data buffer is sized for DIRECT_MAX_ALIGN: a file asking for
+		 * more fails its open (EINVAL) rather than overrun the buffer */
+		if (ws->halign[op->handle] > DIRECT_MAX_ALIGN) {
+			close(fd);
+			ws->fd[op->handle] = FD_NONE;
+			fd = -EINVAL;
+		}
 	}
-	return ret;
+	return meta_done(ws, idx, RC_OPEN, fd < 0 ? fd : 0, t0);
 }
 
 static int replay_op(struct wstate *ws, uint64_t i)

@@ -753,7 +753,7 @@ static int check_pending(struct sandia *S, const char *src)
 				k++;
 				continue;
 			}
-			char msg[128];
+			char msg[256];
 			snprintf(msg, sizeof(msg), "ENTER of '%s' has no EXIT (rank %s)", p->call, r->name);
 			int rc = bad_line(S, src, p->lineno, msg);
 			if (rc)
