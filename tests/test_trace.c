@@ -326,6 +326,32 @@ static void test_ff_merge_by_time(void **state)
 	done(&res, &s);
 }
 
+/* -f to stderr: the main's clone3 is cut by "strace: Process 201 attached"
+ * and its thread prints first: the main is still found to be 200 */
+static void test_stderr_cut_clone(void **state)
+{
+	(void)state;
+	put("err.txt", "1795299574.000001 openat(AT_FDCWD, \"/f\", O_RDWR) = 3\n"
+		       "1795299574.000002 clone3({flags=CLONE_VM|CLONE_FILES|CLONE_THREAD, child_tid=0x1}strace: Process 201 attached\n"
+		       " <unfinished ...>\n"
+		       "[pid   201] 1795299574.000003 write(3, \"x\", 5) = 5\n"
+		       "[pid   200] 1795299574.000004 <... clone3 resumed> => {parent_tid=[201]}, 88) = 201\n"
+		       "[pid   200] 1795299574.000005 write(3, \"y\", 7) = 7\n");
+	struct load_result res;
+	struct opstream s;
+	char *arg[1] = { (char *)tp("err.txt") };
+	load(arg, 1, NULL, false, &res, &s);
+	assert_int_equal(s.nranks, 2);
+	expect(&s, "pid 200", 0, 0, 1, 7);
+	expect(&s, "pid 201", 0, 0, 1, 5);
+	assert_int_equal(res.stats.unknown_fd_ops, 0);
+	/* the shared position: 5 bytes by the thread, then the main's at 5 */
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(o[n - 1].offset, 5);
+	done(&res, &s);
+}
+
 /* -tt is a time of day: a trace running past midnight keeps counting */
 static void test_midnight(void **state)
 {
@@ -364,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_ops_passthrough_and_errors),
 		cmocka_unit_test(test_ff_merge_by_time),
 		cmocka_unit_test(test_midnight),
+		cmocka_unit_test(test_stderr_cut_clone),
 		cmocka_unit_test(test_detect_ltrace),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

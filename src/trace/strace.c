@@ -102,7 +102,7 @@ struct strace_parser {
 	uint8_t callidx[CALLHASH];      /* index + 1 into calls[], 0 empty */
 	uint8_t call_len[64];           /* strlen(calls[i].name)           */
 	struct imap pend;               /* pid -> struct pend*             */
-	struct imap seen;               /* pid -> SEEN / CHILD             */
+	struct imap seen;               /* pid -> SEEN | CHILD bits        */
 	int64_t *clones;                /* pids with an unfinished clone   */
 	size_t nclones, ccap;
 	char *scratch;                  /* decoded strings of one line     */
@@ -113,8 +113,12 @@ struct strace_parser {
 	int bad;                        /* last error was a malformed line */
 };
 
-#define SEEN  ((void *)1)
-#define CHILD ((void *)2)
+#define SEEN  1u   /* has had a line of its own                    */
+#define CHILD 2u   /* a clone/fork returned it, or strace attached it */
+static unsigned pidbits(const struct strace_parser *p, int64_t pid)
+{
+	return (unsigned)(uintptr_t)imap_get(&p->seen, pid);
+}
 
 struct span {
 	const char *s;
@@ -826,16 +830,17 @@ static void clones_del(struct strace_parser *p, int64_t pid)
 
 static int mark_child(struct strace_parser *p, int64_t pid)
 {
-	return imap_put(&p->seen, pid, CHILD);
+	return imap_put(&p->seen, pid, (void *)(uintptr_t)(pidbits(p, pid) | CHILD));
 }
 
-/* First sight of pid: while exactly one clone is in flight, pid is its child. */
+/* First line of pid: while exactly one clone is in flight, pid is its child. */
 static int note_pid(struct strace_parser *p, const struct strace_src *src, int64_t pid,
 		    unsigned long lineno, struct rerr *e)
 {
-	if (imap_get(&p->seen, pid))
+	unsigned bits = pidbits(p, pid);
+	if (bits & SEEN)
 		return 0;
-	int rc = imap_put(&p->seen, pid, SEEN);
+	int rc = imap_put(&p->seen, pid, (void *)(uintptr_t)(bits | SEEN));
 	if (rc || p->nclones != 1 || p->clones[0] == pid)
 		return rc;
 	struct pend *pe = imap_get(&p->pend, p->clones[0]);
@@ -1499,7 +1504,7 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 			if (rawpid == src->main_alias) {
 				pid = src->main_pid;
 			} else if (!src->main_known && src->main_pid == -1 &&
-				   imap_get(&p->seen, rawpid) != CHILD &&
+				   !(pidbits(p, rawpid) & CHILD) &&
 				   imap_get(&p->seen, -1)) {
 				/* first prefixed pid that is nobody's child: the
 				 * main process, whose early lines had no prefix */
@@ -1509,10 +1514,11 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 			}
 		}
 	}
-	if (rawpid == STRACE_NOPID && !imap_get(&p->seen, pid)) {
+	if (rawpid == STRACE_NOPID && !(pidbits(p, pid) & SEEN)) {
 		/* a -ff file's pid seen for the first time: maybe a child */
-		rc = src->pid != STRACE_NOPID ? note_pid(p, src, pid, lineno, e) :
-						imap_put(&p->seen, pid, SEEN);
+		rc = src->pid != STRACE_NOPID ?
+			     note_pid(p, src, pid, lineno, e) :
+			     imap_put(&p->seen, pid, (void *)(uintptr_t)(pidbits(p, pid) | SEEN));
 		if (rc)
 			return rc;
 	}
@@ -1735,10 +1741,14 @@ static void prescan_main(struct strace_src *src)
 	for (int k = 0; k < 200000 && lr_next(&lr, &l, &n) == 1; k++) {
 		int64_t v;
 		struct span rest;
-		if (n > 16 && !memcmp(l, "strace: Process ", 16)) {
-			if (!num((struct span){ l + 16, n - 16 }, &v, &rest))
-				imap_put(&kids, v, SEEN);
-			continue;
+		/* "strace: Process N attached", alone or cutting a line */
+		const char *sp = n > 16 ? memmem(l, n, "strace: Process ", 16) : NULL;
+		if (sp) {
+			size_t off = (size_t)(sp - l) + 16;
+			if (!num((struct span){ l + off, n - off }, &v, &rest))
+				imap_put(&kids, v, (void *)(uintptr_t)SEEN);
+			if (sp == l)
+				continue;
 		}
 		if (n > 5 && !memcmp(l, "[pid ", 5)) {
 			size_t i = 5;
@@ -1756,7 +1766,7 @@ static void prescan_main(struct strace_src *src)
 			for (const char *q = l; (q = memmem(q, n - (size_t)(q - l), ") = ", 4)); q += 4)
 				eq = q;
 			if (eq && !num((struct span){ eq + 4, n - (size_t)(eq + 4 - l) }, &v, &rest) && v > 0)
-				imap_put(&kids, v, SEEN);
+				imap_put(&kids, v, (void *)(uintptr_t)SEEN);
 		}
 	}
 	imap_release(&kids);
