@@ -453,19 +453,41 @@ int plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags
 	return open_beneath(p->priv->walk, p->target_fd, buf, flags, mode);
 }
 
-int plan_unlink(const struct plan *p, uint32_t copy, uint32_t path_id)
+/* The *at() calls made on the last component of a path, in its parent. */
+enum parent_op { PARENT_UNLINK, PARENT_MKDIR, PARENT_RMDIR };
+
+/* Look up path_id, open the parent of its copy beneath the target and
+ * run op on the last component: 0 or -errno. */
+static int at_parent(const struct plan *p, uint32_t copy, uint32_t path_id,
+		     enum parent_op op, mode_t mode)
 {
 	const struct plan_file *f = file_by_id(p, path_id);
 	char buf[PATH_MAX];
 	const char *last;
+	int rc = -EINVAL;
 	if (!f || copy >= p->ncopies)
 		return -EINVAL;
 	int pfd = open_parent(p, copy, f->rel, buf, sizeof buf, &last);
 	if (pfd < 0)
 		return pfd;
-	int rc = unlinkat(pfd, last, 0) ? -errno : 0;
+	switch (op) {
+	case PARENT_UNLINK:
+		rc = unlinkat(pfd, last, 0) ? -errno : 0;
+		break;
+	case PARENT_MKDIR:
+		rc = mkdirat(pfd, last, mode) ? -errno : 0;
+		break;
+	case PARENT_RMDIR:
+		rc = unlinkat(pfd, last, AT_REMOVEDIR) ? -errno : 0;
+		break;
+	}
 	close(pfd);
 	return rc;
+}
+
+int plan_unlink(const struct plan *p, uint32_t copy, uint32_t path_id)
+{
+	return at_parent(p, copy, path_id, PARENT_UNLINK, 0);
 }
 
 int plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id)
@@ -499,55 +521,17 @@ out:
 
 int plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mode)
 {
-	const struct plan_file *f = file_by_id(p, path_id);
-	char buf[PATH_MAX];
-	const char *last;
-	if (!f || copy >= p->ncopies)
-		return -EINVAL;
-	int pfd = open_parent(p, copy, f->rel, buf, sizeof buf, &last);
-	if (pfd < 0)
-		return pfd;
-	int rc = mkdirat(pfd, last, mode) ? -errno : 0;
-	close(pfd);
-	return rc;
+	return at_parent(p, copy, path_id, PARENT_MKDIR, mode);
 }
 
 int plan_rmdir(const struct plan *p, uint32_t copy, uint32_t path_id)
 {
-	const struct plan_file *f = file_by_id(p, path_id);
-	char buf[PATH_MAX];
-	const char *last;
-	if (!f || copy >= p->ncopies)
-		return -EINVAL;
-	int pfd = open_parent(p, copy, f->rel, buf, sizeof buf, &last);
-	if (pfd < 0)
-		return pfd;
-	int rc = unlinkat(pfd, last, AT_REMOVEDIR) ? -errno : 0;
-	close(pfd);
-	return rc;
-}
-
-int plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id)
-{
-	const struct plan_file *f = file_by_id(p, path_id);
-	char buf[PATH_MAX];
-	struct stat st;
-	if (!f || copy >= p->ncopies)
-		return -EINVAL;
-	/* the whole path through O_PATH: stat never follows a final symlink */
-	int rc = copy_path(copy, f->rel, buf, sizeof buf);
-	if (rc)
-		return rc;
-	int fd = open_beneath(p->priv->walk, p->target_fd, buf, O_PATH | O_NOFOLLOW, 0);
-	if (fd < 0)
-		return fd;
-	rc = fstat(fd, &st) ? -errno : 0;
-	close(fd);
-	return rc;
+	return at_parent(p, copy, path_id, PARENT_RMDIR, 0);
 }
 
 /* lstat of copy/rel beneath the target: 0, -ENOENT (or -ENOTDIR) absent,
- * -EXDEV/-ELOOP unsafe, other -errno. */
+ * -EXDEV/-ELOOP unsafe, other -errno.  The whole path goes through O_PATH:
+ * it never follows a final symlink. */
 static int stat_beneath(const struct plan *p, uint32_t copy, const char *rel, struct stat *st)
 {
 	char buf[PATH_MAX];
@@ -560,6 +544,15 @@ static int stat_beneath(const struct plan *p, uint32_t copy, const char *rel, st
 	rc = fstat(fd, st) ? -errno : 0;
 	close(fd);
 	return rc;
+}
+
+int plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id)
+{
+	const struct plan_file *f = file_by_id(p, path_id);
+	struct stat st;
+	if (!f || copy >= p->ncopies)
+		return -EINVAL;
+	return stat_beneath(p, copy, f->rel, &st);
 }
 
 /* ---- building --------------------------------------------------------- */
