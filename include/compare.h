@@ -102,6 +102,13 @@ int  compare_add(struct compare *c, const char *path, const char *label, struct 
 /* Match rows across sets; sorted by trace, mode (sequential first), procs. */
 int  compare_build(struct compare *c, struct rerr *e);
 void compare_release(struct compare *c);
+/* Split a -L list at commas (empty names skipped) into *names, malloc'd,
+ * pointing into list (which is modified); *n their count.  0 or -ENOMEM. */
+int  cmp_split_labels(char *list, char ***names, size_t *n);
+/* compare_add() each of paths[0..n), named labels[i] (labels NULL: the
+ * default names), then compare_build().  -errno + e of the first failure. */
+int  compare_load(struct compare *c, char *const *paths, size_t n, char *const *labels,
+		  struct rerr *e);
 
 /* Pooled latency percentile (pct in [0,100]) of one class; 0 when empty. */
 double cmp_quantile(const struct cmp_class *k, double pct);

@@ -80,15 +80,9 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (labels) {
-		for (char *save = NULL, *tok = strtok_r(labels, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			char **nl = realloc(lab, (nlab + 1) * sizeof(*nl));
-			if (!nl) {
-				die_msg("out of memory");
-				goto out;
-			}
-			lab = nl;
-			lab[nlab++] = tok;
+		if (cmp_split_labels(labels, &lab, &nlab) < 0) {
+			die_msg("out of memory");
+			goto out;
 		}
 		if (nlab != (size_t)(argc - optind)) {
 			die_msg("compare: %zu labels given for %d results", nlab, argc - optind);
@@ -96,14 +90,7 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
-	for (int i = optind; i < argc; i++) {
-		rc = compare_add(&c, argv[i], lab ? lab[i - optind] : NULL, &e);
-		if (rc < 0) {
-			die_msg("%s", e.msg[0] ? e.msg : strerror(-rc));
-			goto out;
-		}
-	}
-	rc = compare_build(&c, &e);
+	rc = compare_load(&c, argv + optind, (size_t)(argc - optind), lab, &e);
 	if (rc < 0) {
 		die_msg("%s", e.msg[0] ? e.msg : strerror(-rc));
 		goto out;

@@ -602,6 +602,36 @@ int compare_add(struct compare *c, const char *path, const char *label, struct r
 	return load_file(s, path, e);
 }
 
+int cmp_split_labels(char *list, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char **nl = realloc(*names, (*n + 1) * sizeof(*nl));
+		if (!nl) {
+			free(*names);
+			*names = NULL;
+			*n = 0;
+			return -ENOMEM;
+		}
+		*names = nl;
+		(*names)[(*n)++] = tok;
+	}
+	return 0;
+}
+
+int compare_load(struct compare *c, char *const *paths, size_t n, char *const *labels,
+		 struct rerr *e)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = compare_add(c, paths[i], labels ? labels[i] : NULL, e);
+		if (rc < 0)
+			return rc;
+	}
+	return compare_build(c, e);
+}
+
 static int mode_rank(const char *m)
 {
 	if (!strcmp(m, "sequential"))
