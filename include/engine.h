@@ -73,5 +73,9 @@ const char *engine_names(void);
 /* 1 when `ops` with this O_DIRECT setting degrades to synchronous
  * submission in the kernel (libaio without --direct): cmd_run warns. */
 int engine_warn_buffered(const struct engine_ops *ops, int direct);
+/* For async engines' reap(): move up to max requests from done[0..*ndone)
+ * to out[], keep the rest in order at the front of done[]; the count moved. */
+unsigned engine_take_done(struct io_req **done, unsigned *ndone, struct io_req **out,
+			  unsigned max);
 
 #endif

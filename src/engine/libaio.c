@@ -264,7 +264,6 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_req 
 		    const struct timespec *timeout)
 {
 	struct aio_priv *p = e->priv;
-	unsigned got = 0;
 
 	if (p->ndone < min && p->inflight) {
 		unsigned want = min - p->ndone;
@@ -280,13 +279,7 @@ static int aio_reap(struct engine *e, unsigned min, unsigned max, struct io_req 
 		if (n < 0)
 			return n;
 	}
-	while (got < max && got < p->ndone) {
-		out[got] = p->done[got];
-		got++;
-	}
-	p->ndone -= got;
-	memmove(p->done, p->done + got, p->ndone * sizeof(*p->done));
-	return (int)got;
+	return (int)engine_take_done(p->done, &p->ndone, out, max);
 }
 
 static void aio_exit(struct engine *e)

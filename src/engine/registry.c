@@ -22,3 +22,17 @@ const char *engine_names(void)
 {
 	return "sync, libaio, io_uring, null";
 }
+
+unsigned engine_take_done(struct io_req **done, unsigned *ndone, struct io_req **out,
+			  unsigned max)
+{
+	unsigned got = 0;
+
+	while (got < max && got < *ndone) {
+		out[got] = done[got];
+		got++;
+	}
+	*ndone -= got;
+	memmove(done, done + got, *ndone * sizeof(*done));
+	return got;
+}

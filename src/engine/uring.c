@@ -178,7 +178,6 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_re
 		      const struct timespec *timeout)
 {
 	struct uring_priv *p = e->priv;
-	unsigned got = 0;
 
 	uring_drain(e, p);
 	while (p->ndone < min && p->inflight) {
@@ -204,13 +203,7 @@ static int uring_reap(struct engine *e, unsigned min, unsigned max, struct io_re
 			return ret;
 		uring_drain(e, p);
 	}
-	while (got < max && got < p->ndone) {
-		out[got] = p->done[got];
-		got++;
-	}
-	p->ndone -= got;
-	memmove(p->done, p->done + got, p->ndone * sizeof(*p->done));
-	return (int)got;
+	return (int)engine_take_done(p->done, &p->ndone, out, max);
 }
 
 static void uring_exit(struct engine *e)
