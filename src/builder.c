@@ -65,6 +65,7 @@ struct proc {
 struct async_ent {
 	uint32_t dense;
 	uint32_t handle;
+	uint64_t len;        /* bytes submitted, for a wait that traces none */
 };
 
 struct rankst {
@@ -780,6 +781,7 @@ static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 		}
 		ae->dense = rs->next_async++;
 		ae->handle = h;
+		ae->len = op.len;
 		op.aux = ae->dense;
 		op.result = ev->ret == SC_RET_UNKNOWN ? 0 : ev->ret;
 	}
@@ -801,7 +803,14 @@ static int do_await(struct builder *b, struct proc *p, const struct sc_event *ev
 	struct op op = op_new(OP_AWAIT);
 	op.aux = ae->dense;
 	op.handle = ae->handle;
-	op.result = ev->ret == SC_RET_UNKNOWN ? -1 : ev->ret;
+	if (ev->ret == SC_RET_UNKNOWN) {
+		/* the wait carried no byte count: the submitted length stands in,
+		 * flagged so stat and dump can say so */
+		op.result = (int64_t)ae->len;
+		op.flags |= OPF_ASYNC_BYTES;
+	} else {
+		op.result = ev->ret;
+	}
 	imap_del(&rs->async, (int64_t)ev->async_id);
 	free(ae);
 	return emit(b, p, ev, &op);

@@ -385,6 +385,14 @@ int trace_load(char *const *args, int nargs, const struct load_opts *o, const ch
 	snprintf(num, sizeof(num), "%" PRIu64, in.bad_lines);
 	if (!rc)
 		rc = opsw_info(w, "bad_lines", num);
+	if (!rc && in.note[0]) {
+		/* the parser's remarks (rank assignment, names made distinct, ...):
+		 * one info line, so newlines become "; " */
+		for (char *c = in.note; *c; c++)
+			if (*c == '\n')
+				*c = (c[1] ? ';' : '\0');
+		rc = opsw_info(w, "parser_note", in.note);
+	}
 	if (rc) {
 		rc = rerr_set(e, rc, "cannot record trace info: %s", strerror(-rc));
 		goto out;
