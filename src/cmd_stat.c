@@ -258,9 +258,16 @@ static void note_other_cb(const char *key, size_t klen, const char *val, size_t 
 	size_t pl = strlen(SKIP_PREFIX);
 	const char *label = NULL;
 
-	(void)arg;
+	unsigned *nsource = arg;
+
 	if (klen > pl && !strncmp(key, SKIP_PREFIX, pl))
 		return;
+	/* the first few input files; "source files" gives the count */
+	if (klen == 6 && !strncmp(key, "source", 6) && ++*nsource > 3) {
+		if (*nsource == 4)
+			printf("  %-30s ...\n", "");
+		return;
+	}
 	if (klen == 6 && !strncmp(key, "format", 6)) /* printed above */
 		return;
 	for (size_t i = 0; i < sizeof(note_labels) / sizeof(note_labels[0]); i++)
@@ -370,7 +377,8 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	info_each(lt->s.info, note_skip_cb, &nt);
 	if (nt.nskip)
 		printf("  %-30s %.*s\n", "skipped non-I/O calls", (int)nt.len, nt.skipped);
-	info_each(lt->s.info, note_other_cb, NULL);
+	unsigned nsource = 0;
+	info_each(lt->s.info, note_other_cb, &nsource);
 	printf("  %-30s %" PRIu32 "\n", "truncated names made distinct", r->truncated_names);
 	printf("  %-30s %" PRIu64 "\n", "data ops without a path", r->nofile_data_ops);
 	if (strcmp(lt->res.format ? lt->res.format : "", "ops")) {
@@ -425,8 +433,8 @@ int cmd_stat(int argc, char **argv)
 		fputs(usage_stat, stderr);
 		return 2;
 	}
-	if (lo.format && !trace_format_find(lo.format)) {
-		fprintf(stderr, "replay: unknown format '%s' (strace, lanl, sandia)\n", lo.format);
+	if (load_opts_check(&lo, &e) < 0) {
+		fprintf(stderr, "replay: %s\n", e.msg);
 		return 2;
 	}
 
