@@ -454,8 +454,12 @@ static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum w
 		sl->req.res = q;
 		return complete_slot(ws, sl, now_ns());
 	}
-	if (q == ENGINE_COMPLETED)
+	if (q == ENGINE_COMPLETED) {
+		/* done inside queue(): still one op in flight with those queued */
+		if (ws->inflight + 1 > ws->w->max_inflight)
+			ws->w->max_inflight = ws->inflight + 1;
 		return complete_slot(ws, sl, now_ns());
+	}
 	/* queued */
 	if (ws->ovl_ok)
 		overlap_add(&ws->ovl, sl->req.slot,
