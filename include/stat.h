@@ -134,6 +134,9 @@ struct loaded_trace {
 	uint64_t load_ns;       /* time spent in trace_load                 */
 };
 
+/* The -f FMT of stat, convert and dump: 0 when absent or known, else
+ * -EINVAL with e "unknown format 'x' (strace, lanl, sandia)" (a usage error). */
+int load_opts_check(const struct load_opts *o, struct rerr *e);
 /* trace_load() then opstream_open(); out as for trace_load (NULL: temp).
  * -errno with e filled ("cannot open 'x': ...", "x.ops: corrupt ...").  */
 int loaded_trace_open(struct loaded_trace *lt, char *const *args, int nargs,

@@ -195,8 +195,8 @@ int cmd_convert(int argc, char **argv)
 		fputs(usage_convert, stderr);
 		return 2;
 	}
-	if (lo.format && !trace_format_find(lo.format)) {
-		fprintf(stderr, "replay: unknown format '%s' (strace, lanl, sandia)\n", lo.format);
+	if (load_opts_check(&lo, &e) < 0) {
+		fprintf(stderr, "replay: %s\n", e.msg);
 		return 2;
 	}
 

@@ -174,8 +174,8 @@ int cmd_dump(int argc, char **argv)
 		fputs(usage_dump, stderr);
 		return 2;
 	}
-	if (lo.format && !trace_format_find(lo.format)) {
-		fprintf(stderr, "replay: unknown format '%s' (strace, lanl, sandia)\n", lo.format);
+	if (load_opts_check(&lo, &e) < 0) {
+		fprintf(stderr, "replay: %s\n", e.msg);
 		return 2;
 	}
 	rc = loaded_trace_open(&lt, argv + optind, argc - optind, &lo, NULL, &e);

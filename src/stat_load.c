@@ -7,6 +7,13 @@
 #include <unistd.h>
 #include "stat.h"
 
+int load_opts_check(const struct load_opts *o, struct rerr *e)
+{
+	if (o->format && !trace_format_find(o->format))
+		return rerr_set(e, -EINVAL, "unknown format '%s' (strace, lanl, sandia)", o->format);
+	return 0;
+}
+
 int loaded_trace_open(struct loaded_trace *lt, char *const *args, int nargs,
 		      const struct load_opts *o, const char *out, struct rerr *e)
 {
