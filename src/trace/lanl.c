@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "trace.h"
+#include "parse_common.h"
 
 #define NS_PER_S   1000000000ull
 #define DAY_NS     (86400ull * NS_PER_S)
@@ -567,12 +568,7 @@ struct lanl {
 
 static int bad_line(struct lanl *L, const char *src, unsigned long line, const char *what)
 {
-	L->in->bad_lines++;
-	if (!L->in->skip_bad)
-		return rerr_at(L->e, -EINVAL, src, line, "%s", what);
-	if (!L->in->first_bad[0])
-		snprintf(L->in->first_bad, sizeof(L->in->first_bad), "%s:%lu: %s", src, line, what);
-	return 0;
+	return trace_bad_line(L->in, L->e, src, line, what);
 }
 
 static int add_tentry(struct lanl *L, int rank, const char *host, int64_t pid, const char *src, unsigned long line)
@@ -929,17 +925,7 @@ struct fstate {
 
 static int grow(void **p, size_t *cap, size_t need, size_t sz)
 {
-	if (need <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 16;
-	while (nc < need)
-		nc *= 2;
-	void *q = realloc(*p, nc * sz);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = nc;
-	return 0;
+	return trace_grow(p, cap, need, sz, 16);
 }
 
 static uint64_t clock_ts(struct fstate *s, uint64_t tod)

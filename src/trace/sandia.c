@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "trace.h"
+#include "parse_common.h"
 
 #define NS_PER_S  1000000000ull
 #define SYNTH_PID 0x50000000LL
@@ -270,27 +271,12 @@ struct sandia {
 
 static int grow(void **p, size_t *cap, size_t need, size_t sz)
 {
-	if (need <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 8;
-	while (nc < need)
-		nc *= 2;
-	void *q = realloc(*p, nc * sz);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = nc;
-	return 0;
+	return trace_grow(p, cap, need, sz, 8);
 }
 
 static int bad_line(struct sandia *S, const char *src, unsigned long line, const char *what)
 {
-	S->in->bad_lines++;
-	if (!S->in->skip_bad)
-		return rerr_at(S->e, -EINVAL, src, line, "%s", what);
-	if (!S->in->first_bad[0])
-		snprintf(S->in->first_bad, sizeof(S->in->first_bad), "%s:%lu: %s", src, line, what);
-	return 0;
+	return trace_bad_line(S->in, S->e, src, line, what);
 }
 
 static int rank_get(struct sandia *S, const char *name, int64_t pid, struct srank **out)
