@@ -108,6 +108,19 @@ static int write_script(const char *dir, const char *name, int w, int h, const c
 	return close_checked(f, dir, name, "gp", e);
 }
 
+/* Close the script-body stream b (its text lands in *body), write NAME.gp
+ * for a w x h figure and list name in out.  Frees *body. */
+static int finish_script(FILE *b, char **body, const char *dir, const char *name, int w, int h,
+			 struct plot_list *out, struct rerr *e)
+{
+	int rc = fclose(b) != 0 ? -ENOMEM : write_script(dir, name, w, h, *body, e);
+	free(*body);
+	*body = NULL;
+	if (rc < 0)
+		return rc;
+	return list_add(out, name);
+}
+
 /* ---- completion bars ------------------------------------------------ */
 
 static int uint_cmp(const void *a, const void *b)
@@ -263,12 +276,6 @@ static int completion_figure(const struct compare *c, const char *dir, const cha
 			g, off, ac + 1);
 	}
 	fprintf(b, "unset multiplot\n");
-	if (fclose(b) != 0) {
-		b = NULL;
-		rc = -ENOMEM;
-		goto out;
-	}
-	b = NULL;
 	int panel = 160 + 70 * (int)(maxtraces * c->nsets);
 	if (panel < 420)
 		panel = 420;
@@ -277,9 +284,8 @@ static int completion_figure(const struct compare *c, const char *dir, const cha
 		w = 800;
 	if (w > 2400)
 		w = 2400;
-	if ((rc = write_script(dir, name, w, 600, body, e)) < 0)
-		goto out;
-	rc = list_add(out, name);
+	rc = finish_script(b, &body, dir, name, w, 600, out, e);
+	b = NULL;
 out:
 	if (f)
 		fclose(f);
@@ -369,15 +375,7 @@ static int latency_figure(const struct compare *c, const struct cmp_row *row, co
 		fputc('\n', b);
 	}
 	fprintf(b, "unset multiplot\n");
-	if (fclose(b) != 0) {
-		free(body);
-		return -ENOMEM;
-	}
-	rc = write_script(dir, name, 420 * cols + 80, 360 * rows + 60, body, e);
-	free(body);
-	if (rc < 0)
-		return rc;
-	return list_add(out, name);
+	return finish_script(b, &body, dir, name, 420 * cols + 80, 360 * rows + 60, out, e);
 }
 
 /* ---- throughput timelines -------------------------------------------- */
@@ -481,15 +479,7 @@ static int timeline_figure(const struct cmp_set *set, const struct cmp_config *g
 		fprintf(b, ", \\\n     '%s.dat' index %zu using 1:2 with steps lc rgb 'black' lw 2.5 "
 			   "title 'all processes'", name, blk);
 	fputc('\n', b);
-	if (fclose(b) != 0) {
-		free(body);
-		return -ENOMEM;
-	}
-	rc = write_script(dir, name, 1000, 520, body, e);
-	free(body);
-	if (rc < 0)
-		return rc;
-	return list_add(out, name);
+	return finish_script(b, &body, dir, name, 1000, 520, out, e);
 }
 
 int plot_write(const struct compare *c, const char *dir, struct plot_list *out, struct rerr *e)
