@@ -448,6 +448,18 @@ static int load_config(struct cmp_config *g, const json_t *root, const char *fil
 	return 0;
 }
 
+/* Append one zeroed element of sz bytes to the array *arr of *n: the new
+ * element (*n counts it), or NULL when out of memory (*arr unchanged). */
+static void *push_zeroed(void **arr, size_t *n, size_t sz)
+{
+	char *na = realloc(*arr, (*n + 1) * sz);
+	if (!na)
+		return NULL;
+	*arr = na;
+	memset(na + *n * sz, 0, sz);
+	return na + (*n)++ * sz;
+}
+
 static int add_root(struct cmp_set *s, const json_t *root, const char *file, struct rerr *e)
 {
 	size_t n = json_is_array(root) ? json_array_size(root) : 1;
@@ -455,13 +467,9 @@ static int add_root(struct cmp_set *s, const json_t *root, const char *file, str
 		return rerr_set(e, -EINVAL, "%s: empty array, no result in it", file);
 	for (size_t i = 0; i < n; i++) {
 		const json_t *r = json_is_array(root) ? json_array_get(root, i) : root;
-		struct cmp_config *nc = realloc(s->cfg, (s->ncfg + 1) * sizeof(*nc));
-		if (!nc)
+		struct cmp_config *g = push_zeroed((void **)&s->cfg, &s->ncfg, sizeof(*g));
+		if (!g)
 			return -ENOMEM;
-		s->cfg = nc;
-		struct cmp_config *g = &s->cfg[s->ncfg];
-		memset(g, 0, sizeof(*g));
-		s->ncfg++;
 		int rc = load_config(g, r, file, e);
 		if (rc < 0)
 			return rc;
@@ -571,13 +579,9 @@ int compare_add(struct compare *c, const char *path, const char *label, struct r
 	struct stat st;
 	if (stat(path, &st) < 0)
 		return rerr_set(e, -errno, "cannot open '%s': %s", path, strerror(errno));
-	struct cmp_set *ns = realloc(c->sets, (c->nsets + 1) * sizeof(*ns));
-	if (!ns)
+	struct cmp_set *s = push_zeroed((void **)&c->sets, &c->nsets, sizeof(*s));
+	if (!s)
 		return -ENOMEM;
-	c->sets = ns;
-	struct cmp_set *s = &c->sets[c->nsets];
-	memset(s, 0, sizeof(*s));
-	c->nsets++;
 	s->path = strdup(path);
 	s->label = label ? strdup(label) : default_label(path);
 	if (!s->path || !s->label)
