@@ -14,7 +14,8 @@
 
 #include "engine.h"
 
-static char dir[] = "/tmp/replay-test-esyncXXXXXX";
+#define TMPDIR_TEMPLATE "/tmp/replay-test-esyncXXXXXX"
+#include "tmpdir_fixture.h"
 
 static int open_file(const char *name)
 {
@@ -138,21 +139,6 @@ static void test_null(void **state)
 	close(fd);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,5 +147,5 @@ int main(void)
 		cmocka_unit_test(test_sync_errors),
 		cmocka_unit_test(test_null),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

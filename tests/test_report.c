@@ -16,7 +16,8 @@
 #include "hist.h"
 #include "report.h"
 
-static char dir[] = "/tmp/replay-test-reportXXXXXX";
+#define TMPDIR_TEMPLATE "/tmp/replay-test-reportXXXXXX"
+#include "tmpdir_fixture.h"
 
 /* Reals rounded to 3 decimals, so the golden text can state them. */
 static void round_reals(json_t *j)
@@ -292,21 +293,6 @@ static void test_agg_and_print(void **state)
 	free(sh);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,5 +301,5 @@ int main(void)
 		cmocka_unit_test(test_errno_name),
 		cmocka_unit_test(test_agg_and_print),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

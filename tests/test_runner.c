@@ -19,7 +19,8 @@
 #include "report.h"
 #include "runner.h"
 
-static char dir[] = "/tmp/replay-test-runnerXXXXXX";
+#define TMPDIR_TEMPLATE "/tmp/replay-test-runnerXXXXXX"
+#include "tmpdir_fixture.h"
 
 static void test_scan_rank(void **state)
 {
@@ -386,21 +387,6 @@ static void test_replay_async(void **state)
 	}
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,5 +399,5 @@ int main(void)
 		cmocka_unit_test(test_replay_null_engine_and_stop),
 		cmocka_unit_test(test_replay_async),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }
