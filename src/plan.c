@@ -52,6 +52,7 @@
 #include <limits.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -789,12 +790,15 @@ static void dv_free(struct dirvec *d)
 	*d = (struct dirvec){ 0 };
 }
 
-static ssize_t dv_find(const struct dirvec *d, const char *rel)
+/* Index of the element whose `char *rel` member (at offset off) is rel,
+ * in n elements of sz bytes sorted by rel; -1 when there is none. */
+static ssize_t find_rel(const void *base, size_t n, size_t sz, size_t off, const char *rel)
 {
-	size_t lo = 0, hi = d->n;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(d->v[mid].rel, rel);
+		const char *r = *(const char *const *)((const char *)base + mid * sz + off);
+		int c = strcmp(r, rel);
 		if (!c)
 			return (ssize_t)mid;
 		if (c < 0)
@@ -805,21 +809,15 @@ static ssize_t dv_find(const struct dirvec *d, const char *rel)
 	return -1;
 }
 
+static ssize_t dv_find(const struct dirvec *d, const char *rel)
+{
+	return find_rel(d->v, d->n, sizeof *d->v, offsetof(struct plan_dir, rel), rel);
+}
+
 /* Index of the plan file whose rel is `rel` (files are sorted by rel). */
 static ssize_t file_find(const struct plan *p, const char *rel)
 {
-	size_t lo = 0, hi = p->nfiles;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(p->files[mid].rel, rel);
-		if (!c)
-			return (ssize_t)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return find_rel(p->files, p->nfiles, sizeof *p->files, offsetof(struct plan_file, rel), rel);
 }
 
 struct relent {
