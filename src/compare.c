@@ -116,15 +116,22 @@ static int jtrue(const json_t *v)
 	return 0;
 }
 
+/* The last component of path, trailing slashes left out: path[*b, *n). */
+static void base_span(const char *path, size_t *b, size_t *n)
+{
+	*n = strlen(path);
+	while (*n > 1 && path[*n - 1] == '/')
+		(*n)--;
+	*b = *n;
+	while (*b > 0 && path[*b - 1] != '/')
+		(*b)--;
+}
+
 /* basename without trailing slashes, appended to *buf */
 static int append_base(char **buf, size_t *len, const char *path)
 {
-	size_t n = strlen(path);
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	size_t b = n;
-	while (b > 0 && path[b - 1] != '/')
-		b--;
+	size_t b, n;
+	base_span(path, &b, &n);
 	size_t add = n - b + (*len ? 1 : 0);
 	char *nb = realloc(*buf, *len + add + 1);
 	if (!nb)
@@ -563,12 +570,8 @@ out:
 
 static char *default_label(const char *path)
 {
-	size_t n = strlen(path);
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	size_t b = n;
-	while (b > 0 && path[b - 1] != '/')
-		b--;
+	size_t b, n;
+	base_span(path, &b, &n);
 	if (n - b > 5 && !strncmp(path + n - 5, ".json", 5))
 		n -= 5;
 	return strndup(path + b, n - b);
