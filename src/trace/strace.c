@@ -134,7 +134,7 @@ static int bad_line(struct strace_parser *p, struct rerr *e, const struct strace
 	size_t n = 0;
 	for (size_t i = 0; i < len && n < 40; i++) {
 		unsigned char c = (unsigned char)line[i];
-		ex[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+		ex[n++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c; /* never echo raw bytes to a terminal */
 	}
 	ex[n] = 0;
 	p->bad = 1;
