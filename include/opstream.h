@@ -20,6 +20,8 @@
 
 #define OPS_MAGIC   "REPLAYOP"
 #define OPS_VERSION 1u
+/* a handle id must be below max(rank's op count, this) */
+#define OPS_MAX_SPARSE_HANDLE (1u << 20)
 
 struct ops_header {
 	char     magic[8];      /* "REPLAYOP"                         */

@@ -488,6 +488,34 @@ int opstream_open(struct opstream *s, const char *path, const char **why)
 		*why = "corrupt .ops file (rank index does not cover the records)";
 		goto bad;
 	}
+	/* Records are trusted by every consumer (the runner sizes its handle
+	 * table from them), so check each one once here: a sequential pass
+	 * over the mapping, far cheaper than the replay itself. */
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		const struct op *o = s->ops + s->ranks[r].first;
+		uint64_t n = s->ranks[r].count;
+		for (uint64_t i = 0; i < n; i++, o++) {
+			if (o->kind == OP_NONE || o->kind >= OP__COUNT) {
+				*why = "corrupt .ops file (unknown op kind)";
+				goto bad;
+			}
+			if (o->file != OP_NOFILE && o->file >= s->npaths) {
+				*why = "corrupt .ops file (path id out of range)";
+				goto bad;
+			}
+			if (o->kind == OP_RENAME && o->aux >= s->npaths) {
+				*why = "corrupt .ops file (rename target out of range)";
+				goto bad;
+			}
+			/* handles are dense per rank, so never more than the rank's
+			 * ops; a hand-made file may leave gaps, but never so large a
+			 * handle that a worker's handle table could not be allocated */
+			if (o->handle != OP_NOHANDLE && o->handle >= n && o->handle >= OPS_MAX_SPARSE_HANDLE) {
+				*why = "corrupt .ops file (handle id out of range)";
+				goto bad;
+			}
+		}
+	}
 	return 0;
 bad:
 	opstream_close(s);

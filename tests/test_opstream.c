@@ -119,6 +119,58 @@ static void test_corrupt(void **state)
 	unlink(path);
 }
 
+/* Write a one-rank file holding `op` (after a valid open) and open it. */
+static int open_with(const struct op *op, const char **why)
+{
+	char path[256];
+	path_in(path, sizeof(path), "v.ops");
+	struct ops_writer *w;
+	uint32_t r, p;
+	assert_int_equal(opsw_open(&w, path), 0);
+	assert_int_equal(opsw_rank(w, "r", 1, &r), 0);
+	assert_int_equal(opsw_path(w, "/f", 0, &p), 0);
+	struct op o0 = { .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 };
+	assert_int_equal(opsw_append(w, r, &o0), 0);
+	assert_int_equal(opsw_append(w, r, op), 0);
+	assert_int_equal(opsw_finish(w), 0);
+	struct opstream s;
+	int rc = opstream_open(&s, path, why);
+	if (rc == 0)
+		opstream_close(&s);
+	unlink(path);
+	return rc;
+}
+
+static void test_records_validated(void **state)
+{
+	(void)state;
+	const char *why = NULL;
+	struct op ok = { .kind = OP_WRITE, .file = OP_NOFILE, .handle = 0, .len = 1, .result = 1 };
+	assert_int_equal(open_with(&ok, &why), 0);
+
+	struct op bad = ok;
+	bad.kind = OP__COUNT;
+	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_string_equal(why, "corrupt .ops file (unknown op kind)");
+	bad = ok;
+	bad.kind = OP_NONE;
+	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	bad = ok;
+	bad.file = 1;  /* one path only */
+	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_string_equal(why, "corrupt .ops file (path id out of range)");
+	bad = (struct op){ .kind = OP_RENAME, .file = 0, .aux = 7, .handle = OP_NOHANDLE };
+	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_string_equal(why, "corrupt .ops file (rename target out of range)");
+	bad = ok;
+	bad.handle = 0xfffffff0u;  /* would size a 64 GiB handle table */
+	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_string_equal(why, "corrupt .ops file (handle id out of range)");
+	bad = ok;
+	bad.handle = 9;  /* sparse but small: tolerated */
+	assert_int_equal(open_with(&bad, &why), 0);
+}
+
 static void test_empty(void **state)
 {
 	(void)state;
@@ -142,6 +194,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_records_validated),
 		cmocka_unit_test(test_empty),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
