@@ -524,6 +524,16 @@ static const char *path_join(struct builder *b, const char *dir, const char *rel
 					n--;    /* the '/' before the dropped part */
 				continue;
 			}
+			if (l == 2 && c[0] == '.' && c[1] == '.' && n &&
+			    !(n == 2 && out[0] == '.' && out[1] == '.') &&
+			    !(n > 2 && !memcmp(out + n - 3, "/..", 3))) {
+				/* relative "d/.." folds too, "../.." does not */
+				while (n && out[n - 1] != '/')
+					n--;
+				if (n)
+					n--;
+				continue;
+			}
 			if (n && out[n - 1] != '/')
 				out[n++] = '/';
 			memcpy(out + n, c, l);
@@ -547,7 +557,7 @@ static const char *resolve(struct builder *b, struct proc *p, const char *path,
 		dir = dirpath;
 	else if (dirfd != SC_AT_FDCWD) {
 		struct ofd *o = fd_get(p, dirfd);
-		if (o && o->path && o->path[0] == '/')
+		if (o && o->path)
 			dir = o->path;
 	} else {
 		dir = p->cwd;
@@ -724,6 +734,9 @@ static int do_dup(struct builder *b, struct proc *p, const struct sc_event *ev)
 	return rc == -EINVAL ? 0 : rc;
 }
 
+/* Linux MAX_RW_COUNT: INT_MAX rounded down to a page */
+#define RW_MAX 0x7ffff000ull
+
 static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 {
 	struct ofd *o;
@@ -740,7 +753,10 @@ static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 			      ev->call == SC_AREAD ? OP_AREAD : OP_AWRITE);
 	op.handle = h;
 	op.file = o->file;
-	op.len = ev->len;
+	/* one call moves at most MAX_RW_COUNT bytes; cat asks copy_file_range
+	 * for SSIZE_MAX-ish and a failing call keeps that request */
+	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
+	op.len = len;
 	op.iovcnt = (uint16_t)(ev->iovcnt > UINT16_MAX ? UINT16_MAX : ev->iovcnt ? ev->iovcnt : 1);
 	op.result = ev->ret;
 	int positional = ev->offset >= 0;
@@ -756,11 +772,11 @@ static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 	 * an id or unknown) the request */
 	uint64_t moved = 0;
 	if (async)
-		moved = ev->len;
+		moved = len;
 	else if (ev->ret > 0 && ev->ret != SC_RET_UNKNOWN)
 		moved = (uint64_t)ev->ret;
 	else if (ev->ret == SC_RET_UNKNOWN)
-		moved = ev->len;
+		moved = len;
 	if (!positional)
 		o->pos = off + moved;
 	if (moved)
@@ -1026,12 +1042,44 @@ static int do_chdir(struct builder *b, struct proc *p, const struct sc_event *ev
 		struct ofd *o = fd_get(p, ev->fd);
 		dir = o && o->path ? o->path : ev->fdpath;
 	}
-	if (!dir || dir[0] != '/') {       /* still unknown */
+	/* a relative result is relative to the first working directory the
+	 * trace never named (chdir("d") with no -y): keep it, so the paths
+	 * after it stay in step with those before; one that climbs above
+	 * that start is unknown */
+	if (!dir || (dir[0] != '/' && (!strcmp(dir, ".") || !strcmp(dir, "..") ||
+					!strncmp(dir, "../", 3)))) {
 		free(p->cwd);
 		p->cwd = NULL;
 		return 0;
 	}
 	char *n = strdup(dir);
+	if (!n)
+		return -ENOMEM;
+	free(p->cwd);
+	p->cwd = n;
+	return 0;
+}
+
+/*
+ * strace -y prints where AT_FDCWD pointed ("AT_FDCWD</tmp/x>"): that is
+ * the cwd of the process at that call, even when the trace never showed a
+ * chdir.  Learn it, so that a later plain mkdir("./d") or open("f")
+ * resolves to the same file as openat(AT_FDCWD</tmp/x>, "./d").
+ */
+static int learn_cwd(struct proc *p, const struct sc_event *ev)
+{
+	switch (ev->call) {
+	case SC_OPEN: case SC_UNLINK: case SC_RENAME: case SC_MKDIR:
+	case SC_RMDIR: case SC_STAT:
+		break;
+	default:
+		return 0;
+	}
+	if (!ev->path || ev->dirfd != SC_AT_FDCWD || !ev->fdpath || ev->fdpath[0] != '/')
+		return 0;
+	if (p->cwd && !strcmp(p->cwd, ev->fdpath))
+		return 0;
+	char *n = strdup(ev->fdpath);
 	if (!n)
 		return -ENOMEM;
 	free(p->cwd);
@@ -1103,6 +1151,9 @@ int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 	if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit") && ev->call != SC_SKIP)
 		b->iocbs++;
 	int rc = proc_get(b, ev->pid, &p);
+	if (rc)
+		goto err;
+	rc = learn_cwd(p, ev);
 	if (rc)
 		goto err;
 	switch (ev->call) {

@@ -558,6 +558,115 @@ static void test_close_range_cwd(void **state)
 	assert_int_equal(builder_stats(f->b)->unknown_fd_ops, 1);
 }
 
+/* dbench (real capture, tests/data/strace/dbench_cwd.txt): the cwd is only
+ * ever seen as a decoration, "AT_FDCWD</tmp/x>"; a later plain
+ * mkdir("./clients") must name the same file as the openat of "./clients". */
+static void test_cwd_from_at_fdcwd_decoration(void **state)
+{
+	struct fx *f = *state;
+	struct sc_event ev = ev0(f, 1, SC_STAT);
+	ev.dirfd = SC_AT_FDCWD;
+	ev.fdpath = "/tmp/x";
+	ev.path = "./clients";
+	ev.ret = -ENOENT;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_MKDIR);
+	ev.path = "./clients";
+	ev.mode = 0777;
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_OPEN);
+	ev.dirfd = SC_AT_FDCWD;
+	ev.fdpath = "/tmp/x";
+	ev.path = "./clients";
+	ev.flags = O_RDONLY | O_DIRECTORY;
+	ev.ret = 5;
+	feed(f, &ev);
+	op_open(f, 1, "clients/f", O_WRONLY | O_CREAT, 6);
+	ev = ev0(f, 1, SC_CHDIR);                   /* a real chdir still wins */
+	ev.path = "/y";
+	ev.ret = 0;
+	feed(f, &ev);
+	op_open(f, 1, "g", O_RDONLY, 7);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 5);
+	assert_int_equal(o[1].kind, OP_MKDIR);
+	assert_string_equal(opstream_path(&f->s, o[0].file), "/tmp/x/clients");
+	assert_string_equal(opstream_path(&f->s, o[1].file), "/tmp/x/clients");
+	assert_string_equal(opstream_path(&f->s, o[2].file), "/tmp/x/clients");
+	assert_string_equal(opstream_path(&f->s, o[3].file), "/tmp/x/clients/f");
+	assert_string_equal(opstream_path(&f->s, o[4].file), "/y/g");
+}
+
+/* cat (coreutils 9.1, real capture tests/data/strace/edge_f_tt_T_y.txt)
+ * asks copy_file_range for 9223372035781033984 bytes; a failing call keeps
+ * that request, which no call can move (Linux MAX_RW_COUNT 0x7ffff000). */
+static void test_huge_request_clamped(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/a", O_RDWR, 3);
+	op_rw(f, 1, SC_READ, 3, 9223372035781033984ull, SC_NOOFF, -EBADF);
+	op_rw(f, 1, SC_WRITE, 3, 9223372035781033984ull, SC_NOOFF, 8792);
+	op_rw(f, 1, SC_READ, 3, 100, SC_NOOFF, 100);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 4);
+	assert_int_equal(o[1].len, 0x7ffff000);
+	assert_int_equal(o[1].result, -EBADF);
+	assert_int_equal(o[2].len, 0x7ffff000);
+	assert_int_equal(o[2].result, 8792);
+	assert_int_equal(o[3].offset, 8792);
+	assert_int_equal(o[3].len, 100);
+}
+
+/* strace -f without -y (real capture tests/data/strace/edge_f_plain.txt):
+ * the first working directory is never named, yet chdir("d") must move
+ * the relative paths after it, and a dirfd opened relatively still counts. */
+static void test_relative_cwd(void **state)
+{
+	struct fx *f = *state;
+	struct sc_event ev = ev0(f, 1, SC_CHDIR);
+	ev.path = "d";
+	ev.ret = 0;
+	feed(f, &ev);
+	op_open(f, 1, "a.dat", O_RDWR | O_CREAT, 3);          /* d/a.dat */
+	op_open(f, 1, "sub", O_RDONLY | O_DIRECTORY, 4);      /* d/sub */
+	ev = ev0(f, 1, SC_OPEN);
+	ev.dirfd = 4;
+	ev.path = "b.dat";
+	ev.flags = O_WRONLY | O_CREAT;
+	ev.ret = 5;
+	feed(f, &ev);                                         /* d/sub/b.dat */
+	ev = ev0(f, 1, SC_CHDIR);
+	ev.path = "sub/../sub";
+	ev.ret = 0;
+	feed(f, &ev);
+	op_open(f, 1, "c.dat", O_RDONLY, 6);                  /* d/sub/c.dat */
+	ev = ev0(f, 1, SC_CHDIR);
+	ev.path = "../..";
+	ev.ret = 0;
+	feed(f, &ev);
+	op_open(f, 1, "x", O_RDONLY, 7);                      /* x */
+	ev = ev0(f, 1, SC_CHDIR);
+	ev.path = "..";
+	ev.ret = 0;
+	feed(f, &ev);                                         /* above the start */
+	op_open(f, 1, "y", O_RDONLY, 8);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 6);
+	assert_string_equal(opstream_path(&f->s, o[0].file), "d/a.dat");
+	assert_string_equal(opstream_path(&f->s, o[1].file), "d/sub");
+	assert_string_equal(opstream_path(&f->s, o[2].file), "d/sub/b.dat");
+	assert_string_equal(opstream_path(&f->s, o[3].file), "d/sub/c.dat");
+	assert_string_equal(opstream_path(&f->s, o[4].file), "x");
+	assert_string_equal(opstream_path(&f->s, o[5].file), "y");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -571,6 +680,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_child_before_clone_returns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_special_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_range_cwd, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cwd_from_at_fdcwd_decoration, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_huge_request_clamped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_relative_cwd, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -630,6 +630,41 @@ static void test_probe(void **state)
 	assert_int_equal(trace_strace.probe("", 0), 0);
 }
 
+/* strace -X verbose -y (real capture, tests/data/strace/py_X_stderr.txt):
+ * AT_FDCWD is printed as a number, a comment, then the decoration. */
+static void test_verbose_at_fdcwd(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "[pid 21269] 22:44:54.952408 openat(-100 /* AT_FDCWD */</tmp/r2/cap/w>, \"th0.dat\", 0x80241 /* O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC */, 0666 <unfinished ...>");
+	FEED_OK(f, "[pid 21269] 22:44:54.952500 <... openat resumed>) = 3</tmp/r2/cap/w/th0.dat> <0.000040>");
+	FEED_OK(f, "22:44:54.861070 newfstatat(-100 /* AT_FDCWD */</tmp/r2/cap/w>, \"/usr/bin/Modules/Setup.local\", 0x7ffc4d212a20, 0) = -1 ENOENT (No such file or directory) <0.000022>");
+	FEED_OK(f, "22:44:54.861080 unlinkat(7 /* what */</tmp/d>, \"x\", 0) = 0");
+	assert_int_equal(f->cap.n, 3);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_OPEN);
+	assert_int_equal(e[0].dirfd, SC_AT_FDCWD);
+	assert_string_equal(e[0].fdpath, "/tmp/r2/cap/w");
+	assert_string_equal(e[0].path, "th0.dat");
+	assert_int_equal(e[0].flags, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
+	assert_int_equal(e[0].ret, 3);
+	assert_int_equal(e[1].call, SC_STAT);
+	assert_int_equal(e[1].ret, -ENOENT);
+	assert_string_equal(e[1].fdpath, "/tmp/r2/cap/w");
+	assert_int_equal(e[2].call, SC_UNLINK);
+	assert_int_equal(e[2].dirfd, 7);
+	assert_string_equal(e[2].fdpath, "/tmp/d");
+	/* sqlite3 WAL (tests/data/strace/sqlite_wal_efile.txt): strace 6.1
+	 * closes an unlinked file as "5</x>(deleted)" */
+	FEED_OK(f, "21262 22:44:54.803879 close(5</tmp/r2/cap/w/db.sqlite-shm>(deleted)) = 0 <0.000050>");
+	assert_int_equal(f->cap.n, 4);
+	assert_int_equal(e[3].call, SC_CLOSE);
+	assert_int_equal(e[3].fd, 5);
+	assert_string_equal(e[3].fdpath, "/tmp/r2/cap/w/db.sqlite-shm");
+	/* an unterminated comment is still malformed */
+	assert_int_equal(feed(f, "22:44:54.861090 unlinkat(-100 /* AT_FDCWD</tmp/d>, \"x\", 0) = 0"), -EINVAL);
+}
+
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -653,6 +688,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copy_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_range_chdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_more_flags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verbose_at_fdcwd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test(test_errno_and_flags),
 		cmocka_unit_test(test_probe),

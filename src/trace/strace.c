@@ -414,7 +414,7 @@ static char *decoration(struct strace_parser *p, const char *s, size_t n)
 	return d;
 }
 
-/* fd argument: N, N<path>, AT_FDCWD, AT_FDCWD<path>. */
+/* fd argument: N, N<path>, AT_FDCWD, AT_FDCWD<path>; -X verbose: -100, a comment, <path>. */
 static int fdarg(struct strace_parser *p, struct span a, int64_t *fd, const char **deco)
 {
 	struct span rest;
@@ -426,6 +426,17 @@ static int fdarg(struct strace_parser *p, struct span a, int64_t *fd, const char
 	} else if (num(a, fd, &rest)) {
 		return -EINVAL;
 	}
+	/* -X verbose: "-100 (comment AT_FDCWD)</dir>": skip the comment */
+	rest = trim(rest);
+	if (rest.n >= 4 && rest.s[0] == '/' && rest.s[1] == '*') {
+		const char *end = memmem(rest.s + 2, rest.n - 2, "*/", 2);
+		if (!end)
+			return -EINVAL;
+		rest = trim((struct span){ end + 2, rest.n - (size_t)(end + 2 - rest.s) });
+	}
+	/* strace 6.1 prints an unlinked file as "5</a/b>(deleted)" */
+	if (rest.n > 11 && !memcmp(rest.s + rest.n - 10, ">(deleted)", 10))
+		rest.n -= 9;
 	if (rest.n >= 2 && rest.s[0] == '<' && rest.s[rest.n - 1] == '>')
 		*deco = decoration(p, rest.s + 1, rest.n - 2);
 	else if (rest.n)

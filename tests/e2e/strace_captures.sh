@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Real captures of Debian programs under several strace flag sets
+# (tests/data/strace/README says how each was made).  For each one:
+#   - stat --json: bytes read and written per traced process equal the sum
+#     of what the traced calls returned (strace_sums.awk, which reads the -y
+#     decorations, independently of replay's parser);
+#   - convert works without --skip-bad (no line is rejected);
+#   - run --no-drop-caches into a temp dir replays it (exit 0).
+# Then what each capture showed was wrong before (see the README).
+set -euo pipefail
+: "${REPLAY:?}" "${SRCDIR:?}"
+D=$SRCDIR/tests/data/strace
+AWK=$SRCDIR/tests/e2e/strace_sums.awk
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# file  run-options.  Ranks that depend on a directory another rank's mkdir
+# creates (dbench's clients/ made by client 1, used by client 0; edge.py's
+# d/ made by the main thread, used by its thread and children) cannot replay
+# in parallel nor sequential mode (ranks are not ordered with each other and
+# sequential mode cleans the target between ranks): those replay the ranks
+# that carry the mkdir (-n).
+caps=(
+	"dbench_cwd.txt -n 2"
+	"py_X_stderr.txt"
+	"h5perf_f_tt_T_y.txt"
+	"sqlite_wal_efile.txt"
+	"tar_f_r_yy.txt"
+	"edge_f_tt_T_y.txt -n 1"
+)
+for c in "${caps[@]}"; do
+	read -r f runopt <<<"$c"
+	T=$D/$f
+	"$REPLAY" stat --json "$T" >"$tmp/s.json"
+	bad=$(jq '.notes.bad_lines' "$tmp/s.json")
+	[ "$bad" = 0 ] || { echo "FAIL $f: $bad bad lines"; exit 1; }
+	main=$(jq '.per_rank[0].pid' "$tmp/s.json")  # unprefixed lines (stderr)
+	want=$(awk -f "$AWK" "$T" | awk -v m="$main" '{ if ($1 == "main") $1 = m; print $1, $3, $5 }' | sort)
+	got=$(jq -r '.per_rank[] | select(.bytes_read + .bytes_written > 0) |
+		"\(.pid) \(.bytes_read) \(.bytes_written)"' "$tmp/s.json" | sort)
+	if [ "$want" != "$got" ]; then
+		echo "FAIL $f: per-process bytes (pid read written), expected"; echo "$want"
+		echo "got"; echo "$got"; exit 1
+	fi
+	"$REPLAY" convert -q "$T" -o "$tmp/t.ops"
+	rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
+	# shellcheck disable=SC2086
+	if ! "$REPLAY" run --no-drop-caches --quiet $runopt "$tmp/t.ops" "$tmp/tgt" >"$tmp/run.out" 2>&1; then
+		echo "FAIL $f: replay run"; cat "$tmp/run.out"; exit 1
+	fi
+	echo "ok $f: $(echo "$got" | wc -l) processes," \
+		"$(echo "$got" | awk '{r+=$2; w+=$3} END {print r" B read, "w" B written"}'), replayed"
+done
+
+# dbench: the working directory only ever shows as "AT_FDCWD</tmp/...>";
+# the plain mkdir("./clients") is the directory the openat calls name.
+"$REPLAY" convert -q "$D/dbench_cwd.txt" -o "$tmp/db.ops"
+mk=$("$REPLAY" dump "$tmp/db.ops" | awk '$4 == "mkdir" && $8 == 0 {print $NF}' | sort -u | head -3)
+want_mk=$(printf '%s\n' /tmp/r2/cap/dbench/clients /tmp/r2/cap/dbench/clients/client0 /tmp/r2/cap/dbench/clients/client0/~dmtmp)
+[ "$mk" = "$want_mk" ] || { echo "FAIL dbench mkdir paths:"; echo "$mk"; exit 1; }
+echo "ok dbench: mkdir paths resolved against the decorated AT_FDCWD"
+
+# -X verbose: "openat(-100 /* AT_FDCWD */</dir>, ...)" is an open, not an
+# open synthesized later from a decoration.
+n_open=$(grep -c 'openat(-100 /\* AT_FDCWD \*/<[^>]*>, "th[0-9]\.dat"' "$D/py_X_stderr.txt")
+"$REPLAY" convert -q "$D/py_X_stderr.txt" -o "$tmp/py.ops"
+got_open=$("$REPLAY" dump "$tmp/py.ops" | awk '$4 == "open" && $NF ~ /\/th[0-9]\.dat$/ && $9 !~ /implicit/' | wc -l)
+[ "$n_open" = "$got_open" ] || { echo "FAIL -X verbose: $got_open opens of th*.dat, expected $n_open"; exit 1; }
+echo "ok -X verbose: $got_open traced opens of th*.dat"
+
+# cat's copy_file_range asks for 9223372035781033984 bytes; the op keeps at
+# most what one call can move (MAX_RW_COUNT), so the run can size buffers.
+big=$("$REPLAY" convert -q "$D/edge_f_tt_T_y.txt" -o "$tmp/e.ops" &&
+	"$REPLAY" dump "$tmp/e.ops" | awk '!/^#/ && $7 != "-" && $7 > 2147479552' | wc -l)
+[ "$big" = 0 ] || { echo "FAIL: $big ops longer than MAX_RW_COUNT"; exit 1; }
+echo "ok copy_file_range: no request above MAX_RW_COUNT"
+
+# strace -f without -y: chdir("d") from a start the trace never names; the
+# files below it keep their place (d/sub/b.dat got cfr 4000 + sendfile 1000).
+"$REPLAY" stat --json "$D/edge_f_plain.txt" >"$tmp/p.json"
+bw=$(jq '[.files[] | select(.path == "d/sub/b.dat") | .bytes_written] | add' "$tmp/p.json")
+at=$(jq '[.files[] | select(.path == "d/a.dat") | .bytes_written] | add' "$tmp/p.json")
+want_at=$(grep -E '(write|pwrite64|pwritev2?)\(3</tmp/r2/cap/w2/d/a\.dat>' "$D/edge_f_tt_T_y.txt" |
+	sed -nE 's/.*\) += ([0-9]+)( <.*)?$/\1/p' | awk '{s += $1} END {print s}')
+[ "$bw" = 5000 ] || { echo "FAIL no -y: d/sub/b.dat written $bw, expected 5000"; exit 1; }
+[ "$at" = "$want_at" ] || { echo "FAIL no -y: d/a.dat written $at, expected $want_at"; exit 1; }
+echo "ok no -y: relative chdir kept (d/a.dat $at B, d/sub/b.dat $bw B written)"
