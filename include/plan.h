@@ -73,7 +73,8 @@ int  plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t
 int  plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mode);
 int  plan_rmdir(const struct plan *p, uint32_t copy, uint32_t path_id);
 int  plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id);
-/* Remove what the plan created (files, then directories), never anything else.
+/* Remove what the plan created (files, then directories), never anything else
+ * (a directory the run made and left non-empty is emptied, without force).
  * Callable again after a new plan_prepare (between repeats); the caller
  * skips it for --keep. */
 int  plan_cleanup(struct plan *p, struct rerr *e);

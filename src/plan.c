@@ -44,8 +44,11 @@
  * - Cleanup removes files that did not exist when the plan was built (the
  *   run created them, or plan_prepare did) and directories plan_prepare or
  *   the run's mkdir created, deepest first.  A file that existed (allowed
- *   only with force) is never removed.
+ *   only with force) is never removed.  Such a directory left non-empty
+ *   (the trace renamed into it) is removed with what is in it, without
+ *   --force only: then nothing that existed can have moved in.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -69,7 +72,7 @@
 #define RESERVED_PREFIX ".replay-"
 #define TIME_NONE       UINT64_MAX
 #define RESULT_UNKNOWN  INT64_MIN       /* builder: result not traced */
-#define HANDLE_MAX      (1u << 24)      /* larger handle ids are not mapped */
+#define HANDLE_MAX      (1u << 24)      /* larger ids mapped only up to the rank's op count */
 #define PATTERN_SIZE    (1u << 20)
 
 /* per-(copy, file) and per-(copy, dir) state bits */
@@ -84,6 +87,7 @@ struct plan_dir {
 
 struct plan_priv {
 	bool walk;              /* O_NOFOLLOW walk instead of openat2     */
+	bool force;             /* --force: existing files may be moved   */
 	uint32_t nranks;        /* ranks in the trace                     */
 	uint32_t *file_rank;    /* per file: lowest rank using it         */
 	uint16_t *file_acc;     /* per file: A_* bits                     */
@@ -616,7 +620,9 @@ static int gather(const struct opstream *s, uint32_t nranks_used, struct facc *a
 					      r, i, f, s->npaths);
 				goto out;
 			}
-			if (k == OP_OPEN && op->handle != OP_NOHANDLE && op->handle < HANDLE_MAX) {
+			/* (a valid .ops keeps handles below max(ops, 2^20): all mapped) */
+			if (k == OP_OPEN && op->handle != OP_NOHANDLE &&
+			    (op->handle < HANDLE_MAX || op->handle <= n)) {
 				if (op->handle >= hcap) {
 					size_t nc = hcap ? hcap : 64;
 					while (nc <= op->handle)
@@ -885,6 +891,15 @@ static int check_target(struct plan *p, const char *target, struct rerr *e)
 		p->target_fd = -1;
 		return rerr_set(e, -err, "cannot open target '%s': %s", target, strerror(err));
 	}
+	/* The root directory (also as "/..", "//" or a symlink to it): traced
+	 * absolute paths would land on the live system's own files (a new
+	 * /etc/cron.d/x needs no --force).  Refused, --force or not. */
+	struct stat rst;
+	if (!fstat(p->target_fd, &st) && !stat("/", &rst) &&
+	    st.st_dev == rst.st_dev && st.st_ino == rst.st_ino)
+		return rerr_set(e, -EPERM, "target '%s' is the root directory: traced paths "
+				"would be replayed onto the system's own files; give a "
+				"directory beneath it (e.g. /var/tmp/replay)", target);
 	return 0;
 }
 
@@ -1081,7 +1096,24 @@ static int check_existing(struct plan *p, bool force, struct rerr *e)
 				return rerr_set(e, rc, "cannot check '%s': %s",
 						show(p, k, f->rel, b1, sizeof b1), strerror(-rc));
 			pv->fstate[(size_t)k * p->nfiles + i] |= ST_EXISTED;
-			bool conflict;
+			bool conflict, is_link = S_ISLNK(st.st_mode);
+			if (is_link && !(pv->file_acc[i] & A_MODIFIES)) {
+				/* only read through a link: judge the file it leads to
+				 * (beneath the target, as the run will open it) */
+				char lb[PATH_MAX];
+				struct stat lst;
+				int lfd = copy_path(k, f->rel, lb, sizeof lb) ? -1 :
+					  open_beneath(pv->walk, p->target_fd, lb, O_PATH, 0);
+				if (lfd >= 0) {
+					if (!fstat(lfd, &lst) && S_ISREG(lst.st_mode))
+						st = lst;
+					close(lfd);
+				} else if (lfd == -EXDEV || lfd == -ELOOP) {
+					return rerr_set(e, -EXDEV, "'%s' leads outside the target "
+							"(a symbolic link): refusing to use it",
+							show(p, k, f->rel, b1, sizeof b1));
+				}
+			}
 			if (!f->is_dir && f->prepare && !(pv->file_acc[i] & A_MODIFIES) &&
 			    S_ISREG(st.st_mode) && (uint64_t)st.st_size >= f->prep_size) {
 				/* an input already there, large enough, only read: use it */
@@ -1094,6 +1126,13 @@ static int check_existing(struct plan *p, bool force, struct rerr *e)
 			else
 				conflict = S_ISDIR(st.st_mode) || f->prepare ||
 					   (pv->file_acc[i] & A_MODIFIES);
+			if (conflict && is_link)
+				/* the run would create, write or remove through the link: a
+				 * name the plan does not know, which cleanup could not find */
+				return rerr_set(e, -ELOOP, "'%s' is a symbolic link the run would "
+						"write, create or remove through: refusing it, even "
+						"with --force (remove the link or replace it by the file)",
+						show(p, k, f->rel, b1, sizeof b1));
 			if (conflict) {
 				if (!nconf) {
 					first = f->rel;
@@ -1166,6 +1205,7 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 	if (rc)
 		goto out;
 	p->priv->walk = resolve_walk(p->target_fd);
+	p->priv->force = o && o->force;
 
 	uint32_t R = s->nranks;
 	p->priv->nranks = R;
@@ -1366,6 +1406,69 @@ out:
 	return rc;
 }
 
+#define RMTREE_DEPTH 64
+
+/*
+ * Remove the directory `name` in pfd and everything in it: only for
+ * directories that did not exist when the plan was built, without --force,
+ * so whatever is inside was made by the run (a renamed directory carries
+ * its files under a name no traced path has).  Never follows a symbolic
+ * link (unlinked as a name) and never enters another mount.  0 or -errno.
+ */
+static int rm_tree(int pfd, const char *name, const struct mnt_key *root, int depth)
+{
+	int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = check_mount(fd, root);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		struct dirent *de;
+		rewinddir(d);
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (!unlinkat(dirfd(d), de->d_name, 0))
+				continue;
+			int r = -errno;
+			if (r == -EISDIR || r == -EPERM)
+				r = depth + 1 >= RMTREE_DEPTH ? -ELOOP
+							      : rm_tree(dirfd(d), de->d_name, root, depth + 1);
+			if (r && r != -ENOENT && !rc)
+				rc = r;
+		}
+		if (rc)
+			break;
+	}
+	closedir(d);
+	if (rc)
+		return rc;
+	return unlinkat(pfd, name, AT_REMOVEDIR) ? -errno : 0;
+}
+
+/* rmdir `last` in pfd; a directory left non-empty by the run (something
+ * renamed into it or it renamed) is removed with its contents unless
+ * --force (then it may hold the user's files, moved by the trace). */
+static int remove_dir(const struct plan *p, int pfd, const char *last)
+{
+	if (!unlinkat(pfd, last, AT_REMOVEDIR))
+		return 0;
+	int r = -errno;
+	struct mnt_key root;
+	if (r != -ENOTEMPTY || p->priv->force || mnt_key_of(p->target_fd, &root))
+		return r;
+	return rm_tree(pfd, last, &root, 0);
+}
+
 struct rmdir_ent {
 	const char *rel;
 	size_t depth;
@@ -1424,8 +1527,10 @@ int plan_cleanup(struct plan *p, struct rerr *e)
 				r = 0;
 			}
 			/* ENOENT: the trace removed it; EXDEV/ELOOP: a link now on the
-			 * way, so nothing of ours can be there */
-			if (r && r != -ENOENT && r != -ENOTDIR && r != -EXDEV && r != -ELOOP) {
+			 * way, so nothing of ours can be there; ENAMETOOLONG: a name
+			 * the file system never accepted, so never created */
+			if (r && r != -ENOENT && r != -ENOTDIR && r != -EXDEV && r != -ELOOP &&
+			    r != -ENAMETOOLONG) {
 				if (!nfail++) {
 					first = f->rel;
 					first_copy = k;
@@ -1445,11 +1550,11 @@ int plan_cleanup(struct plan *p, struct rerr *e)
 			int pfd = open_parent(p, k, rl[j].rel, buf, sizeof buf, &last);
 			int r = pfd < 0 ? pfd : 0;
 			if (pfd >= 0) {
-				if (unlinkat(pfd, last, AT_REMOVEDIR))
-					r = -errno;
+				r = remove_dir(p, pfd, last);
 				close(pfd);
 			}
-			if (!r || r == -ENOENT || r == -ENOTDIR || r == -EXDEV || r == -ELOOP) {
+			if (!r || r == -ENOENT || r == -ENOTDIR || r == -EXDEV || r == -ELOOP ||
+			    r == -ENAMETOOLONG) {
 				if (rl[j].state)
 					*rl[j].state &= (uint8_t)~ST_MADE;
 				continue;
@@ -1468,8 +1573,7 @@ int plan_cleanup(struct plan *p, struct rerr *e)
 			int pfd = open_parent(p, 0, pre, buf, sizeof buf, &last);
 			int r = pfd < 0 ? pfd : 0;
 			if (pfd >= 0) {
-				if (unlinkat(pfd, last, AT_REMOVEDIR))
-					r = -errno;
+				r = remove_dir(p, pfd, last);
 				close(pfd);
 			}
 			if (!r || r == -ENOENT)

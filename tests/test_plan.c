@@ -973,6 +973,205 @@ static void test_inside_links(void **state)
 	opstream_close(&s);
 }
 
+/* The root directory is refused as a target, however it is spelt, --force
+ * or not: a traced /etc/cron.d/x would land on the system's own file. */
+static void test_root_target(void **state)
+{
+	(void)state;
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	char link[PATH_MAX];
+	struct plan_opts force = { .force = true };
+	tb_open(&t, "roottgt");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t a = tb_path(&t, "/etc/cron.d/replay-test-never");
+	tb_add(&t, r, op_open(a, 0, O_WRONLY | O_CREAT, 1));
+	tb_finish(&t, &s);
+
+	pathf(link, sizeof link, "%s/rootlink", root);
+	assert_int_equal(symlink("/", link), 0);
+	const char *spell[] = { "/", "//", "/..", "/etc/..", link };
+	for (size_t i = 0; i < sizeof spell / sizeof spell[0]; i++) {
+		for (int f = 0; f < 2; f++) {
+			e.msg[0] = '\0';
+			assert_int_equal(plan_build(&p, &s, spell[i], f ? &force : NULL, &e), -EPERM);
+			assert_non_null(strstr(e.msg, "is the root directory"));
+			assert_int_equal(p.target_fd, -1);
+		}
+	}
+	assert_int_equal(access("/etc/cron.d/replay-test-never", F_OK), -1);
+	/* a directory beneath the root is fine */
+	char target[PATH_MAX];
+	fresh_target(target, sizeof target, "notroot");
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	plan_release(&p);
+	opstream_close(&s);
+}
+
+/* A final symbolic link in the target: only read through -> judged by the
+ * file it leads to (used as it is when large enough); written, created,
+ * prepared or removed through -> refused even with --force (a dangling
+ * link would make the run create a file the cleanup never knew). */
+static void test_final_links(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX], before[8192], after[8192];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	struct plan_opts force = { .force = true };
+	fresh_target(target, sizeof target, "finallinks");
+	pathf(buf, sizeof buf, "%s/real", target);
+	write_text(buf, "0123456789");
+	pathf(buf, sizeof buf, "%s/in", target);
+	assert_int_equal(symlink("real", buf), 0);
+	pathf(buf, sizeof buf, "%s/dang", target);
+	assert_int_equal(symlink("nowhere", buf), 0);
+	pathf(buf, sizeof buf, "%s/out", target);
+	assert_int_equal(symlink("../../", buf), 0);
+
+	/* 1. read 10 bytes through "in": used as it is, nothing written */
+	tb_open(&t, "fl1");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t in = tb_path(&t, "/in");
+	tb_add(&t, r, op_open(in, 0, O_RDONLY, 1));
+	tb_add(&t, r, op_rw(OP_READ, OP_NOFILE, 0, 0, 10, 10, 2));
+	tb_finish(&t, &s);
+	listing(target, before, sizeof before);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	assert_int_equal(plan_prepare(&p, &e), 0);
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	plan_release(&p);
+	listing(target, after, sizeof after);
+	assert_string_equal(before, after);
+	opstream_close(&s);
+
+	/* 2. reading 11 bytes needs a larger file: refused even with --force */
+	tb_open(&t, "fl2");
+	r = tb_rank(&t, "pid 1");
+	in = tb_path(&t, "/in");
+	tb_add(&t, r, op_open(in, 0, O_RDONLY, 1));
+	tb_add(&t, r, op_rw(OP_READ, OP_NOFILE, 0, 0, 11, 11, 2));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, &force, &e), -ELOOP);
+	assert_non_null(strstr(e.msg, "in' is a symbolic link the run would write"));
+	opstream_close(&s);
+
+	/* 3. create and write through a dangling link: refused with --force */
+	tb_open(&t, "fl3");
+	r = tb_rank(&t, "pid 1");
+	uint32_t d = tb_path(&t, "/dang");
+	tb_add(&t, r, op_open(d, 0, O_WRONLY | O_CREAT, 1));
+	tb_add(&t, r, op_rw(OP_WRITE, OP_NOFILE, 0, 0, 3, 3, 2));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, &force, &e), -ELOOP);
+	assert_non_null(strstr(e.msg, "dang' is a symbolic link the run would write"));
+	opstream_close(&s);
+
+	/* 4. read through a link that leaves the target: refused */
+	tb_open(&t, "fl4");
+	r = tb_rank(&t, "pid 1");
+	uint32_t o = tb_path(&t, "/out");
+	tb_add(&t, r, op_open(o, 0, O_RDONLY | O_DIRECTORY, 1));
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, &force, &e), -EXDEV);
+	assert_non_null(strstr(e.msg, "out' leads outside the target"));
+	opstream_close(&s);
+
+	listing(target, after, sizeof after);
+	assert_string_equal(before, after);
+	assert_sentinel_untouched();
+}
+
+/* A component longer than NAME_MAX: the op fails (ENAMETOOLONG) and the
+ * cleanup does not report it as a file it could not remove. */
+static void test_name_max_cleanup(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], before[8192], after[8192], name[NAME_MAX + 40];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "namemax");
+	memset(name, 'n', sizeof name);
+	memcpy(name, "/d/", 3);
+	name[sizeof name - 1] = '\0';
+	tb_open(&t, "namemax");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t f = tb_path(&t, name);
+	tb_add(&t, r, op_open(f, 0, O_WRONLY | O_CREAT, 1));
+	tb_finish(&t, &s);
+	listing(target, before, sizeof before);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	assert_int_equal(plan_prepare(&p, &e), 0);
+	assert_int_equal(plan_openat(&p, 0, f, O_WRONLY | O_CREAT, 0644), -ENAMETOOLONG);
+	e.msg[0] = '\0';
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	assert_string_equal(e.msg, "");
+	plan_release(&p);
+	listing(target, after, sizeof after);
+	assert_string_equal(before, after);
+	opstream_close(&s);
+}
+
+/* A directory the run made and filled under names the plan does not know
+ * (renames): removed with its contents, without following a symbolic link
+ * to the sentinel; with --force it is left (it may hold the user's files). */
+static void test_cleanup_tree(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX], before[8192], after[8192];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "cleantree");
+	tb_open(&t, "cleantree");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t a = tb_path(&t, "/a");
+	tb_add(&t, r, op_path(OP_MKDIR, a, 0755, 1));
+	tb_finish(&t, &s);
+	listing(target, before, sizeof before);
+	for (int force = 0; force < 2; force++) {
+		struct plan_opts o = { .force = force != 0 };
+		assert_int_equal(plan_build(&p, &s, target, &o, &e), 0);
+		assert_int_equal(plan_prepare(&p, &e), 0);
+		/* what the run would leave: a/f, a/sub/g, a/sub/deep/..., links out */
+		assert_int_equal(plan_mkdir(&p, 0, a, 0755), 0);
+		pathf(buf, sizeof buf, "%s/a/f", target);
+		write_text(buf, "f");
+		pathf(buf, sizeof buf, "%s/a/sub", target);
+		assert_int_equal(mkdir(buf, 0755), 0);
+		pathf(buf, sizeof buf, "%s/a/sub/g", target);
+		write_text(buf, "g");
+		pathf(buf, sizeof buf, "%s/a/sub/out", target);
+		assert_int_equal(symlink(sentinel, buf), 0);
+		pathf(buf, sizeof buf, "%s/a/keeplink", target);
+		char kp[PATH_MAX];
+		pathf(kp, sizeof kp, "%s/keep", sentinel);
+		assert_int_equal(symlink(kp, buf), 0);
+		e.msg[0] = '\0';
+		int rc = plan_cleanup(&p, &e);
+		plan_release(&p);
+		assert_sentinel_untouched();
+		if (!force) {
+			assert_int_equal(rc, 0);
+			listing(target, after, sizeof after);
+			assert_string_equal(before, after);
+		} else {
+			assert_int_equal(rc, -ENOTEMPTY);
+			assert_non_null(strstr(e.msg, "Directory not empty"));
+			pathf(buf, sizeof buf, "%s/a/sub/g", target);
+			assert_int_equal(access(buf, F_OK), 0);
+		}
+	}
+	opstream_close(&s);
+}
+
 /* A corrupt .ops: path ids beyond the path table are reported. */
 static void test_bad_ids(void **state)
 {
@@ -1220,6 +1419,10 @@ int main(void)
 		cmocka_unit_test(test_time_order),
 		cmocka_unit_test(test_inside_links),
 		cmocka_unit_test(test_bad_ids),
+		cmocka_unit_test(test_root_target),
+		cmocka_unit_test(test_final_links),
+		cmocka_unit_test(test_name_max_cleanup),
+		cmocka_unit_test(test_cleanup_tree),
 		cmocka_unit_test(test_mounts_openat2),
 		cmocka_unit_test(test_mounts_walk),
 		cmocka_unit_test(test_target_info),
