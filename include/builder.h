@@ -64,7 +64,9 @@ struct sc_event {
 	const char *path2;
 	const char *fdpath;     /* path decoration of fd (strace -y); for
 	                         * SC_OPEN and *at calls: of dirfd      */
-	int64_t flags;          /* open flags (x86_64 values), clone flags */
+	int64_t flags;          /* open flags (x86_64 values), clone flags;
+	                         * SC_WRITE: O_APPEND when the call itself
+	                         * appends (pwritev2 RWF_APPEND)         */
 	int64_t mode;
 	int64_t offset;         /* SC_NOOFF when the call uses the position */
 	int whence;             /* SEEK_SET/CUR/END                    */

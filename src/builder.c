@@ -761,11 +761,14 @@ static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 	op.result = ev->ret;
 	int positional = ev->offset >= 0;
 	uint64_t off = positional ? (uint64_t)ev->offset : o->pos;
-	if (is_write && (o->oflags & O_APPEND)) {
+	/* O_APPEND, or pwritev2 RWF_APPEND (ev->flags O_APPEND on a write) */
+	if (is_write && ((o->oflags & O_APPEND) ||
+			 (ev->call == SC_WRITE && (ev->flags & O_APPEND)))) {
 		uint64_t *s = size_of(b, o->file);
 		off = s ? *s : o->pos;
 		op.flags |= OPF_APPEND;
-		positional = 0;     /* Linux appends even for pwrite on O_APPEND */
+		/* Linux appends even for pwrite on O_APPEND, and pwrite still
+		 * leaves the file position alone */
 	}
 	op.offset = off;
 	/* bytes actually moved: the result, or for async submits (result is

@@ -667,6 +667,42 @@ static void test_relative_cwd(void **state)
 	assert_string_equal(opstream_path(&f->s, o[5].file), "y");
 }
 
+/* pwritev2(fd, ..., -1, RWF_APPEND) (python os.pwritev, real capture
+ * edge_f_tt_T_y.txt) appends at the end and moves the position there; a
+ * pwrite on an O_APPEND file appends too but leaves the position alone. */
+static void test_rwf_append(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/a", O_RDWR | O_CREAT, 3);
+	op_rw(f, 1, SC_WRITE, 3, 5000, SC_NOOFF, 5000);
+	op_rw(f, 1, SC_WRITE, 3, 300, 8192, 300);             /* size 8492, pos 5000 */
+	struct sc_event ev = ev0(f, 1, SC_WRITE);
+	ev.fd = 3;
+	ev.len = 300;
+	ev.offset = SC_NOOFF;
+	ev.flags = O_APPEND;
+	ev.ret = 300;
+	feed(f, &ev);                                         /* at 8492, pos 8792 */
+	op_rw(f, 1, SC_WRITE, 3, 333, SC_NOOFF, 333);         /* at 8792 */
+	op_open(f, 1, "/b", O_RDWR | O_APPEND | O_CREAT, 4);
+	op_rw(f, 1, SC_WRITE, 4, 10, SC_NOOFF, 10);           /* at 0, pos 10 */
+	op_rw(f, 1, SC_WRITE, 4, 10, 0, 10);                  /* pwrite: at 10 */
+	op_rw(f, 1, SC_READ, 4, 5, SC_NOOFF, 5);              /* at 10, not 20 */
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 9);
+	assert_int_equal(o[3].offset, 8492);
+	assert_true(o[3].flags & OPF_APPEND);
+	assert_int_equal(o[4].offset, 8792);
+	assert_false(o[4].flags & OPF_APPEND);
+	assert_int_equal(o[6].offset, 0);
+	assert_int_equal(o[7].offset, 10);
+	assert_true(o[7].flags & OPF_APPEND);
+	assert_int_equal(o[8].kind, OP_READ);
+	assert_int_equal(o[8].offset, 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -683,6 +719,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cwd_from_at_fdcwd_decoration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_huge_request_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relative_cwd, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rwf_append, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -660,6 +660,19 @@ static void test_verbose_at_fdcwd(void **state)
 	assert_int_equal(e[3].call, SC_CLOSE);
 	assert_int_equal(e[3].fd, 5);
 	assert_string_equal(e[3].fdpath, "/tmp/r2/cap/w/db.sqlite-shm");
+	/* python os.pwritev(fd, [...], -1, os.RWF_APPEND) (edge_f_tt_T_y.txt):
+	 * the current position, and appended */
+	FEED_OK(f, "25281 22:46:40.150289 pwritev2(3</tmp/r2/cap/w2/d/a.dat>, [{iov_base=\"qqqq\"..., iov_len=300}], 1, -1, RWF_APPEND) = 300 <0.000011>");
+	FEED_OK(f, "25281 22:46:40.150290 pwritev2(3, [{iov_base=\"q\", iov_len=1}], 1, 7, 0x10 /* RWF_APPEND */) = 1");
+	FEED_OK(f, "25281 22:46:40.150291 pwritev2(3, [{iov_base=\"q\", iov_len=1}], 1, 7, RWF_HIPRI) = 1");
+	assert_int_equal(f->cap.n, 7);
+	assert_int_equal(e[4].call, SC_WRITE);
+	assert_int_equal(e[4].offset, SC_NOOFF);
+	assert_int_equal(e[4].len, 300);
+	assert_int_equal(e[4].flags, O_APPEND);
+	assert_int_equal(e[5].offset, 7);
+	assert_int_equal(e[5].flags, O_APPEND);
+	assert_int_equal(e[6].flags, 0);
 	/* an unterminated comment is still malformed */
 	assert_int_equal(feed(f, "22:44:54.861090 unlinkat(-100 /* AT_FDCWD</tmp/d>, \"x\", 0) = 0"), -EINVAL);
 }

@@ -1237,6 +1237,14 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 			NUM(3, ev.offset);
 		if (ev.offset < 0)
 			ev.offset = SC_NOOFF;     /* preadv2 with -1: current position */
+		if (h == H_PWRITEV2 && na >= 5) {
+			/* RWF_APPEND (0x10): appended like a write on O_APPEND */
+			struct span fl = trim(ARG(4));
+			int64_t fv = 0;
+			if (memmem(fl.s, fl.n, "RWF_APPEND", 10) ||
+			    (!num(fl, &fv, NULL) && (fv & 0x10)))
+				ev.flags = O_APPEND;
+		}
 		if (!ok)
 			break;
 		uint64_t sum = 0;

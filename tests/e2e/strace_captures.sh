@@ -85,3 +85,11 @@ want_at=$(grep -E '(write|pwrite64|pwritev2?)\(3</tmp/r2/cap/w2/d/a\.dat>' "$D/e
 [ "$bw" = 5000 ] || { echo "FAIL no -y: d/sub/b.dat written $bw, expected 5000"; exit 1; }
 [ "$at" = "$want_at" ] || { echo "FAIL no -y: d/a.dat written $at, expected $want_at"; exit 1; }
 echo "ok no -y: relative chdir kept (d/a.dat $at B, d/sub/b.dat $bw B written)"
+
+# edge.py's writes to a.dat: write 5000 B (position 5000), pwritev 300 B at
+# 8192 (size 8492), pwritev2(-1, RWF_APPEND) 300 B appended at 8492
+# (position 8792), then the forked child's write(3) of 333 B at the shared
+# position 8792.
+offs=$("$REPLAY" dump "$tmp/e.ops" | awk '$4 == "write" && $NF ~ /\/d\/a\.dat$/ {printf "%s%s", sep, $6; sep=" "}')
+[ "$offs" = "0 8192 8492 8792" ] || { echo "FAIL a.dat write offsets: $offs"; exit 1; }
+echo "ok pwritev2 RWF_APPEND: a.dat written at $offs"
