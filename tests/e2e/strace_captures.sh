@@ -93,3 +93,19 @@ echo "ok no -y: relative chdir kept (d/a.dat $at B, d/sub/b.dat $bw B written)"
 offs=$("$REPLAY" dump "$tmp/e.ops" | awk '$4 == "write" && $NF ~ /\/d\/a\.dat$/ {printf "%s%s", sep, $6; sep=" "}')
 [ "$offs" = "0 8192 8492 8792" ] || { echo "FAIL a.dat write offsets: $offs"; exit 1; }
 echo "ok pwritev2 RWF_APPEND: a.dat written at $offs"
+
+# strace -ff -tt -T -yy -s 0 -o pyff: one file per thread (python, 3
+# threads): per-file sums (-v pid) equal the per-process bytes; it replays.
+FF=$D/py_ff
+"$REPLAY" stat --json "$FF"/pyff.* >"$tmp/ff.json"
+[ "$(jq '.notes.bad_lines' "$tmp/ff.json")" = 0 ] || { echo "FAIL -ff: bad lines"; exit 1; }
+want=$(for f in "$FF"/pyff.*; do awk -v pid="${f##*.}" -f "$AWK" "$f"; done | awk '{print $1, $3, $5}' | sort)
+got=$(jq -r '.per_rank[] | select(.bytes_read + .bytes_written > 0) |
+	"\(.pid) \(.bytes_read) \(.bytes_written)"' "$tmp/ff.json" | sort)
+[ "$want" = "$got" ] || { echo "FAIL -ff: expected"; echo "$want"; echo "got"; echo "$got"; exit 1; }
+[ "$(echo "$got" | wc -l)" = 4 ] || { echo "FAIL -ff: expected the main thread and 3 threads"; exit 1; }
+"$REPLAY" convert -q "$FF"/pyff.* -o "$tmp/ff.ops"
+rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
+"$REPLAY" run --no-drop-caches --quiet "$tmp/ff.ops" "$tmp/tgt" >"$tmp/run.out" 2>&1 ||
+	{ echo "FAIL -ff: replay run"; cat "$tmp/run.out"; exit 1; }
+echo "ok -ff -yy -s 0: 4 threads, $(echo "$got" | awk '{r+=$2; w+=$3} END {print r" B read, "w" B written"}'), replayed"
