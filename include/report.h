@@ -79,7 +79,9 @@ json_t *report_job_json(const struct worker_result *w);
 json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns);
 /* Append a run (steals the reference). -ENOMEM. */
 int  report_add_run(json_t *doc, json_t *run);
-/* Add "summary" computed from the runs in the document. */
+/* Add "summary" computed from the complete runs in the document, and
+ * "incomplete": true when a run is incomplete or the document holds fewer
+ * runs than options.repeats (a series cut short). */
 int  report_finish(json_t *doc);
 /* Write atomically: temp file in the same directory, fsync, rename. */
 int  report_write(json_t *doc, const char *path, struct rerr *e);

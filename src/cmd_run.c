@@ -410,8 +410,15 @@ int cmd_run(int argc, char **argv)
 	}
 out:
 	fflush(stdout);
-	if (runner_signal())
+	if (runner_signal()) {
+		/* a signal that landed where nothing reported it (the cleanup
+		 * after the last run, the summary, the JSON) still needs its
+		 * one-line reason */
+		if (status == 0)
+			die_msg("interrupted by signal %d (%s)", runner_signal(),
+				strsignal(runner_signal()));
 		status = 128 + runner_signal();
+	}
 	if (agg) {
 		report_agg_release(agg);
 		free(agg);

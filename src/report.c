@@ -432,6 +432,11 @@ int report_finish(json_t *doc)
 		}
 		v[k++] = (uint64_t)json_integer_value(json_object_get(run, "completion_ns"));
 	}
+	/* a series cut short (interrupted between runs, or a run that could
+	 * not start) is incomplete even when every run it did was complete */
+	if ((json_int_t)n < json_integer_value(json_object_get(json_object_get(doc, "options"),
+									 "repeats")))
+		incomplete = true;
 	report_stats(v, k, &st);
 	free(v);
 	bad |= set_new(c, "min", json_real(st.min));

@@ -813,8 +813,9 @@ static __attribute__((noreturn)) void worker_main(struct runner *r, unsigned idx
 			w->fail_errno = -ret;
 			snprintf(w->fail_msg, sizeof(w->fail_msg), "cannot bind (--bind %s): %s",
 				 topo_bind_name((enum bind_mode)r->o.bind), strerror(-ret));
+			/* not counted ready: the parent must not release the others
+			 * before it has reaped this one and stopped the run */
 			__atomic_store_n(&w->status, W_FAILED, __ATOMIC_SEQ_CST);
-			__atomic_fetch_add(&sh->ready, 1, __ATOMIC_SEQ_CST);
 			_exit(1);
 		}
 	} else {
@@ -825,8 +826,9 @@ static __attribute__((noreturn)) void worker_main(struct runner *r, unsigned idx
 	if (ret) {
 		w->fail_errno = -ret;
 		snprintf(w->fail_msg, sizeof(w->fail_msg), "worker setup: %s", strerror(-ret));
+		/* not counted ready: the parent must not release the others
+		 * before it has reaped this one and stopped the run */
 		__atomic_store_n(&w->status, W_FAILED, __ATOMIC_SEQ_CST);
-		__atomic_fetch_add(&sh->ready, 1, __ATOMIC_SEQ_CST);
 		_exit(1);
 	}
 	__atomic_store_n(&w->status, W_RUNNING, __ATOMIC_SEQ_CST);
@@ -1054,7 +1056,16 @@ static int run_group(struct runner *r, unsigned first, unsigned count,
 			r->pids[i] = -1;
 			alive--;
 			struct worker_result *w = &sh->w[i];
+			/* a signal to the whole process group (timeout(1), a batch
+			 * scheduler) kills the workers too, maybe before we act on
+			 * ours: that is the interruption, not a worker failure */
 			bool stopping = __atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST);
+
+			if (!stopping && runner_signal()) {
+				out->stop_signal = runner_signal();
+				kill_all(r, first, count);
+				stopping = true;
+			}
 
 			if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
 			    __atomic_load_n(&w->status, __ATOMIC_SEQ_CST) == W_DONE)

@@ -244,6 +244,47 @@ static void test_run_and_summary(void **state)
 	free(sh);
 }
 
+/* -r 4 interrupted after two complete runs: the runs made are complete,
+ * the series is not; the median of an even count is the mean of the two
+ * middle values; stddev is the population one (replay(1) says so). */
+static void test_series_cut_short(void **state)
+{
+	(void)state;
+	size_t sz = sizeof(struct run_shared) + sizeof(struct worker_result);
+	struct run_shared *sh = calloc(1, sz);
+	struct report_info ri = { .version = "9.9", .mode = "parallel", .processes = 1,
+				  .engine = "sync", .depth = 1, .bind = "none", .repeats = 4,
+				  .target = "/mnt/x", .format = "strace" };
+	struct run_outcome out = { .completion_ns = 1000, .drop = "dropped" };
+	json_t *doc, *want;
+
+	assert_non_null(sh);
+	sh->nworkers = 1;
+	fill_worker(&sh->w[0]);
+	doc = report_doc_new(&ri);
+	assert_non_null(doc);
+	assert_int_equal(report_add_run(doc, report_run_json(sh, &out, false)), 0);
+	out.completion_ns = 4000;
+	assert_int_equal(report_add_run(doc, report_run_json(sh, &out, false)), 0);
+	assert_int_equal(report_finish(doc), 0);
+	want = golden("{\"completion_ns\":{\"min\":1000.0,\"median\":2500.0,\"max\":4000.0,"
+		      "\"mean\":2500.0,\"stddev\":1500.0},\"runs\":2,\"complete_runs\":2}");
+	assert_json_equal(json_object_get(doc, "summary"), want);
+	json_decref(want);
+	assert_true(json_is_true(json_object_get(doc, "incomplete")));
+	json_decref(doc);
+
+	/* all four runs made and complete: not incomplete */
+	doc = report_doc_new(&ri);
+	assert_non_null(doc);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(report_add_run(doc, report_run_json(sh, &out, false)), 0);
+	assert_int_equal(report_finish(doc), 0);
+	assert_true(json_is_false(json_object_get(doc, "incomplete")));
+	json_decref(doc);
+	free(sh);
+}
+
 static void test_errno_name(void **state)
 {
 	(void)state;
@@ -298,6 +339,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_job_golden),
 		cmocka_unit_test(test_run_and_summary),
+		cmocka_unit_test(test_series_cut_short),
 		cmocka_unit_test(test_errno_name),
 		cmocka_unit_test(test_agg_and_print),
 	};
