@@ -18,7 +18,9 @@
 #  6. --force: files and directories that were there survive the cleanup
 #     byte for byte, only what the run created is removed;
 #  7. a directory the run made, filled and renamed is removed with its
-#     contents (without --force only: with it, it may hold the user's files).
+#     contents (without --force only: with it, it may hold the user's files);
+#  8. a preparation that fails half way (no inodes left on a tmpfs that is
+#     the target itself, a mount point) leaves the target as it was.
 # A sentinel directory next to the target is listed (mtimes) and
 # checksummed before and after every run.
 set -euo pipefail
@@ -220,4 +222,27 @@ echo "user" > "$tgt/ufile"
 run 1 renamedir --force
 grep -q "cannot remove '$tgt/b': Directory not empty" "$tmp/err" || { cat "$tmp/err" >&2; fail "renamedir --force message"; }
 [ "$(cat "$tgt/ufile")" = "user" ] || fail "renamedir --force: user file"
-echo "safety_redteam: ok (root target refused 8 ways; copy-root ops EINVAL; escapes beneath; links; --force cleanup; renamed dirs)"
+# --- 8. preparation failing half way (no inodes left): nothing left behind --
+# The target is the tmpfs mount point itself; a user file there survives.
+mnt="$tmp/mnt"
+mkdir "$mnt"
+if mount -t tmpfs -o size=20m,nr_inodes=24 tmpfs "$mnt" 2>/dev/null; then
+	trap 'umount "$mnt" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+	echo "user" > "$mnt/userfile"
+	for i in $(seq 30); do
+		printf '4242  21:23:21.%06d openat(AT_FDCWD, "/d%d/f", O_RDONLY) = 3 <0.000010>\n' $((i * 10)) "$i"
+		printf '4242  21:23:21.%06d read(3, "x", 100000) = 100000 <0.000010>\n' $((i * 10 + 5))
+	done > "$tmp/inodes.txt"
+	rc=0
+	"$REPLAY" run --no-drop-caches --quiet -n 2 "$tmp/inodes.txt" "$mnt" > /dev/null 2> "$tmp/err" || rc=$?
+	[ "$rc" -eq 1 ] || { cat "$tmp/err" >&2; fail "inodes: exit $rc"; }
+	grep -q "cannot create directory '$mnt/d[0-9]*': No space left on device" "$tmp/err" ||
+		{ cat "$tmp/err" >&2; fail "inodes: message"; }
+	[ "$(ls -A "$mnt")" = "userfile" ] && [ "$(cat "$mnt/userfile")" = "user" ] ||
+		{ ls -la "$mnt" >&2; fail "inodes: target not as before"; }
+	check_sentinel inodes
+	umount "$mnt"
+else
+	echo "note: cannot mount a tmpfs here: preparation failing half way not checked"
+fi
+echo "safety_redteam: ok (root target refused 8 ways; copy-root ops EINVAL; escapes beneath; links; --force cleanup; renamed dirs; failed preparation)"
