@@ -381,12 +381,47 @@ static void test_detect_ltrace(void **state)
 	done(&res, &s);
 }
 
+/* strace -ff -r (dbench capture): each file's deltas start at 0, but a
+ * child's first call comes after the clone that made it: its clock starts
+ * there, so a child's op is never placed before its own creation. */
+static void test_ff_relative_child_clock(void **state)
+{
+	(void)state;
+	put("r.300", "     0.000000 openat(AT_FDCWD, \"/x\", O_RDWR|O_CREAT, 0644) = 3\n"
+		     "     0.500000 write(3, \"a\", 10) = 10\n"
+		     "     1.000000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 301\n"
+		     "     0.250000 write(3, \"a\", 20) = 20\n");
+	put("r.301", "     0.000100 write(3, \"b\", 5) = 5\n"
+		     "     0.000200 close(3) = 0\n");
+	struct load_result res;
+	struct opstream s;
+	char *arg[1] = { (char *)tp("r") };
+	load(arg, 1, NULL, false, &res, &s);
+	assert_int_equal(s.nranks, 2);
+	expect(&s, "pid 300", 0, 0, 2, 30);
+	expect(&s, "pid 301", 0, 0, 1, 5);
+	/* parent: 0 + 0.5 + 1.0 = clone at 1.5 s; the child's write 0.1 ms
+	 * after it (it was at 0.1 ms, before the parent's open, without) */
+	assert_int_equal(s.ranks[0].t0_ns, 0);
+	assert_int_equal(s.ranks[1].t0_ns, 1500100000ull);
+	/* the child inherited the position: its write follows the 10 bytes */
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 1, &n);
+	uint64_t i = 0;
+	while (i < n && o[i].kind != OP_WRITE)
+		i++;
+	assert_true(i < n);
+	assert_int_equal(o[i].offset, 10);
+	done(&res, &s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_samples_f),
 		cmocka_unit_test(test_samples_ff_r_32),
+		cmocka_unit_test(test_ff_relative_child_clock),
 		cmocka_unit_test(test_ops_passthrough_and_errors),
 		cmocka_unit_test(test_ff_merge_by_time),
 		cmocka_unit_test(test_midnight),

@@ -2048,6 +2048,10 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 				for (size_t k = 0; k < sink.nkids; k++)
 					for (size_t j = 0; j < in->nfiles; j++)
 						if (!done[j] && fs[j].src.pid == sink.kids[k]) {
+							/* -r: the child's deltas start
+							 * where its clone returned, not
+							 * at the parent's time 0 */
+							fs[j].src.rel_acc = f->src.rel_acc;
 							heap[sp++] = j;
 							done[j] = 1;
 						}
