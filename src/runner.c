@@ -1000,7 +1000,8 @@ static void progress(struct runner *r, unsigned first, unsigned count, uint64_t 
  * then syncfs the target.  *completion: release -> syncfs done.
  */
 static int run_group(struct runner *r, unsigned first, unsigned count,
-		     uint64_t *completion, struct run_outcome *out, struct rerr *e)
+		     uint64_t *completion, bool *flushed, struct run_outcome *out,
+		     struct rerr *e)
 {
 	struct run_shared *sh = r->sh;
 	sigset_t chld, old;
@@ -1070,6 +1071,12 @@ static int run_group(struct runner *r, unsigned first, unsigned count,
 			if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
 			    __atomic_load_n(&w->status, __ATOMIC_SEQ_CST) == W_DONE)
 				continue;
+			/* killed before it could time itself: it ran from the
+			 * release until now, all of it I/O (no flush was made) */
+			if (released && !w->completion_ns) {
+				w->io_ns = w->completion_ns = now_ns() - t_rel;
+				w->flush_ns = 0;
+			}
 			if (WIFSIGNALED(st)) {
 				w->status = W_KILLED;
 				if (!stopping)
@@ -1127,7 +1134,9 @@ static int run_group(struct runner *r, unsigned first, unsigned count,
 		ts.tv_nsec = (long)(wake % 1000000000ull);
 		sigtimedwait(&chld, &si, &ts);
 	}
+	*flushed = false;
 	if (released && !ret && !failed && !__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
+		*flushed = true;
 		if (syncfs(r->dir_fd) < 0)
 			ret = rerr_set(e, -errno, "cannot flush '%s': %s", r->plan->target, strerror(errno));
 		*completion = now_ns() - t_rel;
@@ -1181,6 +1190,7 @@ static int drop(struct runner *r, struct rerr *e)
 int runner_run(struct runner *r, struct run_outcome *out, struct rerr *e)
 {
 	unsigned n = (unsigned)r->plan->nprocs;
+	bool flushed = false;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -1201,10 +1211,12 @@ int runner_run(struct runner *r, struct run_outcome *out, struct rerr *e)
 		ret = drop(r, e);
 		if (ret < 0)
 			return ret;
-		ret = run_group(r, 0, n, &out->completion_ns, out, e);
+		ret = run_group(r, 0, n, &out->completion_ns, &flushed, out, e);
 		for (unsigned i = 0; i < n; i++)
 			if (r->sh->w[i].io_ns > out->io_ns)
 				out->io_ns = r->sh->w[i].io_ns;
+		if (!flushed)    /* stopped: no final flush, all of it was I/O */
+			out->io_ns = out->completion_ns;
 		out->flush_ns = out->completion_ns > out->io_ns ? out->completion_ns - out->io_ns : 0;
 	} else {
 		for (unsigned i = 0; i < n && !ret; i++) {
@@ -1228,9 +1240,11 @@ int runner_run(struct runner *r, struct run_outcome *out, struct rerr *e)
 			ret = drop(r, e);
 			if (ret < 0)
 				break;
-			ret = run_group(r, i, 1, &c, out, e);
+			ret = run_group(r, i, 1, &c, &flushed, out, e);
 			/* each rank's completion includes the syncfs of the target */
 			w->completion_ns = c;
+			if (!flushed)
+				w->io_ns = c;
 			w->flush_ns = c > w->io_ns ? c - w->io_ns : 0;
 			if (c > out->completion_ns) {
 				out->completion_ns = c;
