@@ -1133,6 +1133,12 @@ static int check_existing(struct plan *p, bool force, struct rerr *e)
 						"write, create or remove through: refusing it, even "
 						"with --force (remove the link or replace it by the file)",
 						show(p, k, f->rel, b1, sizeof b1));
+			if (conflict && !S_ISDIR(st.st_mode) && st.st_nlink > 1)
+				/* another name of the same data, perhaps outside the target */
+				return rerr_set(e, -EMLINK, "'%s' has %ju hard links: the run would "
+						"change data also reachable by another name (perhaps "
+						"outside the target): refusing it, even with --force",
+						show(p, k, f->rel, b1, sizeof b1), (uintmax_t)st.st_nlink);
 			if (conflict) {
 				if (!nconf) {
 					first = f->rel;

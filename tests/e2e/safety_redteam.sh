@@ -20,7 +20,9 @@
 #  7. a directory the run made, filled and renamed is removed with its
 #     contents (without --force only: with it, it may hold the user's files);
 #  8. a preparation that fails half way (no inodes left on a tmpfs that is
-#     the target itself, a mount point) leaves the target as it was.
+#     the target itself, a mount point) leaves the target as it was;
+#  9. a hard link planted in the target to a file outside: refused when the
+#     run would change it (even with --force), used as it is when only read.
 # A sentinel directory next to the target is listed (mtimes) and
 # checksummed before and after every run.
 set -euo pipefail
@@ -245,4 +247,20 @@ if mount -t tmpfs -o size=20m,nr_inodes=24 tmpfs "$mnt" 2>/dev/null; then
 else
 	echo "note: cannot mount a tmpfs here: preparation failing half way not checked"
 fi
-echo "safety_redteam: ok (root target refused 8 ways; copy-root ops EINVAL; escapes beneath; links; --force cleanup; renamed dirs; failed preparation)"
+# --- 9. a hard link planted in the target to a file outside -------------------
+rm -rf "${tgt:?}"/* && empty "before hardlink"
+ln "$sen/keep" "$tgt/hl"
+trace hardlink <<'EOF'
+openat(AT_FDCWD, "/hl", O_WRONLY) = 3
+pwrite64(3, "abc", 3, 0) = 3
+EOF
+run 1 hardlink --force
+grep -q "target/hl' has 2 hard links" "$tmp/err" || { cat "$tmp/err" >&2; fail "hardlink message"; }
+# only read: used as it is, nothing written
+trace hardread <<'EOF'
+openat(AT_FDCWD, "/hl", O_RDONLY) = 3
+read(3, "sentinel data\n", 14) = 14
+EOF
+run 0 hardread
+rm "$tgt/hl" && empty hardlink
+echo "safety_redteam: ok (root target refused 8 ways; copy-root ops EINVAL; escapes beneath; links; --force cleanup; renamed dirs; failed preparation; hard links)"
