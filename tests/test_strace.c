@@ -678,6 +678,28 @@ static void test_verbose_at_fdcwd(void **state)
 }
 
 
+/* strace -n (syscall numbers, real capture tests/data/strace/sysbench_n.txt)
+ * and -n with -i: "[  59] " and "[00007f..] " before the call */
+static void test_syscall_numbers(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "8869  23:04:55.840000 [  17] pread64(3</tmp/r2/sb/test_file.1>, \"x\"..., 16384, 655360) = 16384");
+	FEED_OK(f, "8869  23:04:55.840001 [  18] [00007f3c2a1b2c3d] pwrite64(3, \"x\", 1, 0) = 1");
+	FEED_OK(f, "[pid  8868] 23:04:55.840002 [   3] close(3) = 0");
+	assert_int_equal(f->cap.n, 3);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_READ);
+	assert_int_equal(e[0].pid, 8869);
+	assert_int_equal(e[0].offset, 655360);
+	assert_int_equal(e[0].ret, 16384);
+	assert_int_equal(e[1].call, SC_WRITE);
+	assert_int_equal(e[1].len, 1);
+	assert_int_equal(e[2].call, SC_CLOSE);
+	assert_int_equal(e[2].pid, 8868);
+	/* an empty bracket is not a syscall number */
+	assert_int_equal(feed(f, "8869  23:04:55.840003 [ ] close(3) = 0"), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -702,6 +724,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_close_range_chdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_more_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verbose_at_fdcwd, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_syscall_numbers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test(test_errno_and_flags),
 		cmocka_unit_test(test_probe),

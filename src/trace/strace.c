@@ -743,16 +743,20 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 	} else {
 		i = st;
 	}
-	if (i + 2 < len && l[i] == '[' && hexval((unsigned char)l[i + 1]) >= 0) {
-		/* -i: [00007f3c2a1b2c3d] instruction pointer */
+	/* -i: "[00007f3c2a1b2c3d] " instruction pointer; -n: "[  59] " syscall
+	 * number (right-aligned); both may be given */
+	for (int k = 0; k < 2 && i + 2 < len && l[i] == '['; k++) {
 		size_t j = i + 1;
+		while (j < len && l[j] == ' ')
+			j++;
+		size_t d = j;
 		while (j < len && hexval((unsigned char)l[j]) >= 0)
 			j++;
-		if (j + 1 < len && l[j] == ']' && l[j + 1] == ' ') {
-			i = j + 1;
-			while (i < len && l[i] == ' ')
-				i++;
-		}
+		if (j == d || j + 1 >= len || l[j] != ']' || l[j + 1] != ' ')
+			break;
+		i = j + 1;
+		while (i < len && l[i] == ' ')
+			i++;
 	}
 	*pos = i;
 	return NULL;

@@ -26,6 +26,7 @@ caps=(
 	"h5perf_f_tt_T_y.txt"
 	"sqlite_wal_efile.txt"
 	"tar_f_r_yy.txt"
+	"sysbench_n.txt"
 	"edge_f_tt_T_y.txt -n 1"
 )
 for c in "${caps[@]}"; do

@@ -24,6 +24,8 @@ function kind(n) {
 	}
 	if (p == "") p = "main"
 	sub(/^ *[0-9:.]+ +/, "", l)                 # timestamp
+	sub(/^\[ *[0-9a-f]+\] +/, "", l)             # -n syscall number
+	sub(/^\[ *[0-9a-f]+\] +/, "", l)             # -i instruction pointer
 	if (l ~ /<unfinished \.\.\.>$/) { pend[p] = l; next }
 	call = l
 	if (match(l, /^<\.\.\. [a-z0-9_]+ resumed>/)) {
