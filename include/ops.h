@@ -36,6 +36,9 @@ enum op_kind {
 };
 
 #define OP_NOFILE   UINT32_MAX  /* op has no path                       */
+/* Linux MAX_RW_COUNT (INT_MAX rounded down to a page): one read or write
+ * call never moves more, so no data op is longer */
+#define OP_MAX_DATA_LEN 0x7ffff000ull
 #define OP_NOHANDLE UINT32_MAX  /* op has no handle                     */
 
 /* op.flags bits (not the open flags: those live in op.oflags) */

@@ -734,8 +734,7 @@ static int do_dup(struct builder *b, struct proc *p, const struct sc_event *ev)
 	return rc == -EINVAL ? 0 : rc;
 }
 
-/* Linux MAX_RW_COUNT: INT_MAX rounded down to a page */
-#define RW_MAX 0x7ffff000ull
+#define RW_MAX OP_MAX_DATA_LEN
 
 static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 {

@@ -503,6 +503,10 @@ int opstream_open(struct opstream *s, const char *path, const char **why)
 				*why = "corrupt .ops file (path id out of range)";
 				goto bad;
 			}
+			if (op_is_data(o->kind) && o->len > OP_MAX_DATA_LEN) {
+				*why = "corrupt .ops file (data op longer than one call can move)";
+				goto bad;
+			}
 			if (o->kind == OP_RENAME && o->aux >= s->npaths) {
 				*why = "corrupt .ops file (rename target out of range)";
 				goto bad;

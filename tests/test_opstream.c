@@ -167,6 +167,10 @@ static void test_records_validated(void **state)
 	assert_int_equal(open_with(&bad, &why), -EINVAL);
 	assert_string_equal(why, "corrupt .ops file (handle id out of range)");
 	bad = ok;
+	bad.len = 1ull << 47;  /* a worker would try to allocate this */
+	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_string_equal(why, "corrupt .ops file (data op longer than one call can move)");
+	bad = ok;
 	bad.handle = 9;  /* sparse but small: tolerated */
 	assert_int_equal(open_with(&bad, &why), 0);
 }
