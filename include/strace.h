@@ -27,6 +27,7 @@ struct strace_src {
 	int64_t main_alias;      /* "[pid N]" mapped onto main_pid, or -1    */
 	uint64_t rel_acc;        /* -r: running sum of deltas (ns)           */
 	uint64_t last_ts, day_off;
+	bool summary;            /* in the -c/-C table ("% time ...")       */
 	char *carry;             /* head of a line cut by "strace: Process"  */
 	size_t carry_len, carry_cap;
 };

@@ -613,7 +613,8 @@ static void test_probe(void **state)
 {
 	(void)state;
 	const char *yes[] = { "s_f_tt_T.txt", "s_f_tt_T_y.txt", "s_f_ttt_T_stderr.txt", "s_ff.8480",
-			      "s_r_T.txt", "s32_tt_T.txt" };
+			      "s_r_T.txt", "s32_tt_T.txt",
+			      "sysbench_k_head.txt" /* -k: 5 frame lines per call */ };
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		size_t n;
 		char *b = slurp(yes[i], &n);
@@ -700,6 +701,26 @@ static void test_syscall_numbers(void **state)
 	assert_int_equal(feed(f, "8869  23:04:55.840003 [ ] close(3) = 0"), -EINVAL);
 }
 
+/* strace -C (real capture tests/data/strace/sysbench_C.txt): the summary
+ * table after the calls is not made of malformed lines */
+static void test_summary_table(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "8869  23:04:55.840000 close(3</tmp/x>) = 0");
+	FEED_OK(f, "% time     seconds  usecs/call     calls    errors syscall");
+	FEED_OK(f, "------ ----------- ----------- --------- --------- ----------------");
+	FEED_OK(f, " 45.12    0.002567          12       200           pread64");
+	FEED_OK(f, "  0.00    0.000000           0         1         1 access");
+	FEED_OK(f, "100.00    0.005690          13       421         3 total");
+	assert_int_equal(f->cap.n, 1);
+	/* a call line after it is parsed again */
+	FEED_OK(f, "8869  23:04:55.840001 close(4</tmp/y>) = 0");
+	assert_int_equal(f->cap.n, 2);
+	assert_int_equal(f->cap.ev[1].fd, 4);
+	/* without the header, a row is still malformed */
+	assert_int_equal(feed(f, " 45.12    0.002567          12       200           pread64"), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -725,6 +746,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_more_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verbose_at_fdcwd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_syscall_numbers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_summary_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test(test_errno_and_flags),
 		cmocka_unit_test(test_probe),

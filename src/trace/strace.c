@@ -1471,6 +1471,18 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 		return 0;
 	if (len - nb >= 2 && line[nb] == '>' && line[nb + 1] == ' ')
 		return 0;                                /* -k backtrace frame */
+	/* -C: the summary table after the calls ("% time     seconds ...",
+	 * "------ ----", " 45.12    0.002567   12   200    3 pread64") */
+	if (len - nb >= 6 && !memcmp(line + nb, "% time", 6)) {
+		src->summary = true;
+		return 0;
+	}
+	if (src->summary) {
+		if (strspn(line, "- ") == len ||
+		    ((line[nb] >= '0' && line[nb] <= '9') && !memchr(line, '(', len)))
+			return 0;
+		src->summary = false;
+	}
 	if (len >= 8 && !memcmp(line, "strace: ", 8)) {
 		int64_t pid;
 		if (len > 16 && !memcmp(line + 8, "Process ", 8) &&
@@ -2102,8 +2114,8 @@ static int strace_probe(const char *head, size_t len)
 		const char *l = head + i;
 		size_t n = (size_t)(nl - l);
 		i += n + 1;
-		if (!n || (n >= 8 && !memcmp(l, "strace: ", 8)))
-			continue;
+		if (!n || (n >= 8 && !memcmp(l, "strace: ", 8)) || (n >= 2 && !memcmp(l, " > ", n < 3 ? 2 : 3)))
+			continue;       /* blank, strace message, -k frame */
 		for (size_t k = 0; k < n; k++)
 			if ((unsigned char)l[k] < 0x09 || l[k] == 0x7f)
 				return 0;

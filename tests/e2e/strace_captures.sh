@@ -27,6 +27,8 @@ caps=(
 	"sqlite_wal_efile.txt"
 	"tar_f_r_yy.txt"
 	"sysbench_n.txt"
+	"sysbench_C.txt"
+	"sysbench_k_head.txt"
 	"edge_f_tt_T_y.txt -n 1"
 )
 for c in "${caps[@]}"; do
