@@ -825,7 +825,8 @@ static __attribute__((noreturn)) void worker_main(struct runner *r, unsigned idx
 	ret = ws_setup(&ws, &c);
 	if (ret) {
 		w->fail_errno = -ret;
-		snprintf(w->fail_msg, sizeof(w->fail_msg), "worker setup: %s", strerror(-ret));
+		snprintf(w->fail_msg, sizeof(w->fail_msg), "worker setup (engine %s, depth %u): %s",
+			 r->o.engine->name, r->o.depth, strerror(-ret));
 		/* not counted ready: the parent must not release the others
 		 * before it has reaped this one and stopped the run */
 		__atomic_store_n(&w->status, W_FAILED, __ATOMIC_SEQ_CST);
@@ -1090,9 +1091,14 @@ static int run_group(struct runner *r, unsigned first, unsigned count,
 						 "worker exited with status %d",
 						 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 			}
-			/* a worker ending after we asked all to stop is collateral */
-			if (stopping)
+			/* a worker ending after we asked all to stop is collateral:
+			 * stopped, whether by our SIGKILL or by seeing the stop flag
+			 * first (then it exits 1, which is no failure of its own) */
+			if (stopping) {
+				if (!w->fail_errno)
+					w->status = W_KILLED;
 				continue;
+			}
 			failed++;
 			fail_idx = (int)i;
 			kill_all(r, first, count);
