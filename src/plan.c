@@ -32,7 +32,9 @@
  *     read   = first read;  write = first write/ftruncate/fallocate,
  *              open with O_TRUNC, rename-to
  *   The file is prepared when need <= create, or read <= write (ties count
- *   as "read first": preparing is the safe side).  Its size is the largest
+ *   as "read first": preparing is the safe side), over all ranks or within
+ *   any one rank: ranks replay unordered (alone, in sequential mode), so a
+ *   rank that reads or opens a file another rank made finds it prepared.  Its size is the largest
  *   offset + bytes read (the traced result; the request for async reads and
  *   unknown results), so each replayed read finds at least the data it
  *   found in the trace.  Files only written are created by the run; their
@@ -108,6 +110,8 @@ struct plan_priv {
 #define A_MODIFIES 0x040u   /* written, truncated, created, unlinked    */
 #define A_RMDIR    0x080u   /* the trace removes it (rmdir)             */
 #define A_MKDIR    0x100u   /* the trace creates it with mkdir          */
+#define A_RNEED    0x200u   /* some rank needs it before it creates it itself */
+#define A_RREAD    0x400u   /* some rank reads it before it writes it itself  */
 
 struct facc {
 	uint64_t t_need, t_create, t_read, t_write;
@@ -598,12 +602,37 @@ static void acc_merge(struct facc *d, const struct facc *s)
 }
 
 /* Walk the ops of the replayed ranks into per-path accumulators. */
+/* Fold one rank's view of a path into the run's: the rank's own order
+ * decides what it needs before it makes it itself (ranks replay unordered,
+ * and alone in sequential mode, so another rank's create does not count). */
+static void fold_rank(struct facc *run, struct facc *rk)
+{
+	if (rk->t_need != TIME_NONE && rk->t_need <= rk->t_create)
+		rk->bits |= A_RNEED;
+	if (rk->t_read != TIME_NONE && rk->t_read <= rk->t_write)
+		rk->bits |= A_RREAD;
+	acc_merge(run, rk);
+	*rk = (struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0 };
+}
+
 static int gather(const struct opstream *s, uint32_t nranks_used, struct facc *acc, struct rerr *e)
 {
 	uint32_t *hmap = NULL;
 	size_t hcap = 0;
 	int rc = 0;
+	size_t np = s->npaths ? s->npaths : 1, ntouched = 0;
+	struct facc *racc = malloc(np * sizeof *racc);      /* this rank's view */
+	uint32_t *touched = malloc(np * sizeof *touched);   /* paths it used    */
+	if (!racc || !touched) {
+		rc = rerr_set(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < np; i++)
+		racc[i] = (struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0 };
 	for (uint32_t r = 0; r < nranks_used; r++) {
+		for (size_t i = 0; i < ntouched; i++)
+			fold_rank(&acc[touched[i]], &racc[touched[i]]);
+		ntouched = 0;
 		uint64_t n;
 		const struct op *ops = opstream_rank_ops(s, r, &n);
 		uint64_t t0 = s->ranks[r].t0_ns;
@@ -642,8 +671,10 @@ static int gather(const struct opstream *s, uint32_t nranks_used, struct facc *a
 				f = hmap[op->handle];
 			if (f == OP_NOFILE)
 				continue;
-			struct facc *a = &acc[f];
+			struct facc *a = &racc[f];
 			bool ok = res_ok(op->result);
+			if (!(a->bits & A_USED))
+				touched[ntouched++] = f;
 			acc_touch(a, r);
 			switch (k) {
 			case OP_OPEN:
@@ -709,7 +740,9 @@ static int gather(const struct opstream *s, uint32_t nranks_used, struct facc *a
 						      " out of range (%" PRIu32 " paths)", r, i, to, s->npaths);
 					goto out;
 				}
-				struct facc *b = &acc[to];
+				struct facc *b = &racc[to];
+				if (!(b->bits & A_USED))
+					touched[ntouched++] = to;
 				acc_touch(b, r);
 				b->bits |= A_OK | A_MODIFIES | A_WRITTEN;
 				b->t_create = min_u64(b->t_create, t);
@@ -741,8 +774,12 @@ static int gather(const struct opstream *s, uint32_t nranks_used, struct facc *a
 			}
 		}
 	}
+	for (size_t i = 0; i < ntouched; i++)
+		fold_rank(&acc[touched[i]], &racc[touched[i]]);
 out:
 	free(hmap);
+	free(racc);
+	free(touched);
 	return rc;
 }
 
@@ -995,8 +1032,10 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 		f->written = (a->bits & A_WRITTEN) != 0;
 		f->is_dir = !f->rel[0] || dv_find(&anc, f->rel) >= 0 ||
 			    ((a->bits & A_DIRHINT) && !(a->bits & A_FILEHINT));
-		bool need_first = a->t_need != TIME_NONE && a->t_need <= a->t_create;
-		bool read_first = a->t_read != TIME_NONE && a->t_read <= a->t_write;
+		bool need_first = (a->t_need != TIME_NONE && a->t_need <= a->t_create) ||
+				  (a->bits & A_RNEED);
+		bool read_first = (a->t_read != TIME_NONE && a->t_read <= a->t_write) ||
+				  (a->bits & A_RREAD);
 		if (!f->rel[0]) {
 			f->prepare = false;
 		} else if (f->is_dir) {
@@ -1024,9 +1063,15 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 			memcpy(anc_rel, rel, len);
 			anc_rel[len] = '\0';
 			ssize_t j = file_find(p, anc_rel);
+			/* The trace mkdirs it: leave it and below to the run, when
+			 * one rank alone makes it and uses what is below (its ops
+			 * keep their order).  Ranks are not ordered against each
+			 * other, so a directory one rank makes and another uses is
+			 * created beforehand; the maker's mkdir then finds it. */
 			if (!f->prepare && j >= 0 && (pv->file_acc[j] & A_MKDIR) &&
-			    !p->files[j].prepare)
-				break;  /* the trace mkdirs it: leave it and below to the run */
+			    !p->files[j].prepare && !(pv->file_acc[j] & A_SHARED) &&
+			    !(pv->file_acc[i] & A_SHARED) && pv->file_rank[j] == rank)
+				break;
 			if ((rc = dv_add(&dirs, rel, len, rank)))
 				goto nomem;
 		}
