@@ -351,6 +351,7 @@ int cmd_run(int argc, char **argv)
 			if (plan_cleanup(&plan, &ce) < 0) {
 				die_msg("%s", ce.msg);
 				ret = -EIO;
+				stopped_cleanup_done = true;  /* said once; not again below */
 				break;
 			}
 			if (last)
