@@ -1731,6 +1731,30 @@ struct sfile {
 	uint64_t key;
 };
 
+/* Min-heap of file indexes by next timestamp (ties: file order), for the
+ * timestamp merge of -ff files. */
+static bool sfile_less(const struct sfile *fs, size_t x, size_t y)
+{
+	return fs[x].key < fs[y].key || (fs[x].key == fs[y].key && x < y);
+}
+
+static void sift_down(size_t *heap, size_t nh, size_t c, const struct sfile *fs)
+{
+	for (;;) {
+		size_t l = 2 * c + 1, r = l + 1, m = c;
+		if (l < nh && sfile_less(fs, heap[l], heap[m]))
+			m = l;
+		if (r < nh && sfile_less(fs, heap[r], heap[m]))
+			m = r;
+		if (m == c)
+			return;
+		size_t t = heap[c];
+		heap[c] = heap[m];
+		heap[m] = t;
+		c = m;
+	}
+}
+
 /* pid from an strace -ff name PREFIX.<digits>, or STRACE_NOPID */
 static int64_t suffix_pid(const char *name)
 {
@@ -1970,23 +1994,8 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 		for (size_t i = 0; i < in->nfiles; i++)
 			if (fs[i].have)
 				heap[nh++] = i;
-#define LESS(x, y) (fs[x].key < fs[y].key || (fs[x].key == fs[y].key && (x) < (y)))
-		for (size_t k = nh / 2; k-- > 0;) {
-			size_t c = k;
-			for (;;) {
-				size_t l = 2 * c + 1, r = l + 1, m = c;
-				if (l < nh && LESS(heap[l], heap[m]))
-					m = l;
-				if (r < nh && LESS(heap[r], heap[m]))
-					m = r;
-				if (m == c)
-					break;
-				size_t t = heap[c];
-				heap[c] = heap[m];
-				heap[m] = t;
-				c = m;
-			}
-		}
+		for (size_t k = nh / 2; k-- > 0;)
+			sift_down(heap, nh, k, fs);
 		while (nh) {
 			struct sfile *f = &fs[heap[0]];
 			rc = handle(p, f, in, e);
@@ -1999,22 +2008,8 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 			}
 			if (!rc)
 				heap[0] = heap[--nh];
-			size_t c = 0;
-			for (;;) {
-				size_t l = 2 * c + 1, r = l + 1, m = c;
-				if (l < nh && LESS(heap[l], heap[m]))
-					m = l;
-				if (r < nh && LESS(heap[r], heap[m]))
-					m = r;
-				if (m == c)
-					break;
-				size_t t = heap[c];
-				heap[c] = heap[m];
-				heap[m] = t;
-				c = m;
-			}
+			sift_down(heap, nh, 0, fs);
 		}
-#undef LESS
 	} else {
 		/*
 		 * No common clock: read the files one after the other, but
