@@ -111,8 +111,6 @@ int  builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 /* Close the stream: record stats in the writer's info blob. */
 int  builder_finish(struct builder *b, struct rerr *e);
 const struct build_stats *builder_stats(const struct builder *b);
-/* Per-name skip counts, for reporting: calls cb for each name seen. */
-void builder_each_skipped(const struct builder *b, void (*cb)(const char *name, uint64_t n, void *arg), void *arg);
 void builder_free(struct builder *b);
 
 #endif

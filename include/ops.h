@@ -66,7 +66,6 @@ struct op {
 _Static_assert(sizeof(struct op) == 64, "struct op is the 64-byte on-disk record");
 
 const char *op_kind_name(enum op_kind k);      /* "read", "write", ... */
-int op_kind_from_name(const char *name);       /* -1 when unknown      */
 static inline int op_is_data(unsigned k)
 {
 	return k == OP_READ || k == OP_WRITE || k == OP_AREAD || k == OP_AWRITE;

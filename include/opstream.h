@@ -75,7 +75,6 @@ int  opsw_info(struct ops_writer *w, const char *key, const char *value);
 /* Write the final file; frees w on success and on failure. */
 int  opsw_finish(struct ops_writer *w);
 void opsw_abort(struct ops_writer *w);
-uint32_t opsw_nranks(const struct ops_writer *w);
 
 /* ---- reader ---------------------------------------------------------- */
 struct opstream {

@@ -1293,12 +1293,6 @@ const struct build_stats *builder_stats(const struct builder *b)
 	return &b->st;
 }
 
-void builder_each_skipped(const struct builder *b, void (*cb)(const char *name, uint64_t n, void *arg), void *arg)
-{
-	for (size_t i = 0; i < b->nskips; i++)
-		cb(b->skips[i].name, b->skips[i].n, arg);
-}
-
 void builder_free(struct builder *b)
 {
 	if (!b)

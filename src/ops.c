@@ -1,5 +1,4 @@
 /* ops.c - names of op kinds (used by dump, stat, reports). */
-#include <string.h>
 #include "ops.h"
 
 static const char *const kind_names[OP__COUNT] = {
@@ -17,10 +16,3 @@ const char *op_kind_name(enum op_kind k)
 	return (unsigned)k < OP__COUNT && kind_names[k] ? kind_names[k] : "?";
 }
 
-int op_kind_from_name(const char *name)
-{
-	for (int k = 0; k < OP__COUNT; k++)
-		if (kind_names[k] && !strcmp(kind_names[k], name))
-			return k;
-	return -1;
-}

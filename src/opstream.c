@@ -185,11 +185,6 @@ void opsw_rank_t0(struct ops_writer *w, uint32_t rank, uint64_t t0_ns)
 		w->ranks[rank].t0 = t0_ns;
 }
 
-uint32_t opsw_nranks(const struct ops_writer *w)
-{
-	return w->nranks;
-}
-
 static int write_full(int fd, const void *p, size_t n, uint64_t off)
 {
 	const char *c = p;
