@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "direct.h"
-#include "engine.h"
+#include "run/direct.h"
+#include "engine/engine.h"
 
 static char tdir[256];
 

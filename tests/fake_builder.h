@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "trace.h"
+#include "trace/trace.h"
 
 struct builder {
 	int unused;

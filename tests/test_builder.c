@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "builder.h"
-#include "opstream.h"
+#include "ops/builder.h"
+#include "ops/opstream.h"
 
 struct fx {
 	char path[256];

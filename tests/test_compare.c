@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "compare.h"
+#include "report/compare.h"
 
 #define RES TEST_DATA "/results/"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "direct.h"
-#include "engine.h"
+#include "run/direct.h"
+#include "engine/engine.h"
 
 static void t_align(void **state)
 {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #define TMPDIR_TEMPLATE "/tmp/replay-test-esyncXXXXXX"
 #include "tmpdir_fixture.h"

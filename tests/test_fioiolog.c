@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <jansson.h>
 
-#include "fioiolog.h"
-#include "opstream.h"
+#include "trace/fioiolog.h"
+#include "ops/opstream.h"
 
 static char dir[] = "/var/tmp/replay-test-fioXXXXXX";
 

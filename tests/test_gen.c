@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gen.h"
+#include "trace/gen.h"
 
 static char tmpdir[256];
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "hist.h"
+#include "run/hist.h"
 
 static struct hist h, h2;
 

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "opstream.h"
-#include "trace.h"
+#include "ops/opstream.h"
+#include "trace/trace.h"
 
 struct rank_sum {
 	uint64_t n[OP__COUNT];

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "opstream.h"
+#include "ops/opstream.h"
 
 static char dir[] = "/tmp/replay-test-opsXXXXXX";
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "overlap.h"
+#include "run/overlap.h"
 
 static void t_rules(void **state)
 {

@@ -21,8 +21,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "opstream.h"
-#include "plan.h"
+#include "ops/opstream.h"
+#include "plan/plan.h"
 
 static char root[] = "/tmp/replay-test-planXXXXXX";
 static char sentinel[PATH_MAX];   /* a directory next to every target */

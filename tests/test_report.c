@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "hist.h"
-#include "report.h"
+#include "run/hist.h"
+#include "report/report.h"
 
 #define TMPDIR_TEMPLATE "/tmp/replay-test-reportXXXXXX"
 #include "tmpdir_fixture.h"

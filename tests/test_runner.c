@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "hist.h"
-#include "opstream.h"
-#include "plan.h"
-#include "report.h"
-#include "runner.h"
+#include "run/hist.h"
+#include "ops/opstream.h"
+#include "plan/plan.h"
+#include "report/report.h"
+#include "run/runner.h"
 
 #define TMPDIR_TEMPLATE "/tmp/replay-test-runnerXXXXXX"
 #include "tmpdir_fixture.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "stat.h"
+#include "report/stat.h"
 
 static char dir[] = "/tmp/replay-test-statXXXXXX";
 

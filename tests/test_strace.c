@@ -11,8 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "strace.h"
-#include "trace.h"
+#include "trace/strace.h"
+#include "trace/trace.h"
 
 #define MAXEV 64
 

@@ -15,7 +15,7 @@
 
 #include <hwloc.h>
 
-#include "topo.h"
+#include "run/topo.h"
 
 static struct topo *load_synthetic(const char *desc)
 {

@@ -22,8 +22,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "opstream.h"
-#include "trace.h"
+#include "ops/opstream.h"
+#include "trace/trace.h"
 
 static char tmpdir[256];
 

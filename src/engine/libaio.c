@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #define AIO_EAGAIN_TRIES 10000 /* x 100 us with nothing in flight: 1 s */
 

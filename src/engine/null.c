@@ -4,7 +4,7 @@
  * runner be tested without I/O.  Opens, closes and metadata ops are still
  * real (the runner issues them itself).
  */
-#include "engine.h"
+#include "engine/engine.h"
 
 static int null_probe(const char **why)
 {

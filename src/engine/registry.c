@@ -1,6 +1,6 @@
 /* registry.c - the explicit list of engines (engine.h). */
 #include <string.h>
-#include "engine.h"
+#include "engine/engine.h"
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync,

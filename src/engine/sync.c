@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 #include <unistd.h>
-#include "engine.h"
+#include "engine/engine.h"
 
 static int sync_probe(const char **why)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 struct uring_priv {
 	struct io_uring ring;

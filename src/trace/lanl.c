@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 #include "parse_common.h"
 
 #define NS_PER_S   1000000000ull

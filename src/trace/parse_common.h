@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "trace.h"
+#include "trace/trace.h"
 
 /* Room for `need` elements of `sz` bytes in *p, whose capacity *cap
  * starts at `first` and doubles.  0, or -ENOMEM with *p unchanged. */

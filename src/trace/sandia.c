@@ -24,7 +24,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 #include "parse_common.h"
 
 #define NS_PER_S  1000000000ull

@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../imap.h"
-#include "strace.h"
-#include "trace.h"
+#include "util/imap.h"
+#include "trace/strace.h"
+#include "trace/trace.h"
 
 /* ---- call table ----------------------------------------------------------- */
 enum handler {

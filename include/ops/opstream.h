@@ -1,0 +1,108 @@
+/*
+ * opstream.h - the binary .ops file: writer (streaming, bounded memory) and
+ * mmap reader.  Layout documented in man/replay-ops.5:
+ *
+ *   header (struct ops_header, 128 bytes)
+ *   info blob   : NUL-terminated text, "key=value\n" lines (format, sources, notes)
+ *   string table: NUL-terminated strings (paths, rank names)
+ *   path table  : npaths x struct ops_path
+ *   rank index  : nranks x struct ops_rank
+ *   records     : struct op[], all of rank 0, then rank 1, ... (64-byte aligned)
+ *
+ * Contract: records of one rank are contiguous and in trace order.
+ */
+#ifndef REPLAY_OPSTREAM_H
+#define REPLAY_OPSTREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ops/ops.h"
+
+#define OPS_MAGIC   "REPLAYOP"
+#define OPS_VERSION 1u
+/* a handle id must be below max(rank's op count, this) */
+#define OPS_MAX_SPARSE_HANDLE (1u << 20)
+
+struct ops_header {
+	char     magic[8];      /* "REPLAYOP"                         */
+	uint32_t version;       /* OPS_VERSION                        */
+	uint32_t header_size;   /* sizeof(struct ops_header)          */
+	uint32_t nranks;
+	uint32_t npaths;
+	uint64_t nops;          /* total records                      */
+	uint64_t info_off, info_len;
+	uint64_t str_off, str_len;
+	uint64_t paths_off;
+	uint64_t ranks_off;
+	uint64_t ops_off;
+	uint64_t file_size;
+	uint8_t  pad[128 - 8 - 4 * 4 - 8 * 9];
+};
+_Static_assert(sizeof(struct ops_header) == 128, "header is 128 bytes");
+
+#define OPSP_TRUNCATED_NAME 0x1u /* traced name was truncated; made distinct per rank */
+
+struct ops_path {
+	uint64_t name;   /* offset into the string table */
+	uint32_t flags;  /* OPSP_* */
+	uint32_t reserved;
+};
+
+struct ops_rank {
+	uint64_t first;  /* index of the rank's first record */
+	uint64_t count;  /* records of this rank             */
+	uint64_t name;   /* offset into the string table ("pid 8468", "host13.10378") */
+	int64_t  pid;    /* traced pid/tid, or -1            */
+	uint64_t t0_ns;  /* absolute trace time of the rank's first op (ns), 0 unknown */
+	uint64_t reserved;
+};
+
+/* ---- writer ---------------------------------------------------------- */
+struct ops_writer;
+
+/* Create a writer whose output will be `path` (written atomically by
+ * opsw_finish via a temporary file in the same directory).  Records are
+ * spilled in per-rank chunks to a temporary file so memory stays bounded. */
+int  opsw_open(struct ops_writer **w, const char *path);
+/* Intern a path; returns its id (same string -> same id). */
+int  opsw_path(struct ops_writer *w, const char *path, uint32_t flags, uint32_t *id);
+/* Add a rank; returns its index.  Ranks appear in the file in this order. */
+int  opsw_rank(struct ops_writer *w, const char *name, int64_t pid, uint32_t *rank);
+void opsw_rank_t0(struct ops_writer *w, uint32_t rank, uint64_t t0_ns);
+int  opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op);
+/* Append "key=value\n" to the info blob (value may not contain '\n'). */
+int  opsw_info(struct ops_writer *w, const char *key, const char *value);
+/* Write the final file; frees w on success and on failure. */
+int  opsw_finish(struct ops_writer *w);
+void opsw_abort(struct ops_writer *w);
+
+/* ---- reader ---------------------------------------------------------- */
+struct opstream {
+	void *map;
+	size_t size;
+	const struct ops_header *hdr;
+	const struct ops_path *paths;
+	const struct ops_rank *ranks;
+	const struct op *ops;
+	const char *strs;
+	const char *info;
+	uint32_t nranks, npaths;
+	uint64_t nops;
+};
+
+/* Map and validate; -EINVAL with a reason in *why (static string) when corrupt. */
+int opstream_open(struct opstream *s, const char *path, const char **why);
+void opstream_close(struct opstream *s);
+static inline const struct op *opstream_rank_ops(const struct opstream *s, uint32_t r, uint64_t *n)
+{
+	*n = s->ranks[r].count;
+	return s->ops + s->ranks[r].first;
+}
+const char *opstream_path(const struct opstream *s, uint32_t id);    /* "" if OP_NOFILE */
+const char *opstream_rank_name(const struct opstream *s, uint32_t r);
+/* Value of an info key (copied into buf), NULL when absent. */
+const char *opstream_info(const struct opstream *s, const char *key, char *buf, size_t len);
+/* Is the file at path an .ops file (magic check)? */
+int ops_file_is(const char *path);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * plan.h - the replay plan: traced paths mapped beneath TARGET, the file
+ * set to prepare, and ranks -> processes.
+ *
+ * Safety contract: nothing outside TARGET is ever created, written or
+ * removed.  Every file is opened with plan_openat() (openat2 with
+ * RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS, relative to the target fd), so
+ * `..`, absolute symlinks and symlinks planted in the target cannot
+ * escape.  Traced paths are mapped: "/a/b/c" -> "a/b/c", a relative "x/y"
+ * -> "x/y", ".." components that would climb above the root are refused
+ * (plan_build fails, naming the path); "/.." is "/" as in the kernel.
+ * Copy 0 lives at TARGET/<path>, copy k > 0 at TARGET/.replay-copy-<k>/<path>;
+ * traced paths starting with ".replay-" are refused.  REPLAY_RESOLVE=walk in
+ * the environment forces the O_NOFOLLOW walk used when openat2 is missing.
+ */
+#ifndef REPLAY_PLAN_H
+#define REPLAY_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "ops/opstream.h"
+#include "util/util.h"
+
+struct plan_file {
+	uint32_t path_id;        /* id in the opstream path table          */
+	char *rel;               /* mapped path relative to the copy root  */
+	uint64_t prep_size;      /* bytes of real data to write first      */
+	bool prepare;            /* read before written: must pre-exist    */
+	bool shared;             /* used by several ranks                  */
+	bool is_dir;             /* only mkdir/rmdir'd                     */
+	bool written;            /* some rank writes it                    */
+};
+
+struct plan_proc {
+	uint32_t rank;           /* traced rank replayed by this process   */
+	uint32_t copy;           /* 0 = first use; k>0 = k-th reuse        */
+};
+
+struct plan_opts {
+	unsigned nprocs;         /* 0: all ranks                           */
+	bool force;              /* allow overwriting existing files       */
+	bool keep;               /* keep files after the run               */
+};
+
+struct plan {
+	char *target;            /* as given                               */
+	int target_fd;           /* O_DIRECTORY|O_PATH fd of TARGET        */
+	struct plan_file *files; /* indexed by nothing: search by path_id via file_of */
+	size_t nfiles;
+	uint32_t *file_of;       /* path_id -> index in files, UINT32_MAX none */
+	uint32_t npaths;
+	struct plan_proc *procs;
+	size_t nprocs;
+	uint32_t ncopies;        /* copies of the file set (>= 1)          */
+	uint32_t nranks_used;    /* distinct ranks replayed                */
+	bool reused;             /* more processes than ranks              */
+	struct plan_priv *priv;  /* plan.c's bookkeeping (created/existing)  */
+};
+
+/* Map paths, compute sizes to prepare, check the target (exists, is a
+ * directory, no file to be overwritten unless o->force).  -errno + e. */
+int  plan_build(struct plan *p, const struct opstream *s, const char *target,
+		const struct plan_opts *o, struct rerr *e);
+/* Create directories and prepared files (real data, fsynced) for every copy. */
+int  plan_prepare(struct plan *p, struct rerr *e);
+/* Open a traced path of copy `copy` beneath the target. -errno. */
+int  plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode);
+/* Path-based metadata ops beneath the target (unlink, rename, mkdir, rmdir, stat). */
+int  plan_unlink(const struct plan *p, uint32_t copy, uint32_t path_id);
+int  plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id);
+int  plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mode);
+int  plan_rmdir(const struct plan *p, uint32_t copy, uint32_t path_id);
+int  plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id);
+/* Remove what the plan created (files, then directories), never anything else
+ * (a directory the run made and left non-empty is emptied, without force).
+ * Callable again after a new plan_prepare (between repeats); the caller
+ * skips it for --keep. */
+int  plan_cleanup(struct plan *p, struct rerr *e);
+/* --dry-run: files, sizes to prepare, ranks -> processes. */
+void plan_print(const struct plan *p, const struct opstream *s, FILE *f);
+void plan_release(struct plan *p);
+
+/* Target description for reports. */
+struct target_info {
+	char fstype[32];
+	char device[128];        /* "/dev/vda" or "tmpfs"                  */
+	int rotational;          /* 1, 0, -1 unknown                       */
+	char scheduler[32];      /* "mq-deadline", "none", "" unknown      */
+	uint32_t logical_block;  /* logical block size for O_DIRECT, 512 if unknown */
+	char resolve[16];        /* "openat2" (RESOLVE_BENEATH) or "walk" (O_NOFOLLOW walk) */
+};
+int target_info_get(const char *dir, struct target_info *ti);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * report.h - results of `replay run`: the human summary and the fio-like
+ * JSON document (field list in replay(1), section run).
+ *
+ * The document is built run by run (report_add_run right after each run,
+ * so a long series of repeats does not keep every worker's histograms),
+ * finished with the summary across runs, and written atomically.
+ */
+#ifndef REPLAY_REPORT_H
+#define REPLAY_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "plan/plan.h"
+#include "run/results.h"
+#include "run/runner.h"
+#include "run/topo.h"
+#include "util/util.h"
+
+/* min, median, max, mean, stddev (population) of n values. */
+struct rstats {
+	double min, median, max, mean, stddev;
+};
+void report_stats(const uint64_t *v, size_t n, struct rstats *s);
+
+/* What the document says about the setup. */
+struct report_info {
+	const char *version;
+	time_t timestamp;
+	char *const *traces;
+	size_t ntraces;
+	const char *format;
+	const char *mode;             /* "parallel" | "sequential"        */
+	unsigned processes;
+	unsigned ranks;               /* ranks in the trace               */
+	unsigned ranks_used;
+	unsigned copies;
+	bool reused;
+	const char *engine;
+	unsigned depth;
+	bool direct, overlap;
+	const char *bind;
+	unsigned repeats;
+	bool drop_caches;
+	const char *target;
+	const struct target_info *ti; /* NULL: unknown                    */
+	const struct topo_summary *topo; /* NULL: unknown                 */
+};
+
+/* Totals over every run and worker, for the human summary. */
+struct report_agg {
+	struct class_stats cls[RC__COUNT];
+	uint64_t time_ns[RC__COUNT];  /* I/O time the bandwidth is over   */
+	uint64_t skipped_failed, skipped_nohandle, skipped_mmap, seeks, barriers;
+	uint64_t rounded_ops, rounded_extra_bytes;
+	uint64_t errno_counts[RES_MAX_ERRNO];
+	size_t nruns;
+	uint64_t *completion;         /* per run                          */
+	uint64_t *io, *flush;
+	bool *incomplete;
+	uint64_t *rank_completion;    /* sequential: last run, per process */
+	size_t nrank;
+};
+void report_agg_init(struct report_agg *a);
+int  report_agg_add(struct report_agg *a, const struct run_shared *sh,
+		    const struct run_outcome *out, bool sequential);
+void report_agg_release(struct report_agg *a);
+
+/* The document without runs; NULL on allocation failure. */
+json_t *report_doc_new(const struct report_info *ri);
+/* One run's object ("completion_ns", ..., "jobs"[]). */
+json_t *report_run_json(const struct run_shared *sh, const struct run_outcome *out,
+			bool sequential);
+/* One job (worker) and one class, exposed for tests. */
+json_t *report_job_json(const struct worker_result *w);
+json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns);
+/* Append a run (steals the reference). -ENOMEM. */
+int  report_add_run(json_t *doc, json_t *run);
+/* Add "summary" computed from the complete runs in the document, and
+ * "incomplete": true when a run is incomplete or the document holds fewer
+ * runs than options.repeats (a series cut short). */
+int  report_finish(json_t *doc);
+/* Write atomically: temp file in the same directory, fsync, rename. */
+int  report_write(json_t *doc, const char *path, struct rerr *e);
+/* errno value -> "ENOSPC" (or the number as text) into buf. */
+const char *report_errno_name(int err, char *buf, size_t len);
+
+/* The stdout summary. */
+void report_print(FILE *f, const struct report_info *ri, const struct report_agg *a);
+
+#endif

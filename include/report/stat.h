@@ -1,0 +1,128 @@
+/*
+ * stat.h - analysis of an op stream: what `replay stat` reports (the
+ * study's Table I and Figures 1-2).
+ *
+ * Definitions (also in the man page, section "replay stat"):
+ *
+ * Data ops are read/aread (reads) and write/awrite (writes).  A data op
+ * whose traced result is negative failed: it is counted in the op counts
+ * and in `failed`, and nowhere else.
+ *
+ * Bytes: the traced result of each successful synchronous call.  For an
+ * async submit (aread/awrite) the result of its matching await (same rank,
+ * aux = async id) when that is >= 0, else the submitted length.
+ *
+ * Request size: the requested length (op.len) of each successful data op.
+ * Histogram buckets are powers of two labelled by their inclusive upper
+ * bound, the previous bound exclusive: "<=1K" is 0..1024 bytes, "2K" is
+ * 1025..2048, ... "2048K" is 1 MiB+1..2 MiB, ">2048K" is above 2 MiB.
+ *
+ * Access pattern of one direction: for every stream (rank, file, handle)
+ * the successful data ops of that direction in trace order form
+ * transitions between consecutive requests.  A transition is sequential
+ * when offset == previous offset + previous length; otherwise its delta
+ * is offset - previous offset.  Over all ranks:
+ *   no requests                                    -> N/A
+ *   no transitions (one request per stream)        -> sequential
+ *   >= 90% of transitions sequential               -> sequential
+ *   >= 90% of transitions share one delta D        -> strided, stride = D
+ *      (distance between the starts of consecutive requests)
+ *   < 50% sequential, no delta in >= 50% of them,
+ *      and one request size in >= 90% of requests -> random
+ *   anything else                                  -> unrecognized
+ */
+#ifndef REPLAY_STAT_H
+#define REPLAY_STAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ops/opstream.h"
+
+enum stat_pattern {
+	STAT_PAT_NA = 0,
+	STAT_PAT_SEQUENTIAL,
+	STAT_PAT_STRIDED,
+	STAT_PAT_RANDOM,
+	STAT_PAT_UNRECOGNIZED,
+};
+
+/* "N/A", "sequential", "strided", "random", "unrecognized" */
+const char *stat_pattern_name(enum stat_pattern p);
+
+/* Request-size buckets: "<=1K", "2K", "4K", ..., "2048K", ">2048K". */
+#define STAT_NBUCKETS 13
+unsigned stat_bucket_of(uint64_t size);
+const char *stat_bucket_label(unsigned idx);
+
+/* Thresholds of the classification, in percent of transitions/requests. */
+#define STAT_SEQ_PCT    90
+#define STAT_STRIDE_PCT 90
+#define STAT_RANDOM_MAX_PCT 50
+#define STAT_REGULAR_SIZE_PCT 90
+
+/* One direction (reads or writes). */
+struct stat_dir {
+	uint64_t requests;        /* successful data ops                        */
+	uint64_t failed;          /* data ops with a negative result            */
+	uint64_t bytes;           /* traced bytes (see above)                   */
+	uint64_t req_bytes;       /* sum of requested lengths of `requests`     */
+	uint64_t hist[STAT_NBUCKETS];
+	uint64_t transitions;     /* consecutive pairs within a stream          */
+	uint64_t sequential;      /* of which sequential                        */
+	int64_t  top_delta;       /* most frequent non-sequential delta         */
+	uint64_t top_delta_n;     /* transitions with that delta (0: none)      */
+	uint64_t top_size;        /* most frequent request size                 */
+	uint64_t top_size_n;      /* requests of that size                      */
+	enum stat_pattern pattern;
+};
+
+/* Classify from the counters above (exposed for tests). */
+enum stat_pattern stat_classify(const struct stat_dir *d);
+
+struct stat_file {
+	const char *path;         /* points into the stream's string table */
+	uint32_t id;
+	uint32_t nranks;          /* distinct ranks with a successful op on it */
+	int truncated;            /* OPSP_TRUNCATED_NAME                   */
+	uint64_t ops;
+	uint64_t bytes_read, bytes_written;
+	uint32_t last_rank;       /* internal                              */
+};
+
+struct stat_rank {
+	const char *name;
+	int64_t pid;
+	uint64_t ops;
+	uint64_t bytes_read, bytes_written;
+	uint64_t end_ns;          /* max t_ns + dur_ns                     */
+	uint64_t kinds[OP__COUNT];
+};
+
+struct stat_report {
+	uint32_t nranks;
+	uint64_t nops;
+	uint64_t kinds[OP__COUNT];
+	uint64_t failed_ops;      /* any op with a negative result         */
+	struct stat_dir rd, wr;
+	struct stat_rank *ranks;  /* nranks                                */
+	struct stat_file *files;  /* files with at least one op, by path id */
+	uint32_t nfiles;
+	uint32_t files_shared;    /* nranks > 1; files with nranks 0 (every
+	                           * op failed) are neither shared nor private */
+	uint32_t files_failed;    /* nranks == 0                            */
+	uint32_t truncated_names; /* paths flagged OPSP_TRUNCATED_NAME      */
+	uint64_t nofile_data_ops; /* data ops without a path (unknown fds)  */
+	uint64_t duration_ns;     /* max over ranks of end_ns              */
+};
+
+/* Analyze the whole stream.  0 or -ENOMEM. */
+int stat_compute(const struct opstream *s, struct stat_report *r);
+void stat_release(struct stat_report *r);
+
+/* Fractions of bytes read and written; -ENODATA (both 0) when no bytes. */
+int stat_ratio(uint64_t rbytes, uint64_t wbytes, double *rf, double *wf);
+/* "0.51/0.49" as the study's Table I prints it (two decimals, the two
+ * rounded parts summing to 1.00); "N/A" when there are no bytes. */
+const char *stat_fmt_ratio(char *buf, size_t len, uint64_t rbytes, uint64_t wbytes);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * results.h - what workers report, in shared memory (no pointers inside).
+ *
+ * The parent maps one struct run_shared for a run: a header plus one
+ * struct worker_result per process.  Workers write only their own slot.
+ * Counters read by the parent while workers run (progress, timeline) are
+ * updated with relaxed atomic stores.
+ */
+#ifndef REPLAY_RESULTS_H
+#define REPLAY_RESULTS_H
+
+#include <stdint.h>
+#include "run/hist.h"
+
+/* Report classes, fio-like names: "read", "write", "sync", "open",
+ * "close", "meta" (seek is counted under meta but not issued). */
+enum rclass { RC_READ, RC_WRITE, RC_SYNC, RC_OPEN, RC_CLOSE, RC_META, RC__COUNT };
+const char *rclass_name(enum rclass c);
+enum rclass rclass_of(unsigned op_kind);
+
+struct class_stats {
+	uint64_t total_ios;     /* ops issued                                 */
+	uint64_t io_bytes;      /* traced bytes (what the trace asked for)    */
+	uint64_t done_bytes;    /* bytes the kernel reported                  */
+	uint64_t errors;
+	uint64_t short_ios;
+	struct hist lat;        /* ns                                          */
+};
+
+#define RES_MAX_ERRNO 134       /* counts per errno value                */
+#define RES_TIMELINE 512        /* throughput samples per worker          */
+
+enum wstatus { W_PENDING = 0, W_RUNNING, W_DONE, W_FAILED, W_KILLED };
+
+struct worker_result {
+	int32_t  rank;
+	int32_t  pid;
+	uint32_t copy;           /* which copy of the files (rank reuse)       */
+	uint32_t status;         /* enum wstatus                               */
+	int32_t  fail_errno;     /* first failing op's errno                   */
+	uint32_t fail_op;        /* index of the first failing op              */
+	char     fail_msg[256];
+	uint64_t io_ns, flush_ns, completion_ns;  /* from barrier release     */
+	uint64_t ops_total, ops_done, bytes_done; /* progress (atomic)        */
+	uint64_t max_inflight;   /* highest in-flight depth seen               */
+	uint64_t rounded_ops, rounded_extra_bytes; /* --direct alignment policy */
+	uint64_t errno_counts[RES_MAX_ERRNO];
+	int32_t  numa_node;
+	char     cpuset[64];
+	uint32_t nsamples;
+	uint64_t sample_bytes[RES_TIMELINE];  /* bytes done at sample i        */
+	struct class_stats cls[RC__COUNT];
+	/* ops not issued (see run in replay(1)); added by the runner */
+	uint64_t skipped_failed;   /* traced call failed (result < 0)           */
+	uint64_t skipped_nohandle; /* handle whose open was skipped             */
+	uint64_t skipped_mmap;     /* OP_MMAP: not replayable                   */
+	uint64_t seeks;            /* OP_SEEK: offsets are explicit             */
+	uint64_t barriers;         /* OP_BARRIER: inter-process sync ignored    */
+	uint64_t start_ns;         /* CLOCK_MONOTONIC of this worker's release   */
+	uint64_t sample_interval_ns; /* interval of sample_bytes (after decimation) */
+	char     rank_name[48];    /* the traced rank's name ("pid 8468")       */
+	uint64_t eng_short_ios;    /* engine counters (struct engine)           */
+	uint64_t eng_eagain;
+	uint64_t eng_sync_fallback;
+};
+
+struct run_shared {
+	uint64_t release_ns;     /* CLOCK_MONOTONIC at barrier release          */
+	uint32_t nworkers;
+	uint32_t go;             /* start barrier word (futex)                  */
+	uint32_t stop;           /* set by the parent on SIGINT/SIGTERM         */
+	uint64_t sample_interval_ns;
+	uint32_t ready;          /* workers ready at the barrier (atomic)       */
+	uint32_t pad_;
+	struct worker_result w[]; /* nworkers */
+};
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * runner.h - replays a plan: prepare, drop caches, fork the workers, start
+ * them at once, collect their results from shared memory, flush.
+ *
+ * One call of runner_run() is one run (one repeat of -r).  In parallel mode
+ * every process of the plan runs at once and the run's completion time is
+ * the makespan (barrier release -> last worker done and the final syncfs of
+ * the target done).  In sequential mode the processes run one at a time,
+ * each alone on a freshly prepared target after its own cache drop, each
+ * with its own completion time; the run's completion time is the longest
+ * one (the study's headline).
+ *
+ * Workers report into a struct run_shared (results.h) mapped MAP_SHARED
+ * before the fork; the runner keeps it until runner_free(), so the caller
+ * reads the results of the last run through runner_shared().
+ */
+#ifndef REPLAY_RUNNER_H
+#define REPLAY_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "engine/engine.h"
+#include "ops/opstream.h"
+#include "plan/plan.h"
+#include "run/results.h"
+#include "util/util.h"
+
+enum run_mode { RUN_PARALLEL = 0, RUN_SEQUENTIAL };
+
+struct runner_opts {
+	enum run_mode mode;
+	const struct engine_ops *engine;
+	unsigned depth;              /* in-flight requests per worker (>= 1) */
+	bool overlap;                /* run ahead over independent data ops    */
+	bool direct;                 /* O_DIRECT, offsets/lengths rounded      */
+	uint32_t logical_block;      /* alignment for direct (512 if 0)        */
+	int bind;                    /* enum bind_mode (topo.h)                */
+	bool drop_caches;            /* false: --no-drop-caches                */
+	bool continue_on_error;
+	bool progress;               /* one updating line on stderr            */
+	uint64_t sample_interval_ns; /* timeline sampling (0: 100 ms)          */
+};
+
+/* What one run did, besides the shared per-worker results. */
+struct run_outcome {
+	uint64_t completion_ns, io_ns, flush_ns;
+	bool incomplete;             /* interrupted or failed                  */
+	bool failed;                 /* a worker failed or died                */
+	int stop_signal;             /* SIGINT/SIGTERM that stopped it, or 0   */
+	const char *drop;            /* "dropped", "skipped (--no-drop-caches)" */
+};
+
+struct runner;
+
+/* Validate options, map the shared results for plan->nprocs workers,
+ * initialize the engine probe.  -errno + e. */
+int  runner_init(struct runner **r, struct plan *p, const struct opstream *s,
+		 const struct runner_opts *o, struct rerr *e);
+/* One run.  Returns 0, or -errno with e naming the cause (a failed op and
+ * its rank, a dead worker, an interruption: -EINTR).  out is filled in
+ * every case where the run started. */
+int  runner_run(struct runner *r, struct run_outcome *out, struct rerr *e);
+const struct run_shared *runner_shared(const struct runner *r);
+/* The host topology (NULL when hwloc could not load it). */
+const struct topo *runner_topo(const struct runner *r);
+void runner_free(struct runner *r);
+
+/* Async-signal-safe: the SIGINT/SIGTERM handler cmd_run installs. */
+void runner_on_signal(int sig);
+/* The signal received so far, 0 if none. */
+int  runner_signal(void);
+
+/* Cache drop: sync, then "3" into /proc/sys/vm/drop_caches.  -errno
+ * (-EACCES/-EPERM/-EROFS when not permitted). */
+int  runner_drop_caches(void);
+
+/* ---- pieces exposed for tests ---------------------------------------- */
+
+/* Scan a rank's ops: highest handle id + 1 and the longest data transfer. */
+void runner_scan_rank(const struct op *ops, uint64_t n, uint32_t *nhandles,
+		      uint64_t *max_len);
+/* Bytes the replay transfers for a data op: the traced result when it is a
+ * short transfer, else the requested length. */
+uint64_t runner_op_len(const struct op *op);
+/* Fill an engine request for a data or sync op on fd.  With align > 1
+ * (direct I/O) offset and length are widened to multiples of align; returns
+ * the extra bytes that added (0 when already aligned). */
+uint64_t runner_op_req(const struct op *op, int fd, void *buf, uint32_t align,
+		       struct io_req *req);
+
+/* Run one rank's ops in the calling process, as a worker does after the
+ * barrier (no fork): used by the workers and by unit tests.  w must be
+ * zeroed by the caller and its histograms initialized (runner_worker_init).
+ * stop: polled between ops (may be NULL).  Returns 0 or -errno of the
+ * first failing op (unless continue_on_error). */
+struct worker_ctx {
+	const struct plan *plan;
+	const struct opstream *s;
+	const struct runner_opts *o;
+	uint32_t rank, copy;
+	struct worker_result *w;
+	const uint32_t *stop;
+};
+void runner_worker_init(struct worker_result *w);
+int  runner_replay_rank(const struct worker_ctx *c);
+
+#endif

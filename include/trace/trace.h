@@ -1,0 +1,87 @@
+/*
+ * trace.h - trace formats and the loader every subcommand uses.
+ *
+ * trace_load() turns the user's TRACE arguments into an .ops file:
+ *  - an .ops file is used as is;
+ *  - otherwise the arguments are expanded (a directory -> its files sorted
+ *    by name; an strace -ff PREFIX -> PREFIX.<pid> files; a glob), the
+ *    format is detected from content (or forced), and the parser feeds the
+ *    builder, which writes the .ops file.
+ */
+#ifndef REPLAY_TRACE_H
+#define REPLAY_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "ops/builder.h"
+#include "ops/opstream.h"
+#include "util/util.h"
+
+struct trace_input {
+	char **files;           /* expanded input files, in order          */
+	size_t nfiles;
+	bool skip_bad;          /* skip malformed lines, count them        */
+	uint64_t bad_lines;     /* out: lines skipped when skip_bad        */
+	uint64_t lines;         /* out: lines read                         */
+	uint64_t bytes;         /* out: bytes read                         */
+	char first_bad[512];    /* out: first skipped line's message       */
+	char note[512];         /* out: parser's remarks for the info blob
+	                         * ("k; k" text, "" if none), e.g. how LANL
+	                         * ranks were assigned, names made distinct */
+};
+
+struct trace_format {
+	const char *name;       /* "strace", "lanl", "sandia"              */
+	const char *desc;
+	/* Score 0..100: how sure the first bytes (head, len) of a file are in
+	 * this format. */
+	int (*probe)(const char *head, size_t len);
+	/* Parse all in->files into b.  -errno and e filled on bad input. */
+	int (*parse)(struct trace_input *in, struct builder *b, struct rerr *e);
+};
+
+extern const struct trace_format trace_strace, trace_lanl, trace_sandia;
+/* NULL-terminated list in detection order. */
+extern const struct trace_format *const trace_formats[];
+const struct trace_format *trace_format_find(const char *name);
+
+struct load_opts {
+	const char *format;     /* NULL: detect                            */
+	bool skip_bad;
+};
+
+struct load_result {
+	char ops_path[4096];    /* the .ops file to open                   */
+	bool temporary;         /* ops_path is a temp file: unlink after use */
+	const char *format;     /* format used ("ops" for .ops input)      */
+	struct build_stats stats;
+	uint64_t bad_lines, lines, bytes;
+	char first_bad[512];
+};
+
+/* Load TRACE args into an .ops file.  out == NULL -> temp file in $TMPDIR. */
+int trace_load(char *const *args, int nargs, const struct load_opts *o,
+	       const char *out, struct load_result *res, struct rerr *e);
+/* Expand args into files (exposed for tests). Caller frees with trace_files_free. */
+int trace_expand(char *const *args, int nargs, char ***files, size_t *nfiles, struct rerr *e);
+void trace_files_free(char **files, size_t n);
+
+/* ---- loading: TRACE args -> mapped stream (stat, convert, dump) ------ */
+struct loaded_trace {
+	struct opstream s;
+	struct load_result res;
+	int mapped;             /* s is open                                */
+	uint64_t load_ns;       /* time spent in trace_load                 */
+};
+
+/* The -f FMT of stat, convert and dump: 0 when absent or known, else
+ * -EINVAL with e "unknown format 'x' (strace, lanl, sandia)" (a usage error). */
+int load_opts_check(const struct load_opts *o, struct rerr *e);
+/* trace_load() then opstream_open(); out as for trace_load (NULL: temp).
+ * -errno with e filled ("cannot open 'x': ...", "x.ops: corrupt ...").  */
+int loaded_trace_open(struct loaded_trace *lt, char *const *args, int nargs,
+		      const struct load_opts *o, const char *out, struct rerr *e);
+/* Unmap, and unlink the temporary .ops file if one was made. */
+void loaded_trace_close(struct loaded_trace *lt);
+
+#endif

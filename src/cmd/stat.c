@@ -1,0 +1,467 @@
+/*
+ * cmd_stat.c - `replay stat`: what a trace does (the study's Table I and
+ * Figures 1-2), as aligned text or as JSON.  The analysis is in stat.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "cmd/cmds.h"
+#include "report/stat.h"
+#include "trace/trace.h"
+
+const char usage_stat[] =
+	"usage: replay stat [--json] [--format FMT] [--skip-bad] TRACE...\n"
+	"\n"
+	"Analyze a trace (or an .ops file): ranks, files, op counts, bytes read\n"
+	"and written, read/write ratio, access patterns, request-size histograms.\n"
+	"\n"
+	"  -j, --json          print JSON instead of text\n"
+	"  -f, --format FMT    force the trace format (strace, lanl, sandia)\n"
+	"      --skip-bad      skip malformed lines (counted) instead of failing\n"
+	"  -h, --help          show this help\n";
+
+/* ---- the info blob: key=value lines ---------------------------------- */
+
+typedef void (*info_cb)(const char *key, size_t klen, const char *val, size_t vlen, void *arg);
+
+static void info_each(const char *info, info_cb cb, void *arg)
+{
+	const char *p = info;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		const char *eq = memchr(p, '=', n);
+		if (eq && eq > p)
+			cb(p, (size_t)(eq - p), eq + 1, n - (size_t)(eq - p) - 1, arg);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+static int is_uint(const char *v, size_t n)
+{
+	if (!n || n > 19)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < '0' || v[i] > '9')
+			return 0;
+	return 1;
+}
+
+#define SKIP_PREFIX "skipped."
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static json_t *jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *json_kinds(const uint64_t *kinds)
+{
+	json_t *o = json_object();
+
+	for (unsigned k = 1; k < OP__COUNT; k++)
+		json_object_set_new(o, op_kind_name(k), jint(kinds[k]));
+	return o;
+}
+
+static json_t *json_pattern(const struct stat_dir *d)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "pattern", json_string(stat_pattern_name(d->pattern)));
+	json_object_set_new(o, "stride", d->pattern == STAT_PAT_STRIDED ?
+			    json_integer(d->top_delta) : json_null());
+	json_object_set_new(o, "requests", jint(d->requests));
+	json_object_set_new(o, "failed", jint(d->failed));
+	json_object_set_new(o, "transitions", jint(d->transitions));
+	json_object_set_new(o, "sequential_transitions", jint(d->sequential));
+	json_object_set_new(o, "top_delta", d->top_delta_n ? json_integer(d->top_delta) : json_null());
+	json_object_set_new(o, "top_delta_transitions", jint(d->top_delta_n));
+	json_object_set_new(o, "top_size", d->requests ? jint(d->top_size) : json_null());
+	json_object_set_new(o, "top_size_requests", jint(d->top_size_n));
+	json_object_set_new(o, "requested_bytes", jint(d->req_bytes));
+	return o;
+}
+
+static json_t *json_hist(const struct stat_dir *d)
+{
+	json_t *o = json_object();
+
+	for (unsigned i = 0; i < STAT_NBUCKETS; i++)
+		json_object_set_new(o, stat_bucket_label(i), jint(d->hist[i]));
+	return o;
+}
+
+struct notes_json {
+	json_t *notes, *skipped;
+};
+
+static void note_json_cb(const char *key, size_t klen, const char *val, size_t vlen, void *arg)
+{
+	struct notes_json *nj = arg;
+	char k[256];
+	json_t *v;
+
+	if (klen >= sizeof(k))
+		klen = sizeof(k) - 1;
+	memcpy(k, key, klen);
+	k[klen] = 0;
+	if (is_uint(val, vlen))
+		v = json_integer((json_int_t)strtoull(val, NULL, 10));
+	else
+		v = json_stringn(val, vlen);
+	if (!strncmp(k, SKIP_PREFIX, strlen(SKIP_PREFIX)) && k[strlen(SKIP_PREFIX)])
+		json_object_set_new(nj->skipped, k + strlen(SKIP_PREFIX), v);
+	else
+		json_object_set_new(nj->notes, k, v);
+}
+
+static json_t *json_notes(const struct loaded_trace *lt, const struct stat_report *r)
+{
+	struct notes_json nj = { json_object(), json_object() };
+
+	info_each(lt->s.info, note_json_cb, &nj);
+	json_object_set_new(nj.notes, "skipped", nj.skipped);
+	json_object_set_new(nj.notes, "truncated_names", jint(r->truncated_names));
+	json_object_set_new(nj.notes, "nofile_data_ops", jint(r->nofile_data_ops));
+	if (strcmp(lt->res.format ? lt->res.format : "", "ops")) {
+		json_object_set_new(nj.notes, "lines", jint(lt->res.lines));
+		if (!json_object_get(nj.notes, "bad_lines"))
+			json_object_set_new(nj.notes, "bad_lines", jint(lt->res.bad_lines));
+		if (lt->res.first_bad[0])
+			json_object_set_new(nj.notes, "first_bad", json_string(lt->res.first_bad));
+	}
+	return nj.notes;
+}
+
+static const char *stream_format(const struct loaded_trace *lt, char *buf, size_t len)
+{
+	const char *f = opstream_info(&lt->s, "format", buf, len);
+
+	if (f && *f)
+		return f;
+	return lt->res.format ? lt->res.format : "unknown";
+}
+
+static int print_json(const struct loaded_trace *lt, const struct stat_report *r)
+{
+	json_t *root = json_object(), *a;
+	char fbuf[64];
+	double rf, wf;
+	int rc = 0;
+
+	json_object_set_new(root, "format", json_string(stream_format(lt, fbuf, sizeof(fbuf))));
+	json_object_set_new(root, "ranks", jint(r->nranks));
+	json_object_set_new(root, "ops_total", jint(r->nops));
+	json_object_set_new(root, "failed_ops", jint(r->failed_ops));
+	json_object_set_new(root, "bytes_read", jint(r->rd.bytes));
+	json_object_set_new(root, "bytes_written", jint(r->wr.bytes));
+	if (stat_ratio(r->rd.bytes, r->wr.bytes, &rf, &wf) == 0)
+		json_object_set_new(root, "read_write_ratio", json_pack("[f,f]", rf, wf));
+	else
+		json_object_set_new(root, "read_write_ratio", json_null());
+	char rbuf[32];
+	json_object_set_new(root, "read_write_ratio_text",
+			    json_string(stat_fmt_ratio(rbuf, sizeof(rbuf), r->rd.bytes, r->wr.bytes)));
+	json_object_set_new(root, "duration_ns", jint(r->duration_ns));
+	json_object_set_new(root, "ops", json_kinds(r->kinds));
+	json_object_set_new(root, "patterns", json_pack("{s:o,s:o}", "read", json_pattern(&r->rd),
+							"write", json_pattern(&r->wr)));
+	json_object_set_new(root, "size_histogram", json_pack("{s:o,s:o}", "read", json_hist(&r->rd),
+							      "write", json_hist(&r->wr)));
+	json_object_set_new(root, "files_shared", jint(r->files_shared));
+	json_object_set_new(root, "files_private", jint(r->nfiles - r->files_shared - r->files_failed));
+	json_object_set_new(root, "files_failed_only", jint(r->files_failed));
+	a = json_array();
+	for (uint32_t i = 0; i < r->nfiles; i++) {
+		const struct stat_file *f = &r->files[i];
+		json_array_append_new(a, json_pack("{s:s,s:b,s:I,s:I,s:I,s:I,s:b}",
+			"path", f->path, "shared", f->nranks > 1, "ranks", (json_int_t)f->nranks,
+			"ops", (json_int_t)f->ops, "bytes_read", (json_int_t)f->bytes_read,
+			"bytes_written", (json_int_t)f->bytes_written, "truncated_name", f->truncated));
+	}
+	json_object_set_new(root, "files", a);
+	a = json_array();
+	for (uint32_t i = 0; i < r->nranks; i++) {
+		const struct stat_rank *k = &r->ranks[i];
+		json_t *o = json_pack("{s:I,s:s,s:I,s:I,s:I,s:I,s:I}",
+			"rank", (json_int_t)i, "name", k->name, "pid", (json_int_t)k->pid,
+			"ops", (json_int_t)k->ops, "bytes_read", (json_int_t)k->bytes_read,
+			"bytes_written", (json_int_t)k->bytes_written, "duration_ns", (json_int_t)k->end_ns);
+		if (o)
+			json_object_set_new(o, "op_counts", json_kinds(k->kinds));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(root, "per_rank", a);
+	json_object_set_new(root, "notes", json_notes(lt, r));
+
+	if (json_dumpf(root, stdout, JSON_INDENT(2)) < 0 || fputc('\n', stdout) == EOF)
+		rc = -EIO;
+	json_decref(root);
+	return rc;
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+struct notes_text {
+	int nskip;
+	char skipped[2048];
+	size_t len;
+};
+
+static void note_skip_cb(const char *key, size_t klen, const char *val, size_t vlen, void *arg)
+{
+	struct notes_text *nt = arg;
+	size_t pl = strlen(SKIP_PREFIX);
+
+	if (klen <= pl || strncmp(key, SKIP_PREFIX, pl))
+		return;
+	if (nt->len < sizeof(nt->skipped)) {
+		int n = snprintf(nt->skipped + nt->len, sizeof(nt->skipped) - nt->len, "%s%.*s %.*s",
+				 nt->nskip ? ", " : "", (int)(klen - pl), key + pl, (int)vlen, val);
+		if (n > 0)
+			nt->len += (size_t)n;
+		if (nt->len >= sizeof(nt->skipped))
+			nt->len = sizeof(nt->skipped);
+	}
+	nt->nskip++;
+}
+
+/* Readable labels for the builder's and loader's info keys; other keys
+ * print as they are. */
+static const struct { const char *key, *label; } note_labels[] = {
+	{ "source", "source" },
+	{ "source_files", "source files" },
+	{ "events", "calls parsed" },
+	{ "ops", "ops recorded" },
+	{ "skipped_calls", "non-I/O calls skipped" },
+	{ "unknown_fd_ops", "ops on unknown fds (dropped)" },
+	{ "stdio_ops", "  of which on fds 0-2" },
+	{ "implicit_opens", "implicit opens (-y paths)" },
+	{ "inherited_opens", "inherited opens" },
+	{ "mmaps", "file mmaps (not replayed)" },
+	{ "failed_calls", "failed calls (kept)" },
+	{ "traced_processes", "traced processes" },
+	{ "unknown_async_waits", "waits for unknown async ids" },
+	{ "bad_lines", "bad lines skipped" },
+};
+
+static void note_other_cb(const char *key, size_t klen, const char *val, size_t vlen, void *arg)
+{
+	size_t pl = strlen(SKIP_PREFIX);
+	const char *label = NULL;
+
+	unsigned *nsource = arg;
+
+	if (klen > pl && !strncmp(key, SKIP_PREFIX, pl))
+		return;
+	/* the first few input files; "source files" gives the count */
+	if (klen == 6 && !strncmp(key, "source", 6) && ++*nsource > 3) {
+		if (*nsource == 4)
+			printf("  %-30s ...\n", "");
+		return;
+	}
+	if (klen == 6 && !strncmp(key, "format", 6)) /* printed above */
+		return;
+	for (size_t i = 0; i < sizeof(note_labels) / sizeof(note_labels[0]); i++)
+		if (strlen(note_labels[i].key) == klen && !strncmp(note_labels[i].key, key, klen))
+			label = note_labels[i].label;
+	if (label)
+		printf("  %-30s %.*s\n", label, (int)vlen, val);
+	else
+		printf("  %-30.*s %.*s\n", (int)klen, key, (int)vlen, val);
+}
+
+static const char *trace_label(char *buf, size_t len, char *const *args, int nargs)
+{
+	const char *b = strrchr(args[0], '/');
+
+	b = b && b[1] ? b + 1 : args[0];
+	if (nargs > 1)
+		snprintf(buf, len, "%s (+%d)", b, nargs - 1);
+	else
+		snprintf(buf, len, "%s", b);
+	return buf;
+}
+
+static void print_dir_pattern(const char *name, const struct stat_dir *d)
+{
+	printf("  %-6s %-13s", name, stat_pattern_name(d->pattern));
+	if (d->pattern == STAT_PAT_STRIDED)
+		printf(" stride %" PRId64 " B,", d->top_delta);
+	if (!d->requests) {
+		printf("\n");
+		return;
+	}
+	printf(" %" PRIu64 " requests, %" PRIu64 " transitions", d->requests, d->transitions);
+	if (d->transitions) {
+		printf(": %.1f%% sequential", 100.0 * (double)d->sequential / (double)d->transitions);
+		if (d->top_delta_n)
+			printf(", %.1f%% delta %" PRId64,
+			       100.0 * (double)d->top_delta_n / (double)d->transitions, d->top_delta);
+	}
+	printf("; %.1f%% of size %" PRIu64 "\n",
+	       100.0 * (double)d->top_size_n / (double)d->requests, d->top_size);
+}
+
+static void print_text(const struct loaded_trace *lt, const struct stat_report *r,
+		       char *const *args, int nargs)
+{
+	char b1[64], b2[64], lbl[256], fbuf[64];
+
+	trace_label(lbl, sizeof(lbl), args, nargs);
+	printf("%-24s %-14s %-14s %s\n", "trace", "read", "write", "r/w ratio");
+	printf("%-24s %-14s %-14s %s\n\n", lbl, stat_pattern_name(r->rd.pattern),
+	       stat_pattern_name(r->wr.pattern),
+	       stat_fmt_ratio(b1, sizeof(b1), r->rd.bytes, r->wr.bytes));
+
+	printf("%-14s %s\n", "format", stream_format(lt, fbuf, sizeof(fbuf)));
+	printf("%-14s %" PRIu32 "\n", "ranks", r->nranks);
+	printf("%-14s %" PRIu32 " (%" PRIu32 " shared by several ranks, %" PRIu32 " private",
+	       "files", r->nfiles, r->files_shared, r->nfiles - r->files_shared - r->files_failed);
+	if (r->files_failed)
+		printf(", %" PRIu32 " only in failed calls", r->files_failed);
+	printf(")\n");
+	printf("%-14s %" PRIu64 " (%" PRIu64 " failed)\n", "ops", r->nops, r->failed_ops);
+	printf("%-14s %s (%" PRIu64 " ns)\n", "duration",
+	       fmt_ns(b1, sizeof(b1), (double)r->duration_ns), r->duration_ns);
+	printf("%-14s %" PRIu64 " B (%s) in %" PRIu64 " requests\n", "bytes read", r->rd.bytes,
+	       fmt_bytes(b1, sizeof(b1), (double)r->rd.bytes), r->rd.requests);
+	printf("%-14s %" PRIu64 " B (%s) in %" PRIu64 " requests\n", "bytes written", r->wr.bytes,
+	       fmt_bytes(b2, sizeof(b2), (double)r->wr.bytes), r->wr.requests);
+
+	printf("\nop counts\n");
+	for (unsigned k = 1; k < OP__COUNT; k++)
+		if (r->kinds[k])
+			printf("  %-10s %" PRIu64 "\n", op_kind_name(k), r->kinds[k]);
+
+	printf("\naccess patterns\n");
+	print_dir_pattern("read", &r->rd);
+	print_dir_pattern("write", &r->wr);
+
+	printf("\nrequest sizes (bucket: up to the label inclusive)\n");
+	printf("  %-8s %12s %12s\n", "size", "reads", "writes");
+	for (unsigned i = 0; i < STAT_NBUCKETS; i++)
+		printf("  %-8s %12" PRIu64 " %12" PRIu64 "\n", stat_bucket_label(i),
+		       r->rd.hist[i], r->wr.hist[i]);
+
+	printf("\nfiles\n");
+	printf("  %-7s %5s %10s %14s %14s  %s\n", "sharing", "ranks", "ops", "bytes_read",
+	       "bytes_written", "path");
+	for (uint32_t i = 0; i < r->nfiles; i++) {
+		const struct stat_file *f = &r->files[i];
+		printf("  %-7s %5" PRIu32 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %s%s\n",
+		       f->nranks > 1 ? "shared" : f->nranks ? "private" : "failed", f->nranks, f->ops, f->bytes_read,
+		       f->bytes_written, f->path, f->truncated ? " (truncated name)" : "");
+	}
+
+	printf("\nper rank\n");
+	printf("  %5s %-20s %10s %14s %14s %14s\n", "rank", "name", "ops", "bytes_read",
+	       "bytes_written", "duration");
+	for (uint32_t i = 0; i < r->nranks; i++) {
+		const struct stat_rank *k = &r->ranks[i];
+		printf("  %5" PRIu32 " %-20s %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14s\n", i,
+		       k->name, k->ops, k->bytes_read, k->bytes_written,
+		       fmt_ns(b1, sizeof(b1), (double)k->end_ns));
+	}
+
+	printf("\nnotes\n");
+	struct notes_text nt = { 0 };
+	info_each(lt->s.info, note_skip_cb, &nt);
+	if (nt.nskip)
+		printf("  %-30s %.*s\n", "skipped non-I/O calls", (int)nt.len, nt.skipped);
+	unsigned nsource = 0;
+	info_each(lt->s.info, note_other_cb, &nsource);
+	printf("  %-30s %" PRIu32 "\n", "truncated names made distinct", r->truncated_names);
+	printf("  %-30s %" PRIu64 "\n", "data ops without a path", r->nofile_data_ops);
+	if (strcmp(lt->res.format ? lt->res.format : "", "ops")) {
+		char tmp[8];
+		printf("  %-30s %" PRIu64 "\n", "lines read", lt->res.lines);
+		if (!opstream_info(&lt->s, "bad_lines", tmp, sizeof(tmp)))
+			printf("  %-30s %" PRIu64 "\n", "bad lines skipped", lt->res.bad_lines);
+		if (lt->res.first_bad[0])
+			printf("  %-30s %s\n", "first bad line", lt->res.first_bad);
+	}
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "skip-bad", no_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct load_opts lo = { 0 };
+	struct loaded_trace lt;
+	struct stat_report rep;
+	struct rerr e = { { 0 } };
+	int json = 0, c, rc, ret = 1;
+
+	memset(&lt, 0, sizeof(lt));
+	memset(&rep, 0, sizeof(rep));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jf:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'f':
+			lo.format = optarg;
+			break;
+		case 'S':
+			lo.skip_bad = true;
+			break;
+		case 'h':
+			fputs(usage_stat, stdout);
+			return 0;
+		default:
+			fputs(usage_stat, stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "replay: stat: no TRACE given\n");
+		fputs(usage_stat, stderr);
+		return 2;
+	}
+	if (load_opts_check(&lo, &e) < 0) {
+		fprintf(stderr, "replay: %s\n", e.msg);
+		return 2;
+	}
+
+	rc = loaded_trace_open(&lt, argv + optind, argc - optind, &lo, NULL, &e);
+	if (rc < 0) {
+		fprintf(stderr, "replay: %s\n", e.msg);
+		goto out;
+	}
+	rc = stat_compute(&lt.s, &rep);
+	if (rc < 0) {
+		fprintf(stderr, "replay: cannot analyze '%s': %s\n", argv[optind], strerror(-rc));
+		goto out;
+	}
+	if (json) {
+		rc = print_json(&lt, &rep);
+	} else {
+		print_text(&lt, &rep, argv + optind, argc - optind);
+		rc = 0;
+	}
+	if (fflush(stdout) == EOF || rc < 0) {
+		fprintf(stderr, "replay: cannot write the report: %s\n", strerror(errno ? errno : EIO));
+		goto out;
+	}
+	ret = 0;
+out:
+	stat_release(&rep);
+	loaded_trace_close(&lt);
+	return ret;
+}

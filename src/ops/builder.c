@@ -1,0 +1,1322 @@
+/*
+ * builder.c - sc_event -> struct op.
+ *
+ * The builder is the only place that knows fd semantics.  It keeps:
+ *  - per traced process a refcounted fd table (threads and CLONE_FILES
+ *    children share it; forked children get a copy whose entries point to
+ *    the same open file descriptions, as the kernel does);
+ *  - per open file description (ofd) the position, the path, the open flags
+ *    and the handle each rank uses for it;
+ *  - per path the largest size seen (writes, ftruncate, O_TRUNC), the
+ *    fallback for SEEK_END and O_APPEND when the trace has no result.
+ * Nothing per op is kept: memory is bounded by open files and processes.
+ *
+ * Ranks are created lazily, at a process's first op, so threads that never
+ * touch a file (futex waiters, signal handlers) do not become empty ranks.
+ * A rank that uses an ofd it did not open itself (a thread sharing the
+ * table, a forked child) first gets an implicit OP_OPEN of it, without
+ * O_CREAT/O_TRUNC/O_EXCL, so each rank's stream replays on its own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ops/builder.h"
+#include "util/imap.h"
+
+#define FD_MAX (1 << 20)    /* larger fds are treated as unknown */
+
+/* ---- state --------------------------------------------------------------- */
+struct rhandle {
+	uint32_t rank, handle;
+};
+
+struct ofd {                 /* open file description */
+	int refs;            /* fd table entries pointing here */
+	uint32_t file;       /* path id or OP_NOFILE           */
+	uint32_t oflags;
+	uint64_t pos;
+	struct rhandle *h;   /* per-rank handles               */
+	uint32_t nh, hcap;
+	char *path;          /* for dirfd resolution           */
+	int special;         /* /dev/null, /proc/...: not storage I/O */
+};
+
+struct fdtab {
+	int refs;            /* processes sharing this table   */
+	struct ofd **fds;
+	uint32_t cap;
+};
+
+struct proc {
+	int64_t pid;
+	struct fdtab *tab;
+	char *cwd;           /* from chdir/fchdir, NULL unknown */
+	int64_t rank;        /* -1 until the first op          */
+	int adopted;         /* got its table from a clone     */
+	int touched;         /* fd table changed since created */
+};
+
+struct async_ent {
+	uint32_t dense;
+	uint32_t handle;
+	uint64_t len;        /* bytes submitted, for a wait that traces none */
+};
+
+struct rankst {
+	uint64_t t0;
+	int t0_set;
+	uint32_t next_handle;
+	uint32_t next_async;
+	uint32_t barriers;
+	uint64_t last_t;     /* keeps t_ns non-decreasing within the rank */
+	struct imap async;   /* traced async id -> struct async_ent* */
+};
+
+struct skipname {
+	char *name;
+	uint64_t n;
+};
+
+struct builder {
+	struct ops_writer *w;
+	struct imap procs;           /* pid -> struct proc* */
+	struct rankst *ranks;
+	uint32_t nranks, rcap;
+	uint64_t *sizes;             /* path id -> largest size seen */
+	uint32_t nsizes;
+	struct skipname *skips;
+	size_t nskips, skcap;
+	struct build_stats st;
+	uint64_t inherited_opens, unknown_async, sfr_as_fdatasync, procs_seen, iocbs;
+	char *pathbuf;               /* scratch for path resolution */
+	size_t pathcap;
+};
+
+/* ---- helpers ------------------------------------------------------------- */
+static struct fdtab *fdtab_new(void)
+{
+	struct fdtab *t = calloc(1, sizeof(*t));
+	if (t)
+		t->refs = 1;
+	return t;
+}
+
+static void ofd_unref(struct ofd *o)
+{
+	if (--o->refs > 0)
+		return;
+	free(o->h);
+	free(o->path);
+	free(o);
+}
+
+static void fdtab_unref(struct fdtab *t)
+{
+	if (!t || --t->refs > 0)
+		return;
+	for (uint32_t i = 0; i < t->cap; i++)
+		if (t->fds[i])
+			ofd_unref(t->fds[i]);
+	free(t->fds);
+	free(t);
+}
+
+static struct fdtab *fdtab_copy(const struct fdtab *src)
+{
+	struct fdtab *t = fdtab_new();
+	if (!t)
+		return NULL;
+	if (src->cap) {
+		t->fds = calloc(src->cap, sizeof(*t->fds));
+		if (!t->fds) {
+			free(t);
+			return NULL;
+		}
+		t->cap = src->cap;
+		for (uint32_t i = 0; i < src->cap; i++) {
+			t->fds[i] = src->fds[i];
+			if (t->fds[i])
+				t->fds[i]->refs++;
+		}
+	}
+	return t;
+}
+
+static struct ofd *fd_get(const struct proc *p, int64_t fd)
+{
+	if (fd < 0 || fd >= (int64_t)p->tab->cap)
+		return NULL;
+	return p->tab->fds[fd];
+}
+
+/* Install o at fd (taking a new reference); replaces what was there. */
+static int fdt_set(struct proc *p, int64_t fd, struct ofd *o)
+{
+	struct fdtab *t = p->tab;
+	if (fd < 0 || fd >= FD_MAX)
+		return -EINVAL;
+	if ((uint64_t)fd >= t->cap) {
+		uint32_t ncap = t->cap ? t->cap : 16;
+		while (ncap <= (uint64_t)fd)
+			ncap *= 2;
+		struct ofd **n = realloc(t->fds, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		memset(n + t->cap, 0, (ncap - t->cap) * sizeof(*n));
+		t->fds = n;
+		t->cap = ncap;
+	}
+	if (t->fds[fd])
+		ofd_unref(t->fds[fd]);
+	t->fds[fd] = o;
+	o->refs++;
+	p->touched = 1;
+	return 0;
+}
+
+static int tab_refs_ofd(const struct fdtab *t, const struct ofd *o)
+{
+	for (uint32_t i = 0; i < t->cap; i++)
+		if (t->fds[i] == o)
+			return 1;
+	return 0;
+}
+
+static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz)
+{
+	if (need <= *cap)
+		return 0;
+	uint32_t ncap = *cap ? *cap : 8;
+	while (ncap < need)
+		ncap *= 2;
+	void *n = realloc(*arr, (size_t)ncap * elsz);
+	if (!n)
+		return -ENOMEM;
+	memset((char *)n + (size_t)*cap * elsz, 0, (size_t)(ncap - *cap) * elsz);
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+static uint64_t *size_of(struct builder *b, uint32_t file)
+{
+	if (file == OP_NOFILE)
+		return NULL;
+	if (grow((void **)&b->sizes, &b->nsizes, file + 1, sizeof(*b->sizes)))
+		return NULL;
+	return &b->sizes[file];
+}
+
+static void size_at_least(struct builder *b, uint32_t file, uint64_t end)
+{
+	uint64_t *s = size_of(b, file);
+	if (s && *s < end)
+		*s = end;
+}
+
+static int proc_get(struct builder *b, int64_t pid, struct proc **out)
+{
+	struct proc *p = imap_get(&b->procs, pid);
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		p->pid = pid;
+		p->rank = -1;
+		p->tab = fdtab_new();
+		if (!p->tab) {
+			free(p);
+			return -ENOMEM;
+		}
+		int rc = imap_put(&b->procs, pid, p);
+		if (rc) {
+			fdtab_unref(p->tab);
+			free(p);
+			return rc;
+		}
+		b->procs_seen++;
+	} else if (!p->tab) {        /* pid reused after exit */
+		p->tab = fdtab_new();
+		if (!p->tab)
+			return -ENOMEM;
+		p->adopted = p->touched = 0;
+	}
+	*out = p;
+	return 0;
+}
+
+static int rank_of(struct builder *b, struct proc *p, uint64_t ts, uint32_t *rank)
+{
+	if (p->rank < 0) {
+		char name[64];
+		if (p->pid >= 0)
+			snprintf(name, sizeof(name), "pid %" PRId64, p->pid);
+		else
+			snprintf(name, sizeof(name), "main");
+		uint32_t r;
+		int rc = opsw_rank(b->w, name, p->pid, &r);
+		if (rc)
+			return rc;
+		rc = grow((void **)&b->ranks, &b->rcap, r + 1, sizeof(*b->ranks));
+		if (rc)
+			return rc;
+		if (r + 1 > b->nranks)
+			b->nranks = r + 1;
+		p->rank = r;
+	}
+	struct rankst *rs = &b->ranks[p->rank];
+	if (!rs->t0_set) {
+		rs->t0 = ts;
+		rs->t0_set = 1;
+		opsw_rank_t0(b->w, (uint32_t)p->rank, ts);
+	}
+	*rank = (uint32_t)p->rank;
+	return 0;
+}
+
+static int emit_rank(struct builder *b, uint32_t rank, const struct sc_event *ev, struct op *op)
+{
+	int rc;
+	struct rankst *rs = &b->ranks[rank];
+	op->t_ns = ev->ts_ns > rs->t0 ? ev->ts_ns - rs->t0 : 0;
+	if (op->t_ns < rs->last_t)
+		op->t_ns = rs->last_t;
+	rs->last_t = op->t_ns;
+	op->dur_ns = ev->dur_ns;
+	op->line = (uint32_t)ev->line;
+	if (!op->iovcnt)
+		op->iovcnt = 1;
+	rc = opsw_append(b->w, rank, op);
+	if (rc)
+		return rc;
+	b->st.ops++;
+	if (ev->ret < 0 && ev->ret != SC_RET_UNKNOWN)
+		b->st.failed_calls++;
+	return 0;
+}
+
+static int emit(struct builder *b, struct proc *p, const struct sc_event *ev, struct op *op)
+{
+	uint32_t rank;
+	int rc = rank_of(b, p, ev->ts_ns, &rank);
+	if (rc)
+		return rc;
+	return emit_rank(b, rank, ev, op);
+}
+
+static struct op op_new(enum op_kind k)
+{
+	return (struct op){ .kind = (uint16_t)k, .file = OP_NOFILE, .handle = OP_NOHANDLE,
+			    .iovcnt = 1 };
+}
+
+/* The handle rank `rank` uses for o, or UINT32_MAX. */
+static uint32_t ofd_handle(const struct ofd *o, uint32_t rank)
+{
+	for (uint32_t i = 0; i < o->nh; i++)
+		if (o->h[i].rank == rank)
+			return o->h[i].handle;
+	return OP_NOHANDLE;
+}
+
+static int ofd_add_handle(struct builder *b, struct ofd *o, uint32_t rank, uint32_t *handle)
+{
+	int rc = grow((void **)&o->h, &o->hcap, o->nh + 1, sizeof(*o->h));
+	if (rc)
+		return rc;
+	*handle = b->ranks[rank].next_handle++;
+	o->h[o->nh++] = (struct rhandle){ rank, *handle };
+	return 0;
+}
+
+static void ofd_drop_handle(struct ofd *o, uint32_t rank)
+{
+	for (uint32_t i = 0; i < o->nh; i++)
+		if (o->h[i].rank == rank) {
+			o->h[i] = o->h[--o->nh];
+			return;
+		}
+}
+
+/* Handle of o in p's rank, emitting an implicit open when p's rank has none
+ * (the ofd was opened by another thread, or inherited over fork). */
+static int use_ofd(struct builder *b, struct proc *p, const struct sc_event *ev,
+		   struct ofd *o, uint32_t *handle)
+{
+	uint32_t rank;
+	int rc = rank_of(b, p, ev->ts_ns, &rank);
+	if (rc)
+		return rc;
+	*handle = ofd_handle(o, rank);
+	if (*handle != OP_NOHANDLE)
+		return 0;
+	rc = ofd_add_handle(b, o, rank, handle);
+	if (rc)
+		return rc;
+	struct op op = op_new(OP_OPEN);
+	op.file = o->file;
+	op.handle = *handle;
+	op.oflags = o->oflags & ~(uint32_t)(O_CREAT | O_TRUNC | O_EXCL);
+	op.flags = OPF_IMPLICIT_OPEN;
+	op.result = ev->fd;
+	struct sc_event e2 = *ev;
+	e2.dur_ns = 0;
+	e2.ret = 0;
+	b->inherited_opens++;
+	return emit(b, p, &e2, &op);
+}
+
+/*
+ * Paths whose I/O is not storage I/O: /proc and /sys, and the character
+ * devices every program touches (/dev/null, ttys, random...).  Other /dev
+ * paths stay: block devices and /dev/shm files are real I/O.
+ */
+static int is_special(const char *path)
+{
+	static const char *const dirs[] = { "/proc", "/sys", "/dev/pts", "/dev/fd" };
+	static const char *const devs[] = {
+		"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+		"/dev/ptmx", "/dev/console", "/dev/tty", "/dev/stdin", "/dev/stdout",
+		"/dev/stderr", "/dev/kmsg", "/dev/log",
+	};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t n = strlen(dirs[i]);
+		if (!strncmp(path, dirs[i], n) && (path[n] == '/' || !path[n]))
+			return 1;
+	}
+	for (size_t i = 0; i < sizeof(devs) / sizeof(devs[0]); i++)
+		if (!strcmp(path, devs[i]))
+			return 1;
+	/* /dev/tty1, /dev/ttyS0, ... */
+	return !strncmp(path, "/dev/tty", 8);
+}
+
+static struct ofd *ofd_new(uint32_t file, uint32_t oflags, const char *path)
+{
+	struct ofd *o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->file = file;
+	o->oflags = oflags;
+	if (path) {
+		o->path = strdup(path);
+		if (!o->path) {
+			free(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+/*
+ * The ofd an fd op refers to.  *o = NULL with 0 when the op is to be
+ * dropped (counted).  Synthesizes an implicit open from an absolute -y
+ * decoration for fds opened before the trace started.
+ */
+static int lookup_fd(struct builder *b, struct proc *p, const struct sc_event *ev,
+		     int64_t fd, const char *fdpath, struct ofd **out)
+{
+	*out = NULL;
+	struct ofd *o = fd_get(p, fd);
+	if (o && fdpath && fdpath[0] != '/') {
+		/* -y says it's a socket/pipe/...: our entry is stale (a close we
+		 * could not see, e.g. close_range or exec) */
+		p->tab->fds[fd] = NULL;
+		ofd_unref(o);
+		o = NULL;
+	}
+	if (o && o->special) {
+		b->st.special_ops++;
+		return 0;
+	}
+	if (o) {
+		*out = o;
+		return 0;
+	}
+	if (fdpath && fdpath[0] == '/' && is_special(fdpath)) {
+		b->st.special_ops++;
+		return 0;
+	}
+	if (fd < 0 || fd >= FD_MAX || !fdpath || fdpath[0] != '/') {
+		b->st.unknown_fd_ops++;
+		if (fd >= 0 && fd <= 2)
+			b->st.stdio_ops++;
+		return 0;
+	}
+	uint32_t file;
+	int rc = opsw_path(b->w, fdpath, 0, &file);
+	if (rc)
+		return rc;
+	o = ofd_new(file, O_RDWR, fdpath);
+	if (!o)
+		return -ENOMEM;
+	rc = fdt_set(p, fd, o);      /* the table holds the only reference */
+	if (rc) {
+		free(o->path);
+		free(o);
+		return rc;
+	}
+	uint32_t rank;
+	rc = rank_of(b, p, ev->ts_ns, &rank);
+	if (rc)
+		return rc;
+	uint32_t h;
+	rc = ofd_add_handle(b, o, rank, &h);
+	if (rc)
+		return rc;
+	struct op op = op_new(OP_OPEN);
+	op.file = file;
+	op.handle = h;
+	op.oflags = O_RDWR;
+	op.flags = OPF_IMPLICIT_OPEN;
+	op.result = fd;
+	struct sc_event e2 = *ev;
+	e2.dur_ns = 0;
+	e2.ret = fd;
+	b->st.implicit_opens++;
+	rc = emit(b, p, &e2, &op);
+	if (rc)
+		return rc;
+	*out = o;
+	return 0;
+}
+
+/* Join dir and rel into b->pathbuf, dropping "." and empty components and
+ * folding ".." lexically.  Returns the buffer. */
+static const char *path_join(struct builder *b, const char *dir, const char *rel)
+{
+	size_t need = (dir ? strlen(dir) : 0) + strlen(rel) + 3;
+	if (need > b->pathcap) {
+		char *n = realloc(b->pathbuf, need * 2);
+		if (!n)
+			return NULL;
+		b->pathbuf = n;
+		b->pathcap = need * 2;
+	}
+	char *out = b->pathbuf;
+	size_t n = 0;
+	int absolute = dir ? dir[0] == '/' : rel[0] == '/';
+	if (absolute)
+		out[n++] = '/';
+	for (int part = 0; part < 2; part++) {
+		const char *s = part == 0 ? dir : rel;
+		if (!s)
+			continue;
+		while (*s) {
+			while (*s == '/')
+				s++;
+			const char *c = s;
+			while (*s && *s != '/')
+				s++;
+			size_t l = (size_t)(s - c);
+			if (!l || (l == 1 && c[0] == '.'))
+				continue;
+			if (l == 2 && c[0] == '.' && c[1] == '.' && absolute) {
+				while (n > 1 && out[n - 1] != '/')
+					n--;
+				if (n > 1)
+					n--;    /* the '/' before the dropped part */
+				continue;
+			}
+			if (l == 2 && c[0] == '.' && c[1] == '.' && n &&
+			    !(n == 2 && out[0] == '.' && out[1] == '.') &&
+			    !(n > 2 && !memcmp(out + n - 3, "/..", 3))) {
+				/* relative "d/.." folds too, "../.." does not */
+				while (n && out[n - 1] != '/')
+					n--;
+				if (n)
+					n--;
+				continue;
+			}
+			if (n && out[n - 1] != '/')
+				out[n++] = '/';
+			memcpy(out + n, c, l);
+			n += l;
+		}
+	}
+	if (!n)
+		out[n++] = '.';
+	out[n] = 0;
+	return out;
+}
+
+/* Resolve an event's path against its dirfd.  NULL on ENOMEM. */
+static const char *resolve(struct builder *b, struct proc *p, const char *path,
+			   int64_t dirfd, const char *dirpath)
+{
+	if (path[0] == '/')
+		return path_join(b, NULL, path);
+	const char *dir = NULL;
+	if (dirpath && dirpath[0] == '/')
+		dir = dirpath;
+	else if (dirfd != SC_AT_FDCWD) {
+		struct ofd *o = fd_get(p, dirfd);
+		if (o && o->path)
+			dir = o->path;
+	} else {
+		dir = p->cwd;
+	}
+	return path_join(b, dir, path);
+}
+
+static int intern(struct builder *b, struct proc *p, const struct sc_event *ev,
+		  const char *path, int64_t dirfd, uint32_t *id, char **copy)
+{
+	const char *full = resolve(b, p, path, dirfd, ev->fdpath);
+	if (!full)
+		return -ENOMEM;
+	if (copy) {
+		*copy = strdup(full);
+		if (!*copy)
+			return -ENOMEM;
+	}
+	return opsw_path(b->w, full, path == ev->path ? ev->path_flags : 0, id);
+}
+
+/* ---- calls ---------------------------------------------------------------- */
+static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	if (!ev->path)
+		return 0;
+	const char *path = ev->path;
+	/* a relative path whose directory we do not know: -y told us where
+	 * the kernel found it */
+	if (path[0] != '/' && ev->retpath && ev->retpath[0] == '/' &&
+	    !(ev->fdpath && ev->fdpath[0] == '/') &&
+	    !(ev->dirfd != SC_AT_FDCWD && fd_get(p, ev->dirfd)) &&
+	    !(ev->dirfd == SC_AT_FDCWD && p->cwd))
+		path = ev->retpath;
+	const char *r = resolve(b, p, path, ev->dirfd, ev->fdpath);
+	if (!r)
+		return -ENOMEM;
+	if (is_special(r)) {
+		/* kept in the fd table (dup, close) but never replayed */
+		b->st.special_ops++;
+		if (ev->ret < 0 || ev->ret >= FD_MAX)
+			return 0;
+		struct ofd *so = ofd_new(OP_NOFILE, (uint32_t)ev->flags, r);
+		if (!so)
+			return -ENOMEM;
+		so->special = 1;
+		int rc = fdt_set(p, ev->ret, so);
+		if (rc) {
+			free(so->path);
+			free(so);
+		}
+		return rc;
+	}
+	uint32_t file;
+	char *full = NULL;
+	int rc = intern(b, p, ev, path, ev->dirfd, &file, &full);
+	if (rc)
+		return rc;
+	struct op op = op_new(OP_OPEN);
+	op.file = file;
+	op.oflags = (uint32_t)ev->flags;
+	op.aux = (uint32_t)ev->mode;
+	op.result = ev->ret;
+	if (ev->ret >= 0 && ev->ret < FD_MAX) {
+		struct ofd *o = ofd_new(file, (uint32_t)ev->flags, full);
+		if (!o) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		rc = fdt_set(p, ev->ret, o);
+		if (rc) {
+			free(o->path);
+			free(o);
+			goto out;
+		}
+		uint32_t rank;
+		rc = rank_of(b, p, ev->ts_ns, &rank);
+		if (rc)
+			goto out;
+		rc = ofd_add_handle(b, o, rank, &op.handle);
+		if (rc)
+			goto out;
+		if (ev->flags & O_TRUNC) {
+			uint64_t *s = size_of(b, file);
+			if (s)
+				*s = 0;
+		}
+	}
+	rc = emit(b, p, ev, &op);
+out:
+	free(full);
+	return rc;
+}
+
+/* Remove fd from p's table; emit OP_CLOSE in p's rank when that was the
+ * table's last reference to the ofd and the rank had a handle for it.
+ * When it was the last reference of all, the description is gone: every
+ * other rank still holding a handle for it closes it too, at this time
+ * (a thread pool that opens in one thread and closes in another would
+ * otherwise leave handles open in the replay). */
+static int close_fd(struct builder *b, struct proc *p, const struct sc_event *ev,
+		    int64_t fd, int64_t result, int emit_op)
+{
+	struct ofd *o = fd_get(p, fd);
+	if (!o)
+		return 0;
+	p->tab->fds[fd] = NULL;
+	p->touched = 1;
+	int rc = 0;
+	if (o->refs == 1 || !tab_refs_ofd(p->tab, o)) {
+		uint32_t h = p->rank >= 0 ? ofd_handle(o, (uint32_t)p->rank) : OP_NOHANDLE;
+		if (h != OP_NOHANDLE) {
+			ofd_drop_handle(o, (uint32_t)p->rank);
+			if (emit_op) {
+				struct op op = op_new(OP_CLOSE);
+				op.handle = h;
+				op.file = o->file;
+				op.result = result;
+				rc = emit(b, p, ev, &op);
+			}
+		}
+	}
+	if (o->refs == 1 && emit_op) {
+		struct sc_event e2 = *ev;
+		e2.dur_ns = 0;
+		e2.ret = 0;
+		while (o->nh && !rc) {
+			struct rhandle rh = o->h[--o->nh];
+			struct op op = op_new(OP_CLOSE);
+			op.handle = rh.handle;
+			op.file = o->file;
+			op.result = 0;
+			rc = emit_rank(b, rh.rank, &e2, &op);
+		}
+	}
+	ofd_unref(o);
+	return rc;
+}
+
+static int do_close(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	if (!fd_get(p, ev->fd)) {
+		/* closing what we never saw opened: nothing to replay */
+		b->st.unknown_fd_ops++;
+		if (ev->fd >= 0 && ev->fd <= 2)
+			b->st.stdio_ops++;
+		return 0;
+	}
+	return close_fd(b, p, ev, ev->fd, ev->ret, 1);
+}
+
+static int do_dup(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	int64_t newfd = ev->call == SC_DUP2 ? ev->fd2 : ev->ret;
+	if (ev->call == SC_DUP2 && ev->ret >= 0)
+		newfd = ev->ret;
+	if (ev->ret < 0 || newfd < 0 || newfd == ev->fd)
+		return 0;
+	struct ofd *o = fd_get(p, ev->fd);  /* special ones too: they stay special */
+	int rc = 0;
+	if (!o) {
+		rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
+		if (rc)
+			return rc;
+	}
+	if (fd_get(p, newfd)) {              /* dup2 closes the target first */
+		rc = close_fd(b, p, ev, newfd, 0, 1);
+		if (rc)
+			return rc;
+	}
+	if (!o)
+		return 0;
+	rc = fdt_set(p, newfd, o);
+	return rc == -EINVAL ? 0 : rc;
+}
+
+#define RW_MAX OP_MAX_DATA_LEN
+
+static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	struct ofd *o;
+	int rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
+	if (rc || !o)
+		return rc;
+	uint32_t h;
+	rc = use_ofd(b, p, ev, o, &h);
+	if (rc)
+		return rc;
+	int is_write = ev->call == SC_WRITE || ev->call == SC_AWRITE;
+	int async = ev->call == SC_AREAD || ev->call == SC_AWRITE;
+	struct op op = op_new(ev->call == SC_READ ? OP_READ : ev->call == SC_WRITE ? OP_WRITE :
+			      ev->call == SC_AREAD ? OP_AREAD : OP_AWRITE);
+	op.handle = h;
+	op.file = o->file;
+	/* one call moves at most MAX_RW_COUNT bytes; cat asks copy_file_range
+	 * for SSIZE_MAX-ish and a failing call keeps that request */
+	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
+	op.len = len;
+	op.iovcnt = (uint16_t)(ev->iovcnt > UINT16_MAX ? UINT16_MAX : ev->iovcnt ? ev->iovcnt : 1);
+	op.result = ev->ret;
+	int positional = ev->offset >= 0;
+	uint64_t off = positional ? (uint64_t)ev->offset : o->pos;
+	/* O_APPEND, or pwritev2 RWF_APPEND (ev->flags O_APPEND on a write) */
+	if (is_write && ((o->oflags & O_APPEND) ||
+			 (ev->call == SC_WRITE && (ev->flags & O_APPEND)))) {
+		uint64_t *s = size_of(b, o->file);
+		off = s ? *s : o->pos;
+		op.flags |= OPF_APPEND;
+		/* Linux appends even for pwrite on O_APPEND, and pwrite still
+		 * leaves the file position alone */
+	}
+	op.offset = off;
+	/* bytes actually moved: the result, or for async submits (result is
+	 * an id or unknown) the request */
+	uint64_t moved = 0;
+	if (async)
+		moved = len;
+	else if (ev->ret > 0 && ev->ret != SC_RET_UNKNOWN)
+		moved = (uint64_t)ev->ret;
+	else if (ev->ret == SC_RET_UNKNOWN)
+		moved = len;
+	if (!positional)
+		o->pos = off + moved;
+	if (moved)
+		size_at_least(b, o->file, off + moved);
+	if (async) {
+		uint32_t rank = (uint32_t)p->rank;
+		struct rankst *rs = &b->ranks[rank];
+		struct async_ent *ae = imap_get(&rs->async, (int64_t)ev->async_id);
+		if (!ae) {
+			ae = calloc(1, sizeof(*ae));
+			if (!ae)
+				return -ENOMEM;
+			rc = imap_put(&rs->async, (int64_t)ev->async_id, ae);
+			if (rc) {
+				free(ae);
+				return rc;
+			}
+		}
+		ae->dense = rs->next_async++;
+		ae->handle = h;
+		ae->len = op.len;
+		op.aux = ae->dense;
+		op.result = ev->ret == SC_RET_UNKNOWN ? 0 : ev->ret;
+	}
+	return emit(b, p, ev, &op);
+}
+
+static int do_await(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	if (p->rank < 0) {
+		b->unknown_async++;
+		return 0;
+	}
+	struct rankst *rs = &b->ranks[p->rank];
+	struct async_ent *ae = imap_get(&rs->async, (int64_t)ev->async_id);
+	if (!ae) {
+		b->unknown_async++;
+		return 0;
+	}
+	struct op op = op_new(OP_AWAIT);
+	op.aux = ae->dense;
+	op.handle = ae->handle;
+	if (ev->ret == SC_RET_UNKNOWN) {
+		/* the wait carried no byte count: the submitted length stands in,
+		 * flagged so stat and dump can say so */
+		op.result = (int64_t)ae->len;
+		op.flags |= OPF_ASYNC_BYTES;
+	} else {
+		op.result = ev->ret;
+	}
+	imap_del(&rs->async, (int64_t)ev->async_id);
+	free(ae);
+	return emit(b, p, ev, &op);
+}
+
+static int do_seek(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	struct ofd *o;
+	int rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
+	if (rc || !o)
+		return rc;
+	uint32_t h;
+	rc = use_ofd(b, p, ev, o, &h);
+	if (rc)
+		return rc;
+	int64_t np;
+	if (ev->ret >= 0 && ev->ret != SC_RET_UNKNOWN) {
+		np = ev->ret;
+	} else if (ev->ret == SC_RET_UNKNOWN) {
+		int64_t base = 0;
+		if (ev->whence == SEEK_CUR)
+			base = (int64_t)o->pos;
+		else if (ev->whence == SEEK_END) {
+			uint64_t *s = size_of(b, o->file);
+			base = s ? (int64_t)*s : 0;
+		}
+		np = base + ev->offset;
+		if (np < 0)
+			np = -1;
+	} else {
+		np = -1;            /* failed: position unchanged */
+	}
+	if (np >= 0)
+		o->pos = (uint64_t)np;
+	struct op op = op_new(OP_SEEK);
+	op.handle = h;
+	op.file = o->file;
+	op.offset = o->pos;
+	op.aux = (uint32_t)ev->whence;
+	op.result = ev->ret == SC_RET_UNKNOWN ? (int64_t)o->pos : ev->ret;
+	return emit(b, p, ev, &op);
+}
+
+static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev, enum op_kind k)
+{
+	struct ofd *o;
+	int rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
+	if (rc || !o)
+		return rc;
+	uint32_t h;
+	rc = use_ofd(b, p, ev, o, &h);
+	if (rc)
+		return rc;
+	struct op op = op_new(k);
+	op.handle = h;
+	op.file = o->file;
+	op.result = ev->ret;
+	if (k == OP_FTRUNCATE) {
+		op.len = ev->len;
+		if (ev->ret == 0) {
+			uint64_t *s = size_of(b, o->file);
+			if (s)
+				*s = ev->len;
+		}
+	} else if (k == OP_FALLOCATE) {
+		op.offset = ev->offset > 0 ? (uint64_t)ev->offset : 0;
+		op.len = ev->len;
+		op.aux = (uint32_t)ev->mode;
+		if (ev->ret == 0 && !(ev->mode & 1 /* FALLOC_FL_KEEP_SIZE */))
+			size_at_least(b, o->file, op.offset + op.len);
+	} else if (k == OP_MMAP) {
+		op.offset = ev->offset > 0 ? (uint64_t)ev->offset : 0;
+		op.len = ev->len;
+		b->st.mmaps++;
+	} else if (k == OP_FDATASYNC && ev->name && !strcmp(ev->name, "sync_file_range")) {
+		b->sfr_as_fdatasync++;
+	}
+	return emit(b, p, ev, &op);
+}
+
+static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev, enum op_kind k)
+{
+	if (!ev->path)
+		return k == OP_STAT ? do_fdop(b, p, ev, OP_STAT) : 0;
+	const char *r = resolve(b, p, ev->path, ev->dirfd, ev->fdpath);
+	if (!r)
+		return -ENOMEM;
+	int sp = is_special(r);
+	if (!sp && k == OP_RENAME && ev->path2) {
+		r = resolve(b, p, ev->path2, ev->dirfd, ev->fdpath);
+		if (!r)
+			return -ENOMEM;
+		sp = is_special(r);
+	}
+	if (sp) {
+		b->st.special_ops++;
+		return 0;
+	}
+	struct op op = op_new(k);
+	int rc = intern(b, p, ev, ev->path, ev->dirfd, &op.file, NULL);
+	if (rc)
+		return rc;
+	op.result = ev->ret;
+	if (k == OP_MKDIR)
+		op.aux = (uint32_t)ev->mode;
+	if (k == OP_RENAME) {
+		if (!ev->path2)
+			return 0;
+		/* the second path is resolved against the same directory only
+		 * when it is relative and no other dirfd is known */
+		rc = intern(b, p, ev, ev->path2, ev->dirfd, &op.aux, NULL);
+		if (rc)
+			return rc;
+		if (ev->ret == 0) {
+			uint64_t *from = size_of(b, op.file), *to = size_of(b, op.aux);
+			from = size_of(b, op.file);     /* size_of may have moved */
+			if (from && to) {
+				*to = *from;
+				*from = 0;
+			}
+		}
+	}
+	if (k == OP_UNLINK && ev->ret == 0) {
+		uint64_t *s = size_of(b, op.file);
+		if (s)
+			*s = 0;
+	}
+	return emit(b, p, ev, &op);
+}
+
+static int do_clone(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	if (ev->ret <= 0 || ev->ret == SC_RET_UNKNOWN)
+		return 0;
+	int shared = (ev->flags & (CLONE_THREAD | CLONE_FILES)) != 0;
+	struct proc *c = imap_get(&b->procs, ev->ret);
+	if (c && c->tab && c->adopted)
+		return 0;   /* adopted already (the parser saw it first) */
+	int rc;
+	if (!c) {
+		rc = proc_get(b, ev->ret, &c);
+		if (rc)
+			return rc;
+	}
+	struct fdtab *t = shared ? p->tab : fdtab_copy(p->tab);
+	if (!t)
+		return -ENOMEM;
+	if (shared)
+		t->refs++;
+	/* the child ran before its clone returned in the trace: what it
+	 * opened meanwhile goes on top of what it inherited */
+	struct fdtab *own = c->tab;
+	for (uint32_t fd = 0; own && c->touched && fd < own->cap; fd++) {
+		if (!own->fds[fd])
+			continue;
+		if (fd < t->cap && t->fds[fd] && !shared) {
+			ofd_unref(t->fds[fd]);
+			t->fds[fd] = NULL;
+		}
+		if (fd >= t->cap || !t->fds[fd]) {
+			struct proc tmp = { .tab = t };
+			rc = fdt_set(&tmp, fd, own->fds[fd]);
+			if (rc) {
+				fdtab_unref(t);
+				return rc;
+			}
+		}
+	}
+	fdtab_unref(own);
+	c->tab = t;
+	c->adopted = 1;
+	if (p->cwd && !c->cwd) {
+		c->cwd = strdup(p->cwd);
+		if (!c->cwd)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int do_close_range(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	const int64_t cloexec = 4, unshare = 2;   /* CLOSE_RANGE_* */
+	if (ev->ret != 0 || (ev->flags & cloexec) || ev->fd < 0)
+		return 0;
+	if ((ev->flags & unshare) && p->tab->refs > 1) {
+		struct fdtab *t = fdtab_copy(p->tab);
+		if (!t)
+			return -ENOMEM;
+		fdtab_unref(p->tab);
+		p->tab = t;
+	}
+	int64_t last = ev->fd2 < 0 ? INT64_MAX : ev->fd2;
+	for (int64_t fd = ev->fd; fd <= last && fd < (int64_t)p->tab->cap; fd++) {
+		if (!p->tab->fds[fd])
+			continue;
+		int rc = close_fd(b, p, ev, fd, 0, 1);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int do_chdir(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	if (ev->ret != 0)
+		return 0;
+	const char *dir = NULL;
+	if (ev->path) {
+		dir = resolve(b, p, ev->path, SC_AT_FDCWD, NULL);
+		if (!dir)
+			return -ENOMEM;
+	} else {
+		struct ofd *o = fd_get(p, ev->fd);
+		dir = o && o->path ? o->path : ev->fdpath;
+	}
+	/* a relative result is relative to the first working directory the
+	 * trace never named (chdir("d") with no -y): keep it, so the paths
+	 * after it stay in step with those before; one that climbs above
+	 * that start is unknown */
+	if (!dir || (dir[0] != '/' && (!strcmp(dir, ".") || !strcmp(dir, "..") ||
+					!strncmp(dir, "../", 3)))) {
+		free(p->cwd);
+		p->cwd = NULL;
+		return 0;
+	}
+	char *n = strdup(dir);
+	if (!n)
+		return -ENOMEM;
+	free(p->cwd);
+	p->cwd = n;
+	return 0;
+}
+
+/*
+ * strace -y prints where AT_FDCWD pointed ("AT_FDCWD</tmp/x>"): that is
+ * the cwd of the process at that call, even when the trace never showed a
+ * chdir.  Learn it, so that a later plain mkdir("./d") or open("f")
+ * resolves to the same file as openat(AT_FDCWD</tmp/x>, "./d").
+ */
+static int learn_cwd(struct proc *p, const struct sc_event *ev)
+{
+	switch (ev->call) {
+	case SC_OPEN: case SC_UNLINK: case SC_RENAME: case SC_MKDIR:
+	case SC_RMDIR: case SC_STAT:
+		break;
+	default:
+		return 0;
+	}
+	if (!ev->path || ev->dirfd != SC_AT_FDCWD || !ev->fdpath || ev->fdpath[0] != '/')
+		return 0;
+	if (p->cwd && !strcmp(p->cwd, ev->fdpath))
+		return 0;
+	char *n = strdup(ev->fdpath);
+	if (!n)
+		return -ENOMEM;
+	free(p->cwd);
+	p->cwd = n;
+	return 0;
+}
+
+static int count_skip(struct builder *b, const char *name)
+{
+	if (!name)
+		name = "?";
+	for (size_t i = 0; i < b->nskips; i++)
+		if (!strcmp(b->skips[i].name, name)) {
+			b->skips[i].n++;
+			return 0;
+		}
+	if (b->nskips == b->skcap) {
+		size_t ncap = b->skcap ? b->skcap * 2 : 32;
+		struct skipname *n = realloc(b->skips, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		b->skips = n;
+		b->skcap = ncap;
+	}
+	char *s = strdup(name);
+	if (!s)
+		return -ENOMEM;
+	b->skips[b->nskips++] = (struct skipname){ s, 1 };
+	return 0;
+}
+
+/* ---- API ------------------------------------------------------------------ */
+int builder_new(struct builder **out, struct ops_writer *w)
+{
+	struct builder *b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->w = w;
+	*out = b;
+	return 0;
+}
+
+int builder_rank(struct builder *b, int64_t pid, const char *name, uint32_t *rank)
+{
+	struct proc *p;
+	int rc = proc_get(b, pid, &p);
+	if (rc)
+		return rc;
+	if (p->rank >= 0) {
+		*rank = (uint32_t)p->rank;
+		return 0;
+	}
+	rc = opsw_rank(b->w, name, pid, rank);
+	if (rc)
+		return rc;
+	rc = grow((void **)&b->ranks, &b->rcap, *rank + 1, sizeof(*b->ranks));
+	if (rc)
+		return rc;
+	if (*rank + 1 > b->nranks)
+		b->nranks = *rank + 1;
+	p->rank = *rank;
+	return 0;
+}
+
+int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
+{
+	struct proc *p;
+	b->st.events++;
+	if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit") && ev->call != SC_SKIP)
+		b->iocbs++;
+	int rc = proc_get(b, ev->pid, &p);
+	if (rc)
+		goto err;
+	rc = learn_cwd(p, ev);
+	if (rc)
+		goto err;
+	switch (ev->call) {
+	case SC_SKIP:
+		b->st.skipped_calls++;
+		rc = count_skip(b, ev->name);
+		break;
+	case SC_OPEN:
+		rc = do_open(b, p, ev);
+		break;
+	case SC_CLOSE:
+		rc = do_close(b, p, ev);
+		break;
+	case SC_READ:
+	case SC_WRITE:
+	case SC_AREAD:
+	case SC_AWRITE:
+		rc = do_data(b, p, ev);
+		break;
+	case SC_AWAIT:
+		rc = do_await(b, p, ev);
+		break;
+	case SC_LSEEK:
+		rc = do_seek(b, p, ev);
+		break;
+	case SC_FTRUNCATE:
+		rc = do_fdop(b, p, ev, OP_FTRUNCATE);
+		break;
+	case SC_FSYNC:
+		rc = do_fdop(b, p, ev, OP_FSYNC);
+		break;
+	case SC_FDATASYNC:
+		rc = do_fdop(b, p, ev, OP_FDATASYNC);
+		break;
+	case SC_FALLOCATE:
+		rc = do_fdop(b, p, ev, OP_FALLOCATE);
+		break;
+	case SC_MMAP:
+		rc = do_fdop(b, p, ev, OP_MMAP);
+		break;
+	case SC_DUP:
+	case SC_DUP2:
+		rc = do_dup(b, p, ev);
+		break;
+	case SC_UNLINK:
+		rc = do_path(b, p, ev, OP_UNLINK);
+		break;
+	case SC_RENAME:
+		rc = do_path(b, p, ev, OP_RENAME);
+		break;
+	case SC_MKDIR:
+		rc = do_path(b, p, ev, OP_MKDIR);
+		break;
+	case SC_RMDIR:
+		rc = do_path(b, p, ev, OP_RMDIR);
+		break;
+	case SC_STAT:
+		rc = do_path(b, p, ev, OP_STAT);
+		break;
+	case SC_CLONE:
+		rc = do_clone(b, p, ev);
+		break;
+	case SC_EXIT:
+		fdtab_unref(p->tab);
+		p->tab = NULL;
+		break;
+	case SC_CLOSE_RANGE:
+		rc = do_close_range(b, p, ev);
+		break;
+	case SC_CHDIR:
+		rc = do_chdir(b, p, ev);
+		break;
+	case SC_BARRIER: {
+		struct op op = op_new(OP_BARRIER);
+		uint32_t rank;
+		rc = rank_of(b, p, ev->ts_ns, &rank);
+		if (rc)
+			break;
+		op.aux = b->ranks[rank].barriers++;
+		op.result = ev->ret == SC_RET_UNKNOWN ? 0 : ev->ret;
+		rc = emit(b, p, ev, &op);
+		break;
+	}
+	default:
+		return rerr_at(e, -EINVAL, ev->src ? ev->src : "?", ev->line,
+			       "unknown event kind %d", (int)ev->call);
+	}
+	if (!rc)
+		return 0;
+err:
+	return rerr_at(e, rc, ev->src ? ev->src : "?", ev->line, "cannot record %s: %s",
+		       ev->name ? ev->name : "event", strerror(-rc));
+}
+
+static int info_u64(struct ops_writer *w, const char *key, uint64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return opsw_info(w, key, buf);
+}
+
+int builder_finish(struct builder *b, struct rerr *e)
+{
+	struct { const char *k; uint64_t v; } kv[] = {
+		{ "events", b->st.events },
+		{ "ops", b->st.ops },
+		{ "skipped_calls", b->st.skipped_calls },
+		{ "unknown_fd_ops", b->st.unknown_fd_ops },
+		{ "stdio_ops", b->st.stdio_ops },
+		{ "implicit_opens", b->st.implicit_opens },
+		{ "special_file_ops", b->st.special_ops },
+		{ "inherited_opens", b->inherited_opens },
+		{ "mmaps", b->st.mmaps },
+		{ "failed_calls", b->st.failed_calls },
+		{ "traced_processes", b->procs_seen },
+		{ "unknown_async_waits", b->unknown_async },
+		{ "sync_file_range_as_fdatasync", b->sfr_as_fdatasync },
+		{ "io_submit_iocbs_as_sync", b->iocbs },
+	};
+	int rc = 0;
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]) && !rc; i++)
+		rc = info_u64(b->w, kv[i].k, kv[i].v);
+	for (size_t i = 0; i < b->nskips && !rc; i++) {
+		char key[300];
+		snprintf(key, sizeof(key), "skipped.%s", b->skips[i].name);
+		rc = info_u64(b->w, key, b->skips[i].n);
+	}
+	if (rc)
+		return rerr_set(e, rc, "cannot record build counters: %s", strerror(-rc));
+	return 0;
+}
+
+const struct build_stats *builder_stats(const struct builder *b)
+{
+	return &b->st;
+}
+
+void builder_free(struct builder *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->procs.cap; i++) {
+		struct proc *p = b->procs.vals ? b->procs.vals[i] : NULL;
+		if (!p)
+			continue;
+		fdtab_unref(p->tab);
+		free(p->cwd);
+		free(p);
+	}
+	imap_release(&b->procs);
+	for (uint32_t r = 0; r < b->nranks; r++) {
+		struct imap *m = &b->ranks[r].async;
+		for (size_t i = 0; i < m->cap; i++)
+			free(m->vals[i]);
+		imap_release(m);
+	}
+	free(b->ranks);
+	free(b->sizes);
+	for (size_t i = 0; i < b->nskips; i++)
+		free(b->skips[i].name);
+	free(b->skips);
+	free(b->pathbuf);
+	free(b);
+}

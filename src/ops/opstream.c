@@ -1,0 +1,563 @@
+/*
+ * opstream.c - the .ops writer and reader.
+ *
+ * The writer keeps, per rank, one buffer of OPSW_CHUNK records; a full
+ * buffer is appended to an unlinked spill file and remembered by offset.
+ * Memory is thus bounded by ranks x chunk, whatever the trace length.
+ * opsw_finish lays the final file out rank by rank (records of a rank
+ * contiguous) into a temporary file next to the target, then renames it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ops/opstream.h"
+
+#define OPSW_CHUNK 256u
+
+struct wrank {
+	uint64_t name;       /* string table offset */
+	int64_t pid;
+	uint64_t t0;
+	uint64_t count;
+	uint64_t *chunks;    /* spill offsets of full chunks */
+	size_t nchunks, capchunks;
+	struct op *buf;      /* OPSW_CHUNK records, allocated lazily */
+	unsigned nbuf;
+};
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+struct ops_writer {
+	char *path;
+	int spill_fd;
+	uint64_t spill_len;
+	struct wrank *ranks;
+	uint32_t nranks, capranks;
+	struct ops_path *paths;
+	uint32_t npaths, cappaths;
+	uint32_t *hash;      /* open addressing: path id + 1, 0 empty */
+	size_t hashcap;
+	struct buf strs;
+	struct buf info;
+};
+
+static int buf_append(struct buf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n)
+			cap *= 2;
+		char *np = realloc(b->p, cap);
+		if (!np)
+			return -ENOMEM;
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+/* Append a NUL-terminated string to the string table; returns its offset. */
+static int str_add(struct ops_writer *w, const char *s, uint64_t *off)
+{
+	*off = w->strs.len;
+	return buf_append(&w->strs, s, strlen(s) + 1);
+}
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+int opsw_open(struct ops_writer **wp, const char *path)
+{
+	struct ops_writer *w = calloc(1, sizeof(*w));
+	int ret = -ENOMEM;
+	if (!w)
+		return -ENOMEM;
+	w->spill_fd = -1;
+	w->path = strdup(path);
+	if (!w->path)
+		goto fail;
+	const char *tmpdir = getenv("TMPDIR");
+	char tmpl[PATH_MAX];
+	snprintf(tmpl, sizeof(tmpl), "%s/replay-spill-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	w->spill_fd = mkostemp(tmpl, O_CLOEXEC);
+	if (w->spill_fd < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	unlink(tmpl);
+	/* string offset 0 is the empty string */
+	if ((ret = buf_append(&w->strs, "", 1)) < 0)
+		goto fail;
+	*wp = w;
+	return 0;
+fail:
+	opsw_abort(w);
+	return ret;
+}
+
+int opsw_path(struct ops_writer *w, const char *path, uint32_t flags, uint32_t *id)
+{
+	if (w->npaths * 2 >= w->hashcap) {
+		size_t cap = w->hashcap ? w->hashcap * 2 : 1024;
+		uint32_t *h = calloc(cap, sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < w->npaths; i++) {
+			size_t j = fnv1a(w->strs.p + w->paths[i].name) & (cap - 1);
+			while (h[j])
+				j = (j + 1) & (cap - 1);
+			h[j] = i + 1;
+		}
+		free(w->hash);
+		w->hash = h;
+		w->hashcap = cap;
+	}
+	size_t j = fnv1a(path) & (w->hashcap - 1);
+	while (w->hash[j]) {
+		uint32_t i = w->hash[j] - 1;
+		if (!strcmp(w->strs.p + w->paths[i].name, path)) {
+			w->paths[i].flags |= flags;
+			*id = i;
+			return 0;
+		}
+		j = (j + 1) & (w->hashcap - 1);
+	}
+	if (w->npaths == w->cappaths) {
+		uint32_t cap = w->cappaths ? w->cappaths * 2 : 64;
+		struct ops_path *np = realloc(w->paths, cap * sizeof(*np));
+		if (!np)
+			return -ENOMEM;
+		w->paths = np;
+		w->cappaths = cap;
+	}
+	uint64_t off;
+	int ret = str_add(w, path, &off);
+	if (ret < 0)
+		return ret;
+	w->paths[w->npaths] = (struct ops_path){ .name = off, .flags = flags };
+	w->hash[j] = w->npaths + 1;
+	*id = w->npaths++;
+	return 0;
+}
+
+int opsw_rank(struct ops_writer *w, const char *name, int64_t pid, uint32_t *rank)
+{
+	if (w->nranks == w->capranks) {
+		uint32_t cap = w->capranks ? w->capranks * 2 : 16;
+		struct wrank *nr = realloc(w->ranks, cap * sizeof(*nr));
+		if (!nr)
+			return -ENOMEM;
+		w->ranks = nr;
+		w->capranks = cap;
+	}
+	struct wrank *r = &w->ranks[w->nranks];
+	memset(r, 0, sizeof(*r));
+	r->pid = pid;
+	int ret = str_add(w, name, &r->name);
+	if (ret < 0)
+		return ret;
+	*rank = w->nranks++;
+	return 0;
+}
+
+void opsw_rank_t0(struct ops_writer *w, uint32_t rank, uint64_t t0_ns)
+{
+	if (rank < w->nranks)
+		w->ranks[rank].t0 = t0_ns;
+}
+
+static int write_full(int fd, const void *p, size_t n, uint64_t off)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t k = pwrite(fd, c, n, (off_t)off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		c += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+static int read_full(int fd, void *p, size_t n, uint64_t off)
+{
+	char *c = p;
+	while (n) {
+		ssize_t k = pread(fd, c, n, (off_t)off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -EIO;
+		c += k;
+		n -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
+{
+	if (rank >= w->nranks)
+		return -EINVAL;
+	struct wrank *r = &w->ranks[rank];
+	if (!r->buf) {
+		r->buf = malloc(OPSW_CHUNK * sizeof(struct op));
+		if (!r->buf)
+			return -ENOMEM;
+	}
+	r->buf[r->nbuf++] = *op;
+	r->count++;
+	if (r->nbuf < OPSW_CHUNK)
+		return 0;
+	if (r->nchunks == r->capchunks) {
+		size_t cap = r->capchunks ? r->capchunks * 2 : 16;
+		uint64_t *nc = realloc(r->chunks, cap * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		r->chunks = nc;
+		r->capchunks = cap;
+	}
+	int ret = write_full(w->spill_fd, r->buf, OPSW_CHUNK * sizeof(struct op), w->spill_len);
+	if (ret < 0)
+		return ret;
+	r->chunks[r->nchunks++] = w->spill_len;
+	w->spill_len += OPSW_CHUNK * sizeof(struct op);
+	r->nbuf = 0;
+	return 0;
+}
+
+int opsw_info(struct ops_writer *w, const char *key, const char *value)
+{
+	if (strchr(key, '\n') || strchr(key, '=') || strchr(value, '\n'))
+		return -EINVAL;
+	int ret = buf_append(&w->info, key, strlen(key));
+	if (!ret)
+		ret = buf_append(&w->info, "=", 1);
+	if (!ret)
+		ret = buf_append(&w->info, value, strlen(value));
+	if (!ret)
+		ret = buf_append(&w->info, "\n", 1);
+	return ret;
+}
+
+static uint64_t align64(uint64_t v)
+{
+	return (v + 63) & ~63ull;
+}
+
+int opsw_finish(struct ops_writer *w)
+{
+	char tmp[PATH_MAX];
+	int fd = -1, ret;
+	struct op *chunk = NULL;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", w->path) >= (int)sizeof(tmp)) {
+		ret = -ENAMETOOLONG;
+		goto out;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		tmp[0] = '\0';
+		goto out;
+	}
+	fchmod(fd, 0644);
+
+	struct ops_header h;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, OPS_MAGIC, 8);
+	h.version = OPS_VERSION;
+	h.header_size = sizeof(h);
+	h.nranks = w->nranks;
+	h.npaths = w->npaths;
+	for (uint32_t i = 0; i < w->nranks; i++)
+		h.nops += w->ranks[i].count;
+	h.info_off = sizeof(h);
+	h.info_len = w->info.len + 1;
+	h.str_off = h.info_off + h.info_len;
+	h.str_len = w->strs.len;
+	h.paths_off = align64(h.str_off + h.str_len);
+	h.ranks_off = align64(h.paths_off + (uint64_t)w->npaths * sizeof(struct ops_path));
+	h.ops_off = align64(h.ranks_off + (uint64_t)w->nranks * sizeof(struct ops_rank));
+	h.file_size = h.ops_off + h.nops * sizeof(struct op);
+
+	if ((ret = write_full(fd, &h, sizeof(h), 0)) < 0)
+		goto out;
+	if (w->info.len && (ret = write_full(fd, w->info.p, w->info.len, h.info_off)) < 0)
+		goto out;
+	if ((ret = write_full(fd, "", 1, h.info_off + w->info.len)) < 0)
+		goto out;
+	if ((ret = write_full(fd, w->strs.p, w->strs.len, h.str_off)) < 0)
+		goto out;
+	if (w->npaths &&
+	    (ret = write_full(fd, w->paths, w->npaths * sizeof(struct ops_path), h.paths_off)) < 0)
+		goto out;
+
+	uint64_t first = 0, pos = h.ops_off;
+	chunk = malloc(OPSW_CHUNK * sizeof(struct op));
+	if (!chunk) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < w->nranks; i++) {
+		struct wrank *r = &w->ranks[i];
+		struct ops_rank ri = { .first = first, .count = r->count, .name = r->name,
+				       .pid = r->pid, .t0_ns = r->t0 };
+		ret = write_full(fd, &ri, sizeof(ri), h.ranks_off + (uint64_t)i * sizeof(ri));
+		if (ret < 0)
+			goto out;
+		for (size_t c = 0; c < r->nchunks; c++) {
+			size_t n = OPSW_CHUNK * sizeof(struct op);
+			if ((ret = read_full(w->spill_fd, chunk, n, r->chunks[c])) < 0 ||
+			    (ret = write_full(fd, chunk, n, pos)) < 0)
+				goto out;
+			pos += n;
+		}
+		if (r->nbuf) {
+			size_t n = r->nbuf * sizeof(struct op);
+			if ((ret = write_full(fd, r->buf, n, pos)) < 0)
+				goto out;
+			pos += n;
+		}
+		first += r->count;
+	}
+	if (ftruncate(fd, (off_t)h.file_size) < 0 || rename(tmp, w->path) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	tmp[0] = '\0';
+	ret = 0;
+out:
+	free(chunk);
+	if (fd >= 0)
+		close(fd);
+	if (tmp[0])
+		unlink(tmp);
+	opsw_abort(w);
+	return ret;
+}
+
+void opsw_abort(struct ops_writer *w)
+{
+	if (!w)
+		return;
+	if (w->spill_fd >= 0)
+		close(w->spill_fd);
+	for (uint32_t i = 0; i < w->nranks; i++) {
+		free(w->ranks[i].chunks);
+		free(w->ranks[i].buf);
+	}
+	free(w->ranks);
+	free(w->paths);
+	free(w->hash);
+	free(w->strs.p);
+	free(w->info.p);
+	free(w->path);
+	free(w);
+}
+
+/* ---- reader ---------------------------------------------------------- */
+
+int ops_file_is(const char *path)
+{
+	char magic[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, magic, sizeof(magic));
+	close(fd);
+	return n == (ssize_t)sizeof(magic) && !memcmp(magic, OPS_MAGIC, 8);
+}
+
+static int in_file(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+int opstream_open(struct opstream *s, const char *path, const char **why)
+{
+	static const char *dummy;
+	struct stat st;
+	int fd, ret;
+
+	if (!why)
+		why = &dummy;
+	*why = NULL;
+	memset(s, 0, sizeof(*s));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	if ((uint64_t)st.st_size < sizeof(struct ops_header)) {
+		close(fd);
+		*why = "file too short for an .ops header";
+		return -EINVAL;
+	}
+	s->size = (size_t)st.st_size;
+	s->map = mmap(NULL, s->size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (s->map == MAP_FAILED) {
+		s->map = NULL;
+		return -errno;
+	}
+	const struct ops_header *h = s->map;
+	ret = -EINVAL;
+	if (memcmp(h->magic, OPS_MAGIC, 8)) {
+		*why = "not an .ops file (bad magic)";
+		goto bad;
+	}
+	if (h->version != OPS_VERSION) {
+		*why = "unsupported .ops version";
+		goto bad;
+	}
+	if (h->header_size != sizeof(*h) || h->file_size != s->size) {
+		*why = "truncated or corrupt .ops file (size mismatch)";
+		goto bad;
+	}
+	if (!in_file(h->info_off, h->info_len, s->size) || h->info_len == 0 ||
+	    !in_file(h->str_off, h->str_len, s->size) || h->str_len == 0 ||
+	    !in_file(h->paths_off, (uint64_t)h->npaths * sizeof(struct ops_path), s->size) ||
+	    !in_file(h->ranks_off, (uint64_t)h->nranks * sizeof(struct ops_rank), s->size) ||
+	    h->nops > s->size / sizeof(struct op) ||
+	    !in_file(h->ops_off, h->nops * sizeof(struct op), s->size) ||
+	    (h->paths_off | h->ranks_off | h->ops_off) % 8) {
+		*why = "corrupt .ops file (section out of bounds)";
+		goto bad;
+	}
+	s->hdr = h;
+	s->info = (const char *)s->map + h->info_off;
+	s->strs = (const char *)s->map + h->str_off;
+	s->paths = (const void *)((const char *)s->map + h->paths_off);
+	s->ranks = (const void *)((const char *)s->map + h->ranks_off);
+	s->ops = (const void *)((const char *)s->map + h->ops_off);
+	s->nranks = h->nranks;
+	s->npaths = h->npaths;
+	s->nops = h->nops;
+	if (s->info[h->info_len - 1] != '\0' || s->strs[h->str_len - 1] != '\0') {
+		*why = "corrupt .ops file (unterminated strings)";
+		goto bad;
+	}
+	for (uint32_t i = 0; i < s->npaths; i++)
+		if (s->paths[i].name >= h->str_len) {
+			*why = "corrupt .ops file (path name out of bounds)";
+			goto bad;
+		}
+	uint64_t next = 0;
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		if (s->ranks[r].name >= h->str_len || s->ranks[r].first != next ||
+		    s->ranks[r].count > h->nops - next) {
+			*why = "corrupt .ops file (bad rank index)";
+			goto bad;
+		}
+		next += s->ranks[r].count;
+	}
+	if (next != h->nops) {
+		*why = "corrupt .ops file (rank index does not cover the records)";
+		goto bad;
+	}
+	/* Records are trusted by every consumer (the runner sizes its handle
+	 * table from them), so check each one once here: a sequential pass
+	 * over the mapping, far cheaper than the replay itself. */
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		const struct op *o = s->ops + s->ranks[r].first;
+		uint64_t n = s->ranks[r].count;
+		for (uint64_t i = 0; i < n; i++, o++) {
+			if (o->kind == OP_NONE || o->kind >= OP__COUNT) {
+				*why = "corrupt .ops file (unknown op kind)";
+				goto bad;
+			}
+			if (o->file != OP_NOFILE && o->file >= s->npaths) {
+				*why = "corrupt .ops file (path id out of range)";
+				goto bad;
+			}
+			if (op_is_data(o->kind) && o->len > OP_MAX_DATA_LEN) {
+				*why = "corrupt .ops file (data op longer than one call can move)";
+				goto bad;
+			}
+			if (o->kind == OP_RENAME && o->aux >= s->npaths) {
+				*why = "corrupt .ops file (rename target out of range)";
+				goto bad;
+			}
+			/* handles are dense per rank, so never more than the rank's
+			 * ops; a hand-made file may leave gaps, but never so large a
+			 * handle that a worker's handle table could not be allocated */
+			if (o->handle != OP_NOHANDLE && o->handle >= n && o->handle >= OPS_MAX_SPARSE_HANDLE) {
+				*why = "corrupt .ops file (handle id out of range)";
+				goto bad;
+			}
+		}
+	}
+	return 0;
+bad:
+	opstream_close(s);
+	return ret;
+}
+
+void opstream_close(struct opstream *s)
+{
+	if (s->map)
+		munmap(s->map, s->size);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *opstream_path(const struct opstream *s, uint32_t id)
+{
+	if (id == OP_NOFILE || id >= s->npaths)
+		return "";
+	return s->strs + s->paths[id].name;
+}
+
+const char *opstream_rank_name(const struct opstream *s, uint32_t r)
+{
+	return r < s->nranks ? s->strs + s->ranks[r].name : "";
+}
+
+const char *opstream_info(const struct opstream *s, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = s->info;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		if (l > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+			size_t vlen = l - klen - 1;
+			if (vlen >= len)
+				vlen = len ? len - 1 : 0;
+			if (len) {
+				memcpy(buf, p + klen + 1, vlen);
+				buf[vlen] = '\0';
+			}
+			return buf;
+		}
+		p += l + (nl ? 1 : 0);
+	}
+	return NULL;
+}

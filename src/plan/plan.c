@@ -1,0 +1,1960 @@
+/*
+ * plan.c - traced paths mapped beneath TARGET, the file set to prepare,
+ * ranks -> processes, and everything that touches the target.
+ *
+ * Why it is built this way:
+ *
+ * - Safety.  Every name is resolved relative to an O_PATH fd of TARGET with
+ *   openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS|RESOLVE_NO_XDEV): the
+ *   kernel refuses absolute symlinks, symlinks and ".." that leave the
+ *   target (EXDEV), /proc magic links (ELOOP), and mount points beneath the
+ *   target (EXDEV: a bind mount of / in the target would otherwise lead
+ *   out, and the I/O must hit the file system under test anyway).  Without openat2 (ENOSYS, or EPERM from a
+ *   seccomp filter) we walk the path one component at a time with
+ *   O_NOFOLLOW and refuse every symlink.  Path-based metadata calls open the
+ *   parent directory that way and then act on the last component with the
+ *   *at() call, so no path string is ever handed to the kernel relative to
+ *   the cwd.  On top of that, traced paths are normalized lexically before
+ *   anything happens ("/.." stays "/", a relative path climbing above its
+ *   start is refused), so the kernel checks are a second wall, not the only
+ *   one.
+ *
+ * - Copies.  Copy 0 lives at TARGET/<path>, copy k > 0 at
+ *   TARGET/.replay-copy-<k>/<path>.  Traced paths whose first component
+ *   starts with ".replay-" are refused, so a copy root can never collide
+ *   with a traced path.
+ *
+ * - Which files to prepare (read before written).  Per mapped file, over
+ *   the replayed ranks, with absolute trace times (rank t0 + op time):
+ *     need   = first successful open without O_CREAT, stat by path,
+ *              unlink, rename-from or rmdir  (the file existed)
+ *     create = first successful open with O_CREAT, rename-to, mkdir
+ *     read   = first read;  write = first write/ftruncate/fallocate,
+ *              open with O_TRUNC, rename-to
+ *   The file is prepared when need <= create, or read <= write (ties count
+ *   as "read first": preparing is the safe side), over all ranks or within
+ *   any one rank: ranks replay unordered (alone, in sequential mode), so a
+ *   rank that reads or opens a file another rank made finds it prepared.  Its size is the largest
+ *   offset + bytes read (the traced result; the request for async reads and
+ *   unknown results), so each replayed read finds at least the data it
+ *   found in the trace.  Files only written are created by the run; their
+ *   parent directories are created by plan_prepare, except below a
+ *   directory the trace itself mkdirs.  An input that already exists in
+ *   the target, is at least that large and is never changed by the trace is
+ *   used as it is (users may bring their real data set).
+ *
+ * - Cleanup removes files that did not exist when the plan was built (the
+ *   run created them, or plan_prepare did) and directories plan_prepare or
+ *   the run's mkdir created, deepest first.  A file that existed (allowed
+ *   only with force) is never removed.  Such a directory left non-empty
+ *   (the trace renamed into it) is removed with what is in it, without
+ *   --force only: then nothing that existed can have moved in.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "ops/ops.h"
+#include "plan/plan.h"
+
+#define COPY_PREFIX     ".replay-copy-"
+#define RESERVED_PREFIX ".replay-"
+#define TIME_NONE       UINT64_MAX
+#define RESULT_UNKNOWN  INT64_MIN       /* builder: result not traced */
+#define HANDLE_MAX      (1u << 24)      /* larger ids mapped only up to the rank's op count */
+#define PATTERN_SIZE    (1u << 20)
+
+/* per-(copy, file) and per-(copy, dir) state bits */
+#define ST_EXISTED 0x1u   /* was there when the plan was built        */
+#define ST_MADE    0x2u   /* created by plan_prepare                  */
+#define ST_REUSE   0x4u   /* existing input, big enough: used as is   */
+
+struct plan_dir {
+	char *rel;              /* copy-relative directory                */
+	uint32_t min_rank;      /* lowest rank whose files need it        */
+};
+
+struct plan_priv {
+	bool walk;              /* O_NOFOLLOW walk instead of openat2     */
+	bool force;             /* --force: existing files may be moved   */
+	uint32_t nranks;        /* ranks in the trace                     */
+	uint32_t *file_rank;    /* per file: lowest rank using it         */
+	uint16_t *file_acc;     /* per file: A_* bits                     */
+	struct plan_dir *dirs;  /* sorted by rel: parents before children */
+	size_t ndirs;
+	uint8_t *fstate;        /* [copy * nfiles + i]                    */
+	uint8_t *dstate;        /* [copy * ndirs + j]                     */
+	uint8_t *rstate;        /* [copy]: copy root                      */
+};
+
+/* accumulator bits */
+#define A_USED     0x001u
+#define A_SHARED   0x002u
+#define A_DIRHINT  0x004u   /* mkdir, rmdir, open O_DIRECTORY           */
+#define A_FILEHINT 0x008u   /* data ops, plain opens, unlink            */
+#define A_OK       0x010u   /* some op on it succeeded                  */
+#define A_WRITTEN  0x020u
+#define A_MODIFIES 0x040u   /* written, truncated, created, unlinked    */
+#define A_RMDIR    0x080u   /* the trace removes it (rmdir)             */
+#define A_MKDIR    0x100u   /* the trace creates it with mkdir          */
+#define A_RNEED    0x200u   /* some rank needs it before it creates it itself */
+#define A_RREAD    0x400u   /* some rank reads it before it writes it itself  */
+
+struct facc {
+	uint64_t t_need, t_create, t_read, t_write;
+	uint64_t extent;
+	uint32_t first_rank;
+	uint16_t bits;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static int cmp_dir(const void *a, const void *b)
+{
+	return strcmp(((const struct plan_dir *)a)->rel, ((const struct plan_dir *)b)->rel);
+}
+
+static size_t depth_of(const char *rel)
+{
+	size_t d = *rel ? 1 : 0;
+	for (; *rel; rel++)
+		d += *rel == '/';
+	return d;
+}
+
+/* The copy root prefix ("" or ".replay-copy-K/") into buf. */
+static void copy_prefix(uint32_t copy, char *buf, size_t len)
+{
+	if (copy == 0)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, COPY_PREFIX "%" PRIu32 "/", copy);
+}
+
+/* Target-relative path of rel in copy `copy`. -ENAMETOOLONG. */
+static int copy_path(uint32_t copy, const char *rel, char *buf, size_t len)
+{
+	char pre[32];
+	copy_prefix(copy, pre, sizeof pre);
+	int n = snprintf(buf, len, "%s%s", pre, rel);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	if (!buf[0])
+		strcpy(buf, ".");
+	else if (buf[n - 1] == '/')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+/* For messages: "TARGET/rel" of copy `copy`. */
+static const char *show(const struct plan *p, uint32_t copy, const char *rel, char *buf, size_t len)
+{
+	char pre[32];
+	copy_prefix(copy, pre, sizeof pre);
+	size_t tl = strlen(p->target);
+	while (tl > 1 && p->target[tl - 1] == '/')
+		tl--;
+	snprintf(buf, len, "%.*s/%s%s", (int)tl, p->target, pre, rel);
+	size_t n = strlen(buf);
+	if (n > 1 && buf[n - 1] == '/')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
+/*
+ * Map a traced path to a normalized relative path: no empty, "." or ".."
+ * components, no leading or trailing '/'.  "/" and "" map to "" (the copy
+ * root).  -EXDEV when a relative path climbs above its start, -EPERM for
+ * the reserved ".replay-" prefix, -ENAMETOOLONG, -ENOMEM.
+ */
+static int map_path(const char *in, char **out)
+{
+	size_t n = strlen(in);
+	if (n >= PATH_MAX)
+		return -ENAMETOOLONG;
+	bool abs = in[0] == '/';
+	char *o = malloc(n + 1);
+	if (!o)
+		return -ENOMEM;
+	size_t ol = 0;
+	const char *c = in;
+	while (*c) {
+		while (*c == '/')
+			c++;
+		if (!*c)
+			break;
+		const char *end = strchrnul(c, '/');
+		size_t cl = (size_t)(end - c);
+		if (cl == 1 && c[0] == '.') {
+			/* nothing */
+		} else if (cl == 2 && c[0] == '.' && c[1] == '.') {
+			if (ol == 0) {
+				if (!abs) {
+					free(o);
+					return -EXDEV;
+				}
+				/* "/.." is "/" */
+			} else {
+				while (ol > 0 && o[ol - 1] != '/')
+					ol--;
+				if (ol > 0)
+					ol--;   /* the '/' before the dropped component */
+			}
+		} else {
+			if (ol)
+				o[ol++] = '/';
+			memcpy(o + ol, c, cl);
+			ol += cl;
+		}
+		c = end;
+	}
+	o[ol] = '\0';
+	if (!strncmp(o, RESERVED_PREFIX, strlen(RESERVED_PREFIX))) {
+		free(o);
+		return -EPERM;
+	}
+	*out = o;
+	return 0;
+}
+
+/* ---- resolution beneath the target ------------------------------------ */
+
+/* Should we walk instead of using openat2?  REPLAY_RESOLVE=walk forces the
+ * walk (tests, and kernels where openat2 misbehaves). */
+static bool resolve_walk(int dirfd)
+{
+	const char *env = getenv("REPLAY_RESOLVE");
+	if (env && !strcmp(env, "walk"))
+		return true;
+#ifdef SYS_openat2
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS |
+					   RESOLVE_NO_XDEV };
+	long fd = syscall(SYS_openat2, dirfd, ".", &how, sizeof how);
+	if (fd >= 0) {
+		close((int)fd);
+		return false;
+	}
+	return errno == ENOSYS || errno == EPERM;
+#else
+	(void)dirfd;
+	return true;
+#endif
+}
+
+/* Flags openat2 accepts; anything else in a traced flag word is dropped
+ * (openat2 would fail with EINVAL where open(2) ignored it). */
+#define OPEN_VALID (O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | \
+		    O_NONBLOCK | O_DSYNC | O_SYNC | O_DIRECT | O_LARGEFILE |       \
+		    O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC | O_PATH |    \
+		    O_TMPFILE | FASYNC)
+
+/* Which mount an fd is on: the mount ID (name_to_handle_at, any kernel
+ * since 2.6.39, when the file system exports handles) and the device. */
+struct mnt_key {
+	dev_t dev;
+	int mnt_id;             /* -1 unknown */
+};
+
+static int mnt_key_of(int fd, struct mnt_key *k)
+{
+	union {
+		struct file_handle h;
+		char buf[sizeof(struct file_handle) + MAX_HANDLE_SZ];
+	} u;
+	struct stat st;
+	if (fstat(fd, &st))
+		return -errno;
+	k->dev = st.st_dev;
+	u.h.handle_bytes = MAX_HANDLE_SZ;
+	if (name_to_handle_at(fd, "", &u.h, &k->mnt_id, AT_EMPTY_PATH))
+		k->mnt_id = -1;
+	return 0;
+}
+
+static bool same_mount(const struct mnt_key *a, const struct mnt_key *b)
+{
+	if (a->dev != b->dev)
+		return false;
+	return a->mnt_id < 0 || b->mnt_id < 0 || a->mnt_id == b->mnt_id;
+}
+
+/* Is the O_PATH fd `fd` on the mount `root`? 0, -EXDEV, -errno. */
+static int check_mount(int fd, const struct mnt_key *root)
+{
+	struct mnt_key k;
+	int rc = mnt_key_of(fd, &k);
+	if (rc)
+		return rc;
+	return same_mount(&k, root) ? 0 : -EXDEV;
+}
+
+/*
+ * Component walk, for kernels without openat2: every component opened with
+ * O_NOFOLLOW, so any symlink -> ELOOP; every directory and an existing last
+ * component must be on dirfd's mount (mount ID where the file system gives
+ * one, else the device), else EXDEV.  (The last component is checked just
+ * before it is opened: a mount made in between by root is not seen.)
+ */
+static int walk_open(int dirfd, const char *path, int flags, mode_t mode)
+{
+	char buf[PATH_MAX];
+	struct mnt_key root;
+	struct stat st;
+	size_t n = strlen(path);
+	int cur = dirfd, rc;
+	if (n >= sizeof buf)
+		return -ENAMETOOLONG;
+	rc = mnt_key_of(dirfd, &root);
+	if (rc)
+		return rc;
+	memcpy(buf, path, n + 1);
+	char *c = buf;
+	for (;;) {
+		while (*c == '/')
+			c++;
+		char *slash = strchr(c, '/');
+		if (slash)
+			*slash = '\0';
+		bool last = !slash;
+		if (!strcmp(c, "..")) {
+			rc = -EXDEV;
+			goto out;
+		}
+		if (last) {
+			const char *name = *c ? c : ".";
+			if (!strcmp(name, ".")) {
+				rc = openat(cur, ".", (flags & ~(O_CREAT | O_EXCL)) | O_CLOEXEC);
+				if (rc < 0)
+					rc = -errno;
+				goto out;
+			}
+			int pfd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			if (pfd >= 0) {
+				rc = check_mount(pfd, &root);
+				close(pfd);
+				if (rc)
+					goto out;
+			}
+			rc = openat(cur, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+			if (rc < 0) {
+				rc = -errno;
+				/* O_NOFOLLOW on a symlink with O_DIRECTORY says ENOTDIR */
+				if (rc == -ENOTDIR && !fstatat(cur, name, &st, AT_SYMLINK_NOFOLLOW) &&
+				    S_ISLNK(st.st_mode))
+					rc = -ELOOP;
+			}
+			/* (O_PATH|O_NOFOLLOW yields the link itself, as with openat2) */
+			goto out;
+		}
+		if (!*c || !strcmp(c, ".")) {
+			c = slash + 1;
+			continue;
+		}
+		int nfd = openat(cur, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0) {
+			rc = -errno;
+			if (rc == -ENOTDIR && !fstatat(cur, c, &st, AT_SYMLINK_NOFOLLOW) &&
+			    S_ISLNK(st.st_mode))
+				rc = -ELOOP;
+			goto out;
+		}
+		if (cur != dirfd)
+			close(cur);
+		cur = nfd;
+		rc = check_mount(cur, &root);
+		if (rc)
+			goto out;
+		c = slash + 1;
+	}
+out:
+	if (cur != dirfd)
+		close(cur);
+	return rc;
+}
+
+static int open_beneath(bool walk, int dirfd, const char *path, int flags, mode_t mode)
+{
+	flags &= OPEN_VALID;
+	if (!(flags & (O_CREAT | O_TMPFILE)))
+		mode = 0;
+	if (walk)
+		return walk_open(dirfd, path, flags, mode);
+#ifdef SYS_openat2
+	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC), .mode = mode,
+				.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS |
+					   RESOLVE_NO_XDEV };
+	for (int tries = 0;; tries++) {
+		long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+		if (fd >= 0)
+			return (int)fd;
+		/* EAGAIN: a concurrent rename/mount raced the lookup; retry */
+		if ((errno == EINTR || errno == EAGAIN) && tries < 16)
+			continue;
+		return -errno;
+	}
+#else
+	return walk_open(dirfd, path, flags, mode);
+#endif
+}
+
+/* Open the parent directory of copy/rel beneath the target; *last is the
+ * final component (inside `buf`). -EINVAL for the root, "." or "..". */
+static int open_parent(const struct plan *p, uint32_t copy, const char *rel,
+		       char *buf, size_t len, const char **last)
+{
+	if (!rel[0])
+		return -EINVAL;   /* the copy root itself is never unlinked, renamed, ... */
+	int rc = copy_path(copy, rel, buf, len);
+	if (rc)
+		return rc;
+	char *slash = strrchr(buf, '/');
+	const char *parent;
+	if (slash) {
+		*slash = '\0';
+		*last = slash + 1;
+		parent = buf;
+	} else {
+		*last = buf;
+		parent = ".";
+	}
+	if (!**last || !strcmp(*last, ".") || !strcmp(*last, ".."))
+		return -EINVAL;
+	return open_beneath(p->priv->walk, p->target_fd, parent, O_PATH | O_DIRECTORY, 0);
+}
+
+static const struct plan_file *file_by_id(const struct plan *p, uint32_t path_id)
+{
+	if (!p || !p->priv || path_id >= p->npaths || p->file_of[path_id] == UINT32_MAX)
+		return NULL;
+	return &p->files[p->file_of[path_id]];
+}
+
+int plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode)
+{
+	const struct plan_file *f = file_by_id(p, path_id);
+	char buf[PATH_MAX];
+	if (!f || copy >= p->ncopies)
+		return -EINVAL;
+	int rc = copy_path(copy, f->rel, buf, sizeof buf);
+	if (rc)
+		return rc;
+	return open_beneath(p->priv->walk, p->target_fd, buf, flags, mode);
+}
+
+/* The *at() calls made on the last component of a path, in its parent. */
+enum parent_op { PARENT_UNLINK, PARENT_MKDIR, PARENT_RMDIR };
+
+/* Look up path_id, open the parent of its copy beneath the target and
+ * run op on the last component: 0 or -errno. */
+static int at_parent(const struct plan *p, uint32_t copy, uint32_t path_id,
+		     enum parent_op op, mode_t mode)
+{
+	const struct plan_file *f = file_by_id(p, path_id);
+	char buf[PATH_MAX];
+	const char *last;
+	int rc = -EINVAL;
+	if (!f || copy >= p->ncopies)
+		return -EINVAL;
+	int pfd = open_parent(p, copy, f->rel, buf, sizeof buf, &last);
+	if (pfd < 0)
+		return pfd;
+	switch (op) {
+	case PARENT_UNLINK:
+		rc = unlinkat(pfd, last, 0) ? -errno : 0;
+		break;
+	case PARENT_MKDIR:
+		rc = mkdirat(pfd, last, mode) ? -errno : 0;
+		break;
+	case PARENT_RMDIR:
+		rc = unlinkat(pfd, last, AT_REMOVEDIR) ? -errno : 0;
+		break;
+	}
+	close(pfd);
+	return rc;
+}
+
+int plan_unlink(const struct plan *p, uint32_t copy, uint32_t path_id)
+{
+	return at_parent(p, copy, path_id, PARENT_UNLINK, 0);
+}
+
+int plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id)
+{
+	const struct plan_file *f = file_by_id(p, from_id), *t = file_by_id(p, to_id);
+	char b1[PATH_MAX], b2[PATH_MAX];
+	const char *l1, *l2;
+	int rc, fd1 = -1, fd2 = -1;
+	if (!f || !t || copy >= p->ncopies)
+		return -EINVAL;
+	fd1 = open_parent(p, copy, f->rel, b1, sizeof b1, &l1);
+	if (fd1 < 0) {
+		rc = fd1;
+		fd1 = -1;
+		goto out;
+	}
+	fd2 = open_parent(p, copy, t->rel, b2, sizeof b2, &l2);
+	if (fd2 < 0) {
+		rc = fd2;
+		fd2 = -1;
+		goto out;
+	}
+	rc = renameat(fd1, l1, fd2, l2) ? -errno : 0;
+out:
+	if (fd1 >= 0)
+		close(fd1);
+	if (fd2 >= 0)
+		close(fd2);
+	return rc;
+}
+
+int plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mode)
+{
+	return at_parent(p, copy, path_id, PARENT_MKDIR, mode);
+}
+
+int plan_rmdir(const struct plan *p, uint32_t copy, uint32_t path_id)
+{
+	return at_parent(p, copy, path_id, PARENT_RMDIR, 0);
+}
+
+/* lstat of copy/rel beneath the target: 0, -ENOENT (or -ENOTDIR) absent,
+ * -EXDEV/-ELOOP unsafe, other -errno.  The whole path goes through O_PATH:
+ * it never follows a final symlink. */
+static int stat_beneath(const struct plan *p, uint32_t copy, const char *rel, struct stat *st)
+{
+	char buf[PATH_MAX];
+	int rc = copy_path(copy, rel, buf, sizeof buf);
+	if (rc)
+		return rc;
+	int fd = open_beneath(p->priv->walk, p->target_fd, buf, O_PATH | O_NOFOLLOW, 0);
+	if (fd < 0)
+		return fd;
+	rc = fstat(fd, st) ? -errno : 0;
+	close(fd);
+	return rc;
+}
+
+int plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id)
+{
+	const struct plan_file *f = file_by_id(p, path_id);
+	struct stat st;
+	if (!f || copy >= p->ncopies)
+		return -EINVAL;
+	return stat_beneath(p, copy, f->rel, &st);
+}
+
+/* ---- building --------------------------------------------------------- */
+
+static void acc_touch(struct facc *a, uint32_t rank)
+{
+	if (!(a->bits & A_USED)) {
+		a->bits |= A_USED;
+		a->first_rank = rank;
+	} else if (a->first_rank != rank) {
+		a->bits |= A_SHARED;
+	}
+}
+
+static bool res_ok(int64_t r)
+{
+	return r >= 0 || r == RESULT_UNKNOWN;
+}
+
+static void acc_merge(struct facc *d, const struct facc *s)
+{
+	if (!(s->bits & A_USED))
+		return;
+	if (!(d->bits & A_USED)) {
+		*d = *s;
+		return;
+	}
+	if (d->first_rank != s->first_rank)
+		d->bits |= A_SHARED;
+	d->bits |= s->bits;
+	d->first_rank = d->first_rank < s->first_rank ? d->first_rank : s->first_rank;
+	d->t_need = min_u64(d->t_need, s->t_need);
+	d->t_create = min_u64(d->t_create, s->t_create);
+	d->t_read = min_u64(d->t_read, s->t_read);
+	d->t_write = min_u64(d->t_write, s->t_write);
+	if (s->extent > d->extent)
+		d->extent = s->extent;
+}
+
+/* Walk the ops of the replayed ranks into per-path accumulators. */
+/* Fold one rank's view of a path into the run's: the rank's own order
+ * decides what it needs before it makes it itself (ranks replay unordered,
+ * and alone in sequential mode, so another rank's create does not count). */
+static void fold_rank(struct facc *run, struct facc *rk)
+{
+	if (rk->t_need != TIME_NONE && rk->t_need <= rk->t_create)
+		rk->bits |= A_RNEED;
+	if (rk->t_read != TIME_NONE && rk->t_read <= rk->t_write)
+		rk->bits |= A_RREAD;
+	acc_merge(run, rk);
+	*rk = (struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0 };
+}
+
+static int gather(const struct opstream *s, uint32_t nranks_used, struct facc *acc, struct rerr *e)
+{
+	uint32_t *hmap = NULL;
+	size_t hcap = 0;
+	int rc = 0;
+	size_t np = s->npaths ? s->npaths : 1, ntouched = 0;
+	struct facc *racc = malloc(np * sizeof *racc);      /* this rank's view */
+	uint32_t *touched = malloc(np * sizeof *touched);   /* paths it used    */
+	if (!racc || !touched) {
+		rc = rerr_set(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < np; i++)
+		racc[i] = (struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0 };
+	for (uint32_t r = 0; r < nranks_used; r++) {
+		for (size_t i = 0; i < ntouched; i++)
+			fold_rank(&acc[touched[i]], &racc[touched[i]]);
+		ntouched = 0;
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(s, r, &n);
+		uint64_t t0 = s->ranks[r].t0_ns;
+		if (hmap)
+			memset(hmap, 0xff, hcap * sizeof *hmap);
+		for (uint64_t i = 0; i < n; i++) {
+			const struct op *op = &ops[i];
+			uint64_t t = sat_add(t0, op->t_ns);
+			uint32_t f = op->file;
+			unsigned k = op->kind;
+			if (f != OP_NOFILE && f >= s->npaths) {
+				rc = rerr_set(e, -EINVAL, "rank %" PRIu32 " op %" PRIu64
+					      ": path id %" PRIu32 " out of range (%" PRIu32 " paths)",
+					      r, i, f, s->npaths);
+				goto out;
+			}
+			/* (a valid .ops keeps handles below max(ops, 2^20): all mapped) */
+			if (k == OP_OPEN && op->handle != OP_NOHANDLE &&
+			    (op->handle < HANDLE_MAX || op->handle <= n)) {
+				if (op->handle >= hcap) {
+					size_t nc = hcap ? hcap : 64;
+					while (nc <= op->handle)
+						nc *= 2;
+					uint32_t *nm = realloc(hmap, nc * sizeof *nm);
+					if (!nm) {
+						rc = rerr_set(e, -ENOMEM, "out of memory");
+						goto out;
+					}
+					memset(nm + hcap, 0xff, (nc - hcap) * sizeof *nm);
+					hmap = nm;
+					hcap = nc;
+				}
+				hmap[op->handle] = f;
+			}
+			if (f == OP_NOFILE && op->handle != OP_NOHANDLE && op->handle < hcap)
+				f = hmap[op->handle];
+			if (f == OP_NOFILE)
+				continue;
+			struct facc *a = &racc[f];
+			bool ok = res_ok(op->result);
+			if (!(a->bits & A_USED))
+				touched[ntouched++] = f;
+			acc_touch(a, r);
+			switch (k) {
+			case OP_OPEN:
+				if (!ok)
+					break;
+				a->bits |= A_OK;
+				a->bits |= (op->oflags & O_DIRECTORY) ? A_DIRHINT : A_FILEHINT;
+				if (op->oflags & O_CREAT) {
+					a->t_create = min_u64(a->t_create, t);
+					a->bits |= A_MODIFIES;
+				} else {
+					a->t_need = min_u64(a->t_need, t);
+				}
+				if (op->oflags & O_TRUNC) {
+					a->t_write = min_u64(a->t_write, t);
+					a->bits |= A_MODIFIES;
+				}
+				break;
+			case OP_READ:
+			case OP_AREAD: {
+				a->bits |= A_FILEHINT;
+				if (!ok)
+					break;
+				a->bits |= A_OK;
+				a->t_read = min_u64(a->t_read, t);
+				uint64_t got = op->len;
+				if (k == OP_READ && op->result != RESULT_UNKNOWN &&
+				    (uint64_t)op->result < got)
+					got = (uint64_t)op->result;
+				uint64_t ext = sat_add(op->offset, got);
+				if (ext > (uint64_t)INT64_MAX)
+					ext = (uint64_t)INT64_MAX;
+				if (ext > a->extent)
+					a->extent = ext;
+				break;
+			}
+			case OP_WRITE:
+			case OP_AWRITE:
+			case OP_FTRUNCATE:
+			case OP_FALLOCATE:
+				a->bits |= A_FILEHINT;
+				if (!ok)
+					break;
+				a->bits |= A_OK | A_WRITTEN | A_MODIFIES;
+				a->t_write = min_u64(a->t_write, t);
+				break;
+			case OP_UNLINK:
+				a->bits |= A_FILEHINT;
+				if (!ok)
+					break;
+				a->bits |= A_OK | A_MODIFIES;
+				a->t_need = min_u64(a->t_need, t);
+				break;
+			case OP_RENAME: {
+				if (!ok)
+					break;
+				a->bits |= A_OK | A_MODIFIES;
+				a->t_need = min_u64(a->t_need, t);
+				uint32_t to = op->aux;
+				if (to >= s->npaths) {
+					rc = rerr_set(e, -EINVAL, "rank %" PRIu32 " op %" PRIu64
+						      ": rename target path id %" PRIu32
+						      " out of range (%" PRIu32 " paths)", r, i, to, s->npaths);
+					goto out;
+				}
+				struct facc *b = &racc[to];
+				if (!(b->bits & A_USED))
+					touched[ntouched++] = to;
+				acc_touch(b, r);
+				b->bits |= A_OK | A_MODIFIES | A_WRITTEN;
+				b->t_create = min_u64(b->t_create, t);
+				b->t_write = min_u64(b->t_write, t);
+				break;
+			}
+			case OP_MKDIR:
+				a->bits |= A_DIRHINT;
+				if (!ok)
+					break;
+				a->bits |= A_OK | A_MKDIR | A_MODIFIES;
+				a->t_create = min_u64(a->t_create, t);
+				break;
+			case OP_RMDIR:
+				a->bits |= A_DIRHINT;
+				if (!ok)
+					break;
+				a->bits |= A_OK | A_RMDIR | A_MODIFIES;
+				a->t_need = min_u64(a->t_need, t);
+				break;
+			case OP_STAT:
+				if (!ok || op->handle != OP_NOHANDLE)
+					break;  /* fstat: the open said it all */
+				a->bits |= A_OK;
+				a->t_need = min_u64(a->t_need, t);
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < ntouched; i++)
+		fold_rank(&acc[touched[i]], &racc[touched[i]]);
+out:
+	free(hmap);
+	free(racc);
+	free(touched);
+	return rc;
+}
+
+/* Growable array of plan_dir (used for ancestors and directory set). */
+struct dirvec {
+	struct plan_dir *v;
+	size_t n, cap;
+};
+
+static int dv_add(struct dirvec *d, const char *rel, size_t len, uint32_t rank)
+{
+	if (d->n == d->cap) {
+		size_t nc = d->cap ? d->cap * 2 : 64;
+		struct plan_dir *nv = realloc(d->v, nc * sizeof *nv);
+		if (!nv)
+			return -ENOMEM;
+		d->v = nv;
+		d->cap = nc;
+	}
+	char *s = strndup(rel, len);
+	if (!s)
+		return -ENOMEM;
+	d->v[d->n++] = (struct plan_dir){ s, rank };
+	return 0;
+}
+
+/* Sort and merge duplicates (keeping the lowest rank). */
+static void dv_unique(struct dirvec *d)
+{
+	if (!d->n)
+		return;
+	qsort(d->v, d->n, sizeof *d->v, cmp_dir);
+	size_t w = 0;
+	for (size_t i = 1; i < d->n; i++) {
+		if (!strcmp(d->v[w].rel, d->v[i].rel)) {
+			if (d->v[i].min_rank < d->v[w].min_rank)
+				d->v[w].min_rank = d->v[i].min_rank;
+			free(d->v[i].rel);
+		} else {
+			d->v[++w] = d->v[i];
+		}
+	}
+	d->n = w + 1;
+}
+
+static void dv_free(struct dirvec *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].rel);
+	free(d->v);
+	*d = (struct dirvec){ 0 };
+}
+
+/* Index of the element whose `char *rel` member (at offset off) is rel,
+ * in n elements of sz bytes sorted by rel; -1 when there is none. */
+static ssize_t find_rel(const void *base, size_t n, size_t sz, size_t off, const char *rel)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *r = *(const char *const *)((const char *)base + mid * sz + off);
+		int c = strcmp(r, rel);
+		if (!c)
+			return (ssize_t)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static ssize_t dv_find(const struct dirvec *d, const char *rel)
+{
+	return find_rel(d->v, d->n, sizeof *d->v, offsetof(struct plan_dir, rel), rel);
+}
+
+/* Index of the plan file whose rel is `rel` (files are sorted by rel). */
+static ssize_t file_find(const struct plan *p, const char *rel)
+{
+	return find_rel(p->files, p->nfiles, sizeof *p->files, offsetof(struct plan_file, rel), rel);
+}
+
+struct relent {
+	char *rel;
+	uint32_t path_id;
+};
+
+static int cmp_relent(const void *a, const void *b)
+{
+	const struct relent *x = a, *y = b;
+	int c = strcmp(x->rel, y->rel);
+	if (c)
+		return c;
+	return x->path_id < y->path_id ? -1 : x->path_id > y->path_id;
+}
+
+/* Ranks of copy k: r < copy_limit(k). */
+static uint32_t copy_limit(const struct plan *p, uint32_t k)
+{
+	uint32_t R = p->nranks_used;
+	uint64_t start = (uint64_t)k * R;
+	if (start >= p->nprocs)
+		return 0;
+	uint64_t left = p->nprocs - start;
+	return left < R ? (uint32_t)left : R;
+}
+
+static bool file_in_copy(const struct plan *p, size_t i, uint32_t k)
+{
+	return p->priv->file_rank[i] < copy_limit(p, k);
+}
+
+static bool dir_in_copy(const struct plan *p, size_t j, uint32_t k)
+{
+	return p->priv->dirs[j].min_rank < copy_limit(p, k);
+}
+
+static int check_target(struct plan *p, const char *target, struct rerr *e)
+{
+	struct stat st;
+	if (stat(target, &st)) {
+		int err = errno;
+		if (err == ENOENT)
+			return rerr_set(e, -ENOENT, "target directory '%s' does not exist", target);
+		return rerr_set(e, -err, "cannot access target '%s': %s", target, strerror(err));
+	}
+	if (S_ISBLK(st.st_mode))
+		return rerr_set(e, -ENOTDIR, "target '%s' is a block device, not a directory: "
+				"give a directory on a mounted file system (replay never writes "
+				"to raw devices)", target);
+	if (S_ISCHR(st.st_mode))
+		return rerr_set(e, -ENOTDIR, "target '%s' is a character device, not a directory",
+				target);
+	if (S_ISREG(st.st_mode))
+		return rerr_set(e, -ENOTDIR, "target '%s' is a regular file, not a directory",
+				target);
+	if (!S_ISDIR(st.st_mode))
+		return rerr_set(e, -ENOTDIR, "target '%s' is not a directory", target);
+	if (access(target, W_OK | X_OK))
+		return rerr_set(e, -errno, "target directory '%s' is not writable: %s",
+				target, strerror(errno));
+	p->target_fd = open(target, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (p->target_fd < 0) {
+		int err = errno;
+		p->target_fd = -1;
+		return rerr_set(e, -err, "cannot open target '%s': %s", target, strerror(err));
+	}
+	/* The root directory (also as "/..", "//" or a symlink to it): traced
+	 * absolute paths would land on the live system's own files (a new
+	 * /etc/cron.d/x needs no --force).  Refused, --force or not. */
+	struct stat rst;
+	if (!fstat(p->target_fd, &st) && !stat("/", &rst) &&
+	    st.st_dev == rst.st_dev && st.st_ino == rst.st_ino)
+		return rerr_set(e, -EPERM, "target '%s' is the root directory: traced paths "
+				"would be replayed onto the system's own files; give a "
+				"directory beneath it (e.g. /var/tmp/replay)", target);
+	return 0;
+}
+
+/* Map the used paths, merge paths that map to the same name, fill
+ * p->files (sorted by rel) and p->file_of. */
+static int build_files(struct plan *p, const struct opstream *s, struct facc *acc,
+		       struct facc **macc, struct rerr *e)
+{
+	struct relent *re = NULL;
+	size_t nre = 0;
+	int rc = 0;
+	for (uint32_t id = 0; id < s->npaths; id++)
+		nre += (acc[id].bits & A_USED) != 0;
+	re = calloc(nre ? nre : 1, sizeof *re);
+	if (!re)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	size_t k = 0;
+	for (uint32_t id = 0; id < s->npaths; id++) {
+		if (!(acc[id].bits & A_USED))
+			continue;
+		const char *traced = opstream_path(s, id);
+		rc = map_path(traced, &re[k].rel);
+		if (rc == -EXDEV) {
+			rc = rerr_set(e, rc, "trace path '%s' climbs above its starting directory "
+				      "with '..': refusing to map it beneath the target", traced);
+			goto out;
+		}
+		if (rc == -EPERM) {
+			rc = rerr_set(e, rc, "trace path '%s' starts with the reserved name '"
+				      RESERVED_PREFIX "' (used for copies beneath the target)", traced);
+			goto out;
+		}
+		if (rc == -ENAMETOOLONG) {
+			rc = rerr_set(e, rc, "trace path '%.64s...' is too long", traced);
+			goto out;
+		}
+		if (rc) {
+			rc = rerr_set(e, rc, "out of memory");
+			goto out;
+		}
+		re[k++].path_id = id;
+	}
+	qsort(re, nre, sizeof *re, cmp_relent);
+	size_t nf = 0;
+	for (size_t i = 0; i < nre; i++)
+		nf += i == 0 || strcmp(re[i].rel, re[i - 1].rel) != 0;
+	p->files = calloc(nf ? nf : 1, sizeof *p->files);
+	*macc = calloc(nf ? nf : 1, sizeof **macc);
+	if (!p->files || !*macc) {
+		rc = rerr_set(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	size_t fi = 0;
+	for (size_t i = 0; i < nre; i++) {
+		if (i == 0 || strcmp(re[i].rel, p->files[fi].rel)) {
+			fi = p->nfiles++;
+			p->files[fi].path_id = re[i].path_id;
+			p->files[fi].rel = re[i].rel;
+			re[i].rel = NULL;
+		}
+		p->file_of[re[i].path_id] = (uint32_t)fi;
+		acc_merge(&(*macc)[fi], &acc[re[i].path_id]);
+	}
+out:
+	for (size_t i = 0; i < nre; i++)
+		free(re[i].rel);
+	free(re);
+	return rc;
+}
+
+/* Decide dir/file, prepare and sizes; build the directory set. */
+static int classify(struct plan *p, const struct facc *m, struct rerr *e)
+{
+	struct dirvec anc = { 0 }, dirs = { 0 };
+	struct plan_priv *pv = p->priv;
+	int rc = 0;
+
+	/* every proper ancestor of a used path is a directory */
+	for (size_t i = 0; i < p->nfiles; i++) {
+		const char *rel = p->files[i].rel;
+		for (const char *c = rel; (c = strchr(c, '/')); c++)
+			if ((rc = dv_add(&anc, rel, (size_t)(c - rel), 0)))
+				goto nomem;
+	}
+	dv_unique(&anc);
+
+	for (size_t i = 0; i < p->nfiles; i++) {
+		struct plan_file *f = &p->files[i];
+		const struct facc *a = &m[i];
+		pv->file_rank[i] = a->first_rank;
+		pv->file_acc[i] = a->bits;
+		f->shared = (a->bits & A_SHARED) != 0;
+		f->written = (a->bits & A_WRITTEN) != 0;
+		f->is_dir = !f->rel[0] || dv_find(&anc, f->rel) >= 0 ||
+			    ((a->bits & A_DIRHINT) && !(a->bits & A_FILEHINT));
+		bool need_first = (a->t_need != TIME_NONE && a->t_need <= a->t_create) ||
+				  (a->bits & A_RNEED);
+		bool read_first = (a->t_read != TIME_NONE && a->t_read <= a->t_write) ||
+				  (a->bits & A_RREAD);
+		if (!f->rel[0]) {
+			f->prepare = false;
+		} else if (f->is_dir) {
+			f->prepare = need_first;
+		} else {
+			f->prepare = need_first || read_first;
+			f->prep_size = f->prepare ? a->extent : 0;
+		}
+	}
+
+	/* directories plan_prepare creates */
+	for (size_t i = 0; i < p->nfiles; i++) {
+		const struct plan_file *f = &p->files[i];
+		const char *rel = f->rel;
+		uint32_t rank = pv->file_rank[i];
+		if (!rel[0])
+			continue;
+		if (!f->prepare && !(pv->file_acc[i] & A_OK))
+			continue;       /* only failed ops: the run fails alike */
+		for (const char *c = rel; (c = strchr(c, '/')); c++) {
+			char anc_rel[PATH_MAX];
+			size_t len = (size_t)(c - rel);
+			if (len >= sizeof anc_rel)
+				break;
+			memcpy(anc_rel, rel, len);
+			anc_rel[len] = '\0';
+			ssize_t j = file_find(p, anc_rel);
+			/* The trace mkdirs it: leave it and below to the run, when
+			 * one rank alone makes it and uses what is below (its ops
+			 * keep their order).  Ranks are not ordered against each
+			 * other, so a directory one rank makes and another uses is
+			 * created beforehand; the maker's mkdir then finds it. */
+			if (!f->prepare && j >= 0 && (pv->file_acc[j] & A_MKDIR) &&
+			    !p->files[j].prepare && !(pv->file_acc[j] & A_SHARED) &&
+			    !(pv->file_acc[i] & A_SHARED) && pv->file_rank[j] == rank)
+				break;
+			if ((rc = dv_add(&dirs, rel, len, rank)))
+				goto nomem;
+		}
+		if (f->is_dir && f->prepare && (rc = dv_add(&dirs, rel, strlen(rel), rank)))
+			goto nomem;
+	}
+	dv_unique(&dirs);
+	pv->dirs = dirs.v;
+	pv->ndirs = dirs.n;
+	dirs = (struct dirvec){ 0 };
+	dv_free(&anc);
+	return 0;
+nomem:
+	dv_free(&anc);
+	dv_free(&dirs);
+	return rerr_set(e, -ENOMEM, "out of memory");
+}
+
+/* Record what already exists; refuse unsafe or (without force) occupied targets. */
+static int check_existing(struct plan *p, bool force, struct rerr *e)
+{
+	struct plan_priv *pv = p->priv;
+	char b1[PATH_MAX], b2[PATH_MAX];
+	const char *first = NULL;
+	uint32_t first_copy = 0;
+	size_t nconf = 0;
+	char pre[32];
+	struct stat st;
+	int rc;
+
+	for (uint32_t k = 0; k < p->ncopies; k++) {
+		if (k > 0) {
+			copy_prefix(k, pre, sizeof pre);
+			pre[strlen(pre) - 1] = '\0';
+			rc = stat_beneath(p, 0, pre, &st);
+			if (rc == 0) {
+				pv->rstate[k] |= ST_EXISTED;
+				nconf++;
+				if (!first) {
+					first = "";
+					first_copy = k;
+				}
+			} else if (rc == -ENOENT) {
+				continue;       /* nothing of this copy exists */
+			} else if (rc == -EXDEV || rc == -ELOOP) {
+				return rerr_set(e, -EXDEV, "'%s' leads outside the target "
+						"(a symbolic link or a mount point?): refusing to use it",
+						show(p, k, "", b1, sizeof b1));
+			} else {
+				return rerr_set(e, rc, "cannot check '%s': %s",
+						show(p, k, "", b1, sizeof b1), strerror(-rc));
+			}
+		}
+		for (size_t i = 0; i < p->nfiles; i++) {
+			const struct plan_file *f = &p->files[i];
+			if (!f->rel[0] || !file_in_copy(p, i, k))
+				continue;
+			rc = stat_beneath(p, k, f->rel, &st);
+			if (rc == -ENOENT || rc == -ENOTDIR)
+				continue;
+			if (rc == -EXDEV || rc == -ELOOP)
+				return rerr_set(e, -EXDEV, "'%s' leads outside the target "
+						"(a symbolic link or a mount point on the way?): "
+						"refusing to use it",
+						show(p, k, f->rel, b1, sizeof b1));
+			if (rc)
+				return rerr_set(e, rc, "cannot check '%s': %s",
+						show(p, k, f->rel, b1, sizeof b1), strerror(-rc));
+			pv->fstate[(size_t)k * p->nfiles + i] |= ST_EXISTED;
+			bool conflict, is_link = S_ISLNK(st.st_mode);
+			if (is_link && !(pv->file_acc[i] & A_MODIFIES)) {
+				/* only read through a link: judge the file it leads to
+				 * (beneath the target, as the run will open it) */
+				char lb[PATH_MAX];
+				struct stat lst;
+				int lfd = copy_path(k, f->rel, lb, sizeof lb) ? -1 :
+					  open_beneath(pv->walk, p->target_fd, lb, O_PATH, 0);
+				if (lfd >= 0) {
+					if (!fstat(lfd, &lst) && S_ISREG(lst.st_mode))
+						st = lst;
+					close(lfd);
+				} else if (lfd == -EXDEV || lfd == -ELOOP) {
+					return rerr_set(e, -EXDEV, "'%s' leads outside the target "
+							"(a symbolic link): refusing to use it",
+							show(p, k, f->rel, b1, sizeof b1));
+				}
+			}
+			if (!f->is_dir && f->prepare && !(pv->file_acc[i] & A_MODIFIES) &&
+			    S_ISREG(st.st_mode) && (uint64_t)st.st_size >= f->prep_size) {
+				/* an input already there, large enough, only read: use it */
+				pv->fstate[(size_t)k * p->nfiles + i] |= ST_REUSE;
+				continue;
+			}
+			if (f->is_dir)
+				conflict = S_ISDIR(st.st_mode) ? (pv->file_acc[i] & A_RMDIR) != 0
+							       : true;
+			else
+				conflict = S_ISDIR(st.st_mode) || f->prepare ||
+					   (pv->file_acc[i] & A_MODIFIES);
+			if (conflict && is_link)
+				/* the run would create, write or remove through the link: a
+				 * name the plan does not know, which cleanup could not find */
+				return rerr_set(e, -ELOOP, "'%s' is a symbolic link the run would "
+						"write, create or remove through: refusing it, even "
+						"with --force (remove the link or replace it by the file)",
+						show(p, k, f->rel, b1, sizeof b1));
+			if (conflict && !S_ISDIR(st.st_mode) && st.st_nlink > 1)
+				/* another name of the same data, perhaps outside the target */
+				return rerr_set(e, -EMLINK, "'%s' has %ju hard links: the run would "
+						"change data also reachable by another name (perhaps "
+						"outside the target): refusing it, even with --force",
+						show(p, k, f->rel, b1, sizeof b1), (uintmax_t)st.st_nlink);
+			if (conflict) {
+				if (!nconf) {
+					first = f->rel;
+					first_copy = k;
+				}
+				nconf++;
+			}
+		}
+	}
+	if (nconf && !force) {
+		/* name it relative to the target, as the user sees it */
+		copy_prefix(first_copy, pre, sizeof pre);
+		snprintf(b2, sizeof b2, "%s%s", pre, first ? first : "");
+		if (b2[0] && b2[strlen(b2) - 1] == '/')
+			b2[strlen(b2) - 1] = '\0';
+		if (nconf == 1)
+			return rerr_set(e, -EEXIST, "target '%s' already holds '%s', which the run "
+					"would overwrite or remove (use --force to allow it, or "
+					"choose an empty directory)", p->target, b2);
+		return rerr_set(e, -EEXIST, "target '%s' already holds '%s' and %zu more "
+				"file%s the run would overwrite or remove (use --force to allow it, "
+				"or choose an empty directory)", p->target, b2, nconf - 1,
+				nconf == 2 ? "" : "s");
+	}
+	return 0;
+}
+
+static int check_space(struct plan *p, struct rerr *e)
+{
+	uint64_t total = 0;
+	for (uint32_t k = 0; k < p->ncopies; k++)
+		for (size_t i = 0; i < p->nfiles; i++)
+			if (p->files[i].prepare && !p->files[i].is_dir && file_in_copy(p, i, k) &&
+			    !(p->priv->fstate[(size_t)k * p->nfiles + i] & ST_REUSE))
+				total = sat_add(total, p->files[i].prep_size);
+	struct statvfs sv;
+	int fd = openat(p->target_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;       /* cannot tell: let the writes say it */
+	int rc = fstatvfs(fd, &sv);
+	close(fd);
+	if (rc)
+		return 0;
+	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (total > avail) {
+		char need[32], have[32];
+		return rerr_set(e, -ENOSPC, "preparing the files read by the trace needs %s "
+				"(%" PRIu64 " bytes) but '%s' has only %s free",
+				fmt_bytes(need, sizeof need, (double)total), total, p->target,
+				fmt_bytes(have, sizeof have, (double)avail));
+	}
+	return 0;
+}
+
+int plan_build(struct plan *p, const struct opstream *s, const char *target,
+	       const struct plan_opts *o, struct rerr *e)
+{
+	struct facc *acc = NULL, *macc = NULL;
+	int rc;
+
+	memset(p, 0, sizeof *p);
+	p->target_fd = -1;
+	p->target = strdup(target);
+	p->priv = calloc(1, sizeof *p->priv);
+	if (!p->target || !p->priv) {
+		rc = rerr_set(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = check_target(p, target, e);
+	if (rc)
+		goto out;
+	p->priv->walk = resolve_walk(p->target_fd);
+	p->priv->force = o && o->force;
+
+	uint32_t R = s->nranks;
+	p->priv->nranks = R;
+	if (R == 0) {
+		rc = rerr_set(e, -EINVAL, "the trace holds no ranks: nothing to replay");
+		goto out;
+	}
+	uint64_t np = (o && o->nprocs) ? o->nprocs : R;
+	p->nprocs = (size_t)np;
+	p->nranks_used = np < R ? (uint32_t)np : R;
+	p->reused = np > R;
+	p->ncopies = (uint32_t)((np + R - 1) / R);
+	p->procs = calloc(p->nprocs, sizeof *p->procs);
+	if (!p->procs) {
+		rc = rerr_set(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < p->nprocs; i++)
+		p->procs[i] = (struct plan_proc){ (uint32_t)(i % R), (uint32_t)(i / R) };
+
+	p->npaths = s->npaths;
+	p->file_of = malloc((s->npaths ? s->npaths : 1) * sizeof *p->file_of);
+	acc = calloc(s->npaths ? s->npaths : 1, sizeof *acc);
+	if (!p->file_of || !acc) {
+		rc = rerr_set(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	memset(p->file_of, 0xff, s->npaths * sizeof *p->file_of);
+	for (uint32_t i = 0; i < s->npaths; i++)
+		acc[i] = (struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0 };
+
+	rc = gather(s, p->nranks_used, acc, e);
+	if (rc)
+		goto out;
+	rc = build_files(p, s, acc, &macc, e);
+	if (rc)
+		goto out;
+	struct plan_priv *pv = p->priv;
+	size_t nf = p->nfiles ? p->nfiles : 1;
+	pv->file_rank = calloc(nf, sizeof *pv->file_rank);
+	pv->file_acc = calloc(nf, sizeof *pv->file_acc);
+	pv->fstate = calloc((size_t)p->ncopies * nf, 1);
+	pv->rstate = calloc(p->ncopies, 1);
+	if (!pv->file_rank || !pv->file_acc || !pv->fstate || !pv->rstate) {
+		rc = rerr_set(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = classify(p, macc, e);
+	if (rc)
+		goto out;
+	pv->dstate = calloc((size_t)p->ncopies * (pv->ndirs ? pv->ndirs : 1), 1);
+	if (!pv->dstate) {
+		rc = rerr_set(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = check_existing(p, o && o->force, e);
+	if (rc)
+		goto out;
+	rc = check_space(p, e);
+out:
+	free(acc);
+	free(macc);
+	if (rc)
+		plan_release(p);
+	return rc;
+}
+
+/* ---- preparing and cleaning up ----------------------------------------- */
+
+static void fill_pattern(unsigned char *buf, size_t len)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		unsigned char c = (unsigned char)(x >> 24);
+		buf[i] = c ? c : 0xa5;
+	}
+}
+
+/* mkdir beneath the target: 1 made, 0 already a directory, -errno. */
+static int mkdir_beneath(const struct plan *p, uint32_t copy, const char *rel)
+{
+	char buf[PATH_MAX];
+	const char *last;
+	int pfd = open_parent(p, copy, rel, buf, sizeof buf, &last);
+	if (pfd < 0)
+		return pfd;
+	int rc = 1;
+	if (mkdirat(pfd, last, 0755)) {
+		rc = -errno;
+		struct stat st;
+		if (rc == -EEXIST && !fstatat(pfd, last, &st, AT_SYMLINK_NOFOLLOW))
+			rc = S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	}
+	close(pfd);
+	return rc;
+}
+
+static int write_file(const struct plan *p, uint32_t copy, const struct plan_file *f,
+		      const unsigned char *pat, struct rerr *e)
+{
+	char buf[PATH_MAX], shown[PATH_MAX + 64];
+	int rc = copy_path(copy, f->rel, buf, sizeof buf);
+	if (rc)
+		return rerr_set(e, rc, "cannot prepare '%s': %s",
+				show(p, copy, f->rel, shown, sizeof shown), strerror(-rc));
+	int fd = open_beneath(p->priv->walk, p->target_fd, buf,
+			      O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return rerr_set(e, fd, "cannot prepare '%s': %s",
+				show(p, copy, f->rel, shown, sizeof shown), strerror(-fd));
+	uint64_t done = 0;
+	while (done < f->prep_size) {
+		uint64_t left = f->prep_size - done;
+		size_t n = left < PATTERN_SIZE ? (size_t)left : PATTERN_SIZE;
+		ssize_t w = pwrite(fd, pat, n, (off_t)done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EIO;
+			goto fail;
+		}
+		done += (uint64_t)w;
+	}
+	if (fsync(fd)) {
+		rc = -errno;
+		goto fail;
+	}
+	close(fd);
+	return 0;
+fail:
+	close(fd);
+	return rerr_set(e, rc, "cannot prepare '%s' (%" PRIu64 " of %" PRIu64 " bytes written): %s",
+			show(p, copy, f->rel, shown, sizeof shown), done, f->prep_size,
+			strerror(-rc));
+}
+
+int plan_prepare(struct plan *p, struct rerr *e)
+{
+	struct plan_priv *pv = p->priv;
+	unsigned char *pat = NULL;
+	char shown[PATH_MAX + 64], pre[32];
+	int rc = 0;
+
+	if (!pv)
+		return rerr_set(e, -EINVAL, "no plan");
+	pat = malloc(PATTERN_SIZE);
+	if (!pat)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	fill_pattern(pat, PATTERN_SIZE);
+	for (uint32_t k = 0; k < p->ncopies; k++) {
+		if (k > 0) {
+			copy_prefix(k, pre, sizeof pre);
+			pre[strlen(pre) - 1] = '\0';
+			rc = mkdir_beneath(p, 0, pre);
+			if (rc < 0) {
+				rc = rerr_set(e, rc, "cannot create '%s': %s",
+					      show(p, k, "", shown, sizeof shown), strerror(-rc));
+				goto out;
+			}
+			if (rc == 1)
+				pv->rstate[k] |= ST_MADE;
+		}
+		for (size_t j = 0; j < pv->ndirs; j++) {
+			if (!dir_in_copy(p, j, k))
+				continue;
+			rc = mkdir_beneath(p, k, pv->dirs[j].rel);
+			if (rc < 0) {
+				rc = rerr_set(e, rc, "cannot create directory '%s': %s",
+					      show(p, k, pv->dirs[j].rel, shown, sizeof shown),
+					      rc == -ENOTDIR ? "a file is in the way" : strerror(-rc));
+				goto out;
+			}
+			if (rc == 1)
+				pv->dstate[(size_t)k * pv->ndirs + j] |= ST_MADE;
+		}
+		for (size_t i = 0; i < p->nfiles; i++) {
+			const struct plan_file *f = &p->files[i];
+			if (!f->prepare || f->is_dir || !file_in_copy(p, i, k) ||
+			    (pv->fstate[(size_t)k * p->nfiles + i] & ST_REUSE))
+				continue;
+			rc = write_file(p, k, f, pat, e);
+			if (rc)
+				goto out;
+		}
+	}
+	rc = 0;
+	int fd = openat(p->target_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (syncfs(fd))
+			rc = rerr_set(e, -errno, "cannot sync '%s': %s", p->target, strerror(errno));
+		close(fd);
+	}
+out:
+	free(pat);
+	return rc;
+}
+
+#define RMTREE_DEPTH 64
+
+/*
+ * Remove the directory `name` in pfd and everything in it: only for
+ * directories that did not exist when the plan was built, without --force,
+ * so whatever is inside was made by the run (a renamed directory carries
+ * its files under a name no traced path has).  Never follows a symbolic
+ * link (unlinked as a name) and never enters another mount.  0 or -errno.
+ */
+static int rm_tree(int pfd, const char *name, const struct mnt_key *root, int depth)
+{
+	int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = check_mount(fd, root);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		struct dirent *de;
+		rewinddir(d);
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (!unlinkat(dirfd(d), de->d_name, 0))
+				continue;
+			int r = -errno;
+			if (r == -EISDIR || r == -EPERM)
+				r = depth + 1 >= RMTREE_DEPTH ? -ELOOP
+							      : rm_tree(dirfd(d), de->d_name, root, depth + 1);
+			if (r && r != -ENOENT && !rc)
+				rc = r;
+		}
+		if (rc)
+			break;
+	}
+	closedir(d);
+	if (rc)
+		return rc;
+	return unlinkat(pfd, name, AT_REMOVEDIR) ? -errno : 0;
+}
+
+/* rmdir `last` in pfd; a directory left non-empty by the run (something
+ * renamed into it or it renamed) is removed with its contents unless
+ * --force (then it may hold the user's files, moved by the trace). */
+static int remove_dir(const struct plan *p, int pfd, const char *last)
+{
+	if (!unlinkat(pfd, last, AT_REMOVEDIR))
+		return 0;
+	int r = -errno;
+	struct mnt_key root;
+	if (r != -ENOTEMPTY || p->priv->force || mnt_key_of(p->target_fd, &root))
+		return r;
+	return rm_tree(pfd, last, &root, 0);
+}
+
+struct rmdir_ent {
+	const char *rel;
+	size_t depth;
+	uint8_t *state;   /* bits to clear on removal, or NULL */
+};
+
+static int cmp_rmdir(const void *a, const void *b)
+{
+	const struct rmdir_ent *x = a, *y = b;
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	return strcmp(y->rel, x->rel);
+}
+
+int plan_cleanup(struct plan *p, struct rerr *e)
+{
+	struct plan_priv *pv = p->priv;
+	struct rmdir_ent *rl = NULL;
+	char buf[PATH_MAX], shown[PATH_MAX + 64];
+	const char *first = NULL;
+	uint32_t first_copy = 0;
+	int first_err = 0;
+	size_t nfail = 0;
+	int rc = 0;
+
+	if (!pv)
+		return 0;
+	rl = calloc(pv->ndirs + p->nfiles + 1, sizeof *rl);
+	if (!rl)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	for (uint32_t kk = p->ncopies; kk-- > 0;) {
+		uint32_t k = kk;
+		uint8_t *fs = pv->fstate + (size_t)k * p->nfiles;
+		uint8_t *ds = pv->dstate + (size_t)k * pv->ndirs;
+		size_t nrl = 0;
+		/* files: everything mapped that was not there before */
+		for (size_t i = 0; i < p->nfiles; i++) {
+			const struct plan_file *f = &p->files[i];
+			if (!f->rel[0] || !file_in_copy(p, i, k) || (fs[i] & ST_EXISTED))
+				continue;
+			if (f->is_dir) {
+				rl[nrl++] = (struct rmdir_ent){ f->rel, depth_of(f->rel), NULL };
+				continue;
+			}
+			const char *last;
+			int pfd = open_parent(p, k, f->rel, buf, sizeof buf, &last);
+			int r = pfd < 0 ? pfd : 0;
+			if (pfd >= 0) {
+				if (unlinkat(pfd, last, 0))
+					r = -errno;
+				close(pfd);
+			}
+			if (r == -EISDIR) {
+				/* the run made a directory of it */
+				rl[nrl++] = (struct rmdir_ent){ f->rel, depth_of(f->rel), NULL };
+				r = 0;
+			}
+			/* ENOENT: the trace removed it; EXDEV/ELOOP: a link now on the
+			 * way, so nothing of ours can be there; ENAMETOOLONG: a name
+			 * the file system never accepted, so never created */
+			if (r && r != -ENOENT && r != -ENOTDIR && r != -EXDEV && r != -ELOOP &&
+			    r != -ENAMETOOLONG) {
+				if (!nfail++) {
+					first = f->rel;
+					first_copy = k;
+					first_err = r;
+				}
+			}
+		}
+		for (size_t j = 0; j < pv->ndirs; j++)
+			if (ds[j] & ST_MADE)
+				rl[nrl++] = (struct rmdir_ent){ pv->dirs[j].rel,
+								depth_of(pv->dirs[j].rel), &ds[j] };
+		qsort(rl, nrl, sizeof *rl, cmp_rmdir);
+		for (size_t j = 0; j < nrl; j++) {
+			if (j > 0 && !strcmp(rl[j].rel, rl[j - 1].rel))
+				continue;
+			const char *last;
+			int pfd = open_parent(p, k, rl[j].rel, buf, sizeof buf, &last);
+			int r = pfd < 0 ? pfd : 0;
+			if (pfd >= 0) {
+				r = remove_dir(p, pfd, last);
+				close(pfd);
+			}
+			if (!r || r == -ENOENT || r == -ENOTDIR || r == -EXDEV || r == -ELOOP ||
+			    r == -ENAMETOOLONG) {
+				if (rl[j].state)
+					*rl[j].state &= (uint8_t)~ST_MADE;
+				continue;
+			}
+			if (!nfail++) {
+				first = rl[j].rel;
+				first_copy = k;
+				first_err = r;
+			}
+		}
+		if (k > 0 && (pv->rstate[k] & ST_MADE)) {
+			char pre[32];
+			copy_prefix(k, pre, sizeof pre);
+			pre[strlen(pre) - 1] = '\0';
+			const char *last;
+			int pfd = open_parent(p, 0, pre, buf, sizeof buf, &last);
+			int r = pfd < 0 ? pfd : 0;
+			if (pfd >= 0) {
+				r = remove_dir(p, pfd, last);
+				close(pfd);
+			}
+			if (!r || r == -ENOENT)
+				pv->rstate[k] &= (uint8_t)~ST_MADE;
+			else if (!nfail++) {
+				first = "";
+				first_copy = k;
+				first_err = r;
+			}
+		}
+	}
+	if (nfail) {
+		show(p, first_copy, first, shown, sizeof shown);
+		if (nfail == 1)
+			rc = rerr_set(e, first_err, "cannot remove '%s': %s", shown,
+				      strerror(-first_err));
+		else
+			rc = rerr_set(e, first_err, "cannot remove '%s' (%s) and %zu more",
+				      shown, strerror(-first_err), nfail - 1);
+	}
+	free(rl);
+	return rc;
+}
+
+/* ---- printing --------------------------------------------------------- */
+
+void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
+{
+	char b1[32], b2[32];
+	size_t nshared = 0, nprep = 0, ndirs = 0, nfiles = 0;
+	uint64_t prep_bytes = 0, all_bytes = 0;
+	int w = 4;
+
+	if (!p->priv)
+		return;
+	for (size_t i = 0; i < p->nfiles; i++) {
+		const struct plan_file *pf = &p->files[i];
+		int l = (int)strlen(pf->rel);
+		if (l > w && l < 60)
+			w = l;
+		if (pf->is_dir) {
+			ndirs += pf->rel[0] != 0;
+			continue;
+		}
+		nfiles++;
+		nshared += pf->shared;
+		if (pf->prepare) {
+			nprep++;
+			prep_bytes = sat_add(prep_bytes, pf->prep_size);
+			for (uint32_t k = 0; k < p->ncopies; k++)
+				if (file_in_copy(p, i, k))
+					all_bytes = sat_add(all_bytes, pf->prep_size);
+		}
+	}
+	fprintf(f, "plan for target '%s' (paths resolved %s)\n", p->target,
+		p->priv->walk ? "by an O_NOFOLLOW walk, symlinks refused"
+			      : "with openat2 RESOLVE_BENEATH");
+	fprintf(f, "  %u traced rank%s, %u replayed by %zu process%s", p->priv->nranks,
+		p->priv->nranks == 1 ? "" : "s", p->nranks_used, p->nprocs,
+		p->nprocs == 1 ? "" : "es");
+	if (p->reused)
+		fprintf(f, ": ranks reused round-robin, %u copies of the file set "
+			"(copy k>0 under TARGET/" COPY_PREFIX "k/)", p->ncopies);
+	fprintf(f, "\n\nfiles (relative to TARGET%s):\n", p->ncopies > 1 ? " and each copy root" : "");
+	fprintf(f, "  %-*s  %-8s %s\n", w, "path", "use", "before the run");
+	for (size_t i = 0; i < p->nfiles; i++) {
+		const struct plan_file *pf = &p->files[i];
+		const char *traced = s ? opstream_path(s, pf->path_id) : "";
+		const char *use = pf->is_dir ? "dir" : pf->shared ? "shared" : "private";
+		char what[96];
+		if (pf->is_dir && !pf->rel[0])
+			snprintf(what, sizeof what, "(the target itself)");
+		else if (pf->is_dir)
+			snprintf(what, sizeof what, "%s", pf->prepare ? "created" :
+				 (p->priv->file_acc[i] & A_MKDIR) ? "-, the run mkdirs it" : "created if needed");
+		else if (pf->prepare && (p->priv->fstate[i] & ST_REUSE))
+			snprintf(what, sizeof what, "present, used as is (needs %" PRIu64 " bytes)",
+				 pf->prep_size);
+		else if (pf->prepare)
+			snprintf(what, sizeof what, "prepare %s (%" PRIu64 " bytes)",
+				 fmt_bytes(b1, sizeof b1, (double)pf->prep_size), pf->prep_size);
+		else if (pf->written)
+			snprintf(what, sizeof what, "-, created by the run");
+		else if (!(p->priv->file_acc[i] & A_OK))
+			snprintf(what, sizeof what, "-, only failed calls");
+		else
+			snprintf(what, sizeof what, "-");
+		fprintf(f, "  %-*s  %-8s %s", w, pf->rel[0] ? pf->rel : ".", use, what);
+		if (traced && traced[0] && strcmp(traced + (traced[0] == '/'), pf->rel))
+			fprintf(f, "   <- '%s'", traced);
+		fputc('\n', f);
+	}
+	fprintf(f, "\ntotals: %zu file%s (%zu shared, %zu private), %zu traced director%s, "
+		"%zu director%s made before the run; %zu prepared: %s (%" PRIu64 " bytes) per copy",
+		nfiles, nfiles == 1 ? "" : "s", nshared, nfiles - nshared,
+		ndirs, ndirs == 1 ? "y" : "ies", p->priv->ndirs, p->priv->ndirs == 1 ? "y" : "ies",
+		nprep, fmt_bytes(b1, sizeof b1, (double)prep_bytes), prep_bytes);
+	if (p->ncopies > 1)
+		fprintf(f, ", %s (%" PRIu64 " bytes) in all (%u copies)",
+			fmt_bytes(b2, sizeof b2, (double)all_bytes), all_bytes, p->ncopies);
+	fprintf(f, "\n\nprocesses:\n");
+	for (size_t i = 0; i < p->nprocs; i++) {
+		const struct plan_proc *pp = &p->procs[i];
+		const char *name = s ? opstream_rank_name(s, pp->rank) : NULL;
+		fprintf(f, "  process %zu: rank %u", i, pp->rank);
+		if (name && name[0])
+			fprintf(f, " (%s)", name);
+		if (pp->copy)
+			fprintf(f, ", copy %u (TARGET/" COPY_PREFIX "%u/)", pp->copy, pp->copy);
+		fputc('\n', f);
+	}
+}
+
+void plan_release(struct plan *p)
+{
+	if (!p)
+		return;
+	if (p->target_fd >= 0)
+		close(p->target_fd);
+	for (size_t i = 0; i < p->nfiles; i++)
+		free(p->files[i].rel);
+	free(p->files);
+	free(p->file_of);
+	free(p->procs);
+	free(p->target);
+	if (p->priv) {
+		for (size_t j = 0; j < p->priv->ndirs; j++)
+			free(p->priv->dirs[j].rel);
+		free(p->priv->dirs);
+		free(p->priv->file_rank);
+		free(p->priv->file_acc);
+		free(p->priv->fstate);
+		free(p->priv->dstate);
+		free(p->priv->rstate);
+		free(p->priv);
+	}
+	memset(p, 0, sizeof *p);
+	p->target_fd = -1;
+}
+
+/* ---- target description ------------------------------------------------ */
+
+static const struct { unsigned long magic; const char *name; } fs_magics[] = {
+	{ EXT4_SUPER_MAGIC, "ext4" }, { XFS_SUPER_MAGIC, "xfs" },
+	{ BTRFS_SUPER_MAGIC, "btrfs" }, { TMPFS_MAGIC, "tmpfs" },
+	{ OVERLAYFS_SUPER_MAGIC, "overlay" }, { NFS_SUPER_MAGIC, "nfs" },
+	{ 0x0bd00bd0, "lustre" }, { 0x19830326, "beegfs" }, { 0x47504653, "gpfs" },
+	{ 0x2fc12fc1, "zfs" }, { 0x00c36400, "ceph" }, { 0xff534d42, "cifs" },
+	{ 0x65735546, "fuse" }, { 0x4d44, "vfat" }, { 0x5346544e, "ntfs" },
+	{ 0xf2f52010, "f2fs" }, { 0x858458f6, "ramfs" },
+};
+
+/* Undo mountinfo's octal escapes (\040 for space) in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+static bool path_under(const char *path, const char *mnt)
+{
+	size_t n = strlen(mnt);
+	if (!strcmp(mnt, "/"))
+		return true;
+	return !strncmp(path, mnt, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+/* Find the mount of `real` with device `dev`: fstype and source. */
+static void find_mount(const char *real, dev_t dev, char *fstype, size_t flen,
+		       char *source, size_t slen)
+{
+	FILE *mi = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	size_t best = 0;
+	bool found = false;
+	if (!mi)
+		return;
+	while (getline(&line, &cap, mi) > 0) {
+		char *save = NULL, *fields[12] = { 0 };
+		int nf = 0;
+		line[strcspn(line, "\n")] = '\0';
+		for (char *t = strtok_r(line, " ", &save); t && nf < 12; t = strtok_r(NULL, " ", &save)) {
+			if (!strcmp(t, "-") && nf >= 6) {
+				/* optional fields end here: fstype and source follow */
+				char *fs = strtok_r(NULL, " ", &save);
+				char *src = strtok_r(NULL, " ", &save);
+				fields[10] = fs;
+				fields[11] = src;
+				break;
+			}
+			if (nf < 10)
+				fields[nf] = t;
+			nf++;
+		}
+		unsigned ma, mi2;
+		if (nf < 5 || !fields[10] || sscanf(fields[2], "%u:%u", &ma, &mi2) != 2)
+			continue;
+		if (makedev(ma, mi2) != dev)
+			continue;
+		unescape(fields[4]);
+		size_t len = strlen(fields[4]);
+		if (path_under(real, fields[4]) && (!found || len >= best)) {
+			found = true;
+			best = len;
+			snprintf(fstype, flen, "%s", fields[10]);
+			snprintf(source, slen, "%s", fields[11] ? fields[11] : "");
+			unescape(source);
+		} else if (!found && !fstype[0]) {
+			snprintf(fstype, flen, "%s", fields[10]);
+			snprintf(source, slen, "%s", fields[11] ? fields[11] : "");
+			unescape(source);
+		}
+	}
+	free(line);
+	fclose(mi);
+}
+
+static int read_sys(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* Whole-disk name of block device `dev` into name ("vda" for vda1). */
+static int block_disk(dev_t dev, char *name, size_t len)
+{
+	char path[128], link[PATH_MAX], tmp[16];
+	snprintf(path, sizeof path, "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	ssize_t n = readlink(path, link, sizeof link - 1);
+	if (n < 0)
+		return -errno;
+	link[n] = '\0';
+	char *base = strrchr(link, '/');
+	if (!base)
+		return -EINVAL;
+	char pfile[160];
+	snprintf(pfile, sizeof pfile, "%s/partition", path);
+	if (!read_sys(pfile, tmp, sizeof tmp)) {
+		*base = '\0';
+		char *pb = strrchr(link, '/');
+		if (!pb)
+			return -EINVAL;
+		base = pb;
+	}
+	snprintf(name, len, "%s", base + 1);
+	return 0;
+}
+
+int target_info_get(const char *dir, struct target_info *ti)
+{
+	struct stat st;
+	struct statfs sfs;
+	char real[PATH_MAX], source[PATH_MAX] = "";
+
+	memset(ti, 0, sizeof *ti);
+	ti->rotational = -1;
+	ti->logical_block = 512;
+	if (stat(dir, &st))
+		return -errno;
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	snprintf(ti->resolve, sizeof ti->resolve, "%s", resolve_walk(fd) ? "walk" : "openat2");
+	close(fd);
+	if (!realpath(dir, real))
+		snprintf(real, sizeof real, "%s", dir);
+	find_mount(real, st.st_dev, ti->fstype, sizeof ti->fstype, source, sizeof source);
+	if (!ti->fstype[0] && !statfs(dir, &sfs)) {
+		for (size_t i = 0; i < sizeof fs_magics / sizeof fs_magics[0]; i++)
+			if ((unsigned long)sfs.f_type == fs_magics[i].magic) {
+				snprintf(ti->fstype, sizeof ti->fstype, "%s", fs_magics[i].name);
+				break;
+			}
+		if (!ti->fstype[0])
+			snprintf(ti->fstype, sizeof ti->fstype, "0x%lx", (unsigned long)sfs.f_type);
+	}
+
+	dev_t bdev = 0;
+	if (major(st.st_dev) != 0) {
+		bdev = st.st_dev;
+	} else if (!strncmp(source, "/dev/", 5)) {
+		/* btrfs and friends report an anonymous st_dev: use the source */
+		struct stat bs;
+		if (!stat(source, &bs) && S_ISBLK(bs.st_mode))
+			bdev = bs.st_rdev;
+	}
+	char disk[64];
+	if (bdev && !block_disk(bdev, disk, sizeof disk)) {
+		char path[160], val[64];
+		snprintf(ti->device, sizeof ti->device, "/dev/%s", disk);
+		snprintf(path, sizeof path, "/sys/block/%s/queue/rotational", disk);
+		if (!read_sys(path, val, sizeof val))
+			ti->rotational = atoi(val) ? 1 : 0;
+		snprintf(path, sizeof path, "/sys/block/%s/queue/scheduler", disk);
+		if (!read_sys(path, val, sizeof val)) {
+			char *l = strchr(val, '['), *r = l ? strchr(l, ']') : NULL;
+			if (l && r)
+				snprintf(ti->scheduler, sizeof ti->scheduler, "%.*s",
+					 (int)(r - l - 1), l + 1);
+			else
+				snprintf(ti->scheduler, sizeof ti->scheduler, "%.31s", val);
+		}
+		snprintf(path, sizeof path, "/sys/block/%s/queue/logical_block_size", disk);
+		if (!read_sys(path, val, sizeof val) && atoi(val) >= 512)
+			ti->logical_block = (uint32_t)atoi(val);
+	} else if (!strcmp(ti->fstype, "tmpfs")) {
+		snprintf(ti->device, sizeof ti->device, "tmpfs");
+	} else if (source[0] == '/' || strchr(source, ':')) {
+		/* network file systems: "server:/export" says where the data lives */
+		snprintf(ti->device, sizeof ti->device, "%.127s", source);
+	} else {
+		snprintf(ti->device, sizeof ti->device, "none");
+	}
+	return 0;
+}

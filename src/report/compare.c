@@ -1,0 +1,1018 @@
+/*
+ * compare.c - load result files, pool their numbers, match configurations.
+ *
+ * Everything is read from the JSON that `replay run -o` writes; nothing
+ * here knows how the numbers were measured.  Loading is strict about the
+ * few fields a comparison needs (options.mode, options.trace, runs[] with
+ * completion_ns) and lenient about the rest, so results of older or newer
+ * versions still compare.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "report/compare.h"
+
+const char *const cmp_class_names[CMP_NCLASS] = {
+	"read", "write", "sync", "open", "close", "meta",
+};
+
+void compare_init(struct compare *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+static void class_release(struct cmp_class *k)
+{
+	free(k->jobs);
+	k->jobs = NULL;
+	k->njobs = 0;
+}
+
+static void config_release(struct cmp_config *g)
+{
+	free(g->trace);
+	free(g->mode);
+	free(g->src);
+	free(g->completion);
+	for (int i = 0; i < CMP_NCLASS; i++)
+		class_release(&g->cls[i]);
+	for (size_t i = 0; i < g->ntl; i++)
+		free(g->tl[i].bytes);
+	free(g->tl);
+	memset(g, 0, sizeof(*g));
+}
+
+static void set_release(struct cmp_set *s)
+{
+	free(s->label);
+	free(s->path);
+	free(s->fstype);
+	free(s->device);
+	free(s->dir);
+	free(s->scheduler);
+	for (size_t i = 0; i < s->ncfg; i++)
+		config_release(&s->cfg[i]);
+	free(s->cfg);
+	memset(s, 0, sizeof(*s));
+}
+
+void compare_release(struct compare *c)
+{
+	for (size_t i = 0; i < c->nsets; i++)
+		set_release(&c->sets[i]);
+	free(c->sets);
+	for (size_t i = 0; i < c->nrows; i++)
+		free(c->rows[i].cell);
+	free(c->rows);
+	compare_init(c);
+}
+
+char *cmp_safe_name(const char *s)
+{
+	size_t n = strlen(s);
+	char *o = malloc(n + 1);
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			 (ch >= '0' && ch <= '9') || ch == '.' || ch == '-' || ch == '_';
+		o[i] = ok ? ch : '_';
+	}
+	o[n] = '\0';
+	return o;
+}
+
+/* ---- small JSON accessors ------------------------------------------- */
+
+static int jnum(const json_t *v, double *out)
+{
+	if (json_is_integer(v)) {
+		*out = (double)json_integer_value(v);
+		return 1;
+	}
+	if (json_is_real(v)) {
+		*out = json_real_value(v);
+		return 1;
+	}
+	return 0;
+}
+
+static double jnum_or(const json_t *obj, const char *key, double dflt)
+{
+	double d;
+	return jnum(json_object_get(obj, key), &d) ? d : dflt;
+}
+
+static int jtrue(const json_t *v)
+{
+	if (json_is_true(v))
+		return 1;
+	if (json_is_integer(v))
+		return json_integer_value(v) != 0;
+	return 0;
+}
+
+/* The last component of path, trailing slashes left out: path[*b, *n). */
+static void base_span(const char *path, size_t *b, size_t *n)
+{
+	*n = strlen(path);
+	while (*n > 1 && path[*n - 1] == '/')
+		(*n)--;
+	*b = *n;
+	while (*b > 0 && path[*b - 1] != '/')
+		(*b)--;
+}
+
+/* basename without trailing slashes, appended to *buf */
+static int append_base(char **buf, size_t *len, const char *path)
+{
+	size_t b, n;
+	base_span(path, &b, &n);
+	size_t add = n - b + (*len ? 1 : 0);
+	char *nb = realloc(*buf, *len + add + 1);
+	if (!nb)
+		return -ENOMEM;
+	*buf = nb;
+	if (*len)
+		nb[(*len)++] = '+';
+	memcpy(nb + *len, path + b, n - b);
+	*len += n - b;
+	nb[*len] = '\0';
+	return 0;
+}
+
+/* ---- latency pooling ------------------------------------------------- */
+
+struct pctpt {
+	double p, x;
+};
+
+static int pct_cmp(const void *a, const void *b)
+{
+	const struct pctpt *x = a, *y = b;
+	return (x->p > y->p) - (x->p < y->p);
+}
+
+/* Read one job's class object into a CDF; 0 = nothing usable (skip). */
+static int job_cdf(const json_t *cls, struct cmp_jobcdf *j)
+{
+	const json_t *lat = json_object_get(cls, "lat_ns");
+	if (!json_is_object(lat))
+		return 0;
+	double n = jnum_or(lat, "N", -1);
+	if (n < 0)
+		n = jnum_or(cls, "total_ios", 0);
+	if (!(n > 0))
+		return 0;
+
+	struct pctpt pt[CMP_MAXPTS];
+	unsigned np = 0;
+	double v;
+	if (jnum(json_object_get(lat, "min"), &v))
+		pt[np++] = (struct pctpt){ 0.0, v };
+	const json_t *pc = json_object_get(lat, "percentile");
+	const char *key;
+	const json_t *val;
+	unsigned body = np;
+	json_object_foreach((json_t *)pc, key, val) {
+		char *end;
+		double p = strtod(key, &end);
+		if (end == key || *end || !(p > 0 && p < 100) || !jnum(val, &v))
+			continue;
+		if (np >= CMP_MAXPTS - 1)
+			break;
+		pt[np++] = (struct pctpt){ p, v };
+	}
+	qsort(pt + body, np - body, sizeof(pt[0]), pct_cmp);
+	if (jnum(json_object_get(lat, "max"), &v))
+		pt[np++] = (struct pctpt){ 100.0, v };
+	if (np == 0)
+		return 0;
+
+	/* Monotone x; equal x keep the highest p (F is right-continuous). */
+	j->n = n;
+	j->npts = 0;
+	for (unsigned i = 0; i < np; i++) {
+		double x = pt[i].x;
+		if (!(x >= 0) || !isfinite(x))
+			x = 0;
+		if (j->npts && x < j->x[j->npts - 1])
+			x = j->x[j->npts - 1];
+		if (j->npts && x == j->x[j->npts - 1]) {
+			j->p[j->npts - 1] = pt[i].p;
+			continue;
+		}
+		j->x[j->npts] = x;
+		j->p[j->npts] = pt[i].p;
+		j->npts++;
+	}
+	return 1;
+}
+
+/* F_j(x) (right value) and F_j(x-) (left limit), in percent. */
+static void job_eval(const struct cmp_jobcdf *j, double x, double *right, double *left)
+{
+	unsigned n = j->npts;
+	if (x < j->x[0]) {
+		*right = *left = 0;
+		return;
+	}
+	if (x == j->x[0]) {
+		*left = 0;
+		*right = j->p[0];
+		return;
+	}
+	if (x >= j->x[n - 1]) {
+		*right = *left = j->p[n - 1];
+		return;
+	}
+	/* binary search: x[lo] < x <= x[hi] */
+	unsigned lo = 0, hi = n - 1;
+	while (hi - lo > 1) {
+		unsigned mid = (lo + hi) / 2;
+		if (j->x[mid] < x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (x == j->x[hi]) {
+		*right = *left = j->p[hi];
+		return;
+	}
+	double f = j->p[lo] + (j->p[hi] - j->p[lo]) * (x - j->x[lo]) / (j->x[hi] - j->x[lo]);
+	*right = *left = f;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Mixture CDF at x: weighted mean of the jobs' CDFs. */
+static void mix_eval(const struct cmp_class *k, double W, double x, double *right, double *left)
+{
+	double r = 0, l = 0;
+	for (size_t i = 0; i < k->njobs; i++) {
+		double a, b;
+		job_eval(&k->jobs[i], x, &a, &b);
+		r += k->jobs[i].n * a;
+		l += k->jobs[i].n * b;
+	}
+	*right = r / W;
+	*left = l / W;
+}
+
+double cmp_quantile(const struct cmp_class *k, double q)
+{
+	if (!k->njobs)
+		return 0;
+	if (q < 0)
+		q = 0;
+	if (q > 100)
+		q = 100;
+	double W = 0;
+	size_t nx = 0;
+	for (size_t i = 0; i < k->njobs; i++) {
+		W += k->jobs[i].n;
+		nx += k->jobs[i].npts;
+	}
+	if (!(W > 0))
+		return 0;
+	double *X = malloc(nx * sizeof(*X));
+	if (!X)
+		return NAN;
+	size_t m = 0;
+	for (size_t i = 0; i < k->njobs; i++)
+		for (unsigned t = 0; t < k->jobs[i].npts; t++)
+			X[m++] = k->jobs[i].x[t];
+	qsort(X, m, sizeof(*X), dbl_cmp);
+	size_t u = 0;
+	for (size_t i = 0; i < m; i++)
+		if (!u || X[i] != X[u - 1])
+			X[u++] = X[i];
+
+	/* First breakpoint where F >= q; F is linear between breakpoints
+	 * except for jumps at a job's first point, hence the left limit. */
+	double res = X[u - 1], prevF = 0;
+	for (size_t i = 0; i < u; i++) {
+		double F, L;
+		mix_eval(k, W, X[i], &F, &L);
+		if (F >= q - 1e-9) {
+			if (i == 0 || q <= prevF) {
+				res = X[i];
+			} else if (q <= L && L > prevF) {
+				res = X[i - 1] + (q - prevF) / (L - prevF) * (X[i] - X[i - 1]);
+			} else {
+				res = X[i];
+			}
+			break;
+		}
+		prevF = F;
+	}
+	free(X);
+	return res;
+}
+
+bool cmp_within_spread(const struct cmp_config *a, const struct cmp_config *b)
+{
+	if (!a || !b || !a->ncomplete || !b->ncomplete)
+		return false;
+	return a->min <= b->max && b->min <= a->max;
+}
+
+/* ---- loading --------------------------------------------------------- */
+
+static int add_job_classes(struct cmp_config *g, const json_t *job)
+{
+	for (int c = 0; c < CMP_NCLASS; c++) {
+		const json_t *cls = json_object_get(job, cmp_class_names[c]);
+		if (!json_is_object(cls))
+			continue;
+		struct cmp_jobcdf jc;
+		if (!job_cdf(cls, &jc))
+			continue;
+		struct cmp_class *k = &g->cls[c];
+		struct cmp_jobcdf *nj = realloc(k->jobs, (k->njobs + 1) * sizeof(*nj));
+		if (!nj)
+			return -ENOMEM;
+		k->jobs = nj;
+		k->jobs[k->njobs++] = jc;
+		k->n += (uint64_t)jc.n;
+	}
+	return 0;
+}
+
+static int add_timelines(struct cmp_config *g, const json_t *jobs)
+{
+	size_t nj = json_array_size(jobs);
+	if (!nj)
+		return 0;
+	g->tl = calloc(nj, sizeof(*g->tl));
+	if (!g->tl)
+		return -ENOMEM;
+	for (size_t i = 0; i < nj; i++) {
+		const json_t *job = json_array_get(jobs, i);
+		const json_t *tl = json_object_get(job, "timeline");
+		struct cmp_timeline *t = &g->tl[g->ntl];
+		const json_t *b = json_object_get(tl, "bytes");
+		double iv = jnum_or(tl, "interval_ns", 0);
+		if (!json_is_array(b) || !(iv > 0))
+			continue;
+		t->rank = (int)jnum_or(job, "rank", (double)i);
+		t->copy = (int)jnum_or(job, "copy", 0);
+		t->interval_ns = iv;
+		t->n = json_array_size(b);
+		t->bytes = calloc(t->n ? t->n : 1, sizeof(double));
+		if (!t->bytes)
+			return -ENOMEM;
+		for (size_t s = 0; s < t->n; s++)
+			jnum(json_array_get(b, s), &t->bytes[s]);
+		g->ntl++;
+	}
+	return 0;
+}
+
+static int load_config(struct cmp_config *g, const json_t *root, const char *file, struct rerr *e)
+{
+	if (!json_is_object(root))
+		return rerr_set(e, -EINVAL, "%s: not a replay result (expected a JSON object)", file);
+	const json_t *opt = json_object_get(root, "options");
+	if (!json_is_object(opt))
+		return rerr_set(e, -EINVAL, "%s: not a replay result: missing \"options\" object", file);
+	const json_t *mode = json_object_get(opt, "mode");
+	if (!json_is_string(mode))
+		return rerr_set(e, -EINVAL, "%s: missing \"options\".\"mode\" string", file);
+	const json_t *runs = json_object_get(root, "runs");
+	if (!json_is_array(runs))
+		return rerr_set(e, -EINVAL, "%s: not a replay result: missing \"runs\" array", file);
+
+	int rc = -ENOMEM;
+	g->mode = strdup(json_string_value(mode));
+	g->src = strdup(file);
+	if (!g->mode || !g->src)
+		return rc;
+
+	const json_t *tr = json_object_get(opt, "trace");
+	size_t tlen = 0;
+	if (json_is_string(tr)) {
+		if ((rc = append_base(&g->trace, &tlen, json_string_value(tr))) < 0)
+			return rc;
+	} else if (json_is_array(tr) && json_array_size(tr)) {
+		size_t i;
+		const json_t *v;
+		json_array_foreach(tr, i, v) {
+			if (!json_is_string(v))
+				return rerr_set(e, -EINVAL, "%s: \"options\".\"trace\"[%zu] is not a string", file, i);
+			if ((rc = append_base(&g->trace, &tlen, json_string_value(v))) < 0)
+				return rc;
+		}
+	} else {
+		return rerr_set(e, -EINVAL, "%s: missing \"options\".\"trace\" (a list of trace paths)", file);
+	}
+
+	double procs = jnum_or(opt, "processes", -1);
+	if (procs < 0) {
+		const json_t *r0 = json_array_get(runs, 0);
+		procs = (double)json_array_size(json_object_get(r0, "jobs"));
+	}
+	g->procs = (unsigned)procs;
+
+	g->nruns = json_array_size(runs);
+	g->completion = calloc(g->nruns ? g->nruns : 1, sizeof(double));
+	if (!g->completion)
+		return -ENOMEM;
+	size_t i;
+	const json_t *run;
+	json_array_foreach(runs, i, run) {
+		double cns;
+		if (!json_is_object(run) || !jnum(json_object_get(run, "completion_ns"), &cns))
+			return rerr_set(e, -EINVAL, "%s: \"runs\"[%zu]: missing \"completion_ns\" number", file, i);
+		if (jtrue(json_object_get(run, "incomplete")))
+			continue;
+		g->completion[g->ncomplete++] = cns;
+		const json_t *jobs = json_object_get(run, "jobs");
+		size_t k;
+		const json_t *job;
+		json_array_foreach(jobs, k, job)
+			if ((rc = add_job_classes(g, job)) < 0)
+				return rc;
+		if (!g->tl && (rc = add_timelines(g, jobs)) < 0)
+			return rc;
+	}
+	if (g->ncomplete) {
+		qsort(g->completion, g->ncomplete, sizeof(double), dbl_cmp);
+		size_t n = g->ncomplete;
+		g->min = g->completion[0];
+		g->max = g->completion[n - 1];
+		g->median = n % 2 ? g->completion[n / 2]
+				  : (g->completion[n / 2 - 1] + g->completion[n / 2]) / 2;
+	}
+	return 0;
+}
+
+/* Append one zeroed element of sz bytes to the array *arr of *n: the new
+ * element (*n counts it), or NULL when out of memory (*arr unchanged). */
+static void *push_zeroed(void **arr, size_t *n, size_t sz)
+{
+	char *na = realloc(*arr, (*n + 1) * sz);
+	if (!na)
+		return NULL;
+	*arr = na;
+	memset(na + *n * sz, 0, sz);
+	return na + (*n)++ * sz;
+}
+
+static int add_root(struct cmp_set *s, const json_t *root, const char *file, struct rerr *e)
+{
+	size_t n = json_is_array(root) ? json_array_size(root) : 1;
+	if (json_is_array(root) && n == 0)
+		return rerr_set(e, -EINVAL, "%s: empty array, no result in it", file);
+	for (size_t i = 0; i < n; i++) {
+		const json_t *r = json_is_array(root) ? json_array_get(root, i) : root;
+		struct cmp_config *g = push_zeroed((void **)&s->cfg, &s->ncfg, sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		int rc = load_config(g, r, file, e);
+		if (rc < 0)
+			return rc;
+		for (size_t k = 0; k + 1 < s->ncfg; k++) {
+			struct cmp_config *o = &s->cfg[k];
+			if (!strcmp(o->trace, g->trace) && !strcmp(o->mode, g->mode) && o->procs == g->procs)
+				return rerr_set(e, -EINVAL, "%s: configuration (%s, %s, %u processes) also in '%s'",
+						file, g->trace, g->mode, g->procs, o->src);
+		}
+		if (!s->fstype) {
+			const json_t *t = json_object_get(r, "target");
+			const json_t *fs = json_object_get(t, "fstype");
+			const json_t *dev = json_object_get(t, "device");
+			const json_t *dir = json_object_get(t, "dir");
+			const json_t *sch = json_object_get(t, "scheduler");
+			s->fstype = strdup(json_is_string(fs) ? json_string_value(fs) : "");
+			s->device = strdup(json_is_string(dev) ? json_string_value(dev) : "");
+			s->dir = strdup(json_is_string(dir) ? json_string_value(dir) : "");
+			s->scheduler = strdup(json_is_string(sch) ? json_string_value(sch) : "");
+			s->rotational = (int)jnum_or(t, "rotational", -1);
+			if (!s->fstype || !s->device || !s->dir || !s->scheduler)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int load_file(struct cmp_set *s, const char *file, struct rerr *e)
+{
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return rerr_set(e, -errno, "cannot open '%s': %s", file, strerror(errno));
+	json_error_t je;
+	json_t *root = json_loadf(f, 0, &je);
+	int err = ferror(f);
+	fclose(f);
+	if (!root) {
+		if (err)
+			return rerr_set(e, -EIO, "cannot read '%s'", file);
+		return rerr_set(e, -EINVAL, "%s:%d:%d: invalid JSON: %s", file, je.line, je.column, je.text);
+	}
+	int rc = add_root(s, root, file, e);
+	json_decref(root);
+	return rc;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_dir(struct cmp_set *s, const char *dir, struct rerr *e)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return rerr_set(e, -errno, "cannot open '%s': %s", dir, strerror(errno));
+	char **names = NULL;
+	size_t n = 0;
+	int rc = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json") || de->d_name[0] == '.')
+			continue;
+		char **nn = realloc(names, (n + 1) * sizeof(*nn));
+		if (!nn) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		names = nn;
+		if (asprintf(&names[n], "%s/%s", dir, de->d_name) < 0) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		n++;
+	}
+	if (!n) {
+		rc = rerr_set(e, -ENOENT, "'%s': no *.json result file in this directory", dir);
+		goto out;
+	}
+	qsort(names, n, sizeof(*names), str_cmp);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = load_file(s, names[i], e);
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	return rc;
+}
+
+static char *default_label(const char *path)
+{
+	size_t b, n;
+	base_span(path, &b, &n);
+	if (n - b > 5 && !strncmp(path + n - 5, ".json", 5))
+		n -= 5;
+	return strndup(path + b, n - b);
+}
+
+int compare_add(struct compare *c, const char *path, const char *label, struct rerr *e)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return rerr_set(e, -errno, "cannot open '%s': %s", path, strerror(errno));
+	struct cmp_set *s = push_zeroed((void **)&c->sets, &c->nsets, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->path = strdup(path);
+	s->label = label ? strdup(label) : default_label(path);
+	if (!s->path || !s->label)
+		return -ENOMEM;
+	/* Same label twice (a.json in two directories): suffix #2, #3 ... */
+	for (unsigned k = 2;; k++) {
+		size_t i;
+		for (i = 0; i + 1 < c->nsets; i++)
+			if (!strcmp(c->sets[i].label, s->label))
+				break;
+		if (i + 1 >= c->nsets)
+			break;
+		char *nl;
+		size_t bl = strcspn(s->label, "#");
+		if (asprintf(&nl, "%.*s#%u", (int)bl, s->label, k) < 0)
+			return -ENOMEM;
+		free(s->label);
+		s->label = nl;
+	}
+	if (S_ISDIR(st.st_mode))
+		return load_dir(s, path, e);
+	return load_file(s, path, e);
+}
+
+int cmp_split_labels(char *list, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char **nl = realloc(*names, (*n + 1) * sizeof(*nl));
+		if (!nl) {
+			free(*names);
+			*names = NULL;
+			*n = 0;
+			return -ENOMEM;
+		}
+		*names = nl;
+		(*names)[(*n)++] = tok;
+	}
+	return 0;
+}
+
+int compare_load(struct compare *c, char *const *paths, size_t n, char *const *labels,
+		 struct rerr *e)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = compare_add(c, paths[i], labels ? labels[i] : NULL, e);
+		if (rc < 0)
+			return rc;
+	}
+	return compare_build(c, e);
+}
+
+static int mode_rank(const char *m)
+{
+	if (!strcmp(m, "sequential"))
+		return 0;
+	if (!strcmp(m, "parallel"))
+		return 1;
+	return 2;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct cmp_row *x = a, *y = b;
+	int r = strcmp(x->trace, y->trace);
+	if (r)
+		return r;
+	r = mode_rank(x->mode) - mode_rank(y->mode);
+	if (r)
+		return r;
+	r = strcmp(x->mode, y->mode);
+	if (r)
+		return r;
+	return (x->procs > y->procs) - (x->procs < y->procs);
+}
+
+int compare_build(struct compare *c, struct rerr *e)
+{
+	if (!c->nsets)
+		return rerr_set(e, -EINVAL, "no result to compare");
+	for (size_t s = 0; s < c->nsets; s++) {
+		for (size_t k = 0; k < c->sets[s].ncfg; k++) {
+			struct cmp_config *g = &c->sets[s].cfg[k];
+			size_t r;
+			for (r = 0; r < c->nrows; r++)
+				if (!strcmp(c->rows[r].trace, g->trace) && !strcmp(c->rows[r].mode, g->mode) &&
+				    c->rows[r].procs == g->procs)
+					break;
+			if (r == c->nrows) {
+				struct cmp_row *nr = realloc(c->rows, (c->nrows + 1) * sizeof(*nr));
+				if (!nr)
+					return -ENOMEM;
+				c->rows = nr;
+				nr[r].trace = g->trace;
+				nr[r].mode = g->mode;
+				nr[r].procs = g->procs;
+				nr[r].cell = calloc(c->nsets, sizeof(*nr[r].cell));
+				if (!nr[r].cell)
+					return -ENOMEM;
+				c->nrows++;
+			}
+			c->rows[r].cell[s] = g;
+		}
+	}
+	qsort(c->rows, c->nrows, sizeof(*c->rows), row_cmp);
+	return 0;
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+/* A text table: cells kept until printing so columns can be aligned. */
+struct tbl {
+	size_t n;
+	char **cells;
+};
+
+static int tbl_add(struct tbl *t, char *cell)
+{
+	if (!cell)
+		return -ENOMEM;
+	char **nc = realloc(t->cells, (t->n + 1) * sizeof(*nc));
+	if (!nc) {
+		free(cell);
+		return -ENOMEM;
+	}
+	t->cells = nc;
+	t->cells[t->n++] = cell;
+	return 0;
+}
+
+static char *xfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+/* Aligned text, or a Markdown table (header row, then the rule). */
+static int tbl_print(const struct tbl *t, size_t ncols, enum cmp_style style, FILE *f)
+{
+	size_t *w = calloc(ncols, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t l = strlen(t->cells[i]);
+		if (l > w[i % ncols])
+			w[i % ncols] = l;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		size_t col = i % ncols;
+		bool last = col + 1 == ncols || i + 1 == t->n;
+		if (style == CMP_MARKDOWN) {
+			/* escape what Markdown would read: '|' ends a cell, '~' strikes through */
+			size_t l = 0;
+			fputs(col ? "" : "| ", f);
+			for (const char *p = t->cells[i]; *p; p++, l++) {
+				if (*p == '|' || *p == '~' || *p == '\\' || *p == '*' || *p == '_')
+					fputc('\\', f);
+				fputc(*p, f);
+			}
+			fprintf(f, "%*s%s", (int)(w[col] - l), "", last ? " |\n" : " | ");
+			if (last && i + 1 == ncols) {
+				for (size_t k = 0; k < ncols; k++)
+					fputs("|---", f);
+				fprintf(f, "|\n");
+			}
+		} else if (last) {
+			fprintf(f, "%s\n", t->cells[i]);
+		} else {
+			fprintf(f, "%-*s  ", (int)w[col], t->cells[i]);
+		}
+	}
+	free(w);
+	return 0;
+}
+
+static void tbl_free(struct tbl *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	t->cells = NULL;
+	t->n = 0;
+}
+
+static char *ns_str(double ns)
+{
+	char b[32];
+	return strdup(fmt_ns(b, sizeof(b), ns));
+}
+
+static char *completion_cell(const struct cmp_config *base, const struct cmp_config *g, bool is_base)
+{
+	char b[32];
+	if (!g)
+		return strdup("-");
+	if (!g->ncomplete)
+		return strdup("incomplete");
+	if (!base || !base->ncomplete || !(base->median > 0))
+		return xfmt("(%s)", fmt_ns(b, sizeof(b), g->median));
+	double m = base->median;
+	char runs[80] = "";
+	if (g->ncomplete < g->nruns)
+		snprintf(runs, sizeof(runs), " (%zu/%zu runs)", g->ncomplete, g->nruns);
+	if (is_base)
+		return xfmt("1.00 [%.2f-%.2f] %s%s", g->min / m, g->max / m,
+			    fmt_ns(b, sizeof(b), g->median), runs);
+	return xfmt("%.2f [%.2f-%.2f]%s%s", g->median / m, g->min / m, g->max / m,
+		    cmp_within_spread(base, g) ? " ~" : "", runs);
+}
+
+static const char *rot_name(int r)
+{
+	return r > 0 ? "yes" : r == 0 ? "no" : "unknown";
+}
+
+int compare_print(const struct compare *c, FILE *f, enum cmp_style style)
+{
+	struct tbl t = { 0 };
+	size_t ncols = 3 + c->nsets;
+	bool md = style == CMP_MARKDOWN;
+	int rc = 0;
+	if (!c->nsets)
+		return 0;
+
+	if (md) {
+		fprintf(f, "### Targets\n\n");
+		const char *hd[] = { "result", "directory", "file system", "device", "rotational", "scheduler" };
+		for (size_t i = 0; i < 6; i++)
+			if ((rc = tbl_add(&t, strdup(hd[i]))))
+				goto out;
+		for (size_t s = 0; s < c->nsets; s++) {
+			const struct cmp_set *st = &c->sets[s];
+			if ((rc = tbl_add(&t, strdup(st->label))) ||
+			    (rc = tbl_add(&t, strdup(*st->dir ? st->dir : st->path))) ||
+			    (rc = tbl_add(&t, strdup(*st->fstype ? st->fstype : "?"))) ||
+			    (rc = tbl_add(&t, strdup(*st->device ? st->device : "?"))) ||
+			    (rc = tbl_add(&t, strdup(rot_name(st->rotational)))) ||
+			    (rc = tbl_add(&t, strdup(*st->scheduler ? st->scheduler : "?"))))
+				goto out;
+		}
+		if ((rc = tbl_print(&t, 6, style, f)))
+			goto out;
+		tbl_free(&t);
+		fprintf(f, "\n### Completion time relative to %s\n\n"
+			   "Median of the runs, normalized to %s (1.00; lower is faster); [min-max] over the runs; "
+			   "`~` marks a difference within that spread (the min-max ranges overlap). "
+			   "The baseline's absolute median follows its ratio.\n\n",
+			c->sets[0].label, c->sets[0].label);
+	} else {
+		fprintf(f, "Completion time relative to '%s' (median of the runs; [min-max] over the runs; "
+			   "lower is faster)\n", c->sets[0].label);
+		fprintf(f, "  ~ = difference within the spread over the runs (the min-max ranges overlap)\n");
+		for (size_t s = 0; s < c->nsets; s++) {
+			const struct cmp_set *st = &c->sets[s];
+			fprintf(f, "  %s: %s", st->label, st->path);
+			if (*st->fstype || *st->device)
+				fprintf(f, " (%s%s%s)", st->fstype, *st->fstype && *st->device ? " on " : "",
+					st->device);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+	}
+
+	if ((rc = tbl_add(&t, strdup("TRACE"))) || (rc = tbl_add(&t, strdup("MODE"))) ||
+	    (rc = tbl_add(&t, strdup("PROCS"))))
+		goto out;
+	for (size_t s = 0; s < c->nsets; s++)
+		if ((rc = tbl_add(&t, s ? strdup(c->sets[s].label) : xfmt("%s (baseline)", c->sets[s].label))))
+			goto out;
+	for (size_t r = 0; r < c->nrows; r++) {
+		const struct cmp_row *row = &c->rows[r];
+		if ((rc = tbl_add(&t, strdup(row->trace))) || (rc = tbl_add(&t, strdup(row->mode))) ||
+		    (rc = tbl_add(&t, xfmt("%u", row->procs))))
+			goto out;
+		for (size_t s = 0; s < c->nsets; s++)
+			if ((rc = tbl_add(&t, completion_cell(row->cell[0], row->cell[s], s == 0))))
+				goto out;
+	}
+	if ((rc = tbl_print(&t, ncols, style, f)))
+		goto out;
+	tbl_free(&t);
+
+	/* Latency: one line per (row, class with ops), p50/p99 per set. */
+	size_t lcols = 4 + 2 * c->nsets;
+	if (md)
+		fprintf(f, "\n### Latency percentiles per op class\n\n"
+			   "Pooled over all processes and runs.\n\n");
+	else
+		fprintf(f, "\nLatency percentiles per op class (pooled over all processes and runs)\n\n");
+	if ((rc = tbl_add(&t, strdup("TRACE"))) || (rc = tbl_add(&t, strdup("MODE"))) ||
+	    (rc = tbl_add(&t, strdup("PROCS"))) || (rc = tbl_add(&t, strdup("CLASS"))))
+		goto out;
+	for (size_t s = 0; s < c->nsets; s++)
+		if ((rc = tbl_add(&t, xfmt("%s p50", c->sets[s].label))) ||
+		    (rc = tbl_add(&t, xfmt("%s p99", c->sets[s].label))))
+			goto out;
+	size_t lines = 0;
+	for (size_t r = 0; r < c->nrows; r++) {
+		const struct cmp_row *row = &c->rows[r];
+		for (int k = 0; k < CMP_NCLASS; k++) {
+			bool any = false;
+			for (size_t s = 0; s < c->nsets; s++)
+				if (row->cell[s] && row->cell[s]->cls[k].n)
+					any = true;
+			if (!any)
+				continue;
+			lines++;
+			if ((rc = tbl_add(&t, strdup(row->trace))) || (rc = tbl_add(&t, strdup(row->mode))) ||
+			    (rc = tbl_add(&t, xfmt("%u", row->procs))) ||
+			    (rc = tbl_add(&t, strdup(cmp_class_names[k]))))
+				goto out;
+			for (size_t s = 0; s < c->nsets; s++) {
+				const struct cmp_config *g = row->cell[s];
+				if (!g || !g->cls[k].n) {
+					if ((rc = tbl_add(&t, strdup("-"))) || (rc = tbl_add(&t, strdup("-"))))
+						goto out;
+					continue;
+				}
+				if ((rc = tbl_add(&t, ns_str(cmp_quantile(&g->cls[k], 50)))) ||
+				    (rc = tbl_add(&t, ns_str(cmp_quantile(&g->cls[k], 99)))))
+					goto out;
+			}
+		}
+	}
+	if (lines)
+		rc = tbl_print(&t, lcols, style, f);
+	else
+		fprintf(f, "(no latency data in the results)\n");
+out:
+	tbl_free(&t);
+	if (!rc && ferror(f))
+		rc = -EIO;
+	return rc;
+}
+
+static json_t *config_json(const struct cmp_config *base, const struct cmp_config *g,
+			   const char *label, bool is_base)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "label", json_string(label));
+	json_object_set_new(o, "file", json_string(g->src));
+	json_object_set_new(o, "runs", json_integer((json_int_t)g->nruns));
+	json_object_set_new(o, "complete_runs", json_integer((json_int_t)g->ncomplete));
+	if (g->ncomplete) {
+		json_t *cn = json_object();
+		json_object_set_new(cn, "median", json_real(g->median));
+		json_object_set_new(cn, "min", json_real(g->min));
+		json_object_set_new(cn, "max", json_real(g->max));
+		json_object_set_new(o, "completion_ns", cn);
+	} else {
+		json_object_set_new(o, "completion_ns", json_null());
+	}
+	if (g->ncomplete && base && base->ncomplete && base->median > 0) {
+		json_t *nm = json_object();
+		json_object_set_new(nm, "median", json_real(g->median / base->median));
+		json_object_set_new(nm, "min", json_real(g->min / base->median));
+		json_object_set_new(nm, "max", json_real(g->max / base->median));
+		json_object_set_new(o, "normalized", nm);
+		json_object_set_new(o, "within_spread",
+				    is_base ? json_null() : json_boolean(cmp_within_spread(base, g)));
+	} else {
+		json_object_set_new(o, "normalized", json_null());
+		json_object_set_new(o, "within_spread", json_null());
+	}
+	json_t *lat = json_object();
+	for (int k = 0; k < CMP_NCLASS; k++) {
+		if (!g->cls[k].n)
+			continue;
+		json_t *l = json_object();
+		json_object_set_new(l, "N", json_integer((json_int_t)g->cls[k].n));
+		json_object_set_new(l, "p50", json_real(cmp_quantile(&g->cls[k], 50)));
+		json_object_set_new(l, "p99", json_real(cmp_quantile(&g->cls[k], 99)));
+		json_object_set_new(lat, cmp_class_names[k], l);
+	}
+	json_object_set_new(o, "lat_ns", lat);
+	return o;
+}
+
+json_t *compare_json(const struct compare *c)
+{
+	json_t *root = json_object();
+	json_t *sets = json_array();
+	json_t *rows = json_array();
+	if (!root || !sets || !rows) {
+		json_decref(root);
+		json_decref(sets);
+		json_decref(rows);
+		return NULL;
+	}
+	json_object_set_new(root, "baseline", c->nsets ? json_string(c->sets[0].label) : json_null());
+	for (size_t s = 0; s < c->nsets; s++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "label", json_string(c->sets[s].label));
+		json_object_set_new(o, "path", json_string(c->sets[s].path));
+		json_object_set_new(o, "fstype", json_string(c->sets[s].fstype ? c->sets[s].fstype : ""));
+		json_object_set_new(o, "device", json_string(c->sets[s].device ? c->sets[s].device : ""));
+		json_object_set_new(o, "dir", json_string(c->sets[s].dir ? c->sets[s].dir : ""));
+		json_object_set_new(o, "scheduler", json_string(c->sets[s].scheduler ? c->sets[s].scheduler : ""));
+		json_object_set_new(o, "rotational", c->sets[s].rotational >= 0 ? json_boolean(c->sets[s].rotational)
+									   : json_null());
+		json_object_set_new(o, "configurations", json_integer((json_int_t)c->sets[s].ncfg));
+		json_array_append_new(sets, o);
+	}
+	json_object_set_new(root, "sets", sets);
+	for (size_t r = 0; r < c->nrows; r++) {
+		const struct cmp_row *row = &c->rows[r];
+		json_t *o = json_object();
+		json_object_set_new(o, "trace", json_string(row->trace));
+		json_object_set_new(o, "mode", json_string(row->mode));
+		json_object_set_new(o, "processes", json_integer(row->procs));
+		json_t *res = json_array();
+		for (size_t s = 0; s < c->nsets; s++) {
+			json_t *cj = row->cell[s] ? config_json(row->cell[0], row->cell[s], c->sets[s].label, s == 0)
+						  : json_null();
+			json_array_append_new(res, cj ? cj : json_null());
+		}
+		json_object_set_new(o, "results", res);
+		json_array_append_new(rows, o);
+	}
+	json_object_set_new(root, "rows", rows);
+	return root;
+}

@@ -1,0 +1,604 @@
+/*
+ * report.c - human summary and fio-like JSON of `replay run` (report.h).
+ *
+ * Names and units follow fio's --output-format=json where a field has a
+ * fio counterpart ("io_bytes", "bw_bytes", "iops", "total_ios",
+ * "lat_ns"{"percentile"{"99.000000": ...}}), so fio tooling can read the
+ * per-class objects; what fio has no word for gets a plain name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/hist.h"
+#include "report/report.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void report_stats(const uint64_t *v, size_t n, struct rstats *s)
+{
+	uint64_t *tmp;
+	double sum = 0, sq = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		sum += (double)v[i];
+	s->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		sq += ((double)v[i] - s->mean) * ((double)v[i] - s->mean);
+	s->stddev = sqrt(sq / (double)n);
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp) {
+		s->median = s->mean;
+		s->min = s->max = (double)v[0];
+		for (size_t i = 1; i < n; i++) {
+			if ((double)v[i] < s->min)
+				s->min = (double)v[i];
+			if ((double)v[i] > s->max)
+				s->max = (double)v[i];
+		}
+		return;
+	}
+	memcpy(tmp, v, n * sizeof(*tmp));
+	qsort(tmp, n, sizeof(*tmp), cmp_u64);
+	s->min = (double)tmp[0];
+	s->max = (double)tmp[n - 1];
+	s->median = n % 2 ? (double)tmp[n / 2] : ((double)tmp[n / 2 - 1] + (double)tmp[n / 2]) / 2.0;
+	free(tmp);
+}
+
+const char *report_errno_name(int err, char *buf, size_t len)
+{
+	const char *n = err > 0 ? strerrorname_np(err) : NULL;
+
+	if (n)
+		snprintf(buf, len, "%s", n);
+	else
+		snprintf(buf, len, "%d", err);
+	return buf;
+}
+
+/* ---- aggregate for the summary --------------------------------------- */
+
+void report_agg_init(struct report_agg *a)
+{
+	memset(a, 0, sizeof(*a));
+	for (int c = 0; c < RC__COUNT; c++)
+		hist_init(&a->cls[c].lat);
+}
+
+void report_agg_release(struct report_agg *a)
+{
+	free(a->completion);
+	free(a->io);
+	free(a->flush);
+	free(a->incomplete);
+	free(a->rank_completion);
+	a->completion = a->io = a->flush = a->rank_completion = NULL;
+	a->incomplete = NULL;
+}
+
+static void add_cls(struct class_stats *d, const struct class_stats *s)
+{
+	d->total_ios += s->total_ios;
+	d->io_bytes += s->io_bytes;
+	d->done_bytes += s->done_bytes;
+	d->errors += s->errors;
+	d->short_ios += s->short_ios;
+	hist_merge(&d->lat, &s->lat);
+}
+
+int report_agg_add(struct report_agg *a, const struct run_shared *sh,
+		   const struct run_outcome *out, bool sequential)
+{
+	size_t n = a->nruns + 1;
+	uint64_t *c = realloc(a->completion, n * sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	a->completion = c;
+	c = realloc(a->io, n * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	a->io = c;
+	c = realloc(a->flush, n * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	a->flush = c;
+	bool *b = realloc(a->incomplete, n * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	a->incomplete = b;
+	a->completion[a->nruns] = out->completion_ns;
+	a->io[a->nruns] = out->io_ns;
+	a->flush[a->nruns] = out->flush_ns;
+	a->incomplete[a->nruns] = out->incomplete;
+	a->nruns = n;
+
+	if (sequential) {
+		uint64_t *rc = realloc(a->rank_completion, sh->nworkers * sizeof(*rc));
+
+		if (!rc)
+			return -ENOMEM;
+		a->rank_completion = rc;
+		a->nrank = sh->nworkers;
+	}
+	for (uint32_t i = 0; i < sh->nworkers; i++) {
+		const struct worker_result *w = &sh->w[i];
+
+		for (int k = 0; k < RC__COUNT; k++) {
+			add_cls(&a->cls[k], &w->cls[k]);
+			/* parallel: the classes share the run's I/O time; sequential:
+			 * the ranks' I/O times add up */
+			if (sequential)
+				a->time_ns[k] += w->io_ns;
+		}
+		a->skipped_failed += w->skipped_failed;
+		a->skipped_nohandle += w->skipped_nohandle;
+		a->skipped_mmap += w->skipped_mmap;
+		a->seeks += w->seeks;
+		a->barriers += w->barriers;
+		a->rounded_ops += w->rounded_ops;
+		a->rounded_extra_bytes += w->rounded_extra_bytes;
+		for (int k = 0; k < RES_MAX_ERRNO; k++)
+			a->errno_counts[k] += w->errno_counts[k];
+		if (sequential)
+			a->rank_completion[i] = w->completion_ns;
+	}
+	if (!sequential)
+		for (int k = 0; k < RC__COUNT; k++)
+			a->time_ns[k] += out->io_ns;
+	return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+static int set_new(json_t *o, const char *key, json_t *v)
+{
+	return v ? json_object_set_new(o, key, v) : -1;
+}
+
+static json_t *u64j(uint64_t v)
+{
+	return json_integer(v > (uint64_t)LLONG_MAX ? LLONG_MAX : (json_int_t)v);
+}
+
+json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns)
+{
+	json_t *o = json_object(), *lat = json_object(), *pct = json_object();
+	const struct hist *h = &cs->lat;
+	double secs = (double)runtime_ns / 1e9;
+	int bad = 0;
+
+	if (!o || !lat || !pct) {
+		json_decref(o);
+		json_decref(lat);
+		json_decref(pct);
+		return NULL;
+	}
+	bad |= set_new(o, "io_bytes", u64j(cs->io_bytes));
+	bad |= set_new(o, "done_bytes", u64j(cs->done_bytes));
+	bad |= set_new(o, "bw_bytes", u64j(secs > 0 ? (uint64_t)((double)cs->io_bytes / secs) : 0));
+	bad |= set_new(o, "iops", json_real(secs > 0 ? (double)cs->total_ios / secs : 0.0));
+	bad |= set_new(o, "runtime_ns", u64j(runtime_ns));
+	bad |= set_new(o, "total_ios", u64j(cs->total_ios));
+	bad |= set_new(o, "short_ios", u64j(cs->short_ios));
+	bad |= set_new(o, "errors", u64j(cs->errors));
+	bad |= set_new(lat, "min", u64j(h->n ? h->min : 0));
+	bad |= set_new(lat, "max", u64j(h->max));
+	bad |= set_new(lat, "mean", json_real(h->n ? hist_mean(h) : 0.0));
+	bad |= set_new(lat, "stddev", json_real(h->n ? hist_stddev(h) : 0.0));
+	bad |= set_new(lat, "N", u64j(h->n));
+	for (int i = 0; i < HIST_NPCT; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%f", hist_pcts[i]);
+		bad |= set_new(pct, key, u64j(h->n ? hist_percentile(h, hist_pcts[i]) : 0));
+	}
+	bad |= set_new(lat, "percentile", pct);
+	bad |= set_new(o, "lat_ns", lat);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static const char *status_name(uint32_t st)
+{
+	switch (st) {
+	case W_PENDING: return "not run";
+	case W_RUNNING: return "running";
+	case W_DONE:    return "done";
+	case W_FAILED:  return "failed";
+	case W_KILLED:  return "killed";
+	default:        return "?";
+	}
+}
+
+json_t *report_job_json(const struct worker_result *w)
+{
+	json_t *o = json_object(), *errs = json_object(), *sk = json_object();
+	json_t *tl = json_object(), *arr = json_array();
+	int bad = 0;
+
+	if (!o || !errs || !sk || !tl || !arr) {
+		json_decref(o);
+		json_decref(errs);
+		json_decref(sk);
+		json_decref(tl);
+		json_decref(arr);
+		return NULL;
+	}
+	bad |= set_new(o, "rank", json_integer(w->rank));
+	bad |= set_new(o, "rank_name", json_string(w->rank_name));
+	bad |= set_new(o, "pid", json_integer(w->pid));
+	bad |= set_new(o, "copy", json_integer(w->copy));
+	bad |= set_new(o, "status", json_string(status_name(w->status)));
+	if (w->fail_msg[0])
+		bad |= set_new(o, "error", json_string(w->fail_msg));
+	bad |= set_new(o, "cpuset", json_string(w->cpuset));
+	bad |= set_new(o, "numa_node", json_integer(w->numa_node));
+	bad |= set_new(o, "completion_ns", u64j(w->completion_ns));
+	bad |= set_new(o, "io_ns", u64j(w->io_ns));
+	bad |= set_new(o, "flush_ns", u64j(w->flush_ns));
+	bad |= set_new(o, "ops", u64j(w->ops_total));
+	bad |= set_new(o, "ops_done", u64j(w->ops_done));
+	bad |= set_new(o, "max_inflight", u64j(w->max_inflight));
+	bad |= set_new(o, "short_ios", u64j(w->eng_short_ios));
+	bad |= set_new(o, "eagain", u64j(w->eng_eagain));
+	bad |= set_new(o, "sync_fallback", u64j(w->eng_sync_fallback));
+	bad |= set_new(o, "rounded_ops", u64j(w->rounded_ops));
+	bad |= set_new(o, "rounded_extra_bytes", u64j(w->rounded_extra_bytes));
+	for (int k = 1; k < RES_MAX_ERRNO; k++) {
+		char name[32];
+
+		if (w->errno_counts[k])
+			bad |= set_new(errs, report_errno_name(k, name, sizeof(name)),
+				       u64j(w->errno_counts[k]));
+	}
+	bad |= set_new(o, "errors", errs);
+	bad |= set_new(sk, "traced_failures", u64j(w->skipped_failed));
+	bad |= set_new(sk, "no_handle", u64j(w->skipped_nohandle));
+	bad |= set_new(sk, "mmap", u64j(w->skipped_mmap));
+	bad |= set_new(sk, "seeks", u64j(w->seeks));
+	bad |= set_new(sk, "barriers", u64j(w->barriers));
+	bad |= set_new(o, "not_issued", sk);
+	for (int c = 0; c < RC__COUNT; c++)
+		bad |= set_new(o, rclass_name(c), report_class_json(&w->cls[c], w->io_ns));
+	for (uint32_t i = 0; i < w->nsamples && i < RES_TIMELINE; i++)
+		bad |= json_array_append_new(arr, u64j(w->sample_bytes[i]));
+	bad |= set_new(tl, "interval_ns", u64j(w->sample_interval_ns));
+	bad |= set_new(tl, "bytes", arr);
+	bad |= set_new(o, "timeline", tl);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *report_run_json(const struct run_shared *sh, const struct run_outcome *out, bool sequential)
+{
+	json_t *o = json_object(), *jobs = json_array();
+	int bad = 0;
+
+	if (!o || !jobs) {
+		json_decref(o);
+		json_decref(jobs);
+		return NULL;
+	}
+	bad |= set_new(o, "completion_ns", u64j(out->completion_ns));
+	bad |= set_new(o, "io_ns", u64j(out->io_ns));
+	bad |= set_new(o, "flush_ns", u64j(out->flush_ns));
+	bad |= set_new(o, "incomplete", json_boolean(out->incomplete));
+	bad |= set_new(o, "failed", json_boolean(out->failed));
+	if (out->stop_signal)
+		bad |= set_new(o, "stop_signal", json_integer(out->stop_signal));
+	bad |= set_new(o, "drop_caches", json_string(out->drop ? out->drop : ""));
+	bad |= set_new(o, "headline", json_string(sequential ? "longest rank" : "makespan"));
+	for (uint32_t i = 0; i < sh->nworkers; i++)
+		bad |= json_array_append_new(jobs, report_job_json(&sh->w[i]));
+	bad |= set_new(o, "jobs", jobs);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *report_doc_new(const struct report_info *ri)
+{
+	json_t *doc = json_object(), *host = json_object(), *tg = json_object();
+	json_t *opt = json_object(), *tr = json_array(), *runs = json_array();
+	char hn[256] = "", tbuf[64] = "";
+	struct utsname u;
+	struct tm tm;
+	int bad = 0;
+
+	if (!doc || !host || !tg || !opt || !tr || !runs) {
+		json_decref(doc);
+		json_decref(host);
+		json_decref(tg);
+		json_decref(opt);
+		json_decref(tr);
+		json_decref(runs);
+		return NULL;
+	}
+	bad |= set_new(doc, "replay version", json_string(ri->version ? ri->version : ""));
+	bad |= set_new(doc, "timestamp", json_integer((json_int_t)ri->timestamp));
+	if (gmtime_r(&ri->timestamp, &tm))
+		strftime(tbuf, sizeof(tbuf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	bad |= set_new(doc, "time", json_string(tbuf));
+
+	gethostname(hn, sizeof(hn) - 1);
+	bad |= set_new(host, "hostname", json_string(hn));
+	bad |= set_new(host, "kernel", json_string(uname(&u) == 0 ? u.release : ""));
+	bad |= set_new(host, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	if (ri->topo) {
+		json_t *t = json_object();
+
+		bad |= set_new(t, "packages", json_integer(ri->topo->packages));
+		bad |= set_new(t, "numa_nodes", json_integer(ri->topo->numa_nodes));
+		bad |= set_new(t, "cores", json_integer(ri->topo->cores));
+		bad |= set_new(t, "pus", json_integer(ri->topo->pus));
+		bad |= set_new(host, "topology", t);
+	}
+	bad |= set_new(doc, "host", host);
+
+	bad |= set_new(tg, "dir", json_string(ri->target ? ri->target : ""));
+	if (ri->ti) {
+		bad |= set_new(tg, "fstype", json_string(ri->ti->fstype));
+		bad |= set_new(tg, "device", json_string(ri->ti->device));
+		bad |= set_new(tg, "rotational", json_integer(ri->ti->rotational));
+		bad |= set_new(tg, "scheduler", json_string(ri->ti->scheduler));
+		bad |= set_new(tg, "logical_block", json_integer(ri->ti->logical_block));
+		bad |= set_new(tg, "resolve", json_string(ri->ti->resolve));
+	}
+	bad |= set_new(doc, "target", tg);
+
+	bad |= set_new(opt, "mode", json_string(ri->mode ? ri->mode : ""));
+	bad |= set_new(opt, "processes", json_integer(ri->processes));
+	bad |= set_new(opt, "ranks", json_integer(ri->ranks));
+	bad |= set_new(opt, "ranks_used", json_integer(ri->ranks_used));
+	bad |= set_new(opt, "copies", json_integer(ri->copies));
+	bad |= set_new(opt, "rank_reuse", json_boolean(ri->reused));
+	bad |= set_new(opt, "engine", json_string(ri->engine ? ri->engine : ""));
+	bad |= set_new(opt, "depth", json_integer(ri->depth));
+	bad |= set_new(opt, "direct", json_boolean(ri->direct));
+	bad |= set_new(opt, "overlap", json_boolean(ri->overlap));
+	bad |= set_new(opt, "bind", json_string(ri->bind ? ri->bind : ""));
+	bad |= set_new(opt, "repeats", json_integer(ri->repeats));
+	for (size_t i = 0; i < ri->ntraces; i++)
+		bad |= json_array_append_new(tr, json_string(ri->traces[i]));
+	bad |= set_new(opt, "trace", tr);
+	bad |= set_new(opt, "format", json_string(ri->format ? ri->format : ""));
+	bad |= set_new(opt, "drop_caches", json_boolean(ri->drop_caches));
+	bad |= set_new(doc, "options", opt);
+	bad |= set_new(doc, "runs", runs);
+	if (bad) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+int report_add_run(json_t *doc, json_t *run)
+{
+	json_t *runs = json_object_get(doc, "runs");
+
+	if (!run)
+		return -ENOMEM;
+	if (!runs || json_array_append_new(runs, run))
+		return -ENOMEM;
+	return 0;
+}
+
+int report_finish(json_t *doc)
+{
+	json_t *runs = json_object_get(doc, "runs"), *sum = json_object(), *c = json_object();
+	size_t n = json_array_size(runs), k = 0, i;
+	uint64_t *v = calloc(n ? n : 1, sizeof(*v));
+	json_t *run;
+	struct rstats st;
+	bool incomplete = false;
+	int bad = 0;
+
+	if (!sum || !c || !v) {
+		json_decref(sum);
+		json_decref(c);
+		free(v);
+		return -ENOMEM;
+	}
+	/* the statistics are over the complete runs */
+	json_array_foreach(runs, i, run) {
+		if (json_is_true(json_object_get(run, "incomplete"))) {
+			incomplete = true;
+			continue;
+		}
+		v[k++] = (uint64_t)json_integer_value(json_object_get(run, "completion_ns"));
+	}
+	/* a series cut short (interrupted between runs, or a run that could
+	 * not start) is incomplete even when every run it did was complete */
+	if ((json_int_t)n < json_integer_value(json_object_get(json_object_get(doc, "options"),
+									 "repeats")))
+		incomplete = true;
+	report_stats(v, k, &st);
+	free(v);
+	bad |= set_new(c, "min", json_real(st.min));
+	bad |= set_new(c, "median", json_real(st.median));
+	bad |= set_new(c, "max", json_real(st.max));
+	bad |= set_new(c, "mean", json_real(st.mean));
+	bad |= set_new(c, "stddev", json_real(st.stddev));
+	bad |= set_new(sum, "completion_ns", c);
+	bad |= set_new(sum, "runs", json_integer((json_int_t)n));
+	bad |= set_new(sum, "complete_runs", json_integer((json_int_t)k));
+	bad |= set_new(doc, "summary", sum);
+	bad |= set_new(doc, "incomplete", json_boolean(incomplete));
+	return bad ? -ENOMEM : 0;
+}
+
+int report_write(json_t *doc, const char *path, struct rerr *e)
+{
+	size_t len = strlen(path);
+	char *tmp = malloc(len + 16);
+	int fd = -1, ret = 0;
+
+	if (!tmp)
+		return -ENOMEM;
+	snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = rerr_set(e, -errno, "cannot create '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (json_dumpfd(doc, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) < 0 ||
+	    write(fd, "\n", 1) != 1) {
+		ret = rerr_set(e, errno ? -errno : -EIO, "cannot write '%s': %s", tmp,
+			       strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
+		ret = rerr_set(e, -errno, "cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		ret = rerr_set(e, -errno, "cannot write '%s': %s", tmp, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		ret = rerr_set(e, -errno, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+		goto out;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+/* ---- human summary --------------------------------------------------- */
+
+void report_print(FILE *f, const struct report_info *ri, const struct report_agg *a)
+{
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
+	bool seq = ri->mode && !strcmp(ri->mode, "sequential");
+
+	fprintf(f, "trace:       ");
+	for (size_t i = 0; i < ri->ntraces; i++)
+		fprintf(f, "%s%s", i ? " " : "", ri->traces[i]);
+	fprintf(f, " (%s, %u rank%s)\n", ri->format ? ri->format : "?", ri->ranks,
+		ri->ranks == 1 ? "" : "s");
+	fprintf(f, "mode:        %s, %u process%s", ri->mode, ri->processes,
+		ri->processes == 1 ? "" : "es");
+	if (ri->reused)
+		fprintf(f, " (more processes than ranks: %u ranks reused round-robin,"
+			" each reuse on its own copy of the files, %u copies)", ri->ranks_used, ri->copies);
+	fprintf(f, "\nengine:      %s, depth %u%s%s, bind %s\n", ri->engine, ri->depth,
+		ri->direct ? ", O_DIRECT" : "", ri->overlap ? ", overlap" : "", ri->bind);
+	fprintf(f, "target:      %s", ri->target);
+	if (ri->ti) {
+		const char *rot = ri->ti->rotational > 0 ? "rotational" :
+				  ri->ti->rotational == 0 ? "non-rotational" : "rotational unknown";
+		fprintf(f, " (%s on %s, %s, scheduler %s)", ri->ti->fstype[0] ? ri->ti->fstype : "?",
+			ri->ti->device[0] ? ri->ti->device : "?", rot,
+			ri->ti->scheduler[0] ? ri->ti->scheduler : "unknown");
+	}
+	fprintf(f, "\npage cache:  %s before each %s\n",
+		ri->drop_caches ? "dropped" : "not dropped (--no-drop-caches)",
+		seq ? "rank" : "run");
+
+	for (size_t r = 0; r < a->nruns; r++) {
+		char label[32];
+
+		snprintf(label, sizeof(label), "run %zu:", r + 1);
+		fprintf(f, "%-12s completion %s (io %s, flush %s)%s\n", label,
+			fmt_ns(b1, sizeof(b1), (double)a->completion[r]),
+			fmt_ns(b2, sizeof(b2), (double)a->io[r]),
+			fmt_ns(b3, sizeof(b3), (double)a->flush[r]),
+			a->incomplete[r] ? "  INCOMPLETE" : seq ? "  (longest rank)" : "");
+	}
+	if (seq && a->rank_completion) {
+		fprintf(f, "ranks (last run):");
+		for (size_t i = 0; i < a->nrank; i++)
+			fprintf(f, " %s", fmt_ns(b1, sizeof(b1), (double)a->rank_completion[i]));
+		fprintf(f, "\n");
+	}
+	if (a->nruns > 1) {
+		uint64_t *v = malloc(a->nruns * sizeof(*v));
+		size_t k = 0;
+		struct rstats st;
+
+		if (v) {
+			for (size_t r = 0; r < a->nruns; r++)
+				if (!a->incomplete[r])
+					v[k++] = a->completion[r];
+			report_stats(v, k, &st);
+			free(v);
+			fprintf(f, "completion:  min %s  median %s  max %s  mean %s  stddev %s (%zu runs)\n",
+				fmt_ns(b1, sizeof(b1), st.min), fmt_ns(b2, sizeof(b2), st.median),
+				fmt_ns(b3, sizeof(b3), st.max), fmt_ns(b4, sizeof(b4), st.mean),
+				fmt_ns(b5, sizeof(b5), st.stddev), k);
+		}
+	}
+	fprintf(f, "\n%-6s %10s %11s %12s %10s %10s %10s %10s\n", "class", "ops", "bytes",
+		"throughput", "lat p50", "p90", "p99", "max");
+	for (int c = 0; c < RC__COUNT; c++) {
+		const struct class_stats *cs = &a->cls[c];
+		char t[32];
+
+		if (!cs->total_ios)
+			continue;
+		if (a->time_ns[c])
+			snprintf(t, sizeof(t), "%s/s", fmt_bytes(b5, sizeof(b5),
+				 (double)cs->io_bytes * 1e9 / (double)a->time_ns[c]));
+		else
+			snprintf(t, sizeof(t), "-");
+		fprintf(f, "%-6s %10llu %11s %12s", rclass_name(c), (unsigned long long)cs->total_ios,
+			fmt_bytes(b1, sizeof(b1), (double)cs->io_bytes),
+			(c == RC_READ || c == RC_WRITE) ? t : "");
+		fprintf(f, " %10s", fmt_ns(b1, sizeof(b1), (double)hist_percentile(&cs->lat, 50)));
+		fprintf(f, " %10s", fmt_ns(b2, sizeof(b2), (double)hist_percentile(&cs->lat, 90)));
+		fprintf(f, " %10s", fmt_ns(b3, sizeof(b3), (double)hist_percentile(&cs->lat, 99)));
+		fprintf(f, " %10s", fmt_ns(b4, sizeof(b4), (double)cs->lat.max));
+		if (cs->errors || cs->short_ios)
+			fprintf(f, "  (%llu errors, %llu short)", (unsigned long long)cs->errors,
+				(unsigned long long)cs->short_ios);
+		fprintf(f, "\n");
+	}
+	if (a->skipped_failed || a->skipped_nohandle || a->skipped_mmap || a->seeks || a->barriers)
+		fprintf(f, "\nnot issued:  %llu traced failures skipped, %llu ops on handles not opened,"
+			" %llu mmap, %llu seeks (offsets are explicit), %llu barriers (ignored)\n",
+			(unsigned long long)a->skipped_failed, (unsigned long long)a->skipped_nohandle,
+			(unsigned long long)a->skipped_mmap, (unsigned long long)a->seeks,
+			(unsigned long long)a->barriers);
+	if (a->rounded_ops)
+		fprintf(f, "direct I/O:  %llu ops rounded to the block size, %s extra\n",
+			(unsigned long long)a->rounded_ops,
+			fmt_bytes(b1, sizeof(b1), (double)a->rounded_extra_bytes));
+	for (int k = 1; k < RES_MAX_ERRNO; k++) {
+		char name[32];
+
+		if (a->errno_counts[k])
+			fprintf(f, "errors:      %s: %llu\n", report_errno_name(k, name, sizeof(name)),
+				(unsigned long long)a->errno_counts[k]);
+	}
+}

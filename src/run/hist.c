@@ -1,0 +1,117 @@
+/*
+ * hist.c - log-linear histogram.  Bucket index: values below HIST_SUB are
+ * their own bucket; for v >= HIST_SUB with top bit k, the group is
+ * k - HIST_SUB_BITS + 1 and the sub-bucket the next HIST_SUB_BITS bits.
+ */
+#include <math.h>
+#include <string.h>
+#include "run/hist.h"
+
+const double hist_pcts[HIST_NPCT] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80,
+				      90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
+
+void hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+unsigned hist_bucket(uint64_t v)
+{
+	if (v < HIST_SUB)
+		return (unsigned)v;
+	unsigned k = 63u - (unsigned)__builtin_clzll(v);           /* top bit */
+	if (k >= HIST_MAX_BITS)
+		return HIST_NBUCKETS - 1;
+	unsigned group = k - HIST_SUB_BITS + 1;
+	unsigned sub = (unsigned)(v >> (k - HIST_SUB_BITS)) & (HIST_SUB - 1);
+	return group * HIST_SUB + sub;
+}
+
+/* Lower bound and width of a bucket. */
+static void bucket_range(unsigned idx, uint64_t *lo, uint64_t *width)
+{
+	if (idx < HIST_SUB) {
+		*lo = idx;
+		*width = 1;
+		return;
+	}
+	unsigned group = idx / HIST_SUB, sub = idx % HIST_SUB;
+	unsigned k = group + HIST_SUB_BITS - 1;
+	*width = 1ull << (k - HIST_SUB_BITS);
+	*lo = (1ull << k) + (uint64_t)sub * *width;
+}
+
+uint64_t hist_bucket_mid(unsigned idx)
+{
+	uint64_t lo, w;
+	bucket_range(idx, &lo, &w);
+	return lo + w / 2;
+}
+
+void hist_add(struct hist *h, uint64_t v)
+{
+	h->n++;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	double d = (double)v;
+	h->sum += d;
+	h->sumsq += d * d;
+	h->b[hist_bucket(v)]++;
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	if (!src->n)
+		return;
+	dst->n += src->n;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+		dst->b[i] += src->b[i];
+}
+
+double hist_mean(const struct hist *h)
+{
+	return h->n ? h->sum / (double)h->n : 0.0;
+}
+
+double hist_stddev(const struct hist *h)
+{
+	if (h->n < 2)
+		return 0.0;
+	double m = hist_mean(h);
+	double var = (h->sumsq - (double)h->n * m * m) / (double)(h->n - 1);
+	return var > 0 ? sqrt(var) : 0.0;
+}
+
+uint64_t hist_percentile(const struct hist *h, double p)
+{
+	if (!h->n)
+		return 0;
+	if (p >= 100.0)
+		return h->max;
+	/* rank of the sample at percentile p (1-based, nearest-rank) */
+	uint64_t want = (uint64_t)ceil(p / 100.0 * (double)h->n);
+	if (want < 1)
+		want = 1;
+	uint64_t seen = 0;
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		seen += h->b[i];
+		if (seen >= want) {
+			uint64_t v = hist_bucket_mid(i);
+			if (v < h->min)
+				v = h->min;
+			if (v > h->max)
+				v = h->max;
+			return v;
+		}
+	}
+	return h->max;
+}

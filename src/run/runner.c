@@ -1,0 +1,1271 @@
+/*
+ * runner.c - one run of a plan: prepare, drop caches, fork, barrier,
+ * replay, flush (runner.h has the contract).
+ *
+ * Why it is shaped like this:
+ *  - Workers are processes, not threads: the study replays N independent
+ *    processes, and a crashing or killed worker must not take the others'
+ *    results with it.  Results go to a MAP_SHARED|MAP_ANONYMOUS region
+ *    mapped before the fork; each worker writes only its own slot.
+ *  - Everything a worker allocates (buffer, handle table, engine) is set
+ *    up before it reports ready; the parent releases all workers at once by
+ *    storing 1 in run_shared.go and waking the futex.  Times are measured
+ *    from that release (CLOCK_MONOTONIC is system-wide).
+ *  - The parent blocks SIGCHLD and waits in sigtimedwait(), so it learns of
+ *    the last worker's exit within microseconds (the completion time does
+ *    not include a polling delay) and still wakes for timeline samples and
+ *    the progress line.
+ *  - The hot loop allocates nothing and formats nothing; a failure message
+ *    is formatted once, when the run stops because of it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/direct.h"
+#include "run/hist.h"
+#include "run/overlap.h"
+#include "run/runner.h"
+#include "run/topo.h"
+
+#define FD_NONE (-1)
+#define RELAXED __ATOMIC_RELAXED
+
+static volatile sig_atomic_t stop_sig;
+
+void runner_on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+int runner_signal(void)
+{
+	return stop_sig;
+}
+
+struct runner {
+	struct plan *plan;
+	const struct opstream *s;
+	struct runner_opts o;
+	struct run_shared *sh;
+	size_t sh_size;
+	pid_t *pids;
+	pid_t parent;
+	int dir_fd;                  /* O_RDONLY fd of TARGET for syncfs   */
+	struct topo *topo;           /* NULL when hwloc could not load     */
+	const char *drop_done;
+};
+
+/* ---- small pieces ---------------------------------------------------- */
+
+int runner_drop_caches(void)
+{
+	int fd, ret = 0;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "3\n", 2) != 2)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+void runner_scan_rank(const struct op *ops, uint64_t n, uint32_t *nhandles, uint64_t *max_len)
+{
+	uint32_t nh = 0;
+	uint64_t ml = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		const struct op *op = &ops[i];
+
+		if (op->handle != OP_NOHANDLE && op->handle + 1 > nh)
+			nh = op->handle + 1;
+		if (op_is_data(op->kind) && op->len > ml)
+			ml = op->len;
+	}
+	*nhandles = nh;
+	*max_len = ml;
+}
+
+uint64_t runner_op_len(const struct op *op)
+{
+	if ((op->kind == OP_READ || op->kind == OP_WRITE) && op->result >= 0 &&
+	    (uint64_t)op->result < op->len)
+		return (uint64_t)op->result;
+	return op->len;
+}
+
+uint64_t runner_op_req(const struct op *op, int fd, void *buf, uint32_t align, struct io_req *req)
+{
+	uint64_t ooff, olen;
+
+	memset(req, 0, sizeof(*req));
+	req->fd = fd;
+	req->buf = buf;
+	switch (op->kind) {
+	case OP_READ: case OP_AREAD:
+		req->dir = IO_READ;
+		break;
+	case OP_WRITE: case OP_AWRITE:
+		req->dir = IO_WRITE;
+		break;
+	case OP_FDATASYNC:
+		req->dir = IO_FDATASYNC;
+		return 0;
+	default:
+		req->dir = IO_FSYNC;
+		return 0;
+	}
+	req->offset = op->offset;
+	req->len = runner_op_len(op);
+	if (align > 1)
+		return direct_adjust(req, align, &ooff, &olen);
+	return 0;
+}
+
+void runner_worker_init(struct worker_result *w)
+{
+	for (int c = 0; c < RC__COUNT; c++)
+		hist_init(&w->cls[c].lat);
+	w->numa_node = -1;
+}
+
+/* ---- the worker ------------------------------------------------------ */
+
+struct slot {
+	struct io_req req;
+	uint64_t op_idx;
+	uint64_t traced;             /* traced bytes (io_bytes)            */
+	uint64_t ooff, olen;         /* traced range when direct-adjusted  */
+	uint32_t async_id;
+	uint8_t cls;
+	uint8_t busy;
+	uint8_t adjusted;
+	uint8_t waited;              /* async submit that AWAIT will wait for */
+};
+
+struct wstate {
+	const struct worker_ctx *c;
+	struct worker_result *w;
+	const struct op *ops;
+	uint64_t nops;
+	struct engine eng;
+	bool eng_ok;
+	bool async;                  /* engine may leave requests in flight */
+	void *buf;
+	int *fd;                     /* per handle: fd or FD_NONE           */
+	uint32_t *hfile;             /* per handle: path id                 */
+	uint32_t *halign;            /* per handle: direct alignment        */
+	uint32_t nhandles;
+	uint8_t *written;            /* per path id                         */
+	struct slot *slots;
+	struct io_req **done;
+	unsigned nslots, inflight;
+	struct overlap ovl;          /* in-flight byte ranges (async)       */
+	bool ovl_ok;
+};
+
+static void ws_free(struct wstate *ws)
+{
+	if (ws->eng_ok && ws->w) {
+		ws->w->eng_short_ios = ws->eng.short_ios;
+		ws->w->eng_eagain = ws->eng.eagain;
+		ws->w->eng_sync_fallback = ws->eng.sync_fallback;
+	}
+	if (ws->eng_ok && ws->eng.ops->exit)
+		ws->eng.ops->exit(&ws->eng);
+	ws->eng_ok = false;
+	if (ws->fd)
+		for (uint32_t h = 0; h < ws->nhandles; h++)
+			if (ws->fd[h] >= 0)
+				close(ws->fd[h]);
+	if (ws->ovl_ok)
+		overlap_release(&ws->ovl);
+	free(ws->fd);
+	free(ws->hfile);
+	free(ws->halign);
+	free(ws->written);
+	free(ws->slots);
+	free(ws->done);
+	free(ws->buf);
+	memset(ws, 0, sizeof(*ws));
+}
+
+static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
+{
+	const struct runner_opts *o = c->o;
+	struct engine_opts eo = { .depth = o->depth ? o->depth : 1, .direct = o->direct };
+	uint64_t max_len, buflen;
+	int ret;
+
+	memset(ws, 0, sizeof(*ws));
+	ws->c = c;
+	ws->w = c->w;
+	ws->ops = opstream_rank_ops(c->s, c->rank, &ws->nops);
+	runner_scan_rank(ws->ops, ws->nops, &ws->nhandles, &max_len);
+
+	/* room for a request rounded to any alignment up to DIRECT_MAX_ALIGN,
+	 * the largest one opens accept (see op_open) */
+	buflen = o->direct ? direct_buf_len(max_len, DIRECT_MAX_ALIGN) : max_len;
+	if (buflen < 4096)
+		buflen = 4096;
+	if (buflen > SIZE_MAX / 2)
+		return -ENOMEM;
+	ret = posix_memalign(&ws->buf, 4096, (size_t)buflen);
+	if (ret) {
+		ws->buf = NULL;
+		return -ret;
+	}
+	/* non-zero data, written once: compression or zero detection in the
+	 * storage stack must not make the replay's writes cheaper */
+	for (size_t i = 0; i < buflen; i++)
+		((unsigned char *)ws->buf)[i] = (unsigned char)(0x5a ^ (i * 31 >> 3));
+
+	ws->fd = malloc((ws->nhandles + 1) * sizeof(*ws->fd));
+	ws->hfile = calloc(ws->nhandles + 1, sizeof(*ws->hfile));
+	ws->halign = calloc(ws->nhandles + 1, sizeof(*ws->halign));
+	ws->written = calloc(c->s->npaths + 1, 1);
+	if (!ws->fd || !ws->hfile || !ws->halign || !ws->written)
+		return -ENOMEM;
+	for (uint32_t h = 0; h <= ws->nhandles; h++)
+		ws->fd[h] = FD_NONE;
+
+	ws->eng.ops = o->engine;
+	ret = o->engine->init(&ws->eng, &eo);
+	if (ret < 0)
+		return ret;
+	ws->eng_ok = true;
+	ws->async = !(o->engine->flags & ENGINE_F_SYNC);
+	ws->nslots = ws->async ? (ws->eng.depth ? ws->eng.depth : eo.depth) : 1;
+	ws->slots = calloc(ws->nslots, sizeof(*ws->slots));
+	ws->done = calloc(ws->nslots, sizeof(*ws->done));
+	if (!ws->slots || !ws->done)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ws->nslots; i++)
+		ws->slots[i].req.slot = i;
+	if (ws->async) {
+		ret = overlap_init(&ws->ovl, ws->nslots);
+		if (ret < 0)
+			return ret;
+		ws->ovl_ok = true;
+	}
+	ws->w->ops_total = ws->nops;
+	return 0;
+}
+
+static void account(struct worker_result *w, unsigned cls, uint64_t traced, int64_t res,
+		    uint64_t want, uint64_t lat)
+{
+	struct class_stats *cs = &w->cls[cls];
+
+	cs->total_ios++;
+	cs->io_bytes += traced;
+	hist_add(&cs->lat, lat);
+	if (res < 0) {
+		cs->errors++;
+		return;
+	}
+	if (cls == RC_READ || cls == RC_WRITE) {
+		cs->done_bytes += (uint64_t)res;
+		if ((uint64_t)res < want)
+			cs->short_ios++;
+		__atomic_store_n(&w->bytes_done, w->bytes_done + (uint64_t)res, RELAXED);
+	}
+}
+
+/* A replayed op failed where the trace succeeded: count it by errno; stop
+ * unless --continue-on-error. */
+static int op_failed(struct wstate *ws, uint64_t idx, int err)
+{
+	struct worker_result *w = ws->w;
+	const struct op *op = &ws->ops[idx];
+	const char *path = "";
+
+	if (err > 0 && err < RES_MAX_ERRNO)
+		w->errno_counts[err]++;
+	if (ws->c->o->continue_on_error)
+		return 0;
+	if (w->fail_errno)
+		return -err;
+	w->fail_errno = err;
+	w->fail_op = (uint32_t)idx;
+	if (op->file != OP_NOFILE)
+		path = opstream_path(ws->c->s, op->file);
+	else if (op->handle != OP_NOHANDLE && op->handle < ws->nhandles)
+		path = opstream_path(ws->c->s, ws->hfile[op->handle]);
+	snprintf(w->fail_msg, sizeof(w->fail_msg), "%s '%s' (op %llu, trace line %u): %s",
+		 op_kind_name(op->kind), path, (unsigned long long)idx, op->line, strerror(err));
+	return -err;
+}
+
+static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
+{
+	int64_t res = sl->req.res;
+	uint64_t want = sl->traced;
+	int ret = 0;
+
+	if (sl->adjusted)
+		res = direct_result(res, sl->req.offset, sl->ooff, sl->olen);
+	account(ws->w, sl->cls, sl->traced, res, want, t_end - sl->req.t_start_ns);
+	if (res < 0)
+		ret = op_failed(ws, sl->op_idx, (int)-res);
+	if (ws->ovl_ok)
+		overlap_done(&ws->ovl, sl->req.slot);
+	sl->busy = 0;
+	return ret;
+}
+
+/* Reap at least `min` completions from an async engine. */
+static int reap_some(struct wstate *ws, unsigned min)
+{
+	int ret = 0;
+
+	while (min > 0 || ws->inflight > 0) {
+		int n = ws->eng.ops->reap(&ws->eng, min, ws->nslots, ws->done, NULL);
+		uint64_t t = now_ns();
+
+		if (n == -EINTR || n == -EAGAIN)
+			continue;
+		if (n < 0)
+			return n;
+		for (int k = 0; k < n; k++) {
+			struct slot *sl = &ws->slots[ws->done[k]->slot];
+			int r = complete_slot(ws, sl, t);
+
+			ws->inflight--;
+			if (r && !ret)
+				ret = r;
+		}
+		if ((unsigned)n >= min)
+			break;
+		min -= (unsigned)n;
+	}
+	return ret;
+}
+
+static int drain(struct wstate *ws)
+{
+	return ws->inflight ? reap_some(ws, ws->inflight) : 0;
+}
+
+static struct slot *free_slot(struct wstate *ws, int *ret)
+{
+	*ret = 0;
+	for (;;) {
+		for (unsigned i = 0; i < ws->nslots; i++)
+			if (!ws->slots[i].busy)
+				return &ws->slots[i];
+		*ret = reap_some(ws, 1);
+		if (*ret)
+			return NULL;
+	}
+}
+
+/* How long issue() waits for the op it issued. */
+enum wait_mode {
+	WAIT_DONE,    /* a traced synchronous call: done before the next op   */
+	WAIT_AWAIT,   /* a traced async submit: in flight until its AWAIT     */
+	WAIT_AHEAD,   /* --overlap: in flight, reaped when the slots are full */
+};
+
+static int wait_slot(struct wstate *ws, struct slot *sl)
+{
+	while (sl->busy) {
+		int ret = reap_some(ws, 1);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Issue a data or sync op through the engine. */
+static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum wait_mode wait)
+{
+	const struct op *op = &ws->ops[idx];
+	struct slot *sl;
+	int ret, q;
+
+	sl = free_slot(ws, &ret);
+	if (!sl)
+		return ret;
+	sl->adjusted = 0;
+	uint64_t extra = runner_op_req(op, fd, ws->buf, align, &sl->req);
+	sl->req.slot = (uint32_t)(sl - ws->slots);
+	sl->req.op_index = (uint32_t)idx;
+	sl->op_idx = idx;
+	sl->cls = (uint8_t)rclass_of(op->kind);
+	sl->traced = (sl->cls == RC_READ || sl->cls == RC_WRITE) ? runner_op_len(op) : 0;
+	sl->async_id = op->aux;
+	sl->waited = 0;
+	if (align > 1 && (sl->cls == RC_READ || sl->cls == RC_WRITE)) {
+		sl->adjusted = 1;
+		sl->ooff = op->offset;
+		sl->olen = sl->traced;
+		if (extra) {
+			ws->w->rounded_ops++;
+			ws->w->rounded_extra_bytes += extra;
+		}
+	}
+	sl->busy = 1;
+	if (ws->ovl_ok) {
+		uint32_t file = op->handle < ws->nhandles ? ws->hfile[op->handle] : 0;
+		int wr = sl->req.dir != IO_READ;
+
+		/* same bytes, one a write: the earlier op must finish first;
+		 * syncs are issued only once everything is drained */
+		while (ws->inflight &&
+		       overlap_conflicts(&ws->ovl, file, sl->req.offset, sl->req.len, wr, NULL)) {
+			ret = reap_some(ws, 1);
+			if (ret) {
+				sl->busy = 0;
+				return ret;
+			}
+		}
+	}
+	for (;;) {
+		sl->req.t_start_ns = now_ns();
+		q = ws->eng.ops->queue(&ws->eng, &sl->req);
+		if (q != ENGINE_BUSY)
+			break;
+		ret = ws->inflight ? reap_some(ws, 1) : -EAGAIN;
+		if (ret) {
+			sl->busy = 0;
+			return ret;
+		}
+	}
+	if (q < 0) {
+		sl->req.res = q;
+		return complete_slot(ws, sl, now_ns());
+	}
+	if (q == ENGINE_COMPLETED) {
+		/* done inside queue(): still one op in flight with those queued */
+		if (ws->inflight + 1 > ws->w->max_inflight)
+			ws->w->max_inflight = ws->inflight + 1;
+		return complete_slot(ws, sl, now_ns());
+	}
+	/* queued */
+	if (ws->ovl_ok)
+		overlap_add(&ws->ovl, sl->req.slot,
+			    op->handle < ws->nhandles ? ws->hfile[op->handle] : 0,
+			    sl->req.offset, sl->req.len, sl->req.dir != IO_READ);
+	ws->inflight++;
+	if (ws->inflight > ws->w->max_inflight)
+		ws->w->max_inflight = ws->inflight;
+	ret = ws->eng.ops->commit(&ws->eng);
+	if (ret < 0)
+		return ret;
+	if (wait == WAIT_DONE)
+		return wait_slot(ws, sl);
+	if (wait == WAIT_AWAIT)
+		sl->waited = 1;
+	return 0;
+}
+
+/* OP_AWAIT: reap until the submit with that async id is done. */
+static int await_id(struct wstate *ws, uint32_t id)
+{
+	for (;;) {
+		bool pending = false;
+
+		for (unsigned i = 0; i < ws->nslots; i++)
+			if (ws->slots[i].busy && ws->slots[i].waited && ws->slots[i].async_id == id)
+				pending = true;
+		if (!pending)
+			return 0;
+		int ret = reap_some(ws, 1);
+		if (ret)
+			return ret;
+	}
+}
+
+static inline int handle_fd(const struct wstate *ws, uint32_t h)
+{
+	return h < ws->nhandles ? ws->fd[h] : FD_NONE;
+}
+
+/* A metadata op done by the runner itself (not through the engine). */
+static int meta_done(struct wstate *ws, uint64_t idx, unsigned cls, int res, uint64_t t0)
+{
+	account(ws->w, cls, 0, res, 0, now_ns() - t0);
+	return res < 0 ? op_failed(ws, idx, -res) : 0;
+}
+
+static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	const struct worker_ctx *c = ws->c;
+	int flags = (int)op->oflags | O_CLOEXEC;
+	uint64_t t0;
+	int fd;
+
+	if (op->handle >= ws->nhandles || op->file == OP_NOFILE) {
+		ws->w->skipped_nohandle++;
+		return 0;
+	}
+	if (c->o->direct && !(flags & O_DIRECTORY))
+		flags |= O_DIRECT;
+	if (ws->fd[op->handle] >= 0) {
+		close(ws->fd[op->handle]);
+		ws->fd[op->handle] = FD_NONE;
+	}
+	t0 = now_ns();
+	fd = plan_openat(c->plan, c->copy, op->file, flags, (mode_t)op->aux);
+	if (fd >= 0) {
+		ws->fd[op->handle] = fd;
+		ws->hfile[op->handle] = op->file;
+		if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))
+			ws->written[op->file] = 1;
+	}
+	if (fd >= 0 && c->o->direct) {
+		uint32_t oa = 0, ma = 0;
+
+		if (direct_query_align(fd, c->o->logical_block, &oa, &ma) == 0)
+			ws->halign[op->handle] = oa > ma ? oa : ma;
+		else
+			ws->halign[op->handle] = c->o->logical_block ? c->o->logical_block : 512;
+		/* the data buffer is sized for DIRECT_MAX_ALIGN: a file asking for
+		 * more fails its open (EINVAL) rather than overrun the buffer */
+		if (ws->halign[op->handle] > DIRECT_MAX_ALIGN) {
+			close(fd);
+			ws->fd[op->handle] = FD_NONE;
+			fd = -EINVAL;
+		}
+	}
+	return meta_done(ws, idx, RC_OPEN, fd < 0 ? fd : 0, t0);
+}
+
+static int replay_op(struct wstate *ws, uint64_t i)
+{
+	const struct worker_ctx *c = ws->c;
+	const struct op *op = &ws->ops[i];
+	struct worker_result *w = ws->w;
+	uint64_t t0;
+	int fd, ret, res;
+
+	switch (op->kind) {
+	case OP_SEEK:
+		w->seeks++;
+		return 0;
+	case OP_BARRIER:
+		w->barriers++;
+		return 0;
+	case OP_MMAP:
+		w->skipped_mmap++;
+		return 0;
+	case OP_AWAIT:
+		return await_id(ws, op->aux);
+	case OP_NONE:
+		return 0;
+	default:
+		break;
+	}
+	/* A call that failed in the trace is not replayed: it either fails
+	 * again or does work the application never did. */
+	if (op->result < 0) {
+		w->skipped_failed++;
+		if (op->kind == OP_OPEN && op->handle < ws->nhandles && ws->fd[op->handle] >= 0) {
+			close(ws->fd[op->handle]);
+			ws->fd[op->handle] = FD_NONE;
+		}
+		return 0;
+	}
+	if (op->kind != OP_READ && op->kind != OP_WRITE && op->kind != OP_AREAD &&
+	    op->kind != OP_AWRITE) {
+		ret = drain(ws);
+		if (ret)
+			return ret;
+	}
+	switch (op->kind) {
+	case OP_OPEN:
+		return do_open(ws, i, op);
+	case OP_READ: case OP_WRITE: case OP_AREAD: case OP_AWRITE:
+		fd = handle_fd(ws, op->handle);
+		if (fd < 0) {
+			w->skipped_nohandle++;
+			return 0;
+		}
+		if (op_is_write(op->kind))
+			ws->written[ws->hfile[op->handle]] = 1;
+		return issue(ws, i, fd, c->o->direct ? ws->halign[op->handle] : 0,
+			     op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
+			     c->o->overlap ? WAIT_AHEAD : WAIT_DONE);
+	case OP_FSYNC: case OP_FDATASYNC:
+		fd = handle_fd(ws, op->handle);
+		if (fd < 0) {
+			w->skipped_nohandle++;
+			return 0;
+		}
+		return issue(ws, i, fd, 0, WAIT_DONE);
+	case OP_CLOSE:
+		fd = handle_fd(ws, op->handle);
+		if (fd < 0) {
+			w->skipped_nohandle++;
+			return 0;
+		}
+		t0 = now_ns();
+		res = close(fd) < 0 ? -errno : 0;
+		ws->fd[op->handle] = FD_NONE;
+		return meta_done(ws, i, RC_CLOSE, res, t0);
+	case OP_FTRUNCATE: case OP_FALLOCATE:
+		fd = handle_fd(ws, op->handle);
+		if (fd < 0) {
+			w->skipped_nohandle++;
+			return 0;
+		}
+		ws->written[ws->hfile[op->handle]] = 1;
+		t0 = now_ns();
+		if (op->kind == OP_FTRUNCATE)
+			res = ftruncate(fd, (off_t)op->len) < 0 ? -errno : 0;
+		else
+			res = fallocate(fd, 0, (off_t)op->offset, (off_t)op->len) < 0 ? -errno : 0;
+		return meta_done(ws, i, RC_META, res, t0);
+	case OP_STAT:
+		t0 = now_ns();
+		if (op->handle != OP_NOHANDLE) {
+			struct stat st;
+
+			fd = handle_fd(ws, op->handle);
+			if (fd < 0) {
+				w->skipped_nohandle++;
+				return 0;
+			}
+			res = fstat(fd, &st) < 0 ? -errno : 0;
+		} else if (op->file != OP_NOFILE) {
+			res = plan_stat(c->plan, c->copy, op->file);
+		} else {
+			w->skipped_nohandle++;
+			return 0;
+		}
+		return meta_done(ws, i, RC_META, res, t0);
+	case OP_UNLINK: case OP_RENAME: case OP_MKDIR: case OP_RMDIR:
+		if (op->file == OP_NOFILE || (op->kind == OP_RENAME && op->aux >= c->s->npaths)) {
+			w->skipped_nohandle++;
+			return 0;
+		}
+		t0 = now_ns();
+		if (op->kind == OP_UNLINK) {
+			res = plan_unlink(c->plan, c->copy, op->file);
+		} else if (op->kind == OP_RENAME) {
+			res = plan_rename(c->plan, c->copy, op->file, op->aux);
+			if (res >= 0 && ws->written[op->file])
+				ws->written[op->aux] = 1;
+		} else if (op->kind == OP_MKDIR) {
+			res = plan_mkdir(c->plan, c->copy, op->file, (mode_t)op->aux);
+			/* the traced mkdir succeeded; the directory is already
+			 * there because the plan made it for another rank that
+			 * uses it (ranks run unordered): what the trace wanted */
+			if (res == -EEXIST)
+				res = 0;
+		} else {
+			res = plan_rmdir(c->plan, c->copy, op->file);
+		}
+		return meta_done(ws, i, RC_META, res < 0 ? res : 0, t0);
+	default:
+		return 0;
+	}
+}
+
+/* After the ops: fsync every file this worker wrote, so its delayed
+ * writes are on the device before it reports done.  Files unlinked or
+ * renamed away by the trace are gone and need nothing. */
+static int flush_written(struct wstate *ws)
+{
+	const struct worker_ctx *c = ws->c;
+	int ret = 0;
+
+	for (uint32_t p = 0; p < c->s->npaths; p++) {
+		int fd, r;
+
+		if (!ws->written[p])
+			continue;
+		fd = plan_openat(c->plan, c->copy, p, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+		if (fd < 0)
+			continue;
+		r = fsync(fd) < 0 ? -errno : 0;
+		close(fd);
+		if (r < 0 && r != -EINVAL && !ret) {
+			if (r > -RES_MAX_ERRNO)
+				ws->w->errno_counts[-r]++;
+			if (!ws->w->fail_errno) {
+				ws->w->fail_errno = -r;
+				snprintf(ws->w->fail_msg, sizeof(ws->w->fail_msg),
+					 "flush of '%s': %s", opstream_path(c->s, p), strerror(-r));
+			}
+			ret = r;
+		}
+	}
+	return ret;
+}
+
+static int replay_ops(struct wstate *ws, const uint32_t *stop)
+{
+	struct worker_result *w = ws->w;
+	uint64_t t_io, t_end;
+	int ret = 0;
+
+	for (uint64_t i = 0; i < ws->nops; i++) {
+		if (stop && __atomic_load_n(stop, RELAXED)) {
+			ret = -EINTR;
+			break;
+		}
+		ret = replay_op(ws, i);
+		__atomic_store_n(&w->ops_done, i + 1, RELAXED);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = drain(ws);
+	t_io = now_ns();
+	w->io_ns = t_io - w->start_ns;
+	if (!ret)
+		ret = flush_written(ws);
+	t_end = now_ns();
+	w->flush_ns = t_end - t_io;
+	w->completion_ns = t_end - w->start_ns;
+	return ret;
+}
+
+int runner_replay_rank(const struct worker_ctx *c)
+{
+	struct wstate ws;
+	int ret;
+
+	ret = ws_setup(&ws, c);
+	if (ret == 0) {
+		c->w->start_ns = now_ns();
+		ret = replay_ops(&ws, c->stop);
+	}
+	ws_free(&ws);
+	return ret;
+}
+
+/* ---- the parent ------------------------------------------------------ */
+
+static long futex(uint32_t *uaddr, int op, uint32_t val)
+{
+	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+static void fmt_cpuset(char *out, size_t len)
+{
+	cpu_set_t set;
+	size_t n = 0;
+	int first = -1;
+
+	out[0] = '\0';
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return;
+	for (int i = 0; i <= CPU_SETSIZE; i++) {
+		bool in = i < CPU_SETSIZE && CPU_ISSET(i, &set);
+
+		if (in && first < 0)
+			first = i;
+		if (!in && first >= 0) {
+			int k = first == i - 1
+				? snprintf(out + n, len - n, "%s%d", n ? "," : "", first)
+				: snprintf(out + n, len - n, "%s%d-%d", n ? "," : "", first, i - 1);
+			if (k < 0 || (size_t)k >= len - n) {
+				out[n] = '\0';
+				return;
+			}
+			n += (size_t)k;
+			first = -1;
+		}
+	}
+}
+
+static __attribute__((noreturn)) void worker_main(struct runner *r, unsigned idx)
+{
+	struct run_shared *sh = r->sh;
+	struct worker_result *w = &sh->w[idx];
+	struct worker_ctx c = {
+		.plan = r->plan, .s = r->s, .o = &r->o,
+		.rank = w->rank, .copy = w->copy, .w = w, .stop = &sh->stop,
+	};
+	struct wstate ws;
+	sigset_t none;
+	int ret;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != r->parent)
+		_exit(1);
+	signal(SIGINT, SIG_IGN);     /* the parent decides; it kills us   */
+	signal(SIGTERM, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	w->pid = getpid();
+	if (r->topo) {
+		ret = topo_bind_worker(r->topo, (enum bind_mode)r->o.bind, idx, sh->nworkers,
+				       w->cpuset, sizeof(w->cpuset), &w->numa_node);
+		if (ret < 0) {
+			w->fail_errno = -ret;
+			snprintf(w->fail_msg, sizeof(w->fail_msg), "cannot bind (--bind %s): %s",
+				 topo_bind_name((enum bind_mode)r->o.bind), strerror(-ret));
+			/* not counted ready: the parent must not release the others
+			 * before it has reaped this one and stopped the run */
+			__atomic_store_n(&w->status, W_FAILED, __ATOMIC_SEQ_CST);
+			_exit(1);
+		}
+	} else {
+		/* no hwloc: the worker keeps the parent's affinity */
+		fmt_cpuset(w->cpuset, sizeof(w->cpuset));
+	}
+	ret = ws_setup(&ws, &c);
+	if (ret) {
+		w->fail_errno = -ret;
+		snprintf(w->fail_msg, sizeof(w->fail_msg), "worker setup (engine %s, depth %u): %s",
+			 r->o.engine->name, r->o.depth, strerror(-ret));
+		/* not counted ready: the parent must not release the others
+		 * before it has reaped this one and stopped the run */
+		__atomic_store_n(&w->status, W_FAILED, __ATOMIC_SEQ_CST);
+		_exit(1);
+	}
+	__atomic_store_n(&w->status, W_RUNNING, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&sh->ready, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE) == 0)
+		futex(&sh->go, FUTEX_WAIT, 0);
+	if (__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
+		_exit(1);
+	w->start_ns = sh->release_ns;
+	ret = replay_ops(&ws, &sh->stop);
+	ws_free(&ws);
+	__atomic_store_n(&w->status, ret ? W_FAILED : W_DONE, __ATOMIC_SEQ_CST);
+	_exit(ret ? 1 : 0);
+}
+
+int runner_init(struct runner **rp, struct plan *p, const struct opstream *s,
+		const struct runner_opts *o, struct rerr *e)
+{
+	struct runner *r = NULL;
+	const char *why = NULL;
+	int ret;
+
+	*rp = NULL;
+	if (!o->engine)
+		return rerr_set(e, -EINVAL, "no engine");
+	if (p->nprocs == 0)
+		return rerr_set(e, -EINVAL, "the trace has no ranks to replay");
+	ret = o->engine->probe ? o->engine->probe(&why) : 0;
+	if (ret < 0)
+		return rerr_set(e, ret, "engine '%s' is not usable here: %s", o->engine->name,
+				why ? why : strerror(-ret));
+	if (o->drop_caches && access("/proc/sys/vm/drop_caches", W_OK) < 0)
+		return rerr_set(e, -errno, "cannot drop the page cache: '/proc/sys/vm/drop_caches': %s"
+				" (run as root, or pass --no-drop-caches)", strerror(errno));
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->plan = p;
+	r->s = s;
+	r->o = *o;
+	if (!r->o.depth)
+		r->o.depth = 1;
+	if (!r->o.sample_interval_ns)
+		r->o.sample_interval_ns = 100000000ull;
+	r->dir_fd = -1;
+	r->parent = getpid();
+	ret = topo_load(&r->topo);
+	if (ret < 0) {
+		r->topo = NULL;
+		if (o->bind != BIND_NONE) {
+			rerr_set(e, ret, "cannot load the host topology for --bind %s: %s",
+				 topo_bind_name((enum bind_mode)o->bind), strerror(-ret));
+			goto out;
+		}
+	}
+	r->sh_size = sizeof(struct run_shared) + p->nprocs * sizeof(struct worker_result);
+	r->sh = mmap(NULL, r->sh_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r->sh == MAP_FAILED) {
+		ret = rerr_set(e, -errno, "cannot map shared results: %s", strerror(errno));
+		r->sh = NULL;
+		goto out;
+	}
+	r->sh->nworkers = (uint32_t)p->nprocs;
+	r->pids = calloc(p->nprocs, sizeof(*r->pids));
+	if (!r->pids) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	r->dir_fd = openat(p->target_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->dir_fd < 0) {
+		ret = rerr_set(e, -errno, "cannot open '%s': %s", p->target, strerror(errno));
+		goto out;
+	}
+	*rp = r;
+	return 0;
+out:
+	runner_free(r);
+	return ret;
+}
+
+const struct run_shared *runner_shared(const struct runner *r)
+{
+	return r->sh;
+}
+
+const struct topo *runner_topo(const struct runner *r)
+{
+	return r->topo;
+}
+
+void runner_free(struct runner *r)
+{
+	if (!r)
+		return;
+	if (r->sh)
+		munmap(r->sh, r->sh_size);
+	if (r->dir_fd >= 0)
+		close(r->dir_fd);
+	if (r->topo)
+		topo_free(r->topo);
+	free(r->pids);
+	free(r);
+}
+
+static void reset_slot(struct runner *r, unsigned i)
+{
+	struct worker_result *w = &r->sh->w[i];
+
+	memset(w, 0, sizeof(*w));
+	runner_worker_init(w);
+	w->rank = (int32_t)r->plan->procs[i].rank;
+	w->copy = r->plan->procs[i].copy;
+	w->pid = -1;
+	w->sample_interval_ns = r->o.sample_interval_ns;
+	snprintf(w->rank_name, sizeof(w->rank_name), "%s", opstream_rank_name(r->s, (uint32_t)w->rank));
+	opstream_rank_ops(r->s, w->rank, &w->ops_total);
+}
+
+static void kill_all(struct runner *r, unsigned first, unsigned count)
+{
+	__atomic_store_n(&r->sh->stop, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&r->sh->go, 1, __ATOMIC_SEQ_CST);
+	futex(&r->sh->go, FUTEX_WAKE, INT_MAX);
+	for (unsigned i = first; i < first + count; i++)
+		if (r->pids[i] > 0)
+			kill(r->pids[i], SIGKILL);
+}
+
+static void take_sample(struct runner *r, unsigned first, unsigned count)
+{
+	for (unsigned i = first; i < first + count; i++) {
+		struct worker_result *w = &r->sh->w[i];
+
+		if (w->nsamples == RES_TIMELINE) {
+			/* full: keep every second sample, double the interval */
+			for (unsigned k = 0; k < RES_TIMELINE / 2; k++)
+				w->sample_bytes[k] = w->sample_bytes[2 * k + 1];
+			w->nsamples = RES_TIMELINE / 2;
+			w->sample_interval_ns *= 2;
+		}
+		w->sample_bytes[w->nsamples++] = __atomic_load_n(&w->bytes_done, RELAXED);
+	}
+}
+
+static void progress(struct runner *r, unsigned first, unsigned count, uint64_t t0, bool final)
+{
+	uint64_t done = 0, total = 0, bytes = 0, el = now_ns() - t0;
+	char b1[32], b2[32], b3[32];
+
+	for (unsigned i = first; i < first + count; i++) {
+		const struct worker_result *w = &r->sh->w[i];
+
+		done += __atomic_load_n(&w->ops_done, RELAXED);
+		total += w->ops_total;
+		bytes += __atomic_load_n(&w->bytes_done, RELAXED);
+	}
+	if (done && done < total)
+		fmt_ns(b3, sizeof(b3), (double)el * (double)(total - done) / (double)done);
+	else
+		snprintf(b3, sizeof(b3), "-");
+	fprintf(stderr, "\r\033[Kops %llu/%llu  %s  elapsed %s  ETA %s%s",
+		(unsigned long long)done, (unsigned long long)total,
+		fmt_bytes(b1, sizeof(b1), (double)bytes), fmt_ns(b2, sizeof(b2), (double)el),
+		b3, final ? "\r\033[K" : "");
+}
+
+/*
+ * Fork workers [first, first+count), release them at once, wait for all,
+ * then syncfs the target.  *completion: release -> syncfs done.
+ */
+static int run_group(struct runner *r, unsigned first, unsigned count,
+		     uint64_t *completion, bool *flushed, struct run_outcome *out,
+		     struct rerr *e)
+{
+	struct run_shared *sh = r->sh;
+	sigset_t chld, old;
+	unsigned alive = 0, failed = 0;
+	int ret = 0, fail_idx = -1;
+	uint64_t t_rel = 0, next_sample = 0, next_prog = 0;
+	const uint64_t prog_step = 500000000ull;
+	bool released = false;
+
+	__atomic_store_n(&sh->go, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sh->ready, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sh->stop, 0, __ATOMIC_SEQ_CST);
+	sh->sample_interval_ns = r->o.sample_interval_ns;
+	for (unsigned i = first; i < first + count; i++) {
+		reset_slot(r, i);
+		r->pids[i] = -1;
+	}
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	fflush(NULL);
+	for (unsigned i = first; i < first + count; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			ret = rerr_set(e, -errno, "cannot start worker %u: %s", i, strerror(errno));
+			kill_all(r, first, count);
+			break;
+		}
+		if (pid == 0)
+			worker_main(r, i);
+		r->pids[i] = pid;
+		sh->w[i].pid = pid;
+		alive++;
+	}
+
+	while (alive > 0) {
+		uint64_t now = now_ns(), wake;
+		struct timespec ts;
+		siginfo_t si;
+		int st;
+		pid_t pid;
+
+		/* reap whatever exited */
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+			unsigned i;
+
+			for (i = first; i < first + count; i++)
+				if (r->pids[i] == pid)
+					break;
+			if (i == first + count)
+				continue;
+			r->pids[i] = -1;
+			alive--;
+			struct worker_result *w = &sh->w[i];
+			/* a signal to the whole process group (timeout(1), a batch
+			 * scheduler) kills the workers too, maybe before we act on
+			 * ours: that is the interruption, not a worker failure */
+			bool stopping = __atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST);
+
+			if (!stopping && runner_signal()) {
+				out->stop_signal = runner_signal();
+				kill_all(r, first, count);
+				stopping = true;
+			}
+
+			if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+			    __atomic_load_n(&w->status, __ATOMIC_SEQ_CST) == W_DONE)
+				continue;
+			/* killed before it could time itself: it ran from the
+			 * release until now, all of it I/O (no flush was made) */
+			if (released && !w->completion_ns) {
+				w->io_ns = w->completion_ns = now_ns() - t_rel;
+				w->flush_ns = 0;
+			}
+			if (WIFSIGNALED(st)) {
+				w->status = W_KILLED;
+				if (!stopping)
+					snprintf(w->fail_msg, sizeof(w->fail_msg),
+						 "worker died: killed by signal %d (%s)",
+						 WTERMSIG(st), strsignal(WTERMSIG(st)));
+			} else if (w->status != W_FAILED) {
+				w->status = W_FAILED;
+				if (!w->fail_msg[0])
+					snprintf(w->fail_msg, sizeof(w->fail_msg),
+						 "worker exited with status %d",
+						 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+			}
+			/* a worker ending after we asked all to stop is collateral:
+			 * stopped, whether by our SIGKILL or by seeing the stop flag
+			 * first (then it exits 1, which is no failure of its own) */
+			if (stopping) {
+				if (!w->fail_errno)
+					w->status = W_KILLED;
+				continue;
+			}
+			failed++;
+			fail_idx = (int)i;
+			kill_all(r, first, count);
+		}
+		if (alive == 0)
+			break;
+		if (runner_signal() && !__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
+			out->stop_signal = runner_signal();
+			kill_all(r, first, count);
+		}
+		if (!released && __atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) == count &&
+		    !__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
+			t_rel = now_ns();
+			sh->release_ns = t_rel;
+			__atomic_store_n(&sh->go, 1, __ATOMIC_SEQ_CST);
+			futex(&sh->go, FUTEX_WAKE, INT_MAX);
+			released = true;
+			next_sample = t_rel + r->o.sample_interval_ns;
+			next_prog = t_rel + prog_step;
+			now = t_rel;
+		}
+		if (released) {
+			if (now >= next_sample) {
+				take_sample(r, first, count);
+				next_sample += sh->w[first].sample_interval_ns;
+			}
+			if (r->o.progress && now >= next_prog) {
+				progress(r, first, count, t_rel, false);
+				next_prog += prog_step;
+			}
+			wake = next_sample < next_prog || !r->o.progress ? next_sample : next_prog;
+			wake = wake > now ? wake - now : 0;
+		} else {
+			wake = 5000000ull;
+		}
+		if (wake > 100000000ull)
+			wake = 100000000ull;
+		ts.tv_sec = (time_t)(wake / 1000000000ull);
+		ts.tv_nsec = (long)(wake % 1000000000ull);
+		sigtimedwait(&chld, &si, &ts);
+	}
+	*flushed = false;
+	if (released && !ret && !failed && !__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
+		*flushed = true;
+		if (syncfs(r->dir_fd) < 0)
+			ret = rerr_set(e, -errno, "cannot flush '%s': %s", r->plan->target, strerror(errno));
+		*completion = now_ns() - t_rel;
+	} else if (released) {
+		*completion = now_ns() - t_rel;
+	}
+	if (r->o.progress && released)
+		progress(r, first, count, t_rel, true);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	/* drop a SIGCHLD left pending while it was blocked */
+	{
+		struct timespec zero = { 0, 0 };
+		siginfo_t si;
+
+		while (sigtimedwait(&chld, &si, &zero) > 0)
+			;
+	}
+	if (fail_idx >= 0) {
+		const struct worker_result *w = &sh->w[fail_idx];
+
+		out->failed = true;
+		ret = rerr_set(e, w->fail_errno ? -w->fail_errno : -ECHILD,
+			       "rank %d (process %d, pid %d) failed: %s", w->rank, fail_idx,
+			       (int)w->pid, w->fail_msg[0] ? w->fail_msg : "unknown error");
+	} else if (out->stop_signal) {
+		ret = rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
+			       strsignal(out->stop_signal));
+	} else if (!ret && !released) {
+		ret = rerr_set(e, -ECHILD, "workers did not start");
+	}
+	return ret;
+}
+
+static int drop(struct runner *r, struct rerr *e)
+{
+	int ret;
+
+	if (!r->o.drop_caches) {
+		sync();
+		r->drop_done = "skipped (--no-drop-caches)";
+		return 0;
+	}
+	ret = runner_drop_caches();
+	if (ret < 0)
+		return rerr_set(e, ret, "cannot drop the page cache: '/proc/sys/vm/drop_caches': %s"
+				" (run as root, or pass --no-drop-caches)", strerror(-ret));
+	r->drop_done = "dropped";
+	return 0;
+}
+
+int runner_run(struct runner *r, struct run_outcome *out, struct rerr *e)
+{
+	unsigned n = (unsigned)r->plan->nprocs;
+	bool flushed = false;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->drop = r->o.drop_caches ? "dropped" : "skipped (--no-drop-caches)";
+	for (unsigned i = 0; i < n; i++)
+		reset_slot(r, i);
+
+	if (r->o.mode == RUN_PARALLEL) {
+		ret = plan_prepare(r->plan, e);
+		if (ret < 0)
+			return ret;
+		if (runner_signal()) {
+			out->stop_signal = runner_signal();
+			out->incomplete = true;
+			return rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
+					strsignal(out->stop_signal));
+		}
+		ret = drop(r, e);
+		if (ret < 0)
+			return ret;
+		ret = run_group(r, 0, n, &out->completion_ns, &flushed, out, e);
+		for (unsigned i = 0; i < n; i++)
+			if (r->sh->w[i].io_ns > out->io_ns)
+				out->io_ns = r->sh->w[i].io_ns;
+		if (!flushed)    /* stopped: no final flush, all of it was I/O */
+			out->io_ns = out->completion_ns;
+		out->flush_ns = out->completion_ns > out->io_ns ? out->completion_ns - out->io_ns : 0;
+	} else {
+		for (unsigned i = 0; i < n && !ret; i++) {
+			uint64_t c = 0;
+			struct worker_result *w = &r->sh->w[i];
+
+			if (i > 0) {
+				ret = plan_cleanup(r->plan, e);
+				if (ret < 0)
+					break;
+			}
+			ret = plan_prepare(r->plan, e);
+			if (ret < 0)
+				break;
+			if (runner_signal()) {
+				out->stop_signal = runner_signal();
+				ret = rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
+					       strsignal(out->stop_signal));
+				break;
+			}
+			ret = drop(r, e);
+			if (ret < 0)
+				break;
+			ret = run_group(r, i, 1, &c, &flushed, out, e);
+			/* each rank's completion includes the syncfs of the target */
+			w->completion_ns = c;
+			if (!flushed)
+				w->io_ns = c;
+			w->flush_ns = c > w->io_ns ? c - w->io_ns : 0;
+			if (c > out->completion_ns) {
+				out->completion_ns = c;
+				out->io_ns = w->io_ns;
+				out->flush_ns = w->flush_ns;
+			}
+		}
+	}
+	out->drop = r->drop_done ? r->drop_done : out->drop;
+	if (ret)
+		out->incomplete = true;
+	return ret;
+}

@@ -1,0 +1,56 @@
+/*
+ * loaded.c - TRACE arguments to a mapped op stream, shared by the
+ * stat, convert and dump subcommands.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include "trace/trace.h"
+
+int load_opts_check(const struct load_opts *o, struct rerr *e)
+{
+	if (o->format && !trace_format_find(o->format))
+		return rerr_set(e, -EINVAL, "unknown format '%s' (strace, lanl, sandia)", o->format);
+	return 0;
+}
+
+int loaded_trace_open(struct loaded_trace *lt, char *const *args, int nargs,
+		      const struct load_opts *o, const char *out, struct rerr *e)
+{
+	const char *why = NULL;
+	uint64_t t0;
+	int rc;
+
+	memset(lt, 0, sizeof(*lt));
+	t0 = now_ns();
+	rc = trace_load(args, nargs, o, out, &lt->res, e);
+	lt->load_ns = now_ns() - t0;
+	if (rc < 0) {
+		if (e && !e->msg[0])
+			rerr_set(e, rc, "cannot load '%s': %s", nargs ? args[0] : "", strerror(-rc));
+		return rc;
+	}
+	rc = opstream_open(&lt->s, lt->res.ops_path, &why);
+	if (rc < 0) {
+		if (rc == -EINVAL && why)
+			rerr_set(e, rc, "%s: not a valid .ops file: %s", lt->res.ops_path, why);
+		else
+			rerr_set(e, rc, "cannot open '%s': %s", lt->res.ops_path, strerror(-rc));
+		if (lt->res.temporary)
+			unlink(lt->res.ops_path);
+		lt->res.temporary = false;
+		return rc;
+	}
+	lt->mapped = 1;
+	return 0;
+}
+
+void loaded_trace_close(struct loaded_trace *lt)
+{
+	if (lt->mapped)
+		opstream_close(&lt->s);
+	lt->mapped = 0;
+	if (lt->res.temporary && lt->res.ops_path[0])
+		unlink(lt->res.ops_path);
+	lt->res.temporary = false;
+}

@@ -1,0 +1,418 @@
+/*
+ * trace.c - the loader: TRACE arguments -> an .ops file (see trace.h).
+ *
+ * Expansion rules, in order, per argument:
+ *   a directory          -> its regular files (not dot files), sorted by name
+ *   an existing file     -> itself
+ *   glob metacharacters  -> glob(3) matches, sorted (no match: error)
+ *   PREFIX of strace -ff -> PREFIX.<digits> files, by pid
+ *   "-"                  -> standard input (needs --format)
+ *   otherwise            -> "cannot open 'x': No such file or directory"
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ops/builder.h"
+#include "ops/opstream.h"
+#include "trace/trace.h"
+
+const struct trace_format *const trace_formats[] = {
+	&trace_strace, &trace_lanl, &trace_sandia, NULL
+};
+
+const struct trace_format *trace_format_find(const char *name)
+{
+	for (size_t i = 0; trace_formats[i]; i++)
+		if (!strcmp(trace_formats[i]->name, name))
+			return trace_formats[i];
+	return NULL;
+}
+
+struct flist {
+	char **v;
+	size_t n, cap;
+};
+
+static int flist_add(struct flist *l, const char *s)
+{
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 16;
+		char **n = realloc(l->v, nc * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		l->v = n;
+		l->cap = nc;
+	}
+	l->v[l->n] = strdup(s);
+	if (!l->v[l->n])
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* PREFIX.<digits>: compare by the number so pids sort naturally */
+static int cmp_pidsuffix(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char *const *)a, '.'), *y = strrchr(*(char *const *)b, '.');
+	long long u = atoll(x + 1), v = atoll(y + 1);
+	return (u > v) - (u < v);
+}
+
+static int is_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+static int expand_dir(const char *dir, struct flist *l, struct rerr *e)
+{
+	DIR *d = opendir(dir);
+	struct flist tmp = { 0 };
+	int rc = 0;
+	if (!d)
+		return rerr_set(e, -errno, "cannot open '%s': %s", dir, strerror(errno));
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char path[4096];
+		struct stat st;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= sizeof(path))
+			continue;
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		rc = flist_add(&tmp, path);
+		if (rc)
+			goto out;
+	}
+	if (!tmp.n) {
+		rc = rerr_set(e, -ENOENT, "'%s': directory holds no trace files", dir);
+		goto out;
+	}
+	qsort(tmp.v, tmp.n, sizeof(*tmp.v), cmp_str);
+	for (size_t i = 0; i < tmp.n && !rc; i++)
+		rc = flist_add(l, tmp.v[i]);
+out:
+	for (size_t i = 0; i < tmp.n; i++)
+		free(tmp.v[i]);
+	free(tmp.v);
+	closedir(d);
+	return rc;
+}
+
+static int expand_ff(const char *prefix, struct flist *l, int *found)
+{
+	char *dir = NULL, *pat = NULL;
+	glob_t g = { 0 };
+	struct flist tmp = { 0 };
+	int rc = 0;
+	*found = 0;
+	/* escape glob metacharacters of the prefix itself */
+	size_t n = strlen(prefix);
+	pat = malloc(2 * n + 4);
+	if (!pat)
+		return -ENOMEM;
+	char *o = pat;
+	for (size_t i = 0; i < n; i++) {
+		if (strchr("*?[\\", prefix[i]))
+			*o++ = '\\';
+		*o++ = prefix[i];
+	}
+	strcpy(o, ".*");
+	if (glob(pat, 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			const char *s = g.gl_pathv[i] + n + 1;
+			struct stat st;
+			if (!is_digits(s) || stat(g.gl_pathv[i], &st) || !S_ISREG(st.st_mode))
+				continue;
+			rc = flist_add(&tmp, g.gl_pathv[i]);
+			if (rc)
+				goto out;
+		}
+	}
+	if (tmp.n) {
+		qsort(tmp.v, tmp.n, sizeof(*tmp.v), cmp_pidsuffix);
+		for (size_t i = 0; i < tmp.n && !rc; i++)
+			rc = flist_add(l, tmp.v[i]);
+		*found = 1;
+	}
+out:
+	for (size_t i = 0; i < tmp.n; i++)
+		free(tmp.v[i]);
+	free(tmp.v);
+	globfree(&g);
+	free(pat);
+	free(dir);
+	return rc;
+}
+
+int trace_expand(char *const *args, int nargs, char ***files, size_t *nfiles, struct rerr *e)
+{
+	struct flist l = { 0 };
+	int rc = 0;
+	*files = NULL;
+	*nfiles = 0;
+	if (nargs <= 0) {
+		rc = rerr_set(e, -EINVAL, "no trace given");
+		goto out;
+	}
+	for (int i = 0; i < nargs; i++) {
+		const char *a = args[i];
+		struct stat st;
+		if (!strcmp(a, "-")) {             /* standard input */
+			rc = flist_add(&l, a);
+			if (rc)
+				goto out;
+			continue;
+		}
+		if (!stat(a, &st)) {
+			if (S_ISDIR(st.st_mode))
+				rc = expand_dir(a, &l, e);
+			else
+				rc = flist_add(&l, a);
+			if (rc)
+				goto out;
+			continue;
+		}
+		int err = errno;
+		if (strpbrk(a, "*?[")) {
+			glob_t g = { 0 };
+			int gr = glob(a, 0, NULL, &g);
+			if (gr == 0) {
+				for (size_t k = 0; k < g.gl_pathc && !rc; k++)
+					rc = flist_add(&l, g.gl_pathv[k]);
+				globfree(&g);
+				if (rc)
+					goto out;
+				continue;
+			}
+			globfree(&g);
+			rc = rerr_set(e, -ENOENT, "no file matches '%s'", a);
+			goto out;
+		}
+		int found;
+		rc = expand_ff(a, &l, &found);
+		if (rc)
+			goto out;
+		if (found)
+			continue;
+		rc = rerr_set(e, -err, "cannot open '%s': %s", a, strerror(err));
+		goto out;
+	}
+	*files = l.v;
+	*nfiles = l.n;
+	return 0;
+out:
+	trace_files_free(l.v, l.n);
+	if (rc == -ENOMEM)
+		rerr_set(e, rc, "out of memory expanding trace arguments");
+	return rc;
+}
+
+void trace_files_free(char **files, size_t n)
+{
+	if (!files)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+}
+
+static int supported(char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t i = 0; trace_formats[i]; i++)
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", i ? ", " : "",
+				      trace_formats[i]->name);
+	return 0;
+}
+
+/* Pick the format whose probe is surest about the head of `file`. */
+static int detect(const char *file, const struct trace_format **fmt, struct rerr *e)
+{
+	char head[65536];
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return rerr_set(e, -errno, "cannot open '%s': %s", file, strerror(errno));
+	ssize_t n = 0, r;
+	while ((size_t)n < sizeof(head) && (r = read(fd, head + n, sizeof(head) - (size_t)n)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = errno;
+			close(fd);
+			return rerr_set(e, -err, "cannot read '%s': %s", file, strerror(err));
+		}
+		n += r;
+	}
+	close(fd);
+	if (n == 0)
+		return rerr_set(e, -EINVAL, "%s: empty file: no syscalls found", file);
+	int best = 0;
+	*fmt = NULL;
+	for (size_t i = 0; trace_formats[i]; i++) {
+		int s = trace_formats[i]->probe ? trace_formats[i]->probe(head, (size_t)n) : 0;
+		if (s > best) {
+			best = s;
+			*fmt = trace_formats[i];
+		}
+	}
+	if (best < 20) {
+		char list[256];
+		supported(list, sizeof(list));
+		return rerr_set(e, -EINVAL,
+				"cannot tell the trace format of '%s' (supported: %s; use --format)",
+				file, list);
+	}
+	return 0;
+}
+
+int trace_load(char *const *args, int nargs, const struct load_opts *o, const char *out,
+	       struct load_result *res, struct rerr *e)
+{
+	char **files = NULL;
+	size_t nfiles = 0;
+	struct ops_writer *w = NULL;
+	struct builder *b = NULL;
+	const struct trace_format *fmt = NULL;
+	int tmpfd = -1, rc;
+	char tmppath[4096] = "";
+
+	memset(res, 0, sizeof(*res));
+	if (nargs == 1 && ops_file_is(args[0]) == 1) {
+		if (o && o->format && strcmp(o->format, "ops"))
+			return rerr_set(e, -EINVAL, "'%s' is an .ops file, not %s", args[0], o->format);
+		if (strlen(args[0]) >= sizeof(res->ops_path))
+			return rerr_set(e, -ENAMETOOLONG, "path too long: '%s'", args[0]);
+		strcpy(res->ops_path, args[0]);
+		res->format = "ops";
+		return 0;
+	}
+	if (o && o->format) {
+		fmt = trace_format_find(o->format);
+		if (!fmt) {
+			char list[256];
+			supported(list, sizeof(list));
+			return rerr_set(e, -EINVAL, "unknown trace format '%s' (supported: %s)",
+					o->format, list);
+		}
+	}
+	rc = trace_expand(args, nargs, &files, &nfiles, e);
+	if (rc)
+		return rc;
+	if (!fmt && !strcmp(files[0], "-")) {
+		char list[256];
+		supported(list, sizeof(list));
+		rc = rerr_set(e, -EINVAL, "reading a trace from standard input needs --format (%s)",
+			      list);
+		goto out;
+	}
+	if (!fmt) {
+		rc = detect(files[0], &fmt, e);
+		if (rc)
+			goto out;
+	}
+	if (out) {
+		if (strlen(out) >= sizeof(res->ops_path)) {
+			rc = rerr_set(e, -ENAMETOOLONG, "path too long: '%s'", out);
+			goto out;
+		}
+		strcpy(res->ops_path, out);
+	} else {
+		const char *td = getenv("TMPDIR");
+		if (!td || !*td)
+			td = "/tmp";
+		snprintf(tmppath, sizeof(tmppath), "%s/replay-XXXXXX.ops", td);
+		tmpfd = mkstemps(tmppath, 4);
+		if (tmpfd < 0) {
+			rc = rerr_set(e, -errno, "cannot create a temporary file in '%s': %s", td,
+				      strerror(errno));
+			tmppath[0] = 0;
+			goto out;
+		}
+		close(tmpfd);
+		tmpfd = -1;
+		strcpy(res->ops_path, tmppath);
+		res->temporary = true;
+	}
+	rc = opsw_open(&w, res->ops_path);
+	if (rc) {
+		rc = rerr_set(e, rc, "cannot create '%s': %s", res->ops_path, strerror(-rc));
+		goto out;
+	}
+	rc = builder_new(&b, w);
+	if (rc) {
+		rc = rerr_set(e, rc, "out of memory");
+		goto out;
+	}
+	struct trace_input in = { .files = files, .nfiles = nfiles,
+				  .skip_bad = o ? o->skip_bad : false };
+	rc = fmt->parse(&in, b, e);
+	res->bad_lines = in.bad_lines;
+	res->lines = in.lines;
+	res->bytes = in.bytes;
+	memcpy(res->first_bad, in.first_bad, sizeof(res->first_bad));
+	if (rc)
+		goto out;
+	rc = builder_finish(b, e);
+	if (rc)
+		goto out;
+	char num[32];
+	rc = opsw_info(w, "format", fmt->name);
+	for (size_t i = 0; i < nfiles && i < 16 && !rc; i++)
+		rc = opsw_info(w, "source", files[i]);
+	snprintf(num, sizeof(num), "%zu", nfiles);
+	if (!rc)
+		rc = opsw_info(w, "source_files", num);
+	snprintf(num, sizeof(num), "%" PRIu64, in.bad_lines);
+	if (!rc)
+		rc = opsw_info(w, "bad_lines", num);
+	if (!rc && in.note[0]) {
+		/* the parser's remarks (rank assignment, names made distinct, ...):
+		 * one info line, so newlines become "; " */
+		for (char *c = in.note; *c; c++)
+			if (*c == '\n')
+				*c = (c[1] ? ';' : '\0');
+		rc = opsw_info(w, "parser_note", in.note);
+	}
+	if (rc) {
+		rc = rerr_set(e, rc, "cannot record trace info: %s", strerror(-rc));
+		goto out;
+	}
+	res->stats = *builder_stats(b);
+	res->format = fmt->name;
+	rc = opsw_finish(w);
+	w = NULL;
+	if (rc) {
+		rc = rerr_set(e, rc, "cannot write '%s': %s", res->ops_path, strerror(-rc));
+		goto out;
+	}
+out:
+	if (w)
+		opsw_abort(w);
+	builder_free(b);
+	trace_files_free(files, nfiles);
+	if (rc && tmppath[0]) {
+		unlink(tmppath);
+		res->temporary = false;
+	}
+	return rc;
+}
