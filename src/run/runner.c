@@ -550,28 +550,145 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 	return meta_done(ws, idx, RC_OPEN, fd < 0 ? fd : 0, t0);
 }
 
-static int replay_op(struct wstate *ws, uint64_t i)
+/* The fd of op's handle; FD_NONE (and the op counted as not issued) when
+ * the handle was never opened in the replay. */
+static int op_fd(struct wstate *ws, const struct op *op)
+{
+	int fd = handle_fd(ws, op->handle);
+
+	if (fd < 0)
+		ws->w->skipped_nohandle++;
+	return fd;
+}
+
+static int do_data(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	const struct runner_opts *o = ws->c->o;
+	int fd = op_fd(ws, op);
+	enum wait_mode wait;
+
+	if (fd < 0)
+		return 0;
+	if (op_is_write(op->kind))
+		ws->written[ws->hfile[op->handle]] = 1;
+	wait = op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
+	       o->overlap ? WAIT_AHEAD : WAIT_DONE;
+	return issue(ws, idx, fd, o->direct ? ws->halign[op->handle] : 0, wait);
+}
+
+static int do_sync(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	int fd = op_fd(ws, op);
+
+	return fd < 0 ? 0 : issue(ws, idx, fd, 0, WAIT_DONE);
+}
+
+static int do_close(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	int fd = op_fd(ws, op), res;
+	uint64_t t0;
+
+	if (fd < 0)
+		return 0;
+	t0 = now_ns();
+	res = close(fd) < 0 ? -errno : 0;
+	ws->fd[op->handle] = FD_NONE;
+	return meta_done(ws, idx, RC_CLOSE, res, t0);
+}
+
+static int do_resize(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	int fd = op_fd(ws, op), res;
+	uint64_t t0;
+
+	if (fd < 0)
+		return 0;
+	ws->written[ws->hfile[op->handle]] = 1;
+	t0 = now_ns();
+	if (op->kind == OP_FTRUNCATE)
+		res = ftruncate(fd, (off_t)op->len) < 0 ? -errno : 0;
+	else
+		res = fallocate(fd, 0, (off_t)op->offset, (off_t)op->len) < 0 ? -errno : 0;
+	return meta_done(ws, idx, RC_META, res, t0);
+}
+
+static int do_stat(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	uint64_t t0 = now_ns();
+	struct stat st;
+	int fd, res;
+
+	if (op->handle != OP_NOHANDLE) {
+		fd = op_fd(ws, op);
+		if (fd < 0)
+			return 0;
+		res = fstat(fd, &st) < 0 ? -errno : 0;
+	} else if (op->file != OP_NOFILE) {
+		res = plan_stat(ws->c->plan, ws->c->copy, op->file);
+	} else {
+		ws->w->skipped_nohandle++;
+		return 0;
+	}
+	return meta_done(ws, idx, RC_META, res, t0);
+}
+
+/* unlink, rename, mkdir, rmdir: by path, beneath the target. */
+static int do_path_op(struct wstate *ws, uint64_t idx, const struct op *op)
 {
 	const struct worker_ctx *c = ws->c;
-	const struct op *op = &ws->ops[i];
-	struct worker_result *w = ws->w;
 	uint64_t t0;
-	int fd, ret, res;
+	int res;
 
+	if (op->file == OP_NOFILE || (op->kind == OP_RENAME && op->aux >= c->s->npaths)) {
+		ws->w->skipped_nohandle++;
+		return 0;
+	}
+	t0 = now_ns();
+	switch (op->kind) {
+	case OP_UNLINK:
+		res = plan_unlink(c->plan, c->copy, op->file);
+		break;
+	case OP_RENAME:
+		res = plan_rename(c->plan, c->copy, op->file, op->aux);
+		if (res >= 0 && ws->written[op->file])
+			ws->written[op->aux] = 1;
+		break;
+	case OP_MKDIR:
+		res = plan_mkdir(c->plan, c->copy, op->file, (mode_t)op->aux);
+		/* the traced mkdir succeeded; the directory is already there
+		 * because the plan made it for another rank that uses it (ranks
+		 * run unordered): what the trace wanted */
+		if (res == -EEXIST)
+			res = 0;
+		break;
+	default:
+		res = plan_rmdir(c->plan, c->copy, op->file);
+		break;
+	}
+	return meta_done(ws, idx, RC_META, res < 0 ? res : 0, t0);
+}
+
+/* Ops that are only counted, never issued: 1 when op is one (*ret set). */
+static int not_issued(struct wstate *ws, const struct op *op, int *ret)
+{
+	struct worker_result *w = ws->w;
+
+	*ret = 0;
 	switch (op->kind) {
 	case OP_SEEK:
 		w->seeks++;
-		return 0;
+		return 1;
 	case OP_BARRIER:
 		w->barriers++;
-		return 0;
+		return 1;
 	case OP_MMAP:
 		w->skipped_mmap++;
-		return 0;
+		return 1;
 	case OP_AWAIT:
-		return await_id(ws, op->aux);
+		*ret = await_id(ws, op->aux);
+		return 1;
 	case OP_NONE:
-		return 0;
+		return 1;
 	default:
 		break;
 	}
@@ -583,10 +700,20 @@ static int replay_op(struct wstate *ws, uint64_t i)
 			close(ws->fd[op->handle]);
 			ws->fd[op->handle] = FD_NONE;
 		}
-		return 0;
+		return 1;
 	}
-	if (op->kind != OP_READ && op->kind != OP_WRITE && op->kind != OP_AREAD &&
-	    op->kind != OP_AWRITE) {
+	return 0;
+}
+
+static int replay_op(struct wstate *ws, uint64_t i)
+{
+	const struct op *op = &ws->ops[i];
+	int ret;
+
+	if (not_issued(ws, op, &ret))
+		return ret;
+	/* anything but data waits for the data ops in flight */
+	if (!op_is_data(op->kind)) {
 		ret = drain(ws);
 		if (ret)
 			return ret;
@@ -595,87 +722,17 @@ static int replay_op(struct wstate *ws, uint64_t i)
 	case OP_OPEN:
 		return do_open(ws, i, op);
 	case OP_READ: case OP_WRITE: case OP_AREAD: case OP_AWRITE:
-		fd = handle_fd(ws, op->handle);
-		if (fd < 0) {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		if (op_is_write(op->kind))
-			ws->written[ws->hfile[op->handle]] = 1;
-		return issue(ws, i, fd, c->o->direct ? ws->halign[op->handle] : 0,
-			     op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
-			     c->o->overlap ? WAIT_AHEAD : WAIT_DONE);
+		return do_data(ws, i, op);
 	case OP_FSYNC: case OP_FDATASYNC:
-		fd = handle_fd(ws, op->handle);
-		if (fd < 0) {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		return issue(ws, i, fd, 0, WAIT_DONE);
+		return do_sync(ws, i, op);
 	case OP_CLOSE:
-		fd = handle_fd(ws, op->handle);
-		if (fd < 0) {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		t0 = now_ns();
-		res = close(fd) < 0 ? -errno : 0;
-		ws->fd[op->handle] = FD_NONE;
-		return meta_done(ws, i, RC_CLOSE, res, t0);
+		return do_close(ws, i, op);
 	case OP_FTRUNCATE: case OP_FALLOCATE:
-		fd = handle_fd(ws, op->handle);
-		if (fd < 0) {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		ws->written[ws->hfile[op->handle]] = 1;
-		t0 = now_ns();
-		if (op->kind == OP_FTRUNCATE)
-			res = ftruncate(fd, (off_t)op->len) < 0 ? -errno : 0;
-		else
-			res = fallocate(fd, 0, (off_t)op->offset, (off_t)op->len) < 0 ? -errno : 0;
-		return meta_done(ws, i, RC_META, res, t0);
+		return do_resize(ws, i, op);
 	case OP_STAT:
-		t0 = now_ns();
-		if (op->handle != OP_NOHANDLE) {
-			struct stat st;
-
-			fd = handle_fd(ws, op->handle);
-			if (fd < 0) {
-				w->skipped_nohandle++;
-				return 0;
-			}
-			res = fstat(fd, &st) < 0 ? -errno : 0;
-		} else if (op->file != OP_NOFILE) {
-			res = plan_stat(c->plan, c->copy, op->file);
-		} else {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		return meta_done(ws, i, RC_META, res, t0);
+		return do_stat(ws, i, op);
 	case OP_UNLINK: case OP_RENAME: case OP_MKDIR: case OP_RMDIR:
-		if (op->file == OP_NOFILE || (op->kind == OP_RENAME && op->aux >= c->s->npaths)) {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		t0 = now_ns();
-		if (op->kind == OP_UNLINK) {
-			res = plan_unlink(c->plan, c->copy, op->file);
-		} else if (op->kind == OP_RENAME) {
-			res = plan_rename(c->plan, c->copy, op->file, op->aux);
-			if (res >= 0 && ws->written[op->file])
-				ws->written[op->aux] = 1;
-		} else if (op->kind == OP_MKDIR) {
-			res = plan_mkdir(c->plan, c->copy, op->file, (mode_t)op->aux);
-			/* the traced mkdir succeeded; the directory is already
-			 * there because the plan made it for another rank that
-			 * uses it (ranks run unordered): what the trace wanted */
-			if (res == -EEXIST)
-				res = 0;
-		} else {
-			res = plan_rmdir(c->plan, c->copy, op->file);
-		}
-		return meta_done(ws, i, RC_META, res < 0 ? res : 0, t0);
+		return do_path_op(ws, i, op);
 	default:
 		return 0;
 	}
@@ -1001,6 +1058,218 @@ static void progress(struct runner *r, unsigned first, unsigned count, uint64_t 
 		b3, final ? "\r\033[K" : "");
 }
 
+/* One group of workers in flight: run_group()'s state. */
+struct group {
+	struct runner *r;
+	struct run_outcome *out;
+	unsigned first, count;
+	unsigned alive, failed;
+	int fail_idx;                /* the first worker that failed, or -1 */
+	bool released;
+	uint64_t t_rel, next_sample, next_prog;
+	sigset_t chld;
+};
+
+#define PROG_STEP_NS 500000000ull
+
+static void group_kill(struct group *g)
+{
+	kill_all(g->r, g->first, g->count);
+}
+
+static bool group_stopping(const struct group *g)
+{
+	return __atomic_load_n(&g->r->sh->stop, __ATOMIC_SEQ_CST);
+}
+
+/* Reset the group's slots and fork its workers; -errno + e when a fork
+ * fails (the workers already started are told to stop). */
+static int group_fork(struct group *g, struct rerr *e)
+{
+	struct runner *r = g->r;
+	struct run_shared *sh = r->sh;
+
+	__atomic_store_n(&sh->go, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sh->ready, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sh->stop, 0, __ATOMIC_SEQ_CST);
+	sh->sample_interval_ns = r->o.sample_interval_ns;
+	for (unsigned i = g->first; i < g->first + g->count; i++) {
+		reset_slot(r, i);
+		r->pids[i] = -1;
+	}
+	fflush(NULL);
+	for (unsigned i = g->first; i < g->first + g->count; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			int ret = rerr_set(e, -errno, "cannot start worker %u: %s", i, strerror(errno));
+
+			group_kill(g);
+			return ret;
+		}
+		if (pid == 0)
+			worker_main(r, i);
+		r->pids[i] = pid;
+		sh->w[i].pid = pid;
+		g->alive++;
+	}
+	return 0;
+}
+
+/* Worker i ended with wait status st: record how, and stop the others
+ * when it failed on its own. */
+static void worker_exited(struct group *g, unsigned i, int st)
+{
+	struct worker_result *w = &g->r->sh->w[i];
+	/* a signal to the whole process group (timeout(1), a batch scheduler)
+	 * kills the workers too, maybe before we act on ours: that is the
+	 * interruption, not a worker failure */
+	bool stopping = group_stopping(g);
+
+	if (!stopping && runner_signal()) {
+		g->out->stop_signal = runner_signal();
+		group_kill(g);
+		stopping = true;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+	    __atomic_load_n(&w->status, __ATOMIC_SEQ_CST) == W_DONE)
+		return;
+	/* killed before it could time itself: it ran from the release until
+	 * now, all of it I/O (no flush was made) */
+	if (g->released && !w->completion_ns) {
+		w->io_ns = w->completion_ns = now_ns() - g->t_rel;
+		w->flush_ns = 0;
+	}
+	if (WIFSIGNALED(st)) {
+		w->status = W_KILLED;
+		if (!stopping)
+			snprintf(w->fail_msg, sizeof(w->fail_msg), "worker died: killed by signal %d (%s)",
+				 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	} else if (w->status != W_FAILED) {
+		w->status = W_FAILED;
+		if (!w->fail_msg[0])
+			snprintf(w->fail_msg, sizeof(w->fail_msg), "worker exited with status %d",
+				 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	}
+	/* a worker ending after we asked all to stop is collateral: stopped,
+	 * whether by our SIGKILL or by seeing the stop flag first (then it
+	 * exits 1, which is no failure of its own) */
+	if (stopping) {
+		if (!w->fail_errno)
+			w->status = W_KILLED;
+		return;
+	}
+	g->failed++;
+	g->fail_idx = (int)i;
+	group_kill(g);
+}
+
+/* Reap every worker of the group that has exited. */
+static void group_reap(struct group *g)
+{
+	struct runner *r = g->r;
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		unsigned i;
+
+		for (i = g->first; i < g->first + g->count; i++)
+			if (r->pids[i] == pid)
+				break;
+		if (i == g->first + g->count)
+			continue;
+		r->pids[i] = -1;
+		g->alive--;
+		worker_exited(g, i, st);
+	}
+}
+
+/* Release the workers once all are ready (and nothing asked to stop). */
+static void group_release(struct group *g)
+{
+	struct run_shared *sh = g->r->sh;
+
+	if (g->released || __atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) != g->count ||
+	    group_stopping(g))
+		return;
+	g->t_rel = now_ns();
+	sh->release_ns = g->t_rel;
+	__atomic_store_n(&sh->go, 1, __ATOMIC_SEQ_CST);
+	futex(&sh->go, FUTEX_WAKE, INT_MAX);
+	g->released = true;
+	g->next_sample = g->t_rel + g->r->o.sample_interval_ns;
+	g->next_prog = g->t_rel + PROG_STEP_NS;
+}
+
+/* Timeline samples and the progress line that are due at now; returns how
+ * long to sleep until the next one (at most 100 ms). */
+static uint64_t group_tick(struct group *g, uint64_t now)
+{
+	struct runner *r = g->r;
+	uint64_t wake;
+
+	if (!g->released)
+		return 5000000ull;
+	if (now >= g->next_sample) {
+		take_sample(r, g->first, g->count);
+		g->next_sample += r->sh->w[g->first].sample_interval_ns;
+	}
+	if (r->o.progress && now >= g->next_prog) {
+		progress(r, g->first, g->count, g->t_rel, false);
+		g->next_prog += PROG_STEP_NS;
+	}
+	wake = g->next_sample < g->next_prog || !r->o.progress ? g->next_sample : g->next_prog;
+	wake = wake > now ? wake - now : 0;
+	return wake > 100000000ull ? 100000000ull : wake;
+}
+
+/* Wait until every worker of the group has exited. */
+static void group_wait(struct group *g)
+{
+	while (g->alive > 0) {
+		uint64_t now, wake;
+		struct timespec ts;
+		siginfo_t si;
+
+		group_reap(g);
+		if (g->alive == 0)
+			break;
+		if (runner_signal() && !group_stopping(g)) {
+			g->out->stop_signal = runner_signal();
+			group_kill(g);
+		}
+		group_release(g);
+		now = now_ns();
+		wake = group_tick(g, now);
+		ts.tv_sec = (time_t)(wake / 1000000000ull);
+		ts.tv_nsec = (long)(wake % 1000000000ull);
+		sigtimedwait(&g->chld, &si, &ts);
+	}
+}
+
+/* What stopped the group, as the run's error: a failed worker, a signal,
+ * workers that never started; else ret. */
+static int group_error(const struct group *g, int ret, struct rerr *e)
+{
+	struct run_outcome *out = g->out;
+
+	if (g->fail_idx >= 0) {
+		const struct worker_result *w = &g->r->sh->w[g->fail_idx];
+
+		out->failed = true;
+		return rerr_set(e, w->fail_errno ? -w->fail_errno : -ECHILD,
+				"rank %d (process %d, pid %d) failed: %s", w->rank, g->fail_idx,
+				(int)w->pid, w->fail_msg[0] ? w->fail_msg : "unknown error");
+	}
+	if (out->stop_signal)
+		return rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
+				strsignal(out->stop_signal));
+	if (!ret && !g->released)
+		return rerr_set(e, -ECHILD, "workers did not start");
+	return ret;
+}
+
 /*
  * Fork workers [first, first+count), release them at once, wait for all,
  * then syncfs the target.  *completion: release -> syncfs done.
@@ -1009,176 +1278,32 @@ static int run_group(struct runner *r, unsigned first, unsigned count,
 		     uint64_t *completion, bool *flushed, struct run_outcome *out,
 		     struct rerr *e)
 {
-	struct run_shared *sh = r->sh;
-	sigset_t chld, old;
-	unsigned alive = 0, failed = 0;
-	int ret = 0, fail_idx = -1;
-	uint64_t t_rel = 0, next_sample = 0, next_prog = 0;
-	const uint64_t prog_step = 500000000ull;
-	bool released = false;
+	struct group g = { .r = r, .out = out, .first = first, .count = count, .fail_idx = -1 };
+	struct timespec zero = { 0, 0 };
+	siginfo_t si;
+	sigset_t old;
+	int ret;
 
-	__atomic_store_n(&sh->go, 0, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&sh->ready, 0, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&sh->stop, 0, __ATOMIC_SEQ_CST);
-	sh->sample_interval_ns = r->o.sample_interval_ns;
-	for (unsigned i = first; i < first + count; i++) {
-		reset_slot(r, i);
-		r->pids[i] = -1;
-	}
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &old);
-	fflush(NULL);
-	for (unsigned i = first; i < first + count; i++) {
-		pid_t pid = fork();
-
-		if (pid < 0) {
-			ret = rerr_set(e, -errno, "cannot start worker %u: %s", i, strerror(errno));
-			kill_all(r, first, count);
-			break;
-		}
-		if (pid == 0)
-			worker_main(r, i);
-		r->pids[i] = pid;
-		sh->w[i].pid = pid;
-		alive++;
-	}
-
-	while (alive > 0) {
-		uint64_t now = now_ns(), wake;
-		struct timespec ts;
-		siginfo_t si;
-		int st;
-		pid_t pid;
-
-		/* reap whatever exited */
-		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-			unsigned i;
-
-			for (i = first; i < first + count; i++)
-				if (r->pids[i] == pid)
-					break;
-			if (i == first + count)
-				continue;
-			r->pids[i] = -1;
-			alive--;
-			struct worker_result *w = &sh->w[i];
-			/* a signal to the whole process group (timeout(1), a batch
-			 * scheduler) kills the workers too, maybe before we act on
-			 * ours: that is the interruption, not a worker failure */
-			bool stopping = __atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST);
-
-			if (!stopping && runner_signal()) {
-				out->stop_signal = runner_signal();
-				kill_all(r, first, count);
-				stopping = true;
-			}
-
-			if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
-			    __atomic_load_n(&w->status, __ATOMIC_SEQ_CST) == W_DONE)
-				continue;
-			/* killed before it could time itself: it ran from the
-			 * release until now, all of it I/O (no flush was made) */
-			if (released && !w->completion_ns) {
-				w->io_ns = w->completion_ns = now_ns() - t_rel;
-				w->flush_ns = 0;
-			}
-			if (WIFSIGNALED(st)) {
-				w->status = W_KILLED;
-				if (!stopping)
-					snprintf(w->fail_msg, sizeof(w->fail_msg),
-						 "worker died: killed by signal %d (%s)",
-						 WTERMSIG(st), strsignal(WTERMSIG(st)));
-			} else if (w->status != W_FAILED) {
-				w->status = W_FAILED;
-				if (!w->fail_msg[0])
-					snprintf(w->fail_msg, sizeof(w->fail_msg),
-						 "worker exited with status %d",
-						 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-			}
-			/* a worker ending after we asked all to stop is collateral:
-			 * stopped, whether by our SIGKILL or by seeing the stop flag
-			 * first (then it exits 1, which is no failure of its own) */
-			if (stopping) {
-				if (!w->fail_errno)
-					w->status = W_KILLED;
-				continue;
-			}
-			failed++;
-			fail_idx = (int)i;
-			kill_all(r, first, count);
-		}
-		if (alive == 0)
-			break;
-		if (runner_signal() && !__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
-			out->stop_signal = runner_signal();
-			kill_all(r, first, count);
-		}
-		if (!released && __atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) == count &&
-		    !__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
-			t_rel = now_ns();
-			sh->release_ns = t_rel;
-			__atomic_store_n(&sh->go, 1, __ATOMIC_SEQ_CST);
-			futex(&sh->go, FUTEX_WAKE, INT_MAX);
-			released = true;
-			next_sample = t_rel + r->o.sample_interval_ns;
-			next_prog = t_rel + prog_step;
-			now = t_rel;
-		}
-		if (released) {
-			if (now >= next_sample) {
-				take_sample(r, first, count);
-				next_sample += sh->w[first].sample_interval_ns;
-			}
-			if (r->o.progress && now >= next_prog) {
-				progress(r, first, count, t_rel, false);
-				next_prog += prog_step;
-			}
-			wake = next_sample < next_prog || !r->o.progress ? next_sample : next_prog;
-			wake = wake > now ? wake - now : 0;
-		} else {
-			wake = 5000000ull;
-		}
-		if (wake > 100000000ull)
-			wake = 100000000ull;
-		ts.tv_sec = (time_t)(wake / 1000000000ull);
-		ts.tv_nsec = (long)(wake % 1000000000ull);
-		sigtimedwait(&chld, &si, &ts);
-	}
+	sigemptyset(&g.chld);
+	sigaddset(&g.chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &g.chld, &old);
+	ret = group_fork(&g, e);
+	group_wait(&g);
 	*flushed = false;
-	if (released && !ret && !failed && !__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
+	if (g.released && !ret && !g.failed && !group_stopping(&g)) {
 		*flushed = true;
 		if (syncfs(r->dir_fd) < 0)
 			ret = rerr_set(e, -errno, "cannot flush '%s': %s", r->plan->target, strerror(errno));
-		*completion = now_ns() - t_rel;
-	} else if (released) {
-		*completion = now_ns() - t_rel;
 	}
-	if (r->o.progress && released)
-		progress(r, first, count, t_rel, true);
+	if (g.released)
+		*completion = now_ns() - g.t_rel;
+	if (r->o.progress && g.released)
+		progress(r, first, count, g.t_rel, true);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* drop a SIGCHLD left pending while it was blocked */
-	{
-		struct timespec zero = { 0, 0 };
-		siginfo_t si;
-
-		while (sigtimedwait(&chld, &si, &zero) > 0)
-			;
-	}
-	if (fail_idx >= 0) {
-		const struct worker_result *w = &sh->w[fail_idx];
-
-		out->failed = true;
-		ret = rerr_set(e, w->fail_errno ? -w->fail_errno : -ECHILD,
-			       "rank %d (process %d, pid %d) failed: %s", w->rank, fail_idx,
-			       (int)w->pid, w->fail_msg[0] ? w->fail_msg : "unknown error");
-	} else if (out->stop_signal) {
-		ret = rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
-			       strsignal(out->stop_signal));
-	} else if (!ret && !released) {
-		ret = rerr_set(e, -ECHILD, "workers did not start");
-	}
-	return ret;
+	while (sigtimedwait(&g.chld, &si, &zero) > 0)
+		;
+	return group_error(&g, ret, e);
 }
 
 static int drop(struct runner *r, struct rerr *e)
@@ -1198,74 +1323,100 @@ static int drop(struct runner *r, struct rerr *e)
 	return 0;
 }
 
-int runner_run(struct runner *r, struct run_outcome *out, struct rerr *e)
+/* The end of a run that started: what was done about the cache, and
+ * incomplete when it stopped early. */
+static int run_done(struct runner *r, struct run_outcome *out, int ret)
+{
+	out->drop = r->drop_done ? r->drop_done : out->drop;
+	if (ret)
+		out->incomplete = true;
+	return ret;
+}
+
+static int interrupted(struct run_outcome *out, struct rerr *e)
+{
+	out->stop_signal = runner_signal();
+	return rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
+			strsignal(out->stop_signal));
+}
+
+/* Parallel mode: every process at once; the completion is the makespan.
+ * A failure before the workers start leaves out->incomplete false: the
+ * caller reads that as "nothing ran". */
+static int run_parallel(struct runner *r, struct run_outcome *out, struct rerr *e)
 {
 	unsigned n = (unsigned)r->plan->nprocs;
 	bool flushed = false;
+	int ret;
+
+	ret = plan_prepare(r->plan, e);
+	if (ret < 0)
+		return ret;
+	if (runner_signal()) {
+		out->incomplete = true;
+		return interrupted(out, e);
+	}
+	ret = drop(r, e);
+	if (ret < 0)
+		return ret;
+	ret = run_group(r, 0, n, &out->completion_ns, &flushed, out, e);
+	for (unsigned i = 0; i < n; i++)
+		if (r->sh->w[i].io_ns > out->io_ns)
+			out->io_ns = r->sh->w[i].io_ns;
+	if (!flushed)    /* stopped: no final flush, all of it was I/O */
+		out->io_ns = out->completion_ns;
+	out->flush_ns = out->completion_ns > out->io_ns ? out->completion_ns - out->io_ns : 0;
+	return run_done(r, out, ret);
+}
+
+/* Sequential mode, process i alone on a freshly prepared target; the
+ * run's completion is the longest one. */
+static int run_one(struct runner *r, unsigned i, struct run_outcome *out, struct rerr *e)
+{
+	struct worker_result *w = &r->sh->w[i];
+	bool flushed = false;
+	uint64_t c = 0;
+	int ret;
+
+	if (i > 0) {
+		ret = plan_cleanup(r->plan, e);
+		if (ret < 0)
+			return ret;
+	}
+	ret = plan_prepare(r->plan, e);
+	if (ret < 0)
+		return ret;
+	if (runner_signal())
+		return interrupted(out, e);
+	ret = drop(r, e);
+	if (ret < 0)
+		return ret;
+	ret = run_group(r, i, 1, &c, &flushed, out, e);
+	/* each rank's completion includes the syncfs of the target */
+	w->completion_ns = c;
+	if (!flushed)
+		w->io_ns = c;
+	w->flush_ns = c > w->io_ns ? c - w->io_ns : 0;
+	if (c > out->completion_ns) {
+		out->completion_ns = c;
+		out->io_ns = w->io_ns;
+		out->flush_ns = w->flush_ns;
+	}
+	return ret;
+}
+
+int runner_run(struct runner *r, struct run_outcome *out, struct rerr *e)
+{
+	unsigned n = (unsigned)r->plan->nprocs;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->drop = r->o.drop_caches ? "dropped" : "skipped (--no-drop-caches)";
 	for (unsigned i = 0; i < n; i++)
 		reset_slot(r, i);
-
-	if (r->o.mode == RUN_PARALLEL) {
-		ret = plan_prepare(r->plan, e);
-		if (ret < 0)
-			return ret;
-		if (runner_signal()) {
-			out->stop_signal = runner_signal();
-			out->incomplete = true;
-			return rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
-					strsignal(out->stop_signal));
-		}
-		ret = drop(r, e);
-		if (ret < 0)
-			return ret;
-		ret = run_group(r, 0, n, &out->completion_ns, &flushed, out, e);
-		for (unsigned i = 0; i < n; i++)
-			if (r->sh->w[i].io_ns > out->io_ns)
-				out->io_ns = r->sh->w[i].io_ns;
-		if (!flushed)    /* stopped: no final flush, all of it was I/O */
-			out->io_ns = out->completion_ns;
-		out->flush_ns = out->completion_ns > out->io_ns ? out->completion_ns - out->io_ns : 0;
-	} else {
-		for (unsigned i = 0; i < n && !ret; i++) {
-			uint64_t c = 0;
-			struct worker_result *w = &r->sh->w[i];
-
-			if (i > 0) {
-				ret = plan_cleanup(r->plan, e);
-				if (ret < 0)
-					break;
-			}
-			ret = plan_prepare(r->plan, e);
-			if (ret < 0)
-				break;
-			if (runner_signal()) {
-				out->stop_signal = runner_signal();
-				ret = rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
-					       strsignal(out->stop_signal));
-				break;
-			}
-			ret = drop(r, e);
-			if (ret < 0)
-				break;
-			ret = run_group(r, i, 1, &c, &flushed, out, e);
-			/* each rank's completion includes the syncfs of the target */
-			w->completion_ns = c;
-			if (!flushed)
-				w->io_ns = c;
-			w->flush_ns = c > w->io_ns ? c - w->io_ns : 0;
-			if (c > out->completion_ns) {
-				out->completion_ns = c;
-				out->io_ns = w->io_ns;
-				out->flush_ns = w->flush_ns;
-			}
-		}
-	}
-	out->drop = r->drop_done ? r->drop_done : out->drop;
-	if (ret)
-		out->incomplete = true;
-	return ret;
+	if (r->o.mode == RUN_PARALLEL)
+		return run_parallel(r, out, e);
+	for (unsigned i = 0; i < n && !ret; i++)
+		ret = run_one(r, i, out, e);
+	return run_done(r, out, ret);
 }
