@@ -431,24 +431,53 @@ int report_finish(json_t *doc)
 	return bad ? -ENOMEM : 0;
 }
 
+/* All of buf into fd, in as few write() calls as the kernel allows. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The document as text, the final newline included: built in memory and
+ * written at once (jansson's json_dumpfd makes a write() per token: two
+ * million of them for 1024 processes). */
 int report_write(json_t *doc, const char *path, struct rerr *e)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
+	size_t len = strlen(path), tlen;
+	char *tmp = malloc(len + 16), *text = NULL;
 	int fd = -1, ret = 0;
+	bool made = false;
 
 	if (!tmp)
 		return -ENOMEM;
 	snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+	text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	if (!text) {
+		ret = rerr_set(e, -ENOMEM, "cannot write '%s': out of memory", path);
+		goto out;
+	}
+	tlen = strlen(text);
+	text[tlen] = '\n';             /* over the NUL: written by length */
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = rerr_set(e, -errno, "cannot create '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
-	if (json_dumpfd(doc, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) < 0 ||
-	    write(fd, "\n", 1) != 1) {
-		ret = rerr_set(e, errno ? -errno : -EIO, "cannot write '%s': %s", tmp,
-			       strerror(errno ? errno : EIO));
+	made = true;
+	ret = write_all(fd, text, tlen + 1);
+	if (ret < 0) {
+		ret = rerr_set(e, ret, "cannot write '%s': %s", tmp, strerror(-ret));
 		goto out;
 	}
 	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
@@ -468,8 +497,9 @@ int report_write(json_t *doc, const char *path, struct rerr *e)
 out:
 	if (fd >= 0)
 		close(fd);
-	if (ret)
+	if (ret && made)
 		unlink(tmp);
+	free(text);
 	free(tmp);
 	return ret;
 }
@@ -595,7 +625,7 @@ static void print_notes(FILE *f, const struct report_agg *a)
 	}
 }
 
-void report_print(FILE *f, const struct report_info *ri, const struct report_agg *a)
+static void print_all(FILE *f, const struct report_info *ri, const struct report_agg *a)
 {
 	bool seq = ri->mode && !strcmp(ri->mode, "sequential");
 
@@ -607,4 +637,24 @@ void report_print(FILE *f, const struct report_info *ri, const struct report_agg
 		if (a->cls[c].total_ios)
 			print_class(f, a, c);
 	print_notes(f, a);
+}
+
+/* Built in memory and handed to f at once (a terminal's line buffering
+ * would otherwise make a write per line). */
+void report_print(FILE *f, const struct report_info *ri, const struct report_agg *a)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		print_all(f, ri, a);
+		return;
+	}
+	print_all(m, ri, a);
+	if (fclose(m) == 0)
+		fwrite(text, 1, len, f);
+	else
+		print_all(f, ri, a);
+	free(text);
 }

@@ -40,6 +40,7 @@
 #include "run/hist.h"
 #include "run/overlap.h"
 #include "run/runner.h"
+#include "run/slots.h"
 #include "run/topo.h"
 
 #define FD_NONE (-1)
@@ -153,11 +154,8 @@ struct slot {
 	uint64_t op_idx;
 	uint64_t traced;             /* traced bytes (io_bytes)            */
 	uint64_t ooff, olen;         /* traced range when direct-adjusted  */
-	uint32_t async_id;
 	uint8_t cls;
-	uint8_t busy;
 	uint8_t adjusted;
-	uint8_t waited;              /* async submit that AWAIT will wait for */
 };
 
 struct wstate {
@@ -175,6 +173,7 @@ struct wstate {
 	uint32_t nhandles;
 	uint8_t *written;            /* per path id                         */
 	struct slot *slots;
+	struct slots st;             /* which slots are free, awaited       */
 	struct io_req **done;
 	unsigned nslots, inflight;
 	struct overlap ovl;          /* in-flight byte ranges (async)       */
@@ -197,6 +196,7 @@ static void ws_free(struct wstate *ws)
 				close(ws->fd[h]);
 	if (ws->ovl_ok)
 		overlap_release(&ws->ovl);
+	slots_release(&ws->st);
 	free(ws->fd);
 	free(ws->hfile);
 	free(ws->halign);
@@ -257,10 +257,13 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	ws->done = calloc(ws->nslots, sizeof(*ws->done));
 	if (!ws->slots || !ws->done)
 		return -ENOMEM;
+	ret = slots_init(&ws->st, ws->nslots);
+	if (ret < 0)
+		return ret;
 	for (unsigned i = 0; i < ws->nslots; i++)
 		ws->slots[i].req.slot = i;
 	if (ws->async) {
-		ret = overlap_init(&ws->ovl, ws->nslots);
+		ret = overlap_init(&ws->ovl, ws->nslots, c->s->npaths);
 		if (ret < 0)
 			return ret;
 		ws->ovl_ok = true;
@@ -327,7 +330,7 @@ static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
 		ret = op_failed(ws, sl->op_idx, (int)-res);
 	if (ws->ovl_ok)
 		overlap_done(&ws->ovl, sl->req.slot);
-	sl->busy = 0;
+	slots_put(&ws->st, sl->req.slot);
 	return ret;
 }
 
@@ -364,17 +367,18 @@ static int drain(struct wstate *ws)
 	return ws->inflight ? reap_some(ws, ws->inflight) : 0;
 }
 
+/* A free slot, now busy (reaping until one is free); NULL and *ret. */
 static struct slot *free_slot(struct wstate *ws, int *ret)
 {
+	int i;
+
 	*ret = 0;
-	for (;;) {
-		for (unsigned i = 0; i < ws->nslots; i++)
-			if (!ws->slots[i].busy)
-				return &ws->slots[i];
+	while ((i = slots_get(&ws->st)) < 0) {
 		*ret = reap_some(ws, 1);
 		if (*ret)
 			return NULL;
 	}
+	return &ws->slots[i];
 }
 
 /* How long issue() waits for the op it issued. */
@@ -386,7 +390,7 @@ enum wait_mode {
 
 static int wait_slot(struct wstate *ws, struct slot *sl)
 {
-	while (sl->busy) {
+	while (slots_busy(&ws->st, sl->req.slot)) {
 		int ret = reap_some(ws, 1);
 
 		if (ret)
@@ -395,25 +399,19 @@ static int wait_slot(struct wstate *ws, struct slot *sl)
 	return 0;
 }
 
-/* Issue a data or sync op through the engine. */
-static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum wait_mode wait)
+/* Fill slot sl's request for op idx on fd (rounded to align for direct). */
+static void slot_prepare(struct wstate *ws, struct slot *sl, uint64_t idx, int fd, uint32_t align)
 {
 	const struct op *op = &ws->ops[idx];
-	struct slot *sl;
-	int ret, q;
-
-	sl = free_slot(ws, &ret);
-	if (!sl)
-		return ret;
-	sl->adjusted = 0;
+	uint32_t slot = (uint32_t)(sl - ws->slots);
 	uint64_t extra = runner_op_req(op, fd, ws->buf, align, &sl->req);
-	sl->req.slot = (uint32_t)(sl - ws->slots);
+
+	sl->req.slot = slot;
 	sl->req.op_index = (uint32_t)idx;
 	sl->op_idx = idx;
 	sl->cls = (uint8_t)rclass_of(op->kind);
 	sl->traced = (sl->cls == RC_READ || sl->cls == RC_WRITE) ? runner_op_len(op) : 0;
-	sl->async_id = op->aux;
-	sl->waited = 0;
+	sl->adjusted = 0;
 	if (align > 1 && (sl->cls == RC_READ || sl->cls == RC_WRITE)) {
 		sl->adjusted = 1;
 		sl->ooff = op->offset;
@@ -423,32 +421,66 @@ static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum w
 			ws->w->rounded_extra_bytes += extra;
 		}
 	}
-	sl->busy = 1;
-	if (ws->ovl_ok) {
-		uint32_t file = op->handle < ws->nhandles ? ws->hfile[op->handle] : 0;
-		int wr = sl->req.dir != IO_READ;
+}
 
-		/* same bytes, one a write: the earlier op must finish first;
-		 * syncs are issued only once everything is drained */
-		while (ws->inflight &&
-		       overlap_conflicts(&ws->ovl, file, sl->req.offset, sl->req.len, wr, NULL)) {
-			ret = reap_some(ws, 1);
-			if (ret) {
-				sl->busy = 0;
-				return ret;
-			}
-		}
+/* The path id a data op's handle stands for (overlap is per file). */
+static uint32_t op_file(const struct wstate *ws, const struct op *op)
+{
+	return op->handle < ws->nhandles ? ws->hfile[op->handle] : 0;
+}
+
+/* Same bytes of the same file, one of them a write: reap until the
+ * earlier op is done (syncs are issued only once everything is drained). */
+static int wait_conflicts(struct wstate *ws, const struct slot *sl, uint32_t file)
+{
+	int wr = sl->req.dir != IO_READ;
+
+	while (ws->inflight &&
+	       overlap_conflicts(&ws->ovl, file, sl->req.offset, sl->req.len, wr, NULL)) {
+		int ret = reap_some(ws, 1);
+
+		if (ret)
+			return ret;
 	}
+	return 0;
+}
+
+/* Queue sl's request, reaping while the engine is busy: ENGINE_QUEUED,
+ * ENGINE_COMPLETED, or -errno (the request's own failure when reaping
+ * succeeded; *ret is the reaping's). */
+static int slot_queue(struct wstate *ws, struct slot *sl, int *ret)
+{
+	int q;
+
+	*ret = 0;
 	for (;;) {
 		sl->req.t_start_ns = now_ns();
 		q = ws->eng.ops->queue(&ws->eng, &sl->req);
 		if (q != ENGINE_BUSY)
-			break;
-		ret = ws->inflight ? reap_some(ws, 1) : -EAGAIN;
-		if (ret) {
-			sl->busy = 0;
-			return ret;
-		}
+			return q;
+		*ret = ws->inflight ? reap_some(ws, 1) : -EAGAIN;
+		if (*ret)
+			return *ret;
+	}
+}
+
+/* Issue a data or sync op through the engine. */
+static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum wait_mode wait)
+{
+	const struct op *op = &ws->ops[idx];
+	uint32_t file = op_file(ws, op);
+	struct slot *sl;
+	int ret, q;
+
+	sl = free_slot(ws, &ret);
+	if (!sl)
+		return ret;
+	slot_prepare(ws, sl, idx, fd, align);
+	ret = ws->ovl_ok ? wait_conflicts(ws, sl, file) : 0;
+	q = ret ? 0 : slot_queue(ws, sl, &ret);
+	if (ret) {
+		slots_put(&ws->st, sl->req.slot);
+		return ret;
 	}
 	if (q < 0) {
 		sl->req.res = q;
@@ -462,9 +494,8 @@ static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum w
 	}
 	/* queued */
 	if (ws->ovl_ok)
-		overlap_add(&ws->ovl, sl->req.slot,
-			    op->handle < ws->nhandles ? ws->hfile[op->handle] : 0,
-			    sl->req.offset, sl->req.len, sl->req.dir != IO_READ);
+		overlap_add(&ws->ovl, sl->req.slot, file, sl->req.offset, sl->req.len,
+			    sl->req.dir != IO_READ);
 	ws->inflight++;
 	if (ws->inflight > ws->w->max_inflight)
 		ws->w->max_inflight = ws->inflight;
@@ -474,25 +505,20 @@ static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum w
 	if (wait == WAIT_DONE)
 		return wait_slot(ws, sl);
 	if (wait == WAIT_AWAIT)
-		sl->waited = 1;
+		slots_await(&ws->st, sl->req.slot, op->aux);
 	return 0;
 }
 
 /* OP_AWAIT: reap until the submit with that async id is done. */
 static int await_id(struct wstate *ws, uint32_t id)
 {
-	for (;;) {
-		bool pending = false;
-
-		for (unsigned i = 0; i < ws->nslots; i++)
-			if (ws->slots[i].busy && ws->slots[i].waited && ws->slots[i].async_id == id)
-				pending = true;
-		if (!pending)
-			return 0;
+	while (slots_awaited(&ws->st, id)) {
 		int ret = reap_some(ws, 1);
+
 		if (ret)
 			return ret;
 	}
+	return 0;
 }
 
 static inline int handle_fd(const struct wstate *ws, uint32_t h)
