@@ -97,11 +97,69 @@ void runner_scan_rank(const struct op *ops, uint64_t n, uint32_t *nhandles, uint
 
 		if (op->handle != OP_NOHANDLE && op->handle + 1 > nh)
 			nh = op->handle + 1;
-		if (op_is_data(op->kind) && op->len > ml)
-			ml = op->len;
+		if (op_is_data(op->kind) && runner_op_len(op) > ml)
+			ml = runner_op_len(op);
 	}
 	*nhandles = nh;
 	*max_len = ml;
+}
+
+static uint64_t buf_max(const struct runner_opts *o)
+{
+	return o->buf_max ? o->buf_max : RUNNER_BUF_MAX;
+}
+
+uint64_t runner_buf_len(const struct op *ops, uint64_t n, const struct runner_opts *o,
+			uint64_t *nsplit)
+{
+	uint64_t ml = 0, split = 0, cap = buf_max(o), len;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (!op_is_data(ops[i].kind))
+			continue;
+		len = runner_op_len(&ops[i]);
+		if (len > ml)
+			ml = len;
+		split += len > cap;
+	}
+	if (nsplit)
+		*nsplit = split;
+	len = ml < cap ? ml : cap;
+	/* room for a request rounded to any alignment up to DIRECT_MAX_ALIGN,
+	 * the largest one opens accept (see do_open) */
+	if (o->direct)
+		len = direct_buf_len(len, DIRECT_MAX_ALIGN);
+	return len < 4096 ? 4096 : len;
+}
+
+void runner_print_buffers(const struct plan *p, const struct opstream *s,
+			  const struct runner_opts *o, FILE *f)
+{
+	uint64_t total = 0;
+	char b1[32], b2[32];
+
+	fprintf(f, "\nI/O buffer per process (filled once; a transfer longer than %s is issued "
+		"in pieces of %s, one after the other):\n", fmt_bytes(b1, sizeof(b1), (double)buf_max(o)),
+		fmt_bytes(b2, sizeof(b2), (double)buf_max(o)));
+	for (uint32_t r = 0; r < p->nranks_used; r++) {
+		uint64_t n, nsplit, ml, len;
+		uint32_t nh;
+		const struct op *ops = opstream_rank_ops(s, r, &n);
+
+		len = runner_buf_len(ops, n, o, &nsplit);
+		runner_scan_rank(ops, n, &nh, &ml);
+		fprintf(f, "  rank %u: %s", r, fmt_bytes(b1, sizeof(b1), (double)len));
+		if (nsplit)
+			fprintf(f, ", %llu op%s in pieces (longest transfer %s)",
+				(unsigned long long)nsplit, nsplit == 1 ? "" : "s",
+				fmt_bytes(b2, sizeof(b2), (double)ml));
+		fputc('\n', f);
+		for (size_t i = 0; i < p->nprocs; i++)
+			if (p->procs[i].rank == r)
+				total += len;
+	}
+	fprintf(f, "  all %zu process%s: %s\n", p->nprocs, p->nprocs == 1 ? "" : "es",
+		fmt_bytes(b1, sizeof(b1), (double)total));
 }
 
 uint64_t runner_op_len(const struct op *op)
@@ -156,6 +214,7 @@ struct slot {
 	uint64_t ooff, olen;         /* traced range when direct-adjusted  */
 	uint8_t cls;
 	uint8_t adjusted;
+	uint8_t piece;               /* part of a longer op: not accounted  */
 };
 
 struct wstate {
@@ -171,6 +230,7 @@ struct wstate {
 	uint32_t *hfile;             /* per handle: path id                 */
 	uint32_t *halign;            /* per handle: direct alignment        */
 	uint32_t nhandles;
+	uint64_t piece;              /* longest request issued at once      */
 	uint8_t *written;            /* per path id                         */
 	struct slot *slots;
 	struct slots st;             /* which slots are free, awaited       */
@@ -211,22 +271,19 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 {
 	const struct runner_opts *o = c->o;
 	struct engine_opts eo = { .depth = o->depth ? o->depth : 1, .direct = o->direct };
-	uint64_t max_len, buflen;
+	uint64_t buflen, longest;
 	int ret;
 
 	memset(ws, 0, sizeof(*ws));
 	ws->c = c;
 	ws->w = c->w;
 	ws->ops = opstream_rank_ops(c->s, c->rank, &ws->nops);
-	runner_scan_rank(ws->ops, ws->nops, &ws->nhandles, &max_len);
-
-	/* room for a request rounded to any alignment up to DIRECT_MAX_ALIGN,
-	 * the largest one opens accept (see op_open) */
-	buflen = o->direct ? direct_buf_len(max_len, DIRECT_MAX_ALIGN) : max_len;
-	if (buflen < 4096)
-		buflen = 4096;
+	runner_scan_rank(ws->ops, ws->nops, &ws->nhandles, &longest);
+	ws->piece = buf_max(o);
+	buflen = runner_buf_len(ws->ops, ws->nops, o, NULL);
 	if (buflen > SIZE_MAX / 2)
 		return -ENOMEM;
+	ws->w->buf_bytes = buflen;
 	ret = posix_memalign(&ws->buf, 4096, (size_t)buflen);
 	if (ret) {
 		ws->buf = NULL;
@@ -325,9 +382,13 @@ static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
 
 	if (sl->adjusted)
 		res = direct_result(res, sl->req.offset, sl->ooff, sl->olen);
-	account(ws->w, sl->cls, sl->traced, res, want, t_end - sl->req.t_start_ns);
-	if (res < 0)
-		ret = op_failed(ws, sl->op_idx, (int)-res);
+	if (sl->piece) {
+		sl->req.res = res;      /* issue_pieces() accounts for the op */
+	} else {
+		account(ws->w, sl->cls, sl->traced, res, want, t_end - sl->req.t_start_ns);
+		if (res < 0)
+			ret = op_failed(ws, sl->op_idx, (int)-res);
+	}
 	if (ws->ovl_ok)
 		overlap_done(&ws->ovl, sl->req.slot);
 	slots_put(&ws->st, sl->req.slot);
@@ -399,28 +460,39 @@ static int wait_slot(struct wstate *ws, struct slot *sl)
 	return 0;
 }
 
-/* Fill slot sl's request for op idx on fd (rounded to align for direct). */
-static void slot_prepare(struct wstate *ws, struct slot *sl, uint64_t idx, int fd, uint32_t align)
+/* A piece of a data op longer than the buffer: the range to issue; the
+ * request's result (for that range) and the bytes --direct rounding added
+ * come back here. */
+struct piece {
+	uint64_t off, len;
+	int64_t res;
+	uint64_t extra;
+};
+
+/* Fill slot sl's request for op idx (or the piece pc of it) on fd, rounded
+ * to align for direct I/O; returns the bytes rounding added. */
+static uint64_t slot_prepare(struct wstate *ws, struct slot *sl, uint64_t idx, int fd,
+			     uint32_t align, const struct piece *pc)
 {
 	const struct op *op = &ws->ops[idx];
-	uint32_t slot = (uint32_t)(sl - ws->slots);
-	uint64_t extra = runner_op_req(op, fd, ws->buf, align, &sl->req);
 
-	sl->req.slot = slot;
+	runner_op_req(op, fd, ws->buf, 0, &sl->req);
+	if (pc) {
+		sl->req.offset = pc->off;
+		sl->req.len = pc->len;
+	}
+	sl->req.slot = (uint32_t)(sl - ws->slots);
 	sl->req.op_index = (uint32_t)idx;
 	sl->op_idx = idx;
 	sl->cls = (uint8_t)rclass_of(op->kind);
-	sl->traced = (sl->cls == RC_READ || sl->cls == RC_WRITE) ? runner_op_len(op) : 0;
+	sl->traced = (sl->cls == RC_READ || sl->cls == RC_WRITE) ? sl->req.len : 0;
 	sl->adjusted = 0;
+	sl->piece = pc != NULL;
 	if (align > 1 && (sl->cls == RC_READ || sl->cls == RC_WRITE)) {
 		sl->adjusted = 1;
-		sl->ooff = op->offset;
-		sl->olen = sl->traced;
-		if (extra) {
-			ws->w->rounded_ops++;
-			ws->w->rounded_extra_bytes += extra;
-		}
+		return direct_adjust(&sl->req, align, &sl->ooff, &sl->olen);
 	}
+	return 0;
 }
 
 /* The path id a data op's handle stands for (overlap is per file). */
@@ -464,35 +536,12 @@ static int slot_queue(struct wstate *ws, struct slot *sl, int *ret)
 	}
 }
 
-/* Issue a data or sync op through the engine. */
-static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum wait_mode wait)
+/* A queued request is in flight: track it, submit it, wait as asked. */
+static int slot_submitted(struct wstate *ws, struct slot *sl, uint32_t file, uint32_t async_id,
+			  enum wait_mode wait)
 {
-	const struct op *op = &ws->ops[idx];
-	uint32_t file = op_file(ws, op);
-	struct slot *sl;
-	int ret, q;
+	int ret;
 
-	sl = free_slot(ws, &ret);
-	if (!sl)
-		return ret;
-	slot_prepare(ws, sl, idx, fd, align);
-	ret = ws->ovl_ok ? wait_conflicts(ws, sl, file) : 0;
-	q = ret ? 0 : slot_queue(ws, sl, &ret);
-	if (ret) {
-		slots_put(&ws->st, sl->req.slot);
-		return ret;
-	}
-	if (q < 0) {
-		sl->req.res = q;
-		return complete_slot(ws, sl, now_ns());
-	}
-	if (q == ENGINE_COMPLETED) {
-		/* done inside queue(): still one op in flight with those queued */
-		if (ws->inflight + 1 > ws->w->max_inflight)
-			ws->w->max_inflight = ws->inflight + 1;
-		return complete_slot(ws, sl, now_ns());
-	}
-	/* queued */
 	if (ws->ovl_ok)
 		overlap_add(&ws->ovl, sl->req.slot, file, sl->req.offset, sl->req.len,
 			    sl->req.dir != IO_READ);
@@ -505,8 +554,96 @@ static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum w
 	if (wait == WAIT_DONE)
 		return wait_slot(ws, sl);
 	if (wait == WAIT_AWAIT)
-		slots_await(&ws->st, sl->req.slot, op->aux);
+		slots_await(&ws->st, sl->req.slot, async_id);
 	return 0;
+}
+
+/* Issue one request for op idx (all of it, or the piece pc) through the
+ * engine. */
+static int issue_req(struct wstate *ws, uint64_t idx, int fd, uint32_t align,
+		     enum wait_mode wait, struct piece *pc)
+{
+	const struct op *op = &ws->ops[idx];
+	uint32_t file = op_file(ws, op);
+	struct slot *sl;
+	uint64_t extra;
+	int ret, q;
+
+	sl = free_slot(ws, &ret);
+	if (!sl)
+		return ret;
+	extra = slot_prepare(ws, sl, idx, fd, align, pc);
+	if (pc) {
+		pc->extra = extra;
+	} else if (extra) {
+		ws->w->rounded_ops++;
+		ws->w->rounded_extra_bytes += extra;
+	}
+	ret = ws->ovl_ok ? wait_conflicts(ws, sl, file) : 0;
+	q = ret ? 0 : slot_queue(ws, sl, &ret);
+	if (ret) {
+		slots_put(&ws->st, sl->req.slot);
+		return ret;
+	}
+	if (q < 0) {
+		sl->req.res = q;
+		ret = complete_slot(ws, sl, now_ns());
+	} else if (q == ENGINE_COMPLETED) {
+		/* done inside queue(): still one op in flight with those queued */
+		if (ws->inflight + 1 > ws->w->max_inflight)
+			ws->w->max_inflight = ws->inflight + 1;
+		ret = complete_slot(ws, sl, now_ns());
+	} else {
+		ret = slot_submitted(ws, sl, file, op->aux, wait);
+	}
+	if (pc)
+		pc->res = sl->req.res;  /* complete_slot() left the piece's result */
+	return ret;
+}
+
+/* A data op longer than the buffer: pieces of ws->piece bytes, one after
+ * the other, accounted as one op (runner.h). */
+static int issue_pieces(struct wstate *ws, uint64_t idx, int fd, uint32_t align)
+{
+	const struct op *op = &ws->ops[idx];
+	uint64_t want = runner_op_len(op), done = 0, extra = 0, t0 = now_ns();
+	int64_t res = 0;
+	int ret;
+
+	ws->w->split_ops++;
+	while (done < want) {
+		struct piece pc = { .off = op->offset + done,
+				    .len = want - done < ws->piece ? want - done : ws->piece };
+
+		ret = issue_req(ws, idx, fd, align, WAIT_DONE, &pc);
+		if (ret)
+			return ret;
+		extra += pc.extra;
+		if (pc.res < 0) {
+			res = pc.res;
+			break;
+		}
+		res += pc.res;
+		done += (uint64_t)pc.res;
+		if ((uint64_t)pc.res < pc.len)
+			break;          /* short: the rest is not there */
+	}
+	if (extra) {
+		ws->w->rounded_ops++;
+		ws->w->rounded_extra_bytes += extra;
+	}
+	account(ws->w, rclass_of(op->kind), want, res, want, now_ns() - t0);
+	return res < 0 ? op_failed(ws, idx, (int)-res) : 0;
+}
+
+/* Issue a data or sync op through the engine. */
+static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum wait_mode wait)
+{
+	const struct op *op = &ws->ops[idx];
+
+	if (op_is_data(op->kind) && runner_op_len(op) > ws->piece)
+		return issue_pieces(ws, idx, fd, align);
+	return issue_req(ws, idx, fd, align, wait, NULL);
 }
 
 /* OP_AWAIT: reap until the submit with that async id is done. */
@@ -764,9 +901,27 @@ static int replay_op(struct wstate *ws, uint64_t i)
 	}
 }
 
+/* A failure of the final flush: counted, and the worker's error (the
+ * first one) names the file. */
+static int flush_failed(struct wstate *ws, uint32_t p, const char *what, int r)
+{
+	struct worker_result *w = ws->w;
+
+	if (r > -RES_MAX_ERRNO)
+		w->errno_counts[-r]++;
+	if (!w->fail_errno) {
+		w->fail_errno = -r;
+		snprintf(w->fail_msg, sizeof(w->fail_msg), "flush of '%s': %s: %s",
+			 opstream_path(ws->c->s, p), what, strerror(-r));
+	}
+	return r;
+}
+
 /* After the ops: fsync every file this worker wrote, so its delayed
  * writes are on the device before it reports done.  Files unlinked or
- * renamed away by the trace are gone and need nothing. */
+ * renamed away by the trace are gone and need nothing (ENOENT, or ENOTDIR
+ * when a directory on the way went); any other failure to open one is an
+ * error, as a failed fsync is (EINVAL aside: a file that cannot be synced). */
 static int flush_written(struct wstate *ws)
 {
 	const struct worker_ctx *c = ws->c;
@@ -778,20 +933,17 @@ static int flush_written(struct wstate *ws)
 		if (!ws->written[p])
 			continue;
 		fd = plan_openat(c->plan, c->copy, p, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
-		if (fd < 0)
+		if (fd == -ENOENT || fd == -ENOTDIR)
 			continue;
+		if (fd < 0) {
+			if (!ret)
+				ret = flush_failed(ws, p, "cannot open it", fd);
+			continue;
+		}
 		r = fsync(fd) < 0 ? -errno : 0;
 		close(fd);
-		if (r < 0 && r != -EINVAL && !ret) {
-			if (r > -RES_MAX_ERRNO)
-				ws->w->errno_counts[-r]++;
-			if (!ws->w->fail_errno) {
-				ws->w->fail_errno = -r;
-				snprintf(ws->w->fail_msg, sizeof(ws->w->fail_msg),
-					 "flush of '%s': %s", opstream_path(c->s, p), strerror(-r));
-			}
-			ret = r;
-		}
+		if (r < 0 && r != -EINVAL && !ret)
+			ret = flush_failed(ws, p, "fsync", r);
 	}
 	return ret;
 }

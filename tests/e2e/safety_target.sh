@@ -54,8 +54,17 @@ echo x > "$tmp/regular"
 refused "$REPLAY" run "$tr" "$tmp/regular"
 grep -q "target '$tmp/regular' is a regular file, not a directory" "$tmp/log/err" || fail "regular file message"
 [ "$(cat "$tmp/regular")" = x ] || fail "regular file changed"
-refused "$REPLAY" run "$tr" /dev/null
-grep -q "target '/dev/null' is a character device, not a directory" "$tmp/log/err" || fail "chr message"
+# a character device (/dev/null is a plain file in some containers)
+chr=""
+for d in /dev/null /dev/zero /dev/full /dev/urandom /dev/random /dev/tty; do
+	[ -c "$d" ] && { chr=$d; break; }
+done
+if [ -n "$chr" ]; then
+	refused "$REPLAY" run "$tr" "$chr"
+	grep -q "target '$chr' is a character device, not a directory" "$tmp/log/err" || fail "chr message"
+else
+	echo "note: no character device node found; character-device target not checked"
+fi
 blk=""
 for d in /dev/vda /dev/sda /dev/nvme0n1 /dev/xvda /dev/loop0; do
 	[ -b "$d" ] && { blk=$d; break; }
