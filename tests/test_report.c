@@ -334,6 +334,95 @@ static void test_agg_and_print(void **state)
 	free(sh);
 }
 
+/* Read a whole file (NUL-terminated) into *out; its length. */
+static size_t slurp(const char *path, char **out)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 16, n = 0, k;
+	char *b = malloc(cap + 1);
+
+	assert_non_null(f);
+	assert_non_null(b);
+	while ((k = fread(b + n, 1, cap - n, f)) > 0) {
+		n += k;
+		if (n == cap) {
+			cap *= 2;
+			b = realloc(b, cap + 1);
+			assert_non_null(b);
+		}
+	}
+	fclose(f);
+	b[n] = '\0';
+	*out = b;
+	return n;
+}
+
+/* The document of a 64-process run, written at once, is byte for byte
+ * what the writer before it produced (json_dumpfd, then a newline). */
+static void test_write_64_like_before(void **state)
+{
+	(void)state;
+	const unsigned n = 64;
+	size_t sz = sizeof(struct run_shared) + n * sizeof(struct worker_result);
+	struct run_shared *sh = calloc(1, sz);
+	struct report_info ri = { .version = "9.9", .timestamp = 1700000000, .mode = "parallel",
+				  .processes = n, .ranks = 3, .ranks_used = 3, .copies = 22,
+				  .reused = true, .engine = "io_uring", .depth = 8, .bind = "spread",
+				  .repeats = 2, .target = "/mnt/x", .format = "strace" };
+	struct run_outcome out = { .completion_ns = 3000000000ull, .io_ns = 2000000000ull,
+				   .flush_ns = 1000000000ull, .drop = "dropped" };
+	char path[300], old[300], *a, *b;
+	struct rerr e;
+
+	assert_non_null(sh);
+	sh->nworkers = n;
+	for (unsigned i = 0; i < n; i++) {
+		struct worker_result *w = &sh->w[i];
+		fill_worker(w);
+		w->rank = (int32_t)(i % 3);
+		w->copy = i / 3;
+		w->pid = (int32_t)(1000 + i);
+		w->io_ns += i * 7919;
+		for (unsigned v = 0; v < i; v++)
+			hist_add(&w->cls[RC_READ].lat, 1000 + v * v);
+		w->cls[RC_READ].total_ios = i;
+		w->cls[RC_READ].io_bytes = 4096ull * i;
+	}
+	json_t *doc = report_doc_new(&ri);
+	assert_non_null(doc);
+	assert_int_equal(report_add_run(doc, report_run_json(sh, &out, false)), 0);
+	out.completion_ns += 12345;
+	assert_int_equal(report_add_run(doc, report_run_json(sh, &out, false)), 0);
+	assert_int_equal(report_finish(doc), 0);
+
+	snprintf(path, sizeof(path), "%s/run64.json", dir);
+	assert_int_equal(report_write(doc, path, &e), 0);
+	snprintf(old, sizeof(old), "%s/run64-before.json", dir);
+	FILE *f = fopen(old, "w");
+	assert_non_null(f);
+	assert_int_equal(json_dumpfd(doc, fileno(f), JSON_INDENT(2) | JSON_REAL_PRECISION(17)), 0);
+	assert_int_equal(write(fileno(f), "\n", 1), 1);
+	fclose(f);
+
+	size_t la = slurp(path, &a), lb = slurp(old, &b);
+	assert_true(la > 64 * 1000);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	json_error_t jerr;
+	json_t *back = json_loads(a, 0, &jerr);
+	assert_non_null(back);
+	assert_true(json_equal(back, doc));
+	assert_int_equal(json_array_size(json_object_get(json_array_get(json_object_get(back, "runs"), 1),
+							 "jobs")), n);
+	json_decref(back);
+	free(a);
+	free(b);
+	unlink(path);
+	unlink(old);
+	json_decref(doc);
+	free(sh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_series_cut_short),
 		cmocka_unit_test(test_errno_name),
 		cmocka_unit_test(test_agg_and_print),
+		cmocka_unit_test(test_write_64_like_before),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -8,6 +8,11 @@
  * runner tracks its in-flight ops here, by slot (the engine's req->slot),
  * and before issuing a data op reaps until overlap_conflicts() is 0.
  *
+ * Cost, at any depth: a read on a file with no write in flight is O(1)
+ * to check, add and remove; otherwise O(log n) expected in the ops in
+ * flight on that file (per file interval trees), never a scan of every
+ * op in flight.
+ *
  * Under --direct pass the rounded range: a rounded write touches more
  * bytes than traced.
  */
@@ -17,23 +22,39 @@
 #include <stdint.h>
 
 struct ovl_slot {
-	uint64_t off, end;       /* [off, end)                 */
-	uint32_t file;           /* path id (per copy)         */
+	uint64_t off, end;       /* [off, end)                              */
+	uint64_t maxend;         /* largest end in its subtree              */
+	uint32_t file;           /* index into files                        */
+	uint32_t prio;           /* treap priority                          */
+	uint32_t left, right;    /* children; prev/next in an unindexed read list */
 	uint8_t write;
 	uint8_t busy;
 };
 
-struct overlap {
-	struct ovl_slot *s;
-	unsigned nslots;
-	unsigned busy;
+struct ovl_file {
+	uint32_t writes;         /* interval tree of the writes in flight   */
+	uint32_t reads;          /* interval tree of the reads in flight (indexed files) */
+	uint32_t rlist;          /* reads in flight while not indexed       */
+	uint32_t inflight;
+	uint8_t indexed;         /* a write was checked or added since the file was last idle */
 };
 
-int  overlap_init(struct overlap *o, unsigned nslots);   /* -ENOMEM */
+struct overlap {
+	struct ovl_slot *s;
+	struct ovl_file *f;      /* nfiles + 1: the last for out-of-range ids */
+	unsigned nslots, nfiles;
+	unsigned busy;
+	uint32_t rng;
+};
+
+/* nslots slots, files 0 .. nfiles-1 (a larger id shares one extra entry:
+ * conflicts among such files are then over-reported, never missed).
+ * 0 or -ENOMEM. */
+int  overlap_init(struct overlap *o, unsigned nslots, unsigned nfiles);
 void overlap_release(struct overlap *o);
 /* Would an op on `file` [off, off+len) have to wait for an in-flight one?
  * 1 yes (and *slot names one it must wait for, when slot != NULL), 0 no. */
-int  overlap_conflicts(const struct overlap *o, uint32_t file, uint64_t off, uint64_t len,
+int  overlap_conflicts(struct overlap *o, uint32_t file, uint64_t off, uint64_t len,
 		       int write, unsigned *slot);
 void overlap_add(struct overlap *o, unsigned slot, uint32_t file, uint64_t off, uint64_t len,
 		 int write);

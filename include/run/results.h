@@ -62,6 +62,8 @@ struct worker_result {
 	uint64_t eng_short_ios;    /* engine counters (struct engine)           */
 	uint64_t eng_eagain;
 	uint64_t eng_sync_fallback;
+	uint64_t buf_bytes;        /* the worker's I/O buffer (runner.h)         */
+	uint64_t split_ops;        /* ops longer than it, issued in pieces       */
 };
 
 struct run_shared {

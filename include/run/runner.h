@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "engine/engine.h"
 #include "ops/opstream.h"
 #include "plan/plan.h"
@@ -40,7 +41,21 @@ struct runner_opts {
 	bool continue_on_error;
 	bool progress;               /* one updating line on stderr            */
 	uint64_t sample_interval_ns; /* timeline sampling (0: 100 ms)          */
+	uint64_t buf_max;            /* I/O buffer bound (0: RUNNER_BUF_MAX)   */
 };
+
+/*
+ * Each worker has one I/O buffer, filled once with non-zero data, that
+ * every request reads into or writes from.  It is sized by the rank's
+ * longest transfer (the traced result of a short read or write, else the
+ * request: `read(3, ..., 2147483647) = 10` needs 10 bytes), at least
+ * 4 KiB, at most buf_max (plus the rounding room of --direct).  A transfer
+ * longer than buf_max is issued in pieces of buf_max bytes at consecutive
+ * offsets, one after the other, each waiting for the one before (a short
+ * piece ends it); it counts as one op, its latency from the first piece to
+ * the last.
+ */
+#define RUNNER_BUF_MAX (64ull << 20)
 
 /* What one run did, besides the shared per-worker results. */
 struct run_outcome {
@@ -77,9 +92,18 @@ int  runner_drop_caches(void);
 
 /* ---- pieces exposed for tests ---------------------------------------- */
 
-/* Scan a rank's ops: highest handle id + 1 and the longest data transfer. */
+/* Scan a rank's ops: highest handle id + 1 and the longest data transfer
+ * (runner_op_len()). */
 void runner_scan_rank(const struct op *ops, uint64_t n, uint32_t *nhandles,
 		      uint64_t *max_len);
+/* The I/O buffer a worker replaying those ops allocates (see above), and
+ * how many of its ops are issued in pieces (when nsplit != NULL). */
+uint64_t runner_buf_len(const struct op *ops, uint64_t n, const struct runner_opts *o,
+			uint64_t *nsplit);
+/* --dry-run: the I/O buffer of each replayed rank, the ops issued in
+ * pieces, and the total over the processes. */
+void runner_print_buffers(const struct plan *p, const struct opstream *s,
+			  const struct runner_opts *o, FILE *f);
 /* Bytes the replay transfers for a data op: the traced result when it is a
  * short transfer, else the requested length. */
 uint64_t runner_op_len(const struct op *op);

@@ -270,6 +270,7 @@ int cmd_run(int argc, char **argv)
 	have_plan = true;
 	if (dry) {
 		plan_print(&plan, &s, stdout);
+		runner_print_buffers(&plan, &s, &ro, stdout);
 		status = 0;
 		goto out;
 	}

@@ -462,21 +462,21 @@ int plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags
 	return open_beneath(p->priv->walk, p->target_fd, buf, flags, mode);
 }
 
-/* The *at() calls made on the last component of a path, in its parent. */
-enum parent_op { PARENT_UNLINK, PARENT_MKDIR, PARENT_RMDIR };
+/* The *at() calls made on the last component of a path, in its parent
+ * (PARENT_REMOVE: rmdir, or remove what the run left inside, remove_dir). */
+enum parent_op { PARENT_UNLINK, PARENT_MKDIR, PARENT_RMDIR, PARENT_REMOVE };
 
-/* Look up path_id, open the parent of its copy beneath the target and
- * run op on the last component: 0 or -errno. */
-static int at_parent(const struct plan *p, uint32_t copy, uint32_t path_id,
-		     enum parent_op op, mode_t mode)
+static int remove_dir(const struct plan *p, int pfd, const char *last);
+
+/* Open the parent of copy/rel beneath the target and run op on the last
+ * component: 0 or -errno. */
+static int at_rel(const struct plan *p, uint32_t copy, const char *rel, enum parent_op op,
+		  mode_t mode)
 {
-	const struct plan_file *f = file_by_id(p, path_id);
 	char buf[PATH_MAX];
 	const char *last;
 	int rc = -EINVAL;
-	if (!f || copy >= p->ncopies)
-		return -EINVAL;
-	int pfd = open_parent(p, copy, f->rel, buf, sizeof buf, &last);
+	int pfd = open_parent(p, copy, rel, buf, sizeof buf, &last);
 	if (pfd < 0)
 		return pfd;
 	switch (op) {
@@ -489,9 +489,22 @@ static int at_parent(const struct plan *p, uint32_t copy, uint32_t path_id,
 	case PARENT_RMDIR:
 		rc = unlinkat(pfd, last, AT_REMOVEDIR) ? -errno : 0;
 		break;
+	case PARENT_REMOVE:
+		rc = remove_dir(p, pfd, last);
+		break;
 	}
 	close(pfd);
 	return rc;
+}
+
+/* at_rel() on the traced path path_id. */
+static int at_parent(const struct plan *p, uint32_t copy, uint32_t path_id,
+		     enum parent_op op, mode_t mode)
+{
+	const struct plan_file *f = file_by_id(p, path_id);
+	if (!f || copy >= p->ncopies)
+		return -EINVAL;
+	return at_rel(p, copy, f->rel, op, mode);
 }
 
 int plan_unlink(const struct plan *p, uint32_t copy, uint32_t path_id)
@@ -601,7 +614,8 @@ static void acc_merge(struct facc *d, const struct facc *s)
 		d->extent = s->extent;
 }
 
-/* Walk the ops of the replayed ranks into per-path accumulators. */
+#define FACC_NONE ((struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0 })
+
 /* Fold one rank's view of a path into the run's: the rank's own order
  * decides what it needs before it makes it itself (ranks replay unordered,
  * and alone in sequential mode, so another rank's create does not count). */
@@ -612,174 +626,208 @@ static void fold_rank(struct facc *run, struct facc *rk)
 	if (rk->t_read != TIME_NONE && rk->t_read <= rk->t_write)
 		rk->bits |= A_RREAD;
 	acc_merge(run, rk);
-	*rk = (struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0 };
+	*rk = FACC_NONE;
 }
 
+/* gather()'s state: the current rank's view of the paths it used, and its
+ * handle -> path map (opens name the path, later ops only the handle). */
+struct gather {
+	const struct opstream *s;
+	struct facc *acc;            /* per path: over the ranks so far     */
+	struct facc *racc;           /* per path: this rank's view          */
+	uint32_t *touched;           /* paths this rank used                */
+	size_t ntouched;
+	uint32_t *hmap;              /* handle -> path id, OP_NOFILE none   */
+	size_t hcap;
+};
+
+/* This rank's accumulator of path f, marked as used by rank r. */
+static struct facc *g_touch(struct gather *g, uint32_t f, uint32_t r)
+{
+	struct facc *a = &g->racc[f];
+
+	if (!(a->bits & A_USED))
+		g->touched[g->ntouched++] = f;
+	acc_touch(a, r);
+	return a;
+}
+
+/* Fold the rank's view of every path it touched into the run's. */
+static void g_fold(struct gather *g)
+{
+	for (size_t i = 0; i < g->ntouched; i++)
+		fold_rank(&g->acc[g->touched[i]], &g->racc[g->touched[i]]);
+	g->ntouched = 0;
+}
+
+static int hmap_set(struct gather *g, uint32_t h, uint32_t f)
+{
+	if (h >= g->hcap) {
+		size_t nc = g->hcap ? g->hcap : 64;
+		while (nc <= h)
+			nc *= 2;
+		uint32_t *nm = realloc(g->hmap, nc * sizeof *nm);
+		if (!nm)
+			return -ENOMEM;
+		memset(nm + g->hcap, 0xff, (nc - g->hcap) * sizeof *nm);
+		g->hmap = nm;
+		g->hcap = nc;
+	}
+	g->hmap[h] = f;
+	return 0;
+}
+
+static void acc_open(struct facc *a, const struct op *op, uint64_t t)
+{
+	a->bits |= A_OK;
+	a->bits |= (op->oflags & O_DIRECTORY) ? A_DIRHINT : A_FILEHINT;
+	if (op->oflags & O_CREAT) {
+		a->t_create = min_u64(a->t_create, t);
+		a->bits |= A_MODIFIES;
+	} else {
+		a->t_need = min_u64(a->t_need, t);
+	}
+	if (op->oflags & O_TRUNC) {
+		a->t_write = min_u64(a->t_write, t);
+		a->bits |= A_MODIFIES;
+	}
+}
+
+/* A successful read: the file must hold what it returned. */
+static void acc_read(struct facc *a, const struct op *op, uint64_t t)
+{
+	uint64_t got = op->len, ext;
+
+	a->bits |= A_OK;
+	a->t_read = min_u64(a->t_read, t);
+	if (op->kind == OP_READ && op->result != RESULT_UNKNOWN && (uint64_t)op->result < got)
+		got = (uint64_t)op->result;
+	ext = sat_add(op->offset, got);
+	if (ext > (uint64_t)INT64_MAX)
+		ext = (uint64_t)INT64_MAX;
+	if (ext > a->extent)
+		a->extent = ext;
+}
+
+/* What op, done at trace time t, tells about its own path (a rename's
+ * target aside): hints, what it needs, creates, reads and writes. */
+static void acc_op(struct facc *a, const struct op *op, uint64_t t)
+{
+	bool ok = res_ok(op->result);
+
+	switch (op->kind) {
+	case OP_READ: case OP_AREAD:
+	case OP_WRITE: case OP_AWRITE: case OP_FTRUNCATE: case OP_FALLOCATE:
+	case OP_UNLINK:
+		a->bits |= A_FILEHINT;
+		break;
+	case OP_MKDIR: case OP_RMDIR:
+		a->bits |= A_DIRHINT;
+		break;
+	default:
+		break;
+	}
+	if (!ok)
+		return;
+	switch (op->kind) {
+	case OP_OPEN:
+		acc_open(a, op, t);
+		break;
+	case OP_READ: case OP_AREAD:
+		acc_read(a, op, t);
+		break;
+	case OP_WRITE: case OP_AWRITE: case OP_FTRUNCATE: case OP_FALLOCATE:
+		a->bits |= A_OK | A_WRITTEN | A_MODIFIES;
+		a->t_write = min_u64(a->t_write, t);
+		break;
+	case OP_UNLINK: case OP_RENAME:
+		a->bits |= A_OK | A_MODIFIES;
+		a->t_need = min_u64(a->t_need, t);
+		break;
+	case OP_MKDIR:
+		a->bits |= A_OK | A_MKDIR | A_MODIFIES;
+		a->t_create = min_u64(a->t_create, t);
+		break;
+	case OP_RMDIR:
+		a->bits |= A_OK | A_RMDIR | A_MODIFIES;
+		a->t_need = min_u64(a->t_need, t);
+		break;
+	case OP_STAT:
+		if (op->handle != OP_NOHANDLE)
+			break;  /* fstat: the open said it all */
+		a->bits |= A_OK;
+		a->t_need = min_u64(a->t_need, t);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Op i of rank r at trace time t into the rank's view. */
+static int gather_op(struct gather *g, uint32_t r, uint64_t i, uint64_t n, const struct op *op,
+		     uint64_t t, struct rerr *e)
+{
+	const struct opstream *s = g->s;
+	uint32_t f = op->file;
+
+	if (f != OP_NOFILE && f >= s->npaths)
+		return rerr_set(e, -EINVAL, "rank %" PRIu32 " op %" PRIu64
+				": path id %" PRIu32 " out of range (%" PRIu32 " paths)",
+				r, i, f, s->npaths);
+	/* (a valid .ops keeps handles below max(ops, 2^20): all mapped) */
+	if (op->kind == OP_OPEN && op->handle != OP_NOHANDLE &&
+	    (op->handle < HANDLE_MAX || op->handle <= n) && hmap_set(g, op->handle, f))
+		return rerr_set(e, -ENOMEM, "out of memory");
+	if (f == OP_NOFILE && op->handle != OP_NOHANDLE && op->handle < g->hcap)
+		f = g->hmap[op->handle];
+	if (f == OP_NOFILE)
+		return 0;
+	acc_op(g_touch(g, f, r), op, t);
+	if (op->kind != OP_RENAME || !res_ok(op->result))
+		return 0;
+	uint32_t to = op->aux;
+	if (to >= s->npaths)
+		return rerr_set(e, -EINVAL, "rank %" PRIu32 " op %" PRIu64
+				": rename target path id %" PRIu32
+				" out of range (%" PRIu32 " paths)", r, i, to, s->npaths);
+	struct facc *b = g_touch(g, to, r);
+	b->bits |= A_OK | A_MODIFIES | A_WRITTEN;
+	b->t_create = min_u64(b->t_create, t);
+	b->t_write = min_u64(b->t_write, t);
+	return 0;
+}
+
+/* Walk the ops of the replayed ranks into per-path accumulators. */
 static int gather(const struct opstream *s, uint32_t nranks_used, struct facc *acc, struct rerr *e)
 {
-	uint32_t *hmap = NULL;
-	size_t hcap = 0;
+	size_t np = s->npaths ? s->npaths : 1;
+	struct gather g = { .s = s, .acc = acc };
 	int rc = 0;
-	size_t np = s->npaths ? s->npaths : 1, ntouched = 0;
-	struct facc *racc = malloc(np * sizeof *racc);      /* this rank's view */
-	uint32_t *touched = malloc(np * sizeof *touched);   /* paths it used    */
-	if (!racc || !touched) {
+
+	g.racc = malloc(np * sizeof *g.racc);
+	g.touched = malloc(np * sizeof *g.touched);
+	if (!g.racc || !g.touched) {
 		rc = rerr_set(e, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < np; i++)
-		racc[i] = (struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0 };
-	for (uint32_t r = 0; r < nranks_used; r++) {
-		for (size_t i = 0; i < ntouched; i++)
-			fold_rank(&acc[touched[i]], &racc[touched[i]]);
-		ntouched = 0;
+		g.racc[i] = FACC_NONE;
+	for (uint32_t r = 0; r < nranks_used && !rc; r++) {
 		uint64_t n;
 		const struct op *ops = opstream_rank_ops(s, r, &n);
 		uint64_t t0 = s->ranks[r].t0_ns;
-		if (hmap)
-			memset(hmap, 0xff, hcap * sizeof *hmap);
-		for (uint64_t i = 0; i < n; i++) {
-			const struct op *op = &ops[i];
-			uint64_t t = sat_add(t0, op->t_ns);
-			uint32_t f = op->file;
-			unsigned k = op->kind;
-			if (f != OP_NOFILE && f >= s->npaths) {
-				rc = rerr_set(e, -EINVAL, "rank %" PRIu32 " op %" PRIu64
-					      ": path id %" PRIu32 " out of range (%" PRIu32 " paths)",
-					      r, i, f, s->npaths);
-				goto out;
-			}
-			/* (a valid .ops keeps handles below max(ops, 2^20): all mapped) */
-			if (k == OP_OPEN && op->handle != OP_NOHANDLE &&
-			    (op->handle < HANDLE_MAX || op->handle <= n)) {
-				if (op->handle >= hcap) {
-					size_t nc = hcap ? hcap : 64;
-					while (nc <= op->handle)
-						nc *= 2;
-					uint32_t *nm = realloc(hmap, nc * sizeof *nm);
-					if (!nm) {
-						rc = rerr_set(e, -ENOMEM, "out of memory");
-						goto out;
-					}
-					memset(nm + hcap, 0xff, (nc - hcap) * sizeof *nm);
-					hmap = nm;
-					hcap = nc;
-				}
-				hmap[op->handle] = f;
-			}
-			if (f == OP_NOFILE && op->handle != OP_NOHANDLE && op->handle < hcap)
-				f = hmap[op->handle];
-			if (f == OP_NOFILE)
-				continue;
-			struct facc *a = &racc[f];
-			bool ok = res_ok(op->result);
-			if (!(a->bits & A_USED))
-				touched[ntouched++] = f;
-			acc_touch(a, r);
-			switch (k) {
-			case OP_OPEN:
-				if (!ok)
-					break;
-				a->bits |= A_OK;
-				a->bits |= (op->oflags & O_DIRECTORY) ? A_DIRHINT : A_FILEHINT;
-				if (op->oflags & O_CREAT) {
-					a->t_create = min_u64(a->t_create, t);
-					a->bits |= A_MODIFIES;
-				} else {
-					a->t_need = min_u64(a->t_need, t);
-				}
-				if (op->oflags & O_TRUNC) {
-					a->t_write = min_u64(a->t_write, t);
-					a->bits |= A_MODIFIES;
-				}
-				break;
-			case OP_READ:
-			case OP_AREAD: {
-				a->bits |= A_FILEHINT;
-				if (!ok)
-					break;
-				a->bits |= A_OK;
-				a->t_read = min_u64(a->t_read, t);
-				uint64_t got = op->len;
-				if (k == OP_READ && op->result != RESULT_UNKNOWN &&
-				    (uint64_t)op->result < got)
-					got = (uint64_t)op->result;
-				uint64_t ext = sat_add(op->offset, got);
-				if (ext > (uint64_t)INT64_MAX)
-					ext = (uint64_t)INT64_MAX;
-				if (ext > a->extent)
-					a->extent = ext;
-				break;
-			}
-			case OP_WRITE:
-			case OP_AWRITE:
-			case OP_FTRUNCATE:
-			case OP_FALLOCATE:
-				a->bits |= A_FILEHINT;
-				if (!ok)
-					break;
-				a->bits |= A_OK | A_WRITTEN | A_MODIFIES;
-				a->t_write = min_u64(a->t_write, t);
-				break;
-			case OP_UNLINK:
-				a->bits |= A_FILEHINT;
-				if (!ok)
-					break;
-				a->bits |= A_OK | A_MODIFIES;
-				a->t_need = min_u64(a->t_need, t);
-				break;
-			case OP_RENAME: {
-				if (!ok)
-					break;
-				a->bits |= A_OK | A_MODIFIES;
-				a->t_need = min_u64(a->t_need, t);
-				uint32_t to = op->aux;
-				if (to >= s->npaths) {
-					rc = rerr_set(e, -EINVAL, "rank %" PRIu32 " op %" PRIu64
-						      ": rename target path id %" PRIu32
-						      " out of range (%" PRIu32 " paths)", r, i, to, s->npaths);
-					goto out;
-				}
-				struct facc *b = &racc[to];
-				if (!(b->bits & A_USED))
-					touched[ntouched++] = to;
-				acc_touch(b, r);
-				b->bits |= A_OK | A_MODIFIES | A_WRITTEN;
-				b->t_create = min_u64(b->t_create, t);
-				b->t_write = min_u64(b->t_write, t);
-				break;
-			}
-			case OP_MKDIR:
-				a->bits |= A_DIRHINT;
-				if (!ok)
-					break;
-				a->bits |= A_OK | A_MKDIR | A_MODIFIES;
-				a->t_create = min_u64(a->t_create, t);
-				break;
-			case OP_RMDIR:
-				a->bits |= A_DIRHINT;
-				if (!ok)
-					break;
-				a->bits |= A_OK | A_RMDIR | A_MODIFIES;
-				a->t_need = min_u64(a->t_need, t);
-				break;
-			case OP_STAT:
-				if (!ok || op->handle != OP_NOHANDLE)
-					break;  /* fstat: the open said it all */
-				a->bits |= A_OK;
-				a->t_need = min_u64(a->t_need, t);
-				break;
-			default:
-				break;
-			}
-		}
+
+		if (g.hmap)
+			memset(g.hmap, 0xff, g.hcap * sizeof *g.hmap);
+		for (uint64_t i = 0; i < n && !rc; i++)
+			rc = gather_op(&g, r, i, n, &ops[i], sat_add(t0, ops[i].t_ns), e);
+		if (!rc)
+			g_fold(&g);
 	}
-	for (size_t i = 0; i < ntouched; i++)
-		fold_rank(&acc[touched[i]], &racc[touched[i]]);
 out:
-	free(hmap);
-	free(racc);
-	free(touched);
+	free(g.hmap);
+	free(g.racc);
+	free(g.touched);
 	return rc;
 }
 
@@ -1090,125 +1138,177 @@ nomem:
 	return rerr_set(e, -ENOMEM, "out of memory");
 }
 
-/* Record what already exists; refuse unsafe or (without force) occupied targets. */
-static int check_existing(struct plan *p, bool force, struct rerr *e)
+/* Paths in the way (check_existing) or that could not be removed
+ * (plan_cleanup): how many, and the first one, named in the message. */
+struct tally {
+	size_t n;
+	const char *first;          /* copy-relative path                    */
+	uint32_t first_copy;
+	int err;                    /* its -errno                            */
+};
+
+static void tally_add(struct tally *t, const char *rel, uint32_t k, int err)
+{
+	if (!t->n++) {
+		t->first = rel;
+		t->first_copy = k;
+		t->err = err;
+	}
+}
+
+static int outside_error(const struct plan *p, uint32_t k, const char *rel, const char *why,
+			 struct rerr *e)
+{
+	char b[PATH_MAX];
+
+	return rerr_set(e, -EXDEV, "'%s' leads outside the target (%s): refusing to use it",
+			show(p, k, rel, b, sizeof b), why);
+}
+
+/* The root of copy k > 0: there already (0), absent (1: nothing of the
+ * copy can be there), or unsafe (-errno). */
+static int check_copy_root(struct plan *p, uint32_t k, struct tally *cf, struct rerr *e)
+{
+	char pre[32], b[PATH_MAX];
+	struct stat st;
+
+	copy_prefix(k, pre, sizeof pre);
+	pre[strlen(pre) - 1] = '\0';
+	int rc = stat_beneath(p, 0, pre, &st);
+	if (rc == 0) {
+		p->priv->rstate[k] |= ST_EXISTED;
+		tally_add(cf, "", k, -EEXIST);
+		return 0;
+	}
+	if (rc == -ENOENT)
+		return 1;
+	if (rc == -EXDEV || rc == -ELOOP)
+		return outside_error(p, k, "", "a symbolic link or a mount point?", e);
+	return rerr_set(e, rc, "cannot check '%s': %s", show(p, k, "", b, sizeof b), strerror(-rc));
+}
+
+/* A link only read through: judge the file it leads to (beneath the
+ * target, as the run will open it) into *st. */
+static int follow_link(const struct plan *p, uint32_t k, const char *rel, struct stat *st,
+		       struct rerr *e)
+{
+	char lb[PATH_MAX];
+	struct stat lst;
+	int lfd = copy_path(k, rel, lb, sizeof lb) ? -1 :
+		  open_beneath(p->priv->walk, p->target_fd, lb, O_PATH, 0);
+
+	if (lfd >= 0) {
+		if (!fstat(lfd, &lst) && S_ISREG(lst.st_mode))
+			*st = lst;
+		close(lfd);
+	} else if (lfd == -EXDEV || lfd == -ELOOP) {
+		return outside_error(p, k, rel, "a symbolic link", e);
+	}
+	return 0;
+}
+
+/* Does what is at file i of copy k stand in the run's way?  Links and
+ * hard-linked files the run would change are refused even with force. */
+static int judge_existing(struct plan *p, uint32_t k, size_t i, const struct stat *st,
+			  bool is_link, struct tally *cf, struct rerr *e)
 {
 	struct plan_priv *pv = p->priv;
-	char b1[PATH_MAX], b2[PATH_MAX];
-	const char *first = NULL;
-	uint32_t first_copy = 0;
-	size_t nconf = 0;
-	char pre[32];
+	const struct plan_file *f = &p->files[i];
+	uint16_t acc = pv->file_acc[i];
+	char b[PATH_MAX];
+	bool conflict;
+
+	if (!f->is_dir && f->prepare && !(acc & A_MODIFIES) && S_ISREG(st->st_mode) &&
+	    (uint64_t)st->st_size >= f->prep_size) {
+		/* an input already there, large enough, only read: use it */
+		pv->fstate[(size_t)k * p->nfiles + i] |= ST_REUSE;
+		return 0;
+	}
+	if (f->is_dir)
+		conflict = S_ISDIR(st->st_mode) ? (acc & A_RMDIR) != 0 : true;
+	else
+		conflict = S_ISDIR(st->st_mode) || f->prepare || (acc & A_MODIFIES);
+	if (!conflict)
+		return 0;
+	if (is_link)
+		/* the run would create, write or remove through the link: a name
+		 * the plan does not know, which cleanup could not find */
+		return rerr_set(e, -ELOOP, "'%s' is a symbolic link the run would "
+				"write, create or remove through: refusing it, even "
+				"with --force (remove the link or replace it by the file)",
+				show(p, k, f->rel, b, sizeof b));
+	if (!S_ISDIR(st->st_mode) && st->st_nlink > 1)
+		/* another name of the same data, perhaps outside the target */
+		return rerr_set(e, -EMLINK, "'%s' has %ju hard links: the run would "
+				"change data also reachable by another name (perhaps "
+				"outside the target): refusing it, even with --force",
+				show(p, k, f->rel, b, sizeof b), (uintmax_t)st->st_nlink);
+	tally_add(cf, f->rel, k, -EEXIST);
+	return 0;
+}
+
+/* File i of copy k: absent, usable as it is, in the way, or unsafe. */
+static int check_file(struct plan *p, uint32_t k, size_t i, struct tally *cf, struct rerr *e)
+{
+	struct plan_priv *pv = p->priv;
+	const struct plan_file *f = &p->files[i];
+	char b[PATH_MAX];
 	struct stat st;
 	int rc;
 
+	rc = stat_beneath(p, k, f->rel, &st);
+	if (rc == -ENOENT || rc == -ENOTDIR)
+		return 0;
+	if (rc == -EXDEV || rc == -ELOOP)
+		return outside_error(p, k, f->rel, "a symbolic link or a mount point on the way?", e);
+	if (rc)
+		return rerr_set(e, rc, "cannot check '%s': %s", show(p, k, f->rel, b, sizeof b),
+				strerror(-rc));
+	pv->fstate[(size_t)k * p->nfiles + i] |= ST_EXISTED;
+	bool is_link = S_ISLNK(st.st_mode);
+	if (is_link && !(pv->file_acc[i] & A_MODIFIES)) {
+		rc = follow_link(p, k, f->rel, &st, e);
+		if (rc)
+			return rc;
+	}
+	return judge_existing(p, k, i, &st, is_link, cf, e);
+}
+
+/* Record what already exists; refuse unsafe or (without force) occupied targets. */
+static int check_existing(struct plan *p, bool force, struct rerr *e)
+{
+	struct tally cf = { 0 };
+	char b[PATH_MAX], pre[32];
+	int rc;
+
 	for (uint32_t k = 0; k < p->ncopies; k++) {
-		if (k > 0) {
-			copy_prefix(k, pre, sizeof pre);
-			pre[strlen(pre) - 1] = '\0';
-			rc = stat_beneath(p, 0, pre, &st);
-			if (rc == 0) {
-				pv->rstate[k] |= ST_EXISTED;
-				nconf++;
-				if (!first) {
-					first = "";
-					first_copy = k;
-				}
-			} else if (rc == -ENOENT) {
-				continue;       /* nothing of this copy exists */
-			} else if (rc == -EXDEV || rc == -ELOOP) {
-				return rerr_set(e, -EXDEV, "'%s' leads outside the target "
-						"(a symbolic link or a mount point?): refusing to use it",
-						show(p, k, "", b1, sizeof b1));
-			} else {
-				return rerr_set(e, rc, "cannot check '%s': %s",
-						show(p, k, "", b1, sizeof b1), strerror(-rc));
-			}
-		}
+		rc = k > 0 ? check_copy_root(p, k, &cf, e) : 0;
+		if (rc < 0)
+			return rc;
+		if (rc == 1)
+			continue;       /* nothing of this copy exists */
 		for (size_t i = 0; i < p->nfiles; i++) {
-			const struct plan_file *f = &p->files[i];
-			if (!f->rel[0] || !file_in_copy(p, i, k))
+			if (!p->files[i].rel[0] || !file_in_copy(p, i, k))
 				continue;
-			rc = stat_beneath(p, k, f->rel, &st);
-			if (rc == -ENOENT || rc == -ENOTDIR)
-				continue;
-			if (rc == -EXDEV || rc == -ELOOP)
-				return rerr_set(e, -EXDEV, "'%s' leads outside the target "
-						"(a symbolic link or a mount point on the way?): "
-						"refusing to use it",
-						show(p, k, f->rel, b1, sizeof b1));
-			if (rc)
-				return rerr_set(e, rc, "cannot check '%s': %s",
-						show(p, k, f->rel, b1, sizeof b1), strerror(-rc));
-			pv->fstate[(size_t)k * p->nfiles + i] |= ST_EXISTED;
-			bool conflict, is_link = S_ISLNK(st.st_mode);
-			if (is_link && !(pv->file_acc[i] & A_MODIFIES)) {
-				/* only read through a link: judge the file it leads to
-				 * (beneath the target, as the run will open it) */
-				char lb[PATH_MAX];
-				struct stat lst;
-				int lfd = copy_path(k, f->rel, lb, sizeof lb) ? -1 :
-					  open_beneath(pv->walk, p->target_fd, lb, O_PATH, 0);
-				if (lfd >= 0) {
-					if (!fstat(lfd, &lst) && S_ISREG(lst.st_mode))
-						st = lst;
-					close(lfd);
-				} else if (lfd == -EXDEV || lfd == -ELOOP) {
-					return rerr_set(e, -EXDEV, "'%s' leads outside the target "
-							"(a symbolic link): refusing to use it",
-							show(p, k, f->rel, b1, sizeof b1));
-				}
-			}
-			if (!f->is_dir && f->prepare && !(pv->file_acc[i] & A_MODIFIES) &&
-			    S_ISREG(st.st_mode) && (uint64_t)st.st_size >= f->prep_size) {
-				/* an input already there, large enough, only read: use it */
-				pv->fstate[(size_t)k * p->nfiles + i] |= ST_REUSE;
-				continue;
-			}
-			if (f->is_dir)
-				conflict = S_ISDIR(st.st_mode) ? (pv->file_acc[i] & A_RMDIR) != 0
-							       : true;
-			else
-				conflict = S_ISDIR(st.st_mode) || f->prepare ||
-					   (pv->file_acc[i] & A_MODIFIES);
-			if (conflict && is_link)
-				/* the run would create, write or remove through the link: a
-				 * name the plan does not know, which cleanup could not find */
-				return rerr_set(e, -ELOOP, "'%s' is a symbolic link the run would "
-						"write, create or remove through: refusing it, even "
-						"with --force (remove the link or replace it by the file)",
-						show(p, k, f->rel, b1, sizeof b1));
-			if (conflict && !S_ISDIR(st.st_mode) && st.st_nlink > 1)
-				/* another name of the same data, perhaps outside the target */
-				return rerr_set(e, -EMLINK, "'%s' has %ju hard links: the run would "
-						"change data also reachable by another name (perhaps "
-						"outside the target): refusing it, even with --force",
-						show(p, k, f->rel, b1, sizeof b1), (uintmax_t)st.st_nlink);
-			if (conflict) {
-				if (!nconf) {
-					first = f->rel;
-					first_copy = k;
-				}
-				nconf++;
-			}
+			if ((rc = check_file(p, k, i, &cf, e)))
+				return rc;
 		}
 	}
-	if (nconf && !force) {
-		/* name it relative to the target, as the user sees it */
-		copy_prefix(first_copy, pre, sizeof pre);
-		snprintf(b2, sizeof b2, "%s%s", pre, first ? first : "");
-		if (b2[0] && b2[strlen(b2) - 1] == '/')
-			b2[strlen(b2) - 1] = '\0';
-		if (nconf == 1)
-			return rerr_set(e, -EEXIST, "target '%s' already holds '%s', which the run "
-					"would overwrite or remove (use --force to allow it, or "
-					"choose an empty directory)", p->target, b2);
-		return rerr_set(e, -EEXIST, "target '%s' already holds '%s' and %zu more "
-				"file%s the run would overwrite or remove (use --force to allow it, "
-				"or choose an empty directory)", p->target, b2, nconf - 1,
-				nconf == 2 ? "" : "s");
-	}
-	return 0;
+	if (!cf.n || force)
+		return 0;
+	/* name it relative to the target, as the user sees it */
+	copy_prefix(cf.first_copy, pre, sizeof pre);
+	snprintf(b, sizeof b, "%s%s", pre, cf.first ? cf.first : "");
+	if (b[0] && b[strlen(b) - 1] == '/')
+		b[strlen(b) - 1] = '\0';
+	if (cf.n == 1)
+		return rerr_set(e, -EEXIST, "target '%s' already holds '%s', which the run "
+				"would overwrite or remove (use --force to allow it, or "
+				"choose an empty directory)", p->target, b);
+	return rerr_set(e, -EEXIST, "target '%s' already holds '%s' and %zu more "
+			"file%s the run would overwrite or remove (use --force to allow it, "
+			"or choose an empty directory)", p->target, b, cf.n - 1,
+			cf.n == 2 ? "" : "s");
 }
 
 static int check_space(struct plan *p, struct rerr *e)
@@ -1286,7 +1386,7 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 	}
 	memset(p->file_of, 0xff, s->npaths * sizeof *p->file_of);
 	for (uint32_t i = 0; i < s->npaths; i++)
-		acc[i] = (struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0 };
+		acc[i] = FACC_NONE;
 
 	rc = gather(s, p->nranks_used, acc, e);
 	if (rc)
@@ -1534,119 +1634,102 @@ static int cmp_rmdir(const void *a, const void *b)
 	return strcmp(y->rel, x->rel);
 }
 
+/* Errors a cleanup may meet and pass over: ENOENT, the trace removed it;
+ * EXDEV/ELOOP, a link now on the way, so nothing of ours can be there;
+ * ENAMETOOLONG, a name the file system never accepted, so never created. */
+static bool gone_anyway(int r)
+{
+	return r == -ENOENT || r == -ENOTDIR || r == -EXDEV || r == -ELOOP || r == -ENAMETOOLONG;
+}
+
+/* Unlink the files of copy k that were not there before; directories
+ * (traced, or made of a file by the run) go to rl for later. */
+static void cleanup_files(struct plan *p, uint32_t k, struct rmdir_ent *rl, size_t *nrl,
+			  struct tally *fails)
+{
+	const uint8_t *fs = p->priv->fstate + (size_t)k * p->nfiles;
+
+	for (size_t i = 0; i < p->nfiles; i++) {
+		const struct plan_file *f = &p->files[i];
+		if (!f->rel[0] || !file_in_copy(p, i, k) || (fs[i] & ST_EXISTED))
+			continue;
+		int r = f->is_dir ? -EISDIR : at_rel(p, k, f->rel, PARENT_UNLINK, 0);
+		if (r == -EISDIR)   /* a traced directory, or the run made one of it */
+			rl[(*nrl)++] = (struct rmdir_ent){ f->rel, depth_of(f->rel), NULL };
+		else if (r && !gone_anyway(r))
+			tally_add(fails, f->rel, k, r);
+	}
+}
+
+/* Remove the directories of rl (plus those plan_prepare made in copy k),
+ * deepest first. */
+static void cleanup_dirs(struct plan *p, uint32_t k, struct rmdir_ent *rl, size_t nrl,
+			 struct tally *fails)
+{
+	struct plan_priv *pv = p->priv;
+	uint8_t *ds = pv->dstate + (size_t)k * pv->ndirs;
+
+	for (size_t j = 0; j < pv->ndirs; j++)
+		if (ds[j] & ST_MADE)
+			rl[nrl++] = (struct rmdir_ent){ pv->dirs[j].rel, depth_of(pv->dirs[j].rel), &ds[j] };
+	qsort(rl, nrl, sizeof *rl, cmp_rmdir);
+	for (size_t j = 0; j < nrl; j++) {
+		if (j > 0 && !strcmp(rl[j].rel, rl[j - 1].rel))
+			continue;
+		int r = at_rel(p, k, rl[j].rel, PARENT_REMOVE, 0);
+		if (!r || gone_anyway(r)) {
+			if (rl[j].state)
+				*rl[j].state &= (uint8_t)~ST_MADE;
+			continue;
+		}
+		tally_add(fails, rl[j].rel, k, r);
+	}
+}
+
+/* Remove the root of copy k > 0 when plan_prepare made it. */
+static void cleanup_root(struct plan *p, uint32_t k, struct tally *fails)
+{
+	char pre[32];
+
+	if (!(p->priv->rstate[k] & ST_MADE))
+		return;
+	copy_prefix(k, pre, sizeof pre);
+	pre[strlen(pre) - 1] = '\0';
+	int r = at_rel(p, 0, pre, PARENT_REMOVE, 0);
+	if (!r || r == -ENOENT)
+		p->priv->rstate[k] &= (uint8_t)~ST_MADE;
+	else
+		tally_add(fails, "", k, r);
+}
+
 int plan_cleanup(struct plan *p, struct rerr *e)
 {
 	struct plan_priv *pv = p->priv;
-	struct rmdir_ent *rl = NULL;
-	char buf[PATH_MAX], shown[PATH_MAX + 64];
-	const char *first = NULL;
-	uint32_t first_copy = 0;
-	int first_err = 0;
-	size_t nfail = 0;
-	int rc = 0;
+	struct tally fails = { 0 };
+	struct rmdir_ent *rl;
+	char shown[PATH_MAX + 64];
 
 	if (!pv)
 		return 0;
 	rl = calloc(pv->ndirs + p->nfiles + 1, sizeof *rl);
 	if (!rl)
 		return rerr_set(e, -ENOMEM, "out of memory");
-	for (uint32_t kk = p->ncopies; kk-- > 0;) {
-		uint32_t k = kk;
-		uint8_t *fs = pv->fstate + (size_t)k * p->nfiles;
-		uint8_t *ds = pv->dstate + (size_t)k * pv->ndirs;
+	for (uint32_t k = p->ncopies; k-- > 0;) {
 		size_t nrl = 0;
-		/* files: everything mapped that was not there before */
-		for (size_t i = 0; i < p->nfiles; i++) {
-			const struct plan_file *f = &p->files[i];
-			if (!f->rel[0] || !file_in_copy(p, i, k) || (fs[i] & ST_EXISTED))
-				continue;
-			if (f->is_dir) {
-				rl[nrl++] = (struct rmdir_ent){ f->rel, depth_of(f->rel), NULL };
-				continue;
-			}
-			const char *last;
-			int pfd = open_parent(p, k, f->rel, buf, sizeof buf, &last);
-			int r = pfd < 0 ? pfd : 0;
-			if (pfd >= 0) {
-				if (unlinkat(pfd, last, 0))
-					r = -errno;
-				close(pfd);
-			}
-			if (r == -EISDIR) {
-				/* the run made a directory of it */
-				rl[nrl++] = (struct rmdir_ent){ f->rel, depth_of(f->rel), NULL };
-				r = 0;
-			}
-			/* ENOENT: the trace removed it; EXDEV/ELOOP: a link now on the
-			 * way, so nothing of ours can be there; ENAMETOOLONG: a name
-			 * the file system never accepted, so never created */
-			if (r && r != -ENOENT && r != -ENOTDIR && r != -EXDEV && r != -ELOOP &&
-			    r != -ENAMETOOLONG) {
-				if (!nfail++) {
-					first = f->rel;
-					first_copy = k;
-					first_err = r;
-				}
-			}
-		}
-		for (size_t j = 0; j < pv->ndirs; j++)
-			if (ds[j] & ST_MADE)
-				rl[nrl++] = (struct rmdir_ent){ pv->dirs[j].rel,
-								depth_of(pv->dirs[j].rel), &ds[j] };
-		qsort(rl, nrl, sizeof *rl, cmp_rmdir);
-		for (size_t j = 0; j < nrl; j++) {
-			if (j > 0 && !strcmp(rl[j].rel, rl[j - 1].rel))
-				continue;
-			const char *last;
-			int pfd = open_parent(p, k, rl[j].rel, buf, sizeof buf, &last);
-			int r = pfd < 0 ? pfd : 0;
-			if (pfd >= 0) {
-				r = remove_dir(p, pfd, last);
-				close(pfd);
-			}
-			if (!r || r == -ENOENT || r == -ENOTDIR || r == -EXDEV || r == -ELOOP ||
-			    r == -ENAMETOOLONG) {
-				if (rl[j].state)
-					*rl[j].state &= (uint8_t)~ST_MADE;
-				continue;
-			}
-			if (!nfail++) {
-				first = rl[j].rel;
-				first_copy = k;
-				first_err = r;
-			}
-		}
-		if (k > 0 && (pv->rstate[k] & ST_MADE)) {
-			char pre[32];
-			copy_prefix(k, pre, sizeof pre);
-			pre[strlen(pre) - 1] = '\0';
-			const char *last;
-			int pfd = open_parent(p, 0, pre, buf, sizeof buf, &last);
-			int r = pfd < 0 ? pfd : 0;
-			if (pfd >= 0) {
-				r = remove_dir(p, pfd, last);
-				close(pfd);
-			}
-			if (!r || r == -ENOENT)
-				pv->rstate[k] &= (uint8_t)~ST_MADE;
-			else if (!nfail++) {
-				first = "";
-				first_copy = k;
-				first_err = r;
-			}
-		}
-	}
-	if (nfail) {
-		show(p, first_copy, first, shown, sizeof shown);
-		if (nfail == 1)
-			rc = rerr_set(e, first_err, "cannot remove '%s': %s", shown,
-				      strerror(-first_err));
-		else
-			rc = rerr_set(e, first_err, "cannot remove '%s' (%s) and %zu more",
-				      shown, strerror(-first_err), nfail - 1);
+
+		cleanup_files(p, k, rl, &nrl, &fails);
+		cleanup_dirs(p, k, rl, nrl, &fails);
+		if (k > 0)
+			cleanup_root(p, k, &fails);
 	}
 	free(rl);
-	return rc;
+	if (!fails.n)
+		return 0;
+	show(p, fails.first_copy, fails.first, shown, sizeof shown);
+	if (fails.n == 1)
+		return rerr_set(e, fails.err, "cannot remove '%s': %s", shown, strerror(-fails.err));
+	return rerr_set(e, fails.err, "cannot remove '%s' (%s) and %zu more", shown,
+			strerror(-fails.err), fails.n - 1);
 }
 
 /* ---- printing --------------------------------------------------------- */

@@ -807,121 +807,161 @@ static const char *rot_name(int r)
 	return r > 0 ? "yes" : r == 0 ? "no" : "unknown";
 }
 
-int compare_print(const struct compare *c, FILE *f, enum cmp_style style)
+/* Literal cells, in order; -ENOMEM. */
+static int tbl_add_strs(struct tbl *t, size_t n, const char *const *s)
 {
-	struct tbl t = { 0 };
-	size_t ncols = 3 + c->nsets;
-	bool md = style == CMP_MARKDOWN;
 	int rc = 0;
-	if (!c->nsets)
-		return 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = tbl_add(t, strdup(s[i]));
+	return rc;
+}
 
-	if (md) {
-		fprintf(f, "### Targets\n\n");
-		const char *hd[] = { "result", "directory", "file system", "device", "rotational", "scheduler" };
-		for (size_t i = 0; i < 6; i++)
-			if ((rc = tbl_add(&t, strdup(hd[i]))))
-				goto out;
-		for (size_t s = 0; s < c->nsets; s++) {
-			const struct cmp_set *st = &c->sets[s];
-			if ((rc = tbl_add(&t, strdup(st->label))) ||
-			    (rc = tbl_add(&t, strdup(*st->dir ? st->dir : st->path))) ||
-			    (rc = tbl_add(&t, strdup(*st->fstype ? st->fstype : "?"))) ||
-			    (rc = tbl_add(&t, strdup(*st->device ? st->device : "?"))) ||
-			    (rc = tbl_add(&t, strdup(rot_name(st->rotational)))) ||
-			    (rc = tbl_add(&t, strdup(*st->scheduler ? st->scheduler : "?"))))
-				goto out;
-		}
-		if ((rc = tbl_print(&t, 6, style, f)))
-			goto out;
-		tbl_free(&t);
-		fprintf(f, "\n### Completion time relative to %s\n\n"
-			   "Median of the runs, normalized to %s (1.00; lower is faster); [min-max] over the runs; "
-			   "`~` marks a difference within that spread (the min-max ranges overlap). "
-			   "The baseline's absolute median follows its ratio.\n\n",
-			c->sets[0].label, c->sets[0].label);
-	} else {
-		fprintf(f, "Completion time relative to '%s' (median of the runs; [min-max] over the runs; "
-			   "lower is faster)\n", c->sets[0].label);
-		fprintf(f, "  ~ = difference within the spread over the runs (the min-max ranges overlap)\n");
-		for (size_t s = 0; s < c->nsets; s++) {
-			const struct cmp_set *st = &c->sets[s];
-			fprintf(f, "  %s: %s", st->label, st->path);
-			if (*st->fstype || *st->device)
-				fprintf(f, " (%s%s%s)", st->fstype, *st->fstype && *st->device ? " on " : "",
-					st->device);
-			fputc('\n', f);
-		}
+/* A row's key cells: trace, mode, processes. */
+static int tbl_add_key(struct tbl *t, const struct cmp_row *row)
+{
+	int rc;
+	if ((rc = tbl_add(t, strdup(row->trace))) || (rc = tbl_add(t, strdup(row->mode))))
+		return rc;
+	return tbl_add(t, xfmt("%u", row->procs));
+}
+
+/* Markdown: the table of targets, then the completion heading. */
+static int print_targets_md(const struct compare *c, FILE *f)
+{
+	static const char *const hd[] = { "result", "directory", "file system", "device",
+					  "rotational", "scheduler" };
+	struct tbl t = { 0 };
+	int rc = tbl_add_strs(&t, 6, hd);
+
+	fprintf(f, "### Targets\n\n");
+	for (size_t s = 0; s < c->nsets && !rc; s++) {
+		const struct cmp_set *st = &c->sets[s];
+		const char *cells[] = { st->label, *st->dir ? st->dir : st->path,
+					*st->fstype ? st->fstype : "?", *st->device ? st->device : "?",
+					rot_name(st->rotational), *st->scheduler ? st->scheduler : "?" };
+		rc = tbl_add_strs(&t, 6, cells);
+	}
+	if (!rc)
+		rc = tbl_print(&t, 6, CMP_MARKDOWN, f);
+	tbl_free(&t);
+	if (rc)
+		return rc;
+	fprintf(f, "\n### Completion time relative to %s\n\n"
+		   "Median of the runs, normalized to %s (1.00; lower is faster); [min-max] over the runs; "
+		   "`~` marks a difference within that spread (the min-max ranges overlap). "
+		   "The baseline's absolute median follows its ratio.\n\n",
+		c->sets[0].label, c->sets[0].label);
+	return 0;
+}
+
+/* Text: what the sets are, then the completion heading. */
+static void print_targets_text(const struct compare *c, FILE *f)
+{
+	fprintf(f, "Completion time relative to '%s' (median of the runs; [min-max] over the runs; "
+		   "lower is faster)\n", c->sets[0].label);
+	fprintf(f, "  ~ = difference within the spread over the runs (the min-max ranges overlap)\n");
+	for (size_t s = 0; s < c->nsets; s++) {
+		const struct cmp_set *st = &c->sets[s];
+		fprintf(f, "  %s: %s", st->label, st->path);
+		if (*st->fstype || *st->device)
+			fprintf(f, " (%s%s%s)", st->fstype, *st->fstype && *st->device ? " on " : "",
+				st->device);
 		fputc('\n', f);
 	}
+	fputc('\n', f);
+}
 
-	if ((rc = tbl_add(&t, strdup("TRACE"))) || (rc = tbl_add(&t, strdup("MODE"))) ||
-	    (rc = tbl_add(&t, strdup("PROCS"))))
-		goto out;
-	for (size_t s = 0; s < c->nsets; s++)
-		if ((rc = tbl_add(&t, s ? strdup(c->sets[s].label) : xfmt("%s (baseline)", c->sets[s].label))))
-			goto out;
-	for (size_t r = 0; r < c->nrows; r++) {
+/* Completion: one line per row, the normalized median per set. */
+static int print_completion(const struct compare *c, FILE *f, enum cmp_style style)
+{
+	static const char *const hd[] = { "TRACE", "MODE", "PROCS" };
+	struct tbl t = { 0 };
+	int rc = tbl_add_strs(&t, 3, hd);
+
+	for (size_t s = 0; s < c->nsets && !rc; s++)
+		rc = tbl_add(&t, s ? strdup(c->sets[s].label) : xfmt("%s (baseline)", c->sets[s].label));
+	for (size_t r = 0; r < c->nrows && !rc; r++) {
 		const struct cmp_row *row = &c->rows[r];
-		if ((rc = tbl_add(&t, strdup(row->trace))) || (rc = tbl_add(&t, strdup(row->mode))) ||
-		    (rc = tbl_add(&t, xfmt("%u", row->procs))))
-			goto out;
-		for (size_t s = 0; s < c->nsets; s++)
-			if ((rc = tbl_add(&t, completion_cell(row->cell[0], row->cell[s], s == 0))))
-				goto out;
+		rc = tbl_add_key(&t, row);
+		for (size_t s = 0; s < c->nsets && !rc; s++)
+			rc = tbl_add(&t, completion_cell(row->cell[0], row->cell[s], s == 0));
 	}
-	if ((rc = tbl_print(&t, ncols, style, f)))
-		goto out;
+	if (!rc)
+		rc = tbl_print(&t, 3 + c->nsets, style, f);
 	tbl_free(&t);
+	return rc;
+}
 
-	/* Latency: one line per (row, class with ops), p50/p99 per set. */
-	size_t lcols = 4 + 2 * c->nsets;
-	if (md)
+/* One latency line: a row's class k, p50 and p99 per set; 0 when no set
+ * has ops of that class (nothing added). */
+static int latency_line(const struct compare *c, const struct cmp_row *row, int k, struct tbl *t,
+			size_t *lines)
+{
+	bool any = false;
+	int rc;
+
+	for (size_t s = 0; s < c->nsets; s++)
+		if (row->cell[s] && row->cell[s]->cls[k].n)
+			any = true;
+	if (!any)
+		return 0;
+	++*lines;
+	if ((rc = tbl_add_key(t, row)) || (rc = tbl_add(t, strdup(cmp_class_names[k]))))
+		return rc;
+	for (size_t s = 0; s < c->nsets && !rc; s++) {
+		const struct cmp_config *g = row->cell[s];
+		if (!g || !g->cls[k].n) {
+			if (!(rc = tbl_add(t, strdup("-"))))
+				rc = tbl_add(t, strdup("-"));
+		} else if (!(rc = tbl_add(t, ns_str(cmp_quantile(&g->cls[k], 50))))) {
+			rc = tbl_add(t, ns_str(cmp_quantile(&g->cls[k], 99)));
+		}
+	}
+	return rc;
+}
+
+/* Latency: one line per (row, class with ops), p50/p99 per set. */
+static int print_latency(const struct compare *c, FILE *f, enum cmp_style style)
+{
+	static const char *const hd[] = { "TRACE", "MODE", "PROCS", "CLASS" };
+	struct tbl t = { 0 };
+	size_t lines = 0;
+	int rc;
+
+	if (style == CMP_MARKDOWN)
 		fprintf(f, "\n### Latency percentiles per op class\n\n"
 			   "Pooled over all processes and runs.\n\n");
 	else
 		fprintf(f, "\nLatency percentiles per op class (pooled over all processes and runs)\n\n");
-	if ((rc = tbl_add(&t, strdup("TRACE"))) || (rc = tbl_add(&t, strdup("MODE"))) ||
-	    (rc = tbl_add(&t, strdup("PROCS"))) || (rc = tbl_add(&t, strdup("CLASS"))))
-		goto out;
-	for (size_t s = 0; s < c->nsets; s++)
-		if ((rc = tbl_add(&t, xfmt("%s p50", c->sets[s].label))) ||
-		    (rc = tbl_add(&t, xfmt("%s p99", c->sets[s].label))))
-			goto out;
-	size_t lines = 0;
-	for (size_t r = 0; r < c->nrows; r++) {
-		const struct cmp_row *row = &c->rows[r];
-		for (int k = 0; k < CMP_NCLASS; k++) {
-			bool any = false;
-			for (size_t s = 0; s < c->nsets; s++)
-				if (row->cell[s] && row->cell[s]->cls[k].n)
-					any = true;
-			if (!any)
-				continue;
-			lines++;
-			if ((rc = tbl_add(&t, strdup(row->trace))) || (rc = tbl_add(&t, strdup(row->mode))) ||
-			    (rc = tbl_add(&t, xfmt("%u", row->procs))) ||
-			    (rc = tbl_add(&t, strdup(cmp_class_names[k]))))
-				goto out;
-			for (size_t s = 0; s < c->nsets; s++) {
-				const struct cmp_config *g = row->cell[s];
-				if (!g || !g->cls[k].n) {
-					if ((rc = tbl_add(&t, strdup("-"))) || (rc = tbl_add(&t, strdup("-"))))
-						goto out;
-					continue;
-				}
-				if ((rc = tbl_add(&t, ns_str(cmp_quantile(&g->cls[k], 50)))) ||
-				    (rc = tbl_add(&t, ns_str(cmp_quantile(&g->cls[k], 99)))))
-					goto out;
-			}
-		}
-	}
-	if (lines)
-		rc = tbl_print(&t, lcols, style, f);
-	else
+	rc = tbl_add_strs(&t, 4, hd);
+	for (size_t s = 0; s < c->nsets && !rc; s++)
+		if (!(rc = tbl_add(&t, xfmt("%s p50", c->sets[s].label))))
+			rc = tbl_add(&t, xfmt("%s p99", c->sets[s].label));
+	for (size_t r = 0; r < c->nrows && !rc; r++)
+		for (int k = 0; k < CMP_NCLASS && !rc; k++)
+			rc = latency_line(c, &c->rows[r], k, &t, &lines);
+	if (!rc && lines)
+		rc = tbl_print(&t, 4 + 2 * c->nsets, style, f);
+	else if (!rc)
 		fprintf(f, "(no latency data in the results)\n");
-out:
 	tbl_free(&t);
+	return rc;
+}
+
+int compare_print(const struct compare *c, FILE *f, enum cmp_style style)
+{
+	int rc = 0;
+
+	if (!c->nsets)
+		return 0;
+	if (style == CMP_MARKDOWN)
+		rc = print_targets_md(c, f);
+	else
+		print_targets_text(c, f);
+	if (!rc)
+		rc = print_completion(c, f, style);
+	if (!rc)
+		rc = print_latency(c, f, style);
 	if (!rc && ferror(f))
 		rc = -EIO;
 	return rc;

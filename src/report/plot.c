@@ -108,14 +108,33 @@ static int write_script(const char *dir, const char *name, int w, int h, const c
 	return close_checked(f, dir, name, "gp", e);
 }
 
-/* Close the script-body stream b (its text lands in *body), write NAME.gp
- * for a w x h figure and list name in out.  Frees *body. */
-static int finish_script(FILE *b, char **body, const char *dir, const char *name, int w, int h,
-			 struct plot_list *out, struct rerr *e)
+/*
+ * A figure: NAME.dat written by dat(), then NAME.gp from the body gp()
+ * writes (it also gives the size, which may depend on the data), and name
+ * listed in out.
+ */
+typedef void (*fig_dat_fn)(FILE *f, void *ctx);
+typedef void (*fig_gp_fn)(FILE *b, void *ctx, int *w, int *h);
+
+static int write_figure(const char *dir, const char *name, fig_dat_fn dat, fig_gp_fn gp, void *ctx,
+			struct plot_list *out, struct rerr *e)
 {
-	int rc = fclose(b) != 0 ? -ENOMEM : write_script(dir, name, w, h, *body, e);
-	free(*body);
-	*body = NULL;
+	int rc = 0, w = 0, h = 0;
+	char *body = NULL;
+	size_t blen = 0;
+	FILE *f = open_in(dir, name, "dat", e, &rc);
+
+	if (!f)
+		return rc;
+	dat(f, ctx);
+	if ((rc = close_checked(f, dir, name, "dat", e)) < 0)
+		return rc;
+	FILE *b = open_memstream(&body, &blen);
+	if (!b)
+		return -ENOMEM;
+	gp(b, ctx, &w, &h);
+	rc = fclose(b) != 0 ? -ENOMEM : write_script(dir, name, w, h, body, e);
+	free(body);
 	if (rc < 0)
 		return rc;
 	return list_add(out, name);
@@ -135,111 +154,142 @@ static bool has_base(const struct cmp_row *row)
 	return b && b->ncomplete && b->median > 0;
 }
 
-/*
- * Grouped bars, one cluster per trace, one bar per set.  Sequential mode is
- * one panel; parallel mode gets one panel per process count (the study's
- * Fig. 4: 2, 8 and 32 processes), one data block (gnuplot `index`) each.
- */
-static int completion_figure(const struct compare *c, const char *dir, const char *mode,
-			     struct plot_list *out, struct rerr *e)
-{
-	unsigned *groups = NULL;
-	size_t ngroups = 0, maxtraces = 0;
-	double ymax = 1.0;
-	char *body = NULL;
-	size_t blen = 0;
-	FILE *f = NULL, *b = NULL;
-	bool par = strcmp(mode, "sequential") != 0;
-	int rc = 0;
+/* One completion figure (a mode): its panels and scale. */
+struct cfig {
+	const struct compare *c;
+	const char *mode;
 	char name[64];
+	bool par;                /* parallel: one panel per process count */
+	unsigned *groups;        /* process counts, sorted (0: sequential) */
+	size_t ngroups, maxtraces;
+	double ymax;
+};
 
-	snprintf(name, sizeof(name), "completion-%s", mode);
-	/* rows without a complete baseline cannot be normalized: left out
-	 * (`replay compare` shows their absolute times) */
+static bool in_group(const struct cfig *fg, const struct cmp_row *row, unsigned procs)
+{
+	return !strcmp(row->mode, fg->mode) && (!fg->par || row->procs == procs) && has_base(row);
+}
+
+/* The panels: every process count with a row that has a complete
+ * baseline (rows without one cannot be normalized: left out; `replay
+ * compare` shows their absolute times). */
+static int completion_groups(struct cfig *fg)
+{
+	const struct compare *c = fg->c;
+
 	for (size_t r = 0; r < c->nrows; r++) {
-		if (strcmp(c->rows[r].mode, mode) || !has_base(&c->rows[r]))
-			continue;
-		unsigned p = par ? c->rows[r].procs : 0;
+		unsigned p = fg->par ? c->rows[r].procs : 0;
 		size_t g;
-		for (g = 0; g < ngroups; g++)
-			if (groups[g] == p)
-				break;
-		if (g < ngroups)
+		if (!in_group(fg, &c->rows[r], p))
 			continue;
-		unsigned *ng = realloc(groups, (ngroups + 1) * sizeof(*ng));
-		if (!ng) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		groups = ng;
-		groups[ngroups++] = p;
+		for (g = 0; g < fg->ngroups; g++)
+			if (fg->groups[g] == p)
+				break;
+		if (g < fg->ngroups)
+			continue;
+		unsigned *ng = realloc(fg->groups, (fg->ngroups + 1) * sizeof(*ng));
+		if (!ng)
+			return -ENOMEM;
+		fg->groups = ng;
+		fg->groups[fg->ngroups++] = p;
 	}
-	if (!ngroups)
-		goto out;
-	qsort(groups, ngroups, sizeof(*groups), uint_cmp);
+	if (fg->ngroups)
+		qsort(fg->groups, fg->ngroups, sizeof(*fg->groups), uint_cmp);
+	return 0;
+}
 
-	if (!(f = open_in(dir, name, "dat", e, &rc)))
-		goto out;
-	/* columns: trace, then per set: normalized median min max, then the
-	 * baseline's absolute median in seconds */
+/* One trace's line: per set normalized median, min, max; then the
+ * baseline's absolute median in seconds and as text. */
+static void completion_row(FILE *f, struct cfig *fg, const struct cmp_row *row)
+{
+	const struct compare *c = fg->c;
+	const struct cmp_config *base = row->cell[0];
+	char hb[32];
+
+	dat_str(f, row->trace);
+	for (size_t s = 0; s < c->nsets; s++) {
+		const struct cmp_config *x = row->cell[s];
+		if (!x || !x->ncomplete) {
+			fprintf(f, "\t-\t-\t-");
+			continue;
+		}
+		fprintf(f, "\t%.6f\t%.6f\t%.6f", x->median / base->median,
+			x->min / base->median, x->max / base->median);
+		if (x->max / base->median > fg->ymax)
+			fg->ymax = x->max / base->median;
+	}
+	fprintf(f, "\t%.6f\t", base->median / 1e9);
+	dat_str(f, fmt_ns(hb, sizeof(hb), base->median));
+	fputc('\n', f);
+}
+
+/* One data block (gnuplot `index`) per panel. */
+static void completion_dat(FILE *f, void *ctx)
+{
+	struct cfig *fg = ctx;
+	const struct compare *c = fg->c;
+
 	fprintf(f, "# completion time normalized to '%s' (median of the runs), min, max; mode %s\n",
-		c->sets[0].label, mode);
-	for (size_t g = 0; g < ngroups; g++) {
+		c->sets[0].label, fg->mode);
+	for (size_t g = 0; g < fg->ngroups; g++) {
 		size_t ntr = 0;
-		if (par)
-			fprintf(f, "# block %zu: %u processes\n", g, groups[g]);
+		if (fg->par)
+			fprintf(f, "# block %zu: %u processes\n", g, fg->groups[g]);
 		fprintf(f, "# trace");
 		for (size_t s = 0; s < c->nsets; s++)
 			fprintf(f, "\t%s:norm\tmin\tmax", c->sets[s].label);
 		fprintf(f, "\tbaseline_s\tbaseline\n");
 		for (size_t r = 0; r < c->nrows; r++) {
-			const struct cmp_row *row = &c->rows[r];
-			if (strcmp(row->mode, mode) || (par && row->procs != groups[g]) || !has_base(row))
+			if (!in_group(fg, &c->rows[r], fg->groups[g]))
 				continue;
-			const struct cmp_config *base = row->cell[0];
-			bool have_base = true;
 			ntr++;
-			dat_str(f, row->trace);
-			for (size_t s = 0; s < c->nsets; s++) {
-				const struct cmp_config *x = row->cell[s];
-				if (!have_base || !x || !x->ncomplete)
-					fprintf(f, "\t-\t-\t-");
-				else {
-					fprintf(f, "\t%.6f\t%.6f\t%.6f", x->median / base->median,
-						x->min / base->median, x->max / base->median);
-					if (x->max / base->median > ymax)
-						ymax = x->max / base->median;
-				}
-			}
-			if (have_base) {
-				char hb[32];
-				fprintf(f, "\t%.6f\t", base->median / 1e9);
-				dat_str(f, fmt_ns(hb, sizeof(hb), base->median));
-				fputc('\n', f);
-			} else {
-				fprintf(f, "\t-\t-\n");
-			}
+			completion_row(f, fg, &c->rows[r]);
 		}
-		if (ntr > maxtraces)
-			maxtraces = ntr;
+		if (ntr > fg->maxtraces)
+			fg->maxtraces = ntr;
 		fprintf(f, "\n\n");
 	}
-	rc = close_checked(f, dir, name, "dat", e);
-	f = NULL;
-	if (rc < 0)
-		goto out;
+}
 
-	if (!(b = open_memstream(&body, &blen))) {
-		rc = -ENOMEM;
-		goto out;
+/* One panel's plot command: a bar per set, the baseline's absolute time
+ * above its bar (as in the study's Fig. 3). */
+static void completion_panel(FILE *b, const struct cfig *fg, size_t g, double gap)
+{
+	const struct compare *c = fg->c;
+	double off = -((double)c->nsets - 1) / 2.0 / ((double)c->nsets + gap);
+	size_t ac = 2 + 3 * c->nsets;
+
+	if (fg->par)
+		fprintf(b, "set title '%u processes'\n", fg->groups[g]);
+	else
+		fprintf(b, "unset title\n");
+	fprintf(b, "plot '%s.dat' index %zu ", fg->name, g);
+	for (size_t s = 0; s < c->nsets; s++) {
+		if (s)
+			fprintf(b, ", \\\n     '' index %zu ", g);
+		fprintf(b, "using %zu:%zu:%zu", 2 + 3 * s, 3 + 3 * s, 4 + 3 * s);
+		if (s == 0)
+			fprintf(b, ":xtic(1)");
+		fprintf(b, " title ");
+		gp_str(b, c->sets[s].label);
 	}
+	fprintf(b, ", \\\n     '' index %zu using ($0%+.6f):($4):(stringcolumn(%zu)) "
+		   "with labels offset 0,0.8 font ',9' notitle\n", g, off, ac + 1);
+}
+
+/* A multiplot of the panels, side by side. */
+static void completion_gp(FILE *b, void *ctx, int *w, int *h)
+{
+	const struct cfig *fg = ctx;
+	const struct compare *c = fg->c;
 	const double gap = 1.0;
 	char yl[600];
+
 	snprintf(yl, sizeof(yl), "completion time relative to %s (= 1.00; lower is faster)", c->sets[0].label);
-	fprintf(b, "set multiplot layout 1,%zu title ", ngroups);
-	gp_str(b, par ? "Parallel replay: completion time (makespan of all processes), "
-			"error bars: min-max over the runs"
-		      : "Sequential replay: completion time (longest rank), error bars: min-max over the runs");
+	fprintf(b, "set multiplot layout 1,%zu title ", fg->ngroups);
+	gp_str(b, fg->par ? "Parallel replay: completion time (makespan of all processes), "
+			    "error bars: min-max over the runs"
+			  : "Sequential replay: completion time (longest rank), error bars: min-max over the runs");
 	fprintf(b, "\nset ylabel ");
 	gp_str(b, yl);
 	fprintf(b, "\nset xlabel 'trace'\n"
@@ -252,47 +302,37 @@ static int completion_figure(const struct compare *c, const char *dir, const cha
 		   "set grid ytics\n"
 		   "set key below horizontal\n"
 		   "set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb 'gray40'\n",
-		gap, ymax * 1.15);
-	/* the baseline's absolute time above its bar, as in the study's Fig. 3 */
-	double off = -((double)c->nsets - 1) / 2.0 / ((double)c->nsets + gap);
-	size_t ac = 2 + 3 * c->nsets;
-	for (size_t g = 0; g < ngroups; g++) {
-		if (par)
-			fprintf(b, "set title '%u processes'\n", groups[g]);
-		else
-			fprintf(b, "unset title\n");
-		fprintf(b, "plot '%s.dat' index %zu ", name, g);
-		for (size_t s = 0; s < c->nsets; s++) {
-			if (s)
-				fprintf(b, ", \\\n     '' index %zu ", g);
-			fprintf(b, "using %zu:%zu:%zu", 2 + 3 * s, 3 + 3 * s, 4 + 3 * s);
-			if (s == 0)
-				fprintf(b, ":xtic(1)");
-			fprintf(b, " title ");
-			gp_str(b, c->sets[s].label);
-		}
-		fprintf(b, ", \\\n     '' index %zu using ($0%+.6f):($4):(stringcolumn(%zu)) "
-			   "with labels offset 0,0.8 font ',9' notitle\n",
-			g, off, ac + 1);
-	}
+		gap, fg->ymax * 1.15);
+	for (size_t g = 0; g < fg->ngroups; g++)
+		completion_panel(b, fg, g, gap);
 	fprintf(b, "unset multiplot\n");
-	int panel = 160 + 70 * (int)(maxtraces * c->nsets);
+	int panel = 160 + 70 * (int)(fg->maxtraces * c->nsets);
 	if (panel < 420)
 		panel = 420;
-	int w = panel * (int)ngroups;
-	if (w < 800)
-		w = 800;
-	if (w > 2400)
-		w = 2400;
-	rc = finish_script(b, &body, dir, name, w, 600, out, e);
-	b = NULL;
-out:
-	if (f)
-		fclose(f);
-	if (b)
-		fclose(b);
-	free(body);
-	free(groups);
+	*w = panel * (int)fg->ngroups;
+	if (*w < 800)
+		*w = 800;
+	if (*w > 2400)
+		*w = 2400;
+	*h = 600;
+}
+
+/*
+ * Grouped bars, one cluster per trace, one bar per set.  Sequential mode is
+ * one panel; parallel mode gets one panel per process count (the study's
+ * Fig. 4: 2, 8 and 32 processes), one data block (gnuplot `index`) each.
+ */
+static int completion_figure(const struct compare *c, const char *dir, const char *mode,
+			     struct plot_list *out, struct rerr *e)
+{
+	struct cfig fg = { .c = c, .mode = mode, .ymax = 1.0, .par = strcmp(mode, "sequential") != 0 };
+	int rc;
+
+	snprintf(fg.name, sizeof(fg.name), "completion-%s", mode);
+	rc = completion_groups(&fg);
+	if (!rc && fg.ngroups)
+		rc = write_figure(dir, fg.name, completion_dat, completion_gp, &fg, out, e);
+	free(fg.groups);
 	return rc;
 }
 
@@ -302,57 +342,58 @@ static const double cdf_q[] = { 0, 0.5, 1, 2, 5, 10, 15, 20, 25, 30, 35, 40, 45,
 				80, 85, 90, 95, 97, 98, 99, 99.5, 99.9, 99.95, 99.99, 100 };
 #define NCDF_Q (sizeof(cdf_q) / sizeof(cdf_q[0]))
 
-static int latency_figure(const struct compare *c, const struct cmp_row *row, const char *dir,
-			  const char *name, struct plot_list *out, struct rerr *e)
-{
-	int cls[CMP_NCLASS], ncls = 0;
-	for (int k = 0; k < CMP_NCLASS; k++) {
-		for (size_t s = 0; s < c->nsets; s++)
-			if (row->cell[s] && row->cell[s]->cls[k].n) {
-				cls[ncls++] = k;
-				break;
-			}
-	}
-	if (!ncls)
-		return 0;
+/* One latency figure (a row): a panel per op class any set has. */
+struct lfig {
+	const struct compare *c;
+	const struct cmp_row *row;
+	const char *name;
+	int cls[CMP_NCLASS], ncls;
+};
 
-	int rc = 0;
-	char *body = NULL;
-	size_t blen = 0;
-	FILE *f = open_in(dir, name, "dat", e, &rc);
-	if (!f)
-		return rc;
-	/* one data block per (class, set), in that order; blocks separated by
-	 * two blank lines so gnuplot's `index` selects them */
-	fprintf(f, "# latency CDF pooled over processes and runs: latency_us percent\n");
+/* latency_us percent at each quantile of cdf_q. */
+static void latency_cdf(FILE *f, const struct cmp_class *k)
+{
+	for (size_t q = 0; q < NCDF_Q; q++) {
+		double x = cmp_quantile(k, cdf_q[q]);
+		if (x > 0)
+			fprintf(f, "%.6g\t%g\n", x / 1e3, cdf_q[q]);
+	}
+}
+
+/* One data block per (class, set), in that order; blocks separated by
+ * two blank lines so gnuplot's `index` selects them. */
+static void latency_dat(FILE *f, void *ctx)
+{
+	const struct lfig *lf = ctx;
+	const struct compare *c = lf->c;
 	size_t idx = 0;
-	for (int i = 0; i < ncls; i++) {
+
+	fprintf(f, "# latency CDF pooled over processes and runs: latency_us percent\n");
+	for (int i = 0; i < lf->ncls; i++) {
+		int k = lf->cls[i];
 		for (size_t s = 0; s < c->nsets; s++, idx++) {
-			const struct cmp_config *g = row->cell[s];
-			fprintf(f, "# block %zu: class %s, %s\n", idx, cmp_class_names[cls[i]], c->sets[s].label);
-			if (g && g->cls[cls[i]].n) {
-				for (size_t q = 0; q < NCDF_Q; q++) {
-					double x = cmp_quantile(&g->cls[cls[i]], cdf_q[q]);
-					if (x > 0)
-						fprintf(f, "%.6g\t%g\n", x / 1e3, cdf_q[q]);
-				}
-			} else {
+			const struct cmp_config *g = lf->row->cell[s];
+			fprintf(f, "# block %zu: class %s, %s\n", idx, cmp_class_names[k], c->sets[s].label);
+			if (g && g->cls[k].n)
+				latency_cdf(f, &g->cls[k]);
+			else
 				fprintf(f, "- -\n");
-			}
 			fprintf(f, "\n\n");
 		}
 	}
-	if ((rc = close_checked(f, dir, name, "dat", e)) < 0)
-		return rc;
+}
 
-	int cols = ncls <= 3 ? ncls : (ncls == 4 ? 2 : 3);
-	int rows = (ncls + cols - 1) / cols;
-	FILE *b = open_memstream(&body, &blen);
-	if (!b)
-		return -ENOMEM;
+static void latency_gp(FILE *b, void *ctx, int *w, int *h)
+{
+	const struct lfig *lf = ctx;
+	const struct compare *c = lf->c;
+	int cols = lf->ncls <= 3 ? lf->ncls : (lf->ncls == 4 ? 2 : 3);
+	int rows = (lf->ncls + cols - 1) / cols;
 	char title[700];
+	size_t idx = 0;
+
 	snprintf(title, sizeof(title), "Latency CDF per op class: %s, %s, %u processes (all processes and runs)",
-		 row->trace, row->mode, row->procs);
+		 lf->row->trace, lf->row->mode, lf->row->procs);
 	fprintf(b, "set datafile missing '-'\nset multiplot layout %d,%d title ", rows, cols);
 	gp_str(b, title);
 	fprintf(b, "\nset logscale x 10\n"
@@ -363,88 +404,112 @@ static int latency_figure(const struct compare *c, const struct cmp_row *row, co
 		   "set ytics 0,20,100\n"
 		   "set grid\n"
 		   "set key below horizontal\n");
-	idx = 0;
-	for (int i = 0; i < ncls; i++) {
-		fprintf(b, "set title '%s'\nplot ", cmp_class_names[cls[i]]);
+	for (int i = 0; i < lf->ncls; i++) {
+		fprintf(b, "set title '%s'\nplot ", cmp_class_names[lf->cls[i]]);
 		for (size_t s = 0; s < c->nsets; s++, idx++) {
 			if (s)
 				fprintf(b, ", \\\n     ");
-			fprintf(b, "'%s.dat' index %zu using 1:2 with linespoints pt 7 ps 0.4 lw 2 title ", name, idx);
+			fprintf(b, "'%s.dat' index %zu using 1:2 with linespoints pt 7 ps 0.4 lw 2 title ",
+				lf->name, idx);
 			gp_str(b, c->sets[s].label);
 		}
 		fputc('\n', b);
 	}
 	fprintf(b, "unset multiplot\n");
-	return finish_script(b, &body, dir, name, 420 * cols + 80, 360 * rows + 60, out, e);
+	*w = 420 * cols + 80;
+	*h = 360 * rows + 60;
+}
+
+static int latency_figure(const struct compare *c, const struct cmp_row *row, const char *dir,
+			  const char *name, struct plot_list *out, struct rerr *e)
+{
+	struct lfig lf = { .c = c, .row = row, .name = name };
+
+	for (int k = 0; k < CMP_NCLASS; k++) {
+		for (size_t s = 0; s < c->nsets; s++)
+			if (row->cell[s] && row->cell[s]->cls[k].n) {
+				lf.cls[lf.ncls++] = k;
+				break;
+			}
+	}
+	if (!lf.ncls)
+		return 0;
+	return write_figure(dir, name, latency_dat, latency_gp, &lf, out, e);
 }
 
 /* ---- throughput timelines -------------------------------------------- */
 
-static int timeline_figure(const struct cmp_set *set, const struct cmp_config *g, const char *dir,
-			   const char *name, struct plot_list *out, struct rerr *e)
-{
-	size_t nl = 0, maxn = 0;
-	for (size_t j = 0; j < g->ntl; j++)
-		if (g->tl[j].n) {
-			nl++;
-			if (g->tl[j].n > maxn)
-				maxn = g->tl[j].n;
-		}
-	if (!nl)
-		return 0;
+/* One timeline figure (a set's configuration): a line per process. */
+struct tfig {
+	const struct cmp_set *set;
+	const struct cmp_config *g;
+	const char *name;
+	bool par;                /* parallel: also the sum over processes */
+	size_t nl, maxn;         /* processes with samples, most samples  */
+};
 
-	bool par = strcmp(g->mode, "sequential") != 0;
-	int rc = 0;
-	char *body = NULL;
-	size_t blen = 0;
-	FILE *f = open_in(dir, name, "dat", e, &rc);
-	if (!f)
-		return rc;
+/* One step line: sample k covers [k, k+1) intervals; `with steps` holds
+ * each value until the next point, hence the closing point. */
+static void timeline_block(FILE *f, const struct cmp_timeline *t)
+{
+	double mibs = 0;
+
+	fprintf(f, "# block: rank %d copy %d\n", t->rank, t->copy);
+	for (size_t k = 0; k < t->n; k++) {
+		double prev = k ? t->bytes[k - 1] : 0;
+		mibs = (t->bytes[k] - prev) / (t->interval_ns / 1e9) / 1048576.0;
+		fprintf(f, "%.6f\t%.6f\n", (double)k * t->interval_ns / 1e9, mibs);
+	}
+	fprintf(f, "%.6f\t%.6f\n", (double)t->n * t->interval_ns / 1e9, mibs);
+	fprintf(f, "\n\n");
+}
+
+/* The sum over processes at each sample (same interval, same start). */
+static void timeline_sum(FILE *f, const struct cmp_config *g, size_t maxn)
+{
+	double iv0 = g->tl[0].interval_ns, mibs = 0;
+
+	fprintf(f, "# block: all processes\n");
+	for (size_t k = 0; k < maxn; k++) {
+		double sum = 0;
+		for (size_t j = 0; j < g->ntl; j++) {
+			const struct cmp_timeline *t = &g->tl[j];
+			if (k < t->n)
+				sum += t->bytes[k] - (k ? t->bytes[k - 1] : 0);
+		}
+		mibs = sum / (iv0 / 1e9) / 1048576.0;
+		fprintf(f, "%.6f\t%.6f\n", (double)k * iv0 / 1e9, mibs);
+	}
+	fprintf(f, "%.6f\t%.6f\n", (double)maxn * iv0 / 1e9, mibs);
+	fprintf(f, "\n\n");
+}
+
+static void timeline_dat(FILE *f, void *ctx)
+{
+	const struct tfig *tf = ctx;
+	const struct cmp_config *g = tf->g;
+
 	fprintf(f, "# throughput per process (first complete run of %s): time_s MiB_per_s; one block per process\n",
 		g->src);
-	double iv0 = g->tl[0].interval_ns;
-	for (size_t j = 0; j < g->ntl; j++) {
-		const struct cmp_timeline *t = &g->tl[j];
-		if (!t->n)
-			continue;
-		fprintf(f, "# block: rank %d copy %d\n", t->rank, t->copy);
-		/* sample k covers [k, k+1) intervals; `with steps` holds each
-		 * value until the next point, hence the closing point */
-		double mibs = 0;
-		for (size_t k = 0; k < t->n; k++) {
-			double prev = k ? t->bytes[k - 1] : 0;
-			mibs = (t->bytes[k] - prev) / (t->interval_ns / 1e9) / 1048576.0;
-			fprintf(f, "%.6f\t%.6f\n", (double)k * t->interval_ns / 1e9, mibs);
-		}
-		fprintf(f, "%.6f\t%.6f\n", (double)t->n * t->interval_ns / 1e9, mibs);
-		fprintf(f, "\n\n");
-	}
-	if (par) {
-		/* sum over processes at each sample (same interval, same start) */
-		fprintf(f, "# block: all processes\n");
-		double mibs = 0;
-		for (size_t k = 0; k < maxn; k++) {
-			double sum = 0;
-			for (size_t j = 0; j < g->ntl; j++) {
-				const struct cmp_timeline *t = &g->tl[j];
-				if (k < t->n)
-					sum += t->bytes[k] - (k ? t->bytes[k - 1] : 0);
-			}
-			mibs = sum / (iv0 / 1e9) / 1048576.0;
-			fprintf(f, "%.6f\t%.6f\n", (double)k * iv0 / 1e9, mibs);
-		}
-		fprintf(f, "%.6f\t%.6f\n", (double)maxn * iv0 / 1e9, mibs);
-		fprintf(f, "\n\n");
-	}
-	if ((rc = close_checked(f, dir, name, "dat", e)) < 0)
-		return rc;
+	for (size_t j = 0; j < g->ntl; j++)
+		if (g->tl[j].n)
+			timeline_block(f, &g->tl[j]);
+	if (tf->par)
+		timeline_sum(f, g, tf->maxn);
+}
 
-	FILE *b = open_memstream(&body, &blen);
-	if (!b)
-		return -ENOMEM;
+/* One step line per process (each titled when there are few), and the
+ * sum in parallel mode. */
+static void timeline_gp(FILE *b, void *ctx, int *w, int *h)
+{
+	const struct tfig *tf = ctx;
+	const struct cmp_config *g = tf->g;
+	bool each_titled = tf->nl <= 8;
 	char title[900];
+	size_t blk = 0;
+
 	snprintf(title, sizeof(title), "Throughput over time: %s, %s, %s, %u processes (first complete run)",
-		 set->label, g->trace, g->mode, g->procs);
+		 tf->set->label, g->trace, g->mode, g->procs);
 	fprintf(b, "set title ");
 	gp_str(b, title);
 	fprintf(b, "\nset xlabel %s\n"
@@ -453,33 +518,47 @@ static int timeline_figure(const struct cmp_set *set, const struct cmp_config *g
 		   "set grid\n"
 		   "set key outside right top\n"
 		   "set linetype 8 lc rgb '#a0522d'\n",
-		par ? "'time since the start (s)'" : "'time since the rank started (s)'");
-	bool each_titled = nl <= 8;
+		tf->par ? "'time since the start (s)'" : "'time since the rank started (s)'");
 	fprintf(b, "plot ");
-	size_t blk = 0;
 	for (size_t j = 0; j < g->ntl; j++) {
 		const struct cmp_timeline *t = &g->tl[j];
 		if (!t->n)
 			continue;
 		if (blk)
 			fprintf(b, ", \\\n     ");
-		fprintf(b, "'%s.dat' index %zu using 1:2 with steps ", name, blk);
-		if (each_titled)
-			if (t->copy)
-				fprintf(b, "lw 1.5 title 'rank %d (copy %d)'", t->rank, t->copy);
-			else
-				fprintf(b, "lw 1.5 title 'rank %d'", t->rank);
+		fprintf(b, "'%s.dat' index %zu using 1:2 with steps ", tf->name, blk);
+		if (each_titled && t->copy)
+			fprintf(b, "lw 1.5 title 'rank %d (copy %d)'", t->rank, t->copy);
+		else if (each_titled)
+			fprintf(b, "lw 1.5 title 'rank %d'", t->rank);
 		else if (blk == 0)
-			fprintf(b, "lc rgb '#8090a0' lw 1 title 'each process (%zu)'", nl);
+			fprintf(b, "lc rgb '#8090a0' lw 1 title 'each process (%zu)'", tf->nl);
 		else
 			fprintf(b, "lc rgb '#8090a0' lw 1 notitle");
 		blk++;
 	}
-	if (par)
+	if (tf->par)
 		fprintf(b, ", \\\n     '%s.dat' index %zu using 1:2 with steps lc rgb 'black' lw 2.5 "
-			   "title 'all processes'", name, blk);
+			   "title 'all processes'", tf->name, blk);
 	fputc('\n', b);
-	return finish_script(b, &body, dir, name, 1000, 520, out, e);
+	*w = 1000;
+	*h = 520;
+}
+
+static int timeline_figure(const struct cmp_set *set, const struct cmp_config *g, const char *dir,
+			   const char *name, struct plot_list *out, struct rerr *e)
+{
+	struct tfig tf = { .set = set, .g = g, .name = name, .par = strcmp(g->mode, "sequential") != 0 };
+
+	for (size_t j = 0; j < g->ntl; j++)
+		if (g->tl[j].n) {
+			tf.nl++;
+			if (g->tl[j].n > tf.maxn)
+				tf.maxn = g->tl[j].n;
+		}
+	if (!tf.nl)
+		return 0;
+	return write_figure(dir, name, timeline_dat, timeline_gp, &tf, out, e);
 }
 
 int plot_write(const struct compare *c, const char *dir, struct plot_list *out, struct rerr *e)

@@ -167,6 +167,13 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 
 /* ---- JSON ------------------------------------------------------------ */
 
+/*
+ * o[key] = v, taking v's reference even when it fails; -1 when v is NULL
+ * (an allocation failed) or o is.  So the builders below attach every
+ * object they make, check nothing on the way and test `bad` once: a failed
+ * allocation anywhere ends in bad, with nothing leaked (jansson's
+ * json_array_append_new takes the reference alike).
+ */
 static int set_new(json_t *o, const char *key, json_t *v)
 {
 	return v ? json_object_set_new(o, key, v) : -1;
@@ -184,12 +191,6 @@ json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns)
 	double secs = (double)runtime_ns / 1e9;
 	int bad = 0;
 
-	if (!o || !lat || !pct) {
-		json_decref(o);
-		json_decref(lat);
-		json_decref(pct);
-		return NULL;
-	}
 	bad |= set_new(o, "io_bytes", u64j(cs->io_bytes));
 	bad |= set_new(o, "done_bytes", u64j(cs->done_bytes));
 	bad |= set_new(o, "bw_bytes", u64j(secs > 0 ? (uint64_t)((double)cs->io_bytes / secs) : 0));
@@ -236,14 +237,6 @@ json_t *report_job_json(const struct worker_result *w)
 	json_t *tl = json_object(), *arr = json_array();
 	int bad = 0;
 
-	if (!o || !errs || !sk || !tl || !arr) {
-		json_decref(o);
-		json_decref(errs);
-		json_decref(sk);
-		json_decref(tl);
-		json_decref(arr);
-		return NULL;
-	}
 	bad |= set_new(o, "rank", json_integer(w->rank));
 	bad |= set_new(o, "rank_name", json_string(w->rank_name));
 	bad |= set_new(o, "pid", json_integer(w->pid));
@@ -297,11 +290,6 @@ json_t *report_run_json(const struct run_shared *sh, const struct run_outcome *o
 	json_t *o = json_object(), *jobs = json_array();
 	int bad = 0;
 
-	if (!o || !jobs) {
-		json_decref(o);
-		json_decref(jobs);
-		return NULL;
-	}
 	bad |= set_new(o, "completion_ns", u64j(out->completion_ns));
 	bad |= set_new(o, "io_ns", u64j(out->io_ns));
 	bad |= set_new(o, "flush_ns", u64j(out->flush_ns));
@@ -330,15 +318,6 @@ json_t *report_doc_new(const struct report_info *ri)
 	struct tm tm;
 	int bad = 0;
 
-	if (!doc || !host || !tg || !opt || !tr || !runs) {
-		json_decref(doc);
-		json_decref(host);
-		json_decref(tg);
-		json_decref(opt);
-		json_decref(tr);
-		json_decref(runs);
-		return NULL;
-	}
 	bad |= set_new(doc, "replay version", json_string(ri->version ? ri->version : ""));
 	bad |= set_new(doc, "timestamp", json_integer((json_int_t)ri->timestamp));
 	if (gmtime_r(&ri->timestamp, &tm))
@@ -452,24 +431,53 @@ int report_finish(json_t *doc)
 	return bad ? -ENOMEM : 0;
 }
 
+/* All of buf into fd, in as few write() calls as the kernel allows. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The document as text, the final newline included: built in memory and
+ * written at once (jansson's json_dumpfd makes a write() per token: two
+ * million of them for 1024 processes). */
 int report_write(json_t *doc, const char *path, struct rerr *e)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 16);
+	size_t len = strlen(path), tlen;
+	char *tmp = malloc(len + 16), *text = NULL;
 	int fd = -1, ret = 0;
+	bool made = false;
 
 	if (!tmp)
 		return -ENOMEM;
 	snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+	text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	if (!text) {
+		ret = rerr_set(e, -ENOMEM, "cannot write '%s': out of memory", path);
+		goto out;
+	}
+	tlen = strlen(text);
+	text[tlen] = '\n';             /* over the NUL: written by length */
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = rerr_set(e, -errno, "cannot create '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
-	if (json_dumpfd(doc, fd, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) < 0 ||
-	    write(fd, "\n", 1) != 1) {
-		ret = rerr_set(e, errno ? -errno : -EIO, "cannot write '%s': %s", tmp,
-			       strerror(errno ? errno : EIO));
+	made = true;
+	ret = write_all(fd, text, tlen + 1);
+	if (ret < 0) {
+		ret = rerr_set(e, ret, "cannot write '%s': %s", tmp, strerror(-ret));
 		goto out;
 	}
 	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
@@ -489,19 +497,17 @@ int report_write(json_t *doc, const char *path, struct rerr *e)
 out:
 	if (fd >= 0)
 		close(fd);
-	if (ret)
+	if (ret && made)
 		unlink(tmp);
+	free(text);
 	free(tmp);
 	return ret;
 }
 
 /* ---- human summary --------------------------------------------------- */
 
-void report_print(FILE *f, const struct report_info *ri, const struct report_agg *a)
+static void print_setup(FILE *f, const struct report_info *ri, bool seq)
 {
-	char b1[32], b2[32], b3[32], b4[32], b5[32];
-	bool seq = ri->mode && !strcmp(ri->mode, "sequential");
-
 	fprintf(f, "trace:       ");
 	for (size_t i = 0; i < ri->ntraces; i++)
 		fprintf(f, "%s%s", i ? " " : "", ri->traces[i]);
@@ -525,6 +531,32 @@ void report_print(FILE *f, const struct report_info *ri, const struct report_agg
 	fprintf(f, "\npage cache:  %s before each %s\n",
 		ri->drop_caches ? "dropped" : "not dropped (--no-drop-caches)",
 		seq ? "rank" : "run");
+}
+
+/* Statistics of the complete runs' completion times (several runs). */
+static void print_completion_stats(FILE *f, const struct report_agg *a)
+{
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
+	uint64_t *v = malloc(a->nruns * sizeof(*v));
+	size_t k = 0;
+	struct rstats st;
+
+	if (!v)
+		return;
+	for (size_t r = 0; r < a->nruns; r++)
+		if (!a->incomplete[r])
+			v[k++] = a->completion[r];
+	report_stats(v, k, &st);
+	free(v);
+	fprintf(f, "completion:  min %s  median %s  max %s  mean %s  stddev %s (%zu runs)\n",
+		fmt_ns(b1, sizeof(b1), st.min), fmt_ns(b2, sizeof(b2), st.median),
+		fmt_ns(b3, sizeof(b3), st.max), fmt_ns(b4, sizeof(b4), st.mean),
+		fmt_ns(b5, sizeof(b5), st.stddev), k);
+}
+
+static void print_runs(FILE *f, const struct report_agg *a, bool seq)
+{
+	char b1[32], b2[32], b3[32];
 
 	for (size_t r = 0; r < a->nruns; r++) {
 		char label[32];
@@ -542,48 +574,38 @@ void report_print(FILE *f, const struct report_info *ri, const struct report_agg
 			fprintf(f, " %s", fmt_ns(b1, sizeof(b1), (double)a->rank_completion[i]));
 		fprintf(f, "\n");
 	}
-	if (a->nruns > 1) {
-		uint64_t *v = malloc(a->nruns * sizeof(*v));
-		size_t k = 0;
-		struct rstats st;
+	if (a->nruns > 1)
+		print_completion_stats(f, a);
+}
 
-		if (v) {
-			for (size_t r = 0; r < a->nruns; r++)
-				if (!a->incomplete[r])
-					v[k++] = a->completion[r];
-			report_stats(v, k, &st);
-			free(v);
-			fprintf(f, "completion:  min %s  median %s  max %s  mean %s  stddev %s (%zu runs)\n",
-				fmt_ns(b1, sizeof(b1), st.min), fmt_ns(b2, sizeof(b2), st.median),
-				fmt_ns(b3, sizeof(b3), st.max), fmt_ns(b4, sizeof(b4), st.mean),
-				fmt_ns(b5, sizeof(b5), st.stddev), k);
-		}
-	}
-	fprintf(f, "\n%-6s %10s %11s %12s %10s %10s %10s %10s\n", "class", "ops", "bytes",
-		"throughput", "lat p50", "p90", "p99", "max");
-	for (int c = 0; c < RC__COUNT; c++) {
-		const struct class_stats *cs = &a->cls[c];
-		char t[32];
+static void print_class(FILE *f, const struct report_agg *a, int c)
+{
+	const struct class_stats *cs = &a->cls[c];
+	char b1[32], b2[32], b3[32], b4[32], b5[32], t[32];
 
-		if (!cs->total_ios)
-			continue;
-		if (a->time_ns[c])
-			snprintf(t, sizeof(t), "%s/s", fmt_bytes(b5, sizeof(b5),
-				 (double)cs->io_bytes * 1e9 / (double)a->time_ns[c]));
-		else
-			snprintf(t, sizeof(t), "-");
-		fprintf(f, "%-6s %10llu %11s %12s", rclass_name(c), (unsigned long long)cs->total_ios,
-			fmt_bytes(b1, sizeof(b1), (double)cs->io_bytes),
-			(c == RC_READ || c == RC_WRITE) ? t : "");
-		fprintf(f, " %10s", fmt_ns(b1, sizeof(b1), (double)hist_percentile(&cs->lat, 50)));
-		fprintf(f, " %10s", fmt_ns(b2, sizeof(b2), (double)hist_percentile(&cs->lat, 90)));
-		fprintf(f, " %10s", fmt_ns(b3, sizeof(b3), (double)hist_percentile(&cs->lat, 99)));
-		fprintf(f, " %10s", fmt_ns(b4, sizeof(b4), (double)cs->lat.max));
-		if (cs->errors || cs->short_ios)
-			fprintf(f, "  (%llu errors, %llu short)", (unsigned long long)cs->errors,
-				(unsigned long long)cs->short_ios);
-		fprintf(f, "\n");
-	}
+	if (a->time_ns[c])
+		snprintf(t, sizeof(t), "%s/s", fmt_bytes(b5, sizeof(b5),
+			 (double)cs->io_bytes * 1e9 / (double)a->time_ns[c]));
+	else
+		snprintf(t, sizeof(t), "-");
+	fprintf(f, "%-6s %10llu %11s %12s", rclass_name(c), (unsigned long long)cs->total_ios,
+		fmt_bytes(b1, sizeof(b1), (double)cs->io_bytes),
+		(c == RC_READ || c == RC_WRITE) ? t : "");
+	fprintf(f, " %10s", fmt_ns(b1, sizeof(b1), (double)hist_percentile(&cs->lat, 50)));
+	fprintf(f, " %10s", fmt_ns(b2, sizeof(b2), (double)hist_percentile(&cs->lat, 90)));
+	fprintf(f, " %10s", fmt_ns(b3, sizeof(b3), (double)hist_percentile(&cs->lat, 99)));
+	fprintf(f, " %10s", fmt_ns(b4, sizeof(b4), (double)cs->lat.max));
+	if (cs->errors || cs->short_ios)
+		fprintf(f, "  (%llu errors, %llu short)", (unsigned long long)cs->errors,
+			(unsigned long long)cs->short_ios);
+	fprintf(f, "\n");
+}
+
+/* What was not issued, rounded for O_DIRECT, or failed. */
+static void print_notes(FILE *f, const struct report_agg *a)
+{
+	char b1[32];
+
 	if (a->skipped_failed || a->skipped_nohandle || a->skipped_mmap || a->seeks || a->barriers)
 		fprintf(f, "\nnot issued:  %llu traced failures skipped, %llu ops on handles not opened,"
 			" %llu mmap, %llu seeks (offsets are explicit), %llu barriers (ignored)\n",
@@ -601,4 +623,38 @@ void report_print(FILE *f, const struct report_info *ri, const struct report_agg
 			fprintf(f, "errors:      %s: %llu\n", report_errno_name(k, name, sizeof(name)),
 				(unsigned long long)a->errno_counts[k]);
 	}
+}
+
+static void print_all(FILE *f, const struct report_info *ri, const struct report_agg *a)
+{
+	bool seq = ri->mode && !strcmp(ri->mode, "sequential");
+
+	print_setup(f, ri, seq);
+	print_runs(f, a, seq);
+	fprintf(f, "\n%-6s %10s %11s %12s %10s %10s %10s %10s\n", "class", "ops", "bytes",
+		"throughput", "lat p50", "p90", "p99", "max");
+	for (int c = 0; c < RC__COUNT; c++)
+		if (a->cls[c].total_ios)
+			print_class(f, a, c);
+	print_notes(f, a);
+}
+
+/* Built in memory and handed to f at once (a terminal's line buffering
+ * would otherwise make a write per line). */
+void report_print(FILE *f, const struct report_info *ri, const struct report_agg *a)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		print_all(f, ri, a);
+		return;
+	}
+	print_all(m, ri, a);
+	if (fclose(m) == 0)
+		fwrite(text, 1, len, f);
+	else
+		print_all(f, ri, a);
+	free(text);
 }

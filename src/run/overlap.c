@@ -1,66 +1,258 @@
 /*
- * overlap.c - in-flight conflict tracking (see overlap.h).  A linear scan:
- * depth is small (tens), and the scan runs once per issued op.
+ * overlap.c - in-flight conflict tracking (see overlap.h).
+ *
+ * Per file, the writes in flight are an interval tree: a treap keyed by
+ * (offset, slot), each node holding the largest end offset of its subtree,
+ * so "does anything overlap [off, end)?" descends one path.  Reads need
+ * checking only against writes, so while a file has no write in flight its
+ * reads sit in a plain list (O(1) in and out: read after read costs
+ * nothing); the first write checked or added on the file moves them into a
+ * second tree, where later reads go until the file is idle again.  Nodes
+ * are the slots themselves: nothing is allocated after overlap_init().
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "run/overlap.h"
 
-int overlap_init(struct overlap *o, unsigned nslots)
+#define NIL UINT32_MAX
+
+int overlap_init(struct overlap *o, unsigned nslots, unsigned nfiles)
 {
-	o->busy = 0;
+	*o = (struct overlap){ .rng = 0x9e3779b9u };
 	o->nslots = nslots ? nslots : 1;
+	o->nfiles = nfiles;
 	o->s = calloc(o->nslots, sizeof(*o->s));
-	return o->s ? 0 : -ENOMEM;
+	o->f = malloc(((size_t)nfiles + 1) * sizeof(*o->f));
+	if (!o->s || !o->f) {
+		overlap_release(o);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i <= nfiles; i++)
+		o->f[i] = (struct ovl_file){ .writes = NIL, .reads = NIL, .rlist = NIL };
+	return 0;
 }
 
 void overlap_release(struct overlap *o)
 {
 	free(o->s);
+	free(o->f);
 	o->s = NULL;
-	o->nslots = o->busy = 0;
+	o->f = NULL;
+	o->nslots = o->nfiles = o->busy = 0;
 }
 
-int overlap_conflicts(const struct overlap *o, uint32_t file, uint64_t off, uint64_t len,
+static struct ovl_file *file_of(struct overlap *o, uint32_t file)
+{
+	return &o->f[file < o->nfiles ? file : o->nfiles];
+}
+
+/* ---- the treap ------------------------------------------------------- */
+
+static int key_less(const struct ovl_slot *s, uint32_t a, uint32_t b)
+{
+	return s[a].off < s[b].off || (s[a].off == s[b].off && a < b);
+}
+
+static void pull(struct ovl_slot *s, uint32_t t)
+{
+	uint64_t m = s[t].end;
+
+	if (s[t].left != NIL && s[s[t].left].maxend > m)
+		m = s[s[t].left].maxend;
+	if (s[t].right != NIL && s[s[t].right].maxend > m)
+		m = s[s[t].right].maxend;
+	s[t].maxend = m;
+}
+
+/* Split tree t into the keys below node i's (*l) and above (*r). */
+static void split(struct ovl_slot *s, uint32_t t, uint32_t i, uint32_t *l, uint32_t *r)
+{
+	if (t == NIL) {
+		*l = *r = NIL;
+	} else if (key_less(s, t, i)) {
+		split(s, s[t].right, i, &s[t].right, r);
+		*l = t;
+		pull(s, t);
+	} else {
+		split(s, s[t].left, i, l, &s[t].left);
+		*r = t;
+		pull(s, t);
+	}
+}
+
+static uint32_t insert(struct ovl_slot *s, uint32_t t, uint32_t i)
+{
+	if (t == NIL)
+		return i;
+	if (s[i].prio > s[t].prio) {
+		split(s, t, i, &s[i].left, &s[i].right);
+		pull(s, i);
+		return i;
+	}
+	if (key_less(s, i, t))
+		s[t].left = insert(s, s[t].left, i);
+	else
+		s[t].right = insert(s, s[t].right, i);
+	pull(s, t);
+	return t;
+}
+
+/* Join trees a and b, every key of a below every key of b. */
+static uint32_t merge(struct ovl_slot *s, uint32_t a, uint32_t b)
+{
+	if (a == NIL)
+		return b;
+	if (b == NIL)
+		return a;
+	if (s[a].prio > s[b].prio) {
+		s[a].right = merge(s, s[a].right, b);
+		pull(s, a);
+		return a;
+	}
+	s[b].left = merge(s, a, s[b].left);
+	pull(s, b);
+	return b;
+}
+
+static uint32_t erase(struct ovl_slot *s, uint32_t t, uint32_t i)
+{
+	if (t == NIL)
+		return NIL;
+	if (t == i)
+		return merge(s, s[t].left, s[t].right);
+	if (key_less(s, i, t))
+		s[t].left = erase(s, s[t].left, i);
+	else
+		s[t].right = erase(s, s[t].right, i);
+	pull(s, t);
+	return t;
+}
+
+/* A node of tree t overlapping [off, end), or NIL.  Going left when the
+ * left subtree reaches past off is safe: if nothing there overlaps, the
+ * interval reaching past off starts at or after end, and so does all of
+ * the right subtree (keys are ordered by start). */
+static uint32_t find(const struct ovl_slot *s, uint32_t t, uint64_t off, uint64_t end)
+{
+	while (t != NIL) {
+		if (off < s[t].end && s[t].off < end)
+			return t;
+		if (s[t].left != NIL && s[s[t].left].maxend > off)
+			t = s[t].left;
+		else
+			t = s[t].right;
+	}
+	return NIL;
+}
+
+/* ---- per file --------------------------------------------------------- */
+
+static void tree_add(struct overlap *o, uint32_t *root, uint32_t i)
+{
+	struct ovl_slot *n = &o->s[i];
+
+	o->rng ^= o->rng << 13;
+	o->rng ^= o->rng >> 17;
+	o->rng ^= o->rng << 5;
+	n->prio = o->rng;
+	n->left = n->right = NIL;
+	n->maxend = n->end;
+	*root = insert(o->s, *root, i);
+}
+
+/* From now on the file's reads are in a tree: move the listed ones. */
+static void make_indexed(struct overlap *o, struct ovl_file *f)
+{
+	uint32_t i = f->rlist;
+
+	while (i != NIL) {
+		uint32_t next = o->s[i].right;
+		tree_add(o, &f->reads, i);
+		i = next;
+	}
+	f->rlist = NIL;
+	f->indexed = 1;
+}
+
+int overlap_conflicts(struct overlap *o, uint32_t file, uint64_t off, uint64_t len,
 		      int write, unsigned *slot)
 {
+	struct ovl_file *f;
 	uint64_t end = off + len;
+	uint32_t hit;
 
 	if (!len || !o->busy)
 		return 0;
-	for (unsigned i = 0; i < o->nslots; i++) {
-		const struct ovl_slot *s = &o->s[i];
-
-		if (!s->busy || s->file != file || !(write || s->write))
-			continue;
-		if (off < s->end && s->off < end) {
-			if (slot)
-				*slot = i;
-			return 1;
-		}
+	f = file_of(o, file);
+	if (!f->inflight)
+		return 0;
+	hit = find(o->s, f->writes, off, end);
+	if (hit == NIL && write) {
+		if (!f->indexed)
+			make_indexed(o, f);
+		hit = find(o->s, f->reads, off, end);
 	}
-	return 0;
+	if (hit == NIL)
+		return 0;
+	if (slot)
+		*slot = hit;
+	return 1;
 }
 
 void overlap_add(struct overlap *o, unsigned slot, uint32_t file, uint64_t off, uint64_t len,
 		 int write)
 {
-	struct ovl_slot *s;
+	struct ovl_file *f;
+	struct ovl_slot *n;
 
 	if (slot >= o->nslots)
 		return;
-	s = &o->s[slot];
-	if (!s->busy)
-		o->busy++;
-	*s = (struct ovl_slot){ .off = off, .end = off + len, .file = file,
-				.write = (uint8_t)!!write, .busy = 1 };
+	overlap_done(o, slot);          /* a busy slot reused: replaced */
+	f = file_of(o, file);
+	n = &o->s[slot];
+	*n = (struct ovl_slot){ .off = off, .end = off + len, .write = (uint8_t)!!write, .busy = 1,
+				.file = (uint32_t)(f - o->f) };
+	f->inflight++;
+	o->busy++;
+	if (write && !f->indexed)
+		make_indexed(o, f);
+	if (write) {
+		tree_add(o, &f->writes, slot);
+	} else if (f->indexed) {
+		tree_add(o, &f->reads, slot);
+	} else {
+		n->left = NIL;
+		n->right = f->rlist;
+		if (f->rlist != NIL)
+			o->s[f->rlist].left = slot;
+		f->rlist = slot;
+	}
 }
 
 void overlap_done(struct overlap *o, unsigned slot)
 {
-	if (slot < o->nslots && o->s[slot].busy) {
-		o->s[slot].busy = 0;
-		o->busy--;
+	struct ovl_slot *n;
+	struct ovl_file *f;
+
+	if (slot >= o->nslots || !o->s[slot].busy)
+		return;
+	n = &o->s[slot];
+	f = &o->f[n->file];
+	if (n->write) {
+		f->writes = erase(o->s, f->writes, slot);
+	} else if (f->indexed) {
+		f->reads = erase(o->s, f->reads, slot);
+	} else {
+		if (n->left != NIL)
+			o->s[n->left].right = n->right;
+		else
+			f->rlist = n->right;
+		if (n->right != NIL)
+			o->s[n->right].left = n->left;
 	}
+	n->busy = 0;
+	o->busy--;
+	if (--f->inflight == 0)
+		f->indexed = 0;
 }

@@ -40,6 +40,7 @@
 #include "run/hist.h"
 #include "run/overlap.h"
 #include "run/runner.h"
+#include "run/slots.h"
 #include "run/topo.h"
 
 #define FD_NONE (-1)
@@ -96,11 +97,69 @@ void runner_scan_rank(const struct op *ops, uint64_t n, uint32_t *nhandles, uint
 
 		if (op->handle != OP_NOHANDLE && op->handle + 1 > nh)
 			nh = op->handle + 1;
-		if (op_is_data(op->kind) && op->len > ml)
-			ml = op->len;
+		if (op_is_data(op->kind) && runner_op_len(op) > ml)
+			ml = runner_op_len(op);
 	}
 	*nhandles = nh;
 	*max_len = ml;
+}
+
+static uint64_t buf_max(const struct runner_opts *o)
+{
+	return o->buf_max ? o->buf_max : RUNNER_BUF_MAX;
+}
+
+uint64_t runner_buf_len(const struct op *ops, uint64_t n, const struct runner_opts *o,
+			uint64_t *nsplit)
+{
+	uint64_t ml = 0, split = 0, cap = buf_max(o), len;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (!op_is_data(ops[i].kind))
+			continue;
+		len = runner_op_len(&ops[i]);
+		if (len > ml)
+			ml = len;
+		split += len > cap;
+	}
+	if (nsplit)
+		*nsplit = split;
+	len = ml < cap ? ml : cap;
+	/* room for a request rounded to any alignment up to DIRECT_MAX_ALIGN,
+	 * the largest one opens accept (see do_open) */
+	if (o->direct)
+		len = direct_buf_len(len, DIRECT_MAX_ALIGN);
+	return len < 4096 ? 4096 : len;
+}
+
+void runner_print_buffers(const struct plan *p, const struct opstream *s,
+			  const struct runner_opts *o, FILE *f)
+{
+	uint64_t total = 0;
+	char b1[32], b2[32];
+
+	fprintf(f, "\nI/O buffer per process (filled once; a transfer longer than %s is issued "
+		"in pieces of %s, one after the other):\n", fmt_bytes(b1, sizeof(b1), (double)buf_max(o)),
+		fmt_bytes(b2, sizeof(b2), (double)buf_max(o)));
+	for (uint32_t r = 0; r < p->nranks_used; r++) {
+		uint64_t n, nsplit, ml, len;
+		uint32_t nh;
+		const struct op *ops = opstream_rank_ops(s, r, &n);
+
+		len = runner_buf_len(ops, n, o, &nsplit);
+		runner_scan_rank(ops, n, &nh, &ml);
+		fprintf(f, "  rank %u: %s", r, fmt_bytes(b1, sizeof(b1), (double)len));
+		if (nsplit)
+			fprintf(f, ", %llu op%s in pieces (longest transfer %s)",
+				(unsigned long long)nsplit, nsplit == 1 ? "" : "s",
+				fmt_bytes(b2, sizeof(b2), (double)ml));
+		fputc('\n', f);
+		for (size_t i = 0; i < p->nprocs; i++)
+			if (p->procs[i].rank == r)
+				total += len;
+	}
+	fprintf(f, "  all %zu process%s: %s\n", p->nprocs, p->nprocs == 1 ? "" : "es",
+		fmt_bytes(b1, sizeof(b1), (double)total));
 }
 
 uint64_t runner_op_len(const struct op *op)
@@ -153,11 +212,9 @@ struct slot {
 	uint64_t op_idx;
 	uint64_t traced;             /* traced bytes (io_bytes)            */
 	uint64_t ooff, olen;         /* traced range when direct-adjusted  */
-	uint32_t async_id;
 	uint8_t cls;
-	uint8_t busy;
 	uint8_t adjusted;
-	uint8_t waited;              /* async submit that AWAIT will wait for */
+	uint8_t piece;               /* part of a longer op: not accounted  */
 };
 
 struct wstate {
@@ -173,8 +230,10 @@ struct wstate {
 	uint32_t *hfile;             /* per handle: path id                 */
 	uint32_t *halign;            /* per handle: direct alignment        */
 	uint32_t nhandles;
+	uint64_t piece;              /* longest request issued at once      */
 	uint8_t *written;            /* per path id                         */
 	struct slot *slots;
+	struct slots st;             /* which slots are free, awaited       */
 	struct io_req **done;
 	unsigned nslots, inflight;
 	struct overlap ovl;          /* in-flight byte ranges (async)       */
@@ -197,6 +256,7 @@ static void ws_free(struct wstate *ws)
 				close(ws->fd[h]);
 	if (ws->ovl_ok)
 		overlap_release(&ws->ovl);
+	slots_release(&ws->st);
 	free(ws->fd);
 	free(ws->hfile);
 	free(ws->halign);
@@ -211,22 +271,19 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 {
 	const struct runner_opts *o = c->o;
 	struct engine_opts eo = { .depth = o->depth ? o->depth : 1, .direct = o->direct };
-	uint64_t max_len, buflen;
+	uint64_t buflen, longest;
 	int ret;
 
 	memset(ws, 0, sizeof(*ws));
 	ws->c = c;
 	ws->w = c->w;
 	ws->ops = opstream_rank_ops(c->s, c->rank, &ws->nops);
-	runner_scan_rank(ws->ops, ws->nops, &ws->nhandles, &max_len);
-
-	/* room for a request rounded to any alignment up to DIRECT_MAX_ALIGN,
-	 * the largest one opens accept (see op_open) */
-	buflen = o->direct ? direct_buf_len(max_len, DIRECT_MAX_ALIGN) : max_len;
-	if (buflen < 4096)
-		buflen = 4096;
+	runner_scan_rank(ws->ops, ws->nops, &ws->nhandles, &longest);
+	ws->piece = buf_max(o);
+	buflen = runner_buf_len(ws->ops, ws->nops, o, NULL);
 	if (buflen > SIZE_MAX / 2)
 		return -ENOMEM;
+	ws->w->buf_bytes = buflen;
 	ret = posix_memalign(&ws->buf, 4096, (size_t)buflen);
 	if (ret) {
 		ws->buf = NULL;
@@ -257,10 +314,13 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	ws->done = calloc(ws->nslots, sizeof(*ws->done));
 	if (!ws->slots || !ws->done)
 		return -ENOMEM;
+	ret = slots_init(&ws->st, ws->nslots);
+	if (ret < 0)
+		return ret;
 	for (unsigned i = 0; i < ws->nslots; i++)
 		ws->slots[i].req.slot = i;
 	if (ws->async) {
-		ret = overlap_init(&ws->ovl, ws->nslots);
+		ret = overlap_init(&ws->ovl, ws->nslots, c->s->npaths);
 		if (ret < 0)
 			return ret;
 		ws->ovl_ok = true;
@@ -322,12 +382,16 @@ static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
 
 	if (sl->adjusted)
 		res = direct_result(res, sl->req.offset, sl->ooff, sl->olen);
-	account(ws->w, sl->cls, sl->traced, res, want, t_end - sl->req.t_start_ns);
-	if (res < 0)
-		ret = op_failed(ws, sl->op_idx, (int)-res);
+	if (sl->piece) {
+		sl->req.res = res;      /* issue_pieces() accounts for the op */
+	} else {
+		account(ws->w, sl->cls, sl->traced, res, want, t_end - sl->req.t_start_ns);
+		if (res < 0)
+			ret = op_failed(ws, sl->op_idx, (int)-res);
+	}
 	if (ws->ovl_ok)
 		overlap_done(&ws->ovl, sl->req.slot);
-	sl->busy = 0;
+	slots_put(&ws->st, sl->req.slot);
 	return ret;
 }
 
@@ -364,17 +428,18 @@ static int drain(struct wstate *ws)
 	return ws->inflight ? reap_some(ws, ws->inflight) : 0;
 }
 
+/* A free slot, now busy (reaping until one is free); NULL and *ret. */
 static struct slot *free_slot(struct wstate *ws, int *ret)
 {
+	int i;
+
 	*ret = 0;
-	for (;;) {
-		for (unsigned i = 0; i < ws->nslots; i++)
-			if (!ws->slots[i].busy)
-				return &ws->slots[i];
+	while ((i = slots_get(&ws->st)) < 0) {
 		*ret = reap_some(ws, 1);
 		if (*ret)
 			return NULL;
 	}
+	return &ws->slots[i];
 }
 
 /* How long issue() waits for the op it issued. */
@@ -386,7 +451,7 @@ enum wait_mode {
 
 static int wait_slot(struct wstate *ws, struct slot *sl)
 {
-	while (sl->busy) {
+	while (slots_busy(&ws->st, sl->req.slot)) {
 		int ret = reap_some(ws, 1);
 
 		if (ret)
@@ -395,76 +460,91 @@ static int wait_slot(struct wstate *ws, struct slot *sl)
 	return 0;
 }
 
-/* Issue a data or sync op through the engine. */
-static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum wait_mode wait)
+/* A piece of a data op longer than the buffer: the range to issue; the
+ * request's result (for that range) and the bytes --direct rounding added
+ * come back here. */
+struct piece {
+	uint64_t off, len;
+	int64_t res;
+	uint64_t extra;
+};
+
+/* Fill slot sl's request for op idx (or the piece pc of it) on fd, rounded
+ * to align for direct I/O; returns the bytes rounding added. */
+static uint64_t slot_prepare(struct wstate *ws, struct slot *sl, uint64_t idx, int fd,
+			     uint32_t align, const struct piece *pc)
 {
 	const struct op *op = &ws->ops[idx];
-	struct slot *sl;
-	int ret, q;
 
-	sl = free_slot(ws, &ret);
-	if (!sl)
-		return ret;
-	sl->adjusted = 0;
-	uint64_t extra = runner_op_req(op, fd, ws->buf, align, &sl->req);
+	runner_op_req(op, fd, ws->buf, 0, &sl->req);
+	if (pc) {
+		sl->req.offset = pc->off;
+		sl->req.len = pc->len;
+	}
 	sl->req.slot = (uint32_t)(sl - ws->slots);
 	sl->req.op_index = (uint32_t)idx;
 	sl->op_idx = idx;
 	sl->cls = (uint8_t)rclass_of(op->kind);
-	sl->traced = (sl->cls == RC_READ || sl->cls == RC_WRITE) ? runner_op_len(op) : 0;
-	sl->async_id = op->aux;
-	sl->waited = 0;
+	sl->traced = (sl->cls == RC_READ || sl->cls == RC_WRITE) ? sl->req.len : 0;
+	sl->adjusted = 0;
+	sl->piece = pc != NULL;
 	if (align > 1 && (sl->cls == RC_READ || sl->cls == RC_WRITE)) {
 		sl->adjusted = 1;
-		sl->ooff = op->offset;
-		sl->olen = sl->traced;
-		if (extra) {
-			ws->w->rounded_ops++;
-			ws->w->rounded_extra_bytes += extra;
-		}
+		return direct_adjust(&sl->req, align, &sl->ooff, &sl->olen);
 	}
-	sl->busy = 1;
-	if (ws->ovl_ok) {
-		uint32_t file = op->handle < ws->nhandles ? ws->hfile[op->handle] : 0;
-		int wr = sl->req.dir != IO_READ;
+	return 0;
+}
 
-		/* same bytes, one a write: the earlier op must finish first;
-		 * syncs are issued only once everything is drained */
-		while (ws->inflight &&
-		       overlap_conflicts(&ws->ovl, file, sl->req.offset, sl->req.len, wr, NULL)) {
-			ret = reap_some(ws, 1);
-			if (ret) {
-				sl->busy = 0;
-				return ret;
-			}
-		}
+/* The path id a data op's handle stands for (overlap is per file). */
+static uint32_t op_file(const struct wstate *ws, const struct op *op)
+{
+	return op->handle < ws->nhandles ? ws->hfile[op->handle] : 0;
+}
+
+/* Same bytes of the same file, one of them a write: reap until the
+ * earlier op is done (syncs are issued only once everything is drained). */
+static int wait_conflicts(struct wstate *ws, const struct slot *sl, uint32_t file)
+{
+	int wr = sl->req.dir != IO_READ;
+
+	while (ws->inflight &&
+	       overlap_conflicts(&ws->ovl, file, sl->req.offset, sl->req.len, wr, NULL)) {
+		int ret = reap_some(ws, 1);
+
+		if (ret)
+			return ret;
 	}
+	return 0;
+}
+
+/* Queue sl's request, reaping while the engine is busy: ENGINE_QUEUED,
+ * ENGINE_COMPLETED, or -errno (the request's own failure when reaping
+ * succeeded; *ret is the reaping's). */
+static int slot_queue(struct wstate *ws, struct slot *sl, int *ret)
+{
+	int q;
+
+	*ret = 0;
 	for (;;) {
 		sl->req.t_start_ns = now_ns();
 		q = ws->eng.ops->queue(&ws->eng, &sl->req);
 		if (q != ENGINE_BUSY)
-			break;
-		ret = ws->inflight ? reap_some(ws, 1) : -EAGAIN;
-		if (ret) {
-			sl->busy = 0;
-			return ret;
-		}
+			return q;
+		*ret = ws->inflight ? reap_some(ws, 1) : -EAGAIN;
+		if (*ret)
+			return *ret;
 	}
-	if (q < 0) {
-		sl->req.res = q;
-		return complete_slot(ws, sl, now_ns());
-	}
-	if (q == ENGINE_COMPLETED) {
-		/* done inside queue(): still one op in flight with those queued */
-		if (ws->inflight + 1 > ws->w->max_inflight)
-			ws->w->max_inflight = ws->inflight + 1;
-		return complete_slot(ws, sl, now_ns());
-	}
-	/* queued */
+}
+
+/* A queued request is in flight: track it, submit it, wait as asked. */
+static int slot_submitted(struct wstate *ws, struct slot *sl, uint32_t file, uint32_t async_id,
+			  enum wait_mode wait)
+{
+	int ret;
+
 	if (ws->ovl_ok)
-		overlap_add(&ws->ovl, sl->req.slot,
-			    op->handle < ws->nhandles ? ws->hfile[op->handle] : 0,
-			    sl->req.offset, sl->req.len, sl->req.dir != IO_READ);
+		overlap_add(&ws->ovl, sl->req.slot, file, sl->req.offset, sl->req.len,
+			    sl->req.dir != IO_READ);
 	ws->inflight++;
 	if (ws->inflight > ws->w->max_inflight)
 		ws->w->max_inflight = ws->inflight;
@@ -474,25 +554,108 @@ static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum w
 	if (wait == WAIT_DONE)
 		return wait_slot(ws, sl);
 	if (wait == WAIT_AWAIT)
-		sl->waited = 1;
+		slots_await(&ws->st, sl->req.slot, async_id);
 	return 0;
+}
+
+/* Issue one request for op idx (all of it, or the piece pc) through the
+ * engine. */
+static int issue_req(struct wstate *ws, uint64_t idx, int fd, uint32_t align,
+		     enum wait_mode wait, struct piece *pc)
+{
+	const struct op *op = &ws->ops[idx];
+	uint32_t file = op_file(ws, op);
+	struct slot *sl;
+	uint64_t extra;
+	int ret, q;
+
+	sl = free_slot(ws, &ret);
+	if (!sl)
+		return ret;
+	extra = slot_prepare(ws, sl, idx, fd, align, pc);
+	if (pc) {
+		pc->extra = extra;
+	} else if (extra) {
+		ws->w->rounded_ops++;
+		ws->w->rounded_extra_bytes += extra;
+	}
+	ret = ws->ovl_ok ? wait_conflicts(ws, sl, file) : 0;
+	q = ret ? 0 : slot_queue(ws, sl, &ret);
+	if (ret) {
+		slots_put(&ws->st, sl->req.slot);
+		return ret;
+	}
+	if (q < 0) {
+		sl->req.res = q;
+		ret = complete_slot(ws, sl, now_ns());
+	} else if (q == ENGINE_COMPLETED) {
+		/* done inside queue(): still one op in flight with those queued */
+		if (ws->inflight + 1 > ws->w->max_inflight)
+			ws->w->max_inflight = ws->inflight + 1;
+		ret = complete_slot(ws, sl, now_ns());
+	} else {
+		ret = slot_submitted(ws, sl, file, op->aux, wait);
+	}
+	if (pc)
+		pc->res = sl->req.res;  /* complete_slot() left the piece's result */
+	return ret;
+}
+
+/* A data op longer than the buffer: pieces of ws->piece bytes, one after
+ * the other, accounted as one op (runner.h). */
+static int issue_pieces(struct wstate *ws, uint64_t idx, int fd, uint32_t align)
+{
+	const struct op *op = &ws->ops[idx];
+	uint64_t want = runner_op_len(op), done = 0, extra = 0, t0 = now_ns();
+	int64_t res = 0;
+	int ret;
+
+	ws->w->split_ops++;
+	while (done < want) {
+		struct piece pc = { .off = op->offset + done,
+				    .len = want - done < ws->piece ? want - done : ws->piece };
+
+		ret = issue_req(ws, idx, fd, align, WAIT_DONE, &pc);
+		if (ret)
+			return ret;
+		extra += pc.extra;
+		if (pc.res < 0) {
+			res = pc.res;
+			break;
+		}
+		res += pc.res;
+		done += (uint64_t)pc.res;
+		if ((uint64_t)pc.res < pc.len)
+			break;          /* short: the rest is not there */
+	}
+	if (extra) {
+		ws->w->rounded_ops++;
+		ws->w->rounded_extra_bytes += extra;
+	}
+	account(ws->w, rclass_of(op->kind), want, res, want, now_ns() - t0);
+	return res < 0 ? op_failed(ws, idx, (int)-res) : 0;
+}
+
+/* Issue a data or sync op through the engine. */
+static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum wait_mode wait)
+{
+	const struct op *op = &ws->ops[idx];
+
+	if (op_is_data(op->kind) && runner_op_len(op) > ws->piece)
+		return issue_pieces(ws, idx, fd, align);
+	return issue_req(ws, idx, fd, align, wait, NULL);
 }
 
 /* OP_AWAIT: reap until the submit with that async id is done. */
 static int await_id(struct wstate *ws, uint32_t id)
 {
-	for (;;) {
-		bool pending = false;
-
-		for (unsigned i = 0; i < ws->nslots; i++)
-			if (ws->slots[i].busy && ws->slots[i].waited && ws->slots[i].async_id == id)
-				pending = true;
-		if (!pending)
-			return 0;
+	while (slots_awaited(&ws->st, id)) {
 		int ret = reap_some(ws, 1);
+
 		if (ret)
 			return ret;
 	}
+	return 0;
 }
 
 static inline int handle_fd(const struct wstate *ws, uint32_t h)
@@ -550,28 +713,145 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 	return meta_done(ws, idx, RC_OPEN, fd < 0 ? fd : 0, t0);
 }
 
-static int replay_op(struct wstate *ws, uint64_t i)
+/* The fd of op's handle; FD_NONE (and the op counted as not issued) when
+ * the handle was never opened in the replay. */
+static int op_fd(struct wstate *ws, const struct op *op)
+{
+	int fd = handle_fd(ws, op->handle);
+
+	if (fd < 0)
+		ws->w->skipped_nohandle++;
+	return fd;
+}
+
+static int do_data(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	const struct runner_opts *o = ws->c->o;
+	int fd = op_fd(ws, op);
+	enum wait_mode wait;
+
+	if (fd < 0)
+		return 0;
+	if (op_is_write(op->kind))
+		ws->written[ws->hfile[op->handle]] = 1;
+	wait = op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
+	       o->overlap ? WAIT_AHEAD : WAIT_DONE;
+	return issue(ws, idx, fd, o->direct ? ws->halign[op->handle] : 0, wait);
+}
+
+static int do_sync(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	int fd = op_fd(ws, op);
+
+	return fd < 0 ? 0 : issue(ws, idx, fd, 0, WAIT_DONE);
+}
+
+static int do_close(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	int fd = op_fd(ws, op), res;
+	uint64_t t0;
+
+	if (fd < 0)
+		return 0;
+	t0 = now_ns();
+	res = close(fd) < 0 ? -errno : 0;
+	ws->fd[op->handle] = FD_NONE;
+	return meta_done(ws, idx, RC_CLOSE, res, t0);
+}
+
+static int do_resize(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	int fd = op_fd(ws, op), res;
+	uint64_t t0;
+
+	if (fd < 0)
+		return 0;
+	ws->written[ws->hfile[op->handle]] = 1;
+	t0 = now_ns();
+	if (op->kind == OP_FTRUNCATE)
+		res = ftruncate(fd, (off_t)op->len) < 0 ? -errno : 0;
+	else
+		res = fallocate(fd, 0, (off_t)op->offset, (off_t)op->len) < 0 ? -errno : 0;
+	return meta_done(ws, idx, RC_META, res, t0);
+}
+
+static int do_stat(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	uint64_t t0 = now_ns();
+	struct stat st;
+	int fd, res;
+
+	if (op->handle != OP_NOHANDLE) {
+		fd = op_fd(ws, op);
+		if (fd < 0)
+			return 0;
+		res = fstat(fd, &st) < 0 ? -errno : 0;
+	} else if (op->file != OP_NOFILE) {
+		res = plan_stat(ws->c->plan, ws->c->copy, op->file);
+	} else {
+		ws->w->skipped_nohandle++;
+		return 0;
+	}
+	return meta_done(ws, idx, RC_META, res, t0);
+}
+
+/* unlink, rename, mkdir, rmdir: by path, beneath the target. */
+static int do_path_op(struct wstate *ws, uint64_t idx, const struct op *op)
 {
 	const struct worker_ctx *c = ws->c;
-	const struct op *op = &ws->ops[i];
-	struct worker_result *w = ws->w;
 	uint64_t t0;
-	int fd, ret, res;
+	int res;
 
+	if (op->file == OP_NOFILE || (op->kind == OP_RENAME && op->aux >= c->s->npaths)) {
+		ws->w->skipped_nohandle++;
+		return 0;
+	}
+	t0 = now_ns();
+	switch (op->kind) {
+	case OP_UNLINK:
+		res = plan_unlink(c->plan, c->copy, op->file);
+		break;
+	case OP_RENAME:
+		res = plan_rename(c->plan, c->copy, op->file, op->aux);
+		if (res >= 0 && ws->written[op->file])
+			ws->written[op->aux] = 1;
+		break;
+	case OP_MKDIR:
+		res = plan_mkdir(c->plan, c->copy, op->file, (mode_t)op->aux);
+		/* the traced mkdir succeeded; the directory is already there
+		 * because the plan made it for another rank that uses it (ranks
+		 * run unordered): what the trace wanted */
+		if (res == -EEXIST)
+			res = 0;
+		break;
+	default:
+		res = plan_rmdir(c->plan, c->copy, op->file);
+		break;
+	}
+	return meta_done(ws, idx, RC_META, res < 0 ? res : 0, t0);
+}
+
+/* Ops that are only counted, never issued: 1 when op is one (*ret set). */
+static int not_issued(struct wstate *ws, const struct op *op, int *ret)
+{
+	struct worker_result *w = ws->w;
+
+	*ret = 0;
 	switch (op->kind) {
 	case OP_SEEK:
 		w->seeks++;
-		return 0;
+		return 1;
 	case OP_BARRIER:
 		w->barriers++;
-		return 0;
+		return 1;
 	case OP_MMAP:
 		w->skipped_mmap++;
-		return 0;
+		return 1;
 	case OP_AWAIT:
-		return await_id(ws, op->aux);
+		*ret = await_id(ws, op->aux);
+		return 1;
 	case OP_NONE:
-		return 0;
+		return 1;
 	default:
 		break;
 	}
@@ -583,10 +863,20 @@ static int replay_op(struct wstate *ws, uint64_t i)
 			close(ws->fd[op->handle]);
 			ws->fd[op->handle] = FD_NONE;
 		}
-		return 0;
+		return 1;
 	}
-	if (op->kind != OP_READ && op->kind != OP_WRITE && op->kind != OP_AREAD &&
-	    op->kind != OP_AWRITE) {
+	return 0;
+}
+
+static int replay_op(struct wstate *ws, uint64_t i)
+{
+	const struct op *op = &ws->ops[i];
+	int ret;
+
+	if (not_issued(ws, op, &ret))
+		return ret;
+	/* anything but data waits for the data ops in flight */
+	if (!op_is_data(op->kind)) {
 		ret = drain(ws);
 		if (ret)
 			return ret;
@@ -595,95 +885,43 @@ static int replay_op(struct wstate *ws, uint64_t i)
 	case OP_OPEN:
 		return do_open(ws, i, op);
 	case OP_READ: case OP_WRITE: case OP_AREAD: case OP_AWRITE:
-		fd = handle_fd(ws, op->handle);
-		if (fd < 0) {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		if (op_is_write(op->kind))
-			ws->written[ws->hfile[op->handle]] = 1;
-		return issue(ws, i, fd, c->o->direct ? ws->halign[op->handle] : 0,
-			     op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
-			     c->o->overlap ? WAIT_AHEAD : WAIT_DONE);
+		return do_data(ws, i, op);
 	case OP_FSYNC: case OP_FDATASYNC:
-		fd = handle_fd(ws, op->handle);
-		if (fd < 0) {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		return issue(ws, i, fd, 0, WAIT_DONE);
+		return do_sync(ws, i, op);
 	case OP_CLOSE:
-		fd = handle_fd(ws, op->handle);
-		if (fd < 0) {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		t0 = now_ns();
-		res = close(fd) < 0 ? -errno : 0;
-		ws->fd[op->handle] = FD_NONE;
-		return meta_done(ws, i, RC_CLOSE, res, t0);
+		return do_close(ws, i, op);
 	case OP_FTRUNCATE: case OP_FALLOCATE:
-		fd = handle_fd(ws, op->handle);
-		if (fd < 0) {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		ws->written[ws->hfile[op->handle]] = 1;
-		t0 = now_ns();
-		if (op->kind == OP_FTRUNCATE)
-			res = ftruncate(fd, (off_t)op->len) < 0 ? -errno : 0;
-		else
-			res = fallocate(fd, 0, (off_t)op->offset, (off_t)op->len) < 0 ? -errno : 0;
-		return meta_done(ws, i, RC_META, res, t0);
+		return do_resize(ws, i, op);
 	case OP_STAT:
-		t0 = now_ns();
-		if (op->handle != OP_NOHANDLE) {
-			struct stat st;
-
-			fd = handle_fd(ws, op->handle);
-			if (fd < 0) {
-				w->skipped_nohandle++;
-				return 0;
-			}
-			res = fstat(fd, &st) < 0 ? -errno : 0;
-		} else if (op->file != OP_NOFILE) {
-			res = plan_stat(c->plan, c->copy, op->file);
-		} else {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		return meta_done(ws, i, RC_META, res, t0);
+		return do_stat(ws, i, op);
 	case OP_UNLINK: case OP_RENAME: case OP_MKDIR: case OP_RMDIR:
-		if (op->file == OP_NOFILE || (op->kind == OP_RENAME && op->aux >= c->s->npaths)) {
-			w->skipped_nohandle++;
-			return 0;
-		}
-		t0 = now_ns();
-		if (op->kind == OP_UNLINK) {
-			res = plan_unlink(c->plan, c->copy, op->file);
-		} else if (op->kind == OP_RENAME) {
-			res = plan_rename(c->plan, c->copy, op->file, op->aux);
-			if (res >= 0 && ws->written[op->file])
-				ws->written[op->aux] = 1;
-		} else if (op->kind == OP_MKDIR) {
-			res = plan_mkdir(c->plan, c->copy, op->file, (mode_t)op->aux);
-			/* the traced mkdir succeeded; the directory is already
-			 * there because the plan made it for another rank that
-			 * uses it (ranks run unordered): what the trace wanted */
-			if (res == -EEXIST)
-				res = 0;
-		} else {
-			res = plan_rmdir(c->plan, c->copy, op->file);
-		}
-		return meta_done(ws, i, RC_META, res < 0 ? res : 0, t0);
+		return do_path_op(ws, i, op);
 	default:
 		return 0;
 	}
 }
 
+/* A failure of the final flush: counted, and the worker's error (the
+ * first one) names the file. */
+static int flush_failed(struct wstate *ws, uint32_t p, const char *what, int r)
+{
+	struct worker_result *w = ws->w;
+
+	if (r > -RES_MAX_ERRNO)
+		w->errno_counts[-r]++;
+	if (!w->fail_errno) {
+		w->fail_errno = -r;
+		snprintf(w->fail_msg, sizeof(w->fail_msg), "flush of '%s': %s: %s",
+			 opstream_path(ws->c->s, p), what, strerror(-r));
+	}
+	return r;
+}
+
 /* After the ops: fsync every file this worker wrote, so its delayed
  * writes are on the device before it reports done.  Files unlinked or
- * renamed away by the trace are gone and need nothing. */
+ * renamed away by the trace are gone and need nothing (ENOENT, or ENOTDIR
+ * when a directory on the way went); any other failure to open one is an
+ * error, as a failed fsync is (EINVAL aside: a file that cannot be synced). */
 static int flush_written(struct wstate *ws)
 {
 	const struct worker_ctx *c = ws->c;
@@ -695,20 +933,17 @@ static int flush_written(struct wstate *ws)
 		if (!ws->written[p])
 			continue;
 		fd = plan_openat(c->plan, c->copy, p, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
-		if (fd < 0)
+		if (fd == -ENOENT || fd == -ENOTDIR)
 			continue;
+		if (fd < 0) {
+			if (!ret)
+				ret = flush_failed(ws, p, "cannot open it", fd);
+			continue;
+		}
 		r = fsync(fd) < 0 ? -errno : 0;
 		close(fd);
-		if (r < 0 && r != -EINVAL && !ret) {
-			if (r > -RES_MAX_ERRNO)
-				ws->w->errno_counts[-r]++;
-			if (!ws->w->fail_errno) {
-				ws->w->fail_errno = -r;
-				snprintf(ws->w->fail_msg, sizeof(ws->w->fail_msg),
-					 "flush of '%s': %s", opstream_path(c->s, p), strerror(-r));
-			}
-			ret = r;
-		}
+		if (r < 0 && r != -EINVAL && !ret)
+			ret = flush_failed(ws, p, "fsync", r);
 	}
 	return ret;
 }
@@ -1001,6 +1236,218 @@ static void progress(struct runner *r, unsigned first, unsigned count, uint64_t 
 		b3, final ? "\r\033[K" : "");
 }
 
+/* One group of workers in flight: run_group()'s state. */
+struct group {
+	struct runner *r;
+	struct run_outcome *out;
+	unsigned first, count;
+	unsigned alive, failed;
+	int fail_idx;                /* the first worker that failed, or -1 */
+	bool released;
+	uint64_t t_rel, next_sample, next_prog;
+	sigset_t chld;
+};
+
+#define PROG_STEP_NS 500000000ull
+
+static void group_kill(struct group *g)
+{
+	kill_all(g->r, g->first, g->count);
+}
+
+static bool group_stopping(const struct group *g)
+{
+	return __atomic_load_n(&g->r->sh->stop, __ATOMIC_SEQ_CST);
+}
+
+/* Reset the group's slots and fork its workers; -errno + e when a fork
+ * fails (the workers already started are told to stop). */
+static int group_fork(struct group *g, struct rerr *e)
+{
+	struct runner *r = g->r;
+	struct run_shared *sh = r->sh;
+
+	__atomic_store_n(&sh->go, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sh->ready, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sh->stop, 0, __ATOMIC_SEQ_CST);
+	sh->sample_interval_ns = r->o.sample_interval_ns;
+	for (unsigned i = g->first; i < g->first + g->count; i++) {
+		reset_slot(r, i);
+		r->pids[i] = -1;
+	}
+	fflush(NULL);
+	for (unsigned i = g->first; i < g->first + g->count; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			int ret = rerr_set(e, -errno, "cannot start worker %u: %s", i, strerror(errno));
+
+			group_kill(g);
+			return ret;
+		}
+		if (pid == 0)
+			worker_main(r, i);
+		r->pids[i] = pid;
+		sh->w[i].pid = pid;
+		g->alive++;
+	}
+	return 0;
+}
+
+/* Worker i ended with wait status st: record how, and stop the others
+ * when it failed on its own. */
+static void worker_exited(struct group *g, unsigned i, int st)
+{
+	struct worker_result *w = &g->r->sh->w[i];
+	/* a signal to the whole process group (timeout(1), a batch scheduler)
+	 * kills the workers too, maybe before we act on ours: that is the
+	 * interruption, not a worker failure */
+	bool stopping = group_stopping(g);
+
+	if (!stopping && runner_signal()) {
+		g->out->stop_signal = runner_signal();
+		group_kill(g);
+		stopping = true;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+	    __atomic_load_n(&w->status, __ATOMIC_SEQ_CST) == W_DONE)
+		return;
+	/* killed before it could time itself: it ran from the release until
+	 * now, all of it I/O (no flush was made) */
+	if (g->released && !w->completion_ns) {
+		w->io_ns = w->completion_ns = now_ns() - g->t_rel;
+		w->flush_ns = 0;
+	}
+	if (WIFSIGNALED(st)) {
+		w->status = W_KILLED;
+		if (!stopping)
+			snprintf(w->fail_msg, sizeof(w->fail_msg), "worker died: killed by signal %d (%s)",
+				 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	} else if (w->status != W_FAILED) {
+		w->status = W_FAILED;
+		if (!w->fail_msg[0])
+			snprintf(w->fail_msg, sizeof(w->fail_msg), "worker exited with status %d",
+				 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	}
+	/* a worker ending after we asked all to stop is collateral: stopped,
+	 * whether by our SIGKILL or by seeing the stop flag first (then it
+	 * exits 1, which is no failure of its own) */
+	if (stopping) {
+		if (!w->fail_errno)
+			w->status = W_KILLED;
+		return;
+	}
+	g->failed++;
+	g->fail_idx = (int)i;
+	group_kill(g);
+}
+
+/* Reap every worker of the group that has exited. */
+static void group_reap(struct group *g)
+{
+	struct runner *r = g->r;
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		unsigned i;
+
+		for (i = g->first; i < g->first + g->count; i++)
+			if (r->pids[i] == pid)
+				break;
+		if (i == g->first + g->count)
+			continue;
+		r->pids[i] = -1;
+		g->alive--;
+		worker_exited(g, i, st);
+	}
+}
+
+/* Release the workers once all are ready (and nothing asked to stop). */
+static void group_release(struct group *g)
+{
+	struct run_shared *sh = g->r->sh;
+
+	if (g->released || __atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) != g->count ||
+	    group_stopping(g))
+		return;
+	g->t_rel = now_ns();
+	sh->release_ns = g->t_rel;
+	__atomic_store_n(&sh->go, 1, __ATOMIC_SEQ_CST);
+	futex(&sh->go, FUTEX_WAKE, INT_MAX);
+	g->released = true;
+	g->next_sample = g->t_rel + g->r->o.sample_interval_ns;
+	g->next_prog = g->t_rel + PROG_STEP_NS;
+}
+
+/* Timeline samples and the progress line that are due at now; returns how
+ * long to sleep until the next one (at most 100 ms). */
+static uint64_t group_tick(struct group *g, uint64_t now)
+{
+	struct runner *r = g->r;
+	uint64_t wake;
+
+	if (!g->released)
+		return 5000000ull;
+	if (now >= g->next_sample) {
+		take_sample(r, g->first, g->count);
+		g->next_sample += r->sh->w[g->first].sample_interval_ns;
+	}
+	if (r->o.progress && now >= g->next_prog) {
+		progress(r, g->first, g->count, g->t_rel, false);
+		g->next_prog += PROG_STEP_NS;
+	}
+	wake = g->next_sample < g->next_prog || !r->o.progress ? g->next_sample : g->next_prog;
+	wake = wake > now ? wake - now : 0;
+	return wake > 100000000ull ? 100000000ull : wake;
+}
+
+/* Wait until every worker of the group has exited. */
+static void group_wait(struct group *g)
+{
+	while (g->alive > 0) {
+		uint64_t now, wake;
+		struct timespec ts;
+		siginfo_t si;
+
+		group_reap(g);
+		if (g->alive == 0)
+			break;
+		if (runner_signal() && !group_stopping(g)) {
+			g->out->stop_signal = runner_signal();
+			group_kill(g);
+		}
+		group_release(g);
+		now = now_ns();
+		wake = group_tick(g, now);
+		ts.tv_sec = (time_t)(wake / 1000000000ull);
+		ts.tv_nsec = (long)(wake % 1000000000ull);
+		sigtimedwait(&g->chld, &si, &ts);
+	}
+}
+
+/* What stopped the group, as the run's error: a failed worker, a signal,
+ * workers that never started; else ret. */
+static int group_error(const struct group *g, int ret, struct rerr *e)
+{
+	struct run_outcome *out = g->out;
+
+	if (g->fail_idx >= 0) {
+		const struct worker_result *w = &g->r->sh->w[g->fail_idx];
+
+		out->failed = true;
+		return rerr_set(e, w->fail_errno ? -w->fail_errno : -ECHILD,
+				"rank %d (process %d, pid %d) failed: %s", w->rank, g->fail_idx,
+				(int)w->pid, w->fail_msg[0] ? w->fail_msg : "unknown error");
+	}
+	if (out->stop_signal)
+		return rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
+				strsignal(out->stop_signal));
+	if (!ret && !g->released)
+		return rerr_set(e, -ECHILD, "workers did not start");
+	return ret;
+}
+
 /*
  * Fork workers [first, first+count), release them at once, wait for all,
  * then syncfs the target.  *completion: release -> syncfs done.
@@ -1009,176 +1456,32 @@ static int run_group(struct runner *r, unsigned first, unsigned count,
 		     uint64_t *completion, bool *flushed, struct run_outcome *out,
 		     struct rerr *e)
 {
-	struct run_shared *sh = r->sh;
-	sigset_t chld, old;
-	unsigned alive = 0, failed = 0;
-	int ret = 0, fail_idx = -1;
-	uint64_t t_rel = 0, next_sample = 0, next_prog = 0;
-	const uint64_t prog_step = 500000000ull;
-	bool released = false;
+	struct group g = { .r = r, .out = out, .first = first, .count = count, .fail_idx = -1 };
+	struct timespec zero = { 0, 0 };
+	siginfo_t si;
+	sigset_t old;
+	int ret;
 
-	__atomic_store_n(&sh->go, 0, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&sh->ready, 0, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&sh->stop, 0, __ATOMIC_SEQ_CST);
-	sh->sample_interval_ns = r->o.sample_interval_ns;
-	for (unsigned i = first; i < first + count; i++) {
-		reset_slot(r, i);
-		r->pids[i] = -1;
-	}
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &old);
-	fflush(NULL);
-	for (unsigned i = first; i < first + count; i++) {
-		pid_t pid = fork();
-
-		if (pid < 0) {
-			ret = rerr_set(e, -errno, "cannot start worker %u: %s", i, strerror(errno));
-			kill_all(r, first, count);
-			break;
-		}
-		if (pid == 0)
-			worker_main(r, i);
-		r->pids[i] = pid;
-		sh->w[i].pid = pid;
-		alive++;
-	}
-
-	while (alive > 0) {
-		uint64_t now = now_ns(), wake;
-		struct timespec ts;
-		siginfo_t si;
-		int st;
-		pid_t pid;
-
-		/* reap whatever exited */
-		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-			unsigned i;
-
-			for (i = first; i < first + count; i++)
-				if (r->pids[i] == pid)
-					break;
-			if (i == first + count)
-				continue;
-			r->pids[i] = -1;
-			alive--;
-			struct worker_result *w = &sh->w[i];
-			/* a signal to the whole process group (timeout(1), a batch
-			 * scheduler) kills the workers too, maybe before we act on
-			 * ours: that is the interruption, not a worker failure */
-			bool stopping = __atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST);
-
-			if (!stopping && runner_signal()) {
-				out->stop_signal = runner_signal();
-				kill_all(r, first, count);
-				stopping = true;
-			}
-
-			if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
-			    __atomic_load_n(&w->status, __ATOMIC_SEQ_CST) == W_DONE)
-				continue;
-			/* killed before it could time itself: it ran from the
-			 * release until now, all of it I/O (no flush was made) */
-			if (released && !w->completion_ns) {
-				w->io_ns = w->completion_ns = now_ns() - t_rel;
-				w->flush_ns = 0;
-			}
-			if (WIFSIGNALED(st)) {
-				w->status = W_KILLED;
-				if (!stopping)
-					snprintf(w->fail_msg, sizeof(w->fail_msg),
-						 "worker died: killed by signal %d (%s)",
-						 WTERMSIG(st), strsignal(WTERMSIG(st)));
-			} else if (w->status != W_FAILED) {
-				w->status = W_FAILED;
-				if (!w->fail_msg[0])
-					snprintf(w->fail_msg, sizeof(w->fail_msg),
-						 "worker exited with status %d",
-						 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-			}
-			/* a worker ending after we asked all to stop is collateral:
-			 * stopped, whether by our SIGKILL or by seeing the stop flag
-			 * first (then it exits 1, which is no failure of its own) */
-			if (stopping) {
-				if (!w->fail_errno)
-					w->status = W_KILLED;
-				continue;
-			}
-			failed++;
-			fail_idx = (int)i;
-			kill_all(r, first, count);
-		}
-		if (alive == 0)
-			break;
-		if (runner_signal() && !__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
-			out->stop_signal = runner_signal();
-			kill_all(r, first, count);
-		}
-		if (!released && __atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) == count &&
-		    !__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
-			t_rel = now_ns();
-			sh->release_ns = t_rel;
-			__atomic_store_n(&sh->go, 1, __ATOMIC_SEQ_CST);
-			futex(&sh->go, FUTEX_WAKE, INT_MAX);
-			released = true;
-			next_sample = t_rel + r->o.sample_interval_ns;
-			next_prog = t_rel + prog_step;
-			now = t_rel;
-		}
-		if (released) {
-			if (now >= next_sample) {
-				take_sample(r, first, count);
-				next_sample += sh->w[first].sample_interval_ns;
-			}
-			if (r->o.progress && now >= next_prog) {
-				progress(r, first, count, t_rel, false);
-				next_prog += prog_step;
-			}
-			wake = next_sample < next_prog || !r->o.progress ? next_sample : next_prog;
-			wake = wake > now ? wake - now : 0;
-		} else {
-			wake = 5000000ull;
-		}
-		if (wake > 100000000ull)
-			wake = 100000000ull;
-		ts.tv_sec = (time_t)(wake / 1000000000ull);
-		ts.tv_nsec = (long)(wake % 1000000000ull);
-		sigtimedwait(&chld, &si, &ts);
-	}
+	sigemptyset(&g.chld);
+	sigaddset(&g.chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &g.chld, &old);
+	ret = group_fork(&g, e);
+	group_wait(&g);
 	*flushed = false;
-	if (released && !ret && !failed && !__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
+	if (g.released && !ret && !g.failed && !group_stopping(&g)) {
 		*flushed = true;
 		if (syncfs(r->dir_fd) < 0)
 			ret = rerr_set(e, -errno, "cannot flush '%s': %s", r->plan->target, strerror(errno));
-		*completion = now_ns() - t_rel;
-	} else if (released) {
-		*completion = now_ns() - t_rel;
 	}
-	if (r->o.progress && released)
-		progress(r, first, count, t_rel, true);
+	if (g.released)
+		*completion = now_ns() - g.t_rel;
+	if (r->o.progress && g.released)
+		progress(r, first, count, g.t_rel, true);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* drop a SIGCHLD left pending while it was blocked */
-	{
-		struct timespec zero = { 0, 0 };
-		siginfo_t si;
-
-		while (sigtimedwait(&chld, &si, &zero) > 0)
-			;
-	}
-	if (fail_idx >= 0) {
-		const struct worker_result *w = &sh->w[fail_idx];
-
-		out->failed = true;
-		ret = rerr_set(e, w->fail_errno ? -w->fail_errno : -ECHILD,
-			       "rank %d (process %d, pid %d) failed: %s", w->rank, fail_idx,
-			       (int)w->pid, w->fail_msg[0] ? w->fail_msg : "unknown error");
-	} else if (out->stop_signal) {
-		ret = rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
-			       strsignal(out->stop_signal));
-	} else if (!ret && !released) {
-		ret = rerr_set(e, -ECHILD, "workers did not start");
-	}
-	return ret;
+	while (sigtimedwait(&g.chld, &si, &zero) > 0)
+		;
+	return group_error(&g, ret, e);
 }
 
 static int drop(struct runner *r, struct rerr *e)
@@ -1198,74 +1501,100 @@ static int drop(struct runner *r, struct rerr *e)
 	return 0;
 }
 
-int runner_run(struct runner *r, struct run_outcome *out, struct rerr *e)
+/* The end of a run that started: what was done about the cache, and
+ * incomplete when it stopped early. */
+static int run_done(struct runner *r, struct run_outcome *out, int ret)
+{
+	out->drop = r->drop_done ? r->drop_done : out->drop;
+	if (ret)
+		out->incomplete = true;
+	return ret;
+}
+
+static int interrupted(struct run_outcome *out, struct rerr *e)
+{
+	out->stop_signal = runner_signal();
+	return rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
+			strsignal(out->stop_signal));
+}
+
+/* Parallel mode: every process at once; the completion is the makespan.
+ * A failure before the workers start leaves out->incomplete false: the
+ * caller reads that as "nothing ran". */
+static int run_parallel(struct runner *r, struct run_outcome *out, struct rerr *e)
 {
 	unsigned n = (unsigned)r->plan->nprocs;
 	bool flushed = false;
+	int ret;
+
+	ret = plan_prepare(r->plan, e);
+	if (ret < 0)
+		return ret;
+	if (runner_signal()) {
+		out->incomplete = true;
+		return interrupted(out, e);
+	}
+	ret = drop(r, e);
+	if (ret < 0)
+		return ret;
+	ret = run_group(r, 0, n, &out->completion_ns, &flushed, out, e);
+	for (unsigned i = 0; i < n; i++)
+		if (r->sh->w[i].io_ns > out->io_ns)
+			out->io_ns = r->sh->w[i].io_ns;
+	if (!flushed)    /* stopped: no final flush, all of it was I/O */
+		out->io_ns = out->completion_ns;
+	out->flush_ns = out->completion_ns > out->io_ns ? out->completion_ns - out->io_ns : 0;
+	return run_done(r, out, ret);
+}
+
+/* Sequential mode, process i alone on a freshly prepared target; the
+ * run's completion is the longest one. */
+static int run_one(struct runner *r, unsigned i, struct run_outcome *out, struct rerr *e)
+{
+	struct worker_result *w = &r->sh->w[i];
+	bool flushed = false;
+	uint64_t c = 0;
+	int ret;
+
+	if (i > 0) {
+		ret = plan_cleanup(r->plan, e);
+		if (ret < 0)
+			return ret;
+	}
+	ret = plan_prepare(r->plan, e);
+	if (ret < 0)
+		return ret;
+	if (runner_signal())
+		return interrupted(out, e);
+	ret = drop(r, e);
+	if (ret < 0)
+		return ret;
+	ret = run_group(r, i, 1, &c, &flushed, out, e);
+	/* each rank's completion includes the syncfs of the target */
+	w->completion_ns = c;
+	if (!flushed)
+		w->io_ns = c;
+	w->flush_ns = c > w->io_ns ? c - w->io_ns : 0;
+	if (c > out->completion_ns) {
+		out->completion_ns = c;
+		out->io_ns = w->io_ns;
+		out->flush_ns = w->flush_ns;
+	}
+	return ret;
+}
+
+int runner_run(struct runner *r, struct run_outcome *out, struct rerr *e)
+{
+	unsigned n = (unsigned)r->plan->nprocs;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->drop = r->o.drop_caches ? "dropped" : "skipped (--no-drop-caches)";
 	for (unsigned i = 0; i < n; i++)
 		reset_slot(r, i);
-
-	if (r->o.mode == RUN_PARALLEL) {
-		ret = plan_prepare(r->plan, e);
-		if (ret < 0)
-			return ret;
-		if (runner_signal()) {
-			out->stop_signal = runner_signal();
-			out->incomplete = true;
-			return rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
-					strsignal(out->stop_signal));
-		}
-		ret = drop(r, e);
-		if (ret < 0)
-			return ret;
-		ret = run_group(r, 0, n, &out->completion_ns, &flushed, out, e);
-		for (unsigned i = 0; i < n; i++)
-			if (r->sh->w[i].io_ns > out->io_ns)
-				out->io_ns = r->sh->w[i].io_ns;
-		if (!flushed)    /* stopped: no final flush, all of it was I/O */
-			out->io_ns = out->completion_ns;
-		out->flush_ns = out->completion_ns > out->io_ns ? out->completion_ns - out->io_ns : 0;
-	} else {
-		for (unsigned i = 0; i < n && !ret; i++) {
-			uint64_t c = 0;
-			struct worker_result *w = &r->sh->w[i];
-
-			if (i > 0) {
-				ret = plan_cleanup(r->plan, e);
-				if (ret < 0)
-					break;
-			}
-			ret = plan_prepare(r->plan, e);
-			if (ret < 0)
-				break;
-			if (runner_signal()) {
-				out->stop_signal = runner_signal();
-				ret = rerr_set(e, -EINTR, "interrupted by signal %d (%s)", out->stop_signal,
-					       strsignal(out->stop_signal));
-				break;
-			}
-			ret = drop(r, e);
-			if (ret < 0)
-				break;
-			ret = run_group(r, i, 1, &c, &flushed, out, e);
-			/* each rank's completion includes the syncfs of the target */
-			w->completion_ns = c;
-			if (!flushed)
-				w->io_ns = c;
-			w->flush_ns = c > w->io_ns ? c - w->io_ns : 0;
-			if (c > out->completion_ns) {
-				out->completion_ns = c;
-				out->io_ns = w->io_ns;
-				out->flush_ns = w->flush_ns;
-			}
-		}
-	}
-	out->drop = r->drop_done ? r->drop_done : out->drop;
-	if (ret)
-		out->incomplete = true;
-	return ret;
+	if (r->o.mode == RUN_PARALLEL)
+		return run_parallel(r, out, e);
+	for (unsigned i = 0; i < n && !ret; i++)
+		ret = run_one(r, i, out, e);
+	return run_done(r, out, ret);
 }

@@ -528,15 +528,106 @@ static int close_out(FILE *f, int err)
 	return err;
 }
 
+/* Process ids, and when every rank leaves each barrier (a dry run of all
+ * ranks tells when each gets there). */
+static void lanl_schedule(struct lanl *L, struct rng *g)
+{
+	L->start_us = LANL_EPOCH_US + rng_below(g, 3600) * 1000000ull;
+	/* pids grow with the rank, so file names sort in rank order */
+	for (unsigned r = 0; r < L->n; r++)
+		L->pid[r] = (r ? L->pid[r - 1] : 10000 + (unsigned)rng_below(g, 5000)) + 1 +
+			    (unsigned)rng_below(g, 40);
+	for (unsigned r = 0; r < L->n; r++) {
+		struct gout dry = { 0 };
+		lanl_rank(L, &dry, r);
+	}
+	uint64_t t = L->start_us;
+	for (int ph = 0; ph < LANL_NPHASE; ph++) {
+		uint64_t mx = 0;
+		for (unsigned r = 0; r < L->n; r++) {
+			uint64_t d = L->dur[(size_t)r * LANL_NPHASE + ph] + (ph == 0 ? 400 : 30);
+			if (d > mx)
+				mx = d;
+		}
+		t += mx + rng_range(g, 30, 200);
+		L->bar_exit[ph] = t;
+	}
+}
+
+/* Write dir/name with fill(ctx, o); counted in sum. */
+static int lanl_file(const char *dir, const char *name, struct gen_summary *sum,
+		     void (*fill)(void *ctx, struct gout *o), void *ctx, struct rerr *e)
+{
+	FILE *f = NULL;
+	int err = open_out(dir, name, &f);
+
+	if (err)
+		return rerr_set(e, err, "cannot create '%s/%s': %s", dir, name, strerror(-err));
+	struct gout o = { .f = f };
+	fill(ctx, &o);
+	sum->lines += o.lines;
+	err = close_out(f, o.err);
+	if (err)
+		return rerr_set(e, err, "cannot write '%s/%s': %s", dir, name, strerror(-err));
+	sum->files++;
+	return 0;
+}
+
+struct lanl_fill {
+	struct lanl *L;
+	unsigned r;
+	struct rng *g;
+};
+
+static void fill_rank(void *ctx, struct gout *o)
+{
+	struct lanl_fill *lf = ctx;
+	lanl_rank(lf->L, o, lf->r);
+}
+
+/* One harness barrier of the timing file: every rank enters, then leaves
+ * around exit_us. */
+static void timing_barrier(struct lanl_fill *lf, struct gout *o, const char *when,
+			   const uint64_t *in_us, uint64_t exit_us)
+{
+	const struct lanl *L = lf->L;
+	char host[64], tb[32], tb2[32];
+
+	outf(o, "# Barrier %s /mpi_io_test.exe \"-type\" \"%s\" \"-strided\" \"%d\" \"-size\" \"%" PRIu64
+	     "\"  \"-nobj\" \"%" PRIu64 "\"\n", when, L->p->n_to_n ? "1" : "2", L->p->strided ? 1 : 0,
+	     L->size, L->nobj);
+	for (unsigned r = 0; r < L->n; r++) {
+		uint64_t in = in_us ? in_us[r] + 10 : exit_us - rng_range(lf->g, 100, 5000);
+		lanl_host(host, sizeof(host), r);
+		outf(o, "%u: %s (%u) Entered barrier at %s\n", r, host, L->pid[r], secs(tb, sizeof(tb), in));
+		outf(o, "%u: %s (%u) Exited barrier at %s\n", r, host, L->pid[r],
+		     secs(tb2, sizeof(tb2), exit_us + rng_below(lf->g, 40)));
+	}
+}
+
+/* The timing file: the harness barriers around the run. */
+static void fill_timing(void *ctx, struct gout *o)
+{
+	struct lanl_fill *lf = ctx;
+	const struct lanl *L = lf->L;
+	uint64_t last = 0;
+
+	timing_barrier(lf, o, "before", NULL, L->start_us - rng_range(lf->g, 50, 200));
+	for (unsigned r = 0; r < L->n; r++)
+		if (L->end[r] > last)
+			last = L->end[r];
+	timing_barrier(lf, o, "after", L->end, last + rng_range(lf->g, 50, 300));
+}
+
 static int gen_lanl(const struct gen_params *p, const struct gen_workload *w, const char *dir,
 		    struct gen_summary *sum, struct rerr *e)
 {
 	struct lanl L = { .p = p, .n = ranks_of(p, w), .size = lanl_size(p, w),
 			  .nobj = gen_lanl_objects(p), .reread = gen_lanl_rereads(p), .sum = sum };
-	FILE *f = NULL;
-	int err = 0;
 	struct rng g;
-	char name[128], host[64], tb[32], tb2[32];
+	struct lanl_fill lf = { .L = &L, .g = &g };
+	char name[128], host[64];
+	int err = 0;
 
 	L.dur = calloc((size_t)L.n * LANL_NPHASE, sizeof(*L.dur));
 	L.end = calloc(L.n, sizeof(*L.end));
@@ -546,91 +637,18 @@ static int gen_lanl(const struct gen_params *p, const struct gen_workload *w, co
 		goto out;
 	}
 	rng_init(&g, p->seed, 0, 0);
-	L.start_us = LANL_EPOCH_US + rng_below(&g, 3600) * 1000000ull;
-	/* pids grow with the rank, so file names sort in rank order */
-	for (unsigned r = 0; r < L.n; r++)
-		L.pid[r] = (r ? L.pid[r - 1] : 10000 + (unsigned)rng_below(&g, 5000)) + 1 + (unsigned)rng_below(&g, 40);
-
-	/* dry run: when does each rank reach each barrier? */
-	for (unsigned r = 0; r < L.n; r++) {
-		struct gout dry = { 0 };
-		lanl_rank(&L, &dry, r);
-	}
-	uint64_t t = L.start_us;
-	for (int ph = 0; ph < LANL_NPHASE; ph++) {
-		uint64_t mx = 0;
-		for (unsigned r = 0; r < L.n; r++) {
-			uint64_t d = L.dur[(size_t)r * LANL_NPHASE + ph] + (ph == 0 ? 400 : 30);
-			if (d > mx)
-				mx = d;
-		}
-		t += mx + rng_range(&g, 30, 200);
-		L.bar_exit[ph] = t;
-	}
-
-	for (unsigned r = 0; r < L.n; r++) {
+	lanl_schedule(&L, &g);
+	for (unsigned r = 0; r < L.n && !err; r++) {
 		lanl_host(host, sizeof(host), r);
 		snprintf(name, sizeof(name), "%s.%u.trace", host, L.pid[r]);
-		err = open_out(dir, name, &f);
-		if (err) {
-			rerr_set(e, err, "cannot create '%s/%s': %s", dir, name, strerror(-err));
-			goto out;
-		}
-		struct gout o = { .f = f };
-		lanl_rank(&L, &o, r);
-		sum->lines += o.lines;
-		err = close_out(f, o.err);
-		f = NULL;
-		if (err) {
-			rerr_set(e, err, "cannot write '%s/%s': %s", dir, name, strerror(-err));
-			goto out;
-		}
-		sum->files++;
+		lf.r = r;
+		err = lanl_file(dir, name, sum, fill_rank, &lf, e);
 	}
+	if (err)
+		goto out;
 	sum->ranks = L.n;
-
-	/* the timing file: the harness barriers around the run */
-	err = open_out(dir, "timing", &f);
-	if (err) {
-		rerr_set(e, err, "cannot create '%s/timing': %s", dir, strerror(-err));
-		goto out;
-	}
-	struct gout o = { .f = f };
-	const char *args = p->n_to_n ? "1" : "2";
-	outf(&o, "# Barrier before /mpi_io_test.exe \"-type\" \"%s\" \"-strided\" \"%d\" \"-size\" \"%" PRIu64
-	     "\"  \"-nobj\" \"%" PRIu64 "\"\n", args, p->strided ? 1 : 0, L.size, L.nobj);
-	uint64_t before_exit = L.start_us - rng_range(&g, 50, 200);
-	for (unsigned r = 0; r < L.n; r++) {
-		lanl_host(host, sizeof(host), r);
-		uint64_t in = before_exit - rng_range(&g, 100, 5000);
-		outf(&o, "%u: %s (%u) Entered barrier at %s\n", r, host, L.pid[r], secs(tb, sizeof(tb), in));
-		outf(&o, "%u: %s (%u) Exited barrier at %s\n", r, host, L.pid[r],
-		     secs(tb2, sizeof(tb2), before_exit + rng_below(&g, 40)));
-	}
-	outf(&o, "# Barrier after /mpi_io_test.exe \"-type\" \"%s\" \"-strided\" \"%d\" \"-size\" \"%" PRIu64
-	     "\"  \"-nobj\" \"%" PRIu64 "\"\n", args, p->strided ? 1 : 0, L.size, L.nobj);
-	uint64_t last = 0;
-	for (unsigned r = 0; r < L.n; r++)
-		if (L.end[r] > last)
-			last = L.end[r];
-	uint64_t after_exit = last + rng_range(&g, 50, 300);
-	for (unsigned r = 0; r < L.n; r++) {
-		lanl_host(host, sizeof(host), r);
-		outf(&o, "%u: %s (%u) Entered barrier at %s\n", r, host, L.pid[r], secs(tb, sizeof(tb), L.end[r] + 10));
-		outf(&o, "%u: %s (%u) Exited barrier at %s\n", r, host, L.pid[r],
-		     secs(tb2, sizeof(tb2), after_exit + rng_below(&g, 40)));
-	}
-	sum->lines += o.lines;
-	err = close_out(f, o.err);
-	f = NULL;
-	if (err) {
-		rerr_set(e, err, "cannot write '%s/timing': %s", dir, strerror(-err));
-		goto out;
-	}
-	sum->files++;
+	err = lanl_file(dir, "timing", sum, fill_timing, &lf, e);
 out:
-	if (f)
-		fclose(f);
 	free(L.dur);
 	free(L.end);
 	free(L.pid);
@@ -1354,122 +1372,151 @@ static void s_emit_whole(struct sgen *g, int i, uint64_t t)
 	       c->dur / 1000000, c->dur % 1000000);
 }
 
+/* The workload's program and parameters (draws from g in a fixed order). */
+static void strace_setup(struct sgen *G, enum wl_id id, unsigned n, struct rng *g)
+{
+	const struct gen_params *p = G->p;
+
+	switch (id) {
+	case WL_SEQWRITER:
+		G->np = 1;
+		G->prog = prog_seqwriter;
+		G->n_ops = scaled(p->scale, 65536, 1);
+		snprintf(G->path, sizeof(G->path), "/tmp/tmp%019" PRIu64 ".tmp",
+			 rng_next(g) % UINT64_C(10000000000000000000));
+		break;
+	case WL_SEEKCHAIN:
+		G->np = 1;
+		G->prog = prog_seekchain;
+		G->items = scaled(p->scale, 262144, 2);
+		for (G->fbits = 2; (1ull << G->fbits) < G->items; G->fbits += 2)
+			;
+		for (int k = 0; k < 4; k++)
+			G->fkey[k] = rng_next(g);
+		snprintf(G->path, sizeof(G->path), "/data/linked.bin");
+		break;
+	case WL_WRITERS:
+		G->np = n + 1;
+		G->prog = prog_writers;
+		G->n_ops = scaled(p->scale, WR_MAXF, 1);   /* files per writer */
+		for (unsigned k = 0; k < 64; k++)
+			snprintf(G->guid[k], sizeof(G->guid[k]), "%016" PRIx64 "%016" PRIx64,
+				 rng_next(g), rng_next(g));
+		break;
+	default: /* WL_ZIPF */
+		G->np = n + 1;
+		G->prog = prog_zipf;
+		G->n_ops = scaled(p->scale, 16384, 1);     /* reads per thread */
+		G->items = scaled(p->scale, 1048576, 1024);
+		if (G->items > (1ull << 28))
+			G->items = 1ull << 28;
+		zipf_init(G);
+		snprintf(G->path, sizeof(G->path), "/data/zipf/values.dat");
+		break;
+	}
+}
+
+/* The processes (or threads): pids, parent, own PRNG stream; only the
+ * first is ready at the start. */
+static void strace_procs(struct sgen *G, enum wl_id id, struct rng *g)
+{
+	uint64_t t0 = STRACE_EPOCH_US + rng_below(g, 3600) * 1000000ull;
+	int64_t pid0 = 3000 + (int64_t)rng_below(g, 20000);
+
+	for (unsigned i = 0; i < G->np; i++) {
+		struct sproc *P = &G->pr[i];
+		P->pid = pid0 + i * (id == WL_ZIPF ? 1 : 1 + (int64_t)rng_below(g, 3));
+		if (i > 0)
+			P->pid = G->pr[i - 1].pid + 1 + (int64_t)rng_below(g, id == WL_ZIPF ? 1 : 3);
+		P->parent = i == 0 ? -1 : 0;
+		P->is_thread = id == WL_ZIPF && i > 0;
+		P->state = i == 0 ? SP_READY : SP_IDLE;
+		P->t = t0;
+		rng_init(&P->rng, G->p->seed, 5 + id, i);
+	}
+}
+
+static bool s_active(const struct sproc *P)
+{
+	return P->state == SP_READY || P->state == SP_INCALL || P->state == SP_EXITING;
+}
+
+/* The active process with the earliest next event, or -1 when none. */
+static int s_earliest(const struct sgen *G)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < G->np; i++)
+		if (s_active(&G->pr[i]) && (best < 0 || G->pr[i].t < G->pr[best].t))
+			best = (int)i;
+	return best;
+}
+
+/* Does another process have an event before t_end? */
+static bool s_other_before(const struct sgen *G, int best, uint64_t t_end)
+{
+	for (unsigned i = 0; i < G->np; i++)
+		if ((int)i != best && s_active(&G->pr[i]) && G->pr[i].t < t_end)
+			return true;
+	return false;
+}
+
+/* The next event of process `best`: its exit, the end of its call, or
+ * its next call (whole, or unfinished when another process has an event
+ * before it returns, as strace prints it). */
+static void strace_step(struct sgen *G, int best)
+{
+	struct sproc *P = &G->pr[best];
+
+	if (P->state == SP_EXITING) {
+		s_exited(G, best);
+		return;
+	}
+	if (P->state == SP_INCALL) {
+		s_line(G, best, P->t, "<... %s resumed>%s) = %s <%" PRIu64 ".%06" PRIu64 ">", P->c.name,
+		       P->c.post, P->c.ret, P->c.dur / 1000000, P->c.dur % 1000000);
+		s_finish(G, best, P->t);
+		return;
+	}
+	int r = G->prog(G, best, &P->c);
+	if (r == 0) {
+		s_exit_call(G, best);
+		return;
+	}
+	if (r == 2) {
+		if (P->live)
+			P->state = SP_WAITING;   /* else nothing to wait for: next step */
+		return;
+	}
+	uint64_t t = P->t, t_end = t + P->c.dur;
+	if (s_other_before(G, best, t_end)) {
+		s_line(G, best, t, "%s(%s <unfinished ...>", P->c.name, P->c.pre);
+		P->state = SP_INCALL;
+		P->t = t_end;
+	} else {
+		s_emit_whole(G, best, t);
+		s_finish(G, best, t_end);
+	}
+}
+
 static int gen_strace(const struct gen_params *p, const struct gen_workload *w, FILE *f,
 		      struct gen_summary *sum, struct rerr *e)
 {
 	struct sgen G = { .p = p, .sum = sum };
 	struct gout o = { .f = f };
 	struct rng g;
-	unsigned n = ranks_of(p, w);
 	enum wl_id id = wl_of(w);
+	int best;
 
 	G.o = &o;
 	rng_init(&g, p->seed, 4, id);
-	switch (id) {
-	case WL_SEQWRITER:
-		G.np = 1;
-		G.prog = prog_seqwriter;
-		G.n_ops = scaled(p->scale, 65536, 1);
-		snprintf(G.path, sizeof(G.path), "/tmp/tmp%019" PRIu64 ".tmp", rng_next(&g) % UINT64_C(10000000000000000000));
-		break;
-	case WL_SEEKCHAIN:
-		G.np = 1;
-		G.prog = prog_seekchain;
-		G.items = scaled(p->scale, 262144, 2);
-		for (G.fbits = 2; (1ull << G.fbits) < G.items; G.fbits += 2)
-			;
-		for (int k = 0; k < 4; k++)
-			G.fkey[k] = rng_next(&g);
-		snprintf(G.path, sizeof(G.path), "/data/linked.bin");
-		break;
-	case WL_WRITERS:
-		G.np = n + 1;
-		G.prog = prog_writers;
-		G.n_ops = scaled(p->scale, WR_MAXF, 1);   /* files per writer */
-		for (unsigned k = 0; k < 64; k++)
-			snprintf(G.guid[k], sizeof(G.guid[k]), "%016" PRIx64 "%016" PRIx64, rng_next(&g), rng_next(&g));
-		break;
-	default: /* WL_ZIPF */
-		G.np = n + 1;
-		G.prog = prog_zipf;
-		G.n_ops = scaled(p->scale, 16384, 1);     /* reads per thread */
-		G.items = scaled(p->scale, 1048576, 1024);
-		if (G.items > (1ull << 28))
-			G.items = 1ull << 28;
-		zipf_init(&G);
-		snprintf(G.path, sizeof(G.path), "/data/zipf/values.dat");
-		break;
-	}
+	strace_setup(&G, id, ranks_of(p, w), &g);
 	G.pr = calloc(G.np, sizeof(*G.pr));
 	if (!G.pr)
 		return rerr_set(e, -ENOMEM, "out of memory");
-	uint64_t t0 = STRACE_EPOCH_US + rng_below(&g, 3600) * 1000000ull;
-	int64_t pid0 = 3000 + (int64_t)rng_below(&g, 20000);
-	for (unsigned i = 0; i < G.np; i++) {
-		struct sproc *P = &G.pr[i];
-		P->pid = pid0 + i * (id == WL_ZIPF ? 1 : 1 + (int64_t)rng_below(&g, 3));
-		if (i > 0)
-			P->pid = G.pr[i - 1].pid + 1 + (int64_t)rng_below(&g, id == WL_ZIPF ? 1 : 3);
-		P->parent = i == 0 ? -1 : 0;
-		P->is_thread = id == WL_ZIPF && i > 0;
-		P->state = i == 0 ? SP_READY : SP_IDLE;
-		P->t = t0;
-		rng_init(&P->rng, p->seed, 5 + id, i);
-	}
-
-	for (;;) {
-		int best = -1;
-		for (unsigned i = 0; i < G.np; i++) {
-			int st = G.pr[i].state;
-			if ((st == SP_READY || st == SP_INCALL || st == SP_EXITING) &&
-			    (best < 0 || G.pr[i].t < G.pr[best].t))
-				best = (int)i;
-		}
-		if (best < 0)
-			break;
-		struct sproc *P = &G.pr[best];
-		if (P->state == SP_EXITING) {
-			s_exited(&G, best);
-			continue;
-		}
-		if (P->state == SP_INCALL) {
-			s_line(&G, best, P->t, "<... %s resumed>%s) = %s <%" PRIu64 ".%06" PRIu64 ">", P->c.name,
-			       P->c.post, P->c.ret, P->c.dur / 1000000, P->c.dur % 1000000);
-			s_finish(&G, best, P->t);
-			continue;
-		}
-		int r = G.prog(&G, best, &P->c);
-		if (r == 0) {
-			s_exit_call(&G, best);
-			continue;
-		}
-		if (r == 2) {
-			if (P->live == 0)
-				continue;     /* nothing to wait for: next step */
-			P->state = SP_WAITING;
-			continue;
-		}
-		uint64_t t = P->t, t_end = t + P->c.dur;
-		int other = 0;
-		for (unsigned i = 0; i < G.np; i++) {
-			int st = G.pr[i].state;
-			if ((int)i != best && (st == SP_READY || st == SP_INCALL || st == SP_EXITING) &&
-			    G.pr[i].t < t_end) {
-				other = 1;
-				break;
-			}
-		}
-		if (other) {
-			s_line(&G, best, t, "%s(%s <unfinished ...>", P->c.name, P->c.pre);
-			P->state = SP_INCALL;
-			P->t = t_end;
-		} else {
-			s_emit_whole(&G, best, t);
-			s_finish(&G, best, t_end);
-		}
-		if (o.err)
-			break;
-	}
+	strace_procs(&G, id, &g);
+	while (!o.err && (best = s_earliest(&G)) >= 0)
+		strace_step(&G, best);
 	sum->ranks = G.np;
 	sum->lines += o.lines;
 	free(G.pr);
@@ -1522,13 +1569,62 @@ static int rm_flat_dir(const char *path)
 	return err;
 }
 
+/* May gen write `path`?  *exists tells whether something is there (then
+ * only with force, and only a previous gen output of the same kind). */
+static int check_dest(const char *path, const struct gen_workload *w, bool force, int *exists,
+		      struct rerr *e)
+{
+	struct stat st;
+
+	*exists = lstat(path, &st) == 0;
+	if (!*exists) {
+		if (errno != ENOENT)
+			return rerr_set(e, -errno, "cannot access '%s': %s", path, strerror(errno));
+		return 0;
+	}
+	if (!force)
+		return rerr_set(e, -EEXIST, "'%s' already exists (use --force to replace it)", path);
+	if (w->is_dir && !(S_ISDIR(st.st_mode) && dir_is_gen_output(path)))
+		return rerr_set(e, -EEXIST, "'%s' exists and is not a trace directory written by "
+				"'replay gen': not replacing it", path);
+	if (!w->is_dir && !S_ISREG(st.st_mode))
+		return rerr_set(e, -EEXIST, "'%s' exists and is not a regular file: not replacing it", path);
+	return 0;
+}
+
+/* Write a one-file workload (Sandia, strace) into the temporary tmp. */
+static int gen_one_file(const struct gen_params *p, const struct gen_workload *w, int fd,
+			const char *tmp, struct gen_summary *sum, struct rerr *e)
+{
+	FILE *f;
+	int err;
+
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = rerr_set(e, -errno, "cannot open '%s': %s", tmp, strerror(errno));
+		close(fd);
+		return err;
+	}
+	if (w->format == GEN_SANDIA)
+		err = gen_sandia(p, w, f, sum);
+	else
+		err = gen_strace(p, w, f, sum, e);
+	if (err && e && !e->msg[0])
+		rerr_set(e, err, "cannot write '%s': %s", tmp, strerror(-err));
+	int cerr = close_out(f, 0);
+	if (!err && cerr)
+		err = rerr_set(e, cerr, "cannot write '%s': %s", tmp, strerror(-cerr));
+	if (!err)
+		sum->files = 1;
+	return err;
+}
+
 int gen_write(const struct gen_params *p, const char *path, bool force,
 	      struct gen_summary *sum, struct rerr *e)
 {
 	char tmp[PATH_MAX];
-	FILE *f = NULL;
-	int err, made = 0;
-	struct stat st;
+	int err, exists;
 	const struct gen_workload *w;
 
 	memset(sum, 0, sizeof(*sum));
@@ -1538,82 +1634,36 @@ int gen_write(const struct gen_params *p, const char *path, bool force,
 	w = gen_find(p->workload);
 	if (!path || !*path)
 		return rerr_set(e, -EINVAL, "no output path");
-
-	int exists = lstat(path, &st) == 0;
-	if (exists) {
-		if (!force)
-			return rerr_set(e, -EEXIST, "'%s' already exists (use --force to replace it)", path);
-		if (w->is_dir && !(S_ISDIR(st.st_mode) && dir_is_gen_output(path)))
-			return rerr_set(e, -EEXIST, "'%s' exists and is not a trace directory written by "
-					"'replay gen': not replacing it", path);
-		if (!w->is_dir && !S_ISREG(st.st_mode))
-			return rerr_set(e, -EEXIST, "'%s' exists and is not a regular file: not replacing it", path);
-	} else if (errno != ENOENT) {
-		return rerr_set(e, -errno, "cannot access '%s': %s", path, strerror(errno));
-	}
+	err = check_dest(path, w, force, &exists, e);
+	if (err)
+		return err;
 
 	/* a sibling temporary, renamed into place when complete */
-	{
-		const char *slash = strrchr(path, '/');
-		int dl = slash ? (int)(slash - path) : 0;
-		const char *base = slash ? slash + 1 : path;
-		if (snprintf(tmp, sizeof(tmp), "%.*s%s.%s.tmpXXXXXX", dl, path, slash ? "/" : "", base)
-		    >= (int)sizeof(tmp))
-			return rerr_set(e, -ENAMETOOLONG, "'%s': path too long", path);
-	}
+	const char *slash = strrchr(path, '/');
+	int dl = slash ? (int)(slash - path) : 0;
+	if (snprintf(tmp, sizeof(tmp), "%.*s%s.%s.tmpXXXXXX", dl, path, slash ? "/" : "",
+		     slash ? slash + 1 : path) >= (int)sizeof(tmp))
+		return rerr_set(e, -ENAMETOOLONG, "'%s': path too long", path);
 	if (w->is_dir) {
 		if (!mkdtemp(tmp))
 			return rerr_set(e, -errno, "cannot create a directory next to '%s': %s", path, strerror(errno));
-		made = 1;
 		err = gen_lanl(p, w, tmp, sum, e);
-		if (err)
-			goto out;
 	} else {
 		int fd = mkstemp(tmp);
 		if (fd < 0)
 			return rerr_set(e, -errno, "cannot create a file next to '%s': %s", path, strerror(errno));
-		made = 1;
-		fchmod(fd, 0644);
-		f = fdopen(fd, "w");
-		if (!f) {
-			err = rerr_set(e, -errno, "cannot open '%s': %s", tmp, strerror(errno));
-			close(fd);
-			goto out;
-		}
-		if (w->format == GEN_SANDIA)
-			err = gen_sandia(p, w, f, sum);
-		else
-			err = gen_strace(p, w, f, sum, e);
-		if (err && e && !e->msg[0])
-			rerr_set(e, err, "cannot write '%s': %s", tmp, strerror(-err));
-		int cerr = close_out(f, 0);
-		f = NULL;
-		if (!err && cerr)
-			err = rerr_set(e, cerr, "cannot write '%s': %s", tmp, strerror(-cerr));
-		if (err)
-			goto out;
-		sum->files = 1;
+		err = gen_one_file(p, w, fd, tmp, sum, e);
 	}
-	if (exists && w->is_dir) {
+	if (!err && exists && w->is_dir) {
 		err = rm_flat_dir(path);
-		if (err) {
+		if (err)
 			rerr_set(e, err, "cannot remove the old '%s': %s", path, strerror(-err));
-			goto out;
-		}
 	}
-	if (rename(tmp, path)) {
+	if (!err && rename(tmp, path))
 		err = rerr_set(e, -errno, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-		goto out;
-	}
-	made = 0;
-out:
-	if (f)
-		fclose(f);
-	if (made) {
-		if (w->is_dir)
-			rm_flat_dir(tmp);
-		else
-			unlink(tmp);
-	}
+	if (err && w->is_dir)
+		rm_flat_dir(tmp);
+	else if (err)
+		unlink(tmp);
 	return err;
 }
