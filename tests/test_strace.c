@@ -582,6 +582,36 @@ static void test_malformed(void **state)
 	assert_int_equal(f->cap.n, 0);
 }
 
+/* Numbers at the edges of int64 (issue 15): never undefined behaviour,
+ * never a silent wrap; a malformed duration is an error, not garbage. */
+static void test_number_edges(void **state)
+{
+	struct fx *f = *state;
+	/* the most negative offset is a value, not a negation overflow */
+	FEED_OK(f, "1 lseek(3, -9223372036854775808, SEEK_CUR) = -1 EINVAL (Invalid argument)");
+	assert_int_equal(f->cap.n, 1);
+	assert_true(f->cap.ev[0].offset == INT64_MIN);
+	FEED_OK(f, "1 lseek(3, 9223372036854775807, SEEK_SET) = 9223372036854775807");
+	assert_true(f->cap.ev[1].offset == INT64_MAX);
+	assert_true(f->cap.ev[1].ret == INT64_MAX);
+	/* one more, or twenty digits: out of range, said so */
+	expect_bad(f, "1 lseek(3, 9223372036854775808, SEEK_SET) = 0", "arguments");
+	expect_bad(f, "1 pwrite64(3, \"x\", 1, 123456789012345678901) = 1", "arguments");
+	expect_bad(f, "1 lseek(3, -9223372036854775809, SEEK_CUR) = 0", "arguments");
+	expect_bad(f, "1 close(3) = 99999999999999999999", "a number");
+	/* pid columns beyond int64 */
+	expect_bad(f, "99999999999999999999 close(3) = 0", "pid");
+	expect_bad(f, "[pid 99999999999999999999] close(3) = 0", "pid");
+	/* durations: empty or not a number */
+	expect_bad(f, "1 close(3) = 0 <>", "duration");
+	expect_bad(f, "1 close(3) = 0 <abc>", "duration");
+	expect_bad(f, "1 close(3) = 0 <1.2.3>", "duration");
+	/* timestamps whose fields do not fit */
+	expect_bad(f, "1 123:00:01.000000 close(3) = 0", "timestamp");
+	expect_bad(f, "1 999999999999999999999.000001 close(3) = 0", "timestamp");
+	assert_int_equal(f->cap.n, 2);
+}
+
 static void test_errno_and_flags(void **state)
 {
 	(void)state;
@@ -629,6 +659,9 @@ static void test_probe(void **state)
 	free(b);
 	assert_int_equal(trace_strace.probe("hello\nworld\n", 12), 0);
 	assert_int_equal(trace_strace.probe("", 0), 0);
+	/* a pid column beyond int64 is not strace (and not undefined behaviour) */
+	const char *big = "99999999999999999999 close(3) = 0\n[pid 99999999999999999999] close(3) = 0\n";
+	assert_int_equal(trace_strace.probe(big, strlen(big)), 0);
 }
 
 /* strace -X verbose -y (real capture, tests/data/strace/py_X_stderr.txt):
@@ -748,6 +781,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_syscall_numbers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_number_edges, setup, teardown),
 		cmocka_unit_test(test_errno_and_flags),
 		cmocka_unit_test(test_probe),
 	};

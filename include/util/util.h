@@ -36,10 +36,16 @@ struct linereader {
 	unsigned long lineno;    /* number of the line last returned      */
 	char *buf;
 	size_t cap, start, end;
+	uint64_t base;           /* file offset of buf[0]                 */
 	int eof;
 	int own_fd;
 };
 int  lr_open(struct linereader *lr, const char *path);  /* -errno */
+/* Open and start at byte off, the next line being number lineno + 1
+ * (reopening a file closed at lr_tell(), to bound open files). */
+int  lr_open_at(struct linereader *lr, const char *path, uint64_t off, unsigned long lineno);
+/* Offset of the first byte not yet returned. */
+uint64_t lr_tell(const struct linereader *lr);
 void lr_close(struct linereader *lr);
 /* Next line, NUL-terminated, without '\n'; *len its length.
  * Returns 1 line, 0 EOF, -E2BIG over-long line (skipped), -errno read error.

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "util/imap.h"
@@ -27,51 +28,110 @@
 #include "trace/trace.h"
 
 /* ---- call table ----------------------------------------------------------- */
-enum handler {
-	H_SKIP, H_OPEN, H_OPENAT, H_OPENAT2, H_CREAT, H_CLOSE, H_READ, H_WRITE,
-	H_PREAD, H_PWRITE, H_READV, H_WRITEV, H_PREADV, H_PWRITEV, H_PREADV2,
-	H_PWRITEV2, H_LSEEK, H_LLSEEK, H_FTRUNCATE, H_FSYNC, H_FDATASYNC, H_SFR,
-	H_FALLOCATE, H_DUP, H_DUP2, H_DUP3, H_FCNTL, H_UNLINK, H_UNLINKAT, H_RMDIR,
-	H_RENAME, H_RENAMEAT, H_MKDIR, H_MKDIRAT, H_STAT, H_FSTATAT, H_STATX,
-	H_FSTAT, H_MMAP, H_CLONE, H_CLONE3, H_FORK, H_VFORK, H_IO_SUBMIT,
-	H_COPY_FILE_RANGE, H_SENDFILE, H_CLOSE_RANGE, H_CHDIR, H_FCHDIR,
+/*
+ * One row per syscall name: what it becomes (enum sc_call), where its
+ * arguments are (index, -1 when absent), and a shape for what the generic
+ * fields cannot say.  Adding a syscall is one row (and a test); a new shape
+ * only when its arguments need decoding of their own.
+ */
+enum shape {
+	SH_PLAIN,      /* the generic fields say it all                         */
+	SH_CREAT,      /* creat(): flags are O_CREAT|O_WRONLY|O_TRUNC            */
+	SH_OPENAT2,    /* flags and mode inside struct open_how                  */
+	SH_IOV,        /* readv family: iovec sum, count, -1 offset, RWF_APPEND  */
+	SH_LSEEK,      /* whence; _llseek's result is in the [N] argument       */
+	SH_FALLOCATE,  /* symbolic mode                                          */
+	SH_FCNTL,      /* only F_DUPFD[_CLOEXEC] is a dup                        */
+	SH_UNLINKAT,   /* AT_REMOVEDIR makes it rmdir                            */
+	SH_RENAMEAT,   /* a relative new name under a decorated dirfd            */
+	SH_FSTATAT,    /* "" path (AT_EMPTY_PATH) is an fstat of dirfd           */
+	SH_MMAP,       /* only a mapping of a file counts                        */
+	SH_CLONE,      /* clone flags from the text; fork/vfork fixed            */
+	SH_IO_SUBMIT,  /* one event per queued iocb                              */
+	SH_DUP2,       /* dup2/dup3: the second fd                               */
+	SH_COPY,       /* copy_file_range/sendfile: a read, then a write         */
+	SH_CLOSE_RANGE,/* "~0" upper bound, symbolic flags                       */
 };
 
 struct callspec {
 	const char *name;
-	enum handler h;
+	uint8_t call;            /* enum sc_call                                */
+	uint8_t shape;           /* enum shape                                  */
+	int8_t fd, dirfd, path, path2, len, off, flags, mode;  /* argument index */
 };
 
-
+#define NO -1
+/*                name            call          shape        fd dir path p2 len off flg mode */
+#define ROW(n, c, s, fd, dir, pa, p2, ln, of, fl, md) { n, c, s, fd, dir, pa, p2, ln, of, fl, md }
 static const struct callspec calls[] = {
-	{ "open", H_OPEN }, { "openat", H_OPENAT }, { "openat2", H_OPENAT2 },
-	{ "creat", H_CREAT }, { "close", H_CLOSE },
-	{ "read", H_READ }, { "write", H_WRITE },
-	{ "pread64", H_PREAD }, { "pread", H_PREAD },
-	{ "pwrite64", H_PWRITE }, { "pwrite", H_PWRITE },
-	{ "readv", H_READV }, { "writev", H_WRITEV },
-	{ "preadv", H_PREADV }, { "pwritev", H_PWRITEV },
-	{ "preadv2", H_PREADV2 }, { "pwritev2", H_PWRITEV2 },
-	{ "lseek", H_LSEEK }, { "_llseek", H_LLSEEK }, { "llseek", H_LLSEEK },
-	{ "ftruncate", H_FTRUNCATE }, { "ftruncate64", H_FTRUNCATE },
-	{ "fsync", H_FSYNC }, { "fdatasync", H_FDATASYNC },
-	{ "sync_file_range", H_SFR }, { "fallocate", H_FALLOCATE },
-	{ "dup", H_DUP }, { "dup2", H_DUP2 }, { "dup3", H_DUP3 },
-	{ "fcntl", H_FCNTL }, { "fcntl64", H_FCNTL },
-	{ "unlink", H_UNLINK }, { "unlinkat", H_UNLINKAT }, { "rmdir", H_RMDIR },
-	{ "rename", H_RENAME }, { "renameat", H_RENAMEAT }, { "renameat2", H_RENAMEAT },
-	{ "mkdir", H_MKDIR }, { "mkdirat", H_MKDIRAT },
-	{ "stat", H_STAT }, { "lstat", H_STAT }, { "stat64", H_STAT }, { "lstat64", H_STAT },
-	{ "oldstat", H_STAT }, { "oldlstat", H_STAT },
-	{ "newfstatat", H_FSTATAT }, { "fstatat64", H_FSTATAT }, { "statx", H_STATX },
-	{ "fstat", H_FSTAT }, { "fstat64", H_FSTAT }, { "oldfstat", H_FSTAT },
-	{ "mmap", H_MMAP }, { "mmap2", H_MMAP },
-	{ "clone", H_CLONE }, { "clone3", H_CLONE3 }, { "fork", H_FORK }, { "vfork", H_VFORK },
-	{ "io_submit", H_IO_SUBMIT },
-	{ "copy_file_range", H_COPY_FILE_RANGE }, { "sendfile", H_SENDFILE },
-	{ "sendfile64", H_SENDFILE }, { "close_range", H_CLOSE_RANGE },
-	{ "chdir", H_CHDIR }, { "fchdir", H_FCHDIR },
+	ROW("open",            SC_OPEN,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, 1,  2),
+	ROW("creat",           SC_OPEN,      SH_CREAT,     NO, NO, 0,  NO, NO, NO, NO, 1),
+	ROW("openat",          SC_OPEN,      SH_PLAIN,     NO, 0,  1,  NO, NO, NO, 2,  3),
+	ROW("openat2",         SC_OPEN,      SH_OPENAT2,   NO, 0,  1,  NO, NO, NO, NO, NO),
+	ROW("close",           SC_CLOSE,     SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("read",            SC_READ,      SH_PLAIN,     0,  NO, NO, NO, 2,  NO, NO, NO),
+	ROW("write",           SC_WRITE,     SH_PLAIN,     0,  NO, NO, NO, 2,  NO, NO, NO),
+	ROW("pread64",         SC_READ,      SH_PLAIN,     0,  NO, NO, NO, 2,  3,  NO, NO),
+	ROW("pread",           SC_READ,      SH_PLAIN,     0,  NO, NO, NO, 2,  3,  NO, NO),
+	ROW("pwrite64",        SC_WRITE,     SH_PLAIN,     0,  NO, NO, NO, 2,  3,  NO, NO),
+	ROW("pwrite",          SC_WRITE,     SH_PLAIN,     0,  NO, NO, NO, 2,  3,  NO, NO),
+	ROW("readv",           SC_READ,      SH_IOV,       0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("writev",          SC_WRITE,     SH_IOV,       0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("preadv",          SC_READ,      SH_IOV,       0,  NO, NO, NO, NO, 3,  NO, NO),
+	ROW("pwritev",         SC_WRITE,     SH_IOV,       0,  NO, NO, NO, NO, 3,  NO, NO),
+	ROW("preadv2",         SC_READ,      SH_IOV,       0,  NO, NO, NO, NO, 3,  NO, NO),
+	ROW("pwritev2",        SC_WRITE,     SH_IOV,       0,  NO, NO, NO, NO, 3,  4,  NO),
+	ROW("lseek",           SC_LSEEK,     SH_LSEEK,     0,  NO, NO, NO, NO, 1,  2,  NO),
+	ROW("_llseek",         SC_LSEEK,     SH_LSEEK,     0,  NO, NO, NO, NO, 1,  3,  NO),
+	ROW("llseek",          SC_LSEEK,     SH_LSEEK,     0,  NO, NO, NO, NO, 1,  3,  NO),
+	ROW("ftruncate",       SC_FTRUNCATE, SH_PLAIN,     0,  NO, NO, NO, 1,  NO, NO, NO),
+	ROW("ftruncate64",     SC_FTRUNCATE, SH_PLAIN,     0,  NO, NO, NO, 1,  NO, NO, NO),
+	ROW("fsync",           SC_FSYNC,     SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("fdatasync",       SC_FDATASYNC, SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
+	/* sync_file_range is replayed as fdatasync (see replay(1)) */
+	ROW("sync_file_range", SC_FDATASYNC, SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("fallocate",       SC_FALLOCATE, SH_FALLOCATE, 0,  NO, NO, NO, 3,  2,  NO, 1),
+	ROW("dup",             SC_DUP,       SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("dup2",            SC_DUP2,      SH_DUP2,      0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("dup3",            SC_DUP2,      SH_DUP2,      0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("fcntl",           SC_DUP,       SH_FCNTL,     NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("fcntl64",         SC_DUP,       SH_FCNTL,     NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("unlink",          SC_UNLINK,    SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
+	ROW("unlinkat",        SC_UNLINK,    SH_UNLINKAT,  NO, 0,  1,  NO, NO, NO, NO, NO),
+	ROW("rmdir",           SC_RMDIR,     SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
+	ROW("rename",          SC_RENAME,    SH_PLAIN,     NO, NO, 0,  1,  NO, NO, NO, NO),
+	ROW("renameat",        SC_RENAME,    SH_RENAMEAT,  NO, 0,  1,  3,  NO, NO, NO, NO),
+	ROW("renameat2",       SC_RENAME,    SH_RENAMEAT,  NO, 0,  1,  3,  NO, NO, NO, NO),
+	ROW("mkdir",           SC_MKDIR,     SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, 1),
+	ROW("mkdirat",         SC_MKDIR,     SH_PLAIN,     NO, 0,  1,  NO, NO, NO, NO, 2),
+	ROW("stat",            SC_STAT,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
+	ROW("lstat",           SC_STAT,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
+	ROW("stat64",          SC_STAT,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
+	ROW("lstat64",         SC_STAT,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
+	ROW("oldstat",         SC_STAT,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
+	ROW("oldlstat",        SC_STAT,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
+	ROW("newfstatat",      SC_STAT,      SH_FSTATAT,   NO, 0,  1,  NO, NO, NO, NO, NO),
+	ROW("fstatat64",       SC_STAT,      SH_FSTATAT,   NO, 0,  1,  NO, NO, NO, NO, NO),
+	ROW("statx",           SC_STAT,      SH_FSTATAT,   NO, 0,  1,  NO, NO, NO, NO, NO),
+	ROW("fstat",           SC_STAT,      SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("fstat64",         SC_STAT,      SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("oldfstat",        SC_STAT,      SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
+	ROW("mmap",            SC_MMAP,      SH_MMAP,      NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("mmap2",           SC_MMAP,      SH_MMAP,      NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("clone",           SC_CLONE,     SH_CLONE,     NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("clone3",          SC_CLONE,     SH_CLONE,     NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("fork",            SC_CLONE,     SH_CLONE,     NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("vfork",           SC_CLONE,     SH_CLONE,     NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("io_submit",       SC_SKIP,      SH_IO_SUBMIT, NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("copy_file_range", SC_READ,      SH_COPY,      NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("sendfile",        SC_READ,      SH_COPY,      NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("sendfile64",      SC_READ,      SH_COPY,      NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("close_range",     SC_CLOSE_RANGE, SH_CLOSE_RANGE, 0, NO, NO, NO, NO, NO, NO, NO),
+	ROW("chdir",           SC_CHDIR,     SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
+	ROW("fchdir",          SC_CHDIR,     SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
 };
+#undef ROW
+#undef NO
 
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
 #define CALLHASH 256
@@ -358,8 +418,26 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 	return NULL;
 }
 
+/* Digits of s[*i..n) in base (8, 10, 16) into *x; -ERANGE past 2^64-1. */
+static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x)
+{
+	uint64_t v = 0;
+	for (; *i < n; (*i)++) {
+		int d = hexval((unsigned char)s[*i]);
+		if (d < 0 || (unsigned)d >= base)
+			break;
+		if (v > (UINT64_MAX - (unsigned)d) / base)
+			return -ERANGE;
+		v = v * base + (unsigned)d;
+	}
+	*x = v;
+	return 0;
+}
+
 /* Integer: decimal, -decimal, 0x hex, 0 octal; trailing decoration/comment
- * allowed when rest != NULL (set to what follows). */
+ * allowed when rest != NULL (set to what follows).  -ERANGE when it does
+ * not fit an int64_t (a hex value up to 2^64-1 is taken as its two's
+ * complement, as strace prints addresses and -1 masks). */
 static int num(struct span a, int64_t *v, struct span *rest)
 {
 	a = trim(a);
@@ -376,21 +454,20 @@ static int num(struct span a, int64_t *v, struct span *rest)
 	if (i >= a.n || a.s[i] < '0' || a.s[i] > '9')
 		return -EINVAL;
 	uint64_t x = 0;
-	if (a.s[i] == '0' && i + 1 < a.n && (a.s[i + 1] == 'x' || a.s[i + 1] == 'X')) {
+	int hex = a.s[i] == '0' && i + 1 < a.n && (a.s[i + 1] == 'x' || a.s[i + 1] == 'X');
+	if (hex) {
 		i += 2;
 		size_t st = i;
-		while (i < a.n && hexval(a.s[i]) >= 0)
-			x = x * 16 + (uint64_t)hexval(a.s[i++]);
+		if (digits(a.s, a.n, &i, 16, &x))
+			return -ERANGE;
 		if (i == st)
 			return -EINVAL;
-	} else if (a.s[i] == '0') {
-		while (i < a.n && a.s[i] >= '0' && a.s[i] <= '7')
-			x = x * 8 + (uint64_t)(a.s[i++] - '0');
-	} else {
-		while (i < a.n && a.s[i] >= '0' && a.s[i] <= '9')
-			x = x * 10 + (uint64_t)(a.s[i++] - '0');
+	} else if (digits(a.s, a.n, &i, a.s[i] == '0' ? 8 : 10, &x)) {
+		return -ERANGE;
 	}
-	*v = neg ? -(int64_t)x : (int64_t)x;
+	if (neg ? x > (uint64_t)INT64_MAX + 1 : (!hex && x > (uint64_t)INT64_MAX))
+		return -ERANGE;
+	*v = neg ? (x == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)x) : (int64_t)x;
 	if (rest) {
 		*rest = (struct span){ a.s + i, a.n - i };
 		return 0;
@@ -641,7 +718,9 @@ static size_t secfrac(const char *s, size_t n, uint64_t *ns, uint64_t *ipart)
 	uint64_t ip = 0, fr = 0;
 	while (i < n && s[i] >= '0' && s[i] <= '9')
 		ip = ip * 10 + (uint64_t)(s[i++] - '0');
-	if (!i)
+	/* more than 11 digits of seconds (beyond year 5138) is not a time: the
+	 * nanoseconds would not fit */
+	if (!i || i > 11)
 		return 0;
 	if (i < n && s[i] == '.') {
 		i++;
@@ -675,17 +754,17 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 		i = 5;
 		while (i < len && l[i] == ' ')
 			i++;
-		int64_t v = 0;
+		uint64_t v = 0;
 		size_t st = i;
-		while (i < len && l[i] >= '0' && l[i] <= '9')
-			v = v * 10 + (l[i++] - '0');
+		if (digits(l, len, &i, 10, &v) || v > INT64_MAX)
+			return "a pid that fits 64 bits";
 		if (i > st && i < len && l[i] == '<')        /* -Y: N<comm> */
 			while (i < len && l[i] != ']')
 				i++;
 		if (i == st || i >= len || l[i] != ']')
 			return "'[pid N]'";
 		i++;
-		*pid = v;
+		*pid = (int64_t)v;
 		*bracketed = 1;
 	}
 	while (i < len && l[i] == ' ')
@@ -700,10 +779,11 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 			i = (size_t)(gt - l) + 1;
 	}
 	if (i > st && i < len && l[i] == ' ' && !*bracketed) {
-		int64_t v = 0;
-		for (size_t k = st; k < pe; k++)
-			v = v * 10 + (l[k] - '0');
-		*pid = v;
+		uint64_t v = 0;
+		size_t k = st;
+		if (digits(l, pe, &k, 10, &v) || v > INT64_MAX)
+			return "a pid that fits 64 bits";
+		*pid = (int64_t)v;
 		while (i < len && l[i] == ' ')
 			i++;
 		st = i;
@@ -720,7 +800,8 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 			size_t j = i + 1, ms = j;
 			while (j < len && l[j] >= '0' && l[j] <= '9')
 				m = m * 10 + (uint64_t)(l[j++] - '0');
-			if (j == ms || j >= len || l[j] != ':' || h > 23 || m > 59)
+			if (j == ms || j >= len || l[j] != ':' || i - st > 2 || j - ms > 2 || h > 23 ||
+			    m > 59)
 				return "a timestamp (HH:MM:SS[.frac], epoch or -r seconds)";
 			size_t u = secfrac(l + j + 1, len - j - 1, &ns, &ip);
 			if (!u || ip > 60)
@@ -994,441 +1075,458 @@ static int io_submit_events(struct strace_parser *p, struct sc_event *ev, struct
 	return 0;
 }
 
+/* ---- decoding: one generic pass over the row, then the row's shape ------- */
+struct dec {
+	struct strace_parser *p;
+	const struct callspec *cs;
+	struct span a[MAXARGS];
+	int na;
+	const char *body;       /* text after '(' and its top-level ')'   */
+	size_t close;
+	struct sc_event ev;
+	struct rerr *e;
+};
+
+enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3 };
+
+static struct span arg(const struct dec *d, int k)
+{
+	return k >= 0 && d->na > k ? d->a[k] : (struct span){ "", 0 };
+}
+
+static int fd_at(struct dec *d, int k, int64_t *fd, const char **deco)
+{
+	return fdarg(d->p, arg(d, k), fd, deco) ? DEC_BAD : 0;
+}
+
+static int num_at(const struct dec *d, int k, int64_t *v)
+{
+	return num(arg(d, k), v, NULL) ? DEC_BAD : 0;
+}
+
+/* The row's argument columns into the event. */
+static int fill_generic(struct dec *d)
+{
+	const struct callspec *cs = d->cs;
+	struct sc_event *ev = &d->ev;
+	int64_t v;
+	if (cs->fd >= 0 && fd_at(d, cs->fd, &ev->fd, &ev->fdpath))
+		return DEC_BAD;
+	if (cs->dirfd >= 0 && fd_at(d, cs->dirfd, &ev->dirfd, &ev->fdpath))
+		return DEC_BAD;
+	if (cs->path >= 0)
+		ev->path = strarg(d->p, arg(d, cs->path), &ev->path_flags);
+	if (cs->path2 >= 0)
+		ev->path2 = strarg(d->p, arg(d, cs->path2), NULL);
+	if (cs->len >= 0) {
+		if (num_at(d, cs->len, &v))
+			return DEC_BAD;
+		ev->len = (uint64_t)v;
+	}
+	if (cs->off >= 0 && num_at(d, cs->off, &ev->offset))
+		return DEC_BAD;
+	if (cs->flags >= 0 && cs->call == SC_OPEN &&
+	    strace_oflags(arg(d, cs->flags).s, arg(d, cs->flags).n, &ev->flags))
+		return DEC_BAD;
+	/* a mode is optional (open without O_CREAT prints none) */
+	if (cs->mode >= 0 && cs->shape != SH_FALLOCATE && d->na > cs->mode &&
+	    num_at(d, cs->mode, &ev->mode))
+		return DEC_BAD;
+	return 0;
+}
+
+static int sh_creat(struct dec *d)
+{
+	d->ev.flags = O_CREAT | O_WRONLY | O_TRUNC;
+	return DEC_EMIT;
+}
+
+/* openat2(dirfd, path, {flags=..., mode=..., resolve=...}, size) */
+static int sh_openat2(struct dec *d)
+{
+	struct span f[4];
+	int nf = 0;
+	size_t end;
+	struct span s = trim(arg(d, 2));
+	if (s.n < 2 || s.s[0] != '{' || split(s.s + 1, s.n - 2, 0, f, 4, &nf, &end))
+		return DEC_BAD;
+	for (int k = 0; k < nf && k < 4; k++) {
+		if (f[k].n > 6 && !memcmp(f[k].s, "flags=", 6)) {
+			if (strace_oflags(f[k].s + 6, f[k].n - 6, &d->ev.flags))
+				return DEC_BAD;
+		} else if (f[k].n > 5 && !memcmp(f[k].s, "mode=", 5)) {
+			if (num((struct span){ f[k].s + 5, f[k].n - 5 }, &d->ev.mode, NULL))
+				return DEC_BAD;
+		}
+	}
+	return DEC_EMIT;
+}
+
+/* readv/writev(fd, iov, cnt), preadv/pwritev(fd, iov, cnt, off),
+ * preadv2/pwritev2(fd, iov, cnt, off, flags): one transfer of the sum. */
+static int sh_iov(struct dec *d)
+{
+	struct sc_event *ev = &d->ev;
+	int64_t cnt = 1, fv = 0;
+	int trunc;
+	uint64_t sum = 0;
+	if (num_at(d, 2, &cnt))
+		return DEC_BAD;
+	ev->iovcnt = cnt > 0 ? (uint32_t)cnt : 1;
+	if (ev->offset < 0)
+		ev->offset = SC_NOOFF;     /* preadv2 with -1: current position */
+	if (d->cs->flags >= 0 && d->na > d->cs->flags) {
+		/* RWF_APPEND (0x10): appended like a write on O_APPEND */
+		struct span fl = trim(arg(d, d->cs->flags));
+		if (memmem(fl.s, fl.n, "RWF_APPEND", 10) || (!num(fl, &fv, NULL) && (fv & 0x10)))
+			ev->flags = O_APPEND;
+	}
+	if (!iovsum(arg(d, 1), &sum, &trunc)) {
+		if (trunc && ev->ret > 0 && (uint64_t)ev->ret > sum)
+			sum = (uint64_t)ev->ret;
+	} else {
+		/* an address: strace could not read the array */
+		sum = ev->ret > 0 ? (uint64_t)ev->ret : 0;
+	}
+	ev->len = sum;
+	return DEC_EMIT;
+}
+
+/* lseek(fd, off, whence) = pos; _llseek(fd, hi|off, [result], whence) = 0 */
+static int sh_lseek(struct dec *d)
+{
+	struct sc_event *ev = &d->ev;
+	int64_t v;
+	if (whencearg(arg(d, d->cs->flags), &ev->whence))
+		return DEC_BAD;
+	if (d->cs->flags == 3 && ev->ret == 0) {
+		struct span r = trim(arg(d, 2));
+		if (r.n >= 2 && r.s[0] == '[' && r.s[r.n - 1] == ']' &&
+		    !num((struct span){ r.s + 1, r.n - 2 }, &v, NULL))
+			ev->ret = v;
+		else
+			ev->ret = SC_RET_UNKNOWN;
+	}
+	return DEC_EMIT;
+}
+
+static int sh_fallocate(struct dec *d)
+{
+	struct sc_event *ev = &d->ev;
+	if (num(arg(d, d->cs->mode), &ev->mode, NULL)) {
+		/* symbolic mode: FALLOC_FL_KEEP_SIZE|... */
+		struct span m = trim(arg(d, d->cs->mode));
+		ev->mode = memmem(m.s, m.n, "KEEP_SIZE", 9) ? 1 : 0;
+		if (memmem(m.s, m.n, "PUNCH_HOLE", 10))
+			ev->mode |= 2;
+	}
+	return DEC_EMIT;
+}
+
+static int sh_dup2(struct dec *d)
+{
+	const char *deco;
+	return fd_at(d, 1, &d->ev.fd2, &deco) ? DEC_BAD : DEC_EMIT;
+}
+
+static int sh_fcntl(struct dec *d)
+{
+	struct span c = trim(arg(d, 1));
+	if ((c.n == 7 && !memcmp(c.s, "F_DUPFD", 7)) ||
+	    (c.n == 15 && !memcmp(c.s, "F_DUPFD_CLOEXEC", 15)))
+		return fd_at(d, 0, &d->ev.fd, &d->ev.fdpath) ? DEC_BAD : DEC_EMIT;
+	d->ev.call = SC_SKIP;
+	return DEC_EMIT;
+}
+
+static int sh_unlinkat(struct dec *d)
+{
+	struct span f = arg(d, 2);
+	if (memmem(f.s, f.n, "AT_REMOVEDIR", 12))
+		d->ev.call = SC_RMDIR;
+	return DEC_EMIT;
+}
+
+/* renameat(olddirfd, old, newdirfd, new): a relative new name under a
+ * decorated newdirfd is resolved here (the builder knows one dirfd). */
+static int sh_renameat(struct dec *d)
+{
+	struct sc_event *ev = &d->ev;
+	struct strace_parser *p = d->p;
+	int64_t d2;
+	const char *deco = NULL;
+	if (fd_at(d, 2, &d2, &deco))
+		return DEC_BAD;
+	if (ev->path2 && ev->path2[0] != '/' && deco && deco[0] == '/') {
+		size_t l1 = strlen(deco), l2 = strlen(ev->path2);
+		char *j = p->scratch + p->sused;
+		memcpy(j, deco, l1);
+		j[l1] = '/';
+		memcpy(j + l1 + 1, ev->path2, l2 + 1);
+		p->sused += l1 + l2 + 2;
+		ev->path2 = j;
+	}
+	return DEC_EMIT;
+}
+
+static int sh_fstatat(struct dec *d)
+{
+	struct sc_event *ev = &d->ev;
+	if (ev->path && !ev->path[0]) {      /* AT_EMPTY_PATH: fstat */
+		ev->path = NULL;
+		ev->fd = ev->dirfd;
+		ev->dirfd = SC_AT_FDCWD;
+	}
+	return DEC_EMIT;
+}
+
+/* mmap(addr, len, prot, flags, fd, off): only a file mapping counts */
+static int sh_mmap(struct dec *d)
+{
+	struct sc_event *ev = &d->ev;
+	int64_t fd = -1, v;
+	if (d->na >= 6 && fd_at(d, 4, &fd, &ev->fdpath))
+		return DEC_BAD;
+	if (fd < 0) {
+		ev->call = SC_SKIP;
+		return DEC_EMIT;
+	}
+	ev->fd = fd;
+	if (num_at(d, 1, &v))
+		return DEC_BAD;
+	ev->len = (uint64_t)v;
+	if (num(arg(d, 5), &ev->offset, NULL))
+		ev->offset = 0;
+	return DEC_EMIT;
+}
+
+static int sh_clone(struct dec *d)
+{
+	struct sc_event *ev = &d->ev;
+	const char *n = d->cs->name;
+	ev->flags = !strcmp(n, "vfork") ? CLONE_VM | CLONE_VFORK :
+		    !strcmp(n, "fork") ? 0 : cloneflags(d->body, d->close);
+	if (ev->ret > 0 && ev->ret != SC_RET_UNKNOWN) {
+		int rc = mark_child(d->p, ev->ret);
+		if (rc)
+			return rc;
+	}
+	return DEC_EMIT;
+}
+
+static int sh_io_submit(struct dec *d)
+{
+	int64_t nr = 0;
+	if (num_at(d, 1, &nr))
+		return DEC_BAD;
+	int rc = io_submit_events(d->p, &d->ev, arg(d, 2), nr, d->e);
+	if (rc == 1)
+		return DEC_BAD_IOCB;
+	if (rc)
+		return rc;
+	return d->ev.ret <= 0 ? DEC_EMIT : DEC_DONE;   /* nothing queued: counted */
+}
+
+/*
+ * copy_file_range(in, off_in, out, off_out, len, flags), sendfile(out, in,
+ * offset, count): a read of what was moved from `in`, then a write of it
+ * to `out`.  An offset given as [N] (or [N] => [M]) is explicit; NULL uses
+ * the position.
+ */
+static int sh_copy(struct dec *d)
+{
+	int cfr = !strcmp(d->cs->name, "copy_file_range");
+	struct sc_event rd = d->ev, wr = d->ev;
+	int64_t v;
+	rd.call = SC_READ;
+	wr.call = SC_WRITE;
+	if (fd_at(d, cfr ? 0 : 1, &rd.fd, &rd.fdpath) || fd_at(d, cfr ? 2 : 0, &wr.fd, &wr.fdpath))
+		return DEC_BAD;
+	struct span offs[2] = { arg(d, cfr ? 1 : 2), cfr ? arg(d, 3) : (struct span){ "NULL", 4 } };
+	int64_t *dst[2] = { &rd.offset, &wr.offset };
+	for (int k = 0; k < 2; k++) {
+		struct span o = trim(offs[k]);
+		const char *rb = o.n > 2 && o.s[0] == '[' ? memchr(o.s, ']', o.n) : NULL;
+		if (!rb)
+			*dst[k] = SC_NOOFF;
+		else if (num((struct span){ o.s + 1, (size_t)(rb - o.s - 1) }, dst[k], NULL))
+			return DEC_BAD;
+	}
+	if (num_at(d, cfr ? 4 : 3, &v))
+		return DEC_BAD;
+	rd.len = (uint64_t)v;
+	/* the request may be "as much as there is": the moved bytes are
+	 * what the call returned */
+	if (d->ev.ret >= 0 && d->ev.ret != SC_RET_UNKNOWN)
+		rd.len = (uint64_t)d->ev.ret;
+	wr.len = rd.len;
+	int rc = d->p->emit(d->p->arg, &rd, d->e);
+	if (!rc)
+		rc = d->p->emit(d->p->arg, &wr, d->e);
+	return rc ? rc : DEC_DONE;
+}
+
+static int sh_close_range(struct dec *d)
+{
+	struct sc_event *ev = &d->ev;
+	const char *d2 = NULL;
+	struct span l = trim(arg(d, 1));
+	if (l.n == 2 && !memcmp(l.s, "~0", 2))      /* strace's way of saying UINT_MAX */
+		ev->fd2 = UINT32_MAX;
+	else if (fd_at(d, 1, &ev->fd2, &d2))
+		return DEC_BAD;
+	struct span fl = trim(arg(d, 2));
+	if (num(fl, &ev->flags, NULL)) {
+		ev->flags = 0;
+		if (memmem(fl.s, fl.n, "CLOSE_RANGE_UNSHARE", 19))
+			ev->flags |= 2;
+		if (memmem(fl.s, fl.n, "CLOSE_RANGE_CLOEXEC", 19))
+			ev->flags |= 4;
+	}
+	return DEC_EMIT;
+}
+
+static int sh_plain(struct dec *d)
+{
+	(void)d;
+	return DEC_EMIT;
+}
+
+typedef int (*shape_fn)(struct dec *d);
+static const shape_fn shapes[] = {
+	[SH_PLAIN] = sh_plain, [SH_CREAT] = sh_creat, [SH_OPENAT2] = sh_openat2,
+	[SH_IOV] = sh_iov, [SH_LSEEK] = sh_lseek, [SH_FALLOCATE] = sh_fallocate,
+	[SH_DUP2] = sh_dup2, [SH_FCNTL] = sh_fcntl, [SH_UNLINKAT] = sh_unlinkat,
+	[SH_RENAMEAT] = sh_renameat, [SH_FSTATAT] = sh_fstatat, [SH_MMAP] = sh_mmap,
+	[SH_CLONE] = sh_clone, [SH_IO_SUBMIT] = sh_io_submit, [SH_COPY] = sh_copy,
+	[SH_CLOSE_RANGE] = sh_close_range,
+};
+
+/* A -y decoration of the result ("= 3</a/b>"): its text; *rest after it.
+ * NULL when the '>' is missing. */
+static const char *result_decoration(struct strace_parser *p, struct span *rest)
+{
+	const char *gt = NULL;
+	int dd = 1;
+	for (size_t k = 1; k < rest->n; k++) {
+		if (rest->s[k] == '\\') {
+			k++;
+			continue;
+		}
+		if (rest->s[k] == '<')
+			dd++;
+		if (rest->s[k] == '>' && rest->s[k - 1] != '-' && !--dd) {
+			gt = rest->s + k;
+			break;
+		}
+	}
+	if (!gt)
+		return NULL;
+	const char *deco = decoration(p, rest->s + 1, (size_t)(gt - rest->s - 1));
+	*rest = (struct span){ gt + 1, rest->n - (size_t)(gt + 1 - rest->s) };
+	return deco;
+}
+
+/* The duration " <S.frac>" at the end of rs, removed from it: 0 when
+ * absent; -1 when malformed. */
+static int take_duration(struct span *rs, uint64_t *dur)
+{
+	*dur = 0;
+	if (!rs->n || rs->s[rs->n - 1] != '>')
+		return 0;
+	const char *lt = memrchr(rs->s, '<', rs->n);
+	if (!lt || lt == rs->s || lt[-1] != ' ')
+		return 0;    /* a decoration, not a duration */
+	size_t dn = (size_t)(rs->s + rs->n - lt - 2);
+	uint64_t ns = 0, ip;
+	if (!dn || secfrac(lt + 1, dn, &ns, &ip) != dn)
+		return -1;
+	*dur = ns;
+	rs->n = (size_t)(lt - rs->s);
+	return 0;
+}
+
+/* "= RET [<DUR>]" after the arguments: into ev (ret, retpath, dur_ns).
+ * NULL, or what was expected. */
+static const char *parse_result(struct strace_parser *p, const char *body, size_t blen,
+				size_t close, struct sc_event *ev)
+{
+	size_t i = close + 1;
+	while (i < blen && (body[i] == ' ' || body[i] == '\t'))
+		i++;
+	if (i >= blen || body[i] != '=')
+		return "'=' after ')'";
+	i++;
+	while (i < blen && (body[i] == ' ' || body[i] == '\t'))
+		i++;
+	struct span rs = { body + i, blen - i }, rest;
+	if (take_duration(&rs, &ev->dur_ns))
+		return "a duration '<seconds>' at the end";
+	rs = trim(rs);
+	if (!rs.n)
+		return "a result after '='";
+	if (rs.s[0] == '?') {
+		ev->ret = SC_RET_UNKNOWN;
+		return NULL;
+	}
+	int64_t v;
+	if (num(rs, &v, &rest))
+		return "a number or '?' after '='";
+	if (rest.n && rest.s[0] == '<' && !(ev->retpath = result_decoration(p, &rest)))
+		return "'>' closing a path decoration";
+	if (v == -1 && rest.n > 1 && rest.s[0] == ' ' && rest.s[1] == 'E') {
+		size_t k = 1;
+		while (k < rest.n && is_name_char((unsigned char)rest.s[k]))
+			k++;
+		int en = strace_errno(rest.s + 1, k - 1);
+		v = en ? -en : -EIO;
+	}
+	ev->ret = v;
+	return NULL;
+}
+
 /*
  * Decode a complete call: name, and body = text after '(' (args, ')',
- * '= RET', optional <DUR>).  Fills and emits the event.
+ * '= RET', optional <DUR>).  Fills and emits the event(s).
  */
 static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, uint64_t ts,
 		  unsigned long lineno, const char *name, size_t nlen, const char *body,
 		  size_t blen, const char *line, size_t len, struct rerr *e)
 {
-	struct span a[MAXARGS];
-	int na = 0;
-	size_t close;
-	memset(a, 0, sizeof(a));
-	const char *why = split(body, blen, 1, a, MAXARGS, &na, &close);
+	struct dec d = { .p = p, .body = body, .e = e };
+	memset(d.a, 0, sizeof(d.a));
+	const char *why = split(body, blen, 1, d.a, MAXARGS, &d.na, &d.close);
 	if (why)
 		return bad_line(p, e, src, lineno, line, len, why);
-	/* "= RET [<DUR>]" */
-	size_t i = close + 1;
-	while (i < blen && (body[i] == ' ' || body[i] == '\t'))
-		i++;
-	if (i >= blen || body[i] != '=')
-		return bad_line(p, e, src, lineno, line, len, "'=' after ')'");
-	i++;
-	while (i < blen && (body[i] == ' ' || body[i] == '\t'))
-		i++;
-	struct span rs = { body + i, blen - i };
-	uint64_t dur = 0;
-	if (rs.n && rs.s[rs.n - 1] == '>') {
-		const char *lt = memrchr(rs.s, '<', rs.n);
-		uint64_t ns, ip;
-		if (lt && lt > rs.s && lt[-1] == ' ' &&
-		    secfrac(lt + 1, (size_t)(rs.s + rs.n - lt - 2), &ns, &ip) ==
-			    (size_t)(rs.s + rs.n - lt - 2)) {
-			dur = ns;
-			rs.n = (size_t)(lt - rs.s);
-		}
-	}
-	rs = trim(rs);
-	if (!rs.n)
-		return bad_line(p, e, src, lineno, line, len, "a result after '='");
-
-	struct sc_event ev;
-	sc_event_init(&ev);
-	ev.src = src->name;
-	ev.line = lineno;
-	ev.pid = pid;
-	ev.ts_ns = ts;
-	ev.dur_ns = dur;
-	/* result */
-	if (rs.s[0] == '?') {
-		ev.ret = SC_RET_UNKNOWN;
-	} else {
-		struct span rest;
-		int64_t v;
-		if (num(rs, &v, &rest))
-			return bad_line(p, e, src, lineno, line, len, "a number or '?' after '='");
-		if (rest.n && rest.s[0] == '<') {
-			const char *gt = NULL;
-			int dd = 1;
-			for (size_t k = 1; k < rest.n; k++) {
-				if (rest.s[k] == '\\') {
-					k++;
-					continue;
-				}
-				if (rest.s[k] == '<')
-					dd++;
-				if (rest.s[k] == '>' && rest.s[k - 1] != '-' && !--dd) {
-					gt = rest.s + k;
-					break;
-				}
-			}
-			if (!gt)
-				return bad_line(p, e, src, lineno, line, len, "'>' closing a path decoration");
-			ev.retpath = decoration(p, rest.s + 1, (size_t)(gt - rest.s - 1));
-			rest = (struct span){ gt + 1, rest.n - (size_t)(gt + 1 - rest.s) };
-		}
-		if (v == -1 && rest.n > 1 && rest.s[0] == ' ' && rest.s[1] == 'E') {
-			size_t k = 1;
-			while (k < rest.n && is_name_char((unsigned char)rest.s[k]))
-				k++;
-			int en = strace_errno(rest.s + 1, k - 1);
-			v = en ? -en : -EIO;
-		}
-		ev.ret = v;
-	}
+	sc_event_init(&d.ev);
+	d.ev.src = src->name;
+	d.ev.line = lineno;
+	d.ev.pid = pid;
+	d.ev.ts_ns = ts;
+	why = parse_result(p, body, blen, d.close, &d.ev);
+	if (why)
+		return bad_line(p, e, src, lineno, line, len, why);
 	p->syscalls++;
 
-	const struct callspec *cs = lookup(p, name, nlen);
-	enum handler h = cs ? cs->h : H_SKIP;
-	ev.name = cs ? cs->name : sdup(p, name, nlen);
-	int ok = 1;
-	int64_t v = 0;
-	const char *deco = NULL;
-	int trunc;
-#define ARG(k) (na > (k) ? a[k] : (struct span){ "", 0 })
-#define FD(k, dst, dp) (ok = ok && !fdarg(p, ARG(k), &(dst), &(dp)))
-#define NUM(k, dst) (ok = ok && !num(ARG(k), &v, NULL), (dst) = v)
-	switch (h) {
-	case H_SKIP:
-		ev.call = SC_SKIP;
-		break;
-	case H_CLOSE_RANGE: {
-		ev.call = SC_CLOSE_RANGE;
-		FD(0, ev.fd, ev.fdpath);
-		const char *d2 = NULL;
-		struct span l = trim(ARG(1));
-		if (l.n == 2 && !memcmp(l.s, "~0", 2))      /* strace's way of saying UINT_MAX */
-			ev.fd2 = UINT32_MAX;
-		else
-			FD(1, ev.fd2, d2);
-		struct span fl = trim(ARG(2));
-		if (num(fl, &ev.flags, NULL)) {
-			ev.flags = 0;
-			if (memmem(fl.s, fl.n, "CLOSE_RANGE_UNSHARE", 19))
-				ev.flags |= 2;
-			if (memmem(fl.s, fl.n, "CLOSE_RANGE_CLOEXEC", 19))
-				ev.flags |= 4;
-		}
-		break;
+	d.cs = lookup(p, name, nlen);
+	if (!d.cs) {
+		d.ev.call = SC_SKIP;
+		d.ev.name = sdup(p, name, nlen);
+		return p->emit(p->arg, &d.ev, e);
 	}
-	case H_CHDIR:
-		ev.call = SC_CHDIR;
-		ev.path = strarg(p, ARG(0), NULL);
-		break;
-	case H_FCHDIR:
-		ev.call = SC_CHDIR;
-		FD(0, ev.fd, ev.fdpath);
-		break;
-	case H_COPY_FILE_RANGE:
-	case H_SENDFILE: {
-		/* copy_file_range(in, off_in, out, off_out, len, flags),
-		 * sendfile(out, in, offset, count): a read of what was moved
-		 * from `in`, then a write of it to `out`.  An offset given as
-		 * [N] (or [N] => [M]) is explicit; NULL uses the position. */
-		int cfr = h == H_COPY_FILE_RANGE;
-		struct sc_event rd = ev, wr = ev;
-		rd.call = SC_READ;
-		wr.call = SC_WRITE;
-		FD(cfr ? 0 : 1, rd.fd, rd.fdpath);
-		FD(cfr ? 2 : 0, wr.fd, wr.fdpath);
-		struct span offs[2] = { ARG(cfr ? 1 : 2), cfr ? ARG(3) : (struct span){ "NULL", 4 } };
-		int64_t *dst[2] = { &rd.offset, &wr.offset };
-		for (int k = 0; k < 2 && ok; k++) {
-			struct span o = trim(offs[k]);
-			const char *rb = o.n > 2 && o.s[0] == '[' ? memchr(o.s, ']', o.n) : NULL;
-			if (rb)
-				ok = !num((struct span){ o.s + 1, (size_t)(rb - o.s - 1) }, dst[k], NULL);
-			else
-				*dst[k] = SC_NOOFF;
-		}
-		NUM(cfr ? 4 : 3, rd.len);
-		if (!ok)
-			break;
-		/* the request may be "as much as there is": the moved bytes are
-		 * what the call returned */
-		if (ev.ret >= 0 && ev.ret != SC_RET_UNKNOWN)
-			rd.len = (uint64_t)ev.ret;
-		wr.len = rd.len;
-		int rc = p->emit(p->arg, &rd, e);
-		if (rc)
-			return rc;
-		return p->emit(p->arg, &wr, e);
-	}
-	case H_IO_SUBMIT: {
-		int64_t nr = 0;
-		NUM(1, nr);
-		if (!ok)
-			break;
-		int rc = io_submit_events(p, &ev, ARG(2), nr, e);
-		if (rc == 1)
-			return bad_line(p, e, src, lineno, line, len, "an iocb array");
-		if (rc)
-			return rc;
-		if (ev.ret <= 0)
-			ev.call = SC_SKIP;      /* nothing queued: count the call */
-		else
-			return 0;
-		break;
-	}
-	case H_OPEN:
-	case H_CREAT:
-		ev.call = SC_OPEN;
-		ev.path = strarg(p, ARG(0), &ev.path_flags);
-		if (h == H_CREAT) {
-			ev.flags = O_CREAT | O_WRONLY | O_TRUNC;
-			NUM(1, ev.mode);
-		} else {
-			ok = ok && !strace_oflags(ARG(1).s, ARG(1).n, &ev.flags);
-			if (na > 2)
-				NUM(2, ev.mode);
-		}
-		break;
-	case H_OPENAT:
-	case H_OPENAT2:
-		ev.call = SC_OPEN;
-		FD(0, ev.dirfd, ev.fdpath);
-		ev.path = strarg(p, ARG(1), &ev.path_flags);
-		if (h == H_OPENAT) {
-			ok = ok && !strace_oflags(ARG(2).s, ARG(2).n, &ev.flags);
-			if (na > 3)
-				NUM(3, ev.mode);
-		} else {
-			struct span f[4];
-			int nf = 0;
-			size_t end;
-			struct span s2 = trim(ARG(2));
-			if (s2.n < 2 || s2.s[0] != '{' || split(s2.s + 1, s2.n - 2, 0, f, 4, &nf, &end)) {
-				ok = 0;
-				break;
-			}
-			for (int k = 0; k < nf && k < 4; k++) {
-				if (f[k].n > 6 && !memcmp(f[k].s, "flags=", 6))
-					ok = ok && !strace_oflags(f[k].s + 6, f[k].n - 6, &ev.flags);
-				else if (f[k].n > 5 && !memcmp(f[k].s, "mode=", 5))
-					ok = ok && !num((struct span){ f[k].s + 5, f[k].n - 5 }, &ev.mode, NULL);
-			}
-		}
-		break;
-	case H_CLOSE:
-		ev.call = SC_CLOSE;
-		FD(0, ev.fd, ev.fdpath);
-		break;
-	case H_READ:
-	case H_WRITE:
-	case H_PREAD:
-	case H_PWRITE:
-		ev.call = (h == H_READ || h == H_PREAD) ? SC_READ : SC_WRITE;
-		FD(0, ev.fd, ev.fdpath);
-		NUM(2, ev.len);
-		if (h == H_PREAD || h == H_PWRITE)
-			NUM(3, ev.offset);
-		break;
-	case H_READV:
-	case H_WRITEV:
-	case H_PREADV:
-	case H_PWRITEV:
-	case H_PREADV2:
-	case H_PWRITEV2: {
-		int rd = h == H_READV || h == H_PREADV || h == H_PREADV2;
-		ev.call = rd ? SC_READ : SC_WRITE;
-		FD(0, ev.fd, ev.fdpath);
-		int64_t cnt = 1;
-		NUM(2, cnt);
-		ev.iovcnt = cnt > 0 ? (uint32_t)cnt : 1;
-		if (h != H_READV && h != H_WRITEV)
-			NUM(3, ev.offset);
-		if (ev.offset < 0)
-			ev.offset = SC_NOOFF;     /* preadv2 with -1: current position */
-		if (h == H_PWRITEV2 && na >= 5) {
-			/* RWF_APPEND (0x10): appended like a write on O_APPEND */
-			struct span fl = trim(ARG(4));
-			int64_t fv = 0;
-			if (memmem(fl.s, fl.n, "RWF_APPEND", 10) ||
-			    (!num(fl, &fv, NULL) && (fv & 0x10)))
-				ev.flags = O_APPEND;
-		}
-		if (!ok)
-			break;
-		uint64_t sum = 0;
-		if (!iovsum(ARG(1), &sum, &trunc)) {
-			if (trunc && ev.ret > 0 && (uint64_t)ev.ret > sum)
-				sum = (uint64_t)ev.ret;
-		} else {
-			/* an address: strace could not read the array */
-			sum = ev.ret > 0 ? (uint64_t)ev.ret : 0;
-		}
-		ev.len = sum;
-		break;
-	}
-	case H_LSEEK:
-	case H_LLSEEK:
-		ev.call = SC_LSEEK;
-		FD(0, ev.fd, ev.fdpath);
-		NUM(1, ev.offset);
-		ok = ok && !whencearg(ARG(h == H_LSEEK ? 2 : 3), &ev.whence);
-		if (ok && h == H_LLSEEK && ev.ret == 0) {
-			struct span r = trim(ARG(2));
-			if (r.n >= 2 && r.s[0] == '[' && r.s[r.n - 1] == ']' &&
-			    !num((struct span){ r.s + 1, r.n - 2 }, &v, NULL))
-				ev.ret = v;
-			else
-				ev.ret = SC_RET_UNKNOWN;
-		}
-		break;
-	case H_FTRUNCATE:
-		ev.call = SC_FTRUNCATE;
-		FD(0, ev.fd, ev.fdpath);
-		NUM(1, ev.len);
-		break;
-	case H_FSYNC:
-	case H_FDATASYNC:
-		ev.call = h == H_FSYNC ? SC_FSYNC : SC_FDATASYNC;
-		FD(0, ev.fd, ev.fdpath);
-		break;
-	case H_SFR:
-		/* sync_file_range is replayed as fdatasync (see strace.roff) */
-		ev.call = SC_FDATASYNC;
-		FD(0, ev.fd, ev.fdpath);
-		break;
-	case H_FALLOCATE:
-		ev.call = SC_FALLOCATE;
-		FD(0, ev.fd, ev.fdpath);
-		if (num(ARG(1), &ev.mode, NULL)) {
-			/* symbolic mode: FALLOC_FL_KEEP_SIZE|... */
-			struct span m = trim(ARG(1));
-			ev.mode = memmem(m.s, m.n, "KEEP_SIZE", 9) ? 1 : 0;
-			if (memmem(m.s, m.n, "PUNCH_HOLE", 10))
-				ev.mode |= 2;
-		}
-		NUM(2, ev.offset);
-		NUM(3, ev.len);
-		break;
-	case H_DUP:
-		ev.call = SC_DUP;
-		FD(0, ev.fd, ev.fdpath);
-		break;
-	case H_DUP2:
-	case H_DUP3:
-		ev.call = SC_DUP2;
-		FD(0, ev.fd, ev.fdpath);
-		FD(1, ev.fd2, deco);
-		break;
-	case H_FCNTL: {
-		struct span c = trim(ARG(1));
-		if ((c.n == 7 && !memcmp(c.s, "F_DUPFD", 7)) ||
-		    (c.n == 15 && !memcmp(c.s, "F_DUPFD_CLOEXEC", 15))) {
-			ev.call = SC_DUP;
-			FD(0, ev.fd, ev.fdpath);
-		} else {
-			ev.call = SC_SKIP;
-		}
-		break;
-	}
-	case H_UNLINK:
-	case H_RMDIR:
-		ev.call = h == H_UNLINK ? SC_UNLINK : SC_RMDIR;
-		ev.path = strarg(p, ARG(0), &ev.path_flags);
-		break;
-	case H_UNLINKAT: {
-		FD(0, ev.dirfd, ev.fdpath);
-		ev.path = strarg(p, ARG(1), &ev.path_flags);
-		struct span f = ARG(2);
-		ev.call = memmem(f.s, f.n, "AT_REMOVEDIR", 12) ? SC_RMDIR : SC_UNLINK;
-		break;
-	}
-	case H_RENAME:
-		ev.call = SC_RENAME;
-		ev.path = strarg(p, ARG(0), &ev.path_flags);
-		ev.path2 = strarg(p, ARG(1), NULL);
-		break;
-	case H_RENAMEAT: {
-		ev.call = SC_RENAME;
-		FD(0, ev.dirfd, ev.fdpath);
-		ev.path = strarg(p, ARG(1), &ev.path_flags);
-		int64_t d2 = 0;
-		FD(2, d2, deco);
-		ev.path2 = strarg(p, ARG(3), NULL);
-		(void)d2;
-		/* a relative new name under a decorated dirfd: resolve here */
-		if (ok && ev.path2 && ev.path2[0] != '/' && deco && deco[0] == '/') {
-			size_t l1 = strlen(deco), l2 = strlen(ev.path2);
-			char *j = p->scratch + p->sused;
-			memcpy(j, deco, l1);
-			j[l1] = '/';
-			memcpy(j + l1 + 1, ev.path2, l2 + 1);
-			p->sused += l1 + l2 + 2;
-			ev.path2 = j;
-		}
-		break;
-	}
-	case H_MKDIR:
-		ev.call = SC_MKDIR;
-		ev.path = strarg(p, ARG(0), &ev.path_flags);
-		NUM(1, ev.mode);
-		break;
-	case H_MKDIRAT:
-		ev.call = SC_MKDIR;
-		FD(0, ev.dirfd, ev.fdpath);
-		ev.path = strarg(p, ARG(1), &ev.path_flags);
-		NUM(2, ev.mode);
-		break;
-	case H_STAT:
-		ev.call = SC_STAT;
-		ev.path = strarg(p, ARG(0), &ev.path_flags);
-		break;
-	case H_FSTATAT:
-	case H_STATX: {
-		ev.call = SC_STAT;
-		FD(0, ev.dirfd, ev.fdpath);
-		ev.path = strarg(p, ARG(1), &ev.path_flags);
-		if (ok && ev.path && !ev.path[0]) {      /* AT_EMPTY_PATH: fstat */
-			ev.path = NULL;
-			ev.fd = ev.dirfd;
-			ev.dirfd = SC_AT_FDCWD;
-		}
-		break;
-	}
-	case H_FSTAT:
-		ev.call = SC_STAT;
-		FD(0, ev.fd, ev.fdpath);
-		break;
-	case H_MMAP: {
-		int64_t fd = -1;
-		if (na >= 6)
-			FD(4, fd, ev.fdpath);
-		if (ok && fd >= 0) {
-			ev.call = SC_MMAP;
-			ev.fd = fd;
-			NUM(1, ev.len);
-			if (num(ARG(5), &ev.offset, NULL))
-				ev.offset = 0;
-		} else {
-			ev.call = SC_SKIP;
-		}
-		break;
-	}
-	case H_CLONE:
-	case H_CLONE3:
-	case H_FORK:
-	case H_VFORK:
-		ev.call = SC_CLONE;
-		ev.flags = (h == H_CLONE || h == H_CLONE3) ? cloneflags(body, close) :
-			   h == H_VFORK ? CLONE_VM | CLONE_VFORK : 0;
-		if (ev.ret > 0 && ev.ret != SC_RET_UNKNOWN) {
-			int rc = mark_child(p, ev.ret);
-			if (rc)
-				return rc;
-		}
-		break;
-	}
-#undef ARG
-#undef FD
-#undef NUM
-	if (!ok)
-		return bad_line(p, e, src, lineno, line, len, "arguments of the form strace prints");
-	return p->emit(p->arg, &ev, e);
+	d.ev.name = d.cs->name;
+	d.ev.call = (enum sc_call)d.cs->call;
+	int rc = fill_generic(&d);
+	if (!rc)
+		rc = shapes[d.cs->shape](&d);
+	if (rc == DEC_BAD || rc == DEC_BAD_IOCB)
+		return bad_line(p, e, src, lineno, line, len, rc == DEC_BAD_IOCB ? "an iocb array" :
+						"arguments of the form strace prints");
+	if (rc == DEC_DONE)
+		return 0;
+	if (rc)
+		return rc;
+	return p->emit(p->arg, &d.ev, e);
 }
 
 static int strip_unfinished(const char *s, size_t n, size_t *keep)
@@ -1444,17 +1542,49 @@ static int strip_unfinished(const char *s, size_t n, size_t *keep)
 	return 1;
 }
 
-int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *line, size_t len,
-		       unsigned long lineno, struct rerr *e)
+/* A line cut by strace's "Process N attached" message: its head waits in
+ * src->carry for the rest (the next line).  1 when the line was one. */
+static int cut_line(struct strace_parser *p, struct strace_src *src, char *line, size_t len)
 {
-	p->bad = 0;
-	/* binary garbage */
+	const char *cut = NULL;
+	if (len > 25 && (!memcmp(line + len - 9, " attached", 9) ||
+			 !memcmp(line + len - 9, " detached", 9)))
+		cut = memmem(line, len, "strace: Process ", 16);
+	if (!cut)
+		return 0;
+	size_t head = (size_t)(cut - line);
+	int64_t pid;
+	struct span rest;
+	if (!num((struct span){ cut + 16, len - head - 16 }, &pid, &rest)) {
+		int rc = mark_child(p, pid);
+		if (rc)
+			return rc;
+	}
+	int rc = reserve(&src->carry, &src->carry_cap, head + 1);
+	if (rc)
+		return rc;
+	memmove(src->carry, line, head);
+	src->carry[head] = 0;
+	src->carry_len = head;
+	return 1;
+}
+
+/*
+ * Everything a line can be before it is a call: binary garbage (an error),
+ * the rest of a cut line (joined), blank, a -k frame, the -c/-C summary
+ * table, strace's own messages.  0: parse *line as a call line; 1: done
+ * with it; -errno.
+ */
+static int line_preamble(struct strace_parser *p, struct strace_src *src, char **linep,
+			 size_t *lenp, unsigned long lineno, struct rerr *e)
+{
+	char *line = *linep;
+	size_t len = *lenp;
 	size_t bad = first_ctrl(line, len);
 	if (bad < len && !(line[bad] == '\r' && bad == len - 1))
 		return bad_line(p, e, src, lineno, line, len, "text (found a binary byte)");
 	if (len && line[len - 1] == '\r')
 		line[--len] = 0;
-	/* a line cut by an interleaved "strace: Process N attached" message */
 	if (src->carry_len) {
 		int rc = reserve(&src->carry, &src->carry_cap, src->carry_len + len + 1);
 		if (rc)
@@ -1464,70 +1594,44 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 		src->carry_len = 0;
 		line = src->carry;
 	}
+	*linep = line;
+	*lenp = len;
 	size_t nb = 0;
 	while (nb < len && (line[nb] == ' ' || line[nb] == '\t'))
 		nb++;
 	if (nb == len)
-		return 0;
+		return 1;
 	if (len - nb >= 2 && line[nb] == '>' && line[nb + 1] == ' ')
-		return 0;                                /* -k backtrace frame */
+		return 1;                                /* -k backtrace frame */
 	/* -C: the summary table after the calls ("% time     seconds ...",
 	 * "------ ----", " 45.12    0.002567   12   200    3 pread64") */
 	if (len - nb >= 6 && !memcmp(line + nb, "% time", 6)) {
 		src->summary = true;
-		return 0;
+		return 1;
 	}
 	if (src->summary) {
 		if (strspn(line, "- ") == len ||
 		    ((line[nb] >= '0' && line[nb] <= '9') && !memchr(line, '(', len)))
-			return 0;
+			return 1;
 		src->summary = false;
 	}
 	if (len >= 8 && !memcmp(line, "strace: ", 8)) {
 		int64_t pid;
 		if (len > 16 && !memcmp(line + 8, "Process ", 8) &&
 		    !num((struct span){ line + 16, len - 16 }, &pid, &(struct span){ 0 }))
-			return mark_child(p, pid);
-		return 0;
+			return mark_child(p, pid) ? -ENOMEM : 1;
+		return 1;
 	}
-	const char *cut = NULL;
-	if (len > 25 && (!memcmp(line + len - 9, " attached", 9) ||
-			 !memcmp(line + len - 9, " detached", 9)))
-		cut = memmem(line, len, "strace: Process ", 16);
-	if (cut) {
-		size_t head = (size_t)(cut - line);
-		int64_t pid;
-		struct span rest;
-		if (!num((struct span){ cut + 16, len - head - 16 }, &pid, &rest)) {
-			int rc = mark_child(p, pid);
-			if (rc)
-				return rc;
-		}
-		int rc = reserve(&src->carry, &src->carry_cap, head + 1);
-		if (rc)
-			return rc;
-		memmove(src->carry, line, head);
-		src->carry[head] = 0;
-		src->carry_len = head;
-		return 0;
-	}
+	return cut_line(p, src, line, len);
+}
 
-	size_t pos;
-	int64_t rawpid;
-	int bracketed, kind;
-	uint64_t ts;
-	const char *why = prefix(line, len, &pos, &rawpid, &bracketed, &kind, &ts);
-	if (why)
-		return bad_line(p, e, src, lineno, line, len, why);
-	ts = norm_ts(src, kind, ts);
-
-	/* reserve scratch for decoded strings of this line (never longer) */
-	int rc = reserve(&p->scratch, &p->scap, 2 * len + 1024);
-	if (rc)
-		return rc;
-	p->sused = 0;
-
+/* Whose line it is: the prefixed pid, or for unprefixed lines the -ff
+ * file's pid or the main process of "[pid N]" output. */
+static int line_pid(struct strace_parser *p, struct strace_src *src, int64_t rawpid,
+		    int bracketed, unsigned long lineno, int64_t *pidp, struct rerr *e)
+{
 	int64_t pid;
+	int rc;
 	if (rawpid == STRACE_NOPID) {
 		pid = src->pid != STRACE_NOPID ? src->pid : src->main_pid;
 	} else {
@@ -1539,8 +1643,7 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 			if (rawpid == src->main_alias) {
 				pid = src->main_pid;
 			} else if (!src->main_known && src->main_pid == -1 &&
-				   !(pidbits(p, rawpid) & CHILD) &&
-				   imap_get(&p->seen, -1)) {
+				   !(pidbits(p, rawpid) & CHILD) && imap_get(&p->seen, -1)) {
 				/* first prefixed pid that is nobody's child: the
 				 * main process, whose early lines had no prefix */
 				src->main_known = true;
@@ -1557,133 +1660,178 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 		if (rc)
 			return rc;
 	}
-	char *t = line + pos;
-	size_t tn = len - pos;
+	*pidp = pid;
+	return 0;
+}
 
+static int exit_line(struct strace_parser *p, struct strace_src *src, int64_t pid,
+		     unsigned long lineno, uint64_t ts, struct rerr *e)
+{
+	int rc = drop_pending(p, src, pid, e);
+	if (rc)
+		return rc;
+	struct sc_event ev;
+	sc_event_init(&ev);
+	ev.src = src->name;
+	ev.line = lineno;
+	ev.pid = pid;
+	ev.ts_ns = ts;
+	ev.call = SC_EXIT;
+	ev.name = "exit";
+	return p->emit(p->arg, &ev, e);
+}
+
+/* "<... NAME resumed>REST": joined to the pending start and decoded. */
+static int resumed_line(struct strace_parser *p, struct strace_src *src, int64_t pid,
+			unsigned long lineno, uint64_t ts, char *t, size_t tn, const char *line,
+			size_t len, struct rerr *e)
+{
+	size_t i = 5, ns = 5;
+	while (i < tn && is_name_char((unsigned char)t[i]))
+		i++;
+	if (i == ns || tn - i < 9 || memcmp(t + i, " resumed>", 9))
+		return bad_line(p, e, src, lineno, line, len, "'<... NAME resumed>'");
+	size_t nlen = i - ns;
+	char *rest = t + i + 9;
+	size_t rn = tn - i - 9, keep;
+	struct pend *pe = imap_get(&p->pend, pid);
+	if (!pe || !pe->active || strlen(pe->name) != nlen || memcmp(pe->name, t + ns, nlen)) {
+		/* no start (attached mid-call): nothing to decode */
+		p->syscalls++;
+		return emit_skip(p, src, pid, lineno, ts, "resumed-without-start", e);
+	}
+	pe->active = 0;
+	if (pe->is_clone)
+		clones_del(p, pid);
+	if (strip_unfinished(rest, rn, &keep))
+		return bad_line(p, e, src, lineno, line, len, "a result, not a second '<unfinished ...>'");
+	size_t jl = pe->len + rn;
+	int rc = reserve(&p->join, &p->jcap, jl + 1);
+	if (!rc)
+		rc = reserve(&p->scratch, &p->scap, 2 * jl + 1024);
+	if (rc)
+		return rc;
+	char *j = p->join;
+	memcpy(j + pe->len, rest, rn);
+	memcpy(j, pe->text, pe->len);
+	j[jl] = 0;
+	char nm[64];
+	memcpy(nm, pe->name, nlen + 1);
+	return decode(p, src, pid, pe->ts, pe->line, nm, nlen, j, jl, line, len, e);
+}
+
+static int clones_push(struct strace_parser *p, int64_t pid)
+{
+	if (p->nclones == p->ccap) {
+		size_t nc = p->ccap ? p->ccap * 2 : 8;
+		int64_t *n = realloc(p->clones, nc * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		p->clones = n;
+		p->ccap = nc;
+	}
+	p->clones[p->nclones++] = pid;
+	return 0;
+}
+
+/* "NAME(ARGS <unfinished ...>": kept per pid until its "resumed" line. */
+static int unfinished_line(struct strace_parser *p, struct strace_src *src, int64_t pid,
+			   unsigned long lineno, uint64_t ts, const char *name, size_t nlen,
+			   const char *body, size_t keep, struct rerr *e)
+{
+	struct pend *pe = imap_get(&p->pend, pid);
+	int rc;
+	if (!pe) {
+		pe = calloc(1, sizeof(*pe));
+		if (!pe)
+			return -ENOMEM;
+		rc = imap_put(&p->pend, pid, pe);
+		if (rc) {
+			free(pe);
+			return rc;
+		}
+	}
+	if (pe->active && (rc = drop_pending(p, src, pid, e)))
+		return rc;
+	rc = reserve(&pe->text, &pe->cap, keep + 1);
+	if (rc)
+		return rc;
+	memcpy(pe->text, body, keep);
+	pe->text[keep] = 0;
+	pe->len = keep;
+	memcpy(pe->name, name, nlen);
+	pe->name[nlen] = 0;
+	pe->ts = ts;
+	pe->line = lineno;
+	pe->src = src->name;
+	pe->active = 1;
+	const struct callspec *cs = lookup(p, name, nlen);
+	pe->is_clone = cs && cs->shape == SH_CLONE;
+	return pe->is_clone ? clones_push(p, pid) : 0;
+}
+
+/* The text after the prefix: signal, exit, resumed, unfinished or a call. */
+static int event_text(struct strace_parser *p, struct strace_src *src, int64_t pid,
+		      unsigned long lineno, uint64_t ts, char *t, size_t tn, const char *line,
+		      size_t len, struct rerr *e)
+{
 	if (tn >= 4 && !memcmp(t, "--- ", 4))
 		return 0;                               /* signal */
 	if (tn >= 4 && !memcmp(t, "+++ ", 4)) {
-		if (memmem(t, tn, "exited", 6) || memmem(t, tn, "killed", 6)) {
-			rc = drop_pending(p, src, pid, e);
-			if (rc)
-				return rc;
-			struct sc_event ev;
-			sc_event_init(&ev);
-			ev.src = src->name;
-			ev.line = lineno;
-			ev.pid = pid;
-			ev.ts_ns = ts;
-			ev.call = SC_EXIT;
-			ev.name = "exit";
-			return p->emit(p->arg, &ev, e);
-		}
+		if (memmem(t, tn, "exited", 6) || memmem(t, tn, "killed", 6))
+			return exit_line(p, src, pid, lineno, ts, e);
 		return 0;
 	}
-	if (tn >= 5 && !memcmp(t, "<... ", 5)) {
-		size_t i = 5, ns = 5;
-		while (i < tn && is_name_char((unsigned char)t[i]))
-			i++;
-		if (i == ns || tn - i < 9 || memcmp(t + i, " resumed>", 9))
-			return bad_line(p, e, src, lineno, line, len, "'<... NAME resumed>'");
-		const char *name = t + ns;
-		size_t nlen = i - ns;
-		char *rest = t + i + 9;
-		size_t rn = tn - i - 9;
-		struct pend *pe = imap_get(&p->pend, pid);
-		if (!pe || !pe->active || strlen(pe->name) != nlen || memcmp(pe->name, name, nlen)) {
-			/* no start (attached mid-call): nothing to decode */
-			p->syscalls++;
-			return emit_skip(p, src, pid, lineno, ts, "resumed-without-start", e);
-		}
-		pe->active = 0;
-		if (pe->is_clone)
-			clones_del(p, pid);
-		size_t keep;
-		if (strip_unfinished(rest, rn, &keep))
-			return bad_line(p, e, src, lineno, line, len, "a result, not a second '<unfinished ...>'");
-		size_t jl = pe->len + rn;
-		rc = reserve(&p->join, &p->jcap, jl + 1);
-		if (rc)
-			return rc;
-		char *j = p->join;
-		memcpy(j + pe->len, rest, rn);
-		memcpy(j, pe->text, pe->len);
-		j[jl] = 0;
-		rc = reserve(&p->scratch, &p->scap, 2 * jl + 1024);
-		if (rc)
-			return rc;
-		char nm[64];
-		memcpy(nm, pe->name, nlen + 1);
-		return decode(p, src, pid, pe->ts, pe->line, nm, nlen, j, jl, line, len, e);
-	}
-	/* NAME( */
-	size_t i = 0;
+	if (tn >= 5 && !memcmp(t, "<... ", 5))
+		return resumed_line(p, src, pid, lineno, ts, t, tn, line, len, e);
+	size_t i = 0, keep;
 	while (i < tn && is_name_char((unsigned char)t[i]))
 		i++;
 	if (!i)
 		return bad_line(p, e, src, lineno, line, len, "a syscall name");
 	if (i >= tn || t[i] != '(')
 		return bad_line(p, e, src, lineno, line, len, "'(' after the syscall name");
-	const char *name = t;
-	size_t nlen = i;
 	char *body = t + i + 1;
 	size_t bn = tn - i - 1;
-	size_t keep;
 	if (bn >= 14 && !memcmp(body + bn - 14, "<detached ...>", 14)) {
 		/* strace -p let go in the middle of the call */
 		char dn[80];
-		snprintf(dn, sizeof(dn), "detached:%.*s", (int)(nlen < 60 ? nlen : 60), name);
+		snprintf(dn, sizeof(dn), "detached:%.*s", (int)(i < 60 ? i : 60), t);
 		p->syscalls++;
 		return emit_skip(p, src, pid, lineno, ts, sdup(p, dn, strlen(dn)), e);
 	}
 	if (strip_unfinished(body, bn, &keep)) {
-		if (nlen >= sizeof(((struct pend *)0)->name))
+		if (i >= sizeof(((struct pend *)0)->name))
 			return bad_line(p, e, src, lineno, line, len, "a syscall name (too long)");
-		struct pend *pe = imap_get(&p->pend, pid);
-		if (!pe) {
-			pe = calloc(1, sizeof(*pe));
-			if (!pe)
-				return -ENOMEM;
-			rc = imap_put(&p->pend, pid, pe);
-			if (rc) {
-				free(pe);
-				return rc;
-			}
-		}
-		if (pe->active) {
-			rc = drop_pending(p, src, pid, e);
-			if (rc)
-				return rc;
-		}
-		rc = reserve(&pe->text, &pe->cap, keep + 1);
-		if (rc)
-			return rc;
-		memcpy(pe->text, body, keep);
-		pe->text[keep] = 0;
-		pe->len = keep;
-		memcpy(pe->name, name, nlen);
-		pe->name[nlen] = 0;
-		pe->ts = ts;
-		pe->line = lineno;
-		pe->src = src->name;
-		pe->active = 1;
-		const struct callspec *cs = lookup(p, name, nlen);
-		pe->is_clone = cs && (cs->h == H_CLONE || cs->h == H_CLONE3 || cs->h == H_FORK ||
-				      cs->h == H_VFORK);
-		if (pe->is_clone) {
-			if (p->nclones == p->ccap) {
-				size_t nc = p->ccap ? p->ccap * 2 : 8;
-				int64_t *n = realloc(p->clones, nc * sizeof(*n));
-				if (!n)
-					return -ENOMEM;
-				p->clones = n;
-				p->ccap = nc;
-			}
-			p->clones[p->nclones++] = pid;
-		}
-		return 0;
+		return unfinished_line(p, src, pid, lineno, ts, t, i, body, keep, e);
 	}
-	return decode(p, src, pid, ts, lineno, name, nlen, body, bn, line, len, e);
+	return decode(p, src, pid, ts, lineno, t, i, body, bn, line, len, e);
+}
+
+int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *line, size_t len,
+		       unsigned long lineno, struct rerr *e)
+{
+	p->bad = 0;
+	int rc = line_preamble(p, src, &line, &len, lineno, e);
+	if (rc)
+		return rc > 0 ? 0 : rc;
+	size_t pos;
+	int64_t rawpid, pid;
+	int bracketed, kind;
+	uint64_t ts;
+	const char *why = prefix(line, len, &pos, &rawpid, &bracketed, &kind, &ts);
+	if (why)
+		return bad_line(p, e, src, lineno, line, len, why);
+	ts = norm_ts(src, kind, ts);
+	/* scratch for decoded strings of this line (never longer) */
+	rc = reserve(&p->scratch, &p->scap, 2 * len + 1024);
+	if (rc)
+		return rc;
+	p->sused = 0;
+	rc = line_pid(p, src, rawpid, bracketed, lineno, &pid, e);
+	if (rc)
+		return rc;
+	return event_text(p, src, pid, lineno, ts, line + pos, len - pos, line, len, e);
 }
 
 int strace_parser_finish(struct strace_parser *p, struct rerr *e)
@@ -1722,14 +1870,108 @@ void strace_parser_free(struct strace_parser *p)
 }
 
 /* ---- files ---------------------------------------------------------------- */
+/*
+ * The input files of one trace.  An strace -ff capture may have more
+ * per-pid files than the process may open (or than memory should hold
+ * buffers for): at most `maxopen` are open at once, the least recently
+ * read one is closed (its position and current line kept) when another
+ * must be opened, and reopened where it stopped.
+ */
 struct sfile {
-	struct linereader lr;
+	struct linereader lr;   /* valid while open                        */
 	struct strace_src src;
-	char *line;
+	char *line;             /* current line: in lr's buffer, or in own */
 	size_t len;
+	char *own;
+	size_t owncap;
 	int have, open;
-	uint64_t key;
+	uint64_t off;           /* where to reopen a closed file           */
+	unsigned long lineno;   /* number of the current line              */
+	uint64_t key;           /* timestamp of the current line (merge)   */
+	uint64_t used;          /* last read, for the choice of a file to close */
 };
+
+struct sfiles {
+	struct sfile *f;
+	size_t n;
+	size_t *open;           /* indexes of the open files               */
+	size_t nopen, maxopen;
+	uint64_t tick;
+};
+
+/* Files open at once: half the descriptors the process may have left
+ * after raising its soft limit to the hard one, at most 256 (memory:
+ * each open file has a buffer of 64 KiB or more). */
+static size_t files_maxopen(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 16;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	rlim_t n = rl.rlim_cur > 48 ? (rl.rlim_cur - 32) / 2 : 8;
+	return n > 256 ? 256 : (size_t)n;
+}
+
+/* Close the least recently read open file, keeping its current line. */
+static int files_evict(struct sfiles *fs)
+{
+	size_t v = 0;
+	for (size_t k = 1; k < fs->nopen; k++)
+		if (fs->f[fs->open[k]].used < fs->f[fs->open[v]].used)
+			v = k;
+	struct sfile *g = &fs->f[fs->open[v]];
+	if (g->have && g->line) {
+		if (g->len + 1 > g->owncap) {
+			char *n = realloc(g->own, g->len + 1);
+			if (!n)
+				return -ENOMEM;
+			g->own = n;
+			g->owncap = g->len + 1;
+		}
+		memcpy(g->own, g->line, g->len + 1);
+		g->line = g->own;
+	}
+	g->off = lr_tell(&g->lr);
+	lr_close(&g->lr);
+	g->open = 0;
+	fs->open[v] = fs->open[--fs->nopen];
+	return 0;
+}
+
+static int files_open(struct sfiles *fs, size_t i, struct rerr *e)
+{
+	struct sfile *f = &fs->f[i];
+	f->used = ++fs->tick;
+	if (f->open)
+		return 0;
+	if (fs->nopen == fs->maxopen) {
+		int rc = files_evict(fs);
+		if (rc)
+			return rerr_set(e, rc, "out of memory");
+	}
+	int rc = lr_open_at(&f->lr, f->src.name, f->off, f->lineno);
+	if (rc)
+		return rerr_set(e, rc, "cannot open '%s': %s", f->src.name, strerror(-rc));
+	f->open = 1;
+	fs->open[fs->nopen++] = i;
+	return 0;
+}
+
+static void files_release(struct sfiles *fs)
+{
+	for (size_t i = 0; fs->f && i < fs->n; i++) {
+		if (fs->f[i].open)
+			lr_close(&fs->f[i].lr);
+		free(fs->f[i].own);
+		strace_src_release(&fs->f[i].src);
+	}
+	free(fs->f);
+	free(fs->open);
+}
 
 /* Min-heap of file indexes by next timestamp (ties: file order), for the
  * timestamp merge of -ff files. */
@@ -1783,7 +2025,6 @@ static int line_has_pid(const char *l, size_t len)
 		return -1;
 	return pid != STRACE_NOPID;
 }
-
 /*
  * "[pid N]" output to stderr: the main process's lines have no prefix until
  * its first child exists.  Look ahead (bounded) for the first prefixed pid
@@ -1857,10 +2098,17 @@ static int emit_builder(void *arg, const struct sc_event *ev, struct rerr *e)
 	return builder_event(k->b, ev, e);
 }
 
-/* Peek the next line of f (skipping nothing); sets f->key for merging. */
-static int sfile_next(struct sfile *f, struct trace_input *in, int want_key)
+/* Next line of file i into f->line (NULL: over-long, reported by
+ * handle()); sets f->key for merging.  1, 0 at the end, -errno + e. */
+static int files_next(struct sfiles *fs, size_t i, struct trace_input *in, int want_key,
+		      struct rerr *e)
 {
-	int rc = lr_next(&f->lr, &f->line, &f->len);
+	struct sfile *f = &fs->f[i];
+	int rc = files_open(fs, i, e);
+	if (rc)
+		return rc;
+	rc = lr_next(&f->lr, &f->line, &f->len);
+	f->lineno = f->lr.lineno;
 	if (rc == 0) {
 		f->have = 0;
 		return 0;
@@ -1871,7 +2119,7 @@ static int sfile_next(struct sfile *f, struct trace_input *in, int want_key)
 		return 1;
 	}
 	if (rc < 0)
-		return rc;
+		return rerr_set(e, rc, "cannot read '%s': %s", f->src.name, strerror(-rc));
 	f->have = 1;
 	in->lines++;
 	in->bytes += f->len + 1;
@@ -1892,15 +2140,16 @@ static int sfile_next(struct sfile *f, struct trace_input *in, int want_key)
 	return 1;
 }
 
+/* Parse f's current line; a malformed one is counted with --skip-bad. */
 static int handle(struct strace_parser *p, struct sfile *f, struct trace_input *in, struct rerr *e)
 {
 	int rc;
 	if (!f->line) {
 		p->bad = 1;
-		rc = rerr_at(e, -EINVAL, f->src.name, f->lr.lineno,
+		rc = rerr_at(e, -EINVAL, f->src.name, f->lineno,
 			     "expected a line shorter than %u bytes", LR_MAX);
 	} else {
-		rc = strace_parser_line(p, &f->src, f->line, f->len, f->lr.lineno, e);
+		rc = strace_parser_line(p, &f->src, f->line, f->len, f->lineno, e);
 	}
 	if (rc && p->bad && in->skip_bad) {
 		if (!in->bad_lines++) {
@@ -1911,6 +2160,93 @@ static int handle(struct strace_parser *p, struct sfile *f, struct trace_input *
 		return 0;
 	}
 	return rc;
+}
+
+/*
+ * Read file i up to its first call line (parsing blank and "strace:" lines
+ * before it), and tell from that line whose calls it holds: lines without
+ * a pid are a -ff file's (pid from the name) or the main process's of
+ * "[pid N]" output.  *merge is cleared when the line has no absolute time.
+ */
+static int files_classify(struct strace_parser *p, struct sfiles *fs, size_t i,
+			  struct trace_input *in, int *merge, struct rerr *e)
+{
+	struct sfile *f = &fs->f[i];
+	int has = -1, rc;
+	for (;;) {
+		rc = files_next(fs, i, in, *merge, e);
+		if (rc <= 0 || !f->line)
+			break;
+		has = line_has_pid(f->line, f->len);
+		if (has >= 0) {
+			size_t pos;
+			int64_t pid;
+			int br, kind;
+			uint64_t key;
+			if (prefix(f->line, f->len, &pos, &pid, &br, &kind, &key) ||
+			    (kind != TS_TOD && kind != TS_EPOCH))
+				*merge = 0;
+			break;
+		}
+		rc = handle(p, f, in, e);
+		if (rc)
+			return rc;
+	}
+	if (rc < 0)
+		return rc;
+	if (has == 0) {
+		int64_t sp = suffix_pid(in->files[i]);
+		if (sp != STRACE_NOPID)
+			f->src.pid = sp;
+		else
+			prescan_main(&f->src);
+	}
+	return 0;
+}
+
+static int files_init(struct strace_parser *p, struct sfiles *fs, struct trace_input *in,
+		      int *merge, struct rerr *e)
+{
+	size_t n = in->nfiles ? in->nfiles : 1;
+	fs->n = in->nfiles;
+	fs->maxopen = files_maxopen();
+	fs->f = calloc(n, sizeof(*fs->f));
+	fs->open = calloc(fs->maxopen, sizeof(*fs->open));
+	if (!fs->f || !fs->open)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < in->nfiles; i++)
+		strace_src_init(&fs->f[i].src, in->files[i], STRACE_NOPID);
+	*merge = in->nfiles > 1;
+	for (size_t i = 0; i < in->nfiles; i++) {
+		int rc = files_classify(p, fs, i, in, merge, e);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* k-way merge by timestamp: the builder sees the processes' calls in time
+ * order, as a -f trace would show them. */
+static int merge_by_time(struct strace_parser *p, struct sfiles *fs, struct trace_input *in,
+			 size_t *heap, struct rerr *e)
+{
+	size_t nh = 0;
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->f[i].have)
+			heap[nh++] = i;
+	for (size_t k = nh / 2; k-- > 0;)
+		sift_down(heap, nh, k, fs->f);
+	while (nh) {
+		int rc = handle(p, &fs->f[heap[0]], in, e);
+		if (!rc)
+			rc = files_next(fs, heap[0], in, 1, e);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			heap[0] = heap[--nh];
+		sift_down(heap, nh, 0, fs->f);
+	}
+	return 0;
 }
 
 /* files by -ff pid (no pid first), then by position: a stable order */
@@ -1924,174 +2260,98 @@ static int by_pid(const void *x, const void *y, void *arg)
 	return (a > b) - (a < b);
 }
 
+/* Push onto the stack the unread files of the children f's last line made. */
+static void push_children(struct sfiles *fs, const struct sfile *f, struct sink *sink,
+			  char *done, size_t *stack, size_t *sp)
+{
+	for (size_t k = 0; k < sink->nkids; k++)
+		for (size_t j = 0; j < fs->n; j++)
+			if (!done[j] && fs->f[j].src.pid == sink->kids[k]) {
+				/* -r: the child's deltas start where its clone
+				 * returned, not at the parent's time 0 */
+				fs->f[j].src.rel_acc = f->src.rel_acc;
+				stack[(*sp)++] = j;
+				done[j] = 1;
+			}
+	sink->nkids = 0;
+}
+
+/*
+ * No common clock: read the files one after the other, but a child's file
+ * (strace -ff) right where its clone/fork returned in the parent's file,
+ * so it starts from the fd table it inherited (a thread's calls then all
+ * come before the parent's later ones).  Roots go in pid order (a parent's
+ * pid is usually the smaller), so a child is met at its parent's clone.
+ */
+static int walk_by_clone(struct strace_parser *p, struct sfiles *fs, struct trace_input *in,
+			 size_t *stack, struct sink *sink, struct rerr *e)
+{
+	size_t n = fs->n ? fs->n : 1;
+	char *done = calloc(n, 1);
+	size_t *order = calloc(n, sizeof(*order));
+	int rc = 0;
+	if (!done || !order) {
+		rc = rerr_set(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < fs->n; i++)
+		order[i] = i;
+	qsort_r(order, fs->n, sizeof(*order), by_pid, fs->f);
+	for (size_t oi = 0; oi < fs->n && !rc; oi++) {
+		size_t sp = 0;
+		if (done[order[oi]])
+			continue;
+		stack[sp++] = order[oi];
+		done[order[oi]] = 1;
+		sink->nkids = 0;
+		while (sp && !rc) {
+			size_t i = stack[sp - 1];
+			if (!fs->f[i].have) {
+				sp--;
+				continue;
+			}
+			rc = handle(p, &fs->f[i], in, e);
+			if (!rc)
+				rc = files_next(fs, i, in, 0, e);
+			if (rc > 0)
+				rc = 0;
+			push_children(fs, &fs->f[i], sink, done, stack, &sp);
+		}
+	}
+out:
+	free(done);
+	free(order);
+	return rc;
+}
+
 static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 {
 	struct strace_parser *p = NULL;
-	struct sfile *fs = NULL;
-	size_t *heap = NULL;
-	char *done = NULL;
-	size_t *order = NULL;
+	struct sfiles fs = { 0 };
 	struct sink sink = { .b = b };
+	size_t *heap = NULL;
+	int merge = 0;
 	int rc = strace_parser_new(&p, emit_builder, &sink);
 	if (rc)
 		goto out;
-	fs = calloc(in->nfiles ? in->nfiles : 1, sizeof(*fs));
 	heap = calloc(in->nfiles ? in->nfiles : 1, sizeof(*heap));
-	if (!fs || !heap) {
+	if (!heap) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	int merge = in->nfiles > 1 && in->nfiles <= 512;
-	for (size_t i = 0; i < in->nfiles; i++) {
-		struct sfile *f = &fs[i];
-		strace_src_init(&f->src, in->files[i], STRACE_NOPID);
-		rc = lr_open(&f->lr, in->files[i]);
-		if (rc) {
-			rc = rerr_set(e, rc, "cannot open '%s': %s", in->files[i], strerror(-rc));
-			goto out;
-		}
-		f->open = 1;
-		/* classify from the first meaningful line */
-		int has = -1;
-		uint64_t key = 0;
-		for (;;) {
-			rc = sfile_next(f, in, merge);
-			if (rc < 0) {
-				rc = rerr_set(e, rc, "cannot read '%s': %s", in->files[i], strerror(-rc));
-				goto out;
-			}
-			if (!rc)
-				break;
-			if (!f->line)
-				break;
-			has = line_has_pid(f->line, f->len);
-			if (has >= 0) {
-				size_t pos;
-				int64_t pid;
-				int br, kind;
-				if (prefix(f->line, f->len, &pos, &pid, &br, &kind, &key) ||
-				    (kind != TS_TOD && kind != TS_EPOCH))
-					merge = 0;
-				break;
-			}
-			/* a blank or "strace:" line before any call: parse it now */
-			rc = handle(p, f, in, e);
-			if (rc)
-				goto out;
-		}
-		if (has == 0) {
-			int64_t sp = suffix_pid(in->files[i]);
-			if (sp != STRACE_NOPID)
-				f->src.pid = sp;
-			else
-				prescan_main(&f->src);
-		}
-	}
-	if (merge) {
-		/* k-way merge by timestamp: the builder sees the processes'
-		 * calls in time order, as a -f trace would show them */
-		size_t nh = 0;
-		for (size_t i = 0; i < in->nfiles; i++)
-			if (fs[i].have)
-				heap[nh++] = i;
-		for (size_t k = nh / 2; k-- > 0;)
-			sift_down(heap, nh, k, fs);
-		while (nh) {
-			struct sfile *f = &fs[heap[0]];
-			rc = handle(p, f, in, e);
-			if (rc)
-				goto out;
-			rc = sfile_next(f, in, 1);
-			if (rc < 0) {
-				rc = rerr_set(e, rc, "cannot read '%s': %s", f->src.name, strerror(-rc));
-				goto out;
-			}
-			if (!rc)
-				heap[0] = heap[--nh];
-			sift_down(heap, nh, 0, fs);
-		}
-	} else {
-		/*
-		 * No common clock: read the files one after the other, but
-		 * a child's file (strace -ff) right where its clone/fork
-		 * returned in the parent's file, so it starts from the fd
-		 * table it inherited (a thread's calls then all come before
-		 * the parent's later ones).  heap[] is the stack of files.
-		 */
-		done = calloc(in->nfiles ? in->nfiles : 1, 1);
-		if (!done) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		/* roots in pid order (a parent's pid is usually the smaller), so a
-		 * child is met at its parent's clone, not before */
-		order = calloc(in->nfiles ? in->nfiles : 1, sizeof(*order));
-		if (!order) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		for (size_t i = 0; i < in->nfiles; i++)
-			order[i] = i;
-		qsort_r(order, in->nfiles, sizeof(*order), by_pid, fs);
-		for (size_t oi = 0; oi < in->nfiles; oi++) {
-			size_t i = order[oi];
-			if (done[i])
-				continue;
-			size_t sp = 0;
-			heap[sp++] = i;
-			done[i] = 1;
-			sink.nkids = 0;
-			while (sp) {
-				struct sfile *f = &fs[heap[sp - 1]];
-				if (!f->have) {
-					sp--;
-					continue;
-				}
-				rc = handle(p, f, in, e);
-				if (rc)
-					goto out;
-				rc = sfile_next(f, in, 0);
-				if (rc < 0) {
-					rc = rerr_set(e, rc, "cannot read '%s': %s", f->src.name,
-						      strerror(-rc));
-					goto out;
-				}
-				for (size_t k = 0; k < sink.nkids; k++)
-					for (size_t j = 0; j < in->nfiles; j++)
-						if (!done[j] && fs[j].src.pid == sink.kids[k]) {
-							/* -r: the child's deltas start
-							 * where its clone returned, not
-							 * at the parent's time 0 */
-							fs[j].src.rel_acc = f->src.rel_acc;
-							heap[sp++] = j;
-							done[j] = 1;
-						}
-				sink.nkids = 0;
-			}
-		}
-	}
-	rc = strace_parser_finish(p, e);
-	if (rc)
-		goto out;
-	if (!strace_parser_syscalls(p)) {
+	rc = files_init(p, &fs, in, &merge, e);
+	if (!rc)
+		rc = merge ? merge_by_time(p, &fs, in, heap, e) :
+			     walk_by_clone(p, &fs, in, heap, &sink, e);
+	if (!rc)
+		rc = strace_parser_finish(p, e);
+	if (!rc && !strace_parser_syscalls(p))
 		rc = rerr_set(e, -EINVAL, "%s: no syscalls found%s",
 			      in->nfiles ? in->files[0] : "(no files)",
 			      in->bad_lines ? " (all lines were malformed)" : "");
-		goto out;
-	}
-	rc = 0;
 out:
-	if (fs) {
-		for (size_t i = 0; i < in->nfiles; i++) {
-			if (fs[i].open)
-				lr_close(&fs[i].lr);
-			strace_src_release(&fs[i].src);
-		}
-	}
-	free(fs);
+	files_release(&fs);
 	free(heap);
-	free(done);
-	free(order);
 	free(sink.kids);
 	strace_parser_free(p);
 	return rc;

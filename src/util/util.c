@@ -58,6 +58,7 @@ void warn_msg(const char *fmt, ...)
 }
 
 #define LR_CHUNK (256u * 1024u)
+#define LR_FIRST (64u * 1024u)     /* first buffer; grows for long lines */
 
 int lr_open(struct linereader *lr, const char *path)
 {
@@ -73,13 +74,33 @@ int lr_open(struct linereader *lr, const char *path)
 		lr->own_fd = 1;
 		posix_fadvise(lr->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
-	lr->cap = LR_MAX + LR_CHUNK;
+	lr->cap = LR_FIRST;
 	lr->buf = malloc(lr->cap + 1);
 	if (!lr->buf) {
 		lr_close(lr);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int lr_open_at(struct linereader *lr, const char *path, uint64_t off, unsigned long lineno)
+{
+	int rc = lr_open(lr, path);
+	if (rc)
+		return rc;
+	if (off && lseek(lr->fd, (off_t)off, SEEK_SET) < 0) {
+		rc = -errno;
+		lr_close(lr);
+		return rc;
+	}
+	lr->base = off;
+	lr->lineno = lineno;
+	return 0;
+}
+
+uint64_t lr_tell(const struct linereader *lr)
+{
+	return lr->base + lr->start;
 }
 
 void lr_close(struct linereader *lr)
@@ -91,16 +112,26 @@ void lr_close(struct linereader *lr)
 	lr->buf = NULL;
 }
 
-/* Read more data after compacting; returns bytes read, 0 EOF, -errno. */
+/* Read more data after compacting (the buffer doubles, up to a line of
+ * LR_MAX plus a chunk, when a line fills it); bytes read, 0 EOF, -errno. */
 static ssize_t lr_fill(struct linereader *lr)
 {
 	if (lr->start > 0) {
 		memmove(lr->buf, lr->buf + lr->start, lr->end - lr->start);
 		lr->end -= lr->start;
+		lr->base += lr->start;
 		lr->start = 0;
 	}
-	if (lr->end >= lr->cap)
-		return -E2BIG;
+	if (lr->end >= lr->cap) {
+		if (lr->cap >= LR_MAX + LR_CHUNK)
+			return -E2BIG;
+		size_t nc = lr->cap * 2 < LR_MAX + LR_CHUNK ? lr->cap * 2 : LR_MAX + LR_CHUNK;
+		char *nb = realloc(lr->buf, nc + 1);
+		if (!nb)
+			return -ENOMEM;
+		lr->buf = nb;
+		lr->cap = nc;
+	}
 	for (;;) {
 		ssize_t n = read(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
 		if (n < 0 && errno == EINTR)
