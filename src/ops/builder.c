@@ -1146,108 +1146,88 @@ int builder_rank(struct builder *b, int64_t pid, const char *name, uint32_t *ran
 	return 0;
 }
 
+static int do_barrier(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	struct op op = op_new(OP_BARRIER);
+	uint32_t rank;
+	int rc = rank_of(b, p, ev->ts_ns, &rank);
+	if (rc)
+		return rc;
+	op.aux = b->ranks[rank].barriers++;
+	op.result = ev->ret == SC_RET_UNKNOWN ? 0 : ev->ret;
+	return emit(b, p, ev, &op);
+}
+
+/* The op kind of the calls recorded as one op on the fd / on a path. */
+static const uint8_t fd_kind[] = {
+	[SC_FTRUNCATE] = OP_FTRUNCATE, [SC_FSYNC] = OP_FSYNC, [SC_FDATASYNC] = OP_FDATASYNC,
+	[SC_FALLOCATE] = OP_FALLOCATE, [SC_MMAP] = OP_MMAP,
+};
+static const uint8_t path_kind[] = {
+	[SC_UNLINK] = OP_UNLINK, [SC_RENAME] = OP_RENAME, [SC_MKDIR] = OP_MKDIR,
+	[SC_RMDIR] = OP_RMDIR, [SC_STAT] = OP_STAT,
+};
+
+/* One event to its handler: 0, -errno, or 1 for an unknown kind. */
+static int dispatch(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	unsigned c = ev->call;
+	if (c < sizeof(fd_kind) && fd_kind[c])
+		return do_fdop(b, p, ev, fd_kind[c]);
+	if (c < sizeof(path_kind) && path_kind[c])
+		return do_path(b, p, ev, path_kind[c]);
+	switch (ev->call) {
+	case SC_SKIP:
+		b->st.skipped_calls++;
+		return count_skip(b, ev->name);
+	case SC_OPEN:
+		return do_open(b, p, ev);
+	case SC_CLOSE:
+		return do_close(b, p, ev);
+	case SC_READ: case SC_WRITE: case SC_AREAD: case SC_AWRITE:
+		return do_data(b, p, ev);
+	case SC_AWAIT:
+		return do_await(b, p, ev);
+	case SC_LSEEK:
+		return do_seek(b, p, ev);
+	case SC_DUP: case SC_DUP2:
+		return do_dup(b, p, ev);
+	case SC_CLONE:
+		return do_clone(b, p, ev);
+	case SC_EXIT:
+		fdtab_unref(p->tab);
+		p->tab = NULL;
+		return 0;
+	case SC_CLOSE_RANGE:
+		return do_close_range(b, p, ev);
+	case SC_CHDIR:
+		return do_chdir(b, p, ev);
+	case SC_BARRIER:
+		return do_barrier(b, p, ev);
+	default:
+		return 1;
+	}
+}
+
 int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 {
 	struct proc *p;
+	const char *src = ev->src ? ev->src : "?";
 	b->st.events++;
 	if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit") && ev->call != SC_SKIP)
 		b->iocbs++;
 	int rc = proc_get(b, ev->pid, &p);
-	if (rc)
-		goto err;
-	rc = learn_cwd(p, ev);
-	if (rc)
-		goto err;
-	switch (ev->call) {
-	case SC_SKIP:
-		b->st.skipped_calls++;
-		rc = count_skip(b, ev->name);
-		break;
-	case SC_OPEN:
-		rc = do_open(b, p, ev);
-		break;
-	case SC_CLOSE:
-		rc = do_close(b, p, ev);
-		break;
-	case SC_READ:
-	case SC_WRITE:
-	case SC_AREAD:
-	case SC_AWRITE:
-		rc = do_data(b, p, ev);
-		break;
-	case SC_AWAIT:
-		rc = do_await(b, p, ev);
-		break;
-	case SC_LSEEK:
-		rc = do_seek(b, p, ev);
-		break;
-	case SC_FTRUNCATE:
-		rc = do_fdop(b, p, ev, OP_FTRUNCATE);
-		break;
-	case SC_FSYNC:
-		rc = do_fdop(b, p, ev, OP_FSYNC);
-		break;
-	case SC_FDATASYNC:
-		rc = do_fdop(b, p, ev, OP_FDATASYNC);
-		break;
-	case SC_FALLOCATE:
-		rc = do_fdop(b, p, ev, OP_FALLOCATE);
-		break;
-	case SC_MMAP:
-		rc = do_fdop(b, p, ev, OP_MMAP);
-		break;
-	case SC_DUP:
-	case SC_DUP2:
-		rc = do_dup(b, p, ev);
-		break;
-	case SC_UNLINK:
-		rc = do_path(b, p, ev, OP_UNLINK);
-		break;
-	case SC_RENAME:
-		rc = do_path(b, p, ev, OP_RENAME);
-		break;
-	case SC_MKDIR:
-		rc = do_path(b, p, ev, OP_MKDIR);
-		break;
-	case SC_RMDIR:
-		rc = do_path(b, p, ev, OP_RMDIR);
-		break;
-	case SC_STAT:
-		rc = do_path(b, p, ev, OP_STAT);
-		break;
-	case SC_CLONE:
-		rc = do_clone(b, p, ev);
-		break;
-	case SC_EXIT:
-		fdtab_unref(p->tab);
-		p->tab = NULL;
-		break;
-	case SC_CLOSE_RANGE:
-		rc = do_close_range(b, p, ev);
-		break;
-	case SC_CHDIR:
-		rc = do_chdir(b, p, ev);
-		break;
-	case SC_BARRIER: {
-		struct op op = op_new(OP_BARRIER);
-		uint32_t rank;
-		rc = rank_of(b, p, ev->ts_ns, &rank);
-		if (rc)
-			break;
-		op.aux = b->ranks[rank].barriers++;
-		op.result = ev->ret == SC_RET_UNKNOWN ? 0 : ev->ret;
-		rc = emit(b, p, ev, &op);
-		break;
-	}
-	default:
-		return rerr_at(e, -EINVAL, ev->src ? ev->src : "?", ev->line,
-			       "unknown event kind %d", (int)ev->call);
+	if (!rc)
+		rc = learn_cwd(p, ev);
+	if (!rc) {
+		rc = dispatch(b, p, ev);
+		if (rc == 1)
+			return rerr_at(e, -EINVAL, src, ev->line, "unknown event kind %d", (int)ev->call);
 	}
 	if (!rc)
 		return 0;
-err:
-	return rerr_at(e, rc, ev->src ? ev->src : "?", ev->line, "cannot record %s: %s",
-		       ev->name ? ev->name : "event", strerror(-rc));
+	return rerr_at(e, rc, src, ev->line, "cannot record %s: %s", ev->name ? ev->name : "event",
+		       strerror(-rc));
 }
 
 static int info_u64(struct ops_writer *w, const char *key, uint64_t v)

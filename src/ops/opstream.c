@@ -398,60 +398,105 @@ static int in_file(uint64_t off, uint64_t len, uint64_t size)
 	return off <= size && len <= size - off;
 }
 
-int opstream_open(struct opstream *s, const char *path, const char **why)
+/* Map the whole file read-only; -errno, or -EINVAL + why when too short. */
+static int map_file(struct opstream *s, const char *path, const char **why)
 {
-	static const char *dummy;
 	struct stat st;
-	int fd, ret;
-
-	if (!why)
-		why = &dummy;
-	*why = NULL;
-	memset(s, 0, sizeof(*s));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0) {
 		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	if ((uint64_t)st.st_size < sizeof(struct ops_header)) {
-		close(fd);
+	} else if ((uint64_t)st.st_size < sizeof(struct ops_header)) {
 		*why = "file too short for an .ops header";
-		return -EINVAL;
+		ret = -EINVAL;
+	} else {
+		s->size = (size_t)st.st_size;
+		s->map = mmap(NULL, s->size, PROT_READ, MAP_SHARED, fd, 0);
+		if (s->map == MAP_FAILED) {
+			s->map = NULL;
+			ret = -errno;
+		}
 	}
-	s->size = (size_t)st.st_size;
-	s->map = mmap(NULL, s->size, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
-	if (s->map == MAP_FAILED) {
-		s->map = NULL;
-		return -errno;
+	return ret;
+}
+
+/* The header: magic, version, sizes, every section inside the file.
+ * NULL, or what is wrong. */
+static const char *check_header(const struct ops_header *h, size_t size)
+{
+	if (memcmp(h->magic, OPS_MAGIC, 8))
+		return "not an .ops file (bad magic)";
+	if (h->version != OPS_VERSION)
+		return "unsupported .ops version";
+	if (h->header_size != sizeof(*h) || h->file_size != size)
+		return "truncated or corrupt .ops file (size mismatch)";
+	if (!in_file(h->info_off, h->info_len, size) || h->info_len == 0 ||
+	    !in_file(h->str_off, h->str_len, size) || h->str_len == 0 ||
+	    !in_file(h->paths_off, (uint64_t)h->npaths * sizeof(struct ops_path), size) ||
+	    !in_file(h->ranks_off, (uint64_t)h->nranks * sizeof(struct ops_rank), size) ||
+	    h->nops > size / sizeof(struct op) ||
+	    !in_file(h->ops_off, h->nops * sizeof(struct op), size) ||
+	    (h->paths_off | h->ranks_off | h->ops_off) % 8)
+		return "corrupt .ops file (section out of bounds)";
+	return NULL;
+}
+
+/* Strings terminated, names inside the string table, the rank index
+ * contiguous and covering every record. */
+static const char *check_tables(const struct opstream *s)
+{
+	const struct ops_header *h = s->hdr;
+	if (s->info[h->info_len - 1] != '\0' || s->strs[h->str_len - 1] != '\0')
+		return "corrupt .ops file (unterminated strings)";
+	for (uint32_t i = 0; i < s->npaths; i++)
+		if (s->paths[i].name >= h->str_len)
+			return "corrupt .ops file (path name out of bounds)";
+	uint64_t next = 0;
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		if (s->ranks[r].name >= h->str_len || s->ranks[r].first != next ||
+		    s->ranks[r].count > h->nops - next)
+			return "corrupt .ops file (bad rank index)";
+		next += s->ranks[r].count;
 	}
+	if (next != h->nops)
+		return "corrupt .ops file (rank index does not cover the records)";
+	return NULL;
+}
+
+/* One record of a rank of n records. */
+static const char *check_op(const struct opstream *s, const struct op *o, uint64_t n)
+{
+	if (o->kind == OP_NONE || o->kind >= OP__COUNT)
+		return "corrupt .ops file (unknown op kind)";
+	if (o->file != OP_NOFILE && o->file >= s->npaths)
+		return "corrupt .ops file (path id out of range)";
+	if (op_is_data(o->kind) && o->len > OP_MAX_DATA_LEN)
+		return "corrupt .ops file (data op longer than one call can move)";
+	if (o->kind == OP_RENAME && o->aux >= s->npaths)
+		return "corrupt .ops file (rename target out of range)";
+	/* handles are dense per rank, so never more than the rank's ops; a
+	 * hand-made file may leave gaps, but never so large a handle that a
+	 * worker's handle table could not be allocated */
+	if (o->handle != OP_NOHANDLE && o->handle >= n && o->handle >= OPS_MAX_SPARSE_HANDLE)
+		return "corrupt .ops file (handle id out of range)";
+	return NULL;
+}
+
+int opstream_open(struct opstream *s, const char *path, const char **why)
+{
+	static const char *dummy;
+	if (!why)
+		why = &dummy;
+	*why = NULL;
+	memset(s, 0, sizeof(*s));
+	int ret = map_file(s, path, why);
+	if (ret)
+		return ret;
 	const struct ops_header *h = s->map;
-	ret = -EINVAL;
-	if (memcmp(h->magic, OPS_MAGIC, 8)) {
-		*why = "not an .ops file (bad magic)";
+	if ((*why = check_header(h, s->size)))
 		goto bad;
-	}
-	if (h->version != OPS_VERSION) {
-		*why = "unsupported .ops version";
-		goto bad;
-	}
-	if (h->header_size != sizeof(*h) || h->file_size != s->size) {
-		*why = "truncated or corrupt .ops file (size mismatch)";
-		goto bad;
-	}
-	if (!in_file(h->info_off, h->info_len, s->size) || h->info_len == 0 ||
-	    !in_file(h->str_off, h->str_len, s->size) || h->str_len == 0 ||
-	    !in_file(h->paths_off, (uint64_t)h->npaths * sizeof(struct ops_path), s->size) ||
-	    !in_file(h->ranks_off, (uint64_t)h->nranks * sizeof(struct ops_rank), s->size) ||
-	    h->nops > s->size / sizeof(struct op) ||
-	    !in_file(h->ops_off, h->nops * sizeof(struct op), s->size) ||
-	    (h->paths_off | h->ranks_off | h->ops_off) % 8) {
-		*why = "corrupt .ops file (section out of bounds)";
-		goto bad;
-	}
 	s->hdr = h;
 	s->info = (const char *)s->map + h->info_off;
 	s->strs = (const char *)s->map + h->str_off;
@@ -461,64 +506,21 @@ int opstream_open(struct opstream *s, const char *path, const char **why)
 	s->nranks = h->nranks;
 	s->npaths = h->npaths;
 	s->nops = h->nops;
-	if (s->info[h->info_len - 1] != '\0' || s->strs[h->str_len - 1] != '\0') {
-		*why = "corrupt .ops file (unterminated strings)";
+	if ((*why = check_tables(s)))
 		goto bad;
-	}
-	for (uint32_t i = 0; i < s->npaths; i++)
-		if (s->paths[i].name >= h->str_len) {
-			*why = "corrupt .ops file (path name out of bounds)";
-			goto bad;
-		}
-	uint64_t next = 0;
-	for (uint32_t r = 0; r < s->nranks; r++) {
-		if (s->ranks[r].name >= h->str_len || s->ranks[r].first != next ||
-		    s->ranks[r].count > h->nops - next) {
-			*why = "corrupt .ops file (bad rank index)";
-			goto bad;
-		}
-		next += s->ranks[r].count;
-	}
-	if (next != h->nops) {
-		*why = "corrupt .ops file (rank index does not cover the records)";
-		goto bad;
-	}
 	/* Records are trusted by every consumer (the runner sizes its handle
 	 * table from them), so check each one once here: a sequential pass
 	 * over the mapping, far cheaper than the replay itself. */
 	for (uint32_t r = 0; r < s->nranks; r++) {
 		const struct op *o = s->ops + s->ranks[r].first;
-		uint64_t n = s->ranks[r].count;
-		for (uint64_t i = 0; i < n; i++, o++) {
-			if (o->kind == OP_NONE || o->kind >= OP__COUNT) {
-				*why = "corrupt .ops file (unknown op kind)";
+		for (uint64_t i = 0, n = s->ranks[r].count; i < n; i++, o++)
+			if ((*why = check_op(s, o, n)))
 				goto bad;
-			}
-			if (o->file != OP_NOFILE && o->file >= s->npaths) {
-				*why = "corrupt .ops file (path id out of range)";
-				goto bad;
-			}
-			if (op_is_data(o->kind) && o->len > OP_MAX_DATA_LEN) {
-				*why = "corrupt .ops file (data op longer than one call can move)";
-				goto bad;
-			}
-			if (o->kind == OP_RENAME && o->aux >= s->npaths) {
-				*why = "corrupt .ops file (rename target out of range)";
-				goto bad;
-			}
-			/* handles are dense per rank, so never more than the rank's
-			 * ops; a hand-made file may leave gaps, but never so large a
-			 * handle that a worker's handle table could not be allocated */
-			if (o->handle != OP_NOHANDLE && o->handle >= n && o->handle >= OPS_MAX_SPARSE_HANDLE) {
-				*why = "corrupt .ops file (handle id out of range)";
-				goto bad;
-			}
-		}
 	}
 	return 0;
 bad:
 	opstream_close(s);
-	return ret;
+	return -EINVAL;
 }
 
 void opstream_close(struct opstream *s)

@@ -738,6 +738,89 @@ static size_t secfrac(const char *s, size_t n, uint64_t *ns, uint64_t *ipart)
 	return i;
 }
 
+#define TS_EXPECTED "a timestamp (HH:MM:SS[.frac], epoch or -r seconds)"
+
+/* "[pid N] " (stderr output of -f); -Y adds "<comm>" after N. */
+static const char *bracket_pid(const char *l, size_t len, size_t *ip, int64_t *pid)
+{
+	size_t i = 5;
+	uint64_t v = 0;
+	while (i < len && l[i] == ' ')
+		i++;
+	size_t st = i;
+	if (digits(l, len, &i, 10, &v) || v > INT64_MAX)
+		return "a pid that fits 64 bits";
+	if (i > st && i < len && l[i] == '<')        /* -Y: N<comm> */
+		while (i < len && l[i] != ']')
+			i++;
+	if (i == st || i >= len || l[i] != ']')
+		return "'[pid N]'";
+	*pid = (int64_t)v;
+	*ip = i + 1;
+	return NULL;
+}
+
+/* The timestamp whose digits start at st and run to i: -tt "HH:MM:SS.frac",
+ * -ttt epoch or -r seconds "S.frac".  *ip after it and its blanks. */
+static const char *timestamp(const char *l, size_t len, size_t st, size_t *ip, int *kind,
+			     uint64_t *ts)
+{
+	size_t i = *ip;
+	uint64_t ns, ipart;
+	if (i < len && l[i] == ':') {
+		uint64_t h = 0, m = 0;
+		for (size_t k = st; k < i; k++)
+			h = h * 10 + (uint64_t)(l[k] - '0');
+		size_t j = i + 1, ms = j;
+		while (j < len && l[j] >= '0' && l[j] <= '9')
+			m = m * 10 + (uint64_t)(l[j++] - '0');
+		if (j == ms || j >= len || l[j] != ':' || i - st > 2 || j - ms > 2 || h > 23 ||
+		    m > 59)
+			return TS_EXPECTED;
+		size_t u = secfrac(l + j + 1, len - j - 1, &ns, &ipart);
+		if (!u || ipart > 60)
+			return TS_EXPECTED;
+		*ts = (h * 3600 + m * 60) * 1000000000ull + ns;
+		*kind = TS_TOD;
+		i = j + 1 + u;
+	} else if (i < len && l[i] == '.') {
+		size_t u = secfrac(l + st, len - st, &ns, &ipart);
+		if (!u)
+			return TS_EXPECTED;
+		*ts = ns;
+		*kind = ipart >= 100000000 ? TS_EPOCH : TS_REL;
+		i = st + u;
+	} else {
+		return TS_EXPECTED;
+	}
+	if (i >= len || l[i] != ' ')
+		return TS_EXPECTED;
+	while (i < len && l[i] == ' ')
+		i++;
+	*ip = i;
+	return NULL;
+}
+
+/* -i: "[00007f3c2a1b2c3d] " instruction pointer; -n: "[  59] " syscall
+ * number (right-aligned); both may be given.  Returns the position after. */
+static size_t skip_ip_and_number(const char *l, size_t len, size_t i)
+{
+	for (int k = 0; k < 2 && i + 2 < len && l[i] == '['; k++) {
+		size_t j = i + 1;
+		while (j < len && l[j] == ' ')
+			j++;
+		size_t d = j;
+		while (j < len && hexval((unsigned char)l[j]) >= 0)
+			j++;
+		if (j == d || j + 1 >= len || l[j] != ']' || l[j + 1] != ' ')
+			break;
+		i = j + 1;
+		while (i < len && l[i] == ' ')
+			i++;
+	}
+	return i;
+}
+
 /*
  * Parse the prefix: pid ("N  " column or "[pid N] "), then a timestamp.
  * On return *pos is at the event text.  Returns NULL or what was expected.
@@ -746,25 +829,14 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 			  int *kind, uint64_t *ts)
 {
 	size_t i = 0;
+	const char *why;
 	*pid = STRACE_NOPID;
 	*bracketed = 0;
 	*kind = TS_NONE;
 	*ts = 0;
 	if (len >= 5 && !memcmp(l, "[pid ", 5)) {
-		i = 5;
-		while (i < len && l[i] == ' ')
-			i++;
-		uint64_t v = 0;
-		size_t st = i;
-		if (digits(l, len, &i, 10, &v) || v > INT64_MAX)
-			return "a pid that fits 64 bits";
-		if (i > st && i < len && l[i] == '<')        /* -Y: N<comm> */
-			while (i < len && l[i] != ']')
-				i++;
-		if (i == st || i >= len || l[i] != ']')
-			return "'[pid N]'";
-		i++;
-		*pid = (int64_t)v;
+		if ((why = bracket_pid(l, len, &i, pid)))
+			return why;
 		*bracketed = 1;
 	}
 	while (i < len && l[i] == ' ')
@@ -779,6 +851,7 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 			i = (size_t)(gt - l) + 1;
 	}
 	if (i > st && i < len && l[i] == ' ' && !*bracketed) {
+		/* a pid column */
 		uint64_t v = 0;
 		size_t k = st;
 		if (digits(l, pe, &k, 10, &v) || v > INT64_MAX)
@@ -791,55 +864,12 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 			i++;
 	}
 	if (i > st) {
-		/* a timestamp */
-		uint64_t ns, ip;
-		if (i < len && l[i] == ':') {
-			uint64_t h = 0, m = 0;
-			for (size_t k = st; k < i; k++)
-				h = h * 10 + (uint64_t)(l[k] - '0');
-			size_t j = i + 1, ms = j;
-			while (j < len && l[j] >= '0' && l[j] <= '9')
-				m = m * 10 + (uint64_t)(l[j++] - '0');
-			if (j == ms || j >= len || l[j] != ':' || i - st > 2 || j - ms > 2 || h > 23 ||
-			    m > 59)
-				return "a timestamp (HH:MM:SS[.frac], epoch or -r seconds)";
-			size_t u = secfrac(l + j + 1, len - j - 1, &ns, &ip);
-			if (!u || ip > 60)
-				return "a timestamp (HH:MM:SS[.frac], epoch or -r seconds)";
-			*ts = (h * 3600 + m * 60) * 1000000000ull + ns;
-			*kind = TS_TOD;
-			i = j + 1 + u;
-		} else if (i < len && l[i] == '.') {
-			size_t u = secfrac(l + st, len - st, &ns, &ip);
-			*ts = ns;
-			*kind = ip >= 100000000 ? TS_EPOCH : TS_REL;
-			i = st + u;
-		} else {
-			return "a timestamp (HH:MM:SS[.frac], epoch or -r seconds)";
-		}
-		if (i >= len || l[i] != ' ')
-			return "a timestamp (HH:MM:SS[.frac], epoch or -r seconds)";
-		while (i < len && l[i] == ' ')
-			i++;
+		if ((why = timestamp(l, len, st, &i, kind, ts)))
+			return why;
 	} else {
 		i = st;
 	}
-	/* -i: "[00007f3c2a1b2c3d] " instruction pointer; -n: "[  59] " syscall
-	 * number (right-aligned); both may be given */
-	for (int k = 0; k < 2 && i + 2 < len && l[i] == '['; k++) {
-		size_t j = i + 1;
-		while (j < len && l[j] == ' ')
-			j++;
-		size_t d = j;
-		while (j < len && hexval((unsigned char)l[j]) >= 0)
-			j++;
-		if (j == d || j + 1 >= len || l[j] != ']' || l[j + 1] != ' ')
-			break;
-		i = j + 1;
-		while (i < len && l[i] == ' ')
-			i++;
-	}
-	*pos = i;
+	*pos = skip_ip_and_number(l, len, i);
 	return NULL;
 }
 
