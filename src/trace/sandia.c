@@ -30,6 +30,7 @@
 #define NS_PER_S  1000000000ull
 #define SYNTH_PID 0x50000000LL
 #define SMAXPEND  4096
+#define PATH_BUF  4096
 
 struct sfield {
 	const char *name, *val;
@@ -267,6 +268,7 @@ struct sandia {
 	struct sfields f1, f2, tmp;
 	struct xt *xts;
 	uint64_t iovec_guess;       /* waits without a byte count           */
+	char path[PATH_BUF], path2[PATH_BUF];   /* decoded path fields of a call */
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t sz)
@@ -363,249 +365,327 @@ static int add_sub(struct srank *r, int64_t ioid, bool data, size_t first, size_
 	return 0;
 }
 
+/* ---- calls: a row per name, a small handler per kind of call ---------- */
+
+/* One paired call being decoded: ENTER fields in S->f1, EXIT in S->f2. */
+struct scall {
+	struct sandia *S;
+	struct srank *r;
+	const char *call;
+	const struct sfields *en, *ex;
+	struct sc_event ev;
+	int64_t ret;
+	bool has_ret, hasfd;
+	const char *src;
+	unsigned long lineno;
+	char *path, *path2;     /* S->path, S->path2 (PATH_BUF bytes each)  */
+};
+
+#define BAD_FIELDS 1    /* a handler's "the fields are not there" */
+
+static int h_open(struct scall *c)
+{
+	int64_t v;
+	if (!field_str(c->en, F_PATH, 0, c->path, PATH_BUF))
+		return BAD_FIELDS;
+	c->ev.call = SC_OPEN;
+	c->ev.path = c->path;
+	if (field_num(c->en, F_FLAGS, &v))
+		c->ev.flags = v;
+	if (!strcmp(c->call, "creat"))
+		c->ev.flags = 01101;   /* O_CREAT|O_WRONLY|O_TRUNC */
+	if (field_num(c->en, F_MODE, &v))
+		c->ev.mode = v;
+	if (!c->has_ret && field_num(c->ex, F_FD, &v))
+		c->ev.ret = v;
+	return emit(c->S, c->r, &c->ev);
+}
+
+static int h_close(struct scall *c)
+{
+	if (!c->hasfd)
+		return BAD_FIELDS;
+	c->ev.call = SC_CLOSE;
+	return emit(c->S, c->r, &c->ev);
+}
+
+/* The I/O id a submit returned (its id field, else its result), -1. */
+static int64_t submit_ioid(const struct scall *c)
+{
+	int64_t ioid = -1;
+	if (!field_num(c->ex, F_IOID, &ioid) && c->has_ret)
+		ioid = c->ret;
+	return ioid;
+}
+
+/* ireadv/iwritev (file position), ireadx/iwritex/ipread... (explicit
+ * extents): one async submit per extent, all waited for by one iowait. */
+static int h_isubmit(struct scall *c, bool rd)
+{
+	struct sandia *S = c->S;
+	uint64_t total;
+	uint32_t cnt;
+	size_t nx = 0;
+	int64_t v;
+	if (!c->hasfd)
+		return BAD_FIELDS;
+	iovec_total(c->en, &total, &cnt, &S->tmp);
+	int rc = extents(c->en, &S->xts, &nx, &S->tmp);
+	if (rc)
+		return rc;
+	if (!cnt && field_num(c->en, F_LEN, &v) && v >= 0)
+		total = (uint64_t)v, cnt = 1;
+	if (c->has_ret && c->ret < 0 && !field_num(c->ex, F_IOID, &v)) {
+		c->ev.call = SC_SKIP;      /* the submit failed: nothing to replay */
+		return emit(S, c->r, &c->ev);
+	}
+	int64_t ioid = submit_ioid(c);
+	bool explicit_off = c->call[strlen(c->call) - 1] == 'x' || c->call[1] == 'p';
+	struct xt one = { SC_NOOFF, total };
+	if (!nx && explicit_off && field_num(c->en, F_OFF, &v))
+		one.off = v;
+	const struct xt *xs = nx ? S->xts : &one;
+	if (!nx)
+		nx = 1;
+	uint64_t *lens = calloc(nx, sizeof(*lens));
+	if (!lens)
+		return -ENOMEM;
+	size_t first = (size_t)c->r->next_id + 1;
+	for (size_t i = 0; i < nx && !rc; i++) {
+		struct sc_event a = c->ev;
+		a.call = rd ? SC_AREAD : SC_AWRITE;
+		a.offset = xs[i].off;
+		a.len = xs[i].len;
+		a.iovcnt = cnt ? cnt : 1;
+		a.async_id = ++c->r->next_id;
+		a.ret = SC_RET_UNKNOWN;
+		lens[i] = xs[i].len;
+		rc = emit(S, c->r, &a);
+	}
+	if (!rc)
+		rc = add_sub(c->r, ioid, true, first, nx, lens);
+	if (rc)
+		free(lens);
+	return rc;
+}
+
+static int h_iread(struct scall *c) { return h_isubmit(c, true); }
+static int h_iwrite(struct scall *c) { return h_isubmit(c, false); }
+
+static int h_sync(struct scall *c)
+{
+	if (!c->hasfd)
+		return BAD_FIELDS;
+	c->ev.call = strstr(c->call, "data") ? SC_FDATASYNC : SC_FSYNC;
+	if (c->call[0] == 'i') {
+		c->ev.ret = c->has_ret && c->ret < 0 ? c->ret : 0;
+		int rc = add_sub(c->r, submit_ioid(c), false, 0, 0, NULL);
+		if (rc)
+			return rc;
+	}
+	return emit(c->S, c->r, &c->ev);
+}
+
+/* iowait: the submit with that I/O id (or the oldest when ids are not
+ * traced) completes; its byte count is spread over the submit's extents. */
+static int h_iowait(struct scall *c)
+{
+	struct srank *r = c->r;
+	int64_t ioid = -1, bytes;
+	bool hasid = field_num(c->en, F_IOID, &ioid);
+	size_t k = SIZE_MAX;
+	char msg[160];
+	for (size_t i = 0; i < r->nsubs && k == SIZE_MAX; i++)
+		if (!hasid || r->subs[i].ioid == ioid || r->subs[i].ioid < 0)
+			k = i;
+	if (k == SIZE_MAX) {
+		snprintf(msg, sizeof(msg), "iowait without a pending submit (ireadv, iwritev, ireadx, "
+			 "iwritex, ifsync)%s", hasid ? " of that I/O id" : "");
+		return bad_line(c->S, c->src, c->lineno, msg);
+	}
+	struct sub sb = r->subs[k];
+	memmove(&r->subs[k], &r->subs[k + 1], (r->nsubs - k - 1) * sizeof(*r->subs));
+	r->nsubs--;
+	bool known = field_num(c->ex, F_BYTES, &bytes);
+	if (!known)
+		c->S->iovec_guess += sb.data;
+	int rc = 0;
+	for (size_t i = 0; i < sb.n && !rc; i++) {
+		struct sc_event w = c->ev;
+		w.call = SC_AWAIT;
+		w.async_id = sb.first + i;
+		if (!known) {
+			w.ret = SC_RET_UNKNOWN;
+		} else if (bytes < 0) {
+			w.ret = bytes;
+		} else {
+			w.ret = (int64_t)(sb.lens[i] < (uint64_t)bytes ? sb.lens[i] : (uint64_t)bytes);
+			bytes -= w.ret;
+			if (i + 1 == sb.n)
+				w.ret += bytes;
+		}
+		rc = emit(c->S, r, &w);
+	}
+	free(sb.lens);
+	return rc;
+}
+
+static int h_rw(struct scall *c, bool rd)
+{
+	uint64_t total;
+	uint32_t cnt;
+	int64_t v;
+	if (!c->hasfd)
+		return BAD_FIELDS;
+	iovec_total(c->en, &total, &cnt, &c->S->tmp);
+	if (!cnt && field_num(c->en, F_LEN, &v) && v >= 0)
+		total = (uint64_t)v, cnt = 1;
+	c->ev.call = rd ? SC_READ : SC_WRITE;
+	c->ev.len = total;
+	c->ev.iovcnt = cnt ? cnt : 1;
+	if (c->call[0] == 'p' && field_num(c->en, F_OFF, &v))
+		c->ev.offset = v;
+	if (!c->has_ret && field_num(c->ex, F_BYTES, &v))
+		c->ev.ret = v;
+	return emit(c->S, c->r, &c->ev);
+}
+
+static int h_read(struct scall *c) { return h_rw(c, true); }
+static int h_write(struct scall *c) { return h_rw(c, false); }
+
+static int h_lseek(struct scall *c)
+{
+	int64_t hi, lo;
+	if (!c->hasfd || whence_of(c->en, &c->ev.whence))
+		return BAD_FIELDS;
+	if (field_num(c->en, F_HI, &hi) && field_num(c->en, F_LO, &lo))
+		c->ev.offset = (int64_t)((uint64_t)hi << 32 | (uint32_t)lo);
+	else if (!field_num(c->en, F_OFF, &c->ev.offset))
+		return BAD_FIELDS;
+	c->ev.call = SC_LSEEK;
+	/* llseek's result is not traced (it returns 0) */
+	if (strstr(c->call, "llseek") && (!c->has_ret || c->ret == 0))
+		c->ev.ret = SC_RET_UNKNOWN;
+	return emit(c->S, c->r, &c->ev);
+}
+
+static int h_ftruncate(struct scall *c)
+{
+	int64_t v;
+	if (!c->hasfd || !field_num(c->en, F_LEN, &v) || v < 0)
+		return BAD_FIELDS;
+	c->ev.call = SC_FTRUNCATE;
+	c->ev.len = (uint64_t)v;
+	return emit(c->S, c->r, &c->ev);
+}
+
+static int h_dup(struct scall *c)
+{
+	if (!c->hasfd)
+		return BAD_FIELDS;
+	c->ev.call = SC_DUP;
+	if (c->call[3]) {
+		c->ev.call = SC_DUP2;
+		if (!field_num(c->en, F_FD2, &c->ev.fd2))
+			return BAD_FIELDS;
+	}
+	return emit(c->S, c->r, &c->ev);
+}
+
+static int h_fstat(struct scall *c)
+{
+	if (!c->hasfd)
+		return BAD_FIELDS;
+	c->ev.call = SC_STAT;
+	return emit(c->S, c->r, &c->ev);
+}
+
+/* stat, unlink, rmdir, mkdir by path */
+static int h_path(struct scall *c)
+{
+	int64_t v;
+	if (!field_str(c->en, F_PATH, 0, c->path, PATH_BUF))
+		return BAD_FIELDS;
+	c->ev.path = c->path;
+	c->ev.call = c->call[0] == 'u' ? SC_UNLINK : c->call[0] == 'r' ? SC_RMDIR :
+		     c->call[0] == 'm' ? SC_MKDIR : SC_STAT;
+	if (c->ev.call == SC_MKDIR && field_num(c->en, F_MODE, &v))
+		c->ev.mode = v;
+	return emit(c->S, c->r, &c->ev);
+}
+
+static int h_rename(struct scall *c)
+{
+	if (!field_str(c->en, F_PATH1, 0, c->path, PATH_BUF) ||
+	    !field_str(c->en, F_PATH2, 1, c->path2, PATH_BUF))
+		return BAD_FIELDS;
+	c->ev.call = SC_RENAME;
+	c->ev.path = c->path;
+	c->ev.path2 = c->path2;
+	return emit(c->S, c->r, &c->ev);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct scall *c);
+} scalls[] = {
+	{ "open", h_open }, { "creat", h_open }, { "close", h_close },
+	{ "ireadv", h_iread }, { "ireadx", h_iread }, { "iread", h_iread },
+	{ "ipreadv", h_iread }, { "ipread", h_iread },
+	{ "iwritev", h_iwrite }, { "iwritex", h_iwrite }, { "iwrite", h_iwrite },
+	{ "ipwritev", h_iwrite }, { "ipwrite", h_iwrite },
+	{ "ifsync", h_sync }, { "ifdatasync", h_sync }, { "fsync", h_sync }, { "fdatasync", h_sync },
+	{ "iowait", h_iowait },
+	{ "read", h_read }, { "readv", h_read }, { "pread", h_read }, { "preadv", h_read },
+	{ "readx", h_read }, { "pread64", h_read },
+	{ "write", h_write }, { "writev", h_write }, { "pwrite", h_write }, { "pwritev", h_write },
+	{ "writex", h_write }, { "pwrite64", h_write },
+	{ "lseek", h_lseek }, { "lseek64", h_lseek }, { "llseek", h_lseek }, { "_llseek", h_lseek },
+	{ "ftruncate", h_ftruncate }, { "dup", h_dup }, { "dup2", h_dup },
+	{ "fxstat", h_fstat }, { "fstat", h_fstat },
+	{ "xstatnd", h_path }, { "stat", h_path }, { "unlink", h_path }, { "rmdir", h_path },
+	{ "mkdir", h_path }, { "rename", h_rename },
+	/* iodone, truncate, getdirentries, vfcntl and anything unknown: counted */
+};
+
 /* The paired call: ENTER fields in S->f1, EXIT fields in S->f2. */
 static int do_call(struct sandia *S, struct srank *r, const char *call, uint64_t ts, uint64_t dur,
 		   const char *src, unsigned long lineno)
 {
-	const struct sfields *en = &S->f1, *ex = &S->f2;
-	struct sc_event ev;
-	sc_event_init(&ev);
-	ev.src = src;
-	ev.line = lineno;
-	ev.ts_ns = ts;
-	ev.dur_ns = dur;
-	ev.name = call;
-	char path[4096], path2[4096];
-	int64_t v, ret;
-	bool has_ret = field_num(ex, F_RET, &ret);
+	struct scall cs = { .S = S, .r = r, .call = call, .en = &S->f1, .ex = &S->f2,
+			    .src = src, .lineno = lineno, .path = S->path, .path2 = S->path2 };
+	struct scall *c = &cs;
+	sc_event_init(&c->ev);
+	c->ev.src = src;
+	c->ev.line = lineno;
+	c->ev.ts_ns = ts;
+	c->ev.dur_ns = dur;
+	c->ev.name = call;
 	int64_t err;
-	if (field_num(ex, F_ERR, &err) && err > 0 && (!has_ret || ret < 0)) {
-		ret = -err;
-		has_ret = true;
+	c->has_ret = field_num(c->ex, F_RET, &c->ret);
+	if (field_num(c->ex, F_ERR, &err) && err > 0 && (!c->has_ret || c->ret < 0)) {
+		c->ret = -err;
+		c->has_ret = true;
 	}
-	ev.ret = has_ret ? ret : SC_RET_UNKNOWN;
-	bool hasfd = field_num(en, F_FD, &ev.fd);
-	char msg[160];
-
-	if (!strcmp(call, "open") || !strcmp(call, "creat")) {
-		if (!field_str(en, F_PATH, 0, path, sizeof(path)))
-			goto args;
-		ev.call = SC_OPEN;
-		ev.path = path;
-		if (field_num(en, F_FLAGS, &v))
-			ev.flags = v;
-		if (!strcmp(call, "creat"))
-			ev.flags = 01101;   /* O_CREAT|O_WRONLY|O_TRUNC */
-		if (field_num(en, F_MODE, &v))
-			ev.mode = v;
-		if (!has_ret && field_num(ex, F_FD, &v))
-			ev.ret = v;
-		return emit(S, r, &ev);
+	c->ev.ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
+	c->hasfd = field_num(c->en, F_FD, &c->ev.fd);
+	int rc = 0;
+	size_t i = 0, n = sizeof(scalls) / sizeof(scalls[0]);
+	while (i < n && strcmp(call, scalls[i].name))
+		i++;
+	if (i < n) {
+		rc = scalls[i].fn(c);
+	} else {
+		c->ev.call = SC_SKIP;
+		rc = emit(S, r, &c->ev);
 	}
-	if (!strcmp(call, "close")) {
-		if (!hasfd)
-			goto args;
-		ev.call = SC_CLOSE;
-		return emit(S, r, &ev);
+	if (rc == BAD_FIELDS) {
+		char msg[160];
+		snprintf(msg, sizeof(msg), "expected the fields of '%.40s' (e.g. fd(N)%s)", call,
+			 !strcmp(call, "open") ? ", path" : "");
+		rc = bad_line(S, src, lineno, msg);
 	}
-	bool ird = !strcmp(call, "ireadv") || !strcmp(call, "ireadx") || !strcmp(call, "iread") ||
-		   !strcmp(call, "ipreadv") || !strcmp(call, "ipread");
-	bool iwr = !strcmp(call, "iwritev") || !strcmp(call, "iwritex") || !strcmp(call, "iwrite") ||
-		   !strcmp(call, "ipwritev") || !strcmp(call, "ipwrite");
-	if (ird || iwr) {
-		if (!hasfd)
-			goto args;
-		uint64_t total;
-		uint32_t cnt;
-		iovec_total(en, &total, &cnt, &S->tmp);
-		size_t nx = 0;
-		int rc = extents(en, &S->xts, &nx, &S->tmp);
-		if (rc)
-			return rc;
-		if (!cnt && field_num(en, F_LEN, &v) && v >= 0)
-			total = (uint64_t)v, cnt = 1;
-		if (has_ret && ret < 0 && !field_num(ex, F_IOID, &v)) {
-			ev.call = SC_SKIP;      /* the submit failed: nothing to replay */
-			return emit(S, r, &ev);
-		}
-		int64_t ioid = -1;
-		if (!field_num(ex, F_IOID, &ioid) && has_ret)
-			ioid = ret;
-		/* ireadv/iwritev use the file position; ireadx/iwritex
-		 * (and ipread...) carry explicit offsets */
-		bool explicit_off = call[strlen(call) - 1] == 'x' || call[1] == 'p';
-		struct xt one = { SC_NOOFF, total };
-		if (!nx && explicit_off && field_num(en, F_OFF, &v))
-			one.off = v;
-		const struct xt *xs = nx ? S->xts : &one;
-		if (!nx)
-			nx = 1;
-		uint64_t *lens = calloc(nx, sizeof(*lens));
-		if (!lens)
-			return -ENOMEM;
-		size_t first = (size_t)r->next_id + 1;
-		for (size_t i = 0; i < nx; i++) {
-			struct sc_event a = ev;
-			a.call = ird ? SC_AREAD : SC_AWRITE;
-			a.offset = xs[i].off;
-			a.len = xs[i].len;
-			a.iovcnt = cnt ? cnt : 1;
-			a.async_id = ++r->next_id;
-			a.ret = SC_RET_UNKNOWN;
-			lens[i] = xs[i].len;
-			rc = emit(S, r, &a);
-			if (rc) {
-				free(lens);
-				return rc;
-			}
-		}
-		rc = add_sub(r, ioid, true, first, nx, lens);
-		if (rc)
-			free(lens);
-		return rc;
-	}
-	if (!strcmp(call, "ifsync") || !strcmp(call, "ifdatasync") || !strcmp(call, "fsync") ||
-	    !strcmp(call, "fdatasync")) {
-		if (!hasfd)
-			goto args;
-		ev.call = strstr(call, "data") ? SC_FDATASYNC : SC_FSYNC;
-		if (call[0] == 'i') {
-			int64_t ioid = -1;
-			if (!field_num(ex, F_IOID, &ioid) && has_ret)
-				ioid = ret;
-			ev.ret = has_ret && ret < 0 ? ret : 0;
-			int rc = add_sub(r, ioid, false, 0, 0, NULL);
-			if (rc)
-				return rc;
-		}
-		return emit(S, r, &ev);
-	}
-	if (!strcmp(call, "iowait")) {
-		int64_t ioid = -1;
-		bool hasid = field_num(en, F_IOID, &ioid);
-		size_t k = SIZE_MAX;
-		for (size_t i = 0; i < r->nsubs && k == SIZE_MAX; i++)
-			if (!hasid || r->subs[i].ioid == ioid || r->subs[i].ioid < 0)
-				k = i;
-		if (k == SIZE_MAX) {
-			snprintf(msg, sizeof(msg), "iowait without a pending submit (ireadv, iwritev, ireadx, "
-				 "iwritex, ifsync)%s", hasid ? " of that I/O id" : "");
-			return bad_line(S, src, lineno, msg);
-		}
-		struct sub sb = r->subs[k];
-		memmove(&r->subs[k], &r->subs[k + 1], (r->nsubs - k - 1) * sizeof(*r->subs));
-		r->nsubs--;
-		int64_t bytes;
-		bool known = field_num(ex, F_BYTES, &bytes);
-		if (!known)
-			S->iovec_guess += sb.data;
-		int rc = 0;
-		for (size_t i = 0; i < sb.n && !rc; i++) {
-			struct sc_event w = ev;
-			w.call = SC_AWAIT;
-			w.async_id = sb.first + i;
-			if (!known)
-				w.ret = SC_RET_UNKNOWN;
-			else if (bytes < 0)
-				w.ret = bytes;
-			else {          /* spread the count over the extents */
-				w.ret = (int64_t)(sb.lens[i] < (uint64_t)bytes ? sb.lens[i] : (uint64_t)bytes);
-				bytes -= w.ret;
-				if (i + 1 == sb.n)
-					w.ret += bytes;
-			}
-			rc = emit(S, r, &w);
-		}
-		free(sb.lens);
-		return rc;
-	}
-	bool rd = !strcmp(call, "read") || !strcmp(call, "readv") || !strcmp(call, "pread") ||
-		  !strcmp(call, "preadv") || !strcmp(call, "readx") || !strcmp(call, "pread64");
-	bool wr = !strcmp(call, "write") || !strcmp(call, "writev") || !strcmp(call, "pwrite") ||
-		  !strcmp(call, "pwritev") || !strcmp(call, "writex") || !strcmp(call, "pwrite64");
-	if (rd || wr) {
-		if (!hasfd)
-			goto args;
-		uint64_t total;
-		uint32_t cnt;
-		iovec_total(en, &total, &cnt, &S->tmp);
-		if (!cnt && field_num(en, F_LEN, &v) && v >= 0)
-			total = (uint64_t)v, cnt = 1;
-		ev.call = rd ? SC_READ : SC_WRITE;
-		ev.len = total;
-		ev.iovcnt = cnt ? cnt : 1;
-		if (call[0] == 'p' && field_num(en, F_OFF, &v))
-			ev.offset = v;
-		if (!has_ret && field_num(ex, F_BYTES, &v))
-			ev.ret = v;
-		return emit(S, r, &ev);
-	}
-	if (!strcmp(call, "lseek") || !strcmp(call, "lseek64") || !strcmp(call, "llseek") ||
-	    !strcmp(call, "_llseek")) {
-		int64_t hi, lo;
-		if (!hasfd || whence_of(en, &ev.whence))
-			goto args;
-		if (field_num(en, F_HI, &hi) && field_num(en, F_LO, &lo))
-			ev.offset = (int64_t)((uint64_t)hi << 32 | (uint32_t)lo);
-		else if (!field_num(en, F_OFF, &ev.offset))
-			goto args;
-		ev.call = SC_LSEEK;
-		/* llseek's result is not traced (it returns 0) */
-		if (strstr(call, "llseek") && (!has_ret || ret == 0))
-			ev.ret = SC_RET_UNKNOWN;
-		return emit(S, r, &ev);
-	}
-	if (!strcmp(call, "ftruncate")) {
-		if (!hasfd || !field_num(en, F_LEN, &v) || v < 0)
-			goto args;
-		ev.call = SC_FTRUNCATE;
-		ev.len = (uint64_t)v;
-		return emit(S, r, &ev);
-	}
-	if (!strcmp(call, "dup") || !strcmp(call, "dup2")) {
-		if (!hasfd)
-			goto args;
-		ev.call = SC_DUP;
-		if (call[3]) {
-			ev.call = SC_DUP2;
-			if (!field_num(en, F_FD2, &ev.fd2))
-				goto args;
-		}
-		return emit(S, r, &ev);
-	}
-	if (!strcmp(call, "fxstat") || !strcmp(call, "fstat")) {
-		if (!hasfd)
-			goto args;
-		ev.call = SC_STAT;
-		return emit(S, r, &ev);
-	}
-	if (!strcmp(call, "xstatnd") || !strcmp(call, "stat") || !strcmp(call, "unlink") ||
-	    !strcmp(call, "rmdir") || !strcmp(call, "mkdir")) {
-		if (!field_str(en, F_PATH, 0, path, sizeof(path)))
-			goto args;
-		ev.path = path;
-		ev.call = call[0] == 'u' ? SC_UNLINK : call[0] == 'r' ? SC_RMDIR : call[0] == 'm' ? SC_MKDIR
-			: SC_STAT;
-		if (ev.call == SC_MKDIR && field_num(en, F_MODE, &v))
-			ev.mode = v;
-		return emit(S, r, &ev);
-	}
-	if (!strcmp(call, "rename")) {
-		if (!field_str(en, F_PATH1, 0, path, sizeof(path)) ||
-		    !field_str(en, F_PATH2, 1, path2, sizeof(path2)))
-			goto args;
-		ev.call = SC_RENAME;
-		ev.path = path;
-		ev.path2 = path2;
-		return emit(S, r, &ev);
-	}
-	/* iodone, truncate, getdirentries, vfcntl and anything unknown */
-	ev.call = SC_SKIP;
-	return emit(S, r, &ev);
-args:
-	snprintf(msg, sizeof(msg), "expected the fields of '%.40s' (e.g. fd(N)%s)", call,
-		 !strcmp(call, "open") ? ", path" : "");
-	return bad_line(S, src, lineno, msg);
+	return rc;
 }
 
 /* time:(SECS)time:(USECS) (microseconds not zero-padded), or one
