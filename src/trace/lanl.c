@@ -921,6 +921,7 @@ struct fstate {
 	int64_t fh_addr, fh_fd;     /* last fh -> fd association          */
 	struct scount { char name[128]; uint64_t n; } *cnt;
 	size_t ncnt, ccap;
+	char path[4096], path2[4096], tmp[4096];   /* decoded names of one call */
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t sz)
@@ -1059,178 +1060,262 @@ static int bad_args(struct fstate *s, const struct call *c)
 	return bad_line(s->L, s->src, c->line, msg);
 }
 
+/* ---- SYS_ calls: a row per name, a small handler per kind of call ------ */
+
+/* One SYS_ call being decoded. */
+struct scall {
+	struct fstate *s;
+	const struct call *c;
+	struct sc_event *ev;
+	const char *n;           /* the name without "SYS_"                */
+	struct larg a[LMAXARGS];
+	int na;
+};
+
+enum { SYS_EMIT = 0, SYS_ARGS = 1, SYS_SKIP = 2 };  /* handler results >= 0 */
+
+static int num_at(const struct scall *x, int k, int64_t *v)
+{
+	return arg_num(x->a, x->na, k, v);
+}
+
+/* open/open64/creat/openat(path, flags, mode): a truncated N-to-N name is
+ * made distinct per rank; an fd opened inside MPI_File_open is noted. */
+static int sys_open(struct scall *x)
+{
+	struct fstate *s = x->s;
+	struct sc_event *ev = x->ev;
+	char *path = s->path, *tmp = s->tmp;
+	int pi = !strcmp(x->n, "openat") ? 1 : 0;
+	bool tr = false;
+	int64_t v;
+	ev->call = SC_OPEN;
+	if (pi && !num_at(x, 0, &v) && v != SC_AT_FDCWD)
+		ev->dirfd = v;
+	if (!strcmp(x->n, "creat")) {
+		ev->flags = O_CREAT | O_WRONLY | O_TRUNC;
+		if (!num_at(x, 1, &v))
+			ev->mode = v;
+	} else {
+		if (!num_at(x, pi + 1, &v))
+			ev->flags = v & ~(int64_t)I386_O_LARGEFILE;
+		if (!num_at(x, pi + 2, &v))
+			ev->mode = v;
+	}
+	if (open_path(s, x->c, x->a, x->na, pi, path, sizeof(s->path), &tr)) {
+		if (tr && !truncated_shared(s, x->c)) {
+			int k = snprintf(tmp, sizeof(s->tmp), "%s.rank%d", path, s->f->rank);
+			if (k < 0 || (size_t)k >= sizeof(s->tmp))
+				return SYS_ARGS;
+			memcpy(path, tmp, sizeof(s->path));
+			ev->path_flags = OPSP_TRUNCATED_NAME;
+			s->L->made_distinct++;
+		}
+		ev->path = path;
+	}
+	if (x->c->has_ret && x->c->ret >= 0 && pend_find_mpi(s, x->c->pid, "MPI_File_open")) {
+		int rc = grow((void **)&s->mpifds, &s->mfcap, s->nmpifds + 1, sizeof(int64_t));
+		if (rc)
+			return rc;
+		s->mpifds[s->nmpifds++] = x->c->ret;
+	}
+	return emit(s, ev);
+}
+
+static int sys_close(struct scall *x)
+{
+	x->ev->call = SC_CLOSE;
+	if (num_at(x, 0, &x->ev->fd))
+		return SYS_ARGS;
+	if (!x->c->has_ret || x->c->ret == 0)
+		mpifd_del(x->s, x->ev->fd);
+	return emit(x->s, x->ev);
+}
+
+/* The I/O behind a nonblocking MPI call: an async submit whose bytes the
+ * MPIO_Wait reports. */
+static int as_mpi_submit(struct scall *x, struct lpend *m, bool rd)
+{
+	struct sc_event *ev = x->ev;
+	ev->call = rd ? SC_AREAD : SC_AWRITE;
+	ev->async_id = ++x->s->L->next_id;
+	int64_t bytes = ev->ret;
+	ev->ret = SC_RET_UNKNOWN;
+	m->nested++;
+	return add_req(x->s, x->c->pid, -1, ev->async_id, bytes, true);
+}
+
+/* read/write[64], readv/writev, pread/pwrite[64], preadv/pwritev */
+static int sys_rw(struct scall *x)
+{
+	struct sc_event *ev = x->ev;
+	const char *n = x->n;
+	bool rd = n[0] == 'r' || !strncmp(n, "pread", 5);
+	const char *base = n + (n[0] == 'p');
+	bool vec = !strcmp(base, rd ? "readv" : "writev");
+	int64_t v, v2;
+	if (num_at(x, 0, &ev->fd) || num_at(x, 2, &v))
+		return SYS_ARGS;
+	if (vec) {
+		ev->iovcnt = v > 0 && v < UINT32_MAX ? (uint32_t)v : 1;
+		ev->len = x->c->has_ret && x->c->ret > 0 ? (uint64_t)x->c->ret : 0;
+	} else {
+		if (v < 0)
+			return SYS_ARGS;
+		ev->len = (uint64_t)v;
+	}
+	if (n[0] == 'p') {
+		if (num_at(x, 3, &v))
+			return SYS_ARGS;
+		/* i386 raw pread64: offset as two 32-bit halves */
+		if (x->na == 5 && !num_at(x, 4, &v2) && v2 >= 0 && v2 <= UINT32_MAX)
+			v = (int64_t)((uint64_t)v2 << 32 | (uint32_t)v);
+		ev->offset = v;
+	}
+	ev->call = rd ? SC_READ : SC_WRITE;
+	struct lpend *m = pend_find_mpi(x->s, x->c->pid, rd ? "MPI_File_iread" : "MPI_File_iwrite");
+	if (m) {
+		int rc = as_mpi_submit(x, m, rd);
+		if (rc)
+			return rc;
+	}
+	return emit(x->s, ev);
+}
+
+static int sys_lseek(struct scall *x)
+{
+	int64_t v;
+	x->ev->call = SC_LSEEK;
+	if (num_at(x, 0, &x->ev->fd) || num_at(x, 1, &x->ev->offset) || num_at(x, 2, &v))
+		return SYS_ARGS;
+	x->ev->whence = (int)v;
+	return emit(x->s, x->ev);
+}
+
+/* _llseek(fd, hi, lo, &result, whence) = 0: the result is behind a
+ * pointer, the builder computes the position */
+static int sys_llseek(struct scall *x)
+{
+	int64_t hi, lo, v;
+	x->ev->call = SC_LSEEK;
+	if (num_at(x, 0, &x->ev->fd) || num_at(x, 1, &hi) || num_at(x, 2, &lo) ||
+	    num_at(x, x->na - 1, &v))
+		return SYS_ARGS;
+	x->ev->offset = (int64_t)((uint64_t)hi << 32 | (uint32_t)lo);
+	x->ev->whence = (int)v;
+	if (!x->c->has_ret || x->c->ret == 0)
+		x->ev->ret = SC_RET_UNKNOWN;
+	return emit(x->s, x->ev);
+}
+
+static int sys_ftruncate(struct scall *x)
+{
+	int64_t v, v2;
+	x->ev->call = SC_FTRUNCATE;
+	if (num_at(x, 0, &x->ev->fd) || num_at(x, 1, &v))
+		return SYS_ARGS;
+	if (!strcmp(x->n, "ftruncate64") && x->na == 3 && !num_at(x, 2, &v2) && v2 >= 0 &&
+	    v2 <= UINT32_MAX)
+		v = (int64_t)((uint64_t)v2 << 32 | (uint32_t)v);
+	x->ev->len = (uint64_t)v;
+	return emit(x->s, x->ev);
+}
+
+static int sys_sync(struct scall *x)
+{
+	x->ev->call = x->n[1] == 's' ? SC_FSYNC : SC_FDATASYNC;
+	if (num_at(x, 0, &x->ev->fd))
+		return SYS_ARGS;
+	return emit(x->s, x->ev);
+}
+
+static int sys_dup(struct scall *x)
+{
+	bool two = x->n[3] != 0;
+	x->ev->call = two ? SC_DUP2 : SC_DUP;
+	if (num_at(x, 0, &x->ev->fd) || (two && num_at(x, 1, &x->ev->fd2)))
+		return SYS_ARGS;
+	return emit(x->s, x->ev);
+}
+
+/* unlink, rmdir, mkdir, rename: a path printed as an address, or cut by
+ * ltrace (which file?), is counted, not guessed */
+static int sys_path(struct scall *x)
+{
+	char *path = x->s->path, *path2 = x->s->path2;
+	struct sc_event *ev = x->ev;
+	bool tr = false, tr2 = false;
+	int64_t v;
+	if (x->na < 1 || arg_string(&x->a[0], path, sizeof(x->s->path), &tr))
+		return SYS_SKIP;
+	ev->path = path;
+	if (x->n[0] == 'u') {
+		ev->call = SC_UNLINK;
+	} else if (x->n[1] == 'm') {
+		ev->call = SC_RMDIR;
+	} else if (x->n[0] == 'm') {
+		ev->call = SC_MKDIR;
+		if (!num_at(x, 1, &v))
+			ev->mode = v;
+	} else {
+		if (x->na < 2 || arg_string(&x->a[1], path2, sizeof(x->s->path2), &tr2))
+			return SYS_SKIP;
+		ev->call = SC_RENAME;
+		ev->path2 = path2;
+	}
+	return tr || tr2 ? SYS_SKIP : emit(x->s, ev);
+}
+
+static int sys_clone(struct scall *x)
+{
+	int64_t v;
+	x->ev->call = SC_CLONE;
+	if (!num_at(x, 0, &v))
+		x->ev->flags = v;
+	return emit(x->s, x->ev);
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(struct scall *x);
+} syscalls[] = {
+	{ "open", sys_open }, { "open64", sys_open }, { "creat", sys_open }, { "openat", sys_open },
+	{ "close", sys_close },
+	{ "read", sys_rw }, { "read64", sys_rw }, { "readv", sys_rw }, { "pread", sys_rw },
+	{ "pread64", sys_rw }, { "preadv", sys_rw },
+	{ "write", sys_rw }, { "write64", sys_rw }, { "writev", sys_rw }, { "pwrite", sys_rw },
+	{ "pwrite64", sys_rw }, { "pwritev", sys_rw },
+	{ "lseek", sys_lseek }, { "lseek64", sys_lseek },
+	{ "_llseek", sys_llseek }, { "llseek", sys_llseek },
+	{ "ftruncate", sys_ftruncate }, { "ftruncate64", sys_ftruncate },
+	{ "fsync", sys_sync }, { "fdatasync", sys_sync },
+	{ "dup", sys_dup }, { "dup2", sys_dup },
+	{ "unlink", sys_path }, { "rmdir", sys_path }, { "mkdir", sys_path }, { "rename", sys_path },
+	{ "clone", sys_clone },
+	/* anything else (statfs64, fcntl64, mmap, ...): counted by name */
+};
+
 static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev)
 {
-	const char *n = c->name + 4;
-	struct larg a[LMAXARGS];
-	int na = split_args(c->args, c->argslen, a, LMAXARGS);
-	char path[4096], path2[4096], tmp[4096];
-	bool tr = false, tr2 = false;
-	int64_t v, v2;
-	ev->name = n;
+	struct scall x = { .s = s, .c = c, .ev = ev, .n = c->name + 4 };
+	x.na = split_args(c->args, c->argslen, x.a, LMAXARGS);
+	ev->name = x.n;
 	ev->ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
-
-	if (!strcmp(n, "open") || !strcmp(n, "creat") || !strcmp(n, "openat") || !strcmp(n, "open64")) {
-		int pi = !strcmp(n, "openat") ? 1 : 0;
-		ev->call = SC_OPEN;
-		if (pi && !arg_num(a, na, 0, &v) && v != SC_AT_FDCWD)
-			ev->dirfd = v;
-		if (!strcmp(n, "creat")) {
-			ev->flags = O_CREAT | O_WRONLY | O_TRUNC;
-			if (!arg_num(a, na, 1, &v))
-				ev->mode = v;
-		} else {
-			if (!arg_num(a, na, pi + 1, &v))
-				ev->flags = v & ~(int64_t)I386_O_LARGEFILE;
-			if (!arg_num(a, na, pi + 2, &v))
-				ev->mode = v;
+	int rc = SYS_SKIP;
+	for (size_t i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
+		if (!strcmp(x.n, syscalls[i].name)) {
+			rc = syscalls[i].fn(&x);
+			break;
 		}
-		if (open_path(s, c, a, na, pi, path, sizeof(path), &tr)) {
-			if (tr && !truncated_shared(s, c)) {
-				int k = snprintf(tmp, sizeof(tmp), "%s.rank%d", path, s->f->rank);
-				if (k < 0 || (size_t)k >= sizeof(tmp))
-					goto args;
-				memcpy(path, tmp, sizeof(path));
-				ev->path_flags = OPSP_TRUNCATED_NAME;
-				s->L->made_distinct++;
-			}
-			ev->path = path;
-		}
-		if (c->has_ret && c->ret >= 0 && pend_find_mpi(s, c->pid, "MPI_File_open")) {
-			int rc = grow((void **)&s->mpifds, &s->mfcap, s->nmpifds + 1, sizeof(int64_t));
-			if (rc)
-				return rc;
-			s->mpifds[s->nmpifds++] = c->ret;
-		}
+	if (rc == SYS_ARGS)
+		return bad_args(s, c);
+	if (rc == SYS_SKIP) {
+		ev->call = SC_SKIP;
+		ev->name = c->name;
+		ev->path = ev->path2 = NULL;
 		return emit(s, ev);
 	}
-	if (!strcmp(n, "close")) {
-		ev->call = SC_CLOSE;
-		if (arg_num(a, na, 0, &ev->fd))
-			goto args;
-		if (!c->has_ret || c->ret == 0)
-			mpifd_del(s, ev->fd);
-		return emit(s, ev);
-	}
-	bool rd = !strncmp(n, "read", 4) || !strncmp(n, "pread", 5);
-	bool wr = !strncmp(n, "write", 5) || !strncmp(n, "pwrite", 6);
-	if (rd || wr) {
-		const char *base = n + (n[0] == 'p');
-		bool vec = !strcmp(base, rd ? "readv" : "writev");
-		bool pos = n[0] == 'p';
-		if (strcmp(base, rd ? "read" : "write") && !vec && strcmp(base, rd ? "read64" : "write64"))
-			goto skip;
-		if (arg_num(a, na, 0, &ev->fd) || arg_num(a, na, 2, &v))
-			goto args;
-		if (vec) {
-			ev->iovcnt = v > 0 && v < UINT32_MAX ? (uint32_t)v : 1;
-			ev->len = c->has_ret && c->ret > 0 ? (uint64_t)c->ret : 0;
-		} else {
-			if (v < 0)
-				goto args;
-			ev->len = (uint64_t)v;
-		}
-		if (pos) {
-			if (arg_num(a, na, 3, &v))
-				goto args;
-			/* i386 raw pread64: offset as two 32-bit halves */
-			if (na == 5 && !arg_num(a, na, 4, &v2) && v2 >= 0 && v2 <= UINT32_MAX)
-				v = (int64_t)((uint64_t)v2 << 32 | (uint32_t)v);
-			ev->offset = v;
-		}
-		ev->call = rd ? SC_READ : SC_WRITE;
-		struct lpend *m = pend_find_mpi(s, c->pid, rd ? "MPI_File_iread" : "MPI_File_iwrite");
-		if (m) {
-			/* the I/O behind a nonblocking MPI call: an async submit
-			 * whose bytes the MPIO_Wait reports */
-			ev->call = rd ? SC_AREAD : SC_AWRITE;
-			ev->async_id = ++s->L->next_id;
-			int64_t bytes = ev->ret;
-			ev->ret = SC_RET_UNKNOWN;
-			m->nested++;
-			int rc = add_req(s, c->pid, -1, ev->async_id, bytes, true);
-			if (rc)
-				return rc;
-		}
-		return emit(s, ev);
-	}
-	if (!strcmp(n, "lseek") || !strcmp(n, "lseek64")) {
-		ev->call = SC_LSEEK;
-		if (arg_num(a, na, 0, &ev->fd) || arg_num(a, na, 1, &ev->offset) || arg_num(a, na, 2, &v))
-			goto args;
-		ev->whence = (int)v;
-		return emit(s, ev);
-	}
-	if (!strcmp(n, "_llseek") || !strcmp(n, "llseek")) {
-		/* _llseek(fd, hi, lo, &result, whence) = 0: the result is
-		 * behind a pointer, the builder computes the position */
-		int64_t hi, lo;
-		ev->call = SC_LSEEK;
-		if (arg_num(a, na, 0, &ev->fd) || arg_num(a, na, 1, &hi) || arg_num(a, na, 2, &lo) ||
-		    arg_num(a, na, na - 1, &v))
-			goto args;
-		ev->offset = (int64_t)((uint64_t)hi << 32 | (uint32_t)lo);
-		ev->whence = (int)v;
-		if (!c->has_ret || c->ret == 0)
-			ev->ret = SC_RET_UNKNOWN;
-		return emit(s, ev);
-	}
-	if (!strcmp(n, "ftruncate") || !strcmp(n, "ftruncate64")) {
-		ev->call = SC_FTRUNCATE;
-		if (arg_num(a, na, 0, &ev->fd) || arg_num(a, na, 1, &v))
-			goto args;
-		if (!strcmp(n, "ftruncate64") && na == 3 && !arg_num(a, na, 2, &v2) && v2 >= 0 && v2 <= UINT32_MAX)
-			v = (int64_t)((uint64_t)v2 << 32 | (uint32_t)v);
-		ev->len = (uint64_t)v;
-		return emit(s, ev);
-	}
-	if (!strcmp(n, "fsync") || !strcmp(n, "fdatasync")) {
-		ev->call = n[1] == 's' ? SC_FSYNC : SC_FDATASYNC;
-		if (arg_num(a, na, 0, &ev->fd))
-			goto args;
-		return emit(s, ev);
-	}
-	if (!strcmp(n, "dup") || !strcmp(n, "dup2")) {
-		ev->call = n[3] ? SC_DUP2 : SC_DUP;
-		if (arg_num(a, na, 0, &ev->fd) || (n[3] && arg_num(a, na, 1, &ev->fd2)))
-			goto args;
-		return emit(s, ev);
-	}
-	if (!strcmp(n, "unlink") || !strcmp(n, "rmdir") || !strcmp(n, "mkdir") || !strcmp(n, "rename")) {
-		if (na < 1 || arg_string(&a[0], path, sizeof(path), &tr))
-			goto skip;      /* path printed as an address */
-		ev->path = path;
-		if (n[0] == 'u')
-			ev->call = SC_UNLINK;
-		else if (n[1] == 'm')
-			ev->call = SC_RMDIR;
-		else if (n[0] == 'm') {
-			ev->call = SC_MKDIR;
-			if (!arg_num(a, na, 1, &v))
-				ev->mode = v;
-		} else {
-			if (na < 2 || arg_string(&a[1], path2, sizeof(path2), &tr2))
-				goto skip;
-			ev->call = SC_RENAME;
-			ev->path2 = path2;
-		}
-		if (tr || tr2)
-			goto skip;      /* cannot tell which file: do not guess */
-		return emit(s, ev);
-	}
-	if (!strcmp(n, "clone")) {
-		ev->call = SC_CLONE;
-		if (!arg_num(a, na, 0, &v))
-			ev->flags = v;
-		return emit(s, ev);
-	}
-skip:
-	ev->call = SC_SKIP;
-	ev->name = c->name;
-	ev->path = ev->path2 = NULL;
-	return emit(s, ev);
-args:
-	return bad_args(s, c);
+	return rc;
 }
 
 static int do_mpi(struct fstate *s, const struct call *c, struct sc_event *ev)
