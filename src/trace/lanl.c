@@ -775,15 +775,17 @@ static void name_from_file(struct lanl *L, struct lfile *f, size_t idx)
 }
 
 /* Give every trace file a rank; drop timing files from the list. */
-static int assign_ranks(struct lanl *L)
+/* Keep only files with LANL-Trace call lines (one file: its lines say
+ * what is wrong).  -EINVAL when none is left. */
+static int keep_trace_files(struct lanl *L, bool *have_tfile)
 {
 	size_t k = 0, ignored = 0;
-	bool have_tfile = false;
+	*have_tfile = false;
 	for (size_t i = 0; i < L->nf; i++)
 		if (L->f[i].calls || (L->nf == 1 && !L->f[i].timing))
-			L->f[k++] = L->f[i];    /* one file: its lines say what is wrong */
+			L->f[k++] = L->f[i];
 		else if (L->f[i].timing)
-			have_tfile = true;
+			*have_tfile = true;
 		else
 			ignored++;      /* e.g. a README next to the traces */
 	if (ignored && k) {
@@ -796,76 +798,105 @@ static int assign_ranks(struct lanl *L)
 		return rerr_set(L->e, -EINVAL, "'%s'%s: expected LANL-Trace call lines "
 				"('HH:MM:SS.uuuuuu SYS_...')%s", L->in->files[0],
 				L->in->nfiles > 1 ? " and the other files" : "",
-				have_tfile ? ", found only barrier lines" : "");
+				*have_tfile ? ", found only barrier lines" : "");
+	return 0;
+}
 
+/* The timing-file entry of f: by its in-file rank, by host and pid in its
+ * name, by pid alone, by its pid column.  *nfound: how many matched. */
+static int timing_entry(const struct lanl *L, const struct lfile *f, int *nfound)
+{
+	int found = -1;
+	*nfound = 0;
+	if (f->inrank >= 0)
+		for (size_t j = 0; j < L->nt; j++)
+			if (L->t[j].rank == f->inrank)
+				found = (int)j, *nfound = 1;
+	for (int pass = 0; pass < 2 && *nfound != 1; pass++) {
+		*nfound = 0;
+		for (size_t j = 0; j < L->nt; j++)
+			if (name_has_pid(f->path, L->t[j].pid) &&
+			    (pass || name_has_host(f->path, L->t[j].host)))
+				found = (int)j, (*nfound)++;
+	}
+	if (*nfound != 1 && f->colpid >= 0) {
+		*nfound = 0;
+		for (size_t j = 0; j < L->nt; j++)
+			if (L->t[j].pid == f->colpid)
+				found = (int)j, (*nfound)++;
+	}
+	return found;
+}
+
+/* No timing file, some files without barrier lines: the free rank
+ * numbers, in file-name order. */
+static void number_unmatched(struct lanl *L)
+{
+	size_t unmatched = 0;
+	int next = 0;
+	for (size_t i = 0; i < L->nf; i++) {
+		struct lfile *f = &L->f[i];
+		if (f->rank >= 0)
+			continue;
+		while (rank_used(L, next))
+			next++;
+		f->rank = next++;
+		name_from_file(L, f, i);
+		unmatched++;
+	}
+	if (unmatched) {
+		char buf[160];
+		snprintf(buf, sizeof(buf), "no LANL timing file: %zu trace files without barrier lines "
+			 "numbered in file-name order", unmatched);
+		note_add(L->in, buf);
+	}
+}
+
+/* Ranks from the barrier lines (a timing file, or the files' own). */
+static int ranks_from_barriers(struct lanl *L, bool have_tfile)
+{
+	for (size_t i = 0; i < L->nf; i++) {
+		struct lfile *f = &L->f[i];
+		int nfound;
+		int found = timing_entry(L, f, &nfound);
+		if (nfound != 1 && !have_tfile) {
+			f->rank = -1;   /* only in-file barrier lines: numbered below */
+			continue;
+		}
+		if (nfound != 1)
+			return rerr_set(L->e, -EINVAL,
+					"cannot match '%s' to a rank of the timing file: %s",
+					f->path, nfound ? "its pid matches several ranks"
+							: "no rank's pid in its name, pid column or barrier lines");
+		f->rank = L->t[found].rank;
+		f->pid = L->t[found].pid;
+		rank_name(f->name, sizeof(f->name), L->t[found].host, f->pid);
+	}
+	number_unmatched(L);
+	qsort(L->f, L->nf, sizeof(*L->f), cmp_file_rank);
+	for (size_t i = 1; i < L->nf; i++)
+		if (L->f[i].rank == L->f[i - 1].rank)
+			return rerr_set(L->e, -EINVAL, "'%s' and '%s' are both rank %d",
+					L->f[i - 1].path, L->f[i].path, L->f[i].rank);
+	if (L->nf < L->nt) {
+		char buf[160];
+		snprintf(buf, sizeof(buf), "timing file lists %zu ranks, %zu trace files given",
+			 L->nt, L->nf);
+		note_add(L->in, buf);
+	}
+	return 0;
+}
+
+static int assign_ranks(struct lanl *L)
+{
+	bool have_tfile;
+	int rc = keep_trace_files(L, &have_tfile);
+	if (rc)
+		return rc;
 	if (L->nt) {
-		for (size_t i = 0; i < L->nf; i++) {
-			struct lfile *f = &L->f[i];
-			int found = -1, nfound = 0;
-			if (f->inrank >= 0) {
-				for (size_t j = 0; j < L->nt; j++)
-					if (L->t[j].rank == f->inrank)
-						found = (int)j, nfound = 1;
-			}
-			if (!nfound) {      /* file name: host + pid, then pid alone */
-				for (int pass = 0; pass < 2 && nfound != 1; pass++) {
-					nfound = 0;
-					for (size_t j = 0; j < L->nt; j++)
-						if (name_has_pid(f->path, L->t[j].pid) &&
-						    (pass || name_has_host(f->path, L->t[j].host)))
-							found = (int)j, nfound++;
-				}
-			}
-			if (nfound != 1 && f->colpid >= 0) {
-				nfound = 0;
-				for (size_t j = 0; j < L->nt; j++)
-					if (L->t[j].pid == f->colpid)
-						found = (int)j, nfound++;
-			}
-			if (nfound != 1 && !have_tfile) {
-				f->rank = -1;   /* only in-file barrier lines: see below */
-				continue;
-			}
-			if (nfound != 1)
-				return rerr_set(L->e, -EINVAL,
-						"cannot match '%s' to a rank of the timing file: %s",
-						f->path, nfound ? "its pid matches several ranks"
-								: "no rank's pid in its name, pid column or barrier lines");
-			f->rank = L->t[found].rank;
-			f->pid = L->t[found].pid;
-			rank_name(f->name, sizeof(f->name), L->t[found].host, f->pid);
-		}
-		/* no timing file, some files without barrier lines: the
-		 * free rank numbers, in file-name order */
-		size_t unmatched = 0;
-		int next = 0;
-		for (size_t i = 0; i < L->nf; i++) {
-			struct lfile *f = &L->f[i];
-			if (f->rank >= 0)
-				continue;
-			while (rank_used(L, next))
-				next++;
-			f->rank = next++;
-			name_from_file(L, f, i);
-			unmatched++;
-		}
-		if (unmatched) {
-			char buf[160];
-			snprintf(buf, sizeof(buf), "no LANL timing file: %zu trace files without barrier lines "
-				 "numbered in file-name order", unmatched);
-			note_add(L->in, buf);
-		}
-		qsort(L->f, L->nf, sizeof(*L->f), cmp_file_rank);
-		for (size_t i = 1; i < L->nf; i++)
-			if (L->f[i].rank == L->f[i - 1].rank)
-				return rerr_set(L->e, -EINVAL, "'%s' and '%s' are both rank %d",
-						L->f[i - 1].path, L->f[i].path, L->f[i].rank);
-		if (L->nf < L->nt) {
-			char buf[160];
-			snprintf(buf, sizeof(buf), "timing file lists %zu ranks, %zu trace files given",
-				 L->nt, L->nf);
-			note_add(L->in, buf);
-		}
+		rc = ranks_from_barriers(L, have_tfile);
+		if (rc)
+			return rc;
 	} else {
 		/* documented recovery: no timing file -> file-name order */
 		for (size_t i = 0; i < L->nf; i++) {
@@ -1458,166 +1489,189 @@ static void fstate_release(struct fstate *s)
 	free(s->cnt);
 }
 
+/* "NAME(ARGS <unfinished ...>": kept until its "resumed" line. */
+static int pend_start(struct fstate *s, int64_t pid, const char *name, const struct lline *l,
+		      uint64_t ts, unsigned long lineno)
+{
+	if (s->npend >= LMAXPEND)
+		return rerr_at(s->L->e, -EINVAL, s->src, lineno,
+			       "more than %d calls <unfinished ...> at once", LMAXPEND);
+	int rc = grow((void **)&s->pend, &s->pcap, s->npend + 1, sizeof(*s->pend));
+	if (rc)
+		return rc;
+	struct lpend *pe = &s->pend[s->npend];
+	*pe = (struct lpend){ .pid = pid, .ts = ts, .line = lineno };
+	pe->name = strdup(name);
+	pe->args = strndup(l->args, l->argslen);
+	if (!pe->name || !pe->args) {
+		free(pe->name);
+		free(pe->args);
+		return -ENOMEM;
+	}
+	s->npend++;
+	return 0;
+}
+
+/* The pending start of a resumed call, SIZE_MAX when none. */
+static size_t pend_find(const struct fstate *s, int64_t pid, const char *name)
+{
+	for (size_t i = s->npend; i-- > 0;)
+		if (s->pend[i].pid == pid && !strcmp(s->pend[i].name, name))
+			return i;
+	return SIZE_MAX;
+}
+
+static void pend_drop(struct fstate *s, size_t i)
+{
+	free(s->pend[i].name);
+	free(s->pend[i].args);
+	memmove(&s->pend[i], &s->pend[i + 1], (s->npend - i - 1) * sizeof(*s->pend));
+	s->npend--;
+}
+
+/* Join the start's arguments and the resumed line's into *joined (grown
+ * as needed): c then reads as the whole call, at the start's time. */
+static int pend_join(struct lpend *pe, const struct lline *l, char **joined, size_t *jcap,
+		     struct call *c)
+{
+	const char *cont = skip_ws(l->args);
+	size_t cl = l->argslen - (size_t)(cont - l->args);
+	size_t hl = strlen(pe->args), jl = hl;
+	int rc = trace_grow((void **)joined, jcap, hl + cl + 3, 1, 256);
+	if (rc)
+		return rc;
+	char *j = *joined;
+	memcpy(j, pe->args, hl);
+	if (hl && cl && *cont != ',') {
+		j[jl++] = ',';
+		j[jl++] = ' ';
+	}
+	memcpy(j + jl, cont, cl);
+	jl += cl;
+	j[jl] = '\0';
+	c->args = j;
+	c->argslen = jl;
+	c->ts = pe->ts;
+	c->line = pe->line;
+	c->pend = pe;
+	return 0;
+}
+
+/* "<... NAME resumed>" without its start: ltrace -f shows a forked child
+ * "resuming" the library call (fork) its parent entered: counted; a
+ * syscall or MPI call without a start is malformed. */
+static int orphan_resume(struct fstate *s, const struct call *c, uint64_t dur)
+{
+	if (strncmp(c->name, "SYS_", 4) && strncmp(c->name, "MPI", 3)) {
+		struct sc_event ev;
+		sc_event_init(&ev);
+		ev.src = s->src;
+		ev.line = c->line;
+		ev.pid = c->pid;
+		ev.ts_ns = c->ts;
+		ev.dur_ns = dur;
+		ev.name = c->name;
+		return emit(s, &ev);
+	}
+	char msg[200];
+	snprintf(msg, sizeof(msg), "'<... %.40s resumed>' without a matching '%.40s(... <unfinished ...>'",
+		 c->name, c->name);
+	return bad_line(s->L, s->src, c->line, msg);
+}
+
+/* Per-file reading state of pass 2. */
+struct p2 {
+	int64_t mainpid;            /* pid column value that is this rank */
+	bool summary;               /* in the "# SUMMARY" table            */
+	char name[128];
+	char *joined;
+	size_t jcap;
+};
+
+/* One call line (l) of the file: pending, resumed, or complete. */
+static int call_line(struct fstate *s, struct p2 *st, const struct lline *l, unsigned long lineno)
+{
+	int64_t cpid = s->f->pid;
+	if (l->has_pid) {
+		if (st->mainpid < 0)
+			st->mainpid = l->pid;
+		if (l->pid != st->mainpid)
+			cpid = l->pid;
+	}
+	uint64_t ts = clock_ts(s, l->tod);
+	snprintf(st->name, sizeof(st->name), "%.*s", (int)l->namelen, l->name);
+	if (l->kind == LL_UNFINISHED)
+		return pend_start(s, cpid, st->name, l, ts, lineno);
+	struct call c = { .pid = cpid, .name = st->name, .args = l->args, .argslen = l->argslen,
+			  .has_ret = l->has_ret, .ret = l->ret, .ts = ts, .dur = l->dur,
+			  .line = lineno };
+	size_t pi = SIZE_MAX;
+	if (l->kind == LL_RESUMED) {
+		pi = pend_find(s, cpid, st->name);
+		if (pi == SIZE_MAX)
+			return orphan_resume(s, &c, l->dur);
+		int rc = pend_join(&s->pend[pi], l, &st->joined, &st->jcap, &c);
+		if (rc)
+			return rc;
+	}
+	int rc = do_call(s, &c);
+	if (pi != SIZE_MAX)
+		pend_drop(s, pi);
+	return rc;
+}
+
+/* One line of the file; 0 or -errno. */
+static int p2_line(struct fstate *s, struct p2 *st, char *line, unsigned long lineno)
+{
+	const char *p = skip_ws(line);
+	if (st->summary) {
+		if (*p && *p != '#')
+			summary_row(s, p);
+		return 0;
+	}
+	if (!*p)
+		return 0;
+	if (*p == '#') {
+		if (strstr(p, "SUMMARY COUNT OF TRACED CALL"))
+			st->summary = true;
+		return 0;
+	}
+	int r;
+	int64_t pid;
+	char host[64];
+	if (parse_barrier_line(p, &r, host, sizeof(host), &pid))
+		return 0;       /* the tracer's own barrier, not the app's */
+	struct lline l;
+	const char *why = NULL;
+	int k = parse_call_line(line, &l, &why);
+	if (k < 0)
+		return bad_line(s->L, s->src, lineno, why);
+	return k ? call_line(s, st, &l, lineno) : 0;
+}
+
 static int pass2_file(struct lanl *L, struct lfile *f)
 {
 	struct fstate s = { .L = L, .f = f, .src = f->path, .fh_addr = -1, .fh_fd = -1 };
+	struct p2 st = { .mainpid = -1 };
 	struct linereader lr;
-	char name[128];
-	char *joined = NULL;
+	char *line;
+	size_t len;
 	int rc = lr_open(&lr, f->path);
 	if (rc)
 		return rerr_set(L->e, rc, "cannot open '%s': %s", f->path, strerror(-rc));
-	int64_t mainpid = -1;       /* pid column value that is this rank */
-	bool summary = false;
-	char *line;
-	size_t len;
 	while ((rc = lr_next(&lr, &line, &len)) != 0) {
 		L->in->lines++;
 		L->in->bytes += len + 1;
-		if (rc == -E2BIG) {
+		if (rc == -E2BIG)
 			rc = bad_line(L, f->path, lr.lineno, "line too long");
-			if (rc)
-				goto out;
-			continue;
-		}
-		if (rc < 0) {
-			rerr_set(L->e, rc, "cannot read '%s': %s", f->path, strerror(-rc));
-			goto out;
-		}
-		rc = 0;
-		const char *p = skip_ws(line);
-		if (summary) {
-			if (*p && *p != '#')
-				summary_row(&s, p);
-			continue;
-		}
-		if (!*p)
-			continue;
-		if (*p == '#') {
-			if (strstr(p, "SUMMARY COUNT OF TRACED CALL"))
-				summary = true;
-			continue;
-		}
-		int r;
-		int64_t pid;
-		char host[64];
-		if (parse_barrier_line(p, &r, host, sizeof(host), &pid))
-			continue;       /* the tracer's own barrier, not the app's */
-		struct lline l;
-		const char *why = NULL;
-		int k = parse_call_line(line, &l, &why);
-		if (k < 0) {
-			rc = bad_line(L, f->path, lr.lineno, why);
-			if (rc)
-				goto out;
-			continue;
-		}
-		if (!k)
-			continue;
-		int64_t cpid = f->pid;
-		if (l.has_pid) {
-			if (mainpid < 0)
-				mainpid = l.pid;
-			if (l.pid != mainpid)
-				cpid = l.pid;
-		}
-		uint64_t ts = clock_ts(&s, l.tod);
-		snprintf(name, sizeof(name), "%.*s", (int)l.namelen, l.name);
-		if (l.kind == LL_UNFINISHED) {
-			if (s.npend >= LMAXPEND) {
-				rc = rerr_at(L->e, -EINVAL, f->path, lr.lineno,
-					     "more than %d calls <unfinished ...> at once", LMAXPEND);
-				goto out;
-			}
-			rc = grow((void **)&s.pend, &s.pcap, s.npend + 1, sizeof(*s.pend));
-			if (rc)
-				goto out;
-			struct lpend *pe = &s.pend[s.npend];
-			*pe = (struct lpend){ .pid = cpid, .ts = ts, .line = lr.lineno };
-			pe->name = strdup(name);
-			pe->args = strndup(l.args, l.argslen);
-			if (!pe->name || !pe->args) {
-				free(pe->name);
-				free(pe->args);
-				rc = -ENOMEM;
-				goto out;
-			}
-			s.npend++;
-			continue;
-		}
-		struct call c = { .pid = cpid, .name = name, .args = l.args, .argslen = l.argslen,
-				  .has_ret = l.has_ret, .ret = l.ret, .ts = ts, .dur = l.dur,
-				  .line = lr.lineno };
-		size_t pi = SIZE_MAX;
-		if (l.kind == LL_RESUMED) {
-			for (size_t i = s.npend; i-- > 0;)
-				if (s.pend[i].pid == cpid && !strcmp(s.pend[i].name, name)) {
-					pi = i;
-					break;
-				}
-			if (pi == SIZE_MAX && strncmp(name, "SYS_", 4) && strncmp(name, "MPI", 3)) {
-				/* ltrace -f: a forked child "resumes" the
-				 * library call (fork) its parent entered */
-				struct sc_event ev;
-				sc_event_init(&ev);
-				ev.src = f->path;
-				ev.line = lr.lineno;
-				ev.pid = cpid;
-				ev.ts_ns = ts;
-				ev.dur_ns = l.dur;
-				ev.name = name;
-				rc = emit(&s, &ev);
-				if (rc)
-					goto out;
-				continue;
-			}
-			if (pi == SIZE_MAX) {
-				char msg[200];
-				snprintf(msg, sizeof(msg), "'<... %.40s resumed>' without a matching '%.40s(... <unfinished ...>'",
-					 name, name);
-				rc = bad_line(L, f->path, lr.lineno, msg);
-				if (rc)
-					goto out;
-				continue;
-			}
-			struct lpend *pe = &s.pend[pi];
-			const char *cont = skip_ws(l.args);
-			size_t cl = l.argslen - (size_t)(cont - l.args);
-			size_t hl = strlen(pe->args);
-			free(joined);
-			joined = malloc(hl + cl + 3);
-			if (!joined) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			memcpy(joined, pe->args, hl);
-			size_t jl = hl;
-			if (hl && cl && *cont != ',') {
-				joined[jl++] = ',';
-				joined[jl++] = ' ';
-			}
-			memcpy(joined + jl, cont, cl);
-			jl += cl;
-			joined[jl] = '\0';
-			c.args = joined;
-			c.argslen = jl;
-			c.ts = pe->ts;
-			c.line = pe->line;
-			c.pend = pe;
-		}
-		rc = do_call(&s, &c);
-		if (pi != SIZE_MAX) {
-			free(s.pend[pi].name);
-			free(s.pend[pi].args);
-			memmove(&s.pend[pi], &s.pend[pi + 1], (s.npend - pi - 1) * sizeof(*s.pend));
-			s.npend--;
-		}
+		else if (rc < 0)
+			rc = rerr_set(L->e, rc, "cannot read '%s': %s", f->path, strerror(-rc));
+		else
+			rc = p2_line(&s, &st, line, lr.lineno);
 		if (rc)
-			goto out;
+			break;
 	}
-	rc = 0;
-out:
-	free(joined);
+	free(st.joined);
 	fstate_release(&s);
 	lr_close(&lr);
 	return rc;
