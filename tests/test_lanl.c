@@ -322,6 +322,13 @@ static void test_raw_i386(void **st)
 	assert_int_equal(ls->offset, (1LL << 32) + 16);
 	assert_int_equal(ls->whence, 1);
 	free(f);
+	f = files[0] = fb_write(dir, "r.6.trace",
+				"10:00:00.000001 SYS_lseek(3, -9223372036854775808, 1) = -22 <0.000010>\n");
+	rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_true(fb_nth(6, SC_LSEEK, 0)->offset == INT64_MIN);
+	free(f);
 	fb_rmdir(dir);
 }
 
@@ -365,6 +372,15 @@ static void test_bad_lines(void **st)
 		{ "10:00:00.000007 SYS_close(6) = 0 <abc>\n", "expected '<SECS>'" },
 		{ "25:00:00.000007 SYS_close(6) = 0\n", "expected a time" },
 		{ "10:00:00.000007 = 0\n", "expected 'NAME('" },
+		/* numbers at the int64 edges, negative offsets (issue 15) */
+		{ "10:00:00.000007 SYS_lseek(5, -9223372036854775809, 0) = 0\n",
+		  "expected the arguments of SYS_lseek" },
+		{ "10:00:00.000007 SYS_lseek(5, 9223372036854775808, 0) = 0\n",
+		  "expected the arguments of SYS_lseek" },
+		{ "10:00:00.000007 SYS_pwrite(5, 0xb7d5e008, 4096, -5) = 4096\n",
+		  "expected the arguments of SYS_pwrite" },
+		{ "10:00:00.000007 SYS_read(5, 0xb7d5e008, -1) = 10\n",
+		  "expected the arguments of SYS_read" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		free(f);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,12 +179,54 @@ static void test_sandia(void **st)
 	unlink(path);
 }
 
+/* Empty inputs and standard input (issue 15): never an empty trace with
+ * success.  A 0-byte file of any format, an empty stdin, and LANL from
+ * stdin (read twice) are clear errors naming the input; Sandia from stdin
+ * is read. */
+static void expect_load_error(const char *path, const char *format, const char *want)
+{
+	struct load_opts o = { .format = format };
+	struct load_result res;
+	struct rerr e = { "" };
+	char *args[] = { (char *)path };
+	int rc = trace_load(args, 1, &o, NULL, &res, &e);
+	if (rc != -EINVAL)
+		fail_msg("%s as %s: rc %d (%s), expected -EINVAL", path, format, rc, e.msg);
+	if (!strstr(e.msg, want))
+		fail_msg("%s as %s: message '%s' lacks '%s'", path, format, e.msg, want);
+	assert_false(res.temporary);
+}
+
+static void test_empty_and_stdin(void **st)
+{
+	(void)st;
+	char *td = getenv("TMPDIR");
+	char empty[512];
+	snprintf(empty, sizeof(empty), "%s/replay-empty-%d.txt", td && *td ? td : "/tmp", (int)getpid());
+	FILE *f = fopen(empty, "w");
+	assert_non_null(f);
+	fclose(f);
+	expect_load_error(empty, "lanl", "no lanl calls found");
+	expect_load_error(empty, "sandia", "no sandia calls found");
+	expect_load_error(empty, "strace", "no syscalls found");
+	/* standard input: LANL refuses it, the others read it (empty here) */
+	int saved = dup(0);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(open(empty, O_RDONLY), 0), 0);
+	expect_load_error("-", "lanl", "standard input");
+	expect_load_error("-", "sandia", "-: no sandia calls found");
+	dup2(saved, 0);
+	close(saved);
+	unlink(empty);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lanl_nton),
 		cmocka_unit_test(test_lanl_nto1),
 		cmocka_unit_test(test_sandia),
+		cmocka_unit_test(test_empty_and_stdin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -140,6 +140,12 @@ static void test_errors(void **st)
 		{ HDR "tracetype(LEAVE)time:(100)time:(1)str(close)\n", "expected 'tracetype(ENTER)'" },
 		{ "header x headernode(12)\n", "t.sanitized:1: expected 'headernode(NODE.PID)'" },
 		{ HDR EV("ENTER", 1, "close)") EV("EXIT", 2, "close)ret(0)"), "t.sanitized:2: expected the fields of 'close'" },
+		/* negative explicit offsets (issue 15) */
+		{ HDR EV("ENTER", 1, "pwrite)fd(3)len(10)offset(-5)") EV("EXIT", 2, "pwrite)ret(10)"),
+		  "t.sanitized:2: expected the fields of 'pwrite'" },
+		{ HDR EV("ENTER", 1, "iwritex)fd(3)ziovec(base(0x1)len(10))xtvec(off(-5)len(10))")
+			  EV("EXIT", 2, "iwritex)ret(1)"),
+		  "t.sanitized:2: expected the fields of 'iwritex'" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct trace_input in;

@@ -609,7 +609,11 @@ static void test_number_edges(void **state)
 	/* timestamps whose fields do not fit */
 	expect_bad(f, "1 123:00:01.000000 close(3) = 0", "timestamp");
 	expect_bad(f, "1 999999999999999999999.000001 close(3) = 0", "timestamp");
-	assert_int_equal(f->cap.n, 2);
+	/* a transfer that succeeded at a negative offset or length */
+	expect_bad(f, "1 pwrite64(3, \"x\", 1, -5) = 1", "offset >= 0");
+	expect_bad(f, "1 pread64(3, \"x\", -1, 0) = 1", "offset >= 0");
+	FEED_OK(f, "1 pwrite64(3, \"x\", 1, -5) = -1 EINVAL (Invalid argument)");
+	assert_int_equal(f->cap.n, 3);
 }
 
 static void test_errno_and_flags(void **state)

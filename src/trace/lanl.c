@@ -84,8 +84,12 @@ static int num_parse(const char *s, size_t n, int64_t *out)
 	 * 0xfffffffe is -ENOENT; read the -4095..-1 range as negative */
 	if (base == 16 && !neg && v <= UINT32_MAX && v > 0xfffff000u)
 		*out = (int64_t)(int32_t)(uint32_t)v;
-	else
-		*out = neg ? -(int64_t)v : (int64_t)v;
+	else if (neg)   /* -2^63 is a value; one more is out of range */
+		*out = v > (uint64_t)INT64_MAX + 1 ? 0 : v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+	else            /* hex: two's complement, as raw values print */
+		*out = (int64_t)v;
+	if ((neg && v > (uint64_t)INT64_MAX + 1) || (!neg && base != 16 && v > INT64_MAX))
+		return -ERANGE;
 	return 0;
 }
 
@@ -1201,6 +1205,8 @@ static int sys_rw(struct scall *x)
 		/* i386 raw pread64: offset as two 32-bit halves */
 		if (x->na == 5 && !num_at(x, 4, &v2) && v2 >= 0 && v2 <= UINT32_MAX)
 			v = (int64_t)((uint64_t)v2 << 32 | (uint32_t)v);
+		if (v < 0 && x->c->has_ret && x->c->ret >= 0)
+			return SYS_ARGS;        /* succeeded at a negative offset? */
 		ev->offset = v;
 	}
 	ev->call = rd ? SC_READ : SC_WRITE;
@@ -1683,6 +1689,11 @@ static int lanl_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 	int rc = 0;
 	if (!in->nfiles)
 		return rerr_set(e, -EINVAL, "no LANL-Trace files given");
+	for (size_t i = 0; i < in->nfiles; i++)
+		if (!strcmp(in->files[i], "-"))
+			return rerr_set(e, -EINVAL, "LANL-Trace files are read twice (ranks from the "
+					"barrier lines, then the calls): give the files, not "
+					"standard input");
 	L.f = calloc(in->nfiles, sizeof(*L.f));
 	if (!L.f)
 		return -ENOMEM;

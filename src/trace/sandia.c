@@ -442,8 +442,14 @@ static int h_isubmit(struct scall *c, bool rd)
 	int64_t ioid = submit_ioid(c);
 	bool explicit_off = c->call[strlen(c->call) - 1] == 'x' || c->call[1] == 'p';
 	struct xt one = { SC_NOOFF, total };
-	if (!nx && explicit_off && field_num(c->en, F_OFF, &v))
+	if (!nx && explicit_off && field_num(c->en, F_OFF, &v)) {
+		if (v < 0)
+			return BAD_FIELDS;      /* an explicit offset is >= 0 */
 		one.off = v;
+	}
+	for (size_t i = 0; i < nx; i++)
+		if (S->xts[i].off < 0)
+			return BAD_FIELDS;      /* so is an extent's */
 	const struct xt *xs = nx ? S->xts : &one;
 	if (!nx)
 		nx = 1;
@@ -543,8 +549,11 @@ static int h_rw(struct scall *c, bool rd)
 	c->ev.call = rd ? SC_READ : SC_WRITE;
 	c->ev.len = total;
 	c->ev.iovcnt = cnt ? cnt : 1;
-	if (c->call[0] == 'p' && field_num(c->en, F_OFF, &v))
+	if (c->call[0] == 'p' && field_num(c->en, F_OFF, &v)) {
+		if (v < 0)
+			return BAD_FIELDS;      /* an explicit offset is >= 0 */
 		c->ev.offset = v;
+	}
 	if (!c->has_ret && field_num(c->ex, F_BYTES, &v))
 		c->ev.ret = v;
 	return emit(c->S, c->r, &c->ev);

@@ -1432,6 +1432,21 @@ static const shape_fn shapes[] = {
 	[SH_CLOSE_RANGE] = sh_close_range,
 };
 
+/* A read or write that succeeded cannot have had a negative length or an
+ * explicit negative offset (preadv2's -1, "the position", is turned into
+ * SC_NOOFF by its shape): the line is corrupt. */
+static bool negative_transfer(const struct dec *d)
+{
+	const struct sc_event *ev = &d->ev;
+	if (ev->call != SC_READ && ev->call != SC_WRITE)
+		return false;
+	if (ev->ret < 0 || ev->ret == SC_RET_UNKNOWN)
+		return false;
+	bool neg_off = d->cs->off >= 0 && ev->offset < 0 && ev->offset != SC_NOOFF;
+	bool neg_off1 = d->cs->off >= 0 && d->cs->shape == SH_PLAIN && ev->offset == SC_NOOFF;
+	return neg_off || neg_off1 || (int64_t)ev->len < 0;
+}
+
 /* A -y decoration of the result ("= 3</a/b>"): its text; *rest after it.
  * NULL when the '>' is missing. */
 static const char *result_decoration(struct strace_parser *p, struct span *rest)
@@ -1549,6 +1564,9 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 	int rc = fill_generic(&d);
 	if (!rc)
 		rc = shapes[d.cs->shape](&d);
+	if (!rc && negative_transfer(&d))
+		return bad_line(p, e, src, lineno, line, len,
+				"a length and offset >= 0 (the call succeeded)");
 	if (rc == DEC_BAD || rc == DEC_BAD_IOCB)
 		return bad_line(p, e, src, lineno, line, len, rc == DEC_BAD_IOCB ? "an iocb array" :
 						"arguments of the form strace prints");

@@ -285,133 +285,153 @@ static int detect(const char *file, const struct trace_format **fmt, struct rerr
 	return 0;
 }
 
+/* An .ops file given as the trace: used as it is.  1 when it is one. */
+static int load_ops_file(char *const *args, int nargs, const struct load_opts *o,
+			 struct load_result *res, struct rerr *e)
+{
+	if (nargs != 1 || ops_file_is(args[0]) != 1)
+		return 0;
+	if (o && o->format && strcmp(o->format, "ops"))
+		return rerr_set(e, -EINVAL, "'%s' is an .ops file, not %s", args[0], o->format);
+	if (strlen(args[0]) >= sizeof(res->ops_path))
+		return rerr_set(e, -ENAMETOOLONG, "path too long: '%s'", args[0]);
+	strcpy(res->ops_path, args[0]);
+	res->format = "ops";
+	return 1;
+}
+
+/* The format forced with --format, or detected from the first file. */
+static int choose_format(const struct load_opts *o, char **files,
+			 const struct trace_format **fmt, struct rerr *e)
+{
+	char list[256];
+	supported(list, sizeof(list));
+	if (o && o->format) {
+		*fmt = trace_format_find(o->format);
+		if (!*fmt)
+			return rerr_set(e, -EINVAL, "unknown trace format '%s' (supported: %s)",
+					o->format, list);
+		return 0;
+	}
+	if (!strcmp(files[0], "-"))
+		return rerr_set(e, -EINVAL, "reading a trace from standard input needs --format (%s)",
+				list);
+	return detect(files[0], fmt, e);
+}
+
+/* res->ops_path: `out`, or a new temporary file in $TMPDIR. */
+static int output_path(const char *out, struct load_result *res, struct rerr *e)
+{
+	if (out) {
+		if (strlen(out) >= sizeof(res->ops_path))
+			return rerr_set(e, -ENAMETOOLONG, "path too long: '%s'", out);
+		strcpy(res->ops_path, out);
+		return 0;
+	}
+	const char *td = getenv("TMPDIR");
+	if (!td || !*td)
+		td = "/tmp";
+	snprintf(res->ops_path, sizeof(res->ops_path), "%s/replay-XXXXXX.ops", td);
+	int fd = mkstemps(res->ops_path, 4);
+	if (fd < 0) {
+		int err = errno;
+		res->ops_path[0] = 0;
+		return rerr_set(e, -err, "cannot create a temporary file in '%s': %s", td,
+				strerror(err));
+	}
+	close(fd);
+	res->temporary = true;
+	return 0;
+}
+
+/* The info blob: format, sources, bad lines, the parser's remarks. */
+static int record_info(struct ops_writer *w, const struct trace_format *fmt,
+		       struct trace_input *in)
+{
+	char num[32];
+	int rc = opsw_info(w, "format", fmt->name);
+	for (size_t i = 0; i < in->nfiles && i < 16 && !rc; i++)
+		rc = opsw_info(w, "source", in->files[i]);
+	snprintf(num, sizeof(num), "%zu", in->nfiles);
+	if (!rc)
+		rc = opsw_info(w, "source_files", num);
+	snprintf(num, sizeof(num), "%" PRIu64, in->bad_lines);
+	if (!rc)
+		rc = opsw_info(w, "bad_lines", num);
+	if (!rc && in->note[0]) {
+		/* the parser's remarks (rank assignment, names made distinct, ...):
+		 * one info line, so newlines become "; " */
+		for (char *c = in->note; *c; c++)
+			if (*c == '\n')
+				*c = (c[1] ? ';' : '\0');
+		rc = opsw_info(w, "parser_note", in->note);
+	}
+	return rc;
+}
+
+/* Parse every file through the builder into w. */
+static int parse_into(struct ops_writer *w, const struct trace_format *fmt,
+		      struct trace_input *in, struct load_result *res, struct rerr *e)
+{
+	struct builder *b = NULL;
+	int rc = builder_new(&b, w);
+	if (rc)
+		return rerr_set(e, rc, "out of memory");
+	rc = fmt->parse(in, b, e);
+	res->bad_lines = in->bad_lines;
+	res->lines = in->lines;
+	res->bytes = in->bytes;
+	memcpy(res->first_bad, in->first_bad, sizeof(res->first_bad));
+	if (!rc && !builder_stats(b)->events)
+		rc = rerr_set(e, -EINVAL, "%s: no %s calls found (an empty trace%s)",
+			      in->nfiles ? in->files[0] : "(no files)", fmt->name,
+			      in->bad_lines ? ", every line malformed" : "");
+	if (!rc)
+		rc = builder_finish(b, e);
+	if (!rc && (rc = record_info(w, fmt, in)))
+		rc = rerr_set(e, rc, "cannot record trace info: %s", strerror(-rc));
+	if (!rc)
+		res->stats = *builder_stats(b);
+	builder_free(b);
+	return rc;
+}
+
 int trace_load(char *const *args, int nargs, const struct load_opts *o, const char *out,
 	       struct load_result *res, struct rerr *e)
 {
 	char **files = NULL;
 	size_t nfiles = 0;
 	struct ops_writer *w = NULL;
-	struct builder *b = NULL;
 	const struct trace_format *fmt = NULL;
-	int tmpfd = -1, rc;
-	char tmppath[4096] = "";
-
 	memset(res, 0, sizeof(*res));
-	if (nargs == 1 && ops_file_is(args[0]) == 1) {
-		if (o && o->format && strcmp(o->format, "ops"))
-			return rerr_set(e, -EINVAL, "'%s' is an .ops file, not %s", args[0], o->format);
-		if (strlen(args[0]) >= sizeof(res->ops_path))
-			return rerr_set(e, -ENAMETOOLONG, "path too long: '%s'", args[0]);
-		strcpy(res->ops_path, args[0]);
-		res->format = "ops";
-		return 0;
-	}
-	if (o && o->format) {
-		fmt = trace_format_find(o->format);
-		if (!fmt) {
-			char list[256];
-			supported(list, sizeof(list));
-			return rerr_set(e, -EINVAL, "unknown trace format '%s' (supported: %s)",
-					o->format, list);
-		}
-	}
+	int rc = load_ops_file(args, nargs, o, res, e);
+	if (rc)
+		return rc > 0 ? 0 : rc;
 	rc = trace_expand(args, nargs, &files, &nfiles, e);
 	if (rc)
 		return rc;
-	if (!fmt && !strcmp(files[0], "-")) {
-		char list[256];
-		supported(list, sizeof(list));
-		rc = rerr_set(e, -EINVAL, "reading a trace from standard input needs --format (%s)",
-			      list);
-		goto out;
-	}
-	if (!fmt) {
-		rc = detect(files[0], &fmt, e);
-		if (rc)
-			goto out;
-	}
-	if (out) {
-		if (strlen(out) >= sizeof(res->ops_path)) {
-			rc = rerr_set(e, -ENAMETOOLONG, "path too long: '%s'", out);
-			goto out;
-		}
-		strcpy(res->ops_path, out);
-	} else {
-		const char *td = getenv("TMPDIR");
-		if (!td || !*td)
-			td = "/tmp";
-		snprintf(tmppath, sizeof(tmppath), "%s/replay-XXXXXX.ops", td);
-		tmpfd = mkstemps(tmppath, 4);
-		if (tmpfd < 0) {
-			rc = rerr_set(e, -errno, "cannot create a temporary file in '%s': %s", td,
-				      strerror(errno));
-			tmppath[0] = 0;
-			goto out;
-		}
-		close(tmpfd);
-		tmpfd = -1;
-		strcpy(res->ops_path, tmppath);
-		res->temporary = true;
-	}
-	rc = opsw_open(&w, res->ops_path);
-	if (rc) {
+	rc = choose_format(o, files, &fmt, e);
+	if (!rc)
+		rc = output_path(out, res, e);
+	if (!rc && (rc = opsw_open(&w, res->ops_path)))
 		rc = rerr_set(e, rc, "cannot create '%s': %s", res->ops_path, strerror(-rc));
-		goto out;
+	if (!rc) {
+		struct trace_input in = { .files = files, .nfiles = nfiles,
+					  .skip_bad = o ? o->skip_bad : false };
+		rc = parse_into(w, fmt, &in, res, e);
 	}
-	rc = builder_new(&b, w);
-	if (rc) {
-		rc = rerr_set(e, rc, "out of memory");
-		goto out;
+	if (!rc) {
+		res->format = fmt->name;
+		rc = opsw_finish(w);
+		w = NULL;
+		if (rc)
+			rc = rerr_set(e, rc, "cannot write '%s': %s", res->ops_path, strerror(-rc));
 	}
-	struct trace_input in = { .files = files, .nfiles = nfiles,
-				  .skip_bad = o ? o->skip_bad : false };
-	rc = fmt->parse(&in, b, e);
-	res->bad_lines = in.bad_lines;
-	res->lines = in.lines;
-	res->bytes = in.bytes;
-	memcpy(res->first_bad, in.first_bad, sizeof(res->first_bad));
-	if (rc)
-		goto out;
-	rc = builder_finish(b, e);
-	if (rc)
-		goto out;
-	char num[32];
-	rc = opsw_info(w, "format", fmt->name);
-	for (size_t i = 0; i < nfiles && i < 16 && !rc; i++)
-		rc = opsw_info(w, "source", files[i]);
-	snprintf(num, sizeof(num), "%zu", nfiles);
-	if (!rc)
-		rc = opsw_info(w, "source_files", num);
-	snprintf(num, sizeof(num), "%" PRIu64, in.bad_lines);
-	if (!rc)
-		rc = opsw_info(w, "bad_lines", num);
-	if (!rc && in.note[0]) {
-		/* the parser's remarks (rank assignment, names made distinct, ...):
-		 * one info line, so newlines become "; " */
-		for (char *c = in.note; *c; c++)
-			if (*c == '\n')
-				*c = (c[1] ? ';' : '\0');
-		rc = opsw_info(w, "parser_note", in.note);
-	}
-	if (rc) {
-		rc = rerr_set(e, rc, "cannot record trace info: %s", strerror(-rc));
-		goto out;
-	}
-	res->stats = *builder_stats(b);
-	res->format = fmt->name;
-	rc = opsw_finish(w);
-	w = NULL;
-	if (rc) {
-		rc = rerr_set(e, rc, "cannot write '%s': %s", res->ops_path, strerror(-rc));
-		goto out;
-	}
-out:
 	if (w)
 		opsw_abort(w);
-	builder_free(b);
 	trace_files_free(files, nfiles);
-	if (rc && tmppath[0]) {
-		unlink(tmppath);
+	if (rc && res->temporary) {
+		unlink(res->ops_path);
 		res->temporary = false;
 	}
 	return rc;
