@@ -1,4 +1,5 @@
-/* cmds.h - one entry point per subcommand (src/cmd_*.c). */
+/* cmds.h - one entry point per subcommand (src/cmd/<name>.c); their usage,
+ * description and options are in the tables of options.h. */
 #ifndef REPLAY_CMDS_H
 #define REPLAY_CMDS_H
 
@@ -9,9 +10,6 @@ int cmd_dump(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
-
-/* Usage text of each subcommand (printed by `replay help CMD`). */
-extern const char usage_run[], usage_stat[], usage_convert[], usage_dump[],
-	usage_gen[], usage_compare[], usage_plot[];
+int cmd_completion(int argc, char **argv);
 
 #endif

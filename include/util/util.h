@@ -9,6 +9,7 @@
 #define REPLAY_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,9 +55,26 @@ void lr_close(struct linereader *lr);
 int  lr_next(struct linereader *lr, char **line, size_t *len);
 
 uint64_t now_ns(void);                 /* CLOCK_MONOTONIC */
+
+/* Temporary files to remove if a signal ends the process while they
+ * exist (the trace loader's .ops, the writer's temporary): up to 4.
+ * tmpfile_remove_all() is async-signal-safe. */
+void tmpfile_track(const char *path);
+void tmpfile_untrack(const char *path);
+void tmpfile_remove_all(void);
 /* Parse decimal/hex/octal (strtoll base 0 rules, but "010" is decimal if dec_only) */
 int parse_i64(const char *s, size_t n, int64_t *out);
 int parse_u64(const char *s, size_t n, uint64_t *out);
+/* A rank list "3", "0-3,7" (0-based, ranges inclusive).  Empty: all. */
+struct ranklist {
+	uint32_t (*r)[2];        /* [lo, hi] ranges, as given              */
+	size_t n;
+};
+int  ranklist_parse(const char *s, struct ranklist *rl);   /* -EINVAL, -ENOMEM */
+bool ranklist_has(const struct ranklist *rl, uint32_t rank); /* NULL or empty: true */
+uint32_t ranklist_max(const struct ranklist *rl);
+void ranklist_free(struct ranklist *rl);
+
 /* Human formats into caller buffers */
 const char *fmt_bytes(char *buf, size_t len, double bytes);   /* "1.5 MiB" */
 const char *fmt_ns(char *buf, size_t len, double ns);         /* "12.3 ms" */

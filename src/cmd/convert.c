@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,24 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cmd/cmds.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "trace/fioiolog.h"
 #include "report/stat.h"
 #include "trace/trace.h"
 
-const char usage_convert[] =
-	"usage: replay convert [--format FMT] [--skip-bad] TRACE... -o FILE.ops\n"
-	"       replay convert --to fio-iolog [--target DIR] -o DIR TRACE...\n"
-	"\n"
-	"Parse traces once into the binary .ops file every other command reads,\n"
-	"or export the op stream as fio iologs (DIR/rank-<R>.iolog).\n"
-	"\n"
-	"  -o, --output PATH   the .ops file (or the iolog directory) to write\n"
-	"  -t, --to KIND       ops (default) or fio-iolog\n"
-	"  -f, --format FMT    force the trace format (strace, lanl, sandia)\n"
-	"      --skip-bad      skip malformed lines (counted) instead of failing\n"
-	"      --target DIR    fio-iolog: directory the iolog file names point into\n"
-	"  -q, --quiet         no summary line\n"
-	"  -h, --help          show this help\n";
 
 /* Copy an .ops file given as input to the requested output (atomic). */
 static int copy_file(const char *src, const char *dst, struct rerr *e)
@@ -132,55 +119,62 @@ static void summary(const struct loaded_trace *lt, const char *out)
 	       r->format ? r->format : "?", secs, mbps, skipped_calls(&lt->s), r->bad_lines);
 }
 
-int cmd_convert(int argc, char **argv)
-{
-	enum { OPT_SKIP_BAD = 256, OPT_TARGET };
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "to", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
-		{ "target", required_argument, NULL, OPT_TARGET },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct load_opts lo = { 0 };
-	struct loaded_trace lt;
-	struct rerr e = { { 0 } };
-	const char *out = NULL, *to = "ops", *target = NULL;
-	int quiet = 0, c, rc, ret = 1, iolog;
+struct convert_cli {
+	struct load_opts lo;
+	const char *out, *to, *target;
+	int quiet;
+};
 
-	memset(&lt, 0, sizeof(lt));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:t:f:qh", longopts, NULL)) != -1) {
-		switch (c) {
+/* Options; 0 go on, 1 --help printed, 2 usage error (said). */
+static int convert_args(int argc, char **argv, struct convert_cli *c)
+{
+	struct optparse op;
+	int id;
+	optparse_init(&op, CMD_CONVERT, "convert", false);
+	while ((id = optparse_next(&op, argc, argv)) != -1) {
+		switch (id) {
+		case -2:
+			return 2;
 		case 'o':
-			out = optarg;
+			c->out = optarg;
 			break;
 		case 't':
-			to = optarg;
+			c->to = optarg;
 			break;
 		case 'f':
-			lo.format = optarg;
+			c->lo.format = optarg;
 			break;
 		case OPT_SKIP_BAD:
-			lo.skip_bad = true;
+			c->lo.skip_bad = true;
 			break;
 		case OPT_TARGET:
-			target = optarg;
+			c->target = optarg;
 			break;
-		case 'q':
-			quiet = 1;
+		case OPT_QUIET:
+			c->quiet = 1;
 			break;
 		case 'h':
-			fputs(usage_convert, stdout);
-			return 0;
-		default:
-			fputs(usage_convert, stderr);
-			return 2;
+			cmd_usage(stdout, CMD_CONVERT);
+			return 1;
 		}
 	}
+	return 0;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct convert_cli cli = { .to = "ops" };
+	struct loaded_trace lt;
+	struct rerr e = { { 0 } };
+	int rc, ret = 1, iolog;
+
+	memset(&lt, 0, sizeof(lt));
+	rc = convert_args(argc, argv, &cli);
+	if (rc)
+		return rc == 1 ? 0 : 2;
+	struct load_opts lo = cli.lo;
+	const char *out = cli.out, *to = cli.to, *target = cli.target;
+	int quiet = cli.quiet;
 	if (strcmp(to, "ops") && strcmp(to, "fio-iolog")) {
 		fprintf(stderr, "replay: convert: unknown output kind '%s' (ops, fio-iolog)\n", to);
 		return 2;
@@ -188,12 +182,12 @@ int cmd_convert(int argc, char **argv)
 	iolog = !strcmp(to, "fio-iolog");
 	if (!out) {
 		fprintf(stderr, "replay: convert: -o %s is required\n", iolog ? "DIR" : "FILE.ops");
-		fputs(usage_convert, stderr);
+		cmd_short_usage(CMD_CONVERT);
 		return 2;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "replay: convert: no TRACE given\n");
-		fputs(usage_convert, stderr);
+		cmd_short_usage(CMD_CONVERT);
 		return 2;
 	}
 	if (load_opts_check(&lo, &e) < 0) {
@@ -201,6 +195,9 @@ int cmd_convert(int argc, char **argv)
 		return 2;
 	}
 
+	if (!iolog && check_output_file(out, "output file"))
+		return 2;
+	cmd_guard_loading();
 	rc = loaded_trace_open(&lt, argv + optind, argc - optind, &lo, iolog ? NULL : out, &e);
 	if (rc < 0) {
 		fprintf(stderr, "replay: %s\n", e.msg);

@@ -9,25 +9,16 @@
  * that a path with spaces does not shift the other columns.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/cmds.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "report/stat.h"
 #include "trace/trace.h"
 
-const char usage_dump[] =
-	"usage: replay dump [--rank R] [--format FMT] [--skip-bad] FILE.ops|TRACE...\n"
-	"\n"
-	"Print an op stream one op per line:\n"
-	"  rank t_ns dur_ns kind handle offset len result extra path\n"
-	"\n"
-	"  -r, --rank R        only rank R (0-based)\n"
-	"  -f, --format FMT    force the trace format (strace, lanl, sandia)\n"
-	"      --skip-bad      skip malformed lines (counted) instead of failing\n"
-	"  -h, --help          show this help\n";
 
 static const char *u32col(char *buf, size_t len, uint32_t v, uint32_t none)
 {
@@ -126,72 +117,74 @@ static int dump_rank(const struct opstream *s, uint32_t r)
 	return 0;
 }
 
-int cmd_dump(int argc, char **argv)
+/* Options; 0 go on, 1 --help printed, 2 usage error (said). */
+static int dump_args(int argc, char **argv, struct load_opts *lo, struct ranklist *ranks)
 {
-	enum { OPT_SKIP_BAD = 256 };
-	static const struct option longopts[] = {
-		{ "rank", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct load_opts lo = { 0 };
-	struct loaded_trace lt;
-	struct rerr e = { { 0 } };
-	long long rank = -1;
-	int c, rc, ret = 1;
-	char *end;
-
-	memset(&lt, 0, sizeof(lt));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "r:f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			errno = 0;
-			rank = strtoll(optarg, &end, 10);
-			if (errno || end == optarg || *end || rank < 0 || rank > UINT32_MAX) {
-				fprintf(stderr, "replay: dump: bad rank '%s' (expected a number >= 0)\n",
-					optarg);
+	struct optparse op;
+	int id;
+	optparse_init(&op, CMD_DUMP, "dump", false);
+	while ((id = optparse_next(&op, argc, argv)) != -1) {
+		switch (id) {
+		case -2:
+			return 2;
+		case OPT_RANKS:
+			ranklist_free(ranks);
+			if (ranklist_parse(optarg, ranks)) {
+				die_msg("dump: bad rank list '%s' (expected e.g. 3 or 0-3,7)", optarg);
 				return 2;
 			}
 			break;
 		case 'f':
-			lo.format = optarg;
+			lo->format = optarg;
 			break;
 		case OPT_SKIP_BAD:
-			lo.skip_bad = true;
+			lo->skip_bad = true;
 			break;
 		case 'h':
-			fputs(usage_dump, stdout);
-			return 0;
-		default:
-			fputs(usage_dump, stderr);
-			return 2;
+			cmd_usage(stdout, CMD_DUMP);
+			return 1;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "replay: dump: no FILE.ops or TRACE given\n");
-		fputs(usage_dump, stderr);
+		die_msg("dump: no FILE.ops or TRACE given");
+		cmd_short_usage(CMD_DUMP);
 		return 2;
+	}
+	return 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	struct load_opts lo = { 0 };
+	struct loaded_trace lt;
+	struct ranklist ranks = { 0 };
+	struct rerr e = { { 0 } };
+	int rc, ret = 1;
+
+	memset(&lt, 0, sizeof(lt));
+	rc = dump_args(argc, argv, &lo, &ranks);
+	if (rc) {
+		ranklist_free(&ranks);
+		return rc == 1 ? 0 : 2;
 	}
 	if (load_opts_check(&lo, &e) < 0) {
 		fprintf(stderr, "replay: %s\n", e.msg);
 		return 2;
 	}
+	cmd_guard_loading();
 	rc = loaded_trace_open(&lt, argv + optind, argc - optind, &lo, NULL, &e);
 	if (rc < 0) {
 		fprintf(stderr, "replay: %s\n", e.msg);
 		goto out;
 	}
-	if (rank >= 0 && (uint64_t)rank >= lt.s.nranks) {
-		fprintf(stderr, "replay: dump: no rank %lld (the trace has %" PRIu32 " ranks)\n",
-			rank, lt.s.nranks);
+	if (ranks.n && ranklist_max(&ranks) >= lt.s.nranks) {
+		fprintf(stderr, "replay: dump: no rank %" PRIu32 " (the trace has %" PRIu32 " ranks)\n",
+			ranklist_max(&ranks), lt.s.nranks);
 		goto out;
 	}
 	printf("# rank t_ns dur_ns kind handle offset len result extra path\n");
 	for (uint32_t r = 0; r < lt.s.nranks; r++) {
-		if (rank >= 0 && r != (uint64_t)rank)
+		if (!ranklist_has(&ranks, r))
 			continue;
 		rc = dump_rank(&lt.s, r);
 		if (rc < 0)
@@ -203,6 +196,7 @@ int cmd_dump(int argc, char **argv)
 	}
 	ret = 0;
 out:
+	ranklist_free(&ranks);
 	loaded_trace_close(&lt);
 	return ret;
 }

@@ -1,30 +1,16 @@
 /* cmd_gen.c - `replay gen`: write synthetic traces in the real grammars. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmds.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "trace/gen.h"
 #include "util/util.h"
 
-const char usage_gen[] =
-	"usage: replay gen WORKLOAD -o PATH [--ranks N] [--scale X] [--seed S] [--force]\n"
-	"                  [--strided | --n-to-n] [--object-size BYTES] [--objects N]\n"
-	"       replay gen --list\n"
-	"\n"
-	"  -o, --output PATH     where to write (a directory for lanl-*, a file otherwise)\n"
-	"  -n, --ranks N         traced processes (default: the workload's, see --list)\n"
-	"  -s, --scale X         multiply objects/ops (not request sizes); default 1\n"
-	"      --seed S          random seed (default 1); same seed, same bytes\n"
-	"  -f, --force           replace an existing PATH written by replay gen\n"
-	"      --strided         lanl-*: object i of rank r at (i*N + r)*size\n"
-	"      --n-to-n          lanl-*: one file per rank\n"
-	"      --object-size B   lanl-*: object size (K, M, G suffixes: KiB, MiB, GiB)\n"
-	"      --objects N       lanl-*: objects per rank (overrides --scale)\n"
-	"      --list            list the workloads\n";
 
 static void list_workloads(FILE *f)
 {
@@ -81,100 +67,57 @@ static int parse_uint(const char *s, uint64_t *out)
 	return 0;
 }
 
-int cmd_gen(int argc, char **argv)
+/* One option into p; 0, or -1 after the message. */
+static int gen_option(struct gen_params *p, int id, const char *arg, int *force, int *list)
 {
-	enum { O_SEED = 256, O_STRIDED, O_NTON, O_OBJSIZE, O_OBJECTS, O_LIST };
-	static const struct option opts[] = {
-		{ "output",      required_argument, NULL, 'o' },
-		{ "ranks",       required_argument, NULL, 'n' },
-		{ "scale",       required_argument, NULL, 's' },
-		{ "seed",        required_argument, NULL, O_SEED },
-		{ "force",       no_argument,       NULL, 'f' },
-		{ "strided",     no_argument,       NULL, O_STRIDED },
-		{ "n-to-n",      no_argument,       NULL, O_NTON },
-		{ "object-size", required_argument, NULL, O_OBJSIZE },
-		{ "objects",     required_argument, NULL, O_OBJECTS },
-		{ "list",        no_argument,       NULL, O_LIST },
-		{ "help",        no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct gen_params p = { .scale = 1.0, .seed = 1 };
-	struct gen_summary sum;
-	struct rerr e = { { 0 } };
-	const char *out = NULL;
-	int force = 0, list = 0, c;
 	uint64_t v;
 	char *end;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:n:s:fh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'n':
-			if (parse_uint(optarg, &v) || v < 1 || v > 65536) {
-				die_msg("gen: --ranks expects a number from 1 to 65536, not '%s'", optarg);
-				return 2;
-			}
-			p.ranks = (unsigned)v;
-			break;
-		case 's':
-			errno = 0;
-			p.scale = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(p.scale > 0) || p.scale > 1e6) {
-				die_msg("gen: --scale expects a number > 0 and <= 1000000, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case O_SEED:
-			if (parse_uint(optarg, &p.seed)) {
-				die_msg("gen: --seed expects an unsigned 64-bit number, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'f':
-			force = 1;
-			break;
-		case O_STRIDED:
-			p.strided = true;
-			break;
-		case O_NTON:
-			p.n_to_n = true;
-			break;
-		case O_OBJSIZE:
-			if (parse_size(optarg, &p.object_size) || p.object_size == 0) {
-				die_msg("gen: --object-size expects a size in bytes (e.g. 65536 or 64K), not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case O_OBJECTS:
-			if (parse_uint(optarg, &p.objects) || p.objects == 0) {
-				die_msg("gen: --objects expects a number > 0, not '%s'", optarg);
-				return 2;
-			}
-			break;
-		case O_LIST:
-			list = 1;
-			break;
-		case 'h':
-			fputs(usage_gen, stdout);
-			return 0;
-		default:
-			if (optopt)
-				die_msg("gen: option '-%c' %s", optopt,
-					strchr("onsf", optopt) ? "needs a value" : "is unknown");
-			else
-				die_msg("gen: unknown or incomplete option '%s'", argv[optind - 1]);
-			fputs(usage_gen, stderr);
-			return 2;
+	switch (id) {
+	case 'n':
+		if (parse_uint(arg, &v) || v < 1 || v > 65536) {
+			die_msg("gen: --processes expects a number from 1 to 65536, not '%s'", arg);
+			return -1;
 		}
-	}
-	if (list) {
-		list_workloads(stdout);
+		p->ranks = (unsigned)v;
 		return 0;
+	case 's':
+		errno = 0;
+		p->scale = strtod(arg, &end);
+		if (errno || end == arg || *end || !(p->scale > 0) || p->scale > 1e6) {
+			die_msg("gen: --scale expects a number > 0 and <= 1000000, not '%s'", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_SEED:
+		if (parse_uint(arg, &p->seed)) {
+			die_msg("gen: --seed expects an unsigned 64-bit number, not '%s'", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_OBJSIZE:
+		if (parse_size(arg, &p->object_size) || p->object_size == 0) {
+			die_msg("gen: --object-size expects a size in bytes (e.g. 65536 or 64K), not '%s'",
+				arg);
+			return -1;
+		}
+		return 0;
+	case OPT_OBJECTS:
+		if (parse_uint(arg, &p->objects) || p->objects == 0) {
+			die_msg("gen: --objects expects a number > 0, not '%s'", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_FORCE: *force = 1; return 0;
+	case OPT_STRIDED: p->strided = true; return 0;
+	case OPT_NTON: p->n_to_n = true; return 0;
+	case OPT_LIST: *list = 1; return 0;
+	default: return -1;
 	}
+}
+
+/* The workload named on the command line; 0, or 2 after the message. */
+static int gen_workload(int argc, char **argv, struct gen_params *p, const char *out)
+{
 	if (optind >= argc) {
 		die_msg("gen: which workload? (one of these)");
 		list_workloads(stderr);
@@ -184,9 +127,9 @@ int cmd_gen(int argc, char **argv)
 		die_msg("gen: one workload at a time ('%s' is extra)", argv[optind + 1]);
 		return 2;
 	}
-	p.workload = argv[optind];
-	if (!gen_find(p.workload)) {
-		die_msg("gen: unknown workload '%s'; the workloads are:", p.workload);
+	p->workload = argv[optind];
+	if (!gen_find(p->workload)) {
+		die_msg("gen: unknown workload '%s'; the workloads are:", p->workload);
 		list_workloads(stderr);
 		return 2;
 	}
@@ -194,6 +137,37 @@ int cmd_gen(int argc, char **argv)
 		die_msg("gen: -o PATH is required");
 		return 2;
 	}
+	return 0;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+	struct gen_params p = { .scale = 1.0, .seed = 1 };
+	struct gen_summary sum;
+	struct rerr e = { { 0 } };
+	struct optparse op;
+	const char *out = NULL;
+	int force = 0, list = 0, id;
+
+	optparse_init(&op, CMD_GEN, "gen", false);
+	while ((id = optparse_next(&op, argc, argv)) != -1) {
+		if (id == -2)
+			return 2;
+		if (id == 'h') {
+			cmd_usage(stdout, CMD_GEN);
+			return 0;
+		}
+		if (id == 'o')
+			out = optarg;
+		else if (gen_option(&p, id, optarg, &force, &list))
+			return 2;
+	}
+	if (list) {
+		list_workloads(stdout);
+		return 0;
+	}
+	if ((id = gen_workload(argc, argv, &p, out)))
+		return id;
 	if (gen_check(&p, &e)) {
 		die_msg("gen: %s", e.msg);
 		return 2;

@@ -1,46 +1,62 @@
-/* main.c - the command table and dispatch; each command lives in cmd_*.c. */
+/*
+ * main.c - dispatch.  `run` is the default subcommand, so the first word
+ * is read as follows: a subcommand's name runs it; an option or an
+ * existing path starts `replay run`; a word close to a subcommand's name
+ * (edit distance <= 2, or a prefix) is a mistyped command: an error with a
+ * suggestion; anything else goes to `replay run`, which says what is
+ * missing.
+ */
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
 #include "cmd/cmds.h"
-
-struct cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *usage;
-	const char *summary;
-};
-
-static const struct cmd commands[] = {
-	{ "run",     cmd_run,     usage_run,     "replay a trace on a target directory (the default)" },
-	{ "stat",    cmd_stat,    usage_stat,    "analyze a trace: ranks, files, ops, bytes, patterns, sizes" },
-	{ "convert", cmd_convert, usage_convert, "convert traces to a binary .ops file or fio iologs" },
-	{ "dump",    cmd_dump,    usage_dump,    "print an .ops file (or any trace) one op per line" },
-	{ "gen",     cmd_gen,     usage_gen,     "generate synthetic traces in the real formats" },
-	{ "compare", cmd_compare, usage_compare, "compare result files against a baseline" },
-	{ "plot",    cmd_plot,    usage_plot,    "plot result files with gnuplot (PNG and SVG)" },
-};
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-static const struct cmd *find_cmd(const char *name)
-{
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
-}
+#include "cmd/options.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: replay [run] [OPTIONS] TRACE... TARGET_DIR\n"
 		   "       replay COMMAND [ARGS]\n"
 		   "       replay --help | --version | help COMMAND\n\ncommands:\n");
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; i < cmd_ninfos; i++)
+		fprintf(f, "  %-10s %s\n", cmd_infos[i].name, cmd_infos[i].summary);
 	fprintf(f, "\nSee 'replay help COMMAND' and replay(1).\n");
+}
+
+static int help(int argc, char **argv)
+{
+	if (argc < 3) {
+		usage(stdout);
+		return 0;
+	}
+	const struct cmd_info *c = cmd_info_find(argv[2]);
+	if (!c) {
+		char s[128];
+		cmd_suggest(argv[2], s, sizeof(s));
+		fprintf(stderr, "replay: unknown command '%s'%s%s%s\n", argv[2],
+			*s ? "; did you mean " : "", s, *s ? "?" : "");
+		return 2;
+	}
+	cmd_usage(stdout, c->bit);
+	return 0;
+}
+
+/* The file descriptors replay may open: the hard limit (strace -ff
+ * captures have a file per process, a replay a file per traced file). */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 int main(int argc, char **argv)
 {
+	struct stat st;
+	char s[128];
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -53,22 +69,18 @@ int main(int argc, char **argv)
 		printf("replay %s\n", REPLAY_VERSION);
 		return 0;
 	}
-	if (!strcmp(argv[1], "help")) {
-		if (argc < 3) {
-			usage(stdout);
-			return 0;
-		}
-		const struct cmd *c = find_cmd(argv[2]);
-		if (!c) {
-			fprintf(stderr, "replay: unknown command '%s'\n", argv[2]);
-			return 2;
-		}
-		fputs(c->usage, stdout);
-		return 0;
-	}
-	const struct cmd *c = find_cmd(argv[1]);
+	if (!strcmp(argv[1], "help"))
+		return help(argc, argv);
+	raise_nofile();
+	const struct cmd_info *c = cmd_info_find(argv[1]);
 	if (c)
 		return c->fn(argc - 1, argv + 1);
+	if (argv[1][0] != '-' && stat(argv[1], &st) && !strpbrk(argv[1], "/.") &&
+	    *cmd_suggest(argv[1], s, sizeof(s))) {
+		fprintf(stderr, "replay: '%s' is not a replay command (nor a file); did you mean %s?\n",
+			argv[1], s);
+		return 2;
+	}
 	/* `run` is the default subcommand: replay -m parallel -n 32 trace /mnt/ssd */
 	return cmd_run(argc, argv);
 }

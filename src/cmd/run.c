@@ -1,9 +1,13 @@
 /*
- * cmd_run.c - `replay [run] [OPTIONS] TRACE... TARGET_DIR`: replay a trace
- * on a target directory and report the completion time.
+ * run.c - `replay [run] [OPTIONS] TRACE... TARGET_DIR`: replay a trace on a
+ * target directory and report the completion time.
+ *
+ * The order is the user's safety net: the command line, the engine, the
+ * output path, the whole trace and the target are all checked before the
+ * first timed op, so a mistake is reported at once, never after an hour
+ * of replay.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +17,8 @@
 #include <unistd.h>
 
 #include "cmd/cmds.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "engine/engine.h"
 #include "ops/opstream.h"
 #include "plan/plan.h"
@@ -22,79 +28,149 @@
 #include "trace/trace.h"
 #include "util/util.h"
 
-const char usage_run[] =
-	"usage: replay [run] [OPTIONS] TRACE... TARGET_DIR\n"
-	"\n"
-	"Replay the traced I/O of TRACE on files beneath TARGET_DIR and report the\n"
-	"completion time (cache dropped before, delayed writes flushed after).\n"
-	"\n"
-	"  -m, --mode MODE          parallel (default): all processes at once;\n"
-	"                           sequential: one rank at a time, each alone\n"
-	"  -n, --processes N        replay ranks 0..N-1 (default: all ranks; more\n"
-	"                           than the trace has: ranks reused round-robin)\n"
-	"  -e, --engine ENGINE      sync (default), libaio, io_uring, null\n"
-	"  -q, --depth DEPTH        requests in flight per process (default 1)\n"
-	"      --overlap            run ahead over independent reads/writes (up to -q)\n"
-	"      --direct             open files O_DIRECT (requests rounded to blocks)\n"
-	"      --bind MODE          spread (default: workers over cores), core, numa, none\n"
-	"  -r, --repeats R          run R times (files re-prepared, caches dropped)\n"
-	"  -o, --output FILE.json   write fio-like JSON results (atomically)\n"
-	"      --format F           trace format: strace, lanl, sandia (default: detect)\n"
-	"      --dry-run            print the plan (files, sizes, ranks) and exit\n"
-	"      --force              allow overwriting existing files in TARGET_DIR\n"
-	"      --keep               keep the files the run created\n"
-	"      --no-drop-caches     do not drop the page cache (recorded as skipped)\n"
-	"      --continue-on-error  count failing ops and go on\n"
-	"      --sample-interval MS timeline sampling interval (default 100)\n"
-	"      --quiet              no progress line\n"
-	"  -h, --help               this text\n";
-
-enum {
-	OPT_OVERLAP = 256, OPT_DIRECT, OPT_BIND, OPT_FORMAT, OPT_DRY, OPT_FORCE, OPT_KEEP,
-	OPT_NODROP, OPT_CONT, OPT_SAMPLE, OPT_QUIET,
+/* What the command line asked for. */
+struct run_cli {
+	struct runner_opts ro;
+	struct plan_opts po;
+	struct load_opts lo;
+	const char *engine, *output, *mode, *bind;
+	bool dry, quiet;
+	uint64_t repeats;
+	char **traces;
+	int ntraces;
+	const char *target;
 };
 
-static const struct option longopts[] = {
-	{ "mode", required_argument, NULL, 'm' },
-	{ "processes", required_argument, NULL, 'n' },
-	{ "engine", required_argument, NULL, 'e' },
-	{ "depth", required_argument, NULL, 'q' },
-	{ "overlap", no_argument, NULL, OPT_OVERLAP },
-	{ "direct", no_argument, NULL, OPT_DIRECT },
-	{ "bind", required_argument, NULL, OPT_BIND },
-	{ "repeats", required_argument, NULL, 'r' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "dry-run", no_argument, NULL, OPT_DRY },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "no-drop-caches", no_argument, NULL, OPT_NODROP },
-	{ "continue-on-error", no_argument, NULL, OPT_CONT },
-	{ "sample-interval", required_argument, NULL, OPT_SAMPLE },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* Everything a run holds, released by run_release(). */
+struct run_state {
+	struct load_result lr;
+	struct opstream s;
+	struct plan plan;
+	struct target_info ti;
+	struct topo_summary tsum;
+	struct report_info ri;
+	struct report_agg *agg;
+	struct runner *runner;
+	json_t *doc;
+	bool have_ops, have_plan, have_ti, cleanup_done;
 };
 
-static int parse_count(const char *opt, const char *arg, uint64_t lo, uint64_t hi, uint64_t *v)
+static int set_mode(struct run_cli *c, const char *arg)
 {
-	if (parse_u64(arg, strlen(arg), v) < 0 || *v < lo || *v > hi) {
-		die_msg("invalid %s '%s': expected a number from %llu to %llu", opt, arg,
-			(unsigned long long)lo, (unsigned long long)hi);
+	if (!strcmp(arg, "parallel")) {
+		c->ro.mode = RUN_PARALLEL;
+	} else if (!strcmp(arg, "sequential")) {
+		c->ro.mode = RUN_SEQUENTIAL;
+	} else {
+		die_msg("invalid mode '%s': expected 'parallel' or 'sequential'", arg);
 		return -1;
 	}
+	c->mode = arg;
 	return 0;
 }
 
-static void short_usage(void)
+static int set_bind(struct run_cli *c, const char *arg)
 {
-	fputs("usage: replay [run] [OPTIONS] TRACE... TARGET_DIR (see 'replay help run')\n", stderr);
+	enum bind_mode bm;
+	if (topo_parse_bind(arg, &bm) < 0) {
+		die_msg("invalid bind mode '%s': expected none, core, numa or spread", arg);
+		return -1;
+	}
+	c->ro.bind = bm;
+	c->bind = topo_bind_name(bm);
+	return 0;
+}
+
+/* One option; 0, or -1 after the message. */
+static int run_option(struct run_cli *c, int id, const char *arg)
+{
+	uint64_t v;
+	switch (id) {
+	case 'm': return set_mode(c, arg);
+	case 'e': c->engine = arg; return 0;
+	case 'o': c->output = arg; return 0;
+	case 'f': c->lo.format = arg; return 0;
+	case OPT_BIND: return set_bind(c, arg);
+	case OPT_OVERLAP: c->ro.overlap = true; return 0;
+	case OPT_DIRECT: c->ro.direct = true; return 0;
+	case OPT_DRY: c->dry = true; return 0;
+	case OPT_FORCE: c->po.force = true; return 0;
+	case OPT_KEEP: c->po.keep = true; return 0;
+	case OPT_NODROP: c->ro.drop_caches = false; return 0;
+	case OPT_CONT: c->ro.continue_on_error = true; return 0;
+	case OPT_QUIET: c->quiet = true; return 0;
+	case 'r': return arg_count("repeat count", arg, 1, 100000, &c->repeats);
+	case 'n':
+		if (arg_count("process count", arg, 1, 1u << 20, &v))
+			return -1;
+		c->po.nprocs = (unsigned)v;
+		return 0;
+	case 'q':
+		if (arg_count("depth", arg, 1, 65536, &v))
+			return -1;
+		c->ro.depth = (unsigned)v;
+		return 0;
+	case OPT_SAMPLE:
+		if (arg_count("sample interval", arg, 1, 3600000, &v))
+			return -1;
+		c->ro.sample_interval_ns = v * 1000000ull;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* 0: go on; 1: --help printed; 2: a usage error (said). */
+static int parse_args(int argc, char **argv, struct run_cli *c)
+{
+	struct optparse op;
+	int id;
+	optparse_init(&op, CMD_RUN, "run", false);
+	while ((id = optparse_next(&op, argc, argv)) != -1) {
+		if (id == -2)
+			return 2;
+		if (id == 'h') {
+			cmd_usage(stdout, CMD_RUN);
+			return 1;
+		}
+		if (run_option(c, id, optarg))
+			return 2;
+	}
+	if (argc - optind < 2) {
+		die_msg(argc - optind == 1 ? "missing TARGET_DIR after the trace"
+					   : "missing TRACE and TARGET_DIR");
+		cmd_short_usage(CMD_RUN);
+		return 2;
+	}
+	c->traces = argv + optind;
+	c->ntraces = argc - optind - 1;
+	c->target = argv[argc - 1];
+	return 0;
+}
+
+/* The engine exists; -o can be written (checked now, not after the run). */
+static int check_setup(struct run_cli *c)
+{
+	c->ro.engine = engine_find(c->engine);
+	if (!c->ro.engine) {
+		die_msg("unknown engine '%s': expected one of %s", c->engine, engine_names());
+		return -1;
+	}
+	if (c->output && check_output_file(c->output, "result file"))
+		return -1;
+	if (c->ro.depth > 1 && (c->ro.engine->flags & ENGINE_F_SYNC) && !c->quiet)
+		warn_msg("engine '%s' completes every request at once: -q %u has no effect",
+			 c->engine, c->ro.depth);
+	if (engine_warn_buffered(c->ro.engine, c->ro.direct) && !c->quiet)
+		warn_msg("libaio without --direct: the kernel completes buffered requests at"
+			 " submission, so they do not overlap");
+	c->ro.progress = !c->quiet && isatty(STDERR_FILENO);
+	return 0;
 }
 
 static void install_signals(void)
 {
 	struct sigaction sa;
-
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = runner_on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -103,313 +179,232 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-int cmd_run(int argc, char **argv)
+/* Load the whole trace (a signal now ends the command, leaving no
+ * temporary file), map it, and build the plan on the target. */
+static int load_and_plan(struct run_state *st, struct run_cli *c)
 {
-	struct runner_opts ro = { .mode = RUN_PARALLEL, .depth = 1, .bind = BIND_SPREAD,
-				  .drop_caches = true, .sample_interval_ns = 100000000ull };
-	struct plan_opts po = { 0 };
-	struct load_opts lo = { 0 };
-	struct load_result lr;
-	struct opstream s;
-	struct plan plan;
-	struct target_info ti;
-	struct topo_summary tsum;
-	struct report_info ri;
-	struct report_agg *agg = NULL;
-	struct runner *runner = NULL;
 	struct rerr e = { .msg = "" };
-	json_t *doc = NULL;
-	const char *engine = "sync", *output = NULL, *mode = "parallel", *bind = "spread";
-	bool dry = false, quiet = false, have_ops = false, have_plan = false, have_ti = false;
-	bool stopped_cleanup_done = false;
-	uint64_t v, repeats = 1;
-	int opt, ret = 0, status = 1, ntraces;
-	char **traces;
-	const char *target;
-
-	memset(&lr, 0, sizeof(lr));
-	memset(&s, 0, sizeof(s));
-	memset(&plan, 0, sizeof(plan));
-	plan.target_fd = -1;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":m:n:e:q:r:o:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'm':
-			if (!strcmp(optarg, "parallel")) {
-				ro.mode = RUN_PARALLEL;
-			} else if (!strcmp(optarg, "sequential")) {
-				ro.mode = RUN_SEQUENTIAL;
-			} else {
-				die_msg("invalid mode '%s': expected 'parallel' or 'sequential'", optarg);
-				return 2;
-			}
-			mode = optarg;
-			break;
-		case 'n':
-			if (parse_count("process count", optarg, 1, 1u << 20, &v))
-				return 2;
-			po.nprocs = (unsigned)v;
-			break;
-		case 'e':
-			engine = optarg;
-			break;
-		case 'q':
-			if (parse_count("depth", optarg, 1, 65536, &v))
-				return 2;
-			ro.depth = (unsigned)v;
-			break;
-		case OPT_OVERLAP:
-			ro.overlap = true;
-			break;
-		case OPT_DIRECT:
-			ro.direct = true;
-			break;
-		case OPT_BIND: {
-			enum bind_mode bm;
-
-			if (topo_parse_bind(optarg, &bm) < 0) {
-				die_msg("invalid bind mode '%s': expected none, core, numa or spread", optarg);
-				return 2;
-			}
-			ro.bind = bm;
-			bind = topo_bind_name(bm);
-			break;
-		}
-		case 'r':
-			if (parse_count("repeat count", optarg, 1, 100000, &repeats))
-				return 2;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_FORMAT:
-			lo.format = optarg;
-			break;
-		case OPT_DRY:
-			dry = true;
-			break;
-		case OPT_FORCE:
-			po.force = true;
-			break;
-		case OPT_KEEP:
-			po.keep = true;
-			break;
-		case OPT_NODROP:
-			ro.drop_caches = false;
-			break;
-		case OPT_CONT:
-			ro.continue_on_error = true;
-			break;
-		case OPT_SAMPLE:
-			if (parse_count("sample interval", optarg, 1, 3600000, &v))
-				return 2;
-			ro.sample_interval_ns = v * 1000000ull;
-			break;
-		case OPT_QUIET:
-			quiet = true;
-			break;
-		case 'h':
-			fputs(usage_run, stdout);
-			return 0;
-		case ':':
-			die_msg("option '%s' needs a value", argv[optind - 1]);
-			short_usage();
-			return 2;
-		default:
-			die_msg("unknown option '%s'", argv[optind - 1]);
-			short_usage();
-			return 2;
-		}
-	}
-	if (argc - optind < 2) {
-		die_msg(argc - optind == 1 ? "missing TARGET_DIR after the trace"
-					   : "missing TRACE and TARGET_DIR");
-		short_usage();
-		return 2;
-	}
-	traces = argv + optind;
-	ntraces = argc - optind - 1;
-	target = argv[argc - 1];
-	ro.engine = engine_find(engine);
-	if (!ro.engine) {
-		die_msg("unknown engine '%s': expected one of %s", engine, engine_names());
-		return 2;
-	}
-	if (ro.depth > 1 && (ro.engine->flags & ENGINE_F_SYNC) && !quiet)
-		warn_msg("engine '%s' completes every request at once: -q %u has no effect",
-			 engine, ro.depth);
-	if (engine_warn_buffered(ro.engine, ro.direct) && !quiet)
-		warn_msg("libaio without --direct: the kernel completes buffered requests at"
-			 " submission, so they do not overlap");
-	ro.progress = !quiet && isatty(STDERR_FILENO);
-
-	/* parsing a big trace can take long: Ctrl-C simply ends it (the loader
-	 * writes its .ops atomically); from here on the run handles signals */
-	ret = trace_load(traces, ntraces, &lo, NULL, &lr, &e);
+	const char *why = NULL;
+	cmd_guard_loading();
+	int ret = trace_load(c->traces, c->ntraces, &c->lo, NULL, &st->lr, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);
-		goto out;
+		return ret;
 	}
 	install_signals();
-	{
-		const char *why = NULL;
-
-		ret = opstream_open(&s, lr.ops_path, &why);
-		if (ret < 0) {
-			die_msg("cannot read '%s': %s", lr.ops_path, why ? why : strerror(-ret));
-			goto out;
-		}
-		have_ops = true;
+	ret = opstream_open(&st->s, st->lr.ops_path, &why);
+	if (ret < 0) {
+		die_msg("cannot read '%s': %s", st->lr.ops_path, why ? why : strerror(-ret));
+		return ret;
 	}
-	ret = plan_build(&plan, &s, target, &po, &e);
+	st->have_ops = true;
+	ret = plan_build(&st->plan, &st->s, c->target, &c->po, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);
-		goto out;
+		return ret;
 	}
-	have_plan = true;
-	if (dry) {
-		plan_print(&plan, &s, stdout);
-		runner_print_buffers(&plan, &s, &ro, stdout);
+	st->have_plan = true;
+	return 0;
+}
+
+static void fill_report_info(struct run_state *st, const struct run_cli *c)
+{
+	struct report_info *ri = &st->ri;
+	memset(ri, 0, sizeof(*ri));
+	ri->version = REPLAY_VERSION;
+	ri->timestamp = time(NULL);
+	ri->traces = c->traces;
+	ri->ntraces = (size_t)c->ntraces;
+	ri->format = st->lr.format;
+	ri->mode = c->mode;
+	ri->processes = (unsigned)st->plan.nprocs;
+	ri->ranks = st->s.nranks;
+	ri->ranks_used = st->plan.nranks_used;
+	ri->copies = st->plan.ncopies;
+	ri->reused = st->plan.reused;
+	ri->engine = c->ro.engine->name;
+	ri->depth = c->ro.depth;
+	ri->direct = c->ro.direct;
+	ri->overlap = c->ro.overlap;
+	ri->bind = c->bind;
+	ri->repeats = (unsigned)c->repeats;
+	ri->drop_caches = c->ro.drop_caches;
+	ri->target = c->target;
+	ri->ti = st->have_ti ? &st->ti : NULL;
+	if (runner_topo(st->runner)) {
+		topo_get_summary(runner_topo(st->runner), &st->tsum);
+		ri->topo = &st->tsum;
+	}
+}
+
+/* The runner, the results document and the totals. */
+static int prepare_run(struct run_state *st, struct run_cli *c)
+{
+	struct rerr e = { .msg = "" };
+	st->have_ti = target_info_get(c->target, &st->ti) == 0;
+	if (st->have_ti && c->ro.direct)
+		c->ro.logical_block = st->ti.logical_block;
+	if (runner_signal()) {
+		die_msg("interrupted by signal %d (%s)", runner_signal(), strsignal(runner_signal()));
+		return -EINTR;
+	}
+	int ret = runner_init(&st->runner, &st->plan, &st->s, &c->ro, &e);
+	if (ret < 0) {
+		die_msg("%s", e.msg);
+		return ret;
+	}
+	fill_report_info(st, c);
+	st->doc = report_doc_new(&st->ri);
+	st->agg = malloc(sizeof(*st->agg));
+	if (!st->doc || !st->agg) {
+		die_msg("out of memory");
+		return -ENOMEM;
+	}
+	report_agg_init(st->agg);
+	if (st->plan.reused && !c->quiet)
+		fprintf(stderr, "replay: %zu processes for %u ranks: ranks reused round-robin,"
+			" each reuse on its own copy of the files (%u copies)\n",
+			st->plan.nprocs, st->plan.nranks_used, st->plan.ncopies);
+	return 0;
+}
+
+/* One repeat: run, add it to the results, clean up for the next one.
+ * 1: go on; 0: the last one done; -errno: stop (said). */
+static int one_repeat(struct run_state *st, struct run_cli *c, bool last)
+{
+	struct run_outcome out;
+	struct rerr e = { .msg = "" }, ce = { .msg = "" };
+	bool seq = c->ro.mode == RUN_SEQUENTIAL;
+	int ret = runner_run(st->runner, &out, &e);
+	if (ret < 0 && !out.completion_ns && !out.incomplete && !out.failed && !out.stop_signal) {
+		die_msg("%s", e.msg);           /* nothing ran (preparation or cache drop failed) */
+		return ret;
+	}
+	if (report_add_run(st->doc, report_run_json(runner_shared(st->runner), &out, seq)) < 0 ||
+	    report_agg_add(st->agg, runner_shared(st->runner), &out, seq) < 0) {
+		die_msg("out of memory");
+		return -ENOMEM;
+	}
+	if (ret < 0) {
+		die_msg("%s", e.msg);
+		return ret;
+	}
+	if (!last || !c->po.keep) {
+		if (plan_cleanup(&st->plan, &ce) < 0) {
+			die_msg("%s", ce.msg);
+			st->cleanup_done = true;  /* said once; not again after the loop */
+			return -EIO;
+		}
+		st->cleanup_done = last;
+	}
+	if (runner_signal()) {
+		die_msg("interrupted by signal %d (%s)", runner_signal(), strsignal(runner_signal()));
+		return -EINTR;
+	}
+	return last ? 0 : 1;
+}
+
+static int run_repeats(struct run_state *st, struct run_cli *c)
+{
+	int ret = 1;
+	for (uint64_t r = 0; r < c->repeats && ret == 1; r++)
+		ret = one_repeat(st, c, r + 1 == c->repeats);
+	if (ret < 0 && !c->po.keep && !st->cleanup_done) {
+		struct rerr ce = { .msg = "" };
+		if (plan_cleanup(&st->plan, &ce) < 0)
+			die_msg("%s", ce.msg);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* --continue-on-error: the run completed, but ops failed: say which. */
+static int failed_ops(const struct report_agg *agg)
+{
+	char list[512] = "", name[32];
+	size_t len = 0;
+	uint64_t nfail = 0;
+	for (int k = 1; k < RES_MAX_ERRNO; k++) {
+		if (!agg->errno_counts[k])
+			continue;
+		nfail += agg->errno_counts[k];
+		if (len < sizeof(list)) {
+			int n = snprintf(list + len, sizeof(list) - len, "%s%s %llu", len ? ", " : "",
+					 report_errno_name(k, name, sizeof(name)),
+					 (unsigned long long)agg->errno_counts[k]);
+			if (n > 0)
+				len += (size_t)n;
+		}
+	}
+	if (!nfail)
+		return 0;
+	die_msg("%llu replayed op%s failed (%s)", (unsigned long long)nfail, nfail == 1 ? "" : "s",
+		list);
+	return 1;
+}
+
+/* The summary on stdout, the JSON file; the exit status. */
+static int report_results(struct run_state *st, const struct run_cli *c, int ret)
+{
+	if (report_finish(st->doc) < 0) {
+		die_msg("out of memory");
+		return 1;
+	}
+	if (st->agg->nruns)
+		report_print(stdout, &st->ri, st->agg);
+	if (c->output) {
+		struct rerr we = { .msg = "" };
+		if (report_write(st->doc, c->output, &we) < 0) {
+			die_msg("%s", we.msg);
+			return 1;
+		}
+	}
+	if (ret < 0)
+		return 1;
+	return failed_ops(st->agg);
+}
+
+static void run_release(struct run_state *st)
+{
+	if (st->agg) {
+		report_agg_release(st->agg);
+		free(st->agg);
+	}
+	json_decref(st->doc);
+	runner_free(st->runner);
+	if (st->have_plan)
+		plan_release(&st->plan);
+	if (st->have_ops)
+		opstream_close(&st->s);
+	if (st->lr.temporary && st->lr.ops_path[0])
+		unlink(st->lr.ops_path);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_cli c = { .ro = { .mode = RUN_PARALLEL, .depth = 1, .bind = BIND_SPREAD,
+				     .drop_caches = true, .sample_interval_ns = 100000000ull },
+			     .engine = "sync", .mode = "parallel", .bind = "spread", .repeats = 1 };
+	struct run_state st;
+	int status = 1, ret;
+
+	ret = parse_args(argc, argv, &c);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	if (check_setup(&c))
+		return 2;
+	memset(&st, 0, sizeof(st));
+	st.plan.target_fd = -1;
+	if (load_and_plan(&st, &c) < 0)
+		goto out;
+	if (c.dry) {
+		plan_print(&st.plan, &st.s, stdout);
+		runner_print_buffers(&st.plan, &st.s, &c.ro, stdout);
 		status = 0;
 		goto out;
 	}
-	have_ti = target_info_get(target, &ti) == 0;
-	if (have_ti && ro.direct)
-		ro.logical_block = ti.logical_block;
-
-	if (runner_signal()) {
-		die_msg("interrupted by signal %d (%s)", runner_signal(), strsignal(runner_signal()));
+	if (prepare_run(&st, &c) < 0)
 		goto out;
-	}
-	ret = runner_init(&runner, &plan, &s, &ro, &e);
-	if (ret < 0) {
-		die_msg("%s", e.msg);
-		goto out;
-	}
-	memset(&ri, 0, sizeof(ri));
-	ri.version = REPLAY_VERSION;
-	ri.timestamp = time(NULL);
-	ri.traces = traces;
-	ri.ntraces = (size_t)ntraces;
-	ri.format = lr.format;
-	ri.mode = mode;
-	ri.processes = (unsigned)plan.nprocs;
-	ri.ranks = s.nranks;
-	ri.ranks_used = plan.nranks_used;
-	ri.copies = plan.ncopies;
-	ri.reused = plan.reused;
-	ri.engine = ro.engine->name;
-	ri.depth = ro.depth;
-	ri.direct = ro.direct;
-	ri.overlap = ro.overlap;
-	ri.bind = bind;
-	ri.repeats = (unsigned)repeats;
-	ri.drop_caches = ro.drop_caches;
-	ri.target = target;
-	ri.ti = have_ti ? &ti : NULL;
-	if (runner_topo(runner)) {
-		topo_get_summary(runner_topo(runner), &tsum);
-		ri.topo = &tsum;
-	}
-	doc = report_doc_new(&ri);
-	agg = malloc(sizeof(*agg));
-	if (!doc || !agg) {
-		die_msg("out of memory");
-		goto out;
-	}
-	report_agg_init(agg);
-	if (plan.reused && !quiet)
-		fprintf(stderr, "replay: %zu processes for %u ranks: ranks reused round-robin,"
-			" each reuse on its own copy of the files (%u copies)\n",
-			plan.nprocs, plan.nranks_used, plan.ncopies);
-
-	ret = 0;
-	for (uint64_t r = 0; r < repeats; r++) {
-		struct run_outcome out;
-		struct rerr ce = { .msg = "" };
-		bool last = r + 1 == repeats;
-
-		ret = runner_run(runner, &out, &e);
-		if (ret < 0 && !out.completion_ns && !out.incomplete && !out.failed &&
-		    !out.stop_signal) {
-			/* nothing ran (preparation or cache drop failed) */
-			die_msg("%s", e.msg);
-			break;
-		}
-		if (report_add_run(doc, report_run_json(runner_shared(runner), &out,
-							ro.mode == RUN_SEQUENTIAL)) < 0 ||
-		    report_agg_add(agg, runner_shared(runner), &out, ro.mode == RUN_SEQUENTIAL) < 0) {
-			die_msg("out of memory");
-			ret = -ENOMEM;
-			break;
-		}
-		if (ret < 0) {
-			die_msg("%s", e.msg);
-			break;
-		}
-		if (!last || !po.keep) {
-			if (plan_cleanup(&plan, &ce) < 0) {
-				die_msg("%s", ce.msg);
-				ret = -EIO;
-				stopped_cleanup_done = true;  /* said once; not again below */
-				break;
-			}
-			if (last)
-				stopped_cleanup_done = true;
-		}
-		if (runner_signal()) {
-			ret = -EINTR;
-			die_msg("interrupted by signal %d (%s)", runner_signal(),
-				strsignal(runner_signal()));
-			break;
-		}
-	}
-	if (ret < 0 && !po.keep && !stopped_cleanup_done) {
-		struct rerr ce = { .msg = "" };
-
-		if (plan_cleanup(&plan, &ce) < 0)
-			die_msg("%s", ce.msg);
-	}
-	if (report_finish(doc) < 0) {
-		die_msg("out of memory");
-		goto out;
-	}
-	if (agg->nruns)
-		report_print(stdout, &ri, agg);
-	if (output) {
-		struct rerr we = { .msg = "" };
-
-		if (report_write(doc, output, &we) < 0) {
-			die_msg("%s", we.msg);
-			goto out;
-		}
-	}
-	status = ret < 0 ? 1 : 0;
-	if (!ret) {
-		/* --continue-on-error: the run completed, but ops failed */
-		char list[512] = "", name[32];
-		size_t len = 0;
-		uint64_t nfail = 0;
-
-		for (int k = 1; k < RES_MAX_ERRNO; k++) {
-			if (!agg->errno_counts[k])
-				continue;
-			nfail += agg->errno_counts[k];
-			if (len < sizeof(list)) {
-				int n = snprintf(list + len, sizeof(list) - len, "%s%s %llu", len ? ", " : "",
-						 report_errno_name(k, name, sizeof(name)),
-						 (unsigned long long)agg->errno_counts[k]);
-				if (n > 0)
-					len += (size_t)n;
-			}
-		}
-		if (nfail) {
-			die_msg("%llu replayed op%s failed (%s)", (unsigned long long)nfail,
-				nfail == 1 ? "" : "s", list);
-			status = 1;
-		}
-	}
+	status = report_results(&st, &c, run_repeats(&st, &c));
 out:
 	fflush(stdout);
 	if (runner_signal()) {
@@ -421,17 +416,6 @@ out:
 				strsignal(runner_signal()));
 		status = 128 + runner_signal();
 	}
-	if (agg) {
-		report_agg_release(agg);
-		free(agg);
-	}
-	json_decref(doc);
-	runner_free(runner);
-	if (have_plan)
-		plan_release(&plan);
-	if (have_ops)
-		opstream_close(&s);
-	if (lr.temporary && lr.ops_path[0])
-		unlink(lr.ops_path);
+	run_release(&st);
 	return status;
 }

@@ -3,26 +3,17 @@
  * Figures 1-2), as aligned text or as JSON.  The analysis is in stat.c.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include "cmd/cmds.h"
+#include "cmd/common.h"
+#include "cmd/options.h"
 #include "report/stat.h"
 #include "trace/trace.h"
 
-const char usage_stat[] =
-	"usage: replay stat [--json] [--format FMT] [--skip-bad] TRACE...\n"
-	"\n"
-	"Analyze a trace (or an .ops file): ranks, files, op counts, bytes read\n"
-	"and written, read/write ratio, access patterns, request-size histograms.\n"
-	"\n"
-	"  -j, --json          print JSON instead of text\n"
-	"  -f, --format FMT    force the trace format (strace, lanl, sandia)\n"
-	"      --skip-bad      skip malformed lines (counted) instead of failing\n"
-	"  -h, --help          show this help\n";
 
 /* ---- the info blob: key=value lines ---------------------------------- */
 
@@ -392,53 +383,57 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	}
 }
 
+/* Options; 0 go on, 1 --help printed, 2 usage error (said). */
+static int stat_args(int argc, char **argv, struct load_opts *lo, int *json)
+{
+	struct optparse op;
+	int id;
+	optparse_init(&op, CMD_STAT, "stat", false);
+	while ((id = optparse_next(&op, argc, argv)) != -1) {
+		switch (id) {
+		case -2:
+			return 2;
+		case 'j':
+			*json = 1;
+			break;
+		case 'f':
+			lo->format = optarg;
+			break;
+		case OPT_SKIP_BAD:
+			lo->skip_bad = true;
+			break;
+		case 'h':
+			cmd_usage(stdout, CMD_STAT);
+			return 1;
+		}
+	}
+	if (optind >= argc) {
+		die_msg("stat: no TRACE given");
+		cmd_short_usage(CMD_STAT);
+		return 2;
+	}
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "skip-bad", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct load_opts lo = { 0 };
 	struct loaded_trace lt;
 	struct stat_report rep;
 	struct rerr e = { { 0 } };
-	int json = 0, c, rc, ret = 1;
+	int json = 0, rc, ret = 1;
 
 	memset(&lt, 0, sizeof(lt));
 	memset(&rep, 0, sizeof(rep));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jf:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = 1;
-			break;
-		case 'f':
-			lo.format = optarg;
-			break;
-		case 'S':
-			lo.skip_bad = true;
-			break;
-		case 'h':
-			fputs(usage_stat, stdout);
-			return 0;
-		default:
-			fputs(usage_stat, stderr);
-			return 2;
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "replay: stat: no TRACE given\n");
-		fputs(usage_stat, stderr);
-		return 2;
-	}
+	rc = stat_args(argc, argv, &lo, &json);
+	if (rc)
+		return rc == 1 ? 0 : 2;
 	if (load_opts_check(&lo, &e) < 0) {
 		fprintf(stderr, "replay: %s\n", e.msg);
 		return 2;
 	}
 
+	cmd_guard_loading();
 	rc = loaded_trace_open(&lt, argv + optind, argc - optind, &lo, NULL, &e);
 	if (rc < 0) {
 		fprintf(stderr, "replay: %s\n", e.msg);

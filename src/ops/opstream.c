@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "ops/opstream.h"
+#include "util/util.h"
 
 #define OPSW_CHUNK 256u
 
@@ -285,6 +286,7 @@ int opsw_finish(struct ops_writer *w)
 		tmp[0] = '\0';
 		goto out;
 	}
+	tmpfile_track(tmp);
 	fchmod(fd, 0644);
 
 	struct ops_header h;
@@ -349,14 +351,17 @@ int opsw_finish(struct ops_writer *w)
 		ret = -errno;
 		goto out;
 	}
+	tmpfile_untrack(tmp);
 	tmp[0] = '\0';
 	ret = 0;
 out:
 	free(chunk);
 	if (fd >= 0)
 		close(fd);
-	if (tmp[0])
+	if (tmp[0]) {
 		unlink(tmp);
+		tmpfile_untrack(tmp);
+	}
 	opsw_abort(w);
 	return ret;
 }

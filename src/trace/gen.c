@@ -260,10 +260,10 @@ int gen_check(const struct gen_params *p, struct rerr *e)
 		return rerr_set(e, -EINVAL, "--scale must be > 0 and <= 1000000, not %g", p->scale);
 	unsigned n = ranks_of(p, w);
 	if (w->fixed_ranks && n != 1)
-		return rerr_set(e, -EINVAL, "'%s' is a single-process workload: --ranks must be 1", w->name);
+		return rerr_set(e, -EINVAL, "'%s' is a single-process workload: --processes must be 1", w->name);
 	unsigned maxr = w->format == GEN_STRACE ? 1024 : 4096;
 	if (n < 1 || n > maxr)
-		return rerr_set(e, -EINVAL, "--ranks must be between 1 and %u for '%s', not %u", maxr, w->name, n);
+		return rerr_set(e, -EINVAL, "--processes must be between 1 and %u for '%s', not %u", maxr, w->name, n);
 	if (w->format != GEN_LANL && (p->strided || p->n_to_n || p->object_size || p->objects))
 		return rerr_set(e, -EINVAL, "--strided, --n-to-n, --object-size and --objects apply to lanl-* workloads only");
 	if (p->strided && p->n_to_n)

@@ -341,6 +341,7 @@ static int output_path(const char *out, struct load_result *res, struct rerr *e)
 	}
 	close(fd);
 	res->temporary = true;
+	tmpfile_track(res->ops_path);
 	return 0;
 }
 
@@ -432,6 +433,7 @@ int trace_load(char *const *args, int nargs, const struct load_opts *o, const ch
 	trace_files_free(files, nfiles);
 	if (rc && res->temporary) {
 		unlink(res->ops_path);
+		tmpfile_untrack(res->ops_path);
 		res->temporary = false;
 	}
 	return rc;

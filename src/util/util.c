@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,4 +260,106 @@ const char *fmt_ns(char *buf, size_t len, double ns)
 	else
 		snprintf(buf, len, "%.3f s", ns / 1e9);
 	return buf;
+}
+
+/* ---- files to remove when a signal ends the process ------------------- */
+#define NTRACKED 4
+static char tracked[NTRACKED][4096];
+static volatile sig_atomic_t tracked_used[NTRACKED];
+
+void tmpfile_track(const char *path)
+{
+	for (int i = 0; i < NTRACKED; i++)
+		if (!tracked_used[i] && strlen(path) < sizeof(tracked[i])) {
+			strcpy(tracked[i], path);
+			tracked_used[i] = 1;
+			return;
+		}
+}
+
+void tmpfile_untrack(const char *path)
+{
+	for (int i = 0; i < NTRACKED; i++)
+		if (tracked_used[i] && !strcmp(tracked[i], path))
+			tracked_used[i] = 0;
+}
+
+void tmpfile_remove_all(void)
+{
+	for (int i = 0; i < NTRACKED; i++)
+		if (tracked_used[i]) {
+			unlink(tracked[i]);
+			tracked_used[i] = 0;
+		}
+}
+
+/* ---- rank lists --------------------------------------------------------- */
+int ranklist_parse(const char *s, struct ranklist *rl)
+{
+	memset(rl, 0, sizeof(*rl));
+	const char *p = s;
+	if (!*p)
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		if (*p < '0' || *p > '9')
+			goto bad;
+		errno = 0;
+		unsigned long long lo = strtoull(p, &end, 10), hi = lo;
+		if (errno || lo > UINT32_MAX)
+			goto bad;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			hi = strtoull(p, &end, 10);
+			if (errno || hi > UINT32_MAX || hi < lo)
+				goto bad;
+			p = end;
+		}
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+		void *n = realloc(rl->r, (rl->n + 1) * sizeof(*rl->r));
+		if (!n) {
+			ranklist_free(rl);
+			return -ENOMEM;
+		}
+		rl->r = n;
+		rl->r[rl->n][0] = (uint32_t)lo;
+		rl->r[rl->n][1] = (uint32_t)hi;
+		rl->n++;
+	}
+	return 0;
+bad:
+	ranklist_free(rl);
+	return -EINVAL;
+}
+
+bool ranklist_has(const struct ranklist *rl, uint32_t rank)
+{
+	if (!rl || !rl->n)
+		return true;
+	for (size_t i = 0; i < rl->n; i++)
+		if (rank >= rl->r[i][0] && rank <= rl->r[i][1])
+			return true;
+	return false;
+}
+
+uint32_t ranklist_max(const struct ranklist *rl)
+{
+	uint32_t m = 0;
+	for (size_t i = 0; rl && i < rl->n; i++)
+		if (rl->r[i][1] > m)
+			m = rl->r[i][1];
+	return m;
+}
+
+void ranklist_free(struct ranklist *rl)
+{
+	free(rl->r);
+	rl->r = NULL;
+	rl->n = 0;
 }

@@ -53,14 +53,14 @@ want_nw=$(grep -cE '^[0-9]+ +[0-9:.]+ (write|pwrite64|writev)\(' "$T")
 grep -Eq '^[0-9]+ [0-9]+ [0-9]+ write [0-9]+ 1048576 4096 4096 [^ ]+ /tmp/fmtprobe/t.dat$' "$tmp/dump" ||
 	fail "pwrite64 line not found in the dump"
 # --rank: only that rank, as many lines as its ops
-"$REPLAY" dump --rank 1 "$tmp/a.ops" | grep -v '^#' >"$tmp/dump1"
-[ "$(awk '$1 != 1' "$tmp/dump1" | wc -l)" -eq 0 ] || fail "dump --rank 1 printed other ranks"
-[ "$(wc -l <"$tmp/dump1")" -eq "$(jq_ "$tmp/ops.json" 'j["per_rank"][1]["ops"]')" ] || fail "dump --rank 1 count"
+"$REPLAY" dump --ranks 1 "$tmp/a.ops" | grep -v '^#' >"$tmp/dump1"
+[ "$(awk '$1 != 1' "$tmp/dump1" | wc -l)" -eq 0 ] || fail "dump --ranks 1 printed other ranks"
+[ "$(wc -l <"$tmp/dump1")" -eq "$(jq_ "$tmp/ops.json" 'j["per_rank"][1]["ops"]')" ] || fail "dump --ranks 1 count"
 # dumping the text trace gives the same lines
 "$REPLAY" dump "$T" | cmp -s - "$tmp/dump" || fail "dump of the text differs from dump of the .ops"
 
 # -- convert an .ops again: identical bytes ------------------------------
-"$REPLAY" convert -q "$tmp/a.ops" -o "$tmp/b.ops"
+"$REPLAY" convert --quiet "$tmp/a.ops" -o "$tmp/b.ops"
 cmp "$tmp/a.ops" "$tmp/b.ops" || fail ".ops copy differs"
 
 # -- fio iologs: one per rank, every read and write of the trace ---------
@@ -89,8 +89,8 @@ printf 'hello world\nthis is not a trace\n' >"$tmp/notes.txt"
 expect_fail "^replay: .*notes.txt" stat "$tmp/notes.txt"
 head -c 200 "$tmp/a.ops" >"$tmp/cut.ops"
 expect_fail "^replay: .*cut.ops" stat "$tmp/cut.ops"
-expect_fail "^replay: dump: no rank 7" dump --rank 7 "$tmp/a.ops"
-expect_fail "^replay: dump: bad rank" dump --rank x "$tmp/a.ops"
+expect_fail "^replay: dump: no rank 7" dump --ranks 7 "$tmp/a.ops"
+expect_fail "^replay: dump: bad rank list" dump --ranks x "$tmp/a.ops"
 expect_fail "^replay: convert: -o FILE.ops is required" convert "$T"
 expect_fail "^replay: convert: unknown output kind" convert --to csv -o "$tmp/x" "$T"
 expect_fail "^replay: stat: no TRACE" stat --json

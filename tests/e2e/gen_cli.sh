@@ -29,35 +29,35 @@ expect_usage "no workload"       "which workload"          -- -o "$tmp/x"
 expect_usage "no -o"             "-o PATH is required"     -- cth
 expect_usage "bad scale"         "--scale expects"         -- cth -o "$tmp/x" --scale abc
 expect_usage "zero scale"        "--scale expects"         -- cth -o "$tmp/x" --scale 0
-expect_usage "bad ranks"         "--ranks expects"         -- cth -o "$tmp/x" --ranks -3
+expect_usage "bad ranks"         "--processes expects"         -- cth -o "$tmp/x" --processes -3
 expect_usage "bad object size"   "--object-size expects"   -- lanl-64k -o "$tmp/x" --object-size 12Q
-expect_usage "single process"    "single-process"          -- seq-writer -o "$tmp/x" --ranks 2
+expect_usage "single process"    "single-process"          -- seq-writer -o "$tmp/x" --processes 2
 expect_usage "lanl-only option"  "lanl-\* workloads only"  -- alegra -o "$tmp/x" --strided
 expect_usage "unknown option"    "unknown"                 -- cth -o "$tmp/x" --frobnicate
 [ ! -e "$tmp/x" ] || fail "a failed gen left '$tmp/x'"
 
 # same seed -> same bytes; another seed -> other bytes
-"$REPLAY" gen alegra --ranks 2 --scale 0.05 --seed 7 -o "$tmp/a1" >/dev/null
-"$REPLAY" gen alegra --ranks 2 --scale 0.05 --seed 7 -o "$tmp/a2" >/dev/null
-"$REPLAY" gen alegra --ranks 2 --scale 0.05 --seed 8 -o "$tmp/a3" >/dev/null
+"$REPLAY" gen alegra --processes 2 --scale 0.05 --seed 7 -o "$tmp/a1" >/dev/null
+"$REPLAY" gen alegra --processes 2 --scale 0.05 --seed 7 -o "$tmp/a2" >/dev/null
+"$REPLAY" gen alegra --processes 2 --scale 0.05 --seed 8 -o "$tmp/a3" >/dev/null
 cmp -s "$tmp/a1" "$tmp/a2" || fail "same seed gave different bytes"
 cmp -s "$tmp/a1" "$tmp/a3" && fail "different seeds gave the same bytes"
-"$REPLAY" gen lanl-64k --ranks 3 --objects 4 --seed 5 -o "$tmp/d1" >/dev/null
-"$REPLAY" gen lanl-64k --ranks 3 --objects 4 --seed 5 -o "$tmp/d2" >/dev/null
+"$REPLAY" gen lanl-64k --processes 3 --objects 4 --seed 5 -o "$tmp/d1" >/dev/null
+"$REPLAY" gen lanl-64k --processes 3 --objects 4 --seed 5 -o "$tmp/d2" >/dev/null
 diff -r "$tmp/d1" "$tmp/d2" >/dev/null || fail "same seed gave different LANL directories"
-[ "$(ls "$tmp/d1" | wc -l)" -eq 4 ] || fail "lanl-64k --ranks 3: expected 3 rank files + timing, got $(ls "$tmp/d1")"
+[ "$(ls "$tmp/d1" | wc -l)" -eq 4 ] || fail "lanl-64k --processes 3: expected 3 rank files + timing, got $(ls "$tmp/d1")"
 
 # existing output: refused (exit 2, untouched) unless --force
 sum1=$(md5sum <"$tmp/a1")
-rc=0; "$REPLAY" gen alegra --ranks 2 --scale 0.05 --seed 9 -o "$tmp/a1" >/dev/null 2>"$tmp/err" || rc=$?
+rc=0; "$REPLAY" gen alegra --processes 2 --scale 0.05 --seed 9 -o "$tmp/a1" >/dev/null 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 2 ] || fail "overwrite without --force: exit $rc"
 grep -q -- "--force" "$tmp/err" || fail "overwrite message does not mention --force"
 [ "$(md5sum <"$tmp/a1")" = "$sum1" ] || fail "refused overwrite changed the file"
-"$REPLAY" gen alegra --ranks 2 --scale 0.05 --seed 9 -o "$tmp/a1" --force >/dev/null || fail "--force did not replace"
+"$REPLAY" gen alegra --processes 2 --scale 0.05 --seed 9 -o "$tmp/a1" --force >/dev/null || fail "--force did not replace"
 [ "$(md5sum <"$tmp/a1")" != "$sum1" ] || fail "--force left the old content"
 # a directory holding anything else is never replaced
 mkdir "$tmp/mine"; echo keep >"$tmp/mine/notes.txt"
-rc=0; "$REPLAY" gen lanl-64k --ranks 2 --objects 2 -o "$tmp/mine" --force >/dev/null 2>&1 || rc=$?
+rc=0; "$REPLAY" gen lanl-64k --processes 2 --objects 2 -o "$tmp/mine" --force >/dev/null 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "--force replaced a foreign directory"
 [ -f "$tmp/mine/notes.txt" ] || fail "a foreign file was removed"
 # no temporaries left next to the outputs

@@ -37,24 +37,24 @@ print(j["ranks"], j["bytes_read"], j["bytes_written"], j["read_write_ratio_text"
 
 K=65536; M=1048576
 # LANL: N ranks x nobj objects written and read back; lanl-64k re-reads nobj/25
-check l64      4  $((4 * (50 + 2) * K)) $((4 * 50 * K)) 0.51/0.49 -- lanl-64k --ranks 4 --objects 50
-check l64-def  4  $((4 * (64 + 2) * K)) $((4 * 64 * K)) 0.51/0.49 -- lanl-64k --ranks 4
-check l1024    3  $((3 * 6 * M))        $((3 * 6 * M))  0.50/0.50 -- lanl-1024k --ranks 3 --objects 6
-check l-str    4  $((4 * 8 * K))        $((4 * 8 * K))  0.50/0.50 -- lanl-64k --ranks 4 --objects 8 --strided
-check l-nton   4  $((4 * 8 * K))        $((4 * 8 * K))  0.50/0.50 -- lanl-64k --ranks 4 --objects 8 --n-to-n
-check l-osz    2  $((2 * 3 * 4096))     $((2 * 3 * 4096)) 0.50/0.50 -- lanl-1024k --ranks 2 --objects 3 --object-size 4K
+check l64      4  $((4 * (50 + 2) * K)) $((4 * 50 * K)) 0.51/0.49 -- lanl-64k --processes 4 --objects 50
+check l64-def  4  $((4 * (64 + 2) * K)) $((4 * 64 * K)) 0.51/0.49 -- lanl-64k --processes 4
+check l1024    3  $((3 * 6 * M))        $((3 * 6 * M))  0.50/0.50 -- lanl-1024k --processes 3 --objects 6
+check l-str    4  $((4 * 8 * K))        $((4 * 8 * K))  0.50/0.50 -- lanl-64k --processes 4 --objects 8 --strided
+check l-nton   4  $((4 * 8 * K))        $((4 * 8 * K))  0.50/0.50 -- lanl-64k --processes 4 --objects 8 --n-to-n
+check l-osz    2  $((2 * 3 * 4096))     $((2 * 3 * 4096)) 0.50/0.50 -- lanl-1024k --processes 2 --objects 3 --object-size 4K
 # S3D: llround(4 * scale) checkpoints of 8 x 1 MiB per rank, no reads
-check s3d      3  0 $((3 * 2 * 8 * M)) 0.00/1.00 -- s3d --ranks 3 --scale 0.5
+check s3d      3  0 $((3 * 2 * 8 * M)) 0.00/1.00 -- s3d --processes 3 --scale 0.5
 # strace workloads
 check seqw     1  0 $((655 * 1024)) 0.00/1.00 -- seq-writer --scale 0.01
 check chain    1  $(((2621 + 1) * 1024)) 0 1.00/0.00 -- seek-chain --scale 0.01
-check writers  6  0 $((5 * 3 * M)) 0.00/1.00 -- writers-32 --ranks 5 --scale 0.05
-check zipf     4  $((3 * 819 * 1024)) 0 1.00/0.00 -- zipf-reads --ranks 3 --scale 0.05
+check writers  6  0 $((5 * 3 * M)) 0.00/1.00 -- writers-32 --processes 5 --scale 0.05
+check zipf     4  $((3 * 819 * 1024)) 0 1.00/0.00 -- zipf-reads --processes 3 --scale 0.05
 
 # alegra / CTH: the byte totals are random, the read share is Table I's
 for w in alegra:0.14 cth:0.67; do
 	name=${w%%:*} want=${w##*:}
-	"$REPLAY" gen "$name" --ranks 3 --scale 0.2 -o "$tmp/$name" >/dev/null
+	"$REPLAY" gen "$name" --processes 3 --scale 0.2 -o "$tmp/$name" >/dev/null
 	"$REPLAY" stat --json "$tmp/$name" >"$tmp/$name.json"
 	if python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); want=float(sys.argv[2])
 r, w = j["bytes_read"], j["bytes_written"]

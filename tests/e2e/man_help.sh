@@ -21,7 +21,7 @@ unesc() { sed -e 's/\\-/-/g' -e 's/\\(em/--/g' -e 's/\\f[BIRP]//g' -e 's/\\&//g'
 
 # SYNOPSIS lines (the .nf block), minus the global --help line
 syn=$(awk '/^\.SH SYNOPSIS/{on=1;next} /^\.SH/{on=0} on && !/^\./' "$man1" | unesc | grep -v -- '--help | --version')
-cmds="run stat convert dump gen compare plot"
+cmds="run stat convert dump gen compare plot completion"
 usage=""
 for c in $cmds; do
     # usage lines: "usage: replay ..." and the indented "replay ..." lines after it, up to the first blank line
@@ -47,7 +47,7 @@ for o in $helpopts; do
     grep -qxF -- "$o" <<<"$manopts" || err "option $o (in --help) is not documented in replay(1)"
 done
 # options of other tools that replay(1) mentions on purpose
-foreign="--output-format --read_iolog --replay_no_stall --ioengine"
+foreign="--output-format --read_iolog --replay_no_stall --ioengine --install"
 for o in $manopts; do
     grep -qxF -- "$o" <<<"$helpopts" && continue
     case " $foreign " in *" $o "*) continue;; esac

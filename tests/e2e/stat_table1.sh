@@ -35,14 +35,14 @@ print(p["read"]["pattern"], p["write"]["pattern"], j["read_write_ratio_text"])' 
 }
 
 # The study's Table I (few ranks and a small scale keep the test fast).
-row lanl-64k     sequential   sequential   0.51/0.49 lanl-64k --ranks 4
-row lanl-1024k   sequential   sequential   0.50/0.50 lanl-1024k --ranks 4 --objects 8
-row alegra       unrecognized unrecognized 0.14/0.86 alegra --ranks 4
-row cth          unrecognized unrecognized 0.67/0.33 cth --ranks 4
-row s3d          N/A          sequential   0.00/1.00 s3d --ranks 4
+row lanl-64k     sequential   sequential   0.51/0.49 lanl-64k --processes 4
+row lanl-1024k   sequential   sequential   0.50/0.50 lanl-1024k --processes 4 --objects 8
+row alegra       unrecognized unrecognized 0.14/0.86 alegra --processes 4
+row cth          unrecognized unrecognized 0.67/0.33 cth --processes 4
+row s3d          N/A          sequential   0.00/1.00 s3d --processes 4
 # Patterns beyond the table
-row zipf         random       N/A          1.00/0.00 zipf-reads --ranks 2
-row lanl-strided strided      strided      0.50/0.50 lanl-64k --ranks 4 --objects 16 --strided
+row zipf         random       N/A          1.00/0.00 zipf-reads --processes 2
+row lanl-strided strided      strided      0.50/0.50 lanl-64k --processes 4 --objects 16 --strided
 
 # the stride of N-to-1 strided is N ranks x object size
 if [ -f "$tmp/lanl-strided.json" ]; then

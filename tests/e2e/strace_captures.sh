@@ -43,7 +43,7 @@ for c in "${caps[@]}"; do
 		echo "FAIL $f: per-process bytes (pid read written), expected"; echo "$want"
 		echo "got"; echo "$got"; exit 1
 	fi
-	"$REPLAY" convert -q "$T" -o "$tmp/t.ops"
+	"$REPLAY" convert --quiet "$T" -o "$tmp/t.ops"
 	rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
 	# shellcheck disable=SC2086
 	for mode in parallel sequential; do
@@ -58,7 +58,7 @@ done
 
 # dbench: the working directory only ever shows as "AT_FDCWD</tmp/...>";
 # the plain mkdir("./clients") is the directory the openat calls name.
-"$REPLAY" convert -q "$D/dbench_cwd.txt" -o "$tmp/db.ops"
+"$REPLAY" convert --quiet "$D/dbench_cwd.txt" -o "$tmp/db.ops"
 mk=$("$REPLAY" dump "$tmp/db.ops" | awk '$4 == "mkdir" && $8 == 0 {print $NF}' | sort -u | head -3)
 want_mk=$(printf '%s\n' /tmp/r2/cap/dbench/clients /tmp/r2/cap/dbench/clients/client0 /tmp/r2/cap/dbench/clients/client0/~dmtmp)
 [ "$mk" = "$want_mk" ] || { echo "FAIL dbench mkdir paths:"; echo "$mk"; exit 1; }
@@ -67,14 +67,14 @@ echo "ok dbench: mkdir paths resolved against the decorated AT_FDCWD"
 # -X verbose: "openat(-100 /* AT_FDCWD */</dir>, ...)" is an open, not an
 # open synthesized later from a decoration.
 n_open=$(grep -c 'openat(-100 /\* AT_FDCWD \*/<[^>]*>, "th[0-9]\.dat"' "$D/py_X_stderr.txt")
-"$REPLAY" convert -q "$D/py_X_stderr.txt" -o "$tmp/py.ops"
+"$REPLAY" convert --quiet "$D/py_X_stderr.txt" -o "$tmp/py.ops"
 got_open=$("$REPLAY" dump "$tmp/py.ops" | awk '$4 == "open" && $NF ~ /\/th[0-9]\.dat$/ && $9 !~ /implicit/' | wc -l)
 [ "$n_open" = "$got_open" ] || { echo "FAIL -X verbose: $got_open opens of th*.dat, expected $n_open"; exit 1; }
 echo "ok -X verbose: $got_open traced opens of th*.dat"
 
 # cat's copy_file_range asks for 9223372035781033984 bytes; the op keeps at
 # most what one call can move (MAX_RW_COUNT), so the run can size buffers.
-big=$("$REPLAY" convert -q "$D/edge_f_tt_T_y.txt" -o "$tmp/e.ops" &&
+big=$("$REPLAY" convert --quiet "$D/edge_f_tt_T_y.txt" -o "$tmp/e.ops" &&
 	"$REPLAY" dump "$tmp/e.ops" | awk '!/^#/ && $7 != "-" && $7 > 2147479552' | wc -l)
 [ "$big" = 0 ] || { echo "FAIL: $big ops longer than MAX_RW_COUNT"; exit 1; }
 echo "ok copy_file_range: no request above MAX_RW_COUNT"
@@ -108,7 +108,7 @@ got=$(jq -r '.per_rank[] | select(.bytes_read + .bytes_written > 0) |
 	"\(.pid) \(.bytes_read) \(.bytes_written)"' "$tmp/ff.json" | sort)
 [ "$want" = "$got" ] || { echo "FAIL -ff: expected"; echo "$want"; echo "got"; echo "$got"; exit 1; }
 [ "$(echo "$got" | wc -l)" = 4 ] || { echo "FAIL -ff: expected the main thread and 3 threads"; exit 1; }
-"$REPLAY" convert -q "$FF"/pyff.* -o "$tmp/ff.ops"
+"$REPLAY" convert --quiet "$FF"/pyff.* -o "$tmp/ff.ops"
 rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
 "$REPLAY" run --no-drop-caches --quiet "$tmp/ff.ops" "$tmp/tgt" >"$tmp/run.out" 2>&1 ||
 	{ echo "FAIL -ff: replay run"; cat "$tmp/run.out"; exit 1; }

@@ -9,7 +9,7 @@ T=$SRCDIR/tests/data/strace/sysbench_fileio.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$REPLAY" convert -q "$T" -o "$tmp/sb.ops"
+"$REPLAY" convert --quiet "$T" -o "$tmp/sb.ops"
 want=$(awk -f "$SRCDIR/tests/e2e/strace_sums.awk" "$T" | cut -d' ' -f2- | sort)
 got=$("$REPLAY" dump "$tmp/sb.ops" | awk '!/^#/ {
 	if ($4 == "read" && $8 >= 0) { r[$1]++; rb[$1] += $8 }
@@ -34,7 +34,7 @@ echo "ok: $got_fs fsyncs"
 # the main thread's clone3 returned, or its descriptors (opened by the main
 # thread, closed at its end) would be unknown and its I/O lost.
 FF=$SRCDIR/tests/data/strace/sysbench_ff
-"$REPLAY" convert -q "$FF/ff" -o "$tmp/ff.ops"
+"$REPLAY" convert --quiet "$FF/ff" -o "$tmp/ff.ops"
 want=$(for f in "$FF"/ff.*; do awk -v pid="${f##*.}" -f "$SRCDIR/tests/e2e/strace_sums.awk" "$f"; done |
 	cut -d' ' -f2- | grep -v '^0 0 0 0$' | sort)
 got=$("$REPLAY" dump "$tmp/ff.ops" | awk '!/^#/ {

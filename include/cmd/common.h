@@ -1,0 +1,30 @@
+/* common.h - small helpers the subcommands share (src/cmd/common.c). */
+#ifndef REPLAY_CMD_COMMON_H
+#define REPLAY_CMD_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A number from lo to hi in arg, or "replay: invalid WHAT 'ARG': expected
+ * a number from LO to HI" and -1. */
+int arg_count(const char *what, const char *arg, uint64_t lo, uint64_t hi, uint64_t *v);
+
+/* While a trace is loaded: SIGINT/SIGTERM/SIGHUP end the process at once
+ * with "replay: interrupted by signal N (...) while loading the trace",
+ * status 128+N, and no temporary file left (util.h tmpfile_*). */
+void cmd_guard_loading(void);
+
+/* Can `path` be written as a result file (its directory exists and is
+ * writable; it is not a directory)?  0, or -1 after saying why. */
+int check_output_file(const char *path, const char *what);
+
+/* The options of the commands that read result files (compare, plot). */
+struct results_cli {
+	int json, markdown, render;
+	const char *dir;         /* plot -o DIR                           */
+	char *labels;            /* -L LIST (copied)                      */
+};
+/* 0 go on, 1 --help printed, 2 usage error (said); free labels after. */
+int results_args(unsigned cmd, int argc, char **argv, struct results_cli *c);
+
+#endif

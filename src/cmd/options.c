@@ -1,0 +1,309 @@
+/*
+ * options.c - the option table of every subcommand, the getopt_long
+ * tables built from it, --help and the bash completion (options.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/options.h"
+#include "util/util.h"
+
+#define TRACE_CMDS (CMD_RUN | CMD_STAT | CMD_CONVERT | CMD_DUMP)
+#define ALL_CMDS (CMD_RUN | CMD_STAT | CMD_CONVERT | CMD_DUMP | CMD_GEN | CMD_COMPARE | CMD_PLOT | \
+		  CMD_COMPLETION)
+
+const struct optdef opt_table[] = {
+	/* replay run */
+	{ 'm', 'm', "mode", "MODE", CMD_RUN,
+	  "parallel (default): all processes at once;\nsequential: one rank at a time, each alone" },
+	{ 'n', 'n', "processes", "N", CMD_RUN,
+	  "replay ranks 0..N-1 (default: all ranks; more\nthan the trace has: ranks reused round-robin)" },
+	{ 'n', 'n', "processes", "N", CMD_GEN, "traced processes (default: the workload's, see --list)" },
+	{ 'e', 'e', "engine", "ENGINE", CMD_RUN, "sync (default), libaio, io_uring, null" },
+	{ 'q', 'q', "depth", "DEPTH", CMD_RUN, "requests in flight per process (default 1)" },
+	{ OPT_OVERLAP, 0, "overlap", NULL, CMD_RUN, "run ahead over independent reads/writes (up to -q)" },
+	{ OPT_DIRECT, 0, "direct", NULL, CMD_RUN, "open files O_DIRECT (requests rounded to blocks)" },
+	{ OPT_BIND, 0, "bind", "MODE", CMD_RUN, "spread (default: workers over cores), core, numa, none" },
+	{ 'r', 'r', "repeats", "R", CMD_RUN, "run R times (files re-prepared, caches dropped)" },
+	{ 'o', 'o', "output", "FILE.json", CMD_RUN, "write fio-like JSON results (atomically)" },
+	{ 'o', 'o', "output", "PATH", CMD_CONVERT, "the .ops file (or the iolog directory) to write" },
+	{ 'o', 'o', "output", "PATH", CMD_GEN,
+	  "where to write (a directory for lanl-*, a file otherwise)" },
+	{ 'o', 'o', "output", "DIR", CMD_PLOT, "directory for the figures (required)" },
+	{ 'f', 'f', "format", "FMT", TRACE_CMDS,
+	  "trace format: strace, lanl, sandia (default: detect)" },
+	{ OPT_SKIP_BAD, 0, "skip-bad", NULL, TRACE_CMDS,
+	  "skip malformed lines (counted) instead of failing" },
+	{ OPT_RANKS, 0, "ranks", "LIST", CMD_DUMP, "only these ranks (0-based; e.g. 3 or 0-3,7)" },
+	{ OPT_DRY, 0, "dry-run", NULL, CMD_RUN, "print the plan (files, sizes, ranks) and exit" },
+	{ OPT_FORCE, 0, "force", NULL, CMD_RUN, "allow overwriting existing files in TARGET_DIR" },
+	{ OPT_FORCE, 0, "force", NULL, CMD_GEN, "replace an existing PATH written by replay gen" },
+	{ OPT_KEEP, 0, "keep", NULL, CMD_RUN, "keep the files the run created" },
+	{ OPT_NODROP, 0, "no-drop-caches", NULL, CMD_RUN,
+	  "do not drop the page cache (recorded as skipped)" },
+	{ OPT_CONT, 0, "continue-on-error", NULL, CMD_RUN, "count failing ops and go on" },
+	{ OPT_SAMPLE, 0, "sample-interval", "MS", CMD_RUN, "timeline sampling interval (default 100)" },
+	{ OPT_QUIET, 0, "quiet", NULL, CMD_RUN, "no progress line" },
+	{ OPT_QUIET, 0, "quiet", NULL, CMD_CONVERT, "no summary line" },
+	/* stat, compare */
+	{ 'j', 'j', "json", NULL, CMD_STAT, "print JSON instead of text" },
+	{ 'j', 'j', "json", NULL, CMD_COMPARE, "print the comparison as JSON" },
+	/* convert */
+	{ 't', 't', "to", "KIND", CMD_CONVERT, "ops (default) or fio-iolog" },
+	{ OPT_TARGET, 0, "target", "DIR", CMD_CONVERT,
+	  "fio-iolog: directory the iolog file names point into" },
+	/* gen */
+	{ 's', 's', "scale", "X", CMD_GEN, "multiply objects/ops (not request sizes); default 1" },
+	{ OPT_SEED, 0, "seed", "S", CMD_GEN, "random seed (default 1); same seed, same bytes" },
+	{ OPT_STRIDED, 0, "strided", NULL, CMD_GEN, "lanl-*: object i of rank r at (i*N + r)*size" },
+	{ OPT_NTON, 0, "n-to-n", NULL, CMD_GEN, "lanl-*: one file per rank" },
+	{ OPT_OBJSIZE, 0, "object-size", "B", CMD_GEN,
+	  "lanl-*: object size (K, M, G suffixes: KiB, MiB, GiB)" },
+	{ OPT_OBJECTS, 0, "objects", "N", CMD_GEN, "lanl-*: objects per rank (overrides --scale)" },
+	{ OPT_LIST, 0, "list", NULL, CMD_GEN, "list the workloads" },
+	/* compare, plot */
+	{ 'M', 'M', "markdown", NULL, CMD_COMPARE,
+	  "print Markdown tables (and a table of the targets)" },
+	{ 'L', 'L', "labels", "LIST", CMD_COMPARE | CMD_PLOT,
+	  "comma-separated names of the results (default: file\nor directory name without .json)" },
+	{ OPT_NO_RENDER, 0, "no-render", NULL, CMD_PLOT,
+	  "write the data and scripts only, do not run gnuplot" },
+	{ 'h', 'h', "help", NULL, ALL_CMDS, "show this help" },
+};
+const size_t opt_count = sizeof(opt_table) / sizeof(opt_table[0]);
+
+void optparse_init(struct optparse *p, unsigned cmd, const char *cmdname, bool stop_at_operand)
+{
+	size_t nl = 0, ns = 0;
+	memset(p, 0, sizeof(*p));
+	p->cmd = cmd;
+	p->cmdname = cmdname;
+	if (stop_at_operand)
+		p->so[ns++] = '+';
+	p->so[ns++] = ':';
+	for (size_t i = 0; i < opt_count && nl < OPT_MAX; i++) {
+		const struct optdef *d = &opt_table[i];
+		if (!(d->cmds & cmd))
+			continue;
+		p->lo[nl++] = (struct option){ d->name, d->arg ? required_argument : no_argument,
+					       NULL, d->id };
+		if (d->letter) {
+			p->so[ns++] = d->letter;
+			if (d->arg)
+				p->so[ns++] = ':';
+		}
+	}
+	p->lo[nl] = (struct option){ 0 };
+	p->so[ns] = 0;
+	optind = 1;
+	opterr = 0;
+}
+
+int optparse_next(struct optparse *p, int argc, char **argv)
+{
+	int c = getopt_long(argc, argv, p->so, p->lo, NULL);
+	if (c == -1)
+		return -1;
+	/* "replay: stat: unknown option" (run, the default, is not named) */
+	const char *who = strcmp(p->cmdname, "run") ? p->cmdname : "";
+	const char *sep = *who ? ": " : "";
+	if (c == ':') {
+		die_msg("%s%soption '%s' needs a value", who, sep, argv[optind - 1]);
+	} else if (c == '?') {
+		const char *bad = argv[optind - 1];
+		if (optopt && bad[0] == '-' && bad[1] != '-')
+			die_msg("%s%sunknown option '-%c'", who, sep, optopt);
+		else
+			die_msg("%s%sunknown option '%s'", who, sep, bad);
+	} else {
+		return c;
+	}
+	cmd_short_usage(p->cmd);
+	return -2;
+}
+
+/* "  -m, --mode MODE" padded to 27 columns, then the help lines. */
+static void print_row(FILE *f, const struct optdef *d)
+{
+	char head[64];
+	int n = snprintf(head, sizeof(head), "  %c%c%c --%s%s%s", d->letter ? '-' : ' ',
+			 d->letter ? d->letter : ' ', d->letter ? ',' : ' ', d->name,
+			 d->arg ? " " : "", d->arg ? d->arg : "");
+	const char *h = d->help;
+	for (int first = 1; *h; first = 0) {
+		const char *nl = strchr(h, '\n');
+		size_t len = nl ? (size_t)(nl - h) : strlen(h);
+		if (first && n < 26)
+			fprintf(f, "%-26s %.*s\n", head, (int)len, h);
+		else if (first)
+			fprintf(f, "%s\n%-26s %.*s\n", head, "", (int)len, h);
+		else
+			fprintf(f, "%-26s %.*s\n", "", (int)len, h);
+		h += len + (nl != NULL);
+	}
+}
+
+void opts_print(FILE *f, unsigned cmd)
+{
+	for (size_t i = 0; i < opt_count; i++)
+		if (opt_table[i].cmds & cmd)
+			print_row(f, &opt_table[i]);
+}
+
+/* ---- commands ----------------------------------------------------------- */
+
+const struct cmd_info *cmd_info_find(const char *name)
+{
+	for (size_t i = 0; i < cmd_ninfos; i++)
+		if (!strcmp(cmd_infos[i].name, name))
+			return &cmd_infos[i];
+	return NULL;
+}
+
+const struct cmd_info *cmd_info_of(unsigned bit)
+{
+	for (size_t i = 0; i < cmd_ninfos; i++)
+		if (cmd_infos[i].bit == bit)
+			return &cmd_infos[i];
+	return NULL;
+}
+
+void cmd_usage(FILE *f, unsigned bit)
+{
+	const struct cmd_info *c = cmd_info_of(bit);
+	if (!c)
+		return;
+	const char *s = c->synopsis;
+	for (int first = 1; *s; first = 0) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		/* a line starting with a blank continues the one before */
+		fprintf(f, "%s%.*s\n", first ? "usage: " : "       ", (int)len, s);
+		s += len + (nl != NULL);
+	}
+	fprintf(f, "\n%s\n", c->description);
+	opts_print(f, bit);
+}
+
+void cmd_short_usage(unsigned bit)
+{
+	const struct cmd_info *c = cmd_info_of(bit);
+	if (!c)
+		return;
+	const char *nl = strchr(c->synopsis, '\n');
+	fprintf(stderr, "usage: %.*s (see 'replay help %s')\n",
+		(int)(nl ? (size_t)(nl - c->synopsis) : strlen(c->synopsis)), c->synopsis, c->name);
+}
+
+/* Levenshtein distance of a and b (short words), capped at 9. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned row[32];
+	if (la > 30 || lb > 30)
+		return 9;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned sub = diag + (a[i - 1] != b[j - 1]);
+			unsigned best = row[j - 1] + 1 < up + 1 ? row[j - 1] + 1 : up + 1;
+			row[j] = sub < best ? sub : best;
+			diag = up;
+		}
+	}
+	return row[lb] > 9 ? 9 : row[lb];
+}
+
+const char *cmd_suggest(const char *word, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < cmd_ninfos; i++) {
+		const char *n = cmd_infos[i].name;
+		bool prefix = strlen(word) >= 2 && !strncmp(n, word, strlen(word));
+		if (!prefix && edit_distance(word, n) > 2)
+			continue;
+		int k = snprintf(buf + used, len - used, "%s'%s'", used ? " or " : "", n);
+		if (k < 0 || (size_t)k >= len - used)
+			break;
+		used += (size_t)k;
+	}
+	return buf;
+}
+
+/* ---- bash completion ---------------------------------------------------- */
+
+static void completion_words(FILE *f, unsigned bit, bool with_arg)
+{
+	for (size_t i = 0; i < opt_count; i++) {
+		const struct optdef *d = &opt_table[i];
+		bool dup = false;
+		if (!(d->cmds & bit) || (d->arg != NULL) != with_arg)
+			continue;
+		for (size_t k = 0; k < i && !dup; k++)     /* a name with several rows once */
+			dup = (opt_table[k].cmds & bit) && !strcmp(opt_table[k].name, d->name);
+		if (dup)
+			continue;
+		fprintf(f, " --%s", d->name);
+		if (d->letter)
+			fprintf(f, " -%c", d->letter);
+	}
+}
+
+void opts_print_bash_completion(FILE *f)
+{
+	fputs("# bash completion for replay(1); generated by `replay completion bash`\n"
+	      "# from the same option table as --help.\n"
+	      "_replay() {\n"
+	      "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+	      "    local cmd=run i\n"
+	      "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
+	      "        case ${COMP_WORDS[i]} in\n"
+	      "        -*) ;;\n", f);
+	fputs("        ", f);
+	for (size_t i = 0; i < cmd_ninfos; i++)
+		fprintf(f, "%s%s", i ? "|" : "", cmd_infos[i].name);
+	fputs(") cmd=${COMP_WORDS[i]}; break ;;\n"
+	      "        *) break ;;\n"
+	      "        esac\n"
+	      "    done\n"
+	      "    local flags= args=\n"
+	      "    case $cmd in\n", f);
+	for (size_t i = 0; i < cmd_ninfos; i++) {
+		fprintf(f, "    %s) flags='", cmd_infos[i].name);
+		completion_words(f, cmd_infos[i].bit, false);
+		fputs("'; args='", f);
+		completion_words(f, cmd_infos[i].bit, true);
+		fputs("' ;;\n", f);
+	}
+	fputs("    esac\n"
+	      "    case \" $args \" in\n"
+	      "    *\" $prev \"*)\n"
+	      "        case $prev in\n"
+	      "        -m|--mode) COMPREPLY=($(compgen -W 'parallel sequential' -- \"$cur\")) ;;\n"
+	      "        -e|--engine) COMPREPLY=($(compgen -W 'sync libaio io_uring null' -- \"$cur\")) ;;\n"
+	      "        -f|--format) COMPREPLY=($(compgen -W 'strace lanl sandia' -- \"$cur\")) ;;\n"
+	      "        --bind) COMPREPLY=($(compgen -W 'spread core numa none' -- \"$cur\")) ;;\n"
+	      "        -t|--to) COMPREPLY=($(compgen -W 'ops fio-iolog' -- \"$cur\")) ;;\n"
+	      "        *) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
+	      "        esac\n"
+	      "        return ;;\n"
+	      "    esac\n"
+	      "    if [[ $cur == -* ]]; then\n"
+	      "        COMPREPLY=($(compgen -W \"$flags $args\" -- \"$cur\"))\n"
+	      "    elif ((COMP_CWORD == 1)); then\n"
+	      "        COMPREPLY=($(compgen -W '", f);
+	for (size_t i = 0; i < cmd_ninfos; i++)
+		fprintf(f, "%s%s", i ? " " : "", cmd_infos[i].name);
+	fputs(" help' -- \"$cur\") $(compgen -f -- \"$cur\"))\n"
+	      "    else\n"
+	      "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	      "    fi\n"
+	      "}\n"
+	      "complete -o filenames -F _replay replay\n", f);
+}

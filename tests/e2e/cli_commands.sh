@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The command line (issue 16): a mistyped command is an error with a
+# suggestion, not a trace name; `replay help CMD` for every command; the
+# bash completion offers each command's options; output paths are checked
+# before any work.
+set -euo pipefail
+: "${REPLAY:?}" "${SRCDIR:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$tmp"
+
+# mistyped commands
+for pair in sttat:stat covert:convert dmup:dump plt:plot comapre:compare; do
+    word=${pair%%:*} want=${pair#*:}
+    rc=0; "$REPLAY" "$word" x y >out 2>err || rc=$?
+    [ $rc = 2 ] || fail "'replay $word': exit $rc, expected 2"
+    grep -q "'$word' is not a replay command (nor a file); did you mean.*'$want'" err ||
+        fail "'replay $word': $(cat err)"
+done
+echo "ok mistyped commands suggest the closest (exit 2)"
+# a word that is an existing file is a trace for `run`, even if close to a command
+printf '1 10:00:00.000000 close(3) = 0\n' >stats
+rc=0; "$REPLAY" stats tgt >out 2>err || rc=$?
+grep -q "did you mean" err && fail "'replay stats' (a file) was taken for a command"
+grep -q "TARGET_DIR\|tgt" err || fail "'replay stats tgt' did not reach run: $(cat err)"
+# a far-off word goes to run, which says the file is missing
+rc=0; "$REPLAY" mytrace.txt tgt 2>err || rc=$?
+grep -q "cannot open 'mytrace.txt'" err || fail "missing trace: $(cat err)"
+echo "ok existing files and far-off words go to run"
+
+# help for every command, listed by `replay help`
+cmds=$("$REPLAY" help | awk '/^commands:/{on=1;next} on && !NF {exit} on {print $1}')
+[ "$(echo "$cmds" | wc -l)" -ge 8 ] || fail "replay help lists: $cmds"
+for c in $cmds; do
+    "$REPLAY" help "$c" | head -1 | grep -q "^usage: replay" || fail "replay help $c"
+    "$REPLAY" "$c" --help | head -1 | grep -q "^usage: replay" || fail "replay $c --help"
+done
+rc=0; "$REPLAY" help nosuch 2>err || rc=$?
+[ $rc = 2 ] || fail "replay help nosuch: exit $rc"
+echo "ok help for: $(echo $cmds)"
+
+# bash completion, from the same table as --help
+"$REPLAY" completion bash >comp.bash
+complete_words() {   # complete_words WORD... : what completing the last word offers
+    bash -c 'source ./comp.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _replay; printf "%s\n" "${COMPREPLY[@]}"' _ "$@"
+}
+for c in $cmds; do
+    [ "$c" = completion ] && continue
+    want=$("$REPLAY" help "$c" | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u)
+    got=$(complete_words replay "$c" -- | sort -u)
+    missing=$(comm -23 <(echo "$want") <(echo "$got"))
+    [ -z "$missing" ] || fail "completion of 'replay $c --' lacks: $missing"
+done
+got=$(complete_words replay st)
+echo "$got" | grep -qx stat || fail "completion of 'replay st': $got"
+got=$(complete_words replay run -e "")
+[ "$(echo $got)" = "sync libaio io_uring null" ] || fail "completion of -e: $got"
+got=$(complete_words replay -m "")
+[ "$(echo $got)" = "parallel sequential" ] || fail "completion of -m (default run): $got"
+echo "ok bash completion: every option of every command, command names, values"
+
+# one letter, one meaning: -f is --format everywhere it exists
+"$REPLAY" stat -f strace "$SRCDIR/traces/strace-probe.txt" >/dev/null
+"$REPLAY" dump -f strace "$SRCDIR/traces/strace-probe.txt" >/dev/null
+mkdir "$tmp/t1"
+"$REPLAY" run --dry-run -f strace "$SRCDIR/traces/strace-probe.txt" "$tmp/t1" >/dev/null
+echo "ok -f is --format in stat, dump, run"
+
+# output paths are checked before any work (not after an hour of replay)
+mkdir adir
+for o in /nonexistent/dir/r.json adir; do
+    rc=0; TMPDIR=$tmp/tmpd "$REPLAY" run -o "$o" /nonexistent.trace "$tmp/t2" 2>err || rc=$?
+    [ $rc = 2 ] || fail "run -o $o: exit $rc: $(cat err)"
+    grep -q "result file '$o'" err || fail "run -o $o: $(cat err)"
+done
+rc=0; "$REPLAY" convert "$SRCDIR/traces/strace-probe.txt" -o adir 2>err || rc=$?
+[ $rc = 2 ] && grep -q "output file 'adir' is a directory" err || fail "convert -o dir: $(cat err)"
+echo "ok -o checked before the trace is read"
