@@ -23,8 +23,20 @@ struct results_cli {
 	int json, markdown, render;
 	const char *dir;         /* plot -o DIR                           */
 	char *labels;            /* -L LIST (copied)                      */
+	char **lab;              /* labels split, one per result          */
+	size_t nlab;
 };
-/* 0 go on, 1 --help printed, 2 usage error (said); free labels after. */
+/* Options and operands (at least one RESULT; one label per result).
+ * 0 go on, 1 --help printed, 2 usage error (said), -ENOMEM; release with
+ * results_cli_release(). */
 int results_args(unsigned cmd, int argc, char **argv, struct results_cli *c);
+void results_cli_release(struct results_cli *c);
+
+struct load_opts;
+/* The options of the commands that read traces (-f, --skip-bad, -h), the
+ * others through own(ctx, id, optarg) (0, or -1 after the message); then
+ * at least one TRACE.  0 go on, 1 --help printed, 2 usage error (said). */
+int trace_cmd_args(unsigned cmd, int argc, char **argv, struct load_opts *lo,
+		   int (*own)(void *ctx, int id, const char *arg), void *ctx);
 
 #endif

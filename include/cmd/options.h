@@ -59,6 +59,12 @@ void optparse_init(struct optparse *p, unsigned cmd, const char *cmdname, bool s
  * options; -2 after printing why the command line is wrong (exit 2). */
 int  optparse_next(struct optparse *p, int argc, char **argv);
 
+/* Every option of cmd's command line to fn(ctx, id, optarg) (0, or -1
+ * after saying why); --help prints the usage.  0: the options are read
+ * (operands from optind); 1: --help printed; 2: a usage error (said). */
+int  opts_parse(unsigned cmd, bool stop_at_operand, int argc, char **argv,
+		int (*fn)(void *ctx, int id, const char *arg), void *ctx);
+
 /* The help lines of cmd's options ("  -m, --mode MODE   ..."). */
 void opts_print(FILE *f, unsigned cmd);
 

@@ -10,6 +10,8 @@
 
 #include "cmd/common.h"
 #include "cmd/options.h"
+#include "report/compare.h"
+#include "trace/trace.h"
 #include "util/util.h"
 
 int arg_count(const char *what, const char *arg, uint64_t lo, uint64_t hi, uint64_t *v)
@@ -80,39 +82,94 @@ int check_output_file(const char *path, const char *what)
 	return rc;
 }
 
+static int results_option(struct results_cli *c, int id, const char *arg)
+{
+	switch (id) {
+	case 'j': c->json = 1; return 0;
+	case 'M': c->markdown = 1; return 0;
+	case 'o': c->dir = arg; return 0;
+	case OPT_NO_RENDER: c->render = 0; return 0;
+	case 'L':
+		free(c->labels);
+		if (!(c->labels = strdup(arg)))
+			return -ENOMEM;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int results_opt(void *ctx, int id, const char *arg)
+{
+	if (results_option(ctx, id, arg)) {
+		die_msg("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int results_args(unsigned cmd, int argc, char **argv, struct results_cli *c)
 {
-	struct optparse op;
-	int id;
+	const char *name = cmd == CMD_PLOT ? "plot" : "compare";
 	c->render = 1;
-	optparse_init(&op, cmd, cmd == CMD_PLOT ? "plot" : "compare", true);
-	while ((id = optparse_next(&op, argc, argv)) != -1) {
-		switch (id) {
-		case -2:
+	int rc = opts_parse(cmd, true, argc, argv, results_opt, c);
+	if (rc)
+		return rc;
+	if ((cmd == CMD_PLOT && !c->dir) || optind >= argc) {
+		die_msg(optind < argc ? "plot: an output directory is required (-o DIR)" :
+					"%s: no result file given", name);
+		cmd_short_usage(cmd);
+		return 2;
+	}
+	if (c->labels) {
+		if (cmp_split_labels(c->labels, &c->lab, &c->nlab) < 0)
+			return -ENOMEM;
+		if (c->nlab != (size_t)(argc - optind)) {
+			die_msg("%s: %zu labels given for %d results", name, c->nlab, argc - optind);
 			return 2;
-		case 'j':
-			c->json = 1;
-			break;
-		case 'M':
-			c->markdown = 1;
-			break;
-		case 'o':
-			c->dir = optarg;
-			break;
-		case OPT_NO_RENDER:
-			c->render = 0;
-			break;
-		case 'L':
-			free(c->labels);
-			if (!(c->labels = strdup(optarg))) {
-				die_msg("out of memory");
-				return 2;
-			}
-			break;
-		case 'h':
-			cmd_usage(stdout, cmd);
-			return 1;
 		}
+	}
+	return 0;
+}
+
+void results_cli_release(struct results_cli *c)
+{
+	free(c->labels);
+	free(c->lab);
+	c->labels = NULL;
+	c->lab = NULL;
+}
+
+struct trace_opt_ctx {
+	struct load_opts *lo;
+	int (*own)(void *ctx, int id, const char *arg);
+	void *ctx;
+};
+
+static int trace_opt(void *ctx, int id, const char *arg)
+{
+	struct trace_opt_ctx *t = ctx;
+	if (id == 'f')
+		t->lo->format = arg;
+	else if (id == OPT_SKIP_BAD)
+		t->lo->skip_bad = true;
+	else if (t->own)
+		return t->own(t->ctx, id, arg);
+	return 0;
+}
+
+int trace_cmd_args(unsigned cmd, int argc, char **argv, struct load_opts *lo,
+		   int (*own)(void *ctx, int id, const char *arg), void *ctx)
+{
+	const struct cmd_info *ci = cmd_info_of(cmd);
+	struct trace_opt_ctx t = { lo, own, ctx };
+	int rc = opts_parse(cmd, false, argc, argv, trace_opt, &t);
+	if (rc)
+		return rc;
+	if (optind >= argc) {
+		die_msg("%s: no %s given", ci->name, cmd == CMD_DUMP ? "FILE.ops or TRACE" : "TRACE");
+		cmd_short_usage(cmd);
+		return 2;
 	}
 	return 0;
 }

@@ -125,38 +125,14 @@ struct convert_cli {
 	int quiet;
 };
 
-/* Options; 0 go on, 1 --help printed, 2 usage error (said). */
-static int convert_args(int argc, char **argv, struct convert_cli *c)
+static int convert_option(void *ctx, int id, const char *arg)
 {
-	struct optparse op;
-	int id;
-	optparse_init(&op, CMD_CONVERT, "convert", false);
-	while ((id = optparse_next(&op, argc, argv)) != -1) {
-		switch (id) {
-		case -2:
-			return 2;
-		case 'o':
-			c->out = optarg;
-			break;
-		case 't':
-			c->to = optarg;
-			break;
-		case 'f':
-			c->lo.format = optarg;
-			break;
-		case OPT_SKIP_BAD:
-			c->lo.skip_bad = true;
-			break;
-		case OPT_TARGET:
-			c->target = optarg;
-			break;
-		case OPT_QUIET:
-			c->quiet = 1;
-			break;
-		case 'h':
-			cmd_usage(stdout, CMD_CONVERT);
-			return 1;
-		}
+	struct convert_cli *c = ctx;
+	switch (id) {
+	case 'o': c->out = arg; break;
+	case 't': c->to = arg; break;
+	case OPT_TARGET: c->target = arg; break;
+	case OPT_QUIET: c->quiet = 1; break;
 	}
 	return 0;
 }
@@ -169,7 +145,7 @@ int cmd_convert(int argc, char **argv)
 	int rc, ret = 1, iolog;
 
 	memset(&lt, 0, sizeof(lt));
-	rc = convert_args(argc, argv, &cli);
+	rc = trace_cmd_args(CMD_CONVERT, argc, argv, &cli.lo, convert_option, &cli);
 	if (rc)
 		return rc == 1 ? 0 : 2;
 	struct load_opts lo = cli.lo;
@@ -182,11 +158,6 @@ int cmd_convert(int argc, char **argv)
 	iolog = !strcmp(to, "fio-iolog");
 	if (!out) {
 		fprintf(stderr, "replay: convert: -o %s is required\n", iolog ? "DIR" : "FILE.ops");
-		cmd_short_usage(CMD_CONVERT);
-		return 2;
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "replay: convert: no TRACE given\n");
 		cmd_short_usage(CMD_CONVERT);
 		return 2;
 	}

@@ -117,38 +117,15 @@ static int dump_rank(const struct opstream *s, uint32_t r)
 	return 0;
 }
 
-/* Options; 0 go on, 1 --help printed, 2 usage error (said). */
-static int dump_args(int argc, char **argv, struct load_opts *lo, struct ranklist *ranks)
+static int dump_option(void *ctx, int id, const char *arg)
 {
-	struct optparse op;
-	int id;
-	optparse_init(&op, CMD_DUMP, "dump", false);
-	while ((id = optparse_next(&op, argc, argv)) != -1) {
-		switch (id) {
-		case -2:
-			return 2;
-		case OPT_RANKS:
-			ranklist_free(ranks);
-			if (ranklist_parse(optarg, ranks)) {
-				die_msg("dump: bad rank list '%s' (expected e.g. 3 or 0-3,7)", optarg);
-				return 2;
-			}
-			break;
-		case 'f':
-			lo->format = optarg;
-			break;
-		case OPT_SKIP_BAD:
-			lo->skip_bad = true;
-			break;
-		case 'h':
-			cmd_usage(stdout, CMD_DUMP);
-			return 1;
-		}
-	}
-	if (optind >= argc) {
-		die_msg("dump: no FILE.ops or TRACE given");
-		cmd_short_usage(CMD_DUMP);
-		return 2;
+	struct ranklist *ranks = ctx;
+	if (id != OPT_RANKS)
+		return 0;
+	ranklist_free(ranks);
+	if (ranklist_parse(arg, ranks)) {
+		die_msg("dump: bad rank list '%s' (expected e.g. 3 or 0-3,7)", arg);
+		return -1;
 	}
 	return 0;
 }
@@ -162,7 +139,7 @@ int cmd_dump(int argc, char **argv)
 	int rc, ret = 1;
 
 	memset(&lt, 0, sizeof(lt));
-	rc = dump_args(argc, argv, &lo, &ranks);
+	rc = trace_cmd_args(CMD_DUMP, argc, argv, &lo, dump_option, &ranks);
 	if (rc) {
 		ranklist_free(&ranks);
 		return rc == 1 ? 0 : 2;

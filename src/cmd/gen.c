@@ -140,28 +140,33 @@ static int gen_workload(int argc, char **argv, struct gen_params *p, const char 
 	return 0;
 }
 
+struct gen_cli {
+	struct gen_params *p;
+	int *force, *list;
+	const char **out;
+};
+
+static int gen_opt(void *ctx, int id, const char *arg)
+{
+	struct gen_cli *g = ctx;
+	if (id == 'o') {
+		*g->out = arg;
+		return 0;
+	}
+	return gen_option(g->p, id, arg, g->force, g->list);
+}
+
 int cmd_gen(int argc, char **argv)
 {
 	struct gen_params p = { .scale = 1.0, .seed = 1 };
 	struct gen_summary sum;
 	struct rerr e = { { 0 } };
-	struct optparse op;
 	const char *out = NULL;
 	int force = 0, list = 0, id;
 
-	optparse_init(&op, CMD_GEN, "gen", false);
-	while ((id = optparse_next(&op, argc, argv)) != -1) {
-		if (id == -2)
-			return 2;
-		if (id == 'h') {
-			cmd_usage(stdout, CMD_GEN);
-			return 0;
-		}
-		if (id == 'o')
-			out = optarg;
-		else if (gen_option(&p, id, optarg, &force, &list))
-			return 2;
-	}
+	struct gen_cli g = { .p = &p, .force = &force, .list = &list, .out = &out };
+	if ((id = opts_parse(CMD_GEN, false, argc, argv, gen_opt, &g)))
+		return id == 1 ? 0 : 2;
 	if (list) {
 		list_workloads(stdout);
 		return 0;

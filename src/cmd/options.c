@@ -123,6 +123,26 @@ int optparse_next(struct optparse *p, int argc, char **argv)
 	return -2;
 }
 
+int opts_parse(unsigned cmd, bool stop_at_operand, int argc, char **argv,
+	       int (*fn)(void *ctx, int id, const char *arg), void *ctx)
+{
+	const struct cmd_info *ci = cmd_info_of(cmd);
+	struct optparse op;
+	int id;
+	optparse_init(&op, cmd, ci ? ci->name : "run", stop_at_operand);
+	while ((id = optparse_next(&op, argc, argv)) != -1) {
+		if (id == -2)
+			return 2;
+		if (id == 'h') {
+			cmd_usage(stdout, cmd);
+			return 1;
+		}
+		if (fn(ctx, id, optarg))
+			return 2;
+	}
+	return 0;
+}
+
 /* "  -m, --mode MODE" padded to 27 columns, then the help lines. */
 static void print_row(FILE *f, const struct optdef *d)
 {

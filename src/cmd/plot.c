@@ -18,37 +18,18 @@ int cmd_plot(int argc, char **argv)
 	struct rerr e = { "" };
 	struct results_cli cli = { 0 };
 	const char *dir;
-	char *labels, **lab = NULL;
-	size_t nlab = 0;
-	int render, ret = 1, rc;
+	int ret = 1, rc;
 
 	compare_init(&c);
 	rc = results_args(CMD_PLOT, argc, argv, &cli);
-	labels = cli.labels;
-	dir = cli.dir;
-	render = cli.render;
 	if (rc) {
-		ret = rc == 1 ? 0 : 2;
-		goto out;
-	}
-	if (!dir || optind >= argc) {
-		die_msg(!dir ? "plot: an output directory is required (-o DIR)" : "plot: no result file given");
-		cmd_short_usage(CMD_PLOT);
-		ret = 2;
-		goto out;
-	}
-	if (labels) {
-		if (cmp_split_labels(labels, &lab, &nlab) < 0) {
+		if (rc < 0)
 			die_msg("out of memory");
-			goto out;
-		}
-		if (nlab != (size_t)(argc - optind)) {
-			die_msg("plot: %zu labels given for %d results", nlab, argc - optind);
-			ret = 2;
-			goto out;
-		}
+		ret = rc == 1 ? 0 : rc == 2 ? 2 : 1;
+		goto out;
 	}
-	if ((rc = compare_load(&c, argv + optind, (size_t)(argc - optind), lab, &e)) < 0) {
+	dir = cli.dir;
+	if ((rc = compare_load(&c, argv + optind, (size_t)(argc - optind), cli.lab, &e)) < 0) {
 		die_msg("%s", e.msg[0] ? e.msg : strerror(-rc));
 		goto out;
 	}
@@ -65,11 +46,11 @@ int cmd_plot(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < pl.n; i++) {
-		if (render && (rc = plot_render(dir, pl.names[i], &e)) < 0) {
+		if (cli.render && (rc = plot_render(dir, pl.names[i], &e)) < 0) {
 			die_msg("%s", e.msg[0] ? e.msg : strerror(-rc));
 			goto out;
 		}
-		if (render)
+		if (cli.render)
 			printf("%s/%s.png %s/%s.svg\n", dir, pl.names[i], dir, pl.names[i]);
 		else
 			printf("%s/%s.gp %s/%s.dat\n", dir, pl.names[i], dir, pl.names[i]);
@@ -82,7 +63,6 @@ int cmd_plot(int argc, char **argv)
 out:
 	plot_list_release(&pl);
 	compare_release(&c);
-	free(lab);
-	free(labels);
+	results_cli_release(&cli);
 	return ret;
 }

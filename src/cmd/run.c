@@ -82,8 +82,9 @@ static int set_bind(struct run_cli *c, const char *arg)
 }
 
 /* One option; 0, or -1 after the message. */
-static int run_option(struct run_cli *c, int id, const char *arg)
+static int run_option(void *ctx, int id, const char *arg)
 {
+	struct run_cli *c = ctx;
 	uint64_t v;
 	switch (id) {
 	case 'm': return set_mode(c, arg);
@@ -123,19 +124,9 @@ static int run_option(struct run_cli *c, int id, const char *arg)
 /* 0: go on; 1: --help printed; 2: a usage error (said). */
 static int parse_args(int argc, char **argv, struct run_cli *c)
 {
-	struct optparse op;
-	int id;
-	optparse_init(&op, CMD_RUN, "run", false);
-	while ((id = optparse_next(&op, argc, argv)) != -1) {
-		if (id == -2)
-			return 2;
-		if (id == 'h') {
-			cmd_usage(stdout, CMD_RUN);
-			return 1;
-		}
-		if (run_option(c, id, optarg))
-			return 2;
-	}
+	int rc = opts_parse(CMD_RUN, false, argc, argv, run_option, c);
+	if (rc)
+		return rc;
 	if (argc - optind < 2) {
 		die_msg(argc - optind == 1 ? "missing TARGET_DIR after the trace"
 					   : "missing TRACE and TARGET_DIR");

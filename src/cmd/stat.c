@@ -383,35 +383,11 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	}
 }
 
-/* Options; 0 go on, 1 --help printed, 2 usage error (said). */
-static int stat_args(int argc, char **argv, struct load_opts *lo, int *json)
+static int stat_option(void *ctx, int id, const char *arg)
 {
-	struct optparse op;
-	int id;
-	optparse_init(&op, CMD_STAT, "stat", false);
-	while ((id = optparse_next(&op, argc, argv)) != -1) {
-		switch (id) {
-		case -2:
-			return 2;
-		case 'j':
-			*json = 1;
-			break;
-		case 'f':
-			lo->format = optarg;
-			break;
-		case OPT_SKIP_BAD:
-			lo->skip_bad = true;
-			break;
-		case 'h':
-			cmd_usage(stdout, CMD_STAT);
-			return 1;
-		}
-	}
-	if (optind >= argc) {
-		die_msg("stat: no TRACE given");
-		cmd_short_usage(CMD_STAT);
-		return 2;
-	}
+	(void)arg;
+	if (id == 'j')
+		*(int *)ctx = 1;
 	return 0;
 }
 
@@ -425,7 +401,7 @@ int cmd_stat(int argc, char **argv)
 
 	memset(&lt, 0, sizeof(lt));
 	memset(&rep, 0, sizeof(rep));
-	rc = stat_args(argc, argv, &lo, &json);
+	rc = trace_cmd_args(CMD_STAT, argc, argv, &lo, stat_option, &json);
 	if (rc)
 		return rc == 1 ? 0 : 2;
 	if (load_opts_check(&lo, &e) < 0) {
