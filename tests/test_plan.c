@@ -704,8 +704,9 @@ static void test_prepare(void **state)
 	assert_int_equal(pf(&p, in)->prep_size, (1 << 20) + 65536);
 	assert_false(pf(&p, out)->prepare);
 	assert_true(pf(&p, out)->written);
+	/* it held the 512 bytes read before anything was written */
 	assert_true(pf(&p, rw)->prepare);
-	assert_int_equal(pf(&p, rw)->prep_size, 8192);
+	assert_int_equal(pf(&p, rw)->prep_size, 512);
 	assert_true(pf(&p, sh)->prepare);
 	assert_int_equal(pf(&p, sh)->prep_size, 8292);
 	assert_false(pf(&p, wr)->prepare);
@@ -718,7 +719,7 @@ static void test_prepare(void **state)
 	pathf(buf, sizeof buf, "%s/d/in.dat", target);
 	check_real_data(buf, (1 << 20) + 65536);
 	pathf(buf, sizeof buf, "%s/d/rw.dat", target);
-	check_real_data(buf, 8192);
+	check_real_data(buf, 512);
 	pathf(buf, sizeof buf, "%s/d/short.dat", target);
 	check_real_data(buf, 8292);
 	pathf(buf, sizeof buf, "%s/big.dat", target);
@@ -964,16 +965,30 @@ static void test_time_order(void **state)
 	/* b: read at 1050 before any write at 1100: prepared */
 	assert_true(pf(&p, b)->prepare);
 	assert_int_equal(pf(&p, b)->prep_size, 4096);
-	/* a: rank 0 writes it at 1100 before rank 1 reads it at 1200; but
-	 * ranks replay unordered (and alone in sequential mode), and rank 1
-	 * itself never writes it: prepared, so rank 1 finds its 4096 bytes */
-	assert_true(pf(&p, a)->prepare);
-	assert_int_equal(pf(&p, a)->prep_size, 4096);
+	/* a: rank 0 writes it at 1100 before rank 1 reads it at 1200: made by
+	 * the run, and rank 1's read waits for rank 0's write (its 3rd op) */
+	assert_false(pf(&p, a)->prepare);
+	assert_true(p.ordered);
+	bool waits_a = false, waits_c = false;
+	for (uint64_t k = 0; k < p.ord.ndeps[1]; k++)
+		waits_a |= p.ord.deps[1][k].op == 3 && p.ord.deps[1][k].rank == 0 &&
+			   p.ord.deps[1][k].need >= 3;
 	/* c: rank 2 opens it without O_CREAT at 2010, after rank 0 created it
-	 * at 1300; rank 2 never creates it itself: prepared too */
-	assert_true(pf(&p, c)->prepare);
-	assert_int_equal(pf(&p, c)->prep_size, 512);
+	 * at 1300: not prepared, rank 2 waits for the create (op 5) */
+	assert_false(pf(&p, c)->prepare);
+	for (uint64_t k = 0; k < p.ord.ndeps[2]; k++)
+		waits_c |= p.ord.deps[2][k].op == 0 && p.ord.deps[2][k].rank == 0 &&
+			   p.ord.deps[2][k].need >= 5;
+	assert_true(waits_a && waits_c);
 	assert_true(pf(&p, a)->shared && pf(&p, b)->shared && pf(&p, c)->shared);
+	plan_release(&p);
+	/* each rank alone (sequential mode): rank 1 finds a and b, rank 2 c */
+	struct plan_opts seq = { .sequential = true };
+	assert_int_equal(plan_build(&p, &s, target, &seq, &e), 0);
+	assert_true(pf(&p, a)->prepare && pf(&p, b)->prepare && pf(&p, c)->prepare);
+	assert_int_equal(pf(&p, a)->prep_size, 4096);
+	assert_int_equal(pf(&p, c)->prep_size, 512);
+	assert_false(p.ordered);
 	plan_release(&p);
 	opstream_close(&s);
 }

@@ -130,7 +130,9 @@ static void test_job_golden(void **state)
 		"\"flush_ns\":500000000,\"ops\":6,\"ops_done\":6,\"max_inflight\":1,\"short_ios\":1,\"eagain\":2,\"sync_fallback\":3,"
 		"\"rounded_ops\":0,\"rounded_extra_bytes\":0,"
 		"\"errors\":{\"ENOSPC\":2},"
-		"\"not_issued\":{\"traced_failures\":3,\"no_handle\":0,\"mmap\":0,\"seeks\":5,\"barriers\":0},"
+		"\"not_issued\":{\"traced_failures\":3,\"no_handle\":0,\"mmap\":0,\"seeks\":5,\"barriers\":0,"
+		"  \"filtered\":0},"
+		"\"dep_waits\":0,\"dep_wait_ns\":0,\"barrier_waits\":0,\"barrier_wait_ns\":0,"
 		"\"read\":" EMPTY_CLASS ",\"sync\":" EMPTY_CLASS ",\"open\":" EMPTY_CLASS ","
 		"\"close\":" EMPTY_CLASS ",\"meta\":" EMPTY_CLASS ","
 		"\"write\":{\"io_bytes\":16384,\"done_bytes\":16000,\"bw_bytes\":8192,\"iops\":2.0,"
@@ -209,7 +211,8 @@ static void test_run_and_summary(void **state)
 	want = golden("{\"mode\":\"sequential\",\"processes\":2,\"ranks\":0,\"ranks_used\":0,"
 		      "\"copies\":0,\"rank_reuse\":false,\"engine\":\"sync\",\"depth\":1,"
 		      "\"direct\":false,\"overlap\":false,\"bind\":\"none\",\"repeats\":3,"
-		      "\"trace\":[\"a.txt\"],\"format\":\"strace\",\"drop_caches\":true}");
+		      "\"trace\":[\"a.txt\"],\"format\":\"strace\",\"drop_caches\":true,"
+		      "\"order\":\"\",\"dependencies\":0,\"barriers\":false}");
 	assert_json_equal(json_object_get(doc, "options"), want);
 	json_decref(want);
 	v = json_object_get(doc, "host");

@@ -33,6 +33,11 @@ int results_args(unsigned cmd, int argc, char **argv, struct results_cli *c);
 void results_cli_release(struct results_cli *c);
 
 struct load_opts;
+struct filter_opts;
+/* --include, --exclude, --no-default-excludes, --ranks into fo: 1 when id
+ * is one of them, 0 when not, -1 after saying why (a bad rank list, too
+ * many rules). */
+int filter_option(struct filter_opts *fo, int id, const char *arg);
 /* The options of the commands that read traces (-f, --skip-bad, -h), the
  * others through own(ctx, id, optarg) (0, or -1 after the message); then
  * at least one TRACE.  0 go on, 1 --help printed, 2 usage error (said). */

@@ -45,6 +45,7 @@ enum sc_call {
 	SC_BARRIER,    /* MPI barrier                                        */
 	SC_CLOSE_RANGE,/* fds fd..fd2 closed (close_range); flags CLOSE_RANGE_* */
 	SC_CHDIR,      /* cwd := path (chdir), or fd's path (fchdir)         */
+	SC_LINK,       /* hard link: path -> path2                           */
 };
 
 #define SC_AT_FDCWD (-100)

@@ -32,6 +32,7 @@ enum op_kind {
 	OP_AWAIT,     /* wait for async id aux; result = bytes                   */
 	OP_BARRIER,   /* traced MPI barrier (aux = barrier sequence number)      */
 	OP_MMAP,      /* file mapped by the application: flagged, not replayable */
+	OP_LINK,      /* hard link: file -> aux (second path id)                 */
 	OP__COUNT
 };
 
@@ -45,6 +46,7 @@ enum op_kind {
 #define OPF_IMPLICIT_OPEN 0x1u /* open synthesized for an fd opened before tracing (path known from -y) */
 #define OPF_APPEND        0x2u /* write on an O_APPEND handle (offset = tracked end)    */
 #define OPF_ASYNC_BYTES   0x4u /* async length taken from iovecs, wait carried none    */
+#define OPF_STAT_SIZE     0x8u /* OP_STAT: len is the size the traced stat returned     */
 
 /* Fixed-size, 64 bytes, little-endian host order: the on-disk record. */
 struct op {
@@ -70,6 +72,8 @@ static inline int op_is_data(unsigned k)
 {
 	return k == OP_READ || k == OP_WRITE || k == OP_AREAD || k == OP_AWRITE;
 }
+/* rename and link name a second path in aux */
+static inline int op_has_path2(unsigned k) { return k == OP_RENAME || k == OP_LINK; }
 static inline int op_is_read(unsigned k) { return k == OP_READ || k == OP_AREAD; }
 static inline int op_is_write(unsigned k) { return k == OP_WRITE || k == OP_AWRITE; }
 

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "ops/opstream.h"
+#include "plan/filter.h"
+#include "plan/order.h"
 #include "util/util.h"
 
 struct plan_file {
@@ -34,7 +36,8 @@ struct plan_file {
 };
 
 struct plan_proc {
-	uint32_t rank;           /* traced rank replayed by this process   */
+	uint32_t rank;           /* traced rank (stream id) replayed       */
+	uint32_t pos;            /* its position among the replayed ranks  */
 	uint32_t copy;           /* 0 = first use; k>0 = k-th reuse        */
 };
 
@@ -42,6 +45,10 @@ struct plan_opts {
 	unsigned nprocs;         /* 0: all ranks                           */
 	bool force;              /* allow overwriting existing files       */
 	bool keep;               /* keep files after the run               */
+	const struct filter *filter; /* NULL: every op of every rank       */
+	bool sequential;         /* each rank alone: its own prepared files */
+	bool no_order;           /* --order none: no cross-rank waits       */
+	bool no_barriers;        /* traced barriers not honoured            */
 };
 
 struct plan {
@@ -55,6 +62,13 @@ struct plan {
 	size_t nprocs;
 	uint32_t ncopies;        /* copies of the file set (>= 1)          */
 	uint32_t nranks_used;    /* distinct ranks replayed                */
+	uint32_t *ranks;         /* their stream ids, by position          */
+	const struct filter *filter; /* ops it leaves out are not replayed */
+	struct order ord;        /* initial states, dependencies           */
+	bool ordered;            /* ord holds cross-rank dependencies      */
+	bool sequential;
+	uint32_t *bar_parts;     /* per traced barrier k: ranks taking part */
+	uint32_t nbars;          /* 0: barriers not honoured               */
 	bool reused;             /* more processes than ranks              */
 	struct plan_priv *priv;  /* plan.c's bookkeeping (created/existing)  */
 };
@@ -65,11 +79,14 @@ int  plan_build(struct plan *p, const struct opstream *s, const char *target,
 		const struct plan_opts *o, struct rerr *e);
 /* Create directories and prepared files (real data, fsynced) for every copy. */
 int  plan_prepare(struct plan *p, struct rerr *e);
+/* Sequential mode: what process `proc` alone must find (its own files). */
+int  plan_prepare_proc(struct plan *p, size_t proc, struct rerr *e);
 /* Open a traced path of copy `copy` beneath the target. -errno. */
 int  plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode);
 /* Path-based metadata ops beneath the target (unlink, rename, mkdir, rmdir, stat). */
 int  plan_unlink(const struct plan *p, uint32_t copy, uint32_t path_id);
 int  plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id);
+int  plan_link(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id);
 int  plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mode);
 int  plan_rmdir(const struct plan *p, uint32_t copy, uint32_t path_id);
 int  plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id);

@@ -47,6 +47,10 @@ struct report_info {
 	bool drop_caches;
 	const char *target;
 	const struct target_info *ti; /* NULL: unknown                    */
+	const struct filter *filter;  /* what was left out (NULL: nothing) */
+	const char *order;            /* "resource", "none", "alone"      */
+	uint64_t dependencies;        /* cross-rank waits the plan holds  */
+	bool barriers;                /* traced barriers honoured         */
 	const struct topo_summary *topo; /* NULL: unknown                 */
 };
 
@@ -54,7 +58,8 @@ struct report_info {
 struct report_agg {
 	struct class_stats cls[RC__COUNT];
 	uint64_t time_ns[RC__COUNT];  /* I/O time the bandwidth is over   */
-	uint64_t skipped_failed, skipped_nohandle, skipped_mmap, seeks, barriers;
+	uint64_t skipped_failed, skipped_nohandle, skipped_mmap, seeks, barriers, filtered;
+	uint64_t dep_waits, dep_wait_ns, barrier_waits, barrier_wait_ns;
 	uint64_t rounded_ops, rounded_extra_bytes;
 	uint64_t errno_counts[RES_MAX_ERRNO];
 	size_t nruns;
@@ -87,6 +92,12 @@ int  report_finish(json_t *doc);
 int  report_write(json_t *doc, const char *path, struct rerr *e);
 /* errno value -> "ENOSPC" (or the number as text) into buf. */
 const char *report_errno_name(int err, char *buf, size_t len);
+
+/* What the filter left out: {"ops_removed", "rules": [{"rule", "why",
+ * "ops", "files"}], "ranks_without_ops", "ranks_not_selected"}. */
+json_t *report_filter_json(const struct filter *f);
+/* The same as lines "filtered:  ..." for the human outputs. */
+void report_filter_print(FILE *out, const struct filter *f);
 
 /* The stdout summary. */
 void report_print(FILE *f, const struct report_info *ri, const struct report_agg *a);

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ops/opstream.h"
+#include "plan/filter.h"
 
 enum stat_pattern {
 	STAT_PAT_NA = 0,
@@ -90,6 +91,7 @@ struct stat_file {
 };
 
 struct stat_rank {
+	uint32_t id;              /* the trace's rank number               */
 	const char *name;
 	int64_t pid;
 	uint64_t ops;
@@ -115,8 +117,9 @@ struct stat_report {
 	uint64_t duration_ns;     /* max over ranks of end_ns              */
 };
 
-/* Analyze the whole stream.  0 or -ENOMEM. */
-int stat_compute(const struct opstream *s, struct stat_report *r);
+/* Analyze the stream: the ranks and ops the filter keeps (f NULL: all).
+ * 0 or -ENOMEM. */
+int stat_compute(const struct opstream *s, const struct filter *f, struct stat_report *r);
 void stat_release(struct stat_report *r);
 
 /* Fractions of bytes read and written; -ENODATA (both 0) when no bytes. */

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include "run/hist.h"
+#include "run/waits.h"
 
 /* Report classes, fio-like names: "read", "write", "sync", "open",
  * "close", "meta" (seek is counted under meta but not issued). */
@@ -33,6 +34,7 @@ struct class_stats {
 enum wstatus { W_PENDING = 0, W_RUNNING, W_DONE, W_FAILED, W_KILLED };
 
 struct worker_result {
+	struct wait_word ww;     /* completed ops, for ranks that wait on this one */
 	int32_t  rank;
 	int32_t  pid;
 	uint32_t copy;           /* which copy of the files (rank reuse)       */
@@ -64,6 +66,10 @@ struct worker_result {
 	uint64_t eng_sync_fallback;
 	uint64_t buf_bytes;        /* the worker's I/O buffer (runner.h)         */
 	uint64_t split_ops;        /* ops longer than it, issued in pieces       */
+	uint64_t filtered;         /* ops the filter left out (not issued)      */
+	uint64_t dep_waits;        /* ops that waited for another rank          */
+	uint64_t dep_wait_ns;      /* time spent waiting for them               */
+	uint64_t barrier_waits, barrier_wait_ns;  /* traced barriers honoured   */
 };
 
 struct run_shared {
@@ -74,7 +80,13 @@ struct run_shared {
 	uint64_t sample_interval_ns;
 	uint32_t ready;          /* workers ready at the barrier (atomic)       */
 	uint32_t pad_;
-	struct worker_result w[]; /* nworkers */
+	struct worker_result w[]; /* nworkers, then one struct barrier per copy */
 };
+
+/* The traced-barrier state of copy k (after the workers' slots). */
+static inline struct barrier *run_shared_barrier(struct run_shared *sh, uint32_t k)
+{
+	return (struct barrier *)(void *)&sh->w[sh->nworkers] + k;
+}
 
 #endif

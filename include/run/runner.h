@@ -123,8 +123,10 @@ struct worker_ctx {
 	const struct opstream *s;
 	const struct runner_opts *o;
 	uint32_t rank, copy;
+	uint32_t pos;                /* rank position in the plan            */
 	struct worker_result *w;
 	const uint32_t *stop;
+	struct run_shared *sh;       /* the other workers (NULL: alone, no waits) */
 };
 void runner_worker_init(struct worker_result *w);
 int  runner_replay_rank(const struct worker_ctx *c);

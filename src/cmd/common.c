@@ -11,6 +11,7 @@
 #include "cmd/common.h"
 #include "cmd/options.h"
 #include "report/compare.h"
+#include "plan/filter.h"
 #include "trace/trace.h"
 #include "util/util.h"
 
@@ -172,4 +173,33 @@ int trace_cmd_args(unsigned cmd, int argc, char **argv, struct load_opts *lo,
 		return 2;
 	}
 	return 0;
+}
+
+int filter_option(struct filter_opts *fo, int id, const char *arg)
+{
+	switch (id) {
+	case OPT_INCLUDE:
+	case OPT_EXCLUDE: {
+		bool inc = id == OPT_INCLUDE;
+		size_t *n = inc ? &fo->ninclude : &fo->nexclude;
+		if (*n >= FILTER_MAX_RULES) {
+			die_msg("at most %d --%s rules", FILTER_MAX_RULES, inc ? "include" : "exclude");
+			return -1;
+		}
+		(inc ? fo->include : fo->exclude)[(*n)++] = arg;
+		return 1;
+	}
+	case OPT_NO_DEFAULTS:
+		fo->no_defaults = true;
+		return 1;
+	case OPT_RANKS:
+		ranklist_free(&fo->ranks);
+		if (ranklist_parse(arg, &fo->ranks)) {
+			die_msg("bad rank list '%s' (expected e.g. 3 or 0-3,7)", arg);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
 }

@@ -109,7 +109,7 @@ static int dump_rank(const struct opstream *s, uint32_t r)
 			   u32col(hb, sizeof(hb), op->handle, OP_NOHANDLE), ob, lb, op->result,
 			   xb, path[0] ? path : "-") < 0)
 			return -EIO;
-		if (k == OP_RENAME && op->aux < s->npaths)
+		if (op_has_path2(k) && op->aux < s->npaths)
 			printf(" -> %s", opstream_path(s, op->aux));
 		if (putchar('\n') == EOF)
 			return -EIO;

@@ -33,6 +33,7 @@ struct run_cli {
 	struct runner_opts ro;
 	struct plan_opts po;
 	struct load_opts lo;
+	struct filter_opts fo;
 	const char *engine, *output, *mode, *bind;
 	bool dry, quiet;
 	uint64_t repeats;
@@ -45,6 +46,7 @@ struct run_cli {
 struct run_state {
 	struct load_result lr;
 	struct opstream s;
+	struct filter filt;
 	struct plan plan;
 	struct target_info ti;
 	struct topo_summary tsum;
@@ -52,15 +54,17 @@ struct run_state {
 	struct report_agg *agg;
 	struct runner *runner;
 	json_t *doc;
-	bool have_ops, have_plan, have_ti, cleanup_done;
+	bool have_ops, have_filter, have_plan, have_ti, cleanup_done;
 };
 
 static int set_mode(struct run_cli *c, const char *arg)
 {
 	if (!strcmp(arg, "parallel")) {
 		c->ro.mode = RUN_PARALLEL;
+		c->po.sequential = false;
 	} else if (!strcmp(arg, "sequential")) {
 		c->ro.mode = RUN_SEQUENTIAL;
+		c->po.sequential = true;
 	} else {
 		die_msg("invalid mode '%s': expected 'parallel' or 'sequential'", arg);
 		return -1;
@@ -86,6 +90,9 @@ static int run_option(void *ctx, int id, const char *arg)
 {
 	struct run_cli *c = ctx;
 	uint64_t v;
+	int f = filter_option(&c->fo, id, arg);
+	if (f)
+		return f < 0 ? -1 : 0;
 	switch (id) {
 	case 'm': return set_mode(c, arg);
 	case 'e': c->engine = arg; return 0;
@@ -100,6 +107,14 @@ static int run_option(void *ctx, int id, const char *arg)
 	case OPT_NODROP: c->ro.drop_caches = false; return 0;
 	case OPT_CONT: c->ro.continue_on_error = true; return 0;
 	case OPT_QUIET: c->quiet = true; return 0;
+	case OPT_NO_BARRIERS: c->po.no_barriers = true; return 0;
+	case OPT_ORDER:
+		if (strcmp(arg, "resource") && strcmp(arg, "none")) {
+			die_msg("invalid order '%s': expected 'resource' or 'none'", arg);
+			return -1;
+		}
+		c->po.no_order = !strcmp(arg, "none");
+		return 0;
 	case 'r': return arg_count("repeat count", arg, 1, 100000, &c->repeats);
 	case 'n':
 		if (arg_count("process count", arg, 1, 1u << 20, &v))
@@ -189,6 +204,13 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 		return ret;
 	}
 	st->have_ops = true;
+	ret = filter_build(&st->filt, &st->s, &c->fo, &e);
+	if (ret < 0) {
+		die_msg("%s", e.msg);
+		return ret;
+	}
+	st->have_filter = true;
+	c->po.filter = &st->filt;
 	ret = plan_build(&st->plan, &st->s, c->target, &c->po, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);
@@ -222,6 +244,10 @@ static void fill_report_info(struct run_state *st, const struct run_cli *c)
 	ri->drop_caches = c->ro.drop_caches;
 	ri->target = c->target;
 	ri->ti = st->have_ti ? &st->ti : NULL;
+	ri->filter = &st->filt;
+	ri->order = st->plan.sequential ? "alone" : st->plan.ordered ? "resource" : "none";
+	ri->dependencies = st->plan.ord.total_deps;
+	ri->barriers = st->plan.nbars > 0;
 	if (runner_topo(st->runner)) {
 		topo_get_summary(runner_topo(st->runner), &st->tsum);
 		ri->topo = &st->tsum;
@@ -364,6 +390,8 @@ static void run_release(struct run_state *st)
 	runner_free(st->runner);
 	if (st->have_plan)
 		plan_release(&st->plan);
+	if (st->have_filter)
+		filter_release(&st->filt);
 	if (st->have_ops)
 		opstream_close(&st->s);
 	if (st->lr.temporary && st->lr.ops_path[0])
@@ -379,16 +407,19 @@ int cmd_run(int argc, char **argv)
 	int status = 1, ret;
 
 	ret = parse_args(argc, argv, &c);
-	if (ret)
+	if (!ret && check_setup(&c))
+		ret = 2;
+	if (ret) {
+		filter_opts_release(&c.fo);
 		return ret == 1 ? 0 : 2;
-	if (check_setup(&c))
-		return 2;
+	}
 	memset(&st, 0, sizeof(st));
 	st.plan.target_fd = -1;
 	if (load_and_plan(&st, &c) < 0)
 		goto out;
 	if (c.dry) {
 		plan_print(&st.plan, &st.s, stdout);
+		report_filter_print(stdout, &st.filt);
 		runner_print_buffers(&st.plan, &st.s, &c.ro, stdout);
 		status = 0;
 		goto out;
@@ -408,5 +439,6 @@ out:
 		status = 128 + runner_signal();
 	}
 	run_release(&st);
+	filter_opts_release(&c.fo);
 	return status;
 }

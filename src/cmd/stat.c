@@ -11,6 +11,7 @@
 #include "cmd/cmds.h"
 #include "cmd/common.h"
 #include "cmd/options.h"
+#include "report/report.h"
 #include "report/stat.h"
 #include "trace/trace.h"
 
@@ -142,7 +143,8 @@ static const char *stream_format(const struct loaded_trace *lt, char *buf, size_
 	return lt->res.format ? lt->res.format : "unknown";
 }
 
-static int print_json(const struct loaded_trace *lt, const struct stat_report *r)
+static int print_json(const struct loaded_trace *lt, const struct stat_report *r,
+		      const struct filter *filt)
 {
 	json_t *root = json_object(), *a;
 	char fbuf[64];
@@ -184,7 +186,7 @@ static int print_json(const struct loaded_trace *lt, const struct stat_report *r
 	for (uint32_t i = 0; i < r->nranks; i++) {
 		const struct stat_rank *k = &r->ranks[i];
 		json_t *o = json_pack("{s:I,s:s,s:I,s:I,s:I,s:I,s:I}",
-			"rank", (json_int_t)i, "name", k->name, "pid", (json_int_t)k->pid,
+			"rank", (json_int_t)k->id, "name", k->name, "pid", (json_int_t)k->pid,
 			"ops", (json_int_t)k->ops, "bytes_read", (json_int_t)k->bytes_read,
 			"bytes_written", (json_int_t)k->bytes_written, "duration_ns", (json_int_t)k->end_ns);
 		if (o)
@@ -192,6 +194,7 @@ static int print_json(const struct loaded_trace *lt, const struct stat_report *r
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(root, "per_rank", a);
+	json_object_set_new(root, "filtered", report_filter_json(filt));
 	json_object_set_new(root, "notes", json_notes(lt, r));
 
 	if (json_dumpf(root, stdout, JSON_INDENT(2)) < 0 || fputc('\n', stdout) == EOF)
@@ -304,7 +307,7 @@ static void print_dir_pattern(const char *name, const struct stat_dir *d)
 }
 
 static void print_text(const struct loaded_trace *lt, const struct stat_report *r,
-		       char *const *args, int nargs)
+		       const struct filter *filt, char *const *args, int nargs)
 {
 	char b1[64], b2[64], lbl[256], fbuf[64];
 
@@ -328,6 +331,7 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	       fmt_bytes(b1, sizeof(b1), (double)r->rd.bytes), r->rd.requests);
 	printf("%-14s %" PRIu64 " B (%s) in %" PRIu64 " requests\n", "bytes written", r->wr.bytes,
 	       fmt_bytes(b2, sizeof(b2), (double)r->wr.bytes), r->wr.requests);
+	report_filter_print(stdout, filt);
 
 	printf("\nop counts\n");
 	for (unsigned k = 1; k < OP__COUNT; k++)
@@ -359,7 +363,7 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	       "bytes_written", "duration");
 	for (uint32_t i = 0; i < r->nranks; i++) {
 		const struct stat_rank *k = &r->ranks[i];
-		printf("  %5" PRIu32 " %-20s %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14s\n", i,
+		printf("  %5" PRIu32 " %-20s %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14s\n", k->id,
 		       k->name, k->ops, k->bytes_read, k->bytes_written,
 		       fmt_ns(b1, sizeof(b1), (double)k->end_ns));
 	}
@@ -383,11 +387,19 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	}
 }
 
+struct stat_cli {
+	int json;
+	struct filter_opts fo;
+};
+
 static int stat_option(void *ctx, int id, const char *arg)
 {
-	(void)arg;
+	struct stat_cli *c = ctx;
+	int f = filter_option(&c->fo, id, arg);
+	if (f)
+		return f < 0 ? -1 : 0;
 	if (id == 'j')
-		*(int *)ctx = 1;
+		c->json = 1;
 	return 0;
 }
 
@@ -396,14 +408,18 @@ int cmd_stat(int argc, char **argv)
 	struct load_opts lo = { 0 };
 	struct loaded_trace lt;
 	struct stat_report rep;
+	struct stat_cli cli = { 0 };
+	struct filter filt = { 0 };
 	struct rerr e = { { 0 } };
-	int json = 0, rc, ret = 1;
+	int rc, ret = 1;
 
 	memset(&lt, 0, sizeof(lt));
 	memset(&rep, 0, sizeof(rep));
-	rc = trace_cmd_args(CMD_STAT, argc, argv, &lo, stat_option, &json);
-	if (rc)
+	rc = trace_cmd_args(CMD_STAT, argc, argv, &lo, stat_option, &cli);
+	if (rc) {
+		filter_opts_release(&cli.fo);
 		return rc == 1 ? 0 : 2;
+	}
 	if (load_opts_check(&lo, &e) < 0) {
 		fprintf(stderr, "replay: %s\n", e.msg);
 		return 2;
@@ -415,15 +431,20 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "replay: %s\n", e.msg);
 		goto out;
 	}
-	rc = stat_compute(&lt.s, &rep);
+	rc = filter_build(&filt, &lt.s, &cli.fo, &e);
+	if (rc < 0) {
+		fprintf(stderr, "replay: %s\n", e.msg);
+		goto out;
+	}
+	rc = stat_compute(&lt.s, &filt, &rep);
 	if (rc < 0) {
 		fprintf(stderr, "replay: cannot analyze '%s': %s\n", argv[optind], strerror(-rc));
 		goto out;
 	}
-	if (json) {
-		rc = print_json(&lt, &rep);
+	if (cli.json) {
+		rc = print_json(&lt, &rep, &filt);
 	} else {
-		print_text(&lt, &rep, argv + optind, argc - optind);
+		print_text(&lt, &rep, &filt, argv + optind, argc - optind);
 		rc = 0;
 	}
 	if (fflush(stdout) == EOF || rc < 0) {
@@ -433,6 +454,8 @@ int cmd_stat(int argc, char **argv)
 	ret = 0;
 out:
 	stat_release(&rep);
+	filter_release(&filt);
+	filter_opts_release(&cli.fo);
 	loaded_trace_close(&lt);
 	return ret;
 }

@@ -917,7 +917,7 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 	if (!r)
 		return -ENOMEM;
 	int sp = is_special(r);
-	if (!sp && k == OP_RENAME && ev->path2) {
+	if (!sp && op_has_path2(k) && ev->path2) {
 		r = resolve(b, p, ev->path2, ev->dirfd, ev->fdpath);
 		if (!r)
 			return -ENOMEM;
@@ -934,7 +934,7 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 	op.result = ev->ret;
 	if (k == OP_MKDIR)
 		op.aux = (uint32_t)ev->mode;
-	if (k == OP_RENAME) {
+	if (op_has_path2(k)) {
 		if (!ev->path2)
 			return 0;
 		/* the second path is resolved against the same directory only
@@ -947,7 +947,8 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 			from = size_of(b, op.file);     /* size_of may have moved */
 			if (from && to) {
 				*to = *from;
-				*from = 0;
+				if (k == OP_RENAME)
+					*from = 0;
 			}
 		}
 	}
@@ -1165,7 +1166,7 @@ static const uint8_t fd_kind[] = {
 };
 static const uint8_t path_kind[] = {
 	[SC_UNLINK] = OP_UNLINK, [SC_RENAME] = OP_RENAME, [SC_MKDIR] = OP_MKDIR,
-	[SC_RMDIR] = OP_RMDIR, [SC_STAT] = OP_STAT,
+	[SC_RMDIR] = OP_RMDIR, [SC_STAT] = OP_STAT, [SC_LINK] = OP_LINK,
 };
 
 /* One event to its handler: 0, -errno, or 1 for an unknown kind. */

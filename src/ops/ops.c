@@ -8,7 +8,7 @@ static const char *const kind_names[OP__COUNT] = {
 	[OP_FALLOCATE] = "fallocate", [OP_UNLINK] = "unlink", [OP_RENAME] = "rename",
 	[OP_MKDIR] = "mkdir",     [OP_RMDIR] = "rmdir",       [OP_STAT] = "stat",
 	[OP_AREAD] = "aread",     [OP_AWRITE] = "awrite",     [OP_AWAIT] = "await",
-	[OP_BARRIER] = "barrier", [OP_MMAP] = "mmap",
+	[OP_BARRIER] = "barrier", [OP_MMAP] = "mmap",         [OP_LINK] = "link",
 };
 
 const char *op_kind_name(enum op_kind k)

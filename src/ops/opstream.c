@@ -479,7 +479,7 @@ static const char *check_op(const struct opstream *s, const struct op *o, uint64
 		return "corrupt .ops file (path id out of range)";
 	if (op_is_data(o->kind) && o->len > OP_MAX_DATA_LEN)
 		return "corrupt .ops file (data op longer than one call can move)";
-	if (o->kind == OP_RENAME && o->aux >= s->npaths)
+	if (op_has_path2(o->kind) && o->aux >= s->npaths)
 		return "corrupt .ops file (rename target out of range)";
 	/* handles are dense per rank, so never more than the rank's ops; a
 	 * hand-made file may leave gaps, but never so large a handle that a

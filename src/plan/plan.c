@@ -512,7 +512,9 @@ int plan_unlink(const struct plan *p, uint32_t copy, uint32_t path_id)
 	return at_parent(p, copy, path_id, PARENT_UNLINK, 0);
 }
 
-int plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id)
+/* rename, or link: from_id -> to_id, each by its parent directory. */
+static int two_paths(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id,
+		     bool link)
 {
 	const struct plan_file *f = file_by_id(p, from_id), *t = file_by_id(p, to_id);
 	char b1[PATH_MAX], b2[PATH_MAX];
@@ -532,13 +534,25 @@ int plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t 
 		fd2 = -1;
 		goto out;
 	}
-	rc = renameat(fd1, l1, fd2, l2) ? -errno : 0;
+	/* linkat without AT_SYMLINK_FOLLOW links a symlink itself, never
+	 * what it points to */
+	rc = (link ? linkat(fd1, l1, fd2, l2, 0) : renameat(fd1, l1, fd2, l2)) ? -errno : 0;
 out:
 	if (fd1 >= 0)
 		close(fd1);
 	if (fd2 >= 0)
 		close(fd2);
 	return rc;
+}
+
+int plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id)
+{
+	return two_paths(p, copy, from_id, to_id, false);
+}
+
+int plan_link(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id)
+{
+	return two_paths(p, copy, from_id, to_id, true);
 }
 
 int plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mode)
@@ -744,6 +758,10 @@ static void acc_op(struct facc *a, const struct op *op, uint64_t t)
 		a->bits |= A_OK | A_MODIFIES;
 		a->t_need = min_u64(a->t_need, t);
 		break;
+	case OP_LINK:
+		a->bits |= A_OK;
+		a->t_need = min_u64(a->t_need, t);
+		break;
 	case OP_MKDIR:
 		a->bits |= A_OK | A_MKDIR | A_MODIFIES;
 		a->t_create = min_u64(a->t_create, t);
@@ -783,7 +801,7 @@ static int gather_op(struct gather *g, uint32_t r, uint64_t i, uint64_t n, const
 	if (f == OP_NOFILE)
 		return 0;
 	acc_op(g_touch(g, f, r), op, t);
-	if (op->kind != OP_RENAME || !res_ok(op->result))
+	if (!op_has_path2(op->kind) || !res_ok(op->result))
 		return 0;
 	uint32_t to = op->aux;
 	if (to >= s->npaths)
@@ -798,7 +816,7 @@ static int gather_op(struct gather *g, uint32_t r, uint64_t i, uint64_t n, const
 }
 
 /* Walk the ops of the replayed ranks into per-path accumulators. */
-static int gather(const struct opstream *s, uint32_t nranks_used, struct facc *acc, struct rerr *e)
+static int gather(const struct plan *p, const struct opstream *s, struct facc *acc, struct rerr *e)
 {
 	size_t np = s->npaths ? s->npaths : 1;
 	struct gather g = { .s = s, .acc = acc };
@@ -812,15 +830,16 @@ static int gather(const struct opstream *s, uint32_t nranks_used, struct facc *a
 	}
 	for (size_t i = 0; i < np; i++)
 		g.racc[i] = FACC_NONE;
-	for (uint32_t r = 0; r < nranks_used && !rc; r++) {
+	for (uint32_t r = 0; r < p->nranks_used && !rc; r++) {
 		uint64_t n;
-		const struct op *ops = opstream_rank_ops(s, r, &n);
-		uint64_t t0 = s->ranks[r].t0_ns;
+		const struct op *ops = opstream_rank_ops(s, p->ranks[r], &n);
+		uint64_t t0 = s->ranks[p->ranks[r]].t0_ns;
 
 		if (g.hmap)
 			memset(g.hmap, 0xff, g.hcap * sizeof *g.hmap);
 		for (uint64_t i = 0; i < n && !rc; i++)
-			rc = gather_op(&g, r, i, n, &ops[i], sat_add(t0, ops[i].t_ns), e);
+			if (filter_op_kept(p->filter, &ops[i]))
+				rc = gather_op(&g, r, i, n, &ops[i], sat_add(t0, ops[i].t_ns), e);
 		if (!rc)
 			g_fold(&g);
 	}
@@ -1055,6 +1074,48 @@ out:
 	return rc;
 }
 
+/* Every path id mapped to file i (several spellings of one name). */
+#define FOR_PATHS_OF(p, i, id) \
+	for (uint32_t id = 0; id < (p)->npaths; id++) if ((p)->file_of[id] == (i))
+
+/*
+ * Prepare file i?  From the whole-trace pass: what existed before the
+ * trace, with its initial size.  Sequential mode prepares for each rank
+ * alone what it needs (plan_prepare_proc); here the union, for the checks
+ * of the target and the space.  A directory the trace itself makes is
+ * left to the run, where the ranks are ordered (parallel mode with
+ * dependencies); without that order, one rank makes it, another uses it:
+ * it is made beforehand and the maker's mkdir finds it (EEXIST is done).
+ */
+static void decide_prepare(struct plan *p, size_t i, const struct facc *a)
+{
+	struct plan_file *f = &p->files[i];
+	bool existed = false, created = false;
+	uint64_t size = 0;
+	FOR_PATHS_OF(p, i, id) {
+		const struct pstate *ps = &p->ord.paths[id];
+		existed |= (ps->bits & PS_EXISTED) != 0;
+		created |= (ps->bits & PS_CREATED) != 0;
+		if ((ps->bits & PS_EXISTED) && ps->size0 > size)
+			size = ps->size0;
+	}
+	if (p->sequential) {
+		for (uint32_t r = 0; r < p->nranks_used; r++) {
+			const struct rank_prep *rp = &p->ord.alone[r];
+			for (uint32_t k = 0; k < rp->n; k++)
+				if (p->file_of[rp->path[k]] == i) {
+					existed = true;
+					if (rp->size[k] > size)
+						size = rp->size[k];
+				}
+		}
+	}
+	if (f->is_dir && !p->ordered && created && (a->bits & A_SHARED))
+		existed = true;
+	f->prepare = existed;
+	f->prep_size = existed && !f->is_dir ? size : 0;
+}
+
 /* Decide dir/file, prepare and sizes; build the directory set. */
 static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 {
@@ -1080,18 +1141,10 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 		f->written = (a->bits & A_WRITTEN) != 0;
 		f->is_dir = !f->rel[0] || dv_find(&anc, f->rel) >= 0 ||
 			    ((a->bits & A_DIRHINT) && !(a->bits & A_FILEHINT));
-		bool need_first = (a->t_need != TIME_NONE && a->t_need <= a->t_create) ||
-				  (a->bits & A_RNEED);
-		bool read_first = (a->t_read != TIME_NONE && a->t_read <= a->t_write) ||
-				  (a->bits & A_RREAD);
-		if (!f->rel[0]) {
+		if (!f->rel[0])
 			f->prepare = false;
-		} else if (f->is_dir) {
-			f->prepare = need_first;
-		} else {
-			f->prepare = need_first || read_first;
-			f->prep_size = f->prepare ? a->extent : 0;
-		}
+		else
+			decide_prepare(p, i, a);
 	}
 
 	/* directories plan_prepare creates */
@@ -1117,8 +1170,9 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 			 * other, so a directory one rank makes and another uses is
 			 * created beforehand; the maker's mkdir then finds it. */
 			if (!f->prepare && j >= 0 && (pv->file_acc[j] & A_MKDIR) &&
-			    !p->files[j].prepare && !(pv->file_acc[j] & A_SHARED) &&
-			    !(pv->file_acc[i] & A_SHARED) && pv->file_rank[j] == rank)
+			    !p->files[j].prepare &&
+			    (p->ordered || (!(pv->file_acc[j] & A_SHARED) &&
+					    !(pv->file_acc[i] & A_SHARED) && pv->file_rank[j] == rank)))
 				break;
 			if ((rc = dv_add(&dirs, rel, len, rank)))
 				goto nomem;
@@ -1338,6 +1392,86 @@ static int check_space(struct plan *p, struct rerr *e)
 	return 0;
 }
 
+/* The replayed ranks (the filter's, in order; the first N with -n) and
+ * processes -> (rank, position, copy). */
+static int plan_ranks(struct plan *p, const struct opstream *s, const struct plan_opts *o,
+		      struct rerr *e)
+{
+	const struct filter *f = o ? o->filter : NULL;
+	uint32_t R = f ? f->nkept : s->nranks;
+	p->filter = f;
+	p->priv->nranks = R;
+	if (R == 0 && f && s->nranks) {
+		char sum[512];
+		return rerr_set(e, -EINVAL, "nothing left to replay: %s (see --include and "
+				"--no-default-excludes)", filter_summary(f, sum, sizeof(sum)));
+	}
+	if (R == 0)
+		return rerr_set(e, -EINVAL, "the trace holds no ranks: nothing to replay");
+	uint64_t np = (o && o->nprocs) ? o->nprocs : R;
+	p->nprocs = (size_t)np;
+	p->nranks_used = np < R ? (uint32_t)np : R;
+	p->reused = np > R;
+	p->ncopies = (uint32_t)((np + R - 1) / R);
+	p->procs = calloc(p->nprocs, sizeof *p->procs);
+	p->ranks = calloc(p->nranks_used, sizeof *p->ranks);
+	if (!p->procs || !p->ranks)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	for (uint32_t r = 0; r < p->nranks_used; r++)
+		p->ranks[r] = f ? f->kept[r] : r;
+	for (size_t i = 0; i < p->nprocs; i++) {
+		uint32_t pos = (uint32_t)(i % p->nranks_used);
+		p->procs[i] = (struct plan_proc){ p->ranks[pos], pos, (uint32_t)(i / p->nranks_used) };
+	}
+	return 0;
+}
+
+/* Traced barriers honoured: how many replayed ranks take part in each. */
+static int plan_barriers(struct plan *p, const struct opstream *s, struct rerr *e)
+{
+	uint32_t maxb = 0;
+	for (uint32_t r = 0; r < p->nranks_used; r++) {
+		uint64_t n, nb = 0;
+		const struct op *ops = opstream_rank_ops(s, p->ranks[r], &n);
+		for (uint64_t i = 0; i < n; i++)
+			nb += ops[i].kind == OP_BARRIER;
+		if (nb > maxb)
+			maxb = (uint32_t)(nb > UINT32_MAX ? UINT32_MAX : nb);
+	}
+	if (!maxb)
+		return 0;
+	p->bar_parts = calloc(maxb, sizeof *p->bar_parts);
+	if (!p->bar_parts)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	p->nbars = maxb;
+	for (uint32_t r = 0; r < p->nranks_used; r++) {
+		uint64_t n, k = 0;
+		const struct op *ops = opstream_rank_ops(s, p->ranks[r], &n);
+		for (uint64_t i = 0; i < n; i++)
+			if (ops[i].kind == OP_BARRIER && k < maxb)
+				p->bar_parts[k++]++;
+	}
+	return 0;
+}
+
+/* The whole-trace pass: initial states, dependencies (parallel), each
+ * rank's own needs (sequential). */
+static int plan_order(struct plan *p, const struct opstream *s, const struct plan_opts *o,
+		      struct rerr *e)
+{
+	p->sequential = o && o->sequential;
+	struct order_opts oo = { .ranks = p->ranks, .nranks = p->nranks_used, .filter = p->filter,
+				 .deps = !p->sequential && !(o && o->no_order),
+				 .alone = p->sequential };
+	int rc = order_build(&p->ord, s, &oo, e);
+	if (rc)
+		return rc;
+	p->ordered = oo.deps;
+	if (!p->sequential && !(o && o->no_barriers))
+		rc = plan_barriers(p, s, e);
+	return rc;
+}
+
 int plan_build(struct plan *p, const struct opstream *s, const char *target,
 	       const struct plan_opts *o, struct rerr *e)
 {
@@ -1358,24 +1492,9 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 	p->priv->walk = resolve_walk(p->target_fd);
 	p->priv->force = o && o->force;
 
-	uint32_t R = s->nranks;
-	p->priv->nranks = R;
-	if (R == 0) {
-		rc = rerr_set(e, -EINVAL, "the trace holds no ranks: nothing to replay");
+	rc = plan_ranks(p, s, o, e);
+	if (rc)
 		goto out;
-	}
-	uint64_t np = (o && o->nprocs) ? o->nprocs : R;
-	p->nprocs = (size_t)np;
-	p->nranks_used = np < R ? (uint32_t)np : R;
-	p->reused = np > R;
-	p->ncopies = (uint32_t)((np + R - 1) / R);
-	p->procs = calloc(p->nprocs, sizeof *p->procs);
-	if (!p->procs) {
-		rc = rerr_set(e, -ENOMEM, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < p->nprocs; i++)
-		p->procs[i] = (struct plan_proc){ (uint32_t)(i % R), (uint32_t)(i / R) };
 
 	p->npaths = s->npaths;
 	p->file_of = malloc((s->npaths ? s->npaths : 1) * sizeof *p->file_of);
@@ -1388,7 +1507,9 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 	for (uint32_t i = 0; i < s->npaths; i++)
 		acc[i] = FACC_NONE;
 
-	rc = gather(s, p->nranks_used, acc, e);
+	rc = plan_order(p, s, o, e);
+	if (!rc)
+		rc = gather(p, s, acc, e);
 	if (rc)
 		goto out;
 	rc = build_files(p, s, acc, &macc, e);
@@ -1496,56 +1617,82 @@ fail:
 			strerror(-rc));
 }
 
-int plan_prepare(struct plan *p, struct rerr *e)
+/* Sequential mode, the process replaying rank position r: file i's size
+ * for it alone; -1 when it needs none. */
+static int64_t alone_size(const struct plan *p, uint32_t r, size_t i)
+{
+	const struct rank_prep *rp = &p->ord.alone[r];
+	int64_t size = -1;
+	for (uint32_t k = 0; k < rp->n; k++)
+		if (p->file_of[rp->path[k]] == i && (int64_t)rp->size[k] > size)
+			size = (int64_t)rp->size[k];
+	return size;
+}
+
+/* Directories and prepared files of copy k; only_rank >= 0: only what
+ * that rank position alone needs (sequential mode). */
+static int prepare_copy(struct plan *p, uint32_t k, int64_t only_rank,
+			const unsigned char *pat, struct rerr *e)
 {
 	struct plan_priv *pv = p->priv;
-	unsigned char *pat = NULL;
 	char shown[PATH_MAX + 64], pre[32];
+	int rc;
+	if (k > 0) {
+		copy_prefix(k, pre, sizeof pre);
+		pre[strlen(pre) - 1] = '\0';
+		rc = mkdir_beneath(p, 0, pre);
+		if (rc < 0)
+			return rerr_set(e, rc, "cannot create '%s': %s",
+					show(p, k, "", shown, sizeof shown), strerror(-rc));
+		if (rc == 1)
+			pv->rstate[k] |= ST_MADE;
+	}
+	for (size_t j = 0; j < pv->ndirs; j++) {
+		if (!dir_in_copy(p, j, k))
+			continue;
+		rc = mkdir_beneath(p, k, pv->dirs[j].rel);
+		if (rc < 0)
+			return rerr_set(e, rc, "cannot create directory '%s': %s",
+					show(p, k, pv->dirs[j].rel, shown, sizeof shown),
+					rc == -ENOTDIR ? "a file is in the way" : strerror(-rc));
+		if (rc == 1)
+			pv->dstate[(size_t)k * pv->ndirs + j] |= ST_MADE;
+	}
+	for (size_t i = 0; i < p->nfiles; i++) {
+		struct plan_file f = p->files[i];
+		if (only_rank >= 0) {
+			int64_t size = alone_size(p, (uint32_t)only_rank, i);
+			f.prepare = size >= 0;
+			f.prep_size = size > 0 ? (uint64_t)size : 0;
+		}
+		if (!f.prepare || f.is_dir || !file_in_copy(p, i, k) ||
+		    (pv->fstate[(size_t)k * p->nfiles + i] & ST_REUSE))
+			continue;
+		rc = write_file(p, k, &f, pat, e);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int prepare(struct plan *p, int64_t only_proc, struct rerr *e)
+{
+	unsigned char *pat = NULL;
 	int rc = 0;
 
-	if (!pv)
+	if (!p->priv)
 		return rerr_set(e, -EINVAL, "no plan");
 	pat = malloc(PATTERN_SIZE);
 	if (!pat)
 		return rerr_set(e, -ENOMEM, "out of memory");
 	fill_pattern(pat, PATTERN_SIZE);
-	for (uint32_t k = 0; k < p->ncopies; k++) {
-		if (k > 0) {
-			copy_prefix(k, pre, sizeof pre);
-			pre[strlen(pre) - 1] = '\0';
-			rc = mkdir_beneath(p, 0, pre);
-			if (rc < 0) {
-				rc = rerr_set(e, rc, "cannot create '%s': %s",
-					      show(p, k, "", shown, sizeof shown), strerror(-rc));
-				goto out;
-			}
-			if (rc == 1)
-				pv->rstate[k] |= ST_MADE;
-		}
-		for (size_t j = 0; j < pv->ndirs; j++) {
-			if (!dir_in_copy(p, j, k))
-				continue;
-			rc = mkdir_beneath(p, k, pv->dirs[j].rel);
-			if (rc < 0) {
-				rc = rerr_set(e, rc, "cannot create directory '%s': %s",
-					      show(p, k, pv->dirs[j].rel, shown, sizeof shown),
-					      rc == -ENOTDIR ? "a file is in the way" : strerror(-rc));
-				goto out;
-			}
-			if (rc == 1)
-				pv->dstate[(size_t)k * pv->ndirs + j] |= ST_MADE;
-		}
-		for (size_t i = 0; i < p->nfiles; i++) {
-			const struct plan_file *f = &p->files[i];
-			if (!f->prepare || f->is_dir || !file_in_copy(p, i, k) ||
-			    (pv->fstate[(size_t)k * p->nfiles + i] & ST_REUSE))
-				continue;
-			rc = write_file(p, k, f, pat, e);
-			if (rc)
-				goto out;
-		}
+	for (uint32_t k = 0; k < p->ncopies && !rc; k++) {
+		if (only_proc >= 0 && p->procs[only_proc].copy != k)
+			continue;
+		rc = prepare_copy(p, k, only_proc >= 0 ? (int64_t)p->procs[only_proc].pos : -1, pat, e);
 	}
-	rc = 0;
+	if (rc)
+		goto out;
 	int fd = openat(p->target_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		if (syncfs(fd))
@@ -1556,6 +1703,19 @@ out:
 	free(pat);
 	return rc;
 }
+
+int plan_prepare(struct plan *p, struct rerr *e)
+{
+	return prepare(p, -1, e);
+}
+
+int plan_prepare_proc(struct plan *p, size_t proc, struct rerr *e)
+{
+	if (!p->sequential || proc >= p->nprocs)
+		return prepare(p, -1, e);
+	return prepare(p, (int64_t)proc, e);
+}
+
 
 #define RMTREE_DEPTH 64
 
@@ -1808,6 +1968,15 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 	if (p->ncopies > 1)
 		fprintf(f, ", %s (%" PRIu64 " bytes) in all (%u copies)",
 			fmt_bytes(b2, sizeof b2, (double)all_bytes), all_bytes, p->ncopies);
+	if (p->ordered)
+		fprintf(f, "\norder: %" PRIu64 " cross-rank waits (an op waits for another rank's)",
+			p->ord.total_deps);
+	else if (p->sequential)
+		fprintf(f, "\norder: each rank alone, what it reads of others prepared for it");
+	else
+		fprintf(f, "\norder: none (--order none): ranks run free");
+	if (p->nbars)
+		fprintf(f, "; %u traced barriers honoured", p->nbars);
 	fprintf(f, "\n\nprocesses:\n");
 	for (size_t i = 0; i < p->nprocs; i++) {
 		const struct plan_proc *pp = &p->procs[i];
@@ -1832,6 +2001,9 @@ void plan_release(struct plan *p)
 	free(p->files);
 	free(p->file_of);
 	free(p->procs);
+	free(p->ranks);
+	free(p->bar_parts);
+	order_release(&p->ord);
 	free(p->target);
 	if (p->priv) {
 		for (size_t j = 0; j < p->priv->ndirs; j++)

@@ -7,6 +7,7 @@
  * per-class objects; what fio has no word for gets a plain name.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -19,6 +20,7 @@
 
 #include "run/hist.h"
 #include "report/report.h"
+#include "plan/filter.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -152,6 +154,11 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		a->skipped_mmap += w->skipped_mmap;
 		a->seeks += w->seeks;
 		a->barriers += w->barriers;
+		a->filtered += w->filtered;
+		a->dep_waits += w->dep_waits;
+		a->dep_wait_ns += w->dep_wait_ns;
+		a->barrier_waits += w->barrier_waits;
+		a->barrier_wait_ns += w->barrier_wait_ns;
 		a->rounded_ops += w->rounded_ops;
 		a->rounded_extra_bytes += w->rounded_extra_bytes;
 		for (int k = 0; k < RES_MAX_ERRNO; k++)
@@ -270,7 +277,12 @@ json_t *report_job_json(const struct worker_result *w)
 	bad |= set_new(sk, "mmap", u64j(w->skipped_mmap));
 	bad |= set_new(sk, "seeks", u64j(w->seeks));
 	bad |= set_new(sk, "barriers", u64j(w->barriers));
+	bad |= set_new(sk, "filtered", u64j(w->filtered));
 	bad |= set_new(o, "not_issued", sk);
+	bad |= set_new(o, "dep_waits", u64j(w->dep_waits));
+	bad |= set_new(o, "dep_wait_ns", u64j(w->dep_wait_ns));
+	bad |= set_new(o, "barrier_waits", u64j(w->barrier_waits));
+	bad |= set_new(o, "barrier_wait_ns", u64j(w->barrier_wait_ns));
 	for (int c = 0; c < RC__COUNT; c++)
 		bad |= set_new(o, rclass_name(c), report_class_json(&w->cls[c], w->io_ns));
 	for (uint32_t i = 0; i < w->nsamples && i < RES_TIMELINE; i++)
@@ -350,6 +362,10 @@ json_t *report_doc_new(const struct report_info *ri)
 	}
 	bad |= set_new(doc, "target", tg);
 
+	bad |= set_new(doc, "filtered", report_filter_json(ri->filter));
+	bad |= set_new(opt, "order", json_string(ri->order ? ri->order : ""));
+	bad |= set_new(opt, "dependencies", u64j(ri->dependencies));
+	bad |= set_new(opt, "barriers", json_boolean(ri->barriers));
 	bad |= set_new(opt, "mode", json_string(ri->mode ? ri->mode : ""));
 	bad |= set_new(opt, "processes", json_integer(ri->processes));
 	bad |= set_new(opt, "ranks", json_integer(ri->ranks));
@@ -604,14 +620,21 @@ static void print_class(FILE *f, const struct report_agg *a, int c)
 /* What was not issued, rounded for O_DIRECT, or failed. */
 static void print_notes(FILE *f, const struct report_agg *a)
 {
-	char b1[32];
+	char b1[32], b2[32];
 
-	if (a->skipped_failed || a->skipped_nohandle || a->skipped_mmap || a->seeks || a->barriers)
+	if (a->skipped_failed || a->skipped_nohandle || a->skipped_mmap || a->seeks || a->barriers ||
+	    a->filtered)
 		fprintf(f, "\nnot issued:  %llu traced failures skipped, %llu ops on handles not opened,"
-			" %llu mmap, %llu seeks (offsets are explicit), %llu barriers (ignored)\n",
+			" %llu mmap, %llu seeks (offsets are explicit), %llu barriers%s, %llu filtered\n",
 			(unsigned long long)a->skipped_failed, (unsigned long long)a->skipped_nohandle,
 			(unsigned long long)a->skipped_mmap, (unsigned long long)a->seeks,
-			(unsigned long long)a->barriers);
+			(unsigned long long)a->barriers, a->barrier_waits ? " (honoured)" : "",
+			(unsigned long long)a->filtered);
+	if (a->dep_waits || a->barrier_waits)
+		fprintf(f, "waits:       %llu ops waited for other ranks (%s), %llu at barriers (%s)\n",
+			(unsigned long long)a->dep_waits, fmt_ns(b1, sizeof(b1), (double)a->dep_wait_ns),
+			(unsigned long long)a->barrier_waits,
+			fmt_ns(b2, sizeof(b2), (double)a->barrier_wait_ns));
 	if (a->rounded_ops)
 		fprintf(f, "direct I/O:  %llu ops rounded to the block size, %s extra\n",
 			(unsigned long long)a->rounded_ops,
@@ -630,6 +653,12 @@ static void print_all(FILE *f, const struct report_info *ri, const struct report
 	bool seq = ri->mode && !strcmp(ri->mode, "sequential");
 
 	print_setup(f, ri, seq);
+	report_filter_print(f, ri->filter);
+	if (ri->order)
+		fprintf(f, "order:       %s%s\n", !strcmp(ri->order, "resource") ? "resource: " :
+			!strcmp(ri->order, "alone") ? "each rank alone, its inputs prepared" :
+			"none: ranks run free", !strcmp(ri->order, "resource") ?
+			"ranks wait for the ops they depend on" : "");
 	print_runs(f, a, seq);
 	fprintf(f, "\n%-6s %10s %11s %12s %10s %10s %10s %10s\n", "class", "ops", "bytes",
 		"throughput", "lat p50", "p90", "p99", "max");
@@ -657,4 +686,44 @@ void report_print(FILE *f, const struct report_info *ri, const struct report_agg
 	else
 		print_all(f, ri, a);
 	free(text);
+}
+
+json_t *report_filter_json(const struct filter *f)
+{
+	json_t *rules = json_array(), *o;
+	for (size_t r = 0; f && r < f->nrules; r++) {
+		const struct filter_rule *ru = &f->rules[r];
+		if (ru->ops)
+			json_array_append_new(rules, json_pack("{s:s,s:s,s:I,s:I}", "rule", ru->what,
+							       "why", ru->why, "ops", (json_int_t)ru->ops,
+							       "files", (json_int_t)ru->files));
+	}
+	o = json_pack("{s:I,s:I,s:o,s:I,s:I}", "ops_kept", (json_int_t)(f ? f->ops_kept : 0),
+		      "ops_removed", (json_int_t)(f ? f->ops_removed : 0), "rules", rules,
+		      "ranks_without_ops", (json_int_t)(f ? f->ranks_empty : 0),
+		      "ranks_not_selected", (json_int_t)(f ? f->ranks_unselected : 0));
+	return o;
+}
+
+void report_filter_print(FILE *out, const struct filter *f)
+{
+	if (!f || (!f->ops_removed && !f->ranks_empty && !f->ranks_unselected)) {
+		fprintf(out, "filtered:    nothing left out\n");
+		return;
+	}
+	fprintf(out, "filtered:    %" PRIu64 " ops left out (%" PRIu64 " replayed)", f->ops_removed,
+		f->ops_kept);
+	if (f->ranks_empty)
+		fprintf(out, "; %" PRIu32 " rank%s with no op left", f->ranks_empty,
+			f->ranks_empty == 1 ? "" : "s");
+	if (f->ranks_unselected)
+		fprintf(out, "; %" PRIu32 " rank%s not in --ranks", f->ranks_unselected,
+			f->ranks_unselected == 1 ? "" : "s");
+	fputc('\n', out);
+	for (size_t r = 0; r < f->nrules; r++) {
+		const struct filter_rule *ru = &f->rules[r];
+		if (ru->ops)
+			fprintf(out, "             %-16s %8" PRIu64 " ops on %" PRIu64 " files%s%s\n",
+				ru->what, ru->ops, ru->files, *ru->why ? ": " : "", ru->why);
+	}
 }

@@ -264,6 +264,7 @@ struct walk {
 	struct umap streams, async;
 	struct hh delta[2], size[2];
 	int pass;               /* 1 or 2 */
+	const struct filter *f;     /* ops it leaves out are not counted */
 };
 
 static struct stat_dir *dir_of(struct stat_report *r, int d)
@@ -324,12 +325,13 @@ static void add_bytes(struct stat_report *r, uint32_t rank, uint32_t file, int d
 	}
 }
 
-static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank)
+/* Rank `rank` of the report, the stream's rank `sr`. */
+static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank, uint32_t sr)
 {
 	struct stat_report *r = w->r;
 	struct stat_rank *rk = &r->ranks[rank];
 	uint64_t n;
-	const struct op *ops = opstream_rank_ops(s, rank, &n);
+	const struct op *ops = opstream_rank_ops(s, sr, &n);
 	int rc = 0;
 
 	umap_reset(&w->streams);
@@ -339,6 +341,8 @@ static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank)
 		unsigned k = op->kind < OP__COUNT ? op->kind : OP_NONE;
 		uint32_t file = op->file < s->npaths ? op->file : OP_NOFILE;
 
+		if (!filter_op_kept(w->f, op))
+			continue;
 		if (w->pass == 1) {
 			r->kinds[k]++;
 			rk->kinds[k]++;
@@ -416,7 +420,7 @@ void stat_release(struct stat_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int stat_compute(const struct opstream *s, struct stat_report *r)
+int stat_compute(const struct opstream *s, const struct filter *f, struct stat_report *r)
 {
 	struct walk w;
 	struct stat_file *all = NULL;
@@ -425,8 +429,9 @@ int stat_compute(const struct opstream *s, struct stat_report *r)
 	memset(r, 0, sizeof(*r));
 	memset(&w, 0, sizeof(w));
 	w.r = r;
-	r->nranks = s->nranks;
-	r->nops = s->nops;
+	w.f = f;
+	r->nranks = f ? f->nkept : s->nranks;
+	r->nops = f ? f->ops_kept : s->nops;
 	r->ranks = calloc(s->nranks ? s->nranks : 1, sizeof(*r->ranks));
 	all = calloc(s->npaths ? s->npaths : 1, sizeof(*all));
 	if (!r->ranks || !all) {
@@ -434,9 +439,11 @@ int stat_compute(const struct opstream *s, struct stat_report *r)
 		goto out;
 	}
 	r->files = all;
-	for (uint32_t i = 0; i < s->nranks; i++) {
-		r->ranks[i].name = s->strs + s->ranks[i].name;
-		r->ranks[i].pid = s->ranks[i].pid;
+	for (uint32_t i = 0; i < r->nranks; i++) {
+		uint32_t sr = f ? f->kept[i] : i;
+		r->ranks[i].id = sr;
+		r->ranks[i].name = s->strs + s->ranks[sr].name;
+		r->ranks[i].pid = s->ranks[sr].pid;
 	}
 	for (uint32_t i = 0; i < s->npaths; i++) {
 		all[i].id = i;
@@ -451,8 +458,8 @@ int stat_compute(const struct opstream *s, struct stat_report *r)
 			memset(w.delta[d].exact, 0, sizeof(w.delta[d].exact));
 			memset(w.size[d].exact, 0, sizeof(w.size[d].exact));
 		}
-		for (uint32_t i = 0; i < s->nranks; i++) {
-			rc = walk_rank(&w, s, i);
+		for (uint32_t i = 0; i < r->nranks; i++) {
+			rc = walk_rank(&w, s, i, f ? f->kept[i] : i);
 			if (rc < 0)
 				goto out;
 		}

@@ -42,6 +42,7 @@
 #include "run/runner.h"
 #include "run/slots.h"
 #include "run/topo.h"
+#include "run/waits.h"
 
 #define FD_NONE (-1)
 #define RELAXED __ATOMIC_RELAXED
@@ -238,6 +239,13 @@ struct wstate {
 	unsigned nslots, inflight;
 	struct overlap ovl;          /* in-flight byte ranges (async)       */
 	bool ovl_ok;
+	const struct dep *deps;      /* this rank's waits for others, by op */
+	uint64_t ndeps, dep_next;
+	struct wait_word *words;     /* the processes' completed prefixes   */
+	size_t proc_base;            /* process index of position 0 in our copy */
+	struct barrier *bar;         /* our copy's traced barrier, or NULL  */
+	uint64_t bar_k;              /* traced barriers passed              */
+	const uint64_t *true_off;    /* appends: where the file really ends  */
 };
 
 static void ws_free(struct wstate *ws)
@@ -265,6 +273,26 @@ static void ws_free(struct wstate *ws)
 	free(ws->done);
 	free(ws->buf);
 	memset(ws, 0, sizeof(*ws));
+}
+
+/* Cross-rank order: this rank's waits, where the others publish their
+ * progress, our copy's traced barrier, the real offsets of appends. */
+static void ws_setup_order(struct wstate *ws, const struct worker_ctx *c)
+{
+	const struct plan *p = c->plan;
+	if (!p || c->pos >= p->nranks_used)
+		return;
+	if (p->ord.true_off)
+		ws->true_off = p->ord.true_off[c->pos];
+	if (!c->sh)
+		return;
+	ws->proc_base = (size_t)c->copy * p->nranks_used;
+	if (p->ordered && p->ord.deps) {
+		ws->deps = p->ord.deps[c->pos];
+		ws->ndeps = p->ord.ndeps[c->pos];
+	}
+	if (p->nbars)
+		ws->bar = run_shared_barrier(c->sh, c->copy);
 }
 
 static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
@@ -326,6 +354,7 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 		ws->ovl_ok = true;
 	}
 	ws->w->ops_total = ws->nops;
+	ws_setup_order(ws, c);
 	return 0;
 }
 
@@ -802,7 +831,7 @@ static int do_path_op(struct wstate *ws, uint64_t idx, const struct op *op)
 	uint64_t t0;
 	int res;
 
-	if (op->file == OP_NOFILE || (op->kind == OP_RENAME && op->aux >= c->s->npaths)) {
+	if (op->file == OP_NOFILE || (op_has_path2(op->kind) && op->aux >= c->s->npaths)) {
 		ws->w->skipped_nohandle++;
 		return 0;
 	}
@@ -812,7 +841,9 @@ static int do_path_op(struct wstate *ws, uint64_t idx, const struct op *op)
 		res = plan_unlink(c->plan, c->copy, op->file);
 		break;
 	case OP_RENAME:
-		res = plan_rename(c->plan, c->copy, op->file, op->aux);
+	case OP_LINK:
+		res = op->kind == OP_LINK ? plan_link(c->plan, c->copy, op->file, op->aux) :
+					    plan_rename(c->plan, c->copy, op->file, op->aux);
 		if (res >= 0 && ws->written[op->file])
 			ws->written[op->aux] = 1;
 		break;
@@ -837,6 +868,10 @@ static int not_issued(struct wstate *ws, const struct op *op, int *ret)
 	struct worker_result *w = ws->w;
 
 	*ret = 0;
+	if (!filter_op_kept(ws->c->plan ? ws->c->plan->filter : NULL, op)) {
+		w->filtered++;
+		return 1;
+	}
 	switch (op->kind) {
 	case OP_SEEK:
 		w->seeks++;
@@ -894,7 +929,7 @@ static int replay_op(struct wstate *ws, uint64_t i)
 		return do_resize(ws, i, op);
 	case OP_STAT:
 		return do_stat(ws, i, op);
-	case OP_UNLINK: case OP_RENAME: case OP_MKDIR: case OP_RMDIR:
+	case OP_UNLINK: case OP_RENAME: case OP_MKDIR: case OP_RMDIR: case OP_LINK:
 		return do_path_op(ws, i, op);
 	default:
 		return 0;
@@ -948,6 +983,69 @@ static int flush_written(struct wstate *ws)
 	return ret;
 }
 
+/* Ops 0..done-1 are complete: tell the ranks that wait for them. */
+static void publish(struct wstate *ws, uint64_t done)
+{
+	if (ws->c->sh)
+		wait_publish(&ws->w->ww, done);
+}
+
+/* Op i waits for the ops of other ranks the trace shows before it (its
+ * own in flight first: a rank it waits for may be waiting for them). */
+static int wait_deps(struct wstate *ws, uint64_t i)
+{
+	const struct worker_ctx *c = ws->c;
+	bool waited = false;
+	uint64_t t0 = now_ns();
+	int ret = drain(ws);
+	if (ret)
+		return ret;
+	publish(ws, i);
+	for (; ws->dep_next < ws->ndeps && ws->deps[ws->dep_next].op == i; ws->dep_next++) {
+		const struct dep *d = &ws->deps[ws->dep_next];
+		size_t j = ws->proc_base + d->rank;
+		if (j >= c->sh->nworkers)
+			continue;       /* that rank has no process in this copy */
+		struct wait_word *ww = &c->sh->w[j].ww;
+		if (__atomic_load_n(&ww->done, __ATOMIC_ACQUIRE) >= d->need)
+			continue;
+		waited = true;
+		ret = wait_for(ww, d->need, c->stop);
+		if (ret)
+			return ret;
+	}
+	if (waited) {
+		ws->w->dep_waits++;
+		ws->w->dep_wait_ns += now_ns() - t0;
+	}
+	return 0;
+}
+
+/* A traced barrier: every replayed rank of the copy that has it meets. */
+static int at_barrier(struct wstate *ws, uint64_t i)
+{
+	const struct plan *p = ws->c->plan;
+	uint64_t k = ws->bar_k++, t0 = now_ns();
+	int ret = drain(ws);
+	if (ret || k >= p->nbars)
+		return ret;
+	publish(ws, i);
+	ret = barrier_arrive(ws->bar, p->bar_parts[k], ws->c->stop);
+	ws->w->barrier_waits++;
+	ws->w->barrier_wait_ns += now_ns() - t0;
+	return ret;
+}
+
+static int before_op(struct wstate *ws, uint64_t i)
+{
+	int ret = 0;
+	if (ws->dep_next < ws->ndeps && ws->deps[ws->dep_next].op == i)
+		ret = wait_deps(ws, i);
+	if (!ret && ws->bar && ws->ops[i].kind == OP_BARRIER)
+		ret = at_barrier(ws, i);
+	return ret;
+}
+
 static int replay_ops(struct wstate *ws, const uint32_t *stop)
 {
 	struct worker_result *w = ws->w;
@@ -959,13 +1057,19 @@ static int replay_ops(struct wstate *ws, const uint32_t *stop)
 			ret = -EINTR;
 			break;
 		}
-		ret = replay_op(ws, i);
+		ret = before_op(ws, i);
+		if (!ret)
+			ret = replay_op(ws, i);
 		__atomic_store_n(&w->ops_done, i + 1, RELAXED);
 		if (ret)
 			break;
+		if (!ws->inflight)
+			publish(ws, i + 1);
 	}
 	if (!ret)
 		ret = drain(ws);
+	if (!ret)
+		publish(ws, ws->nops);
 	t_io = now_ns();
 	w->io_ns = t_io - w->start_ns;
 	if (!ret)
@@ -1031,7 +1135,8 @@ static __attribute__((noreturn)) void worker_main(struct runner *r, unsigned idx
 	struct worker_result *w = &sh->w[idx];
 	struct worker_ctx c = {
 		.plan = r->plan, .s = r->s, .o = &r->o,
-		.rank = w->rank, .copy = w->copy, .w = w, .stop = &sh->stop,
+		.rank = w->rank, .copy = w->copy, .pos = r->plan->procs[idx].pos, .w = w,
+		.stop = &sh->stop, .sh = r->plan->sequential ? NULL : sh,
 	};
 	struct wstate ws;
 	sigset_t none;
@@ -1125,7 +1230,8 @@ int runner_init(struct runner **rp, struct plan *p, const struct opstream *s,
 			goto out;
 		}
 	}
-	r->sh_size = sizeof(struct run_shared) + p->nprocs * sizeof(struct worker_result);
+	r->sh_size = sizeof(struct run_shared) + p->nprocs * sizeof(struct worker_result) +
+		     p->ncopies * sizeof(struct barrier);
 	r->sh = mmap(NULL, r->sh_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (r->sh == MAP_FAILED) {
 		ret = rerr_set(e, -errno, "cannot map shared results: %s", strerror(errno));
@@ -1561,7 +1667,7 @@ static int run_one(struct runner *r, unsigned i, struct run_outcome *out, struct
 		if (ret < 0)
 			return ret;
 	}
-	ret = plan_prepare(r->plan, e);
+	ret = plan_prepare_proc(r->plan, i, e);
 	if (ret < 0)
 		return ret;
 	if (runner_signal())

@@ -102,6 +102,8 @@ static const struct callspec calls[] = {
 	ROW("rename",          SC_RENAME,    SH_PLAIN,     NO, NO, 0,  1,  NO, NO, NO, NO),
 	ROW("renameat",        SC_RENAME,    SH_RENAMEAT,  NO, 0,  1,  3,  NO, NO, NO, NO),
 	ROW("renameat2",       SC_RENAME,    SH_RENAMEAT,  NO, 0,  1,  3,  NO, NO, NO, NO),
+	ROW("link",            SC_LINK,      SH_PLAIN,     NO, NO, 0,  1,  NO, NO, NO, NO),
+	ROW("linkat",          SC_LINK,      SH_RENAMEAT,  NO, 0,  1,  3,  NO, NO, NO, NO),
 	ROW("mkdir",           SC_MKDIR,     SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, 1),
 	ROW("mkdirat",         SC_MKDIR,     SH_PLAIN,     NO, 0,  1,  NO, NO, NO, NO, 2),
 	ROW("stat",            SC_STAT,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
@@ -160,7 +162,7 @@ struct strace_parser {
 	strace_emit_fn emit;
 	void *arg;
 	uint8_t callidx[CALLHASH];      /* index + 1 into calls[], 0 empty */
-	uint8_t call_len[64];           /* strlen(calls[i].name)           */
+	uint8_t call_len[128];          /* strlen(calls[i].name)           */
 	struct imap pend;               /* pid -> struct pend*             */
 	struct imap seen;               /* pid -> SEEN | CHILD bits        */
 	int64_t *clones;                /* pids with an unfinished clone   */

@@ -22,8 +22,8 @@ grep -q "^$tmp/a.ops: 3 ranks, [0-9]* ops from 81 lines " "$tmp/summary" ||
 head -c 8 "$tmp/a.ops" | grep -q REPLAYOP || fail "no .ops magic"
 
 # -- stat of the .ops equals stat of the text (but for load notes) --------
-"$REPLAY" stat --json "$T" >"$tmp/text.json"
-"$REPLAY" stat --json "$tmp/a.ops" >"$tmp/ops.json"
+"$REPLAY" stat --no-default-excludes --json "$T" >"$tmp/text.json"
+"$REPLAY" stat --no-default-excludes --json "$tmp/a.ops" >"$tmp/ops.json"
 python3 - "$tmp/text.json" "$tmp/ops.json" <<'EOF'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])

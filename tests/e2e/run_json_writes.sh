@@ -4,7 +4,8 @@
 # its structure and values are those the writer before it produced: the
 # same key paths (tests/data/run/n64-keys.list) and, apart from timings,
 # pids, CPUs and the host, the same values (tests/data/run/n64-values.json),
-# both taken from that writer's output.
+# both taken from that writer's output (the key list then gained the fields of
+# issue 11: filtered, options.order/dependencies/barriers, dep_*/barrier_* waits).
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 tmp=$(mktemp -d /tmp/replay-e2e-jsonw-XXXXXX)
@@ -16,7 +17,7 @@ strace -f -o /dev/null true 2>/dev/null || { echo "SKIP: strace cannot trace her
 mkdir "$tmp/tgt"
 # (LeakSanitizer cannot run under ptrace: off for this run of a sanitized build)
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -y -e trace=write -o "$tmp/strace.log" \
-    "$REPLAY" run -m parallel -n 64 --no-drop-caches --quiet -o "$tmp/r.json" \
+    "$REPLAY" run -m parallel -n 64 --no-drop-caches --no-default-excludes --quiet -o "$tmp/r.json" \
     "$SRCDIR/tests/data/run/s_f_tt_T_y.txt" "$tmp/tgt" > "$tmp/out" ||
     fail "run failed: $(tail -3 "$tmp/out")"
 # writes to the result's temporary file (r.json.tmpXXXXXX), by fd path
@@ -31,10 +32,10 @@ keys() {
 diff <(keys "$tmp/r.json") <(grep -v '^host\.topology' "$SRCDIR/tests/data/run/n64-keys.list") ||
     fail "key paths differ from the writer before (< now, > before)"
 values() {
-	jq -S '{options: (.options | del(.trace)), runs: [.runs[] | {incomplete, failed,
+	jq -S '{options: (.options | del(.trace, .order, .dependencies, .barriers)), runs: [.runs[] | {incomplete, failed,
 	        drop_caches, headline, jobs: [.jobs[] | {rank, rank_name, copy, status, ops,
 	        ops_done, short_ios, eagain, sync_fallback, rounded_ops, rounded_extra_bytes,
-	        errors, not_issued, max_inflight,
+	        errors, not_issued: (.not_issued | del(.filtered)), max_inflight,
 	        classes: [.read, .write, .sync, .open, .close, .meta |
 	                  {io_bytes, done_bytes, total_ios, short_ios, errors, N: .lat_ns.N}]}]}],
 	        summary: {runs: .summary.runs, complete_runs: .summary.complete_runs},

@@ -87,7 +87,7 @@ for resolve in openat2 walk; do
 	[ "$resolve" = walk ] || unset REPLAY_RESOLVE
 
 	# 1. the real run, with cleanup: outside untouched, target as before
-	"$REPLAY" run --no-drop-caches --quiet "$tmp/traces/hostile.txt" "$tgt" > "$tmp/log/run.out" 2> "$tmp/log/run.err" ||
+	"$REPLAY" run --no-drop-caches --no-default-excludes --quiet "$tmp/traces/hostile.txt" "$tgt" > "$tmp/log/run.out" 2> "$tmp/log/run.err" ||
 		{ cat "$tmp/log/run.err" >&2; fail "$resolve: hostile run failed"; }
 	# every traced read and write was replayed (and counted) ...
 	grep -q "^write  *$nwrites " "$tmp/log/run.out" || { cat "$tmp/log/run.out" >&2; fail "$resolve: $nwrites writes not replayed"; }
@@ -96,7 +96,7 @@ for resolve in openat2 walk; do
 	[ "$(tsnap "$tgt")" = "$tgt0" ] || { diff <(echo "$tgt0") <(tsnap "$tgt") >&2 || true; fail "$resolve: target not left as before"; }
 
 	# 2. --keep: the files are there, beneath the target, with the traced sizes
-	"$REPLAY" run --no-drop-caches --quiet --keep "$tmp/traces/hostile.txt" "$tgt" > /dev/null
+	"$REPLAY" run --no-drop-caches --no-default-excludes --quiet --keep "$tmp/traces/hostile.txt" "$tgt" > /dev/null
 	check_outside "$resolve keep"
 	[ "$(stat -c %s "$tgt$out/stolen")" -eq "$stolen_size" ] || fail "$resolve: stolen size"
 	[ ! -e "$tgt/etc/passwd" ] || fail "$resolve: etc/passwd was renamed by the trace"
@@ -108,7 +108,7 @@ for resolve in openat2 walk; do
 	[ "$(tsnap "$tgt")" = "$tgt0" ] || fail "target not empty again"
 
 	# 3. reused ranks: copies live beneath the target too
-	"$REPLAY" run --no-drop-caches --quiet -n 3 "$tmp/traces/hostile.txt" "$tgt" > "$tmp/log/run.out" 2> "$tmp/log/run.err" ||
+	"$REPLAY" run --no-drop-caches --no-default-excludes --quiet -n 3 "$tmp/traces/hostile.txt" "$tgt" > "$tmp/log/run.out" 2> "$tmp/log/run.err" ||
 		{ cat "$tmp/log/run.err" >&2; fail "$resolve: -n 3 failed"; }
 	grep -q 'reused round-robin' "$tmp/log/run.out" || { cat "$tmp/log/run.out" >&2; fail "$resolve: reuse not said"; }
 	grep -q "^write  *$((3 * nwrites)) " "$tmp/log/run.out" || { cat "$tmp/log/run.out" >&2; fail "$resolve: -n 3 writes"; }
@@ -116,7 +116,7 @@ for resolve in openat2 walk; do
 	[ "$(tsnap "$tgt")" = "$tgt0" ] || fail "$resolve: -n 3 left files"
 
 	# 4. a relative path climbing out is refused, naming it
-	if "$REPLAY" run --no-drop-caches --quiet "$tmp/traces/climb.txt" "$tgt" > /dev/null 2> "$tmp/log/run.err"; then
+	if "$REPLAY" run --no-drop-caches --no-default-excludes --quiet "$tmp/traces/climb.txt" "$tgt" > /dev/null 2> "$tmp/log/run.err"; then
 		fail "$resolve: climbing path accepted"
 	fi
 	grep -q "trace path '../outside/keep' climbs above" "$tmp/log/run.err" || { cat "$tmp/log/run.err" >&2; fail "$resolve: message"; }
@@ -127,7 +127,7 @@ for resolve in openat2 walk; do
 	for link in "$out" "../../../outside"; do
 		ln -s "$link" "$tgt$tmp/outside"
 		snapped=$(tsnap "$tgt")
-		if "$REPLAY" run --no-drop-caches --quiet --force "$tmp/traces/hostile.txt" "$tgt" > /dev/null 2> "$tmp/log/run.err"; then
+		if "$REPLAY" run --no-drop-caches --no-default-excludes --quiet --force "$tmp/traces/hostile.txt" "$tgt" > /dev/null 2> "$tmp/log/run.err"; then
 			fail "$resolve: planted link '$link' accepted"
 		fi
 		grep -q "leads outside the target" "$tmp/log/run.err" || { cat "$tmp/log/run.err" >&2; fail "$resolve: link message"; }

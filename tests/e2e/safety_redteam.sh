@@ -63,7 +63,7 @@ trace() {
 run() {
 	local want=$1 name=$2 rc=0
 	shift 2
-	"$REPLAY" run --no-drop-caches --quiet "$@" "$tmp/$name.txt" "$tgt" > "$tmp/out" 2> "$tmp/err" || rc=$?
+	"$REPLAY" run --no-drop-caches --no-default-excludes --quiet "$@" "$tmp/$name.txt" "$tgt" > "$tmp/out" 2> "$tmp/err" || rc=$?
 	[ "$rc" -eq "$want" ] || { cat "$tmp/err" >&2; fail "$name: exit $rc, expected $want"; }
 	check_sentinel "$name"
 }
@@ -79,7 +79,7 @@ ln -s / "$tmp/rootlink"
 for spell in / // /etc/.. "$tmp/rootlink"; do
 	for force in "" --force; do
 		rc=0
-		"$REPLAY" run --dry-run $force "$tmp/root.txt" "$spell" > "$tmp/out" 2> "$tmp/err" || rc=$?
+		"$REPLAY" run --dry-run --no-default-excludes $force "$tmp/root.txt" "$spell" > "$tmp/out" 2> "$tmp/err" || rc=$?
 		[ "$rc" -eq 1 ] || fail "root target '$spell' $force: exit $rc"
 		grep -q "target '$spell' is the root directory" "$tmp/err" || { cat "$tmp/err" >&2; fail "root message"; }
 		[ ! -s "$tmp/out" ] || fail "root target '$spell': a plan was printed"
@@ -236,7 +236,7 @@ if mount -t tmpfs -o size=20m,nr_inodes=24 tmpfs "$mnt" 2>/dev/null; then
 		printf '4242  21:23:21.%06d read(3, "x", 100000) = 100000 <0.000010>\n' $((i * 10 + 5))
 	done > "$tmp/inodes.txt"
 	rc=0
-	"$REPLAY" run --no-drop-caches --quiet -n 2 "$tmp/inodes.txt" "$mnt" > /dev/null 2> "$tmp/err" || rc=$?
+	"$REPLAY" run --no-drop-caches --no-default-excludes --quiet -n 2 "$tmp/inodes.txt" "$mnt" > /dev/null 2> "$tmp/err" || rc=$?
 	[ "$rc" -eq 1 ] || { cat "$tmp/err" >&2; fail "inodes: exit $rc"; }
 	grep -q "cannot create directory '$mnt/d[0-9]*': No space left on device" "$tmp/err" ||
 		{ cat "$tmp/err" >&2; fail "inodes: message"; }

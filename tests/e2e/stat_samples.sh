@@ -137,7 +137,7 @@ check() { # name, replay args...
 	for a in "$@"; do
 		if [ -f "$a" ]; then files+=("$a"); else files+=("$a".*); fi
 	done
-	if ! "$REPLAY" stat --json "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"; then
+	if ! "$REPLAY" stat --no-default-excludes --json "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"; then
 		echo "FAIL $name: replay stat exited non-zero:"; cat "$tmp/$name.err"; fails=$((fails + 1)); return
 	fi
 	count "${files[@]}" >"$tmp/$name.awk"

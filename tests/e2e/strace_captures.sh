@@ -32,7 +32,7 @@ caps=(
 for c in "${caps[@]}"; do
 	read -r f runopt <<<"$c"
 	T=$D/$f
-	"$REPLAY" stat --json "$T" >"$tmp/s.json"
+	"$REPLAY" stat --no-default-excludes --json "$T" >"$tmp/s.json"
 	bad=$(jq '.notes.bad_lines' "$tmp/s.json")
 	[ "$bad" = 0 ] || { echo "FAIL $f: $bad bad lines"; exit 1; }
 	main=$(jq '.per_rank[0].pid' "$tmp/s.json")  # unprefixed lines (stderr)
@@ -47,7 +47,7 @@ for c in "${caps[@]}"; do
 	rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
 	# shellcheck disable=SC2086
 	for mode in parallel sequential; do
-		if ! "$REPLAY" run -m "$mode" --no-drop-caches --quiet $runopt "$tmp/t.ops" "$tmp/tgt" >"$tmp/run.out" 2>&1; then
+		if ! "$REPLAY" run -m "$mode" --no-drop-caches --no-default-excludes --quiet $runopt "$tmp/t.ops" "$tmp/tgt" >"$tmp/run.out" 2>&1; then
 			echo "FAIL $f: replay run -m $mode"; cat "$tmp/run.out"; exit 1
 		fi
 		[ -z "$(ls -A "$tmp/tgt")" ] || { echo "FAIL $f: -m $mode left files"; ls -laR "$tmp/tgt"; exit 1; }
@@ -81,7 +81,7 @@ echo "ok copy_file_range: no request above MAX_RW_COUNT"
 
 # strace -f without -y: chdir("d") from a start the trace never names; the
 # files below it keep their place (d/sub/b.dat got cfr 4000 + sendfile 1000).
-"$REPLAY" stat --json "$D/edge_f_plain.txt" >"$tmp/p.json"
+"$REPLAY" stat --no-default-excludes --json "$D/edge_f_plain.txt" >"$tmp/p.json"
 bw=$(jq '[.files[] | select(.path == "d/sub/b.dat") | .bytes_written] | add' "$tmp/p.json")
 at=$(jq '[.files[] | select(.path == "d/a.dat") | .bytes_written] | add' "$tmp/p.json")
 want_at=$(grep -E '(write|pwrite64|pwritev2?)\(3</tmp/r2/cap/w2/d/a\.dat>' "$D/edge_f_tt_T_y.txt" |
@@ -101,7 +101,7 @@ echo "ok pwritev2 RWF_APPEND: a.dat written at $offs"
 # strace -ff -tt -T -yy -s 0 -o pyff: one file per thread (python, 3
 # threads): per-file sums (-v pid) equal the per-process bytes; it replays.
 FF=$D/py_ff
-"$REPLAY" stat --json "$FF"/pyff.* >"$tmp/ff.json"
+"$REPLAY" stat --no-default-excludes --json "$FF"/pyff.* >"$tmp/ff.json"
 [ "$(jq '.notes.bad_lines' "$tmp/ff.json")" = 0 ] || { echo "FAIL -ff: bad lines"; exit 1; }
 want=$(for f in "$FF"/pyff.*; do awk -v pid="${f##*.}" -f "$AWK" "$f"; done | awk '{print $1, $3, $5}' | sort)
 got=$(jq -r '.per_rank[] | select(.bytes_read + .bytes_written > 0) |
@@ -110,6 +110,6 @@ got=$(jq -r '.per_rank[] | select(.bytes_read + .bytes_written > 0) |
 [ "$(echo "$got" | wc -l)" = 4 ] || { echo "FAIL -ff: expected the main thread and 3 threads"; exit 1; }
 "$REPLAY" convert --quiet "$FF"/pyff.* -o "$tmp/ff.ops"
 rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
-"$REPLAY" run --no-drop-caches --quiet "$tmp/ff.ops" "$tmp/tgt" >"$tmp/run.out" 2>&1 ||
+"$REPLAY" run --no-drop-caches --no-default-excludes --quiet "$tmp/ff.ops" "$tmp/tgt" >"$tmp/run.out" 2>&1 ||
 	{ echo "FAIL -ff: replay run"; cat "$tmp/run.out"; exit 1; }
 echo "ok -ff -yy -s 0: 4 threads, $(echo "$got" | awk '{r+=$2; w+=$3} END {print r" B read, "w" B written"}'), replayed"

@@ -25,18 +25,30 @@ gen_writes() {
 }
 
 # traced_bytes TRACE PID read|write -> bytes the traced calls of PID transferred
-# (successful read/pread64/readv or write/pwrite64/writev, resumed lines too)
+# (successful read/pread64/readv or write/pwrite64/writev, resumed lines too),
+# leaving out, as replay does by default, calls on files under the system
+# and MPI runtime paths of replay(1) ("Noise left out") by their -y path.
 traced_bytes() {
     awk -v pid="$2" -v dir="$3" '
+    function noise(path) {
+        return path ~ /^\/(etc|dev|proc|sys|usr|bin|sbin|lib|lib32|lib64|libx32|boot|opt|snap|var|run)(\/|$)/ ||
+               path ~ /^\/tmp\/(ompi\.|pmix|hydra|mpich)/ || path ~ /\/\.(openmpi|pmix)(\/|$)/
+    }
     $1 != pid { next }
     {
         line = $0; name = ""
+        p = ""
+        if (match(line, /\([0-9]+<[^>]*>/))
+            p = substr(line, RSTART, RLENGTH)
+        sub(/^\([0-9]+</, "", p); sub(/>$/, "", p)
+        if (line ~ /<unfinished \.\.\.>$/) { pend = p; next }
+        if (line ~ /<\.\.\. [a-z0-9_]+ resumed>/) p = pend
+        if (p != "" && noise(p)) next
         if (match(line, /<\.\.\. [a-z0-9_]+ resumed>/)) {
             name = substr(line, RSTART + 5, RLENGTH - 5 - 9)
         } else if (match(line, /^[0-9]+ +[0-9:.]+ [a-z0-9_]+\(/)) {
             s = substr(line, RSTART, RLENGTH - 1); sub(/.* /, "", s); name = s
         }
-        if (line ~ /<unfinished \.\.\.>$/) next
         isr = (name == "read" || name == "pread64" || name == "readv" || name == "preadv")
         isw = (name == "write" || name == "pwrite64" || name == "writev" || name == "pwritev")
         if ((dir == "read" && !isr) || (dir == "write" && !isw)) next

@@ -1,0 +1,103 @@
+/*
+ * filter.h - what of a trace is the application's I/O, and what is noise.
+ *
+ * A trace of a real program holds more than its data: the dynamic loader
+ * reading shared libraries, /etc and /proc lookups, and for MPI jobs the
+ * runtime's own files (shared-memory segments in /dev/shm, session
+ * directories under /tmp).  Replaying those measures nothing about the
+ * storage and breaks runs (one process creates a session directory,
+ * another removes it).  A filter decides, once per path of the op stream,
+ * whether the ops on it are replayed, and per rank whether it is replayed
+ * at all; `stat`, `run --dry-run` and the results say what each rule
+ * removed.
+ *
+ * Rules, in order of precedence:
+ *   --include GLOB   kept, whatever excludes it (how a default is undone)
+ *   --exclude GLOB   removed
+ *   default excludes (FILTER_DEFAULTS, each with its reason), unless
+ *   --no-default-excludes
+ * A GLOB is matched with fnmatch(3) without FNM_PATHNAME ('*' crosses
+ * '/') against the path and each of its parent directories, so a
+ * directory's pattern covers everything below it.  Ops without a path
+ * (barriers, calls on unknown descriptors) are kept.
+ *
+ * Ranks: --ranks LIST keeps only the listed ranks (0-based, as the trace
+ * numbers them); a rank left with no op after the path rules is dropped.
+ * The kept ranks, in order, are what the plan replays (and what -n counts).
+ */
+#ifndef REPLAY_PLAN_FILTER_H
+#define REPLAY_PLAN_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ops/opstream.h"
+#include "util/util.h"
+
+#define FILTER_MAX_RULES 64
+
+struct filter_opts {
+	const char *include[FILTER_MAX_RULES];
+	size_t ninclude;
+	const char *exclude[FILTER_MAX_RULES];
+	size_t nexclude;
+	bool no_defaults;
+	struct ranklist ranks;          /* empty: every rank              */
+};
+
+/* One rule's effect, for the reports. */
+struct filter_rule {
+	const char *what;               /* "/usr/", "--exclude '*.log'"   */
+	const char *why;                /* "system files", "" for the user's */
+	uint64_t ops, files;            /* removed by this rule           */
+};
+
+struct filter {
+	uint8_t *path_rule;             /* per path id: 0 kept, else rule index + 1 */
+	uint32_t npaths;
+	struct filter_rule rules[2 * FILTER_MAX_RULES + 32];
+	size_t nrules;
+	bool *rank_kept;                /* per rank of the stream         */
+	uint32_t *kept;                 /* the kept ranks, in order       */
+	uint32_t nkept;
+	uint32_t ranks_unselected;      /* not in --ranks                 */
+	uint32_t ranks_empty;           /* no op left after the path rules */
+	uint64_t ops_kept, ops_removed;
+	uint32_t files_kept;
+	char *strs;                     /* storage of the rules' texts    */
+};
+
+/* The default excludes: path prefix or pattern, and why. */
+struct filter_default {
+	const char *glob;
+	const char *why;
+};
+extern const struct filter_default filter_defaults[];
+extern const size_t filter_ndefaults;
+
+/* Decide every path and rank of s.  -EINVAL + e when a rank of --ranks is
+ * not in the trace; -ENOMEM.  (No rank left is the plan's error.) */
+int  filter_build(struct filter *f, const struct opstream *s, const struct filter_opts *o,
+		  struct rerr *e);
+void filter_release(struct filter *f);
+void filter_opts_release(struct filter_opts *o);
+
+static inline bool filter_path_kept(const struct filter *f, uint32_t path)
+{
+	return !f || path >= f->npaths || !f->path_rule[path];
+}
+/* Is op (of any rank) replayed?  Ops without a path are. */
+static inline bool filter_op_kept(const struct filter *f, const struct op *op)
+{
+	if (!f || op->file == OP_NOFILE)
+		return true;
+	if (f->path_rule[op->file])
+		return false;
+	return !op_has_path2(op->kind) || filter_path_kept(f, op->aux);
+}
+
+/* "removed 1234 ops on 56 files (/usr/ 1200 ops, 50 files: system files;
+ * ...); 1 rank with no op left" into buf, for the human outputs. */
+const char *filter_summary(const struct filter *f, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,747 @@
+/*
+ * order.c - one pass over the trace in its traced order (order.h).
+ *
+ * Memory is bounded by the trace: per path a small state, the byte ranges
+ * last written by each rank (adjacent ranges of one rank merged: a reader
+ * then waits for that rank's latest write of the range before the read,
+ * which the trace also shows before it), and per (path, rank) the last op;
+ * per rank its edges.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/order.h"
+#include "util/imap.h"
+
+struct seg {
+	uint64_t start, end;
+	uint32_t rank;
+	uint64_t need;            /* the writer's op index + 1 */
+};
+
+/* What the pass knows of one path. */
+struct pst {
+	uint8_t known;            /* initial existence decided              */
+	uint8_t maybe;            /* opened O_CREAT before anything said    */
+	uint8_t exists;           /* now (as far as the trace shows)         */
+	uint8_t truncated;        /* truncated or O_TRUNC since the start    */
+	uint8_t written;          /* written since the start                 */
+	uint32_t chg_rank;        /* last existence change: rank, op + 1     */
+	uint64_t chg_need;
+	uint64_t size;            /* size now (lower bound)                  */
+	struct seg *segs;
+	size_t nsegs, csegs;
+	uint32_t *touch;          /* ranks that used it (or something below) */
+	size_t ntouch, ctouch;
+};
+
+struct pass {
+	const struct opstream *s;
+	const struct order_opts *oo;
+	const uint32_t *ranks;
+	uint32_t nranks;
+	struct order *out;
+	struct pstate *ps;        /* out: per path                           */
+	struct pst *st;
+	uint32_t *parent;         /* per path: nearest ancestor path id      */
+	struct imap last;         /* (path << 32 | rank) -> last op + 1      */
+	struct imap have;         /* (rank << 32 | rank) -> strongest need   */
+	bool deps;
+	size_t *cdeps;
+	int err;
+};
+
+/* ---- ancestors --------------------------------------------------------- */
+
+static const struct opstream *sort_s;
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(opstream_path(sort_s, *(const uint32_t *)a),
+		      opstream_path(sort_s, *(const uint32_t *)b));
+}
+
+/* parent[p]: the nearest proper ancestor of p that is itself a path of
+ * the table, UINT32_MAX when none. */
+static int find_parents(struct pass *P)
+{
+	const struct opstream *s = P->s;
+	uint32_t n = s->npaths, *byname = malloc((n ? n : 1) * sizeof(*byname));
+	P->parent = malloc((n ? n : 1) * sizeof(*P->parent));
+	if (!byname || !P->parent) {
+		free(byname);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		byname[i] = i;
+	sort_s = s;
+	qsort(byname, n, sizeof(*byname), cmp_path);
+	for (uint32_t p = 0; p < n; p++) {
+		char buf[4096];
+		const char *name = opstream_path(s, p);
+		size_t len = strlen(name);
+		P->parent[p] = UINT32_MAX;
+		if (len >= sizeof(buf))
+			continue;
+		memcpy(buf, name, len + 1);
+		while (len > 1) {
+			char *sl = memrchr(buf, '/', len);
+			if (!sl)
+				break;
+			len = sl == buf ? 1 : (size_t)(sl - buf);
+			buf[len] = 0;
+			size_t lo = 0, hi = n;
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+				int c = strcmp(opstream_path(s, byname[mid]), buf);
+				if (!c) {
+					lo = mid;
+					break;
+				}
+				if (c < 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo < n && !strcmp(opstream_path(s, byname[lo]), buf)) {
+				P->parent[p] = byname[lo];
+				break;
+			}
+		}
+	}
+	free(byname);
+	return 0;
+}
+
+/* ---- edges and touches -------------------------------------------------- */
+
+/* b's op waits for rank a's first `need` ops. */
+static void edge(struct pass *P, uint32_t b, uint64_t op, uint32_t a, uint64_t need)
+{
+	if (!P->deps || a == b || !need || P->err)
+		return;
+	int64_t key = (int64_t)((uint64_t)b << 32 | a);
+	uintptr_t had = (uintptr_t)imap_get(&P->have, key);
+	if (had >= need)
+		return;
+	struct order *o = P->out;
+	if (o->ndeps[b] == P->cdeps[b]) {
+		size_t nc = P->cdeps[b] ? P->cdeps[b] * 2 : 16;
+		struct dep *nd = realloc(o->deps[b], nc * sizeof(*nd));
+		if (!nd) {
+			P->err = -ENOMEM;
+			return;
+		}
+		o->deps[b] = nd;
+		P->cdeps[b] = nc;
+	}
+	struct dep *last = o->ndeps[b] ? &o->deps[b][o->ndeps[b] - 1] : NULL;
+	if (last && last->op == op && last->rank == a)
+		last->need = need;           /* the same wait, stronger */
+	else
+		o->deps[b][o->ndeps[b]++] = (struct dep){ op, a, need };
+	if (imap_put(&P->have, key, (void *)(uintptr_t)need))
+		P->err = -ENOMEM;
+}
+
+/* Rank b used path p (and what is above it) at op i. */
+static void touch(struct pass *P, uint32_t p, uint32_t b, uint64_t i)
+{
+	for (int depth = 0; p != UINT32_MAX && depth < 256; p = P->parent[p], depth++) {
+		int64_t key = (int64_t)((uint64_t)p << 32 | b);
+		if (!imap_get(&P->last, key)) {
+			struct pst *st = &P->st[p];
+			if (st->ntouch == st->ctouch) {
+				size_t nc = st->ctouch ? st->ctouch * 2 : 4;
+				uint32_t *nt = realloc(st->touch, nc * sizeof(*nt));
+				if (!nt) {
+					P->err = -ENOMEM;
+					return;
+				}
+				st->touch = nt;
+				st->ctouch = nc;
+			}
+			st->touch[st->ntouch++] = b;
+		}
+		if (imap_put(&P->last, key, (void *)(uintptr_t)(i + 1)))
+			P->err = -ENOMEM;
+	}
+}
+
+/* An op that changes or removes what others used: after their last ops
+ * on p (or beneath it). */
+static void after_users(struct pass *P, uint32_t p, uint32_t b, uint64_t i)
+{
+	struct pst *st = &P->st[p];
+	for (size_t k = 0; k < st->ntouch; k++) {
+		uint32_t a = st->touch[k];
+		if (a != b)
+			edge(P, b, i, a, (uintptr_t)imap_get(&P->last, (int64_t)((uint64_t)p << 32 | a)));
+	}
+}
+
+/* After the last change of p's existence by another rank. */
+static void after_change(struct pass *P, uint32_t p, uint32_t b, uint64_t i)
+{
+	const struct pst *st = &P->st[p];
+	if (st->chg_need && st->chg_rank != b)
+		edge(P, b, i, st->chg_rank, st->chg_need);
+}
+
+static void changed(struct pass *P, uint32_t p, uint32_t b, uint64_t i, bool exists)
+{
+	P->st[p].chg_rank = b;
+	P->st[p].chg_need = i + 1;
+	P->st[p].exists = exists;
+}
+
+/* ---- existence and size ------------------------------------------------- */
+
+/* The op says p was there (when nothing said otherwise before). */
+static void was_there(struct pass *P, uint32_t p)
+{
+	struct pst *st = &P->st[p];
+	/* after an O_CREAT open only data found (data_before) says it was
+	 * there before; else settle() takes it as created */
+	if (!st->known && !st->maybe) {
+		st->known = 1;
+		P->ps[p].bits |= PS_EXISTED;
+	}
+	st->exists = 1;
+}
+
+/* The op creates p; `excl`: it cannot have been there. */
+static void creates(struct pass *P, uint32_t p, uint32_t b, uint64_t i, bool excl)
+{
+	struct pst *st = &P->st[p];
+	for (uint32_t a = P->parent[p]; a != UINT32_MAX; a = P->parent[a])
+		after_change(P, a, b, i);       /* beneath a directory made */
+	if (!st->known && excl) {
+		st->known = 1;
+		P->ps[p].bits |= PS_CREATED;
+	} else if (!st->known) {
+		st->maybe = 1;
+	}
+	if (!st->exists || excl)
+		changed(P, p, b, i, true);
+}
+
+/* Data of p that nobody wrote during the trace was there before it. */
+static void data_before(struct pass *P, uint32_t p, uint64_t end, bool pinned)
+{
+	struct pst *st = &P->st[p];
+	struct pstate *ps = &P->ps[p];
+	if (st->truncated || (ps->bits & PS_CREATED))
+		return;
+	if (!(ps->bits & PS_EXISTED)) {
+		ps->bits |= PS_EXISTED;     /* an O_CREAT open found data */
+		st->known = 1;
+	}
+	if (end > ps->size0 && !(ps->bits & PS_SIZED))
+		ps->size0 = end;
+	if (pinned && !st->written) {
+		ps->size0 = end;
+		ps->bits |= PS_SIZED;
+	}
+	if (end > st->size)
+		st->size = end;
+}
+
+/* ---- byte ranges -------------------------------------------------------- */
+
+/* Readers of [start, end) wait for the other ranks' writes of it. */
+static void raw_deps(struct pass *P, uint32_t p, uint32_t b, uint64_t i, uint64_t start,
+		     uint64_t end)
+{
+	const struct pst *st = &P->st[p];
+	size_t lo = 0, hi = st->nsegs;
+	while (lo < hi) {             /* first segment ending after start */
+		size_t mid = (lo + hi) / 2;
+		if (st->segs[mid].end <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = lo; k < st->nsegs && st->segs[k].start < end; k++)
+		edge(P, b, i, st->segs[k].rank, st->segs[k].need);
+}
+
+static int seg_room(struct pst *st, size_t more)
+{
+	if (st->nsegs + more <= st->csegs)
+		return 0;
+	size_t nc = st->csegs ? st->csegs * 2 : 8;
+	while (nc < st->nsegs + more)
+		nc *= 2;
+	struct seg *ns = realloc(st->segs, nc * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	st->segs = ns;
+	st->csegs = nc;
+	return 0;
+}
+
+/* [start, end) was last written by rank b's op i. */
+static int seg_write(struct pst *st, uint32_t b, uint64_t need, uint64_t start, uint64_t end)
+{
+	if (seg_room(st, 2))
+		return -ENOMEM;
+	size_t lo = 0, hi = st->nsegs;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (st->segs[mid].end < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* segments [lo, k) touch or overlap the new one */
+	size_t k = lo;
+	struct seg keep_l = { 0 }, keep_r = { 0 };
+	bool has_l = false, has_r = false;
+	uint64_t ns = start, ne = end;
+	for (; k < st->nsegs && st->segs[k].start <= end; k++) {
+		struct seg *g = &st->segs[k];
+		if (g->rank == b) {               /* merge with our own */
+			ns = g->start < ns ? g->start : ns;
+			ne = g->end > ne ? g->end : ne;
+			continue;
+		}
+		if (g->start < start) {
+			keep_l = *g;
+			keep_l.end = start;
+			has_l = true;
+		}
+		if (g->end > end) {
+			keep_r = *g;
+			keep_r.start = end;
+			has_r = true;
+		}
+	}
+	struct seg nw = { ns, ne, b, need };
+	size_t nnew = 1 + has_l + has_r, nold = k - lo;
+	memmove(&st->segs[lo + nnew], &st->segs[k], (st->nsegs - k) * sizeof(*st->segs));
+	st->nsegs = st->nsegs - nold + nnew;
+	size_t w = lo;
+	if (has_l)
+		st->segs[w++] = keep_l;
+	st->segs[w++] = nw;
+	if (has_r)
+		st->segs[w++] = keep_r;
+	return 0;
+}
+
+/* ---- one op -------------------------------------------------------------- */
+
+static void on_open(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const struct op *op)
+{
+	uint32_t fl = op->oflags;
+	if (fl & O_DIRECTORY)
+		P->ps[p].bits |= PS_DIR;
+	after_change(P, p, b, i);
+	if (fl & O_CREAT)
+		creates(P, p, b, i, (fl & O_EXCL) != 0);
+	else
+		was_there(P, p);
+	if (fl & O_TRUNC) {
+		after_users(P, p, b, i);
+		P->st[p].truncated = 1;
+		P->st[p].size = 0;
+		P->st[p].nsegs = 0;
+		P->ps[p].bits |= PS_WRITTEN;
+	}
+}
+
+static void on_read(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const struct op *op)
+{
+	uint64_t got = op->len;
+	bool is_short = false;
+	if (op->kind == OP_READ && op->result != INT64_MIN && (uint64_t)op->result < got) {
+		got = (uint64_t)op->result;
+		is_short = true;
+	}
+	after_change(P, p, b, i);
+	uint64_t end = op->offset + got;
+	if (end < op->offset)
+		end = UINT64_MAX;
+	if (got)
+		raw_deps(P, p, b, i, op->offset, end);
+	/* (before was_there: data nobody wrote after an O_CREAT open says
+	 * the file was there) */
+	if (end > P->st[p].size || (is_short && !P->st[p].written))
+		data_before(P, p, end, is_short);
+	was_there(P, p);
+}
+
+static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const struct op *op)
+{
+	struct pst *st = &P->st[p];
+	uint64_t off = op->offset;
+	after_change(P, p, b, i);
+	if (op->flags & OPF_APPEND) {
+		off = st->size;                 /* where the kernel appends */
+		if (P->out->true_off && P->out->true_off[b])
+			P->out->true_off[b][i] = off;
+	}
+	uint64_t end = off + op->len < off ? UINT64_MAX : off + op->len;
+	if (op->len && seg_write(st, b, i + 1, off, end))
+		P->err = -ENOMEM;
+	if (end > st->size)
+		st->size = end;
+	st->written = 1;
+	P->ps[p].bits |= PS_WRITTEN;
+}
+
+static void on_stat(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const struct op *op)
+{
+	after_change(P, p, b, i);
+	if (op->handle == OP_NOHANDLE)
+		was_there(P, p);
+	if ((op->flags & OPF_STAT_SIZE) && !P->st[p].written && !P->st[p].truncated) {
+		P->ps[p].size0 = op->len;
+		P->ps[p].bits |= PS_SIZED;
+		if (op->len > P->st[p].size)
+			P->st[p].size = op->len;
+		if (op->len && !(P->ps[p].bits & PS_CREATED))
+			was_there(P, p);
+	}
+}
+
+static void on_remove(struct pass *P, uint32_t p, uint32_t b, uint64_t i)
+{
+	after_change(P, p, b, i);
+	after_users(P, p, b, i);
+	was_there(P, p);
+	changed(P, p, b, i, false);
+	P->st[p].nsegs = 0;
+	P->st[p].size = 0;
+	P->st[p].truncated = 1;
+}
+
+static void on_rename(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t i)
+{
+	struct pst *from = &P->st[p], *to = &P->st[t];
+	after_change(P, t, b, i);
+	after_users(P, t, b, i);
+	on_remove(P, p, b, i);
+	creates(P, t, b, i, false);
+	changed(P, t, b, i, true);
+	to->nsegs = 0;
+	to->size = from->size;
+	to->truncated = 1;
+	to->written = 1;
+	P->ps[t].bits |= PS_WRITTEN;
+	if (P->ps[p].bits & PS_DIR)
+		P->ps[t].bits |= PS_DIR;
+}
+
+/* A hard link: t appears with p's content, p stays. */
+static void on_link(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t i)
+{
+	after_change(P, p, b, i);
+	was_there(P, p);
+	after_change(P, t, b, i);
+	after_users(P, t, b, i);
+	creates(P, t, b, i, true);
+	changed(P, t, b, i, true);
+	P->st[t].nsegs = 0;
+	P->st[t].size = P->st[p].size;
+	P->st[t].truncated = 1;
+	P->st[t].written = 1;
+	P->ps[t].bits |= PS_WRITTEN;
+}
+
+/* Rank position b, op index i of the stream, on path p. */
+static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, uint32_t p)
+{
+	if (p == OP_NOFILE || p >= P->s->npaths || !order_ok(op->result) ||
+	    !filter_op_kept(P->oo->filter, op) || !filter_path_kept(P->oo->filter, p))
+		return;
+	struct pstate *ps = &P->ps[p];
+	if (!(ps->bits & PS_USED)) {
+		ps->bits |= PS_USED;
+		ps->first_rank = b;
+		ps->nranks = 1;
+	} else if (ps->first_rank != b && ps->nranks < 2) {
+		ps->nranks = 2;
+	}
+	switch (op->kind) {
+	case OP_OPEN: on_open(P, p, b, i, op); break;
+	case OP_READ: case OP_AREAD: on_read(P, p, b, i, op); break;
+	case OP_WRITE: case OP_AWRITE: on_write(P, p, b, i, op); break;
+	case OP_STAT: on_stat(P, p, b, i, op); break;
+	case OP_UNLINK: on_remove(P, p, b, i); break;
+	case OP_FTRUNCATE:
+		after_change(P, p, b, i);
+		after_users(P, p, b, i);
+		P->st[p].truncated = 1;
+		P->st[p].size = op->len;
+		P->st[p].nsegs = 0;
+		ps->bits |= PS_WRITTEN;
+		break;
+	case OP_FALLOCATE:
+		after_change(P, p, b, i);
+		if (op->offset + op->len > P->st[p].size)
+			P->st[p].size = op->offset + op->len;
+		ps->bits |= PS_WRITTEN;
+		break;
+	case OP_MKDIR:
+		ps->bits |= PS_DIR;
+		after_change(P, p, b, i);
+		creates(P, p, b, i, true);
+		break;
+	case OP_RMDIR:
+		ps->bits |= PS_DIR;
+		on_remove(P, p, b, i);
+		break;
+	case OP_RENAME:
+	case OP_LINK:
+		if (op->aux < P->s->npaths) {
+			if (op->kind == OP_LINK)
+				on_link(P, p, op->aux, b, i);
+			else
+				on_rename(P, p, op->aux, b, i);
+			touch(P, op->aux, b, i);
+		}
+		break;
+	default:
+		after_change(P, p, b, i);
+		break;
+	}
+	touch(P, p, b, i);
+}
+
+/* ---- the merge ------------------------------------------------------------ */
+
+struct cursor {
+	const struct op *ops;
+	uint64_t n, i, t0;
+	uint32_t *hpath;          /* handle -> path of its open (ops that name
+	                           * only their handle: hand-made streams)   */
+	size_t hcap;
+};
+
+/* The path op acts on: its own, or its handle's. */
+static uint32_t op_path(struct cursor *c, const struct op *op, int *err)
+{
+	if (op->kind == OP_OPEN && op->handle != OP_NOHANDLE && op->file != OP_NOFILE &&
+	    op->handle < (1u << 24)) {
+		if (op->handle >= c->hcap) {
+			size_t nc = c->hcap ? c->hcap : 16;
+			while (nc <= op->handle)
+				nc *= 2;
+			uint32_t *nh = realloc(c->hpath, nc * sizeof(*nh));
+			if (!nh) {
+				*err = -ENOMEM;
+				return OP_NOFILE;
+			}
+			memset(nh + c->hcap, 0xff, (nc - c->hcap) * sizeof(*nh));
+			c->hpath = nh;
+			c->hcap = nc;
+		}
+		c->hpath[op->handle] = op->file;
+	}
+	if (op->file == OP_NOFILE && op->handle < c->hcap)
+		return c->hpath[op->handle];
+	return op->file;
+}
+
+static uint64_t key_of(const struct pass *P, const struct cursor *c)
+{
+	const struct op *op = &c->ops[c->i];
+	return P->out->by_line ? op->line : c->t0 + op->t_ns;
+}
+
+static bool before(const struct pass *P, const struct cursor *cs, uint32_t x, uint32_t y)
+{
+	uint64_t kx = key_of(P, &cs[x]), ky = key_of(P, &cs[y]);
+	return kx < ky || (kx == ky && x < y);
+}
+
+static void sift(const struct pass *P, const struct cursor *cs, uint32_t *h, uint32_t n, uint32_t c)
+{
+	for (;;) {
+		uint32_t l = 2 * c + 1, r = l + 1, m = c;
+		if (l < n && before(P, cs, h[l], h[m]))
+			m = l;
+		if (r < n && before(P, cs, h[r], h[m]))
+			m = r;
+		if (m == c)
+			return;
+		uint32_t t = h[c];
+		h[c] = h[m];
+		h[m] = t;
+		c = m;
+	}
+}
+
+static int walk(struct pass *P)
+{
+	uint32_t n = P->nranks, nh = 0;
+	struct cursor *cs = calloc(n ? n : 1, sizeof(*cs));
+	uint32_t *h = calloc(n ? n : 1, sizeof(*h));
+	if (!cs || !h) {
+		free(cs);
+		free(h);
+		return -ENOMEM;
+	}
+	for (uint32_t b = 0; b < n; b++) {
+		cs[b].ops = opstream_rank_ops(P->s, P->ranks[b], &cs[b].n);
+		cs[b].t0 = P->s->ranks[P->ranks[b]].t0_ns;
+		if (cs[b].n)
+			h[nh++] = b;
+	}
+	for (uint32_t k = nh / 2; k-- > 0;)
+		sift(P, cs, h, nh, k);
+	while (nh && !P->err) {
+		struct cursor *c = &cs[h[0]];
+		const struct op *op = &c->ops[c->i];
+		one_op(P, h[0], c->i, op, op_path(c, op, &P->err));
+		if (++c->i == c->n)
+			h[0] = h[--nh];
+		sift(P, cs, h, nh, 0);
+	}
+	for (uint32_t b = 0; b < n; b++)
+		free(cs[b].hpath);
+	free(cs);
+	free(h);
+	return P->err;
+}
+
+/* A file opened O_CREAT and nothing said it was there: created. */
+static void settle(struct pass *P)
+{
+	for (uint32_t p = 0; p < P->s->npaths; p++)
+		if ((P->ps[p].bits & PS_USED) && !P->st[p].known)
+			P->ps[p].bits |= P->st[p].maybe ? PS_CREATED : PS_EXISTED;
+}
+
+static void pass_release(struct pass *P)
+{
+	if (P->st)
+		for (uint32_t p = 0; p < P->s->npaths; p++) {
+			free(P->st[p].segs);
+			free(P->st[p].touch);
+		}
+	free(P->st);
+	imap_release(&P->last);
+	imap_release(&P->have);
+}
+
+/* One pass over ranks[0..n): path states into ps, edges into o when deps. */
+static int run_pass(struct order *o, const struct opstream *s, const struct order_opts *oo,
+		    const uint32_t *ranks, uint32_t n, struct pstate *ps, const uint32_t *parent,
+		    bool deps, size_t *cdeps)
+{
+	struct pass P = { .s = s, .oo = oo, .ranks = ranks, .nranks = n, .out = o, .ps = ps,
+			  .parent = (uint32_t *)parent, .deps = deps, .cdeps = cdeps };
+	P.st = calloc(s->npaths ? s->npaths : 1, sizeof(*P.st));
+	int rc = P.st ? walk(&P) : -ENOMEM;
+	if (!rc)
+		settle(&P);
+	pass_release(&P);
+	return rc;
+}
+
+/* Sequential mode: each rank alone, what it must find prepared. */
+static int alone_preps(struct order *o, const struct opstream *s, const struct order_opts *oo,
+		       const uint32_t *parent)
+{
+	struct pstate *ps = calloc(s->npaths ? s->npaths : 1, sizeof(*ps));
+	o->alone = calloc(oo->nranks ? oo->nranks : 1, sizeof(*o->alone));
+	if (!ps || !o->alone) {
+		free(ps);
+		return -ENOMEM;
+	}
+	int rc = 0;
+	for (uint32_t b = 0; b < oo->nranks && !rc; b++) {
+		memset(ps, 0, s->npaths * sizeof(*ps));
+		rc = run_pass(o, s, oo, &oo->ranks[b], 1, ps, parent, false, NULL);
+		struct rank_prep *rp = &o->alone[b];
+		uint32_t cnt = 0;
+		for (uint32_t p = 0; p < s->npaths && !rc; p++)
+			cnt += (ps[p].bits & (PS_USED | PS_EXISTED)) == (PS_USED | PS_EXISTED);
+		rp->path = malloc((cnt ? cnt : 1) * sizeof(*rp->path));
+		rp->size = malloc((cnt ? cnt : 1) * sizeof(*rp->size));
+		rp->dir = malloc(cnt ? cnt : 1);
+		if (!rp->path || !rp->size || !rp->dir)
+			rc = -ENOMEM;
+		for (uint32_t p = 0; p < s->npaths && !rc; p++)
+			if ((ps[p].bits & (PS_USED | PS_EXISTED)) == (PS_USED | PS_EXISTED)) {
+				rp->path[rp->n] = p;
+				rp->size[rp->n] = ps[p].size0;
+				rp->dir[rp->n++] = (ps[p].bits & PS_DIR) != 0;
+			}
+	}
+	free(ps);
+	return rc;
+}
+
+int order_build(struct order *o, const struct opstream *s, const struct order_opts *oo,
+		struct rerr *e)
+{
+	struct pass P = { .s = s };
+	char buf[32];
+	size_t *cdeps = NULL;
+	memset(o, 0, sizeof(*o));
+	o->npaths = s->npaths;
+	o->nranks = oo->nranks;
+	/* one strace file: its line order is the order things happened (a
+	 * Sandia or DXT file lists one process after the other) */
+	o->by_line = opstream_info(s, "source_files", buf, sizeof(buf)) && !strcmp(buf, "1") &&
+		     opstream_info(s, "format", buf, sizeof(buf)) && !strcmp(buf, "strace");
+	o->paths = calloc(s->npaths ? s->npaths : 1, sizeof(*o->paths));
+	o->deps = calloc(oo->nranks ? oo->nranks : 1, sizeof(*o->deps));
+	o->ndeps = calloc(oo->nranks ? oo->nranks : 1, sizeof(*o->ndeps));
+	o->true_off = calloc(oo->nranks ? oo->nranks : 1, sizeof(*o->true_off));
+	cdeps = calloc(oo->nranks ? oo->nranks : 1, sizeof(*cdeps));
+	int rc = (!o->paths || !o->deps || !o->ndeps || !o->true_off || !cdeps) ? -ENOMEM : 0;
+	for (uint32_t b = 0; b < oo->nranks && !rc; b++) {
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(s, oo->ranks[b], &n);
+		bool appends = false;
+		for (uint64_t i = 0; i < n && !appends; i++)
+			appends = (ops[i].flags & OPF_APPEND) != 0;
+		if (appends && !(o->true_off[b] = malloc(n * sizeof(uint64_t))))
+			rc = -ENOMEM;
+		else if (appends)
+			memset(o->true_off[b], 0xff, n * sizeof(uint64_t));
+	}
+	if (!rc)
+		rc = find_parents(&P);
+	if (!rc)
+		rc = run_pass(o, s, oo, oo->ranks, oo->nranks, o->paths, P.parent, oo->deps, cdeps);
+	if (!rc && oo->alone)
+		rc = alone_preps(o, s, oo, P.parent);
+	for (uint32_t b = 0; b < oo->nranks && !rc; b++)
+		o->total_deps += o->ndeps[b];
+	free(P.parent);
+	free(cdeps);
+	if (rc) {
+		order_release(o);
+		return rerr_set(e, rc, "cannot order the trace: %s", strerror(-rc));
+	}
+	return 0;
+}
+
+void order_release(struct order *o)
+{
+	for (uint32_t b = 0; b < o->nranks; b++) {
+		if (o->deps)
+			free(o->deps[b]);
+		if (o->true_off)
+			free(o->true_off[b]);
+		if (o->alone) {
+			free(o->alone[b].path);
+			free(o->alone[b].size);
+			free(o->alone[b].dir);
+		}
+	}
+	free(o->paths);
+	free(o->deps);
+	free(o->ndeps);
+	free(o->true_off);
+	free(o->alone);
+	memset(o, 0, sizeof(*o));
+}
