@@ -703,6 +703,57 @@ static void test_rwf_append(void **state)
 	assert_int_equal(o[8].offset, 10);
 }
 
+/* strace -y: the file the kernel opened is the identity, and a directory
+ * reached through a symlink is learnt as an alias for the calls that only
+ * name paths (issue 11); an open found where it is spelled undoes an alias
+ * that was a file's symlink. */
+static void test_resolved_identity(void **state)
+{
+	struct fx *f = *state;
+	struct sc_event ev = ev0(f, 1, SC_OPEN);
+	ev.path = "/w/link/ckpt.dat";
+	ev.retpath = "/w/real/ckpt.dat";
+	ev.flags = O_WRONLY | O_CREAT;
+	ev.ret = 3;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_UNLINK);               /* by path, through the link */
+	ev.path = "/w/link/other.dat";
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_OPEN);                 /* another file through it */
+	ev.path = "/w/link/x";
+	ev.flags = O_RDONLY;
+	ev.ret = -ENOENT;
+	feed(f, &ev);
+	/* /f/file.txt is a symlink to /g/file.txt: learnt, then undone */
+	ev = ev0(f, 1, SC_OPEN);
+	ev.path = "/f/file.txt";
+	ev.retpath = "/g/file.txt";
+	ev.flags = O_RDONLY;
+	ev.ret = 4;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_OPEN);
+	ev.path = "/f/plain.txt";
+	ev.retpath = "/f/plain.txt";
+	ev.flags = O_RDONLY;
+	ev.ret = 5;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_STAT);
+	ev.path = "/f/more.txt";
+	ev.ret = 0;
+	feed(f, &ev);
+	finish(f);
+	uint64_t n;
+	const struct op *ops = rank_ops(f, 0, &n);
+	assert_int_equal(n, 6);
+	assert_string_equal(opstream_path(&f->s, ops[0].file), "/w/real/ckpt.dat");
+	assert_string_equal(opstream_path(&f->s, ops[1].file), "/w/real/other.dat");
+	assert_string_equal(opstream_path(&f->s, ops[2].file), "/w/real/x");
+	assert_string_equal(opstream_path(&f->s, ops[3].file), "/g/file.txt");
+	assert_string_equal(opstream_path(&f->s, ops[4].file), "/f/plain.txt");
+	assert_string_equal(opstream_path(&f->s, ops[5].file), "/f/more.txt");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +771,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_huge_request_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relative_cwd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rwf_append, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resolved_identity, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,6 +96,14 @@ struct builder {
 	uint64_t inherited_opens, unknown_async, sfr_as_fdatasync, procs_seen, iocbs;
 	char *pathbuf;               /* scratch for path resolution */
 	size_t pathcap;
+	char *aliasbuf;              /* scratch for an alias rewrite */
+	size_t aliascap;
+	struct alias {               /* a directory reached through a symlink: */
+		char *from, *to;     /* spelled -> real (from strace -y)       */
+		size_t flen;
+	} *aliases;
+	size_t naliases;
+	uint64_t aliased;            /* paths rewritten by an alias          */
 };
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -547,8 +555,89 @@ static const char *path_join(struct builder *b, const char *dir, const char *rel
 }
 
 /* Resolve an event's path against its dirfd.  NULL on ENOMEM. */
+/* A path spelled through a directory -y showed to be elsewhere: the real
+ * one (the longest known alias of a leading directory). */
+static const char *unalias(struct builder *b, const char *r)
+{
+	const struct alias *best = NULL;
+	for (size_t i = 0; r && i < b->naliases; i++) {
+		const struct alias *a = &b->aliases[i];
+		if (!strncmp(r, a->from, a->flen) && (r[a->flen] == '/' || !r[a->flen]) &&
+		    (!best || a->flen > best->flen))
+			best = a;
+	}
+	if (!best)
+		return r;
+	size_t tl = strlen(best->to), rl = strlen(r + best->flen);
+	if (tl + rl + 1 > b->aliascap) {
+		char *n = realloc(b->aliasbuf, (tl + rl + 1) * 2);
+		if (!n)
+			return NULL;
+		b->aliasbuf = n;
+		b->aliascap = (tl + rl + 1) * 2;
+	}
+	memcpy(b->aliasbuf, best->to, tl);
+	memcpy(b->aliasbuf + tl, r + best->flen, rl + 1);
+	b->aliased++;
+	return b->aliasbuf;
+}
+
+/* An open of `spelled` found `real` (strace -y): when they differ in their
+ * directories only, the spelled directory is an alias of the real one
+ * (a symlink on the way), for the later calls that name paths. */
+static int learn_alias(struct builder *b, const char *spelled, const char *real)
+{
+	const char *s1 = strrchr(spelled, '/'), *s2 = strrchr(real, '/');
+	if (!strcmp(spelled, real)) {
+		/* opened where it is spelled: an alias of its directory was a
+		 * file's symlink that happened to share the name, not a
+		 * directory's */
+		for (size_t i = 0; i < b->naliases; i++) {
+			struct alias *a = &b->aliases[i];
+			if (!strncmp(spelled, a->from, a->flen) && spelled[a->flen] == '/') {
+				free(a->from);
+				free(a->to);
+				*a = b->aliases[--b->naliases];
+				i--;
+			}
+		}
+		return 0;
+	}
+	if (!s1 || !s2 || strcmp(s1, s2) || s1 == spelled)
+		return 0;
+	size_t fl = (size_t)(s1 - spelled), tl = (size_t)(s2 - real);
+	for (size_t i = 0; i < b->naliases; i++)
+		if (b->aliases[i].flen == fl && !strncmp(b->aliases[i].from, spelled, fl))
+			return 0;
+	struct alias *na = realloc(b->aliases, (b->naliases + 1) * sizeof(*na));
+	if (!na)
+		return -ENOMEM;
+	b->aliases = na;
+	struct alias *a = &na[b->naliases];
+	a->from = strndup(spelled, fl);
+	a->to = strndup(real, tl ? tl : 1);
+	a->flen = fl;
+	if (!a->from || !a->to) {
+		free(a->from);
+		free(a->to);
+		return -ENOMEM;
+	}
+	b->naliases++;
+	return 0;
+}
+
+static const char *resolve_spelled(struct builder *b, struct proc *p, const char *path,
+				   int64_t dirfd, const char *dirpath);
+
 static const char *resolve(struct builder *b, struct proc *p, const char *path,
 			   int64_t dirfd, const char *dirpath)
+{
+	const char *r = resolve_spelled(b, p, path, dirfd, dirpath);
+	return r && r[0] == '/' && b->naliases ? unalias(b, r) : r;
+}
+
+static const char *resolve_spelled(struct builder *b, struct proc *p, const char *path,
+				   int64_t dirfd, const char *dirpath)
 {
 	if (path[0] == '/')
 		return path_join(b, NULL, path);
@@ -587,11 +676,25 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 	const char *path = ev->path;
 	/* a relative path whose directory we do not know: -y told us where
 	 * the kernel found it */
+	bool from_ret = false;
 	if (path[0] != '/' && ev->retpath && ev->retpath[0] == '/' &&
 	    !(ev->fdpath && ev->fdpath[0] == '/') &&
 	    !(ev->dirfd != SC_AT_FDCWD && fd_get(p, ev->dirfd)) &&
-	    !(ev->dirfd == SC_AT_FDCWD && p->cwd))
+	    !(ev->dirfd == SC_AT_FDCWD && p->cwd)) {
 		path = ev->retpath;
+		from_ret = true;
+	}
+	/* strace -y names the file the kernel opened: its identity, whatever
+	 * symlinked directory the call went through (learnt as an alias for
+	 * the calls that only name paths) */
+	if (ev->ret >= 0 && ev->retpath && ev->retpath[0] == '/' && !from_ret) {
+		const char *spelled = resolve_spelled(b, p, path, ev->dirfd, ev->fdpath);
+		if (!spelled)
+			return -ENOMEM;
+		if (spelled[0] == '/' && learn_alias(b, spelled, ev->retpath))
+			return -ENOMEM;
+		path = ev->retpath;
+	}
 	const char *r = resolve(b, p, path, ev->dirfd, ev->fdpath);
 	if (!r)
 		return -ENOMEM;
@@ -1295,6 +1398,12 @@ void builder_free(struct builder *b)
 	}
 	free(b->ranks);
 	free(b->sizes);
+	for (size_t i = 0; i < b->naliases; i++) {
+		free(b->aliases[i].from);
+		free(b->aliases[i].to);
+	}
+	free(b->aliases);
+	free(b->aliasbuf);
 	for (size_t i = 0; i < b->nskips; i++)
 		free(b->skips[i].name);
 	free(b->skips);
