@@ -49,6 +49,7 @@ enum shape {
 	SH_CLONE,      /* clone flags from the text; fork/vfork fixed            */
 	SH_IO_SUBMIT,  /* one event per queued iocb                              */
 	SH_DUP2,       /* dup2/dup3: the second fd                               */
+	SH_GETEVENTS,  /* io_getevents: the waits of submitted iocbs             */
 	SH_COPY,       /* copy_file_range/sendfile: a read, then a write         */
 	SH_CLOSE_RANGE,/* "~0" upper bound, symbolic flags                       */
 };
@@ -125,6 +126,8 @@ static const struct callspec calls[] = {
 	ROW("fork",            SC_CLONE,     SH_CLONE,     NO, NO, NO, NO, NO, NO, NO, NO),
 	ROW("vfork",           SC_CLONE,     SH_CLONE,     NO, NO, NO, NO, NO, NO, NO, NO),
 	ROW("io_submit",       SC_SKIP,      SH_IO_SUBMIT, NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("io_getevents",    SC_SKIP,      SH_GETEVENTS, NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("io_pgetevents",   SC_SKIP,      SH_GETEVENTS, NO, NO, NO, NO, NO, NO, NO, NO),
 	ROW("copy_file_range", SC_READ,      SH_COPY,      NO, NO, NO, NO, NO, NO, NO, NO),
 	ROW("sendfile",        SC_READ,      SH_COPY,      NO, NO, NO, NO, NO, NO, NO, NO),
 	ROW("sendfile64",      SC_READ,      SH_COPY,      NO, NO, NO, NO, NO, NO, NO, NO),
@@ -173,6 +176,15 @@ struct strace_parser {
 	size_t jcap;
 	uint64_t syscalls;
 	int bad;                        /* last error was a malformed line */
+	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
+	uint64_t aio_next;              /* async ids given to iocbs        */
+};
+
+/* A process's libaio iocbs submitted and not yet reaped, oldest first:
+ * (aio_data, async id); id 0 for a sync iocb (nothing to await). */
+struct aioq {
+	uint64_t *data, *id;
+	size_t n, cap;
 };
 
 #define SEEN  1u   /* has had a line of its own                    */
@@ -1017,14 +1029,163 @@ static int drop_pending(struct strace_parser *p, const struct strace_src *src, i
 	return emit_skip(p, src, pid, pe->line, pe->ts, name, e);
 }
 
+static struct aioq *aioq_of(struct strace_parser *p, int64_t pid)
+{
+	struct aioq *q = imap_get(&p->aio, pid);
+	if (q)
+		return q;
+	q = calloc(1, sizeof(*q));
+	if (q && imap_put(&p->aio, pid, q)) {
+		free(q);
+		q = NULL;
+	}
+	return q;
+}
+
+static int aioq_push(struct strace_parser *p, int64_t pid, uint64_t data, uint64_t id)
+{
+	struct aioq *q = aioq_of(p, pid);
+	if (!q)
+		return -ENOMEM;
+	if (q->n == q->cap) {
+		size_t nc = q->cap ? q->cap * 2 : 16;
+		uint64_t *nd = realloc(q->data, nc * sizeof(*nd));
+		if (!nd)
+			return -ENOMEM;
+		q->data = nd;
+		uint64_t *ni = realloc(q->id, nc * sizeof(*ni));
+		if (!ni)
+			return -ENOMEM;
+		q->id = ni;
+		q->cap = nc;
+	}
+	q->data[q->n] = data;
+	q->id[q->n++] = id;
+	return 0;
+}
+
+/* The oldest iocb in flight with that aio_data (any, when !match): its
+ * async id (0: a sync one), removed; -1 when none. */
+static int64_t aioq_pop(struct strace_parser *p, int64_t pid, uint64_t data, bool match)
+{
+	struct aioq *q = imap_get(&p->aio, pid);
+	if (!q)
+		return -1;
+	for (size_t k = 0; k < q->n; k++) {
+		if (match && q->data[k] != data)
+			continue;
+		int64_t id = (int64_t)q->id[k];
+		memmove(&q->data[k], &q->data[k + 1], (q->n - k - 1) * sizeof(*q->data));
+		memmove(&q->id[k], &q->id[k + 1], (q->n - k - 1) * sizeof(*q->id));
+		q->n--;
+		return id;
+	}
+	return -1;
+}
+
+/* The fields of one strace struct "{k=v, k=v, ...}" by name; the values
+ * of absent fields stay as they were. */
+struct kv {
+	const char *key;
+	struct span *val;
+};
+
+static int struct_fields(struct span el, struct kv *want, int nwant)
+{
+	struct span f[12];
+	int ne;
+	size_t end;
+	if (el.n < 2 || el.s[0] != '{' || el.s[el.n - 1] != '}' ||
+	    split(el.s + 1, el.n - 2, 0, f, 12, &ne, &end))
+		return -EINVAL;
+	for (int k = 0; k < ne && k < 12; k++) {
+		const char *eq = memchr(f[k].s, '=', f[k].n);
+		if (!eq)
+			continue;
+		size_t kl = (size_t)(eq - f[k].s);
+		for (int w = 0; w < nwant; w++)
+			if (strlen(want[w].key) == kl && !memcmp(f[k].s, want[w].key, kl))
+				*want[w].val = trim((struct span){ eq + 1, f[k].n - kl - 1 });
+	}
+	return 0;
+}
+
+/* The elements of an array "[a, b, ...]" one by one: *i is the position in
+ * it; 1 and *el for the next one, 0 at the end, -EINVAL malformed. */
+static int array_next(struct span arr, size_t *i, struct span *el)
+{
+	const char *s = arr.s + 1;
+	size_t n = arr.n - 2, end;
+	int ne;
+	while (*i < n && (s[*i] == ',' || s[*i] == ' '))
+		(*i)++;
+	if (*i >= n)
+		return 0;
+	if (split(s + *i, n - *i, 0, el, 1, &ne, &end) || !ne)
+		return -EINVAL;
+	*i = (size_t)(el->s + el->n - s);
+	return 1;
+}
+
+static int64_t span_num(struct span v, int64_t dflt)
+{
+	int64_t x;
+	return v.n && !num(v, &x, NULL) ? x : dflt;
+}
+
+/* One iocb of io_submit: an async read or write (its wait comes with
+ * io_getevents), or a sync done at once. */
+static int one_iocb(struct strace_parser *p, const struct sc_event *ev, struct span el,
+		    struct rerr *e)
+{
+	struct span op = { "", 0 }, fd = { "", 0 }, nb = { "", 0 }, off = { "", 0 }, buf = { "", 0 },
+		    data = { "", 0 };
+	struct kv want[] = { { "aio_lio_opcode", &op }, { "aio_fildes", &fd }, { "aio_nbytes", &nb },
+			     { "aio_offset", &off }, { "aio_buf", &buf }, { "aio_data", &data } };
+	struct sc_event x = *ev;
+	int trunc;
+	uint64_t sum;
+	if (struct_fields(el, want, 6) || fdarg(p, fd, &x.fd, &x.fdpath))
+		return 1;
+	int64_t nbytes = span_num(nb, 0);
+	x.offset = span_num(off, 0);
+	x.len = nbytes > 0 ? (uint64_t)nbytes : 0;
+	x.async_id = 0;
+#define OPIS(lit) (op.n == sizeof(lit) - 1 && !memcmp(op.s, lit, op.n))
+	if (OPIS("IOCB_CMD_PREAD") || OPIS("IOCB_CMD_PWRITE")) {
+		x.call = OPIS("IOCB_CMD_PREAD") ? SC_AREAD : SC_AWRITE;
+	} else if (OPIS("IOCB_CMD_PREADV") || OPIS("IOCB_CMD_PWRITEV")) {
+		x.call = OPIS("IOCB_CMD_PREADV") ? SC_AREAD : SC_AWRITE;
+		x.iovcnt = nbytes > 0 ? (uint32_t)nbytes : 1;
+		x.len = !iovsum(buf, &sum, &trunc) ? sum : 0;
+	} else if (OPIS("IOCB_CMD_FSYNC") || OPIS("IOCB_CMD_FDSYNC")) {
+		x.call = OPIS("IOCB_CMD_FSYNC") ? SC_FSYNC : SC_FDATASYNC;
+		x.offset = SC_NOOFF;
+	} else {
+		x.call = SC_SKIP;
+		x.name = "io_submit:other";
+	}
+#undef OPIS
+	if (x.call == SC_AREAD || x.call == SC_AWRITE) {
+		x.async_id = ++p->aio_next;
+		x.ret = SC_RET_UNKNOWN;         /* its wait says how much moved */
+	} else {
+		x.ret = 0;
+	}
+	int rc = aioq_push(p, ev->pid, (uint64_t)span_num(data, 0), x.async_id);
+	if (rc)
+		return rerr_set(e, rc, "out of memory");
+	return p->emit(p->arg, &x, e);
+}
+
 /*
  * io_submit(ctx, nr, [{aio_data=.., aio_lio_opcode=IOCB_CMD_PREAD,
  * aio_fildes=6</f>, aio_buf=.., aio_nbytes=4096, aio_offset=12288}, ...])
- * = N: the first N iocbs were queued.  strace does not show which
- * io_getevents completion belongs to which iocb (aio_data is often 0 and
- * the iocb address is not printed), so the iocbs become positioned reads,
- * writes and syncs at submit time with the requested length as result;
- * the overlap is not kept (engines can queue again with -q).
+ * = N: the first N iocbs were queued, each an async submit (syncs done at
+ * once), so the traced overlap is replayed by the async engines.  strace
+ * does not print an iocb's address, so io_getevents' completions are
+ * matched by aio_data to the oldest iocb in flight with it (fio and most
+ * programs leave aio_data 0: then simply the oldest).
  */
 static int io_submit_events(struct strace_parser *p, struct sc_event *ev, struct span arr,
 			    int64_t nr, struct rerr *e)
@@ -1032,77 +1193,20 @@ static int io_submit_events(struct strace_parser *p, struct sc_event *ev, struct
 	arr = trim(arr);
 	if (arr.n < 2 || arr.s[0] != '[' || arr.s[arr.n - 1] != ']')
 		return ev->ret < 0 ? 0 : 1;    /* an address: nothing known */
-	const char *s = arr.s + 1;
-	size_t n = arr.n - 2, i = 0;
-	int64_t done = 0;
 	int64_t limit = ev->ret < 0 || ev->ret == SC_RET_UNKNOWN ? 0 : ev->ret;
 	if (limit > nr)
 		limit = nr;
-	while (i < n && done < limit) {
-		struct span el[1];
-		int ne;
-		size_t end;
-		/* one element: split on the top-level comma after it */
-		if (split(s + i, n - i, 0, el, 1, &ne, &end) || !ne)
+	size_t i = 0;
+	struct span el;
+	for (int64_t done = 0; done < limit; done++) {
+		int r = array_next(arr, &i, &el);
+		if (r < 0)
 			return 1;
-		struct span e1 = el[0];
-		i = (size_t)(e1.s + e1.n - s);
-		while (i < n && (s[i] == ',' || s[i] == ' '))
-			i++;
-		if (e1.n == 3 && !memcmp(e1.s, "...", 3))
+		if (!r || (el.n == 3 && !memcmp(el.s, "...", 3)))
 			break;
-		if (e1.n < 2 || e1.s[0] != '{' || e1.s[e1.n - 1] != '}')
-			return 1;
-		struct span f[10];
-		if (split(e1.s + 1, e1.n - 2, 0, f, 10, &ne, &end))
-			return 1;
-		struct sc_event x = *ev;
-		struct span op = { "", 0 }, buf = { "", 0 };
-		int64_t fd = -1, nbytes = 0, off = 0;
-		const char *deco = NULL;
-		for (int k = 0; k < ne && k < 10; k++) {
-			const char *eq = memchr(f[k].s, '=', f[k].n);
-			if (!eq)
-				continue;
-			size_t kl = (size_t)(eq - f[k].s);
-			struct span val = { eq + 1, f[k].n - kl - 1 };
-			if (kl == 14 && !memcmp(f[k].s, "aio_lio_opcode", 14))
-				op = trim(val);
-			else if (kl == 10 && !memcmp(f[k].s, "aio_fildes", 10) && fdarg(p, val, &fd, &deco))
-				return 1;
-			else if (kl == 10 && !memcmp(f[k].s, "aio_nbytes", 10) && num(val, &nbytes, NULL))
-				return 1;
-			else if (kl == 10 && !memcmp(f[k].s, "aio_offset", 10) && num(val, &off, NULL))
-				return 1;
-			else if (kl == 7 && !memcmp(f[k].s, "aio_buf", 7))
-				buf = val;
-		}
-		x.fd = fd;
-		x.fdpath = deco;
-		x.offset = off;
-		x.len = nbytes > 0 ? (uint64_t)nbytes : 0;
-		int trunc;
-		uint64_t sum;
-#define OPIS(lit) (op.n == sizeof(lit) - 1 && !memcmp(op.s, lit, op.n))
-		if (OPIS("IOCB_CMD_PREAD") || OPIS("IOCB_CMD_PWRITE")) {
-			x.call = OPIS("IOCB_CMD_PREAD") ? SC_READ : SC_WRITE;
-		} else if (OPIS("IOCB_CMD_PREADV") || OPIS("IOCB_CMD_PWRITEV")) {
-			x.call = OPIS("IOCB_CMD_PREADV") ? SC_READ : SC_WRITE;
-			x.iovcnt = nbytes > 0 ? (uint32_t)nbytes : 1;
-			x.len = !iovsum(buf, &sum, &trunc) ? sum : 0;
-		} else if (OPIS("IOCB_CMD_FSYNC") || OPIS("IOCB_CMD_FDSYNC")) {
-			x.call = OPIS("IOCB_CMD_FSYNC") ? SC_FSYNC : SC_FDATASYNC;
-			x.offset = SC_NOOFF;
-		} else {
-			x.call = SC_SKIP;
-			x.name = "io_submit:other";
-		}
-#undef OPIS
-		x.ret = x.call == SC_READ || x.call == SC_WRITE ? (int64_t)x.len : 0;
-		int rc = p->emit(p->arg, &x, e);
-		if (rc)
-			return rc;
-		done++;
+		r = one_iocb(p, ev, el, e);
+		if (r)
+			return r;
 	}
 	return 0;
 }
@@ -1418,6 +1522,40 @@ static int sh_close_range(struct dec *d)
 	return DEC_EMIT;
 }
 
+/* io_getevents(ctx, min, nr, [{data=D, obj=.., res=R, res2=..}, ...], ts)
+ * = N: the waits of N iocbs in flight (see io_submit_events); an array
+ * strace could not show completes the N oldest. */
+static int sh_getevents(struct dec *d)
+{
+	struct strace_parser *p = d->p;
+	struct sc_event w = d->ev;
+	struct span arr = trim(arg(d, 3)), el;
+	int64_t n = d->ev.ret == SC_RET_UNKNOWN ? 0 : d->ev.ret;
+	bool shown = arr.n >= 2 && arr.s[0] == '[' && arr.s[arr.n - 1] == ']';
+	size_t i = 0;
+	int emitted = 0;
+	w.call = SC_AWAIT;
+	for (int64_t k = 0; k < n; k++) {
+		struct span data = { "", 0 }, res = { "", 0 };
+		struct kv want[] = { { "data", &data }, { "res", &res } };
+		int r = shown ? array_next(arr, &i, &el) : 0;
+		if (r < 0 || (r > 0 && struct_fields(el, want, 2)))
+			return DEC_BAD;
+		int64_t id = aioq_pop(p, d->ev.pid, (uint64_t)span_num(data, 0), r > 0);
+		if (id < 0 && r > 0)
+			id = aioq_pop(p, d->ev.pid, 0, false);
+		if (id <= 0)
+			continue;               /* a sync iocb, or none known */
+		w.async_id = (uint64_t)id;
+		w.ret = r > 0 ? span_num(res, SC_RET_UNKNOWN) : SC_RET_UNKNOWN;
+		int rc = p->emit(p->arg, &w, d->e);
+		if (rc)
+			return rc;
+		emitted++;
+	}
+	return emitted ? DEC_DONE : DEC_EMIT;  /* no wait of ours: counted */
+}
+
 static int sh_plain(struct dec *d)
 {
 	(void)d;
@@ -1431,7 +1569,7 @@ static const shape_fn shapes[] = {
 	[SH_DUP2] = sh_dup2, [SH_FCNTL] = sh_fcntl, [SH_UNLINKAT] = sh_unlinkat,
 	[SH_RENAMEAT] = sh_renameat, [SH_FSTATAT] = sh_fstatat, [SH_MMAP] = sh_mmap,
 	[SH_CLONE] = sh_clone, [SH_IO_SUBMIT] = sh_io_submit, [SH_COPY] = sh_copy,
-	[SH_CLOSE_RANGE] = sh_close_range,
+	[SH_CLOSE_RANGE] = sh_close_range, [SH_GETEVENTS] = sh_getevents,
 };
 
 /* A read or write that succeeded cannot have had a negative length or an
@@ -1913,6 +2051,15 @@ void strace_parser_free(struct strace_parser *p)
 	}
 	imap_release(&p->pend);
 	imap_release(&p->seen);
+	for (size_t i = 0; i < p->aio.cap; i++) {
+		struct aioq *q = p->aio.vals ? p->aio.vals[i] : NULL;
+		if (q) {
+			free(q->data);
+			free(q->id);
+			free(q);
+		}
+	}
+	imap_release(&p->aio);
 	free(p->clones);
 	free(p->scratch);
 	free(p->join);
