@@ -133,6 +133,7 @@ static void test_job_golden(void **state)
 		"\"not_issued\":{\"traced_failures\":3,\"no_handle\":0,\"mmap\":0,\"seeks\":5,\"barriers\":0,"
 		"  \"filtered\":0},"
 		"\"dep_waits\":0,\"dep_wait_ns\":0,\"barrier_waits\":0,\"barrier_wait_ns\":0,"
+		"\"mismatches\":{\"total\":0,\"by_kind\":{},\"examples\":[]},"
 		"\"read\":" EMPTY_CLASS ",\"sync\":" EMPTY_CLASS ",\"open\":" EMPTY_CLASS ","
 		"\"close\":" EMPTY_CLASS ",\"meta\":" EMPTY_CLASS ","
 		"\"write\":{\"io_bytes\":16384,\"done_bytes\":16000,\"bw_bytes\":8192,\"iops\":2.0,"
@@ -212,7 +213,7 @@ static void test_run_and_summary(void **state)
 		      "\"copies\":0,\"rank_reuse\":false,\"engine\":\"sync\",\"depth\":1,"
 		      "\"direct\":false,\"overlap\":false,\"bind\":\"none\",\"repeats\":3,"
 		      "\"trace\":[\"a.txt\"],\"format\":\"strace\",\"drop_caches\":true,"
-		      "\"order\":\"\",\"dependencies\":0,\"barriers\":false}");
+		      "\"order\":\"\",\"dependencies\":0,\"barriers\":false,\"on_mismatch\":\"\"}");
 	assert_json_equal(json_object_get(doc, "options"), want);
 	json_decref(want);
 	v = json_object_get(doc, "host");

@@ -51,6 +51,7 @@ struct report_info {
 	const char *order;            /* "resource", "none", "alone"      */
 	uint64_t dependencies;        /* cross-rank waits the plan holds  */
 	bool barriers;                /* traced barriers honoured         */
+	const char *on_mismatch;      /* the policy's name                */
 	const struct topo_summary *topo; /* NULL: unknown                 */
 };
 
@@ -60,6 +61,10 @@ struct report_agg {
 	uint64_t time_ns[RC__COUNT];  /* I/O time the bandwidth is over   */
 	uint64_t skipped_failed, skipped_nohandle, skipped_mmap, seeks, barriers, filtered;
 	uint64_t dep_waits, dep_wait_ns, barrier_waits, barrier_wait_ns;
+	uint64_t mismatch[MM_KINDS];
+	struct mm_example mm_ex[MM_EXAMPLES];  /* the first ones, any worker */
+	uint32_t nmm_ex;
+	const char *mm_src;           /* trace file for "file:line" (NULL: several) */
 	uint64_t rounded_ops, rounded_extra_bytes;
 	uint64_t errno_counts[RES_MAX_ERRNO];
 	size_t nruns;

@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include "run/hist.h"
 #include "run/waits.h"
+#include "ops/ops.h"
+
+_Static_assert(OP__COUNT <= 24, "MM_KINDS is too small for the op kinds");
 
 /* Report classes, fio-like names: "read", "write", "sync", "open",
  * "close", "meta" (seek is counted under meta but not issued). */
@@ -29,6 +32,8 @@ struct class_stats {
 };
 
 #define RES_MAX_ERRNO 134       /* counts per errno value                */
+#define MM_KINDS 24             /* >= OP__COUNT                          */
+#define MM_EXAMPLES 4           /* mismatches described, per worker       */
 #define RES_TIMELINE 512        /* throughput samples per worker          */
 
 enum wstatus { W_PENDING = 0, W_RUNNING, W_DONE, W_FAILED, W_KILLED };
@@ -70,6 +75,15 @@ struct worker_result {
 	uint64_t dep_waits;        /* ops that waited for another rank          */
 	uint64_t dep_wait_ns;      /* time spent waiting for them               */
 	uint64_t barrier_waits, barrier_wait_ns;  /* traced barriers honoured   */
+	uint64_t mismatch[MM_KINDS];  /* results that differ from the trace, by op kind */
+	uint32_t nmm_ex;              /* examples kept (first MM_EXAMPLES)       */
+	struct mm_example {
+		uint32_t op;          /* index of the op in its rank             */
+		uint32_t line;        /* its trace line                          */
+		uint8_t kind;
+		int32_t err;          /* errno, or 0: fewer bytes                */
+		int64_t got, want;    /* bytes (err 0)                           */
+	} mm_ex[MM_EXAMPLES];
 };
 
 struct run_shared {

@@ -29,6 +29,13 @@
 
 enum run_mode { RUN_PARALLEL = 0, RUN_SEQUENTIAL };
 
+/* A replayed op whose result differs from the traced one (an error where
+ * the trace succeeded, or fewer bytes): MM_DEFAULT stops the run on data
+ * ops (read, write) and warns on the others; stop: any; warn: none
+ * (counted, examples kept); ignore: none, no warning. */
+enum mismatch_policy { MM_DEFAULT = 0, MM_STOP, MM_WARN, MM_IGNORE };
+const char *mismatch_policy_name(int m);   /* "data-stop", "stop", ... */
+
 struct runner_opts {
 	enum run_mode mode;
 	const struct engine_ops *engine;
@@ -38,7 +45,8 @@ struct runner_opts {
 	uint32_t logical_block;      /* alignment for direct (512 if 0)        */
 	int bind;                    /* enum bind_mode (topo.h)                */
 	bool drop_caches;            /* false: --no-drop-caches                */
-	bool continue_on_error;
+	bool continue_on_error;      /* --continue-on-error: --on-mismatch warn */
+	int on_mismatch;             /* enum mismatch_policy                   */
 	bool progress;               /* one updating line on stderr            */
 	uint64_t sample_interval_ns; /* timeline sampling (0: 100 ms)          */
 	uint64_t buf_max;            /* I/O buffer bound (0: RUNNER_BUF_MAX)   */

@@ -159,6 +159,10 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		a->dep_wait_ns += w->dep_wait_ns;
 		a->barrier_waits += w->barrier_waits;
 		a->barrier_wait_ns += w->barrier_wait_ns;
+		for (int k = 0; k < MM_KINDS; k++)
+			a->mismatch[k] += w->mismatch[k];
+		for (uint32_t k = 0; k < w->nmm_ex && a->nmm_ex < MM_EXAMPLES; k++)
+			a->mm_ex[a->nmm_ex++] = w->mm_ex[k];
 		a->rounded_ops += w->rounded_ops;
 		a->rounded_extra_bytes += w->rounded_extra_bytes;
 		for (int k = 0; k < RES_MAX_ERRNO; k++)
@@ -238,6 +242,37 @@ static const char *status_name(uint32_t st)
 	}
 }
 
+/* {"total", "by_kind": {"read": n}, "examples": [{"op", "line", "kind",
+ * "errno" | "bytes", "traced_bytes"}]} */
+static json_t *mismatch_json(const struct worker_result *w)
+{
+	json_t *o = json_object(), *k = json_object(), *ex = json_array();
+	uint64_t total = 0;
+	char name[32];
+	for (int i = 0; i < MM_KINDS; i++)
+		if (w->mismatch[i]) {
+			total += w->mismatch[i];
+			json_object_set_new(k, op_kind_name((enum op_kind)i), u64j(w->mismatch[i]));
+		}
+	for (uint32_t i = 0; i < w->nmm_ex; i++) {
+		const struct mm_example *m = &w->mm_ex[i];
+		json_t *e = json_pack("{s:I,s:I,s:s}", "op", (json_int_t)m->op, "line",
+				      (json_int_t)m->line, "kind", op_kind_name((enum op_kind)m->kind));
+		if (m->err)
+			json_object_set_new(e, "errno", json_string(report_errno_name(m->err, name,
+										      sizeof(name))));
+		else {
+			json_object_set_new(e, "bytes", json_integer(m->got));
+			json_object_set_new(e, "traced_bytes", json_integer(m->want));
+		}
+		json_array_append_new(ex, e);
+	}
+	json_object_set_new(o, "total", u64j(total));
+	json_object_set_new(o, "by_kind", k);
+	json_object_set_new(o, "examples", ex);
+	return o;
+}
+
 json_t *report_job_json(const struct worker_result *w)
 {
 	json_t *o = json_object(), *errs = json_object(), *sk = json_object();
@@ -283,6 +318,7 @@ json_t *report_job_json(const struct worker_result *w)
 	bad |= set_new(o, "dep_wait_ns", u64j(w->dep_wait_ns));
 	bad |= set_new(o, "barrier_waits", u64j(w->barrier_waits));
 	bad |= set_new(o, "barrier_wait_ns", u64j(w->barrier_wait_ns));
+	bad |= set_new(o, "mismatches", mismatch_json(w));
 	for (int c = 0; c < RC__COUNT; c++)
 		bad |= set_new(o, rclass_name(c), report_class_json(&w->cls[c], w->io_ns));
 	for (uint32_t i = 0; i < w->nsamples && i < RES_TIMELINE; i++)
@@ -366,6 +402,7 @@ json_t *report_doc_new(const struct report_info *ri)
 	bad |= set_new(opt, "order", json_string(ri->order ? ri->order : ""));
 	bad |= set_new(opt, "dependencies", u64j(ri->dependencies));
 	bad |= set_new(opt, "barriers", json_boolean(ri->barriers));
+	bad |= set_new(opt, "on_mismatch", json_string(ri->on_mismatch ? ri->on_mismatch : ""));
 	bad |= set_new(opt, "mode", json_string(ri->mode ? ri->mode : ""));
 	bad |= set_new(opt, "processes", json_integer(ri->processes));
 	bad |= set_new(opt, "ranks", json_integer(ri->ranks));
@@ -617,6 +654,36 @@ static void print_class(FILE *f, const struct report_agg *a, int c)
 	fprintf(f, "\n");
 }
 
+/* Results unlike the trace's, and the first ones as file:line. */
+static void print_mismatches(FILE *f, const struct report_agg *a)
+{
+	uint64_t n = 0;
+	char name[32];
+	for (int k = 0; k < MM_KINDS; k++)
+		n += a->mismatch[k];
+	if (!n)
+		return;
+	fprintf(f, "mismatches:  %llu (", (unsigned long long)n);
+	const char *sep = "";
+	for (int k = 0; k < MM_KINDS; k++)
+		if (a->mismatch[k]) {
+			fprintf(f, "%s%s %llu", sep, op_kind_name((enum op_kind)k),
+				(unsigned long long)a->mismatch[k]);
+			sep = ", ";
+		}
+	fprintf(f, ")\n");
+	for (uint32_t i = 0; i < a->nmm_ex; i++) {
+		const struct mm_example *m = &a->mm_ex[i];
+		fprintf(f, "             %s:%u: %s ", a->mm_src ? a->mm_src : "line", m->line,
+			op_kind_name((enum op_kind)m->kind));
+		if (m->err)
+			fprintf(f, "failed with %s\n", report_errno_name(m->err, name, sizeof(name)));
+		else
+			fprintf(f, "moved %lld bytes, the trace %lld\n", (long long)m->got,
+				(long long)m->want);
+	}
+}
+
 /* What was not issued, rounded for O_DIRECT, or failed. */
 static void print_notes(FILE *f, const struct report_agg *a)
 {
@@ -646,6 +713,7 @@ static void print_notes(FILE *f, const struct report_agg *a)
 			fprintf(f, "errors:      %s: %llu\n", report_errno_name(k, name, sizeof(name)),
 				(unsigned long long)a->errno_counts[k]);
 	}
+	print_mismatches(f, a);
 }
 
 static void print_all(FILE *f, const struct report_info *ri, const struct report_agg *a)

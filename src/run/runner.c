@@ -378,29 +378,81 @@ static void account(struct worker_result *w, unsigned cls, uint64_t traced, int6
 	}
 }
 
-/* A replayed op failed where the trace succeeded: count it by errno; stop
- * unless --continue-on-error. */
-static int op_failed(struct wstate *ws, uint64_t idx, int err)
+const char *mismatch_policy_name(int m)
+{
+	switch (m) {
+	case MM_STOP: return "stop";
+	case MM_WARN: return "warn";
+	case MM_IGNORE: return "ignore";
+	default: return "data-stop";
+	}
+}
+
+/* Does a mismatch of op stop the run? */
+static bool mismatch_stops(const struct wstate *ws, const struct op *op)
+{
+	const struct runner_opts *o = ws->c->o;
+	if (o->continue_on_error)
+		return false;
+	switch (o->on_mismatch) {
+	case MM_STOP: return true;
+	case MM_WARN: case MM_IGNORE: return false;
+	default: return op_is_data(op->kind);
+	}
+}
+
+/*
+ * A replayed op's result differs from the traced one: an error (err > 0)
+ * where the trace succeeded, or fewer bytes (err 0, got < want).  Counted
+ * by op kind (and errno), the first few kept as examples; the run stops
+ * when the policy says so (the worker's error names the op and its line).
+ */
+static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64_t want)
 {
 	struct worker_result *w = ws->w;
 	const struct op *op = &ws->ops[idx];
 	const char *path = "";
+	char what[96];
 
 	if (err > 0 && err < RES_MAX_ERRNO)
 		w->errno_counts[err]++;
-	if (ws->c->o->continue_on_error)
+	w->mismatch[op->kind < MM_KINDS ? op->kind : 0]++;
+	if (w->nmm_ex < MM_EXAMPLES)
+		w->mm_ex[w->nmm_ex++] = (struct mm_example){ (uint32_t)idx, op->line, op->kind,
+							     err, got, want };
+	if (!mismatch_stops(ws, op))
 		return 0;
 	if (w->fail_errno)
-		return -err;
-	w->fail_errno = err;
+		return err ? -err : -EIO;
+	w->fail_errno = err ? err : EIO;
 	w->fail_op = (uint32_t)idx;
 	if (op->file != OP_NOFILE)
 		path = opstream_path(ws->c->s, op->file);
 	else if (op->handle != OP_NOHANDLE && op->handle < ws->nhandles)
 		path = opstream_path(ws->c->s, ws->hfile[op->handle]);
+	if (err)
+		snprintf(what, sizeof(what), "%s", strerror(err));
+	else
+		snprintf(what, sizeof(what), "%lld bytes where the trace moved %lld",
+			 (long long)got, (long long)want);
 	snprintf(w->fail_msg, sizeof(w->fail_msg), "%s '%s' (op %llu, trace line %u): %s",
-		 op_kind_name(op->kind), path, (unsigned long long)idx, op->line, strerror(err));
-	return -err;
+		 op_kind_name(op->kind), path, (unsigned long long)idx, op->line, what);
+	return err ? -err : -EIO;
+}
+
+static int op_failed(struct wstate *ws, uint64_t idx, int err)
+{
+	return mismatch(ws, idx, err, -1, -1);
+}
+
+/* A data op's completion: an error, or fewer bytes than the trace. */
+static int data_result(struct wstate *ws, uint64_t idx, int64_t res, uint64_t want)
+{
+	if (res < 0)
+		return op_failed(ws, idx, (int)-res);
+	if ((uint64_t)res < want)
+		return mismatch(ws, idx, 0, res, (int64_t)want);
+	return 0;
 }
 
 static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
@@ -415,7 +467,9 @@ static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
 		sl->req.res = res;      /* issue_pieces() accounts for the op */
 	} else {
 		account(ws->w, sl->cls, sl->traced, res, want, t_end - sl->req.t_start_ns);
-		if (res < 0)
+		if (sl->cls == RC_READ || sl->cls == RC_WRITE)
+			ret = data_result(ws, sl->op_idx, res, want);
+		else if (res < 0)
 			ret = op_failed(ws, sl->op_idx, (int)-res);
 	}
 	if (ws->ovl_ok)
@@ -662,7 +716,7 @@ static int issue_pieces(struct wstate *ws, uint64_t idx, int fd, uint32_t align)
 		ws->w->rounded_extra_bytes += extra;
 	}
 	account(ws->w, rclass_of(op->kind), want, res, want, now_ns() - t0);
-	return res < 0 ? op_failed(ws, idx, (int)-res) : 0;
+	return data_result(ws, idx, res, want);
 }
 
 /* Issue a data or sync op through the engine. */
@@ -718,6 +772,12 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 	}
 	t0 = now_ns();
 	fd = plan_openat(c->plan, c->copy, op->file, flags, (mode_t)op->aux);
+	/* --direct on a directory (or a file system without O_DIRECT): the
+	 * open the trace made, without it */
+	if (fd == -EINVAL && (flags & O_DIRECT) && !(op->oflags & O_DIRECT)) {
+		flags &= ~O_DIRECT;
+		fd = plan_openat(c->plan, c->copy, op->file, flags, (mode_t)op->aux);
+	}
 	if (fd >= 0) {
 		ws->fd[op->handle] = fd;
 		ws->hfile[op->handle] = op->file;

@@ -101,7 +101,7 @@ write(3, "abc", 3) = 3
 EOF
 run 1 rootops -n 2 --continue-on-error
 # per process: 7 metadata ops on "/" (EINVAL) and the open of "" (EISDIR)
-grep -q '16 replayed ops failed (EISDIR 2, EINVAL 14)' "$tmp/err" || { cat "$tmp/err" >&2; fail "rootops errors"; }
+grep -q '16 replayed ops failed or moved fewer bytes than traced (.*; EISDIR 2; EINVAL 14)' "$tmp/err" || { cat "$tmp/err" >&2; fail "rootops errors"; }
 empty rootops
 
 # --- 3. escaped bytes -----------------------------------------------------
@@ -135,7 +135,7 @@ openat(AT_FDCWD, "/d/$long", O_WRONLY|O_CREAT, 0644) = 3
 write(3, "abc", 3) = 3
 EOF
 run 1 namemax --continue-on-error
-grep -q 'replayed op failed (ENAMETOOLONG 1)' "$tmp/err" || { cat "$tmp/err" >&2; fail "namemax error"; }
+grep -q 'replayed op failed or moved fewer bytes than traced (open 1; ENAMETOOLONG 1)' "$tmp/err" || { cat "$tmp/err" >&2; fail "namemax error"; }
 ! grep -q 'cannot remove' "$tmp/err" || { cat "$tmp/err" >&2; fail "namemax: cleanup complained"; }
 empty namemax
 
