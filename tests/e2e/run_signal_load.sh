@@ -11,8 +11,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for sig in INT TERM; do
     mkdir -p "$tmp/td" "$tmp/tgt"
-    ( printf '1 10:00:00.000000 openat(AT_FDCWD, "/d/f", O_RDWR|O_CREAT, 0644) = 3\n'; sleep 37 ) |
-        TMPDIR=$tmp/td env --default-signal=INT "$REPLAY" run --format strace - "$tmp/tgt" 2>"$tmp/err" &
+    rm -f "$tmp/fifo"; mkfifo "$tmp/fifo"
+    # the writer keeps the pipe open; it is stopped by its pid below
+    ( printf '1 10:00:00.000000 openat(AT_FDCWD, "/d/f", O_RDWR|O_CREAT, 0644) = 3\n'; exec sleep 37 ) \
+        >"$tmp/fifo" 2>/dev/null &
+    writer=$!
+    TMPDIR=$tmp/td env --default-signal=INT "$REPLAY" run --format strace - "$tmp/tgt" \
+        <"$tmp/fifo" 2>"$tmp/err" &
     pid=$!
     for _ in $(seq 100); do
         compgen -G "$tmp/td/replay-*.ops" >/dev/null && break
@@ -21,7 +26,8 @@ for sig in INT TERM; do
     compgen -G "$tmp/td/replay-*.ops" >/dev/null || { echo "FAIL $sig: loading never started"; exit 1; }
     kill -"$sig" "$pid"
     rc=0; wait "$pid" || rc=$?
-    pkill -f "sleep 37" 2>/dev/null || true
+    kill "$writer" 2>/dev/null || true
+    wait "$writer" 2>/dev/null || true
     want=$((128 + $(kill -l "$sig")))
     [ $rc = $want ] || { echo "FAIL $sig: exit $rc, expected $want"; cat "$tmp/err"; exit 1; }
     grep -q "interrupted by signal $(kill -l "$sig") (.*) while loading the trace" "$tmp/err" ||
