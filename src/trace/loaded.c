@@ -10,7 +10,8 @@
 int load_opts_check(const struct load_opts *o, struct rerr *e)
 {
 	if (o->format && !trace_format_find(o->format))
-		return rerr_set(e, -EINVAL, "unknown format '%s' (strace, lanl, sandia)", o->format);
+		return rerr_set(e, -EINVAL, "unknown format '%s' (strace, lanl, sandia, dxt, fio-iolog)",
+				o->format);
 	return 0;
 }
 

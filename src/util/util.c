@@ -82,6 +82,16 @@ int lr_open(struct linereader *lr, const char *path)
 	return 0;
 }
 
+int lr_fdopen(struct linereader *lr, int fd, const char *name)
+{
+	memset(lr, 0, sizeof(*lr));
+	lr->fd = fd;
+	lr->name = name;
+	lr->cap = LR_MAX + LR_CHUNK;
+	lr->buf = malloc(lr->cap + 1);
+	return lr->buf ? 0 : -ENOMEM;
+}
+
 void lr_close(struct linereader *lr)
 {
 	if (lr->own_fd && lr->fd >= 0)
