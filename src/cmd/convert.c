@@ -14,20 +14,25 @@
 #include "cmd/cmds.h"
 #include "trace/fioiolog.h"
 #include "report/stat.h"
+#include "trace/dxt.h"
 #include "trace/trace.h"
 
 const char usage_convert[] =
-	"usage: replay convert [--format FMT] [--skip-bad] TRACE... -o FILE.ops\n"
-	"       replay convert --to fio-iolog [--target DIR] -o DIR TRACE...\n"
+	"usage: replay convert [--format FMT] [--skip-bad] [--dxt-layer L] TRACE... -o FILE.ops\n"
+	"       replay convert --to fio-iolog [--target DIR] [--iolog-version V] -o DIR TRACE...\n"
 	"\n"
 	"Parse traces once into the binary .ops file every other command reads,\n"
 	"or export the op stream as fio iologs (DIR/rank-<R>.iolog).\n"
 	"\n"
 	"  -o, --output PATH   the .ops file (or the iolog directory) to write\n"
 	"  -t, --to KIND       ops (default) or fio-iolog\n"
-	"  -f, --format FMT    force the trace format (strace, lanl, sandia)\n"
+	"  -f, --format FMT    force the trace format (strace, lanl, sandia, dxt,\n"
+	"                      fio-iolog)\n"
 	"      --skip-bad      skip malformed lines (counted) instead of failing\n"
+	"      --dxt-layer L   DXT traces: posix (default) or mpiio\n"
 	"      --target DIR    fio-iolog: directory the iolog file names point into\n"
+	"      --iolog-version V  fio-iolog: 2 (default, any fio) or 3 (fio >= 3.31:\n"
+	"                      times in microseconds on every line)\n"
 	"  -q, --quiet         no summary line\n"
 	"  -h, --help          show this help\n";
 
@@ -134,13 +139,15 @@ static void summary(const struct loaded_trace *lt, const char *out)
 
 int cmd_convert(int argc, char **argv)
 {
-	enum { OPT_SKIP_BAD = 256, OPT_TARGET };
+	enum { OPT_SKIP_BAD = 256, OPT_TARGET, OPT_DXT_LAYER, OPT_IOLOG_VERSION };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "to", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
 		{ "target", required_argument, NULL, OPT_TARGET },
+		{ "dxt-layer", required_argument, NULL, OPT_DXT_LAYER },
+		{ "iolog-version", required_argument, NULL, OPT_IOLOG_VERSION },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -150,6 +157,7 @@ int cmd_convert(int argc, char **argv)
 	struct rerr e = { { 0 } };
 	const char *out = NULL, *to = "ops", *target = NULL;
 	int quiet = 0, c, rc, ret = 1, iolog;
+	unsigned iolog_version = 2;
 
 	memset(&lt, 0, sizeof(lt));
 	optind = 1;
@@ -169,6 +177,17 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case OPT_TARGET:
 			target = optarg;
+			break;
+		case OPT_DXT_LAYER:
+			lo.dxt_layer = optarg;
+			break;
+		case OPT_IOLOG_VERSION:
+			if (strcmp(optarg, "2") && strcmp(optarg, "3")) {
+				fprintf(stderr, "replay: convert: unknown iolog version '%s' (2, 3)\n",
+					optarg);
+				return 2;
+			}
+			iolog_version = (unsigned)(optarg[0] - '0');
 			break;
 		case 'q':
 			quiet = 1;
@@ -206,8 +225,15 @@ int cmd_convert(int argc, char **argv)
 		fprintf(stderr, "replay: %s\n", e.msg);
 		goto out;
 	}
+	{
+		char wb[512];
+
+		if (dxt_incomplete_warning(&lt.s, wb, sizeof(wb)))
+			warn_msg("%s: %s", argv[optind], wb);
+	}
 	if (iolog) {
-		struct fio_export_opts fo = { .target = target, .nranks = 0 };
+		struct fio_export_opts fo = { .target = target, .nranks = 0,
+					      .version = iolog_version };
 		if (mkdir(out, 0777) < 0 && errno != EEXIST) {
 			fprintf(stderr, "replay: cannot create '%s': %s\n", out, strerror(errno));
 			goto out;

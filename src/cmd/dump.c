@@ -16,17 +16,20 @@
 #include <string.h>
 #include "cmd/cmds.h"
 #include "report/stat.h"
+#include "trace/dxt.h"
 #include "trace/trace.h"
 
 const char usage_dump[] =
-	"usage: replay dump [--rank R] [--format FMT] [--skip-bad] FILE.ops|TRACE...\n"
+	"usage: replay dump [--rank R] [--format FMT] [--skip-bad] [--dxt-layer L] FILE.ops|TRACE...\n"
 	"\n"
 	"Print an op stream one op per line:\n"
 	"  rank t_ns dur_ns kind handle offset len result extra path\n"
 	"\n"
 	"  -r, --rank R        only rank R (0-based)\n"
-	"  -f, --format FMT    force the trace format (strace, lanl, sandia)\n"
+	"  -f, --format FMT    force the trace format (strace, lanl, sandia, dxt,\n"
+	"                      fio-iolog)\n"
 	"      --skip-bad      skip malformed lines (counted) instead of failing\n"
+	"      --dxt-layer L   DXT traces: posix (default) or mpiio\n"
 	"  -h, --help          show this help\n";
 
 static const char *u32col(char *buf, size_t len, uint32_t v, uint32_t none)
@@ -86,6 +89,8 @@ static void extra(char *buf, size_t len, const struct op *op)
 		ADD("append");
 	if (op->flags & OPF_ASYNC_BYTES)
 		ADD("iovbytes");
+	if (op->flags & OPF_SYNTH)
+		ADD("synth");
 	if (op->line)
 		ADD("line=%" PRIu32, op->line);
 #undef ADD
@@ -128,11 +133,12 @@ static int dump_rank(const struct opstream *s, uint32_t r)
 
 int cmd_dump(int argc, char **argv)
 {
-	enum { OPT_SKIP_BAD = 256 };
+	enum { OPT_SKIP_BAD = 256, OPT_DXT_LAYER };
 	static const struct option longopts[] = {
 		{ "rank", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
+		{ "dxt-layer", required_argument, NULL, OPT_DXT_LAYER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -162,6 +168,9 @@ int cmd_dump(int argc, char **argv)
 		case OPT_SKIP_BAD:
 			lo.skip_bad = true;
 			break;
+		case OPT_DXT_LAYER:
+			lo.dxt_layer = optarg;
+			break;
 		case 'h':
 			fputs(usage_dump, stdout);
 			return 0;
@@ -183,6 +192,12 @@ int cmd_dump(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "replay: %s\n", e.msg);
 		goto out;
+	}
+	{
+		char wb[512];
+
+		if (dxt_incomplete_warning(&lt.s, wb, sizeof(wb)))
+			warn_msg("%s: %s", argv[optind], wb);
 	}
 	if (rank >= 0 && (uint64_t)rank >= lt.s.nranks) {
 		fprintf(stderr, "replay: dump: no rank %lld (the trace has %" PRIu32 " ranks)\n",

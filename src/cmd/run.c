@@ -19,6 +19,7 @@
 #include "report/report.h"
 #include "run/runner.h"
 #include "run/topo.h"
+#include "trace/dxt.h"
 #include "trace/trace.h"
 #include "util/util.h"
 
@@ -39,7 +40,9 @@ const char usage_run[] =
 	"      --bind MODE          spread (default: workers over cores), core, numa, none\n"
 	"  -r, --repeats R          run R times (files re-prepared, caches dropped)\n"
 	"  -o, --output FILE.json   write fio-like JSON results (atomically)\n"
-	"      --format F           trace format: strace, lanl, sandia (default: detect)\n"
+	"      --format F           trace format: strace, lanl, sandia, dxt, fio-iolog\n"
+	"                           (default: detect)\n"
+	"      --dxt-layer L        DXT traces: posix (default) or mpiio\n"
 	"      --dry-run            print the plan (files, sizes, ranks) and exit\n"
 	"      --force              allow overwriting existing files in TARGET_DIR\n"
 	"      --keep               keep the files the run created\n"
@@ -51,7 +54,7 @@ const char usage_run[] =
 
 enum {
 	OPT_OVERLAP = 256, OPT_DIRECT, OPT_BIND, OPT_FORMAT, OPT_DRY, OPT_FORCE, OPT_KEEP,
-	OPT_NODROP, OPT_CONT, OPT_SAMPLE, OPT_QUIET,
+	OPT_NODROP, OPT_CONT, OPT_SAMPLE, OPT_QUIET, OPT_DXT_LAYER,
 };
 
 static const struct option longopts[] = {
@@ -65,6 +68,7 @@ static const struct option longopts[] = {
 	{ "repeats", required_argument, NULL, 'r' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "dxt-layer", required_argument, NULL, OPT_DXT_LAYER },
 	{ "dry-run", no_argument, NULL, OPT_DRY },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "keep", no_argument, NULL, OPT_KEEP },
@@ -186,6 +190,16 @@ int cmd_run(int argc, char **argv)
 		case OPT_FORMAT:
 			lo.format = optarg;
 			break;
+		case OPT_DXT_LAYER: {
+			enum dxt_layer dl;
+
+			if (dxt_layer_parse(optarg, &dl) < 0) {
+				die_msg("invalid DXT layer '%s': expected 'posix' or 'mpiio'", optarg);
+				return 2;
+			}
+			lo.dxt_layer = optarg;
+			break;
+		}
 		case OPT_DRY:
 			dry = true;
 			break;
@@ -262,6 +276,12 @@ int cmd_run(int argc, char **argv)
 		}
 		have_ops = true;
 	}
+	{
+		char wb[512];
+
+		if (!quiet && dxt_incomplete_warning(&s, wb, sizeof(wb)))
+			warn_msg("%s: %s", traces[0], wb);
+	}
 	ret = plan_build(&plan, &s, target, &po, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);
@@ -316,6 +336,14 @@ int cmd_run(int argc, char **argv)
 	if (!doc || !agg) {
 		die_msg("out of memory");
 		goto out;
+	}
+	{
+		/* a trace cut short (DXT's buffer filled up) says so in the results */
+		char inc[128];
+		const char *iv = opstream_info(&s, "incomplete", inc, sizeof(inc));
+
+		json_object_set_new(json_object_get(doc, "options"), "trace_incomplete",
+				    iv && *iv ? json_string(iv) : json_false());
 	}
 	report_agg_init(agg);
 	if (plan.reused && !quiet)
