@@ -279,7 +279,7 @@ int cmd_run(int argc, char **argv)
 	{
 		char wb[512];
 
-		if (!quiet && dxt_incomplete_warning(&s, wb, sizeof(wb)))
+		if (dxt_incomplete_warning(&s, wb, sizeof(wb)))
 			warn_msg("%s: %s", traces[0], wb);
 	}
 	ret = plan_build(&plan, &s, target, &po, &e);
