@@ -23,7 +23,8 @@
  * (first open) and closed once (last close): fio tracks files, not fds.
  * Ops fio cannot replay (metadata, ftruncate, barriers, mmap) are left
  * out; async submits become plain reads/writes (fio's iodepth gives the
- * overlap).  Zero-length transfers are left out (fio rejects them).
+ * overlap).  Zero-length transfers are left out (fio rejects them), and so
+ * are calls the trace shows failing (replay run skips them too).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -240,6 +241,8 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 		file = handle_get(st, o->handle);
 		if (file == OP_NOFILE || !st->opens[file])
 			continue; /* handle never opened in the trace */
+		if (o->result < 0)
+			continue; /* the traced call failed: replay skips it too */
 		if (op_is_data(o->kind)) {
 			if (!o->len)
 				continue;
