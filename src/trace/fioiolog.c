@@ -169,10 +169,11 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 	if (!used)
 		return rerr_set(e, -ENOMEM, "out of memory");
 	fprintf(f, "fio version %u iolog\n", version);
-	/* pass 1: every file this rank opens, added up front */
+	/* pass 1: every file this rank opens (successfully), added up front */
 	for (uint64_t i = 0; i < n; i++) {
-		if (ops[i].kind != OP_OPEN || ops[i].file == OP_NOFILE || ops[i].file >= s->npaths)
-			continue;
+		if (ops[i].kind != OP_OPEN || ops[i].file == OP_NOFILE || ops[i].file >= s->npaths ||
+		    ops[i].result < 0)
+			continue; /* a failed open names no file fio should add */
 		if (used[ops[i].file])
 			continue;
 		used[ops[i].file] = 1;
@@ -331,8 +332,10 @@ out:
  *
  * One rank per file (files in natural order: rank-2 before rank-10).  Two
  * passes over each file: the first checks every line and learns which
- * files the log writes (their opens get O_RDWR|O_CREAT, the others
- * O_RDONLY: an iolog records no flags), the second feeds the builder.
+ * files the log writes (their opens get O_RDWR, the others O_RDONLY: an
+ * iolog records no flags; never O_CREAT, since fio creates and lays out
+ * every added file before its job starts, so replay prepares them), the
+ * second feeds the builder.
  *
  *   add          declares FILE (no op)
  *   open, close  an open (mode 0644 when created) and a close
@@ -553,8 +556,9 @@ static int io_open(struct iolog *L, size_t fi, uint64_t ts, unsigned long line, 
 	ev.call = SC_OPEN;
 	ev.name = "open";
 	ev.path = L->f[fi].name;
-	ev.flags = L->f[fi].written ? O_RDWR | O_CREAT : O_RDONLY;
-	ev.mode = L->f[fi].written ? 0644 : 0;
+	/* fio lays every added file out before the job starts: the files
+	 * exist when the log opens them (no O_CREAT; the plan prepares them) */
+	ev.flags = L->f[fi].written ? O_RDWR : O_RDONLY;
 	ev.ret = (int64_t)fi + 3;
 	ev.ts_ns = ts;
 	ev.opflags = flags;
