@@ -609,6 +609,32 @@ static void t_bad_input(void **st)
 	/* neither '#' nor a segment */
 	snprintf(b, sizeof(b), "%s%sgarbage here\n", w, r);
 	bad_case(b, 15, "expected a '#' line or an X_POSIX/X_MPIIO segment line");
+	/* with --skip-bad: bad lines are skipped and counted, and a block
+	 * short of its header's counts keeps what it has */
+	{
+		char path[512];
+		struct rerr e;
+		struct load_opts lo = { .skip_bad = true };
+		struct load_result res;
+		struct opstream st2;
+		snprintf(path, sizeof(path), "%s/skip.dxt.txt", dir);
+		FILE *f = fopen(path, "w");
+		fputs(head, f);
+		fputs(" X_POSIX       0  write        0               0            -100      0.0010      0.0020\n", f);
+		fputs(" X_POSIX       0   read        0               0             100      0.0030      0.0040\n", f);
+		fclose(f);
+		char *args[] = { path };
+		unlink(ops_path);
+		assert_int_equal(trace_load(args, 1, &lo, ops_path, &res, &e), 0);
+		/* the negative length, then the block (1 write announced, 0 kept) */
+		assert_int_equal(res.bad_lines, 2);
+		assert_non_null(strstr(res.first_bad, ":13: negative length -100"));
+		assert_int_equal(opstream_open(&st2, ops_path, NULL), 0);
+		assert_int_equal(st2.nops, 3);             /* open, the read, close */
+		assert_int_equal(st2.ops[1].kind, OP_READ);
+		opstream_close(&st2);
+		unlink(path);
+	}
 	/* a time beyond what 32-bit ticks of 0.1 ms hold */
 	bad_case(" X_POSIX       0  write        0               0             100 500000.0000 500000.0001\n",
 		 13, "time beyond 429496 s");

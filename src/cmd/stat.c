@@ -384,6 +384,55 @@ static void print_dir_pattern(const char *name, const struct stat_dir *d)
 	       100.0 * (double)d->top_size_n / (double)d->requests, d->top_size);
 }
 
+/* The sections about where the bytes went: Lustre OST sets, (file, rank)
+ * pairs, hosts. */
+static void print_groups(const struct loaded_trace *lt, const struct stat_report *r)
+{
+	if (r->nostsets || r->osts_unmatched) {
+		printf("\nLustre OST sets (files with ops)\n");
+		printf("  %-20s %7s %14s %14s\n", "osts", "files", "bytes_read", "bytes_written");
+		for (uint32_t i = 0; i < r->nostsets; i++) {
+			const struct stat_ostset *o = &r->ostsets[i];
+			printf("  %-20s %7" PRIu32 " %14" PRIu64 " %14" PRIu64 "\n", o->osts, o->nfiles,
+			       o->bytes_read, o->bytes_written);
+		}
+		if (r->osts_unmatched)
+			printf("  (%" PRIu32 " layouts name paths without ops)\n", r->osts_unmatched);
+	}
+
+	printf("\nper file and rank (successful reads and writes)\n");
+	printf("  %5s %10s %10s %14s %14s  %s\n", "rank", "reads", "writes", "bytes_read",
+	       "bytes_written", "path");
+	for (size_t i = 0; i < r->nfr; i++) {
+		const struct stat_file_rank *f = &r->fr[i];
+		printf("  %5" PRIu32 " %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %s\n",
+		       f->rank, f->reads, f->writes, f->bytes_read, f->bytes_written,
+		       opstream_path(&lt->s, f->file));
+	}
+
+	if (r->nhosts) {
+		printf("\nhosts\n");
+		printf("  %-20s %6s %14s %14s  %s\n", "host", "ranks", "bytes_read", "bytes_written",
+		       "rank indexes");
+		for (uint32_t i = 0; i < r->nhosts; i++) {
+			const struct stat_host *h = &r->hosts[i];
+			printf("  %-20s %6" PRIu32 " %14" PRIu64 " %14" PRIu64 "  ", h->name[0] ? h->name :
+			       "(unknown)", h->nranks, h->bytes_read, h->bytes_written);
+			/* runs of consecutive indexes: 0-3,8,10-11 */
+			for (uint32_t k = 0; k < h->nranks;) {
+				uint32_t e2 = k;
+				while (e2 + 1 < h->nranks && h->ranks[e2 + 1] == h->ranks[e2] + 1)
+					e2++;
+				printf("%s%" PRIu32, k ? "," : "", h->ranks[k]);
+				if (e2 > k)
+					printf("-%" PRIu32, h->ranks[e2]);
+				k = e2 + 1;
+			}
+			printf("\n");
+		}
+	}
+}
+
 static void print_text(const struct loaded_trace *lt, const struct stat_report *r,
 		       char *const *args, int nargs)
 {
@@ -453,49 +502,7 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 		       f->bytes_written, f->path, f->truncated ? " (truncated name)" : "");
 	}
 
-	if (r->nostsets || r->osts_unmatched) {
-		printf("\nLustre OST sets (files with ops)\n");
-		printf("  %-20s %7s %14s %14s\n", "osts", "files", "bytes_read", "bytes_written");
-		for (uint32_t i = 0; i < r->nostsets; i++) {
-			const struct stat_ostset *o = &r->ostsets[i];
-			printf("  %-20s %7" PRIu32 " %14" PRIu64 " %14" PRIu64 "\n", o->osts, o->nfiles,
-			       o->bytes_read, o->bytes_written);
-		}
-		if (r->osts_unmatched)
-			printf("  (%" PRIu32 " layouts name paths without ops)\n", r->osts_unmatched);
-	}
-
-	printf("\nper file and rank (successful reads and writes)\n");
-	printf("  %5s %10s %10s %14s %14s  %s\n", "rank", "reads", "writes", "bytes_read",
-	       "bytes_written", "path");
-	for (size_t i = 0; i < r->nfr; i++) {
-		const struct stat_file_rank *f = &r->fr[i];
-		printf("  %5" PRIu32 " %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %s\n",
-		       f->rank, f->reads, f->writes, f->bytes_read, f->bytes_written,
-		       opstream_path(&lt->s, f->file));
-	}
-
-	if (r->nhosts) {
-		printf("\nhosts\n");
-		printf("  %-20s %6s %14s %14s  %s\n", "host", "ranks", "bytes_read", "bytes_written",
-		       "rank indexes");
-		for (uint32_t i = 0; i < r->nhosts; i++) {
-			const struct stat_host *h = &r->hosts[i];
-			printf("  %-20s %6" PRIu32 " %14" PRIu64 " %14" PRIu64 "  ", h->name[0] ? h->name :
-			       "(unknown)", h->nranks, h->bytes_read, h->bytes_written);
-			/* runs of consecutive indexes: 0-3,8,10-11 */
-			for (uint32_t k = 0; k < h->nranks;) {
-				uint32_t e2 = k;
-				while (e2 + 1 < h->nranks && h->ranks[e2 + 1] == h->ranks[e2] + 1)
-					e2++;
-				printf("%s%" PRIu32, k ? "," : "", h->ranks[k]);
-				if (e2 > k)
-					printf("-%" PRIu32, h->ranks[e2]);
-				k = e2 + 1;
-			}
-			printf("\n");
-		}
-	}
+	print_groups(lt, r);
 
 	printf("\nper rank\n");
 	printf("  %5s %-20s %10s %14s %14s %14s\n", "rank", "name", "ops", "bytes_read",

@@ -76,6 +76,7 @@ struct dblock {
 	uint32_t line;            /* of the file_id line                */
 	int8_t module;
 	uint8_t have_rank, have_counts;
+	uint8_t damaged;          /* a segment line was skipped (--skip-bad) */
 };
 
 struct dxt {
@@ -96,7 +97,6 @@ struct dxt {
 	char log_version[32], lib_ver[32], nprocs[32], jobid[32], run_time[32];
 	int mod_ver[NMOD];
 	uint64_t nsegs[NMOD], nblocks[NMOD], zero_len[NMOD], unknown_off[NMOD];
-	unsigned long first_unknown_off_line;
 
 	/* tables */
 	struct seg *segs;
@@ -369,90 +369,119 @@ static int job_line(struct dxt *D, const char *p, unsigned long line)
 	return 0;
 }
 
+/* The OST indices of "OSTs: 3 7 11" (and the old lines), added to the set
+ * of the current block's file. */
+static int ost_list(struct dxt *D, const char *o, unsigned long line)
+{
+	const char *end;
+	int64_t v;
+
+	for (;;) {
+		o = skip_ws(o);
+		if (!*o || *o == '\r')
+			return 0;
+		if (!dec_i64(o, &end, &v) || v < 0)
+			return bad(D, line, "expected OST indices");
+		if (D->nosts + 24 < sizeof(D->osts))
+			D->nosts += (size_t)snprintf(D->osts + D->nosts, sizeof(D->osts) - D->nosts,
+						     "%s%" PRId64, D->nosts ? "," : "", v);
+		o = end;
+	}
+}
+
+/* "file_id: N, file_name: PATH": a new block of the current module. */
+static int block_start(struct dxt *D, const char *p, unsigned long line)
+{
+	const char *q = p;
+	uint64_t id = 0;
+	uint32_t fix;
+	int rc = block_end(D);
+
+	if (rc)
+		return rc;
+	if (D->module == MOD_NONE)
+		return bad(D, line, "block header before any '# DXT_POSIX module data' or"
+			   " '# DXT_MPIIO module data' banner");
+	/* file ids are unsigned 64-bit */
+	while (*q >= '0' && *q <= '9' && id <= (UINT64_MAX - 9) / 10)
+		id = id * 10 + (uint64_t)(*q++ - '0');
+	if (q == p || (*q >= '0' && *q <= '9') || !starts(q, ", file_name: "))
+		return bad(D, line, "expected 'file_id: N, file_name: PATH'");
+	const char *name = q + 13;
+	size_t nlen = strlen(name);
+	while (nlen && name[nlen - 1] == '\r')
+		nlen--;
+	if (!nlen)
+		return bad(D, line, "empty file_name");
+	rc = file_get(D, id, name, nlen, line, &fix);
+	if (rc)
+		return rc;
+	rc = trace_grow((void **)&D->blocks, &D->capblock, D->nblock + 1, sizeof(*D->blocks), 64);
+	if (rc)
+		return rc;
+	if (D->nblock >= WRITE_BIT)
+		return bad(D, line, "more than %u blocks", WRITE_BIT);
+	struct dblock *k = &D->blocks[D->nblock];
+	memset(k, 0, sizeof(*k));
+	k->file = fix;
+	k->line = (uint32_t)line;
+	k->module = (int8_t)D->module;
+	D->cur = (int64_t)D->nblock++;
+	D->nblocks[D->module]++;
+	D->banner_data[D->module] = true;
+	D->nosts = 0;
+	D->osts[0] = 0;
+	D->osts_mdt = false;
+	return 0;
+}
+
+/* "rank: R, hostname: H" */
+static int rank_line(struct dxt *D, struct dblock *k, const char *p, unsigned long line)
+{
+	const char *end;
+	uint32_t rix;
+	int64_t v;
+	int rc;
+
+	if (!dec_i64(p, &end, &v) || !starts(end, ", hostname: "))
+		return bad(D, line, "expected 'rank: R, hostname: HOST'");
+	if (v < 0)
+		return bad(D, line, "negative rank %" PRId64, v);
+	rc = rank_get(D, v, &rix);
+	if (rc)
+		return rc;
+	const char *h = end + 12;
+	size_t hl = strlen(h);
+	while (hl && (h[hl - 1] == ' ' || h[hl - 1] == '\r'))
+		hl--;
+	struct drank *r = &D->ranks[rix];
+	if (!r->host_line) {
+		rc = str_add(D, h, hl, &r->host);
+		if (rc)
+			return rc;
+		r->host_line = (uint32_t)line;
+	} else if (strlen(D->strs + r->host) != hl || memcmp(D->strs + r->host, h, hl)) {
+		return bad(D, line, "rank %" PRId64 " on host '%.*s' here, on '%s' at line %u", v,
+			   (int)hl, h, D->strs + r->host, r->host_line);
+	}
+	k->rank = rix;
+	k->have_rank = 1;
+	return 0;
+}
+
 /* "# DXT, ..." lines */
 static int dxt_line(struct dxt *D, const char *p, unsigned long line)
 {
 	const char *end;
 	int64_t v, w;
-	int rc;
 
-	if (starts(p, "file_id: ")) {
-		rc = block_end(D);
-		if (rc)
-			return rc;
-		if (D->module == MOD_NONE)
-			return bad(D, line, "block header before any '# DXT_POSIX module data' or"
-				   " '# DXT_MPIIO module data' banner");
-		if (!dec_i64(p + 9, &end, &v) || v < 0 || !starts(end, ", file_name: ")) {
-			/* file ids are unsigned 64-bit: the sign bit is allowed */
-			uint64_t u = 0;
-			const char *q = p + 9;
-			while (*q >= '0' && *q <= '9' && u <= (UINT64_MAX - 9) / 10)
-				u = u * 10 + (uint64_t)(*q++ - '0');
-			if (q == p + 9 || (*q >= '0' && *q <= '9') || !starts(q, ", file_name: "))
-				return bad(D, line, "expected 'file_id: N, file_name: PATH'");
-			v = (int64_t)u;
-			end = q;
-		}
-		const char *name = end + 13;
-		size_t nlen = strlen(name);
-		while (nlen && name[nlen - 1] == '\r')
-			nlen--;
-		if (!nlen)
-			return bad(D, line, "empty file_name");
-		uint32_t fix;
-		rc = file_get(D, (uint64_t)v, name, nlen, line, &fix);
-		if (rc)
-			return rc;
-		rc = trace_grow((void **)&D->blocks, &D->capblock, D->nblock + 1, sizeof(*D->blocks),
-				64);
-		if (rc)
-			return rc;
-		if (D->nblock >= WRITE_BIT)
-			return bad(D, line, "more than %u blocks", WRITE_BIT);
-		struct dblock *k = &D->blocks[D->nblock];
-		memset(k, 0, sizeof(*k));
-		k->file = fix;
-		k->line = (uint32_t)line;
-		k->module = (int8_t)D->module;
-		D->cur = (int64_t)D->nblock++;
-		D->nblocks[D->module]++;
-		D->banner_data[D->module] = true;
-		D->nosts = 0;
-		D->osts[0] = 0;
-		D->osts_mdt = false;
-		return 0;
-	}
+	if (starts(p, "file_id: "))
+		return block_start(D, p + 9, line);
 	if (D->cur < 0)
 		return bad(D, line, "'# DXT, %.40s' outside a block (no '# DXT, file_id:' line before)", p);
 	struct dblock *k = &D->blocks[D->cur];
-	if (starts(p, "rank: ")) {
-		if (!dec_i64(p + 6, &end, &v) || !starts(end, ", hostname: "))
-			return bad(D, line, "expected 'rank: R, hostname: HOST'");
-		if (v < 0)
-			return bad(D, line, "negative rank %" PRId64, v);
-		uint32_t rix;
-		rc = rank_get(D, v, &rix);
-		if (rc)
-			return rc;
-		const char *h = end + 12;
-		size_t hl = strlen(h);
-		while (hl && (h[hl - 1] == ' ' || h[hl - 1] == '\r'))
-			hl--;
-		struct drank *r = &D->ranks[rix];
-		if (!r->host_line) {
-			rc = str_add(D, h, hl, &r->host);
-			if (rc)
-				return rc;
-			r->host_line = (uint32_t)line;
-		} else if (strlen(D->strs + r->host) != hl || memcmp(D->strs + r->host, h, hl)) {
-			return bad(D, line, "rank %" PRId64 " on host '%.*s' here, on '%s' at line %u",
-				   v, (int)hl, h, D->strs + r->host, r->host_line);
-		}
-		k->rank = rix;
-		k->have_rank = 1;
-		return 0;
-	}
+	if (starts(p, "rank: "))
+		return rank_line(D, k, p + 6, line);
 	if (starts(p, "write_count: ")) {
 		if (!dec_i64(p + 13, &end, &v) || !starts(end, ", read_count: ") ||
 		    !dec_i64(end + 14, &end, &w) || *skip_ws(end))
@@ -464,25 +493,11 @@ static int dxt_line(struct dxt *D, const char *p, unsigned long line)
 		k->have_counts = 1;
 		return 0;
 	}
-	/* Lustre layouts: the OST set of the file (stat groups files by it) */
-	const char *o = NULL;
+	/* Lustre layouts of parsers before 3.4.6: the OST set of the file */
 	if (starts(p, "Lustre OST obdidx:"))
-		o = p + 18;
-	else if (starts(p, "Lustre OSTs:"))
-		o = p + 12;
-	if (o) {
-		for (;;) {
-			o = skip_ws(o);
-			if (!*o || *o == '\r')
-				break;
-			if (!dec_i64(o, &end, &v) || v < 0)
-				return bad(D, line, "expected OST indices");
-			if (D->nosts + 24 < sizeof(D->osts))
-				D->nosts += (size_t)snprintf(D->osts + D->nosts, sizeof(D->osts) - D->nosts,
-							     "%s%" PRId64, D->nosts ? "," : "", v);
-			o = end;
-		}
-	}
+		return ost_list(D, p + 18, line);
+	if (starts(p, "Lustre OSTs:"))
+		return ost_list(D, p + 12, line);
 	/* number of threads, mnt_pt/fs_type, stripe sizes, "Lustre stripe
 	 * components:": nothing to keep */
 	return 0;
@@ -502,19 +517,7 @@ static int component_line(struct dxt *D, const char *p, unsigned long line)
 		return bad(D, line, "expected a number after 'stripe_count:'");
 	if (v == 0)
 		D->osts_mdt = true;     /* data on the MDT */
-	o += 5;
-	for (;;) {
-		o = skip_ws(o);
-		if (!*o || *o == '\r')
-			break;
-		if (!dec_i64(o, &end, &v) || v < 0)
-			return bad(D, line, "expected OST indices after 'OSTs:'");
-		if (D->nosts + 24 < sizeof(D->osts))
-			D->nosts += (size_t)snprintf(D->osts + D->nosts, sizeof(D->osts) - D->nosts,
-						     "%s%" PRId64, D->nosts ? "," : "", v);
-		o = end;
-	}
-	return 0;
+	return ost_list(D, o + 5, line);
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -557,34 +560,21 @@ static int file_osts(struct dxt *D)
 
 /* ---- segment lines --------------------------------------------------------- */
 
-static int segment_line(struct dxt *D, const char *p, unsigned long line)
-{
-	const char *tok[9], *end;
-	size_t ntok = 0;
-	int m = MOD_NONE;
-	int rc;
+struct segf {                     /* the fields of one segment line */
+	int64_t rank, segix, off, len;
+	uint32_t t0, t1;
+	bool is_w, has_off;
+};
 
-	/* the module token */
-	for (int i = 0; i < NMOD; i++)
-		if (starts(p, seg_name[i]) && (p[7] == ' ' || p[7] == '\t'))
-			m = i;
-	if (m == MOD_NONE) {
-		size_t n = strcspn(p, " \t");
-		return bad(D, line, "unknown module '%.*s' (expected X_POSIX or X_MPIIO)",
-			   (int)(n > 40 ? 40 : n), p);
-	}
-	if (D->cur < 0)
-		return bad(D, line, "%s segment before any '# DXT, file_id:' block header",
-			   seg_name[m]);
-	struct dblock *k = &D->blocks[D->cur];
-	if (k->module != m)
-		return bad(D, line, "%s segment in a %s block", seg_name[m], mod_name[k->module]);
-	if (!k->have_rank || !k->have_counts)
-		return bad(D, line, "segment of a block without its '# DXT, %s' line",
-			   k->have_rank ? "write_count:" : "rank:");
-	/* split up to the end time: 7 fields (MPIIO of 3.1.x parsers: no
-	 * offset) or 8; what follows is OSTs and a thread id */
-	p += 7;
+/* Split and parse the fields after the module token (p): 7 of them, or 6
+ * for X_MPIIO lines of 3.1.x parsers (no offset); then OST tokens
+ * ("[106]", "[  5]") and a thread id (N/A or a number) may follow. */
+static int seg_fields(struct dxt *D, int m, const char *p, unsigned long line, struct segf *f)
+{
+	const char *tok[8], *end;
+	size_t ntok = 0;
+	bool range;
+
 	while (ntok < 8) {
 		p = skip_ws(p);
 		if (!*p || *p == '[' || *p == '\r')
@@ -600,38 +590,31 @@ static int segment_line(struct dxt *D, const char *p, unsigned long line)
 	if (ntok == 8)
 		return bad(D, line, "expected start and end times in seconds (S.FFFF) as the last"
 			   " fields of the %s line", seg_name[m]);
-	bool has_off = ntok == 7;
 	if (ntok < 6 || (ntok == 6 && m == MOD_POSIX))
 		return bad(D, line, "truncated %s line: expected rank, write|read, segment, %slength,"
 			   " start and end", seg_name[m], m == MOD_POSIX ? "offset, " : "[offset,] ");
 	/* tok: rank kind segment [offset] length start end */
-	int64_t rank, segix, off = -1, len;
-	if (!dec_i64(tok[0], &end, &rank) || (*end != ' ' && *end != '\t'))
+	f->has_off = ntok == 7;
+	f->off = -1;
+	if (!dec_i64(tok[0], &end, &f->rank) || (*end != ' ' && *end != '\t'))
 		return bad(D, line, "expected a rank after %s", seg_name[m]);
-	if (rank != D->ranks[k->rank].rank)
-		return bad(D, line, "segment of rank %" PRId64 " in the block of rank %" PRId64, rank,
-			   D->ranks[k->rank].rank);
-	bool is_w;
 	if (starts(tok[1], "write ") || starts(tok[1], "write\t"))
-		is_w = true;
+		f->is_w = true;
 	else if (starts(tok[1], "read ") || starts(tok[1], "read\t"))
-		is_w = false;
+		f->is_w = false;
 	else
 		return bad(D, line, "expected 'write' or 'read' after the rank");
-	if (!dec_i64(tok[2], &end, &segix) || (*end != ' ' && *end != '\t'))
+	if (!dec_i64(tok[2], &end, &f->segix) || (*end != ' ' && *end != '\t'))
 		return bad(D, line, "expected a segment number");
-	if (has_off && (!dec_i64(tok[3], &end, &off) || (*end != ' ' && *end != '\t')))
+	if (f->has_off && (!dec_i64(tok[3], &end, &f->off) || (*end != ' ' && *end != '\t')))
 		return bad(D, line, "expected an offset");
-	if (!dec_i64(tok[3 + has_off], &end, &len) || (*end != ' ' && *end != '\t'))
+	if (!dec_i64(tok[3 + f->has_off], &end, &f->len) || (*end != ' ' && *end != '\t'))
 		return bad(D, line, "expected a length");
-	uint32_t t0, t1;
-	bool range;
-	if (!secs_ticks(tok[4 + has_off], &end, &t0, &range) || (*end != ' ' && *end != '\t') ||
-	    !secs_ticks(tok[5 + has_off], &end, &t1, &range))
+	if (!secs_ticks(tok[4 + f->has_off], &end, &f->t0, &range) ||
+	    (*end != ' ' && *end != '\t') || !secs_ticks(tok[5 + f->has_off], &end, &f->t1, &range))
 		return range ? bad(D, line, "time beyond %u s, more than replay keeps",
 				   UINT32_MAX / 10000)
 			     : bad(D, line, "expected start and end times in seconds (S.FFFF)");
-	/* OSTs ("[106]", "[  5]"), then a thread id (N/A or a number) */
 	p = skip_ws(end);
 	while (*p == '[') {
 		const char *c = strchr(p, ']');
@@ -650,50 +633,98 @@ static int segment_line(struct dxt *D, const char *p, unsigned long line)
 		p++;
 	if (*p)
 		return bad(D, line, "unexpected '%.20s' after the end time", p);
-	/* values */
-	if (len < 0)
-		return bad(D, line, "negative length %" PRId64, len);
-	if (off < -1 || (off == -1 && m == MOD_POSIX))
-		return bad(D, line, "negative offset %" PRId64, off);
-	if (t1 < t0)
-		return bad(D, line, "end time before start time");
-	uint32_t *seen = is_w ? &k->seen_w : &k->seen_r;
-	if (!is_w && k->seen_w < k->nw)
-		return bad(D, line, "read listed after %u of the block's %u writes", k->seen_w, k->nw);
-	if (*seen >= (is_w ? k->nw : k->nr))
-		return bad(D, line, "more %ss than the block's header announces (%u)",
-			   is_w ? "write" : "read", is_w ? k->nw : k->nr);
-	if (segix != *seen)
-		return bad(D, line, "%s segment %" PRId64 " where %u was expected",
-			   is_w ? "write" : "read", segix, *seen);
-	if (!k->seen_w && !k->seen_r) {
-		rc = file_osts(D);
-		if (rc)
-			return rc;
+	return 1;
+}
+
+/* A bad segment line of block k: with --skip-bad the block keeps going
+ * without the order checks (its numbering has a gap now). */
+static int seg_bad(struct dxt *D, struct dblock *k, unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int seg_bad(struct dxt *D, struct dblock *k, unsigned long line, const char *fmt, ...)
+{
+	char msg[480];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	k->damaged = 1;
+	return trace_bad_line(D->in, D->e, D->src, line, msg);
+}
+
+static int segment_line(struct dxt *D, const char *p, unsigned long line)
+{
+	struct segf f;
+	int m = MOD_NONE;
+	int rc;
+
+	for (int i = 0; i < NMOD; i++)
+		if (starts(p, seg_name[i]) && (p[7] == ' ' || p[7] == '\t'))
+			m = i;
+	if (m == MOD_NONE) {
+		size_t n = strcspn(p, " \t");
+		return bad(D, line, "unknown module '%.*s' (expected X_POSIX or X_MPIIO)",
+			   (int)(n > 40 ? 40 : n), p);
 	}
+	if (D->cur < 0)
+		return bad(D, line, "%s segment before any '# DXT, file_id:' block header",
+			   seg_name[m]);
+	struct dblock *k = &D->blocks[D->cur];
+	if (k->module != m)
+		return bad(D, line, "%s segment in a %s block", seg_name[m], mod_name[k->module]);
+	if (!k->have_rank || !k->have_counts)
+		return bad(D, line, "segment of a block without its '# DXT, %s' line",
+			   k->have_rank ? "write_count:" : "rank:");
+	rc = seg_fields(D, m, p + 7, line, &f);
+	if (rc <= 0) {
+		k->damaged = 1;         /* a bad line (0: skipped with --skip-bad) */
+		return rc;
+	}
+	if (f.rank != D->ranks[k->rank].rank)
+		return seg_bad(D, k, line, "segment of rank %" PRId64 " in the block of rank %" PRId64,
+			   f.rank, D->ranks[k->rank].rank);
+	if (f.len < 0)
+		return seg_bad(D, k, line, "negative length %" PRId64, f.len);
+	if (f.off < -1 || (f.off == -1 && m == MOD_POSIX))
+		return seg_bad(D, k, line, "negative offset %" PRId64, f.off);
+	if (f.t1 < f.t0)
+		return seg_bad(D, k, line, "end time before start time");
+	uint32_t *seen = f.is_w ? &k->seen_w : &k->seen_r;
+	/* the order of the text (writes, then reads, numbered from 0), unless
+	 * --skip-bad already dropped a line of the block */
+	if (!f.is_w && k->seen_w < k->nw && !k->damaged)
+		return seg_bad(D, k, line, "read listed after %u of the block's %u writes",
+			       k->seen_w, k->nw);
+	if (*seen >= (f.is_w ? k->nw : k->nr))
+		return seg_bad(D, k, line, "more %ss than the block's header announces (%u)",
+			   f.is_w ? "write" : "read", f.is_w ? k->nw : k->nr);
+	if (f.segix != *seen && !k->damaged)
+		return seg_bad(D, k, line, "%s segment %" PRId64 " where %u was expected",
+			   f.is_w ? "write" : "read", f.segix, *seen);
+	if (!k->seen_w && !k->seen_r && (rc = file_osts(D)))
+		return rc;
 	(*seen)++;
 	D->nsegs[m]++;
 	D->ranks[k->rank].segs[m]++;
-	if (!len)
+	if (!f.len)
 		D->zero_len[m]++;
-	if (off < 0) {
-		if (!D->unknown_off[m]++)
-			D->first_unknown_off_line = line;
+	if (f.off < 0) {
+		D->unknown_off[m]++;
 		if (m == D->want)
 			return rerr_at(D->e, -EINVAL, D->src, line,
 				       "X_MPIIO offset unknown (%s: DXT_MPIIO log version 1, or a"
 				       " Darshan runtime built with Open MPI): the MPI-IO layer"
 				       " cannot be replayed at its offsets; use --dxt-layer posix",
-				       has_off ? "-1" : "no offset column");
+				       f.has_off ? "-1" : "no offset column");
 	}
 	if (m != D->want)
 		return 0;
 	rc = trace_grow((void **)&D->segs, &D->capseg, D->nseg + 1, sizeof(*D->segs), 4096);
 	if (rc)
 		return rc;
-	D->segs[D->nseg++] = (struct seg){ .off = off, .len = (uint64_t)len, .start = t0,
-					   .end = t1,
-					   .block = (uint32_t)D->cur | (is_w ? WRITE_BIT : 0),
+	D->segs[D->nseg++] = (struct seg){ .off = f.off, .len = (uint64_t)f.len, .start = f.t0,
+					   .end = f.t1,
+					   .block = (uint32_t)D->cur | (f.is_w ? WRITE_BIT : 0),
 					   .line = (uint32_t)line };
 	return 0;
 }

@@ -151,6 +151,31 @@ static int name_of(const struct opstream *s, struct rank_state *st, const char *
 }
 
 /* Version 3: the line's time (us since the rank's first op) first. */
+static void stamp(FILE *f, unsigned version, uint64_t t_ns);
+
+/* Pass 1 of a rank: every file it opens (successfully), added up front. */
+static int add_files(const struct opstream *s, const struct op *ops, uint64_t n,
+		     const char *target, FILE *f, struct rank_state *st, uint8_t *used,
+		     unsigned version, struct rerr *e)
+{
+	const char *name;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (ops[i].kind != OP_OPEN || ops[i].file == OP_NOFILE || ops[i].file >= s->npaths ||
+		    ops[i].result < 0)
+			continue; /* a failed open names no file fio should add */
+		if (used[ops[i].file])
+			continue;
+		used[ops[i].file] = 1;
+		int ret = name_of(s, st, target, ops[i].file, &name, e);
+		if (ret < 0)
+			return ret;
+		stamp(f, version, 0);
+		fprintf(f, "%s add\n", name);
+	}
+	return 0;
+}
+
 static void stamp(FILE *f, unsigned version, uint64_t t_ns)
 {
 	if (version == 3)
@@ -169,20 +194,9 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 	if (!used)
 		return rerr_set(e, -ENOMEM, "out of memory");
 	fprintf(f, "fio version %u iolog\n", version);
-	/* pass 1: every file this rank opens (successfully), added up front */
-	for (uint64_t i = 0; i < n; i++) {
-		if (ops[i].kind != OP_OPEN || ops[i].file == OP_NOFILE || ops[i].file >= s->npaths ||
-		    ops[i].result < 0)
-			continue; /* a failed open names no file fio should add */
-		if (used[ops[i].file])
-			continue;
-		used[ops[i].file] = 1;
-		ret = name_of(s, st, target, ops[i].file, &name, e);
-		if (ret < 0)
-			goto out;
-		stamp(f, version, 0);
-		fprintf(f, "%s add\n", name);
-	}
+	ret = add_files(s, ops, n, target, f, st, used, version, e);
+	if (ret < 0)
+		goto out;
 	/* pass 2: the actions, in trace order */
 	for (uint64_t i = 0; i < n; i++) {
 		const struct op *o = &ops[i];
