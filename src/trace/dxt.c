@@ -14,8 +14,9 @@
  * keeps, for the chosen layer only, one 32-byte record per segment
  * (struct seg): offset, length, start and end in 0.1 ms ticks (the
  * resolution every parser version prints), block and line.  Memory is
- * therefore 32 bytes x segments of the layer, plus per block, file and rank
- * a few dozen bytes, plus their names; nothing per line of the other layer.
+ * therefore 32 bytes x segments of the layer (the array doubles as it
+ * grows: at most 64), plus per block, file and rank a few dozen bytes, plus
+ * their names; nothing per line of the other layer.
  *
  * Pass 2 sorts the records by (rank, start, line): DXT lists a block's
  * writes before its reads and blocks file by file, so this rebuilds each
