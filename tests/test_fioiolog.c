@@ -1,5 +1,7 @@
-/* test_fioiolog.c - fio iolog export: exact text, path mapping, refusals,
- * and a real fio --read_iolog run that must do the exported I/O. */
+/* test_fioiolog.c - fio iologs: the export (exact v2 and v3 text, path
+ * mapping, refusals, a real fio --read_iolog run that must do the exported
+ * I/O) and the reader (v2 and v3, synthesized opens/closes, errors with
+ * file:line, the round trip export -> read -> export). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,6 +18,7 @@
 #include <jansson.h>
 
 #include "trace/fioiolog.h"
+#include "trace/trace.h"
 #include "ops/opstream.h"
 
 static char dir[] = "/var/tmp/replay-test-fioXXXXXX";
@@ -45,7 +48,7 @@ static void add(struct ops_writer *w, uint32_t r, struct op o)
 
 /* Two ranks.  Rank 0: /data/out opened twice (one open/close in the log),
  * odd-sized writes, fsync, fdatasync, a read, metadata left out, a failed
- * open ignored, a zero-length read dropped, the file left open closed at
+ * open ignored (its file not even added), a zero-length read dropped, the file left open closed at
  * the end.  Rank 1: a relative path with "./" and "x/../". */
 static void build(const char *ops_path)
 {
@@ -102,7 +105,6 @@ static void t_text(void **state)
 	char *t0 = slurp(f0), *t1 = slurp(f1);
 	snprintf(want, sizeof(want),
 		 "fio version 2 iolog\n"
-		 "%1$s/data/missing add\n"
 		 "%1$s/data/out add\n"
 		 "%1$s/data/out open\n"
 		 "%1$s/data/out write 0 10444\n"
@@ -284,6 +286,379 @@ static void t_fio_replays(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+
+/* ---- version 3 export ------------------------------------------------- */
+
+/* One rank with times: 0, 1.5 us (written as 1), 2 ms, 3 ms; a file left
+ * open is closed at the time of the rank's last op. */
+static void build_timed(const char *ops_path)
+{
+	struct ops_writer *w;
+	uint32_t r0, r1, pa, pb;
+
+	assert_int_equal(opsw_open(&w, ops_path), 0);
+	assert_int_equal(opsw_rank(w, "pid 1", 1, &r0), 0);
+	assert_int_equal(opsw_rank(w, "pid 2", 2, &r1), 0);
+	assert_int_equal(opsw_path(w, "/d/a", 0, &pa), 0);
+	assert_int_equal(opsw_path(w, "/d/b", 0, &pb), 0);
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = pa, .handle = 0, .result = 3, .t_ns = 0 });
+	add(w, r0, (struct op){ .kind = OP_WRITE, .handle = 0, .offset = 0, .len = 4096, .result = 4096,
+				 .t_ns = 1500 });
+	add(w, r0, (struct op){ .kind = OP_WRITE, .handle = 0, .offset = 4096, .len = 10, .result = -28,
+				 .t_ns = 1600 });   /* ENOSPC in the trace: left out */
+	add(w, r0, (struct op){ .kind = OP_FSYNC, .handle = 0, .t_ns = 2000000 });
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = pb, .handle = 1, .result = 4, .t_ns = 2500000 });
+	add(w, r0, (struct op){ .kind = OP_READ, .handle = 1, .offset = 7, .len = 100, .result = 100,
+				 .t_ns = 3000000 });
+	add(w, r0, (struct op){ .kind = OP_CLOSE, .handle = 1, .t_ns = 3100000 });
+	add(w, r0, (struct op){ .kind = OP_STAT, .file = pa, .handle = OP_NOHANDLE, .t_ns = 4000000 });
+	add(w, r1, (struct op){ .kind = OP_OPEN, .file = pb, .handle = 0, .result = 3, .t_ns = 0 });
+	add(w, r1, (struct op){ .kind = OP_READ, .handle = 0, .offset = 0, .len = 50, .result = 50,
+				 .t_ns = 999 });
+	add(w, r1, (struct op){ .kind = OP_CLOSE, .handle = 0, .t_ns = 5000 });
+	assert_int_equal(opsw_finish(w), 0);
+}
+
+static void t_v3_text(void **state)
+{
+	(void)state;
+	char ops[300], out[300], f0[300], f1[300];
+	struct opstream s;
+	struct rerr e = { "" };
+
+	path_in(ops, sizeof(ops), "v3.ops");
+	path_in(out, sizeof(out), "v3logs");
+	build_timed(ops);
+	assert_int_equal(opstream_open(&s, ops, NULL), 0);
+	struct fio_export_opts o = { .target = "/t", .version = 3 };
+	assert_int_equal(fio_iolog_export(&s, out, &o, &e), 0);
+	opstream_close(&s);
+	path_in(f0, sizeof(f0), "v3logs/rank-0.iolog");
+	path_in(f1, sizeof(f1), "v3logs/rank-1.iolog");
+	char *t = slurp(f0);
+	assert_string_equal(t, "fio version 3 iolog\n"
+			       "0 /t/d/a add\n0 /t/d/b add\n"
+			       "0 /t/d/a open\n1 /t/d/a write 0 4096\n2000 /t/d/a sync 0 0\n"
+			       "2500 /t/d/b open\n3000 /t/d/b read 7 100\n3100 /t/d/b close\n"
+			       "4000 /t/d/a close\n");
+	free(t);
+	t = slurp(f1);
+	assert_string_equal(t, "fio version 3 iolog\n0 /t/d/b add\n0 /t/d/b open\n"
+			       "0 /t/d/b read 0 50\n5 /t/d/b close\n");
+	free(t);
+	/* an unknown version is refused */
+	o.version = 4;
+	assert_int_equal(opstream_open(&s, ops, NULL), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "version 4"));
+	opstream_close(&s);
+	unlink(f0);
+	unlink(f1);
+	rmdir(out);
+	unlink(ops);
+}
+
+/* ---- the reader ------------------------------------------------------- */
+
+static int load_log(const char *arg, const char *out, struct opstream *s, struct rerr *e)
+{
+	struct load_opts lo = { 0 };
+	struct load_result res;
+	char *args[] = { (char *)arg };
+	int rc;
+
+	unlink(out);
+	e->msg[0] = 0;
+	rc = trace_load(args, 1, &lo, out, &res, e);
+	if (rc)
+		return rc;
+	assert_string_equal(res.format, "fio-iolog");
+	assert_int_equal(opstream_open(s, out, NULL), 0);
+	return 0;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+struct want {
+	unsigned kind;
+	uint64_t t_ns, offset, len;
+	const char *path;
+	uint8_t flags;
+	uint32_t oflags;
+};
+
+static void expect_ops(const struct opstream *s, uint32_t r, const struct want *w, size_t n)
+{
+	uint64_t got;
+	const struct op *o = opstream_rank_ops(s, r, &got);
+
+	assert_int_equal(got, n);
+	for (size_t i = 0; i < n; i++) {
+		if (o[i].kind != w[i].kind || o[i].t_ns != w[i].t_ns ||
+		    strcmp(opstream_path(s, o[i].file), w[i].path) || o[i].flags != w[i].flags)
+			fail_msg("rank %u op %zu: got %s t=%llu %s flags %u, want %s t=%llu %s flags %u",
+				 r, i, op_kind_name(o[i].kind), (unsigned long long)o[i].t_ns,
+				 opstream_path(s, o[i].file), o[i].flags, op_kind_name(w[i].kind),
+				 (unsigned long long)w[i].t_ns, w[i].path, w[i].flags);
+		if (op_is_data(o[i].kind)) {
+			assert_int_equal(o[i].offset, w[i].offset);
+			assert_int_equal(o[i].len, w[i].len);
+			assert_int_equal(o[i].result, (int64_t)w[i].len);
+		}
+		if (o[i].kind == OP_OPEN)
+			assert_int_equal(o[i].oflags, w[i].oflags);
+	}
+}
+
+static void t_read_v2(void **state)
+{
+	(void)state;
+	char log[300], ops[300], v[64];
+	struct opstream s;
+	struct rerr e;
+
+	path_in(log, sizeof(log), "a.iolog");
+	path_in(ops, sizeof(ops), "a.ops");
+	write_text(log, "fio version 2 iolog\n"
+			"/x/w add\n/x/r add\n"
+			"/x/w open\n"
+			"/x/w write 0 4096\n"
+			"/x/w wait 1500 0\n"            /* +1.5 ms */
+			"/x/w sync 0 0\n"
+			"\n"
+			"/x/r read 8192 512\n"          /* never opened: an open is made up */
+			"/x/w trim 0 4096\n"            /* not replayed */
+			"/x/w datasync 0 0\n"
+			"/x/w close\n"
+			"/x/w close\n");                /* not open any more: ignored */
+	assert_int_equal(load_log(log, ops, &s, &e), 0);
+	assert_int_equal(s.nranks, 1);
+	assert_string_equal(opstream_rank_name(&s, 0), "a.iolog");
+	const struct want w[] = {
+		{ OP_OPEN, 0, 0, 0, "/x/w", 0, O_RDWR },
+		{ OP_WRITE, 0, 0, 4096, "/x/w", 0, 0 },
+		{ OP_FSYNC, 1500000, 0, 0, "/x/w", 0, 0 },
+		{ OP_OPEN, 1500000, 0, 0, "/x/r", OPF_SYNTH, O_RDONLY },
+		{ OP_READ, 1500000, 8192, 512, "/x/r", 0, 0 },
+		{ OP_FDATASYNC, 1500000, 0, 0, "/x/w", 0, 0 },
+		{ OP_CLOSE, 1500000, 0, 0, "/x/w", 0, 0 },
+		{ OP_CLOSE, 1500000, 0, 0, "/x/r", OPF_SYNTH, 0 },  /* left open */
+	};
+	expect_ops(&s, 0, w, sizeof(w) / sizeof(w[0]));
+	assert_string_equal(opstream_info(&s, "skipped.trim", v, sizeof(v)), "1");
+	assert_string_equal(opstream_info(&s, "synthesized_opens", v, sizeof(v)), "1");
+	assert_string_equal(opstream_info(&s, "synthesized_closes", v, sizeof(v)), "1");
+	assert_string_equal(opstream_info(&s, "fio_close_without_open", v, sizeof(v)), "1");
+	opstream_close(&s);
+	unlink(log);
+	unlink(ops);
+}
+
+/* What fio 3.33 itself writes (write_iolog, times in microseconds). */
+static void t_read_v3(void **state)
+{
+	(void)state;
+	char log[300], ops[300];
+	struct opstream s;
+	struct rerr e;
+
+	path_in(log, sizeof(log), "j.iolog");
+	path_in(ops, sizeof(ops), "j.ops");
+	write_text(log, "fio version 3 iolog\n"
+			"14 /tmp/fiot/j.0.0 add\n"
+			"18 /tmp/fiot/j.0.1 add\n"
+			"111 /tmp/fiot/j.0.0 open\n"
+			"115 /tmp/fiot/j.0.0 read 0 4096\n"
+			"571 /tmp/fiot/j.0.1 open\n"
+			"578 /tmp/fiot/j.0.1 read 20480 4096\n"
+			"1273 /tmp/fiot/j.0.1 write 12288 4096\n"
+			"1890 /tmp/fiot/j.0.0 sync 8192 0\n"
+			"4014 /tmp/fiot/j.0.1 close\n"
+			"4738 /tmp/fiot/j.0.0 close\n");
+	assert_int_equal(load_log(log, ops, &s, &e), 0);
+	const struct want w[] = {
+		{ OP_OPEN, 0, 0, 0, "/tmp/fiot/j.0.0", 0, O_RDONLY },
+		{ OP_READ, 4000, 0, 4096, "/tmp/fiot/j.0.0", 0, 0 },
+		{ OP_OPEN, 460000, 0, 0, "/tmp/fiot/j.0.1", 0, O_RDWR },
+		{ OP_READ, 467000, 20480, 4096, "/tmp/fiot/j.0.1", 0, 0 },
+		{ OP_WRITE, 1162000, 12288, 4096, "/tmp/fiot/j.0.1", 0, 0 },
+		{ OP_FSYNC, 1779000, 0, 0, "/tmp/fiot/j.0.0", 0, 0 },
+		{ OP_CLOSE, 3903000, 0, 0, "/tmp/fiot/j.0.1", 0, 0 },
+		{ OP_CLOSE, 4627000, 0, 0, "/tmp/fiot/j.0.0", 0, 0 },
+	};
+	expect_ops(&s, 0, w, sizeof(w) / sizeof(w[0]));
+	assert_int_equal(s.ranks[0].t0_ns, 111000);
+	opstream_close(&s);
+	unlink(log);
+	unlink(ops);
+}
+
+static void bad_log(const char *text, unsigned line, const char *want)
+{
+	char log[300], ops[300], msg[700];
+	struct opstream s;
+	struct rerr e;
+
+	path_in(log, sizeof(log), "bad.iolog");
+	path_in(ops, sizeof(ops), "bad.ops");
+	write_text(log, text);
+	struct load_opts lo = { .format = "fio-iolog" };
+	struct load_result res;
+	char *args[] = { log };
+	unlink(ops);
+	int rc = trace_load(args, 1, &lo, ops, &res, &e);
+	(void)s;
+	if (!rc)
+		fail_msg("accepted: %s", text);
+	snprintf(msg, sizeof(msg), "%s:%u: %s", log, line, want);
+	if (!strstr(e.msg, msg))
+		fail_msg("expected '%s' in '%s'", msg, e.msg);
+	assert_int_equal(access(ops, F_OK), -1);
+	unlink(log);
+}
+
+static void t_read_bad(void **state)
+{
+	(void)state;
+	bad_log("fio version 1 iolog\n", 1, "expected 'fio version 2 iolog' or 'fio version 3 iolog'");
+	bad_log("fio version 2 iolog\n/a add\n/a open\n/a append 0 1\n", 4, "unknown action");
+	bad_log("fio version 2 iolog\n/a add\n/b open\n", 3, "file not added");
+	bad_log("fio version 2 iolog\n/a add\n/a open\n/a open\n", 4, "file opened again without a close");
+	bad_log("fio version 2 iolog\n/a add\n/a read 0\n", 3, "expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH'");
+	bad_log("fio version 2 iolog\n/a add\n/a read -1 10\n", 3,
+		"expected OFFSET and LENGTH as unsigned decimal numbers");
+	bad_log("fio version 2 iolog\n/a add\n/a open 0 0\n", 3, "add/open/close take no offset and length");
+	bad_log("fio version 2 iolog\n/a add\n/a read 0 4294967296\n", 3, "LENGTH longer than one read or write can move");
+	bad_log("fio version 3 iolog\n0 /a add\n5 /a wait 10 0\n", 3, "'wait' is not allowed in a version 3 iolog");
+	bad_log("fio version 3 iolog\n/a add\n", 2, "expected a time in microseconds first");
+	bad_log("fio version 3 iolog\n0 /a add\n1 /a read 0 1 2\n", 3, "expected 'TIME FILE ACTION'");
+	bad_log("fio version 2 iolog\n/a add\n/a read 0 1 2 3 4\n", 3, "too many fields");
+}
+
+/* ---- round trip: export, read back, export again ------------------------ */
+
+static char *slurp_all(const char *dirpath, unsigned nranks)
+{
+	char *all = calloc(1, 1 << 16), p[600];
+
+	for (unsigned r = 0; r < nranks; r++) {
+		snprintf(p, sizeof(p), "%s/rank-%u.iolog", dirpath, r);
+		char *t = slurp(p);
+		strcat(all, t);
+		free(t);
+	}
+	return all;
+}
+
+static void t_roundtrip(void **state)
+{
+	(void)state;
+	char ops[300], l1[300], l2[300], back[300], back2[300];
+	struct opstream s, b, b2;
+	struct rerr e = { "" };
+
+	path_in(ops, sizeof(ops), "rt.ops");
+	path_in(l1, sizeof(l1), "rt1");
+	path_in(l2, sizeof(l2), "rt2");
+	path_in(back, sizeof(back), "rt-back.ops");
+	path_in(back2, sizeof(back2), "rt-back2.ops");
+	build_timed(ops);
+	for (unsigned version = 2; version <= 3; version++) {
+		struct fio_export_opts o = { .target = "/", .version = version };
+		assert_int_equal(opstream_open(&s, ops, NULL), 0);
+		assert_int_equal(fio_iolog_export(&s, l1, &o, &e), 0);
+		assert_int_equal(load_log(l1, back, &b, &e), 0);
+		/* what the log can carry comes back op for op: opens, closes,
+		 * data ops that succeeded, syncs; paths as traced ("//d/a" is
+		 * "/d/a"); times to the microsecond in version 3 (none in 2) */
+		assert_int_equal(b.nranks, s.nranks);
+		for (uint32_t r = 0; r < s.nranks; r++) {
+			uint64_t n, m, j = 0;
+			const struct op *so = opstream_rank_ops(&s, r, &n), *bo = opstream_rank_ops(&b, r, &m);
+			for (uint64_t i = 0; i < n; i++) {
+				if (so[i].kind == OP_STAT || so[i].result < 0)
+					continue;
+				assert_true(j < m);
+				assert_int_equal(bo[j].kind, so[i].kind);
+				assert_string_equal(opstream_path(&b, bo[j].file),
+						    opstream_path(&s, so[i].kind == OP_OPEN ? so[i].file :
+								  bo[j].file));
+				if (op_is_data(so[i].kind)) {
+					assert_int_equal(bo[j].offset, so[i].offset);
+					assert_int_equal(bo[j].len, so[i].len);
+				}
+				assert_int_equal(bo[j].t_ns, version == 3 ? so[i].t_ns / 1000 * 1000 : 0);
+				j++;
+			}
+			/* rank 0 left /d/a open: the log closes it at the rank's
+			 * last op (the stat at 4 ms) */
+			if (r == 0) {
+				assert_int_equal(m, j + 1);
+				assert_int_equal(bo[j].kind, OP_CLOSE);
+				assert_string_equal(opstream_path(&b, bo[j].file), "/d/a");
+				assert_int_equal(bo[j].t_ns, version == 3 ? 4000000 : 0);
+			} else {
+				assert_int_equal(m, j);
+			}
+		}
+		/* a fixed point: the read-back exports to the very same text,
+		 * and reads back to the very same ops */
+		assert_int_equal(fio_iolog_export(&b, l2, &o, &e), 0);
+		char *t1 = slurp_all(l1, 2), *t2 = slurp_all(l2, 2);
+		assert_string_equal(t1, t2);
+		free(t1);
+		free(t2);
+		assert_int_equal(load_log(l2, back2, &b2, &e), 0);
+		assert_int_equal(b.nops, b2.nops);
+		for (uint64_t i = 0; i < b.nops; i++) {
+			assert_memory_equal(&b.ops[i], &b2.ops[i], sizeof(struct op));
+		}
+		opstream_close(&b2);
+		opstream_close(&b);
+		opstream_close(&s);
+		char cmd[1300];
+		snprintf(cmd, sizeof(cmd), "rm -rf %s %s %s %s", l1, l2, back, back2);
+		assert_int_equal(system(cmd), 0);
+	}
+	unlink(ops);
+}
+
+/* rank-2 before rank-10: the order convert wrote them in */
+static void t_natural_order(void **state)
+{
+	(void)state;
+	char d[300], p[700], ops[300];
+	struct opstream s;
+	struct rerr e;
+
+	path_in(d, sizeof(d), "nat");
+	path_in(ops, sizeof(ops), "nat.ops");
+	mkdir(d, 0755);
+	for (int r = 0; r < 12; r++) {
+		char text[200];
+		snprintf(p, sizeof(p), "%s/rank-%d.iolog", d, r);
+		snprintf(text, sizeof(text), "fio version 2 iolog\n/f%d add\n/f%d open\n/f%d close\n", r, r, r);
+		write_text(p, text);
+	}
+	assert_int_equal(load_log(d, ops, &s, &e), 0);
+	assert_int_equal(s.nranks, 12);
+	for (uint32_t r = 0; r < 12; r++) {
+		char want[32];
+		snprintf(want, sizeof(want), "rank-%u.iolog", r);
+		assert_string_equal(opstream_rank_name(&s, r), want);
+	}
+	opstream_close(&s);
+	snprintf(p, sizeof(p), "rm -rf %s %s", d, ops);
+	assert_int_equal(system(p), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -303,6 +678,12 @@ int main(void)
 		cmocka_unit_test(t_refused),
 		cmocka_unit_test(t_handle_reuse),
 		cmocka_unit_test(t_fio_replays),
+		cmocka_unit_test(t_v3_text),
+		cmocka_unit_test(t_read_v2),
+		cmocka_unit_test(t_read_v3),
+		cmocka_unit_test(t_read_bad),
+		cmocka_unit_test(t_roundtrip),
+		cmocka_unit_test(t_natural_order),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

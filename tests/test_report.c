@@ -213,7 +213,7 @@ static void test_run_and_summary(void **state)
 		      "\"copies\":0,\"rank_reuse\":false,\"engine\":\"sync\",\"depth\":1,"
 		      "\"direct\":false,\"overlap\":false,\"bind\":\"none\",\"repeats\":3,"
 		      "\"trace\":[\"a.txt\"],\"format\":\"strace\",\"drop_caches\":true,"
-		      "\"order\":\"\",\"dependencies\":0,\"barriers\":false,\"on_mismatch\":\"\"}");
+		      "\"order\":\"\",\"dependencies\":0,\"barriers\":false,\"on_mismatch\":\"\",\"trace_incomplete\":false}");
 	assert_json_equal(json_object_get(doc, "options"), want);
 	json_decref(want);
 	v = json_object_get(doc, "host");

@@ -356,6 +356,114 @@ static void test_empty(void **state)
 	tb_end(&t);
 }
 
+
+/* ---- Darshan's buckets, (file, rank) counts, hosts, OST sets --------- */
+
+static void test_darshan_buckets(void **state)
+{
+	(void)state;
+	/* each bound inclusive (darshan-common.h: "< 101", "< 1025", ...) */
+	static const uint64_t last[] = { 100, 1024, 10240, 102400, 1048576, 4194304, 10485760,
+					 104857600, 1073741824 };
+	static const char *const lbl[] = { "0_100", "100_1K", "1K_10K", "10K_100K", "100K_1M",
+					   "1M_4M", "4M_10M", "10M_100M", "100M_1G", "1G_PLUS" };
+	assert_int_equal(stat_darshan_bucket_of(0), 0);
+	for (unsigned i = 0; i < 9; i++) {
+		assert_int_equal(stat_darshan_bucket_of(last[i]), i);
+		assert_int_equal(stat_darshan_bucket_of(last[i] + 1), i + 1);
+	}
+	assert_int_equal(stat_darshan_bucket_of(UINT64_MAX), 9);
+	for (unsigned i = 0; i < STAT_NDARSHAN; i++)
+		assert_string_equal(stat_darshan_bucket_label(i), lbl[i]);
+	assert_string_equal(stat_darshan_bucket_label(STAT_NDARSHAN), "?");
+}
+
+/* Per (file, rank): successful reads and writes and their bytes (async
+ * bytes from the await); synthesized ops counted apart; hosts grouped;
+ * the OST sets of the info blob matched to paths. */
+static void test_groups(void **state)
+{
+	(void)state;
+	struct tb t;
+
+	tb_start(&t, "groups", 3, 3);
+	assert_int_equal(opsw_rank_host(t.w, t.rank[0], "n1"), 0);
+	assert_int_equal(opsw_rank_host(t.w, t.rank[1], "n2"), 0);
+	assert_int_equal(opsw_rank_host(t.w, t.rank[2], "n1"), 0);
+	assert_int_equal(opsw_info(t.w, "lustre_osts", "3,7\t/data/f0"), 0);
+	assert_int_equal(opsw_info(t.w, "lustre_osts", "3,7\t/data/f1"), 0);
+	assert_int_equal(opsw_info(t.w, "lustre_osts", "mdt\t/data/f2"), 0);
+	assert_int_equal(opsw_info(t.w, "lustre_osts", "5\t/data/none"), 0);   /* no such path */
+	struct op so = { .kind = OP_OPEN, .file = t.file[0], .handle = 0, .flags = OPF_SYNTH };
+	tb_add(&t, 0, &so);
+	tb_op(&t, 0, OP_WRITE, 0, 0, 100, 100);
+	tb_op(&t, 0, OP_WRITE, 0, 100, 50, 50);
+	tb_op(&t, 0, OP_READ, 0, 0, 100, 100);
+	tb_op(&t, 0, OP_READ, 0, 0, 100, -5);     /* failed: not counted */
+	tb_op(&t, 0, OP_READ, 1, 0, 7, 7);
+	so.kind = OP_CLOSE;
+	tb_add(&t, 0, &so);
+	tb_op(&t, 1, OP_WRITE, 0, 0, 2000, 2000);
+	struct op a = { .kind = OP_AREAD, .file = t.file[2], .handle = 2, .offset = 0, .len = 300,
+			.aux = 1, .iovcnt = 1 };
+	tb_add(&t, 1, &a);
+	struct op w = { .kind = OP_AWAIT, .file = OP_NOFILE, .handle = 2, .aux = 1, .result = 200 };
+	tb_add(&t, 1, &w);
+	tb_op(&t, 2, OP_STAT, 1, 0, 0, 0);       /* no data op: no pair */
+	tb_finish(&t);
+
+	assert_int_equal(t.r.synth[OP_OPEN], 1);
+	assert_int_equal(t.r.synth[OP_CLOSE], 1);
+	assert_int_equal(t.r.synth[OP_WRITE], 0);
+	assert_int_equal(t.r.nfr, 4);
+	/* rank 0: f0 then f1, in order of first data op */
+	assert_int_equal(t.r.fr[0].rank, 0);
+	assert_int_equal(t.r.fr[0].file, t.file[0]);
+	assert_int_equal(t.r.fr[0].writes, 2);
+	assert_int_equal(t.r.fr[0].reads, 1);
+	assert_int_equal(t.r.fr[0].bytes_written, 150);
+	assert_int_equal(t.r.fr[0].bytes_read, 100);
+	assert_int_equal(t.r.fr[1].file, t.file[1]);
+	assert_int_equal(t.r.fr[1].reads, 1);
+	assert_int_equal(t.r.fr[1].bytes_read, 7);
+	assert_int_equal(t.r.fr[2].rank, 1);
+	assert_int_equal(t.r.fr[2].bytes_written, 2000);
+	assert_int_equal(t.r.fr[3].file, t.file[2]);
+	assert_int_equal(t.r.fr[3].reads, 1);
+	assert_int_equal(t.r.fr[3].bytes_read, 200);   /* the await's result */
+	/* Darshan's buckets beside the study's */
+	assert_int_equal(t.r.wr.dhist[0], 2);    /* 100, 50 */
+	assert_int_equal(t.r.wr.dhist[2], 1);    /* 2000    */
+	assert_int_equal(t.r.rd.dhist[0], 2);    /* 100, 7  */
+	assert_int_equal(t.r.rd.dhist[1], 1);    /* 300     */
+	/* hosts: n1 (ranks 0, 2), n2 (rank 1) */
+	assert_int_equal(t.r.nhosts, 2);
+	assert_string_equal(t.r.hosts[0].name, "n1");
+	assert_int_equal(t.r.hosts[0].nranks, 2);
+	assert_int_equal(t.r.hosts[0].ranks[1], 2);
+	assert_int_equal(t.r.hosts[0].bytes_written, 150);
+	assert_string_equal(t.r.hosts[1].name, "n2");
+	assert_string_equal(t.r.ranks[2].host, "n1");
+	/* OST sets: "3,7" holds f0 and f1, "mdt" f2; /data/none matched nothing */
+	assert_int_equal(t.r.nostsets, 2);
+	assert_string_equal(t.r.ostsets[0].osts, "3,7");
+	assert_int_equal(t.r.ostsets[0].nfiles, 2);
+	assert_int_equal(t.r.ostsets[0].bytes_written, 2150);
+	assert_string_equal(t.r.ostsets[1].osts, "mdt");
+	assert_int_equal(t.r.osts_unmatched, 1);
+	assert_string_equal(t.r.files[0].osts, "3,7");
+	tb_end(&t);
+
+	/* no host anywhere: no host groups */
+	tb_start(&t, "nohost", 2, 1);
+	tb_op(&t, 0, OP_WRITE, 0, 0, 1, 1);
+	tb_finish(&t);
+	assert_int_equal(t.r.nhosts, 0);
+	assert_int_equal(t.r.nostsets, 0);
+	assert_string_equal(t.r.ranks[0].host, "");
+	tb_end(&t);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -382,6 +490,8 @@ int main(void)
 		cmocka_unit_test(test_interleaved_streams),
 		cmocka_unit_test(test_bytes_and_files),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_darshan_buckets),
+		cmocka_unit_test(test_groups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -38,7 +38,13 @@ struct filter_opts;
  * is one of them, 0 when not, -1 after saying why (a bad rank list, too
  * many rules). */
 int filter_option(struct filter_opts *fo, int id, const char *arg);
-/* The options of the commands that read traces (-f, --skip-bad, -h), the
+struct opstream;
+/* --dxt-layer L: 0, or -1 after the message (an unknown layer). */
+int  dxt_layer_option(struct load_opts *lo, const char *arg);
+/* Warn (to stderr) when the trace says it is incomplete (DXT). */
+void trace_warn_incomplete(const struct opstream *s, const char *name);
+
+/* The options of the commands that read traces (-f, --skip-bad, --dxt-layer, -h), the
  * others through own(ctx, id, optarg) (0, or -1 after the message); then
  * at least one TRACE.  0 go on, 1 --help printed, 2 usage error (said). */
 int trace_cmd_args(unsigned cmd, int argc, char **argv, struct load_opts *lo,

@@ -78,6 +78,9 @@ struct sc_event {
 	uint32_t path_flags;    /* OPSP_* for path (e.g. truncated)    */
 	const char *retpath;    /* path decoration of the returned fd
 	                         * (strace -y: "= 3</a/b>"), NULL absent */
+	uint8_t opflags;        /* OPF_* bits set on the ops this event
+	                         * makes (OPF_SYNTH: the reader made the
+	                         * call up; the trace does not show it)  */
 };
 
 /* ev->ret when the trace does not show the result ("= ?") */
@@ -107,6 +110,10 @@ struct builder;
 int  builder_new(struct builder **b, struct ops_writer *w);
 /* Declare a rank up front (LANL: ranks from the timing file). */
 int  builder_rank(struct builder *b, int64_t pid, const char *name, uint32_t *rank);
+/* The host a declared rank ran on (DXT: "# DXT, rank: R, hostname: H"). */
+int  builder_rank_host(struct builder *b, uint32_t rank, const char *host);
+/* A reader's own "key=value" line in the .ops info blob. */
+int  builder_info(struct builder *b, const char *key, const char *value);
 /* Feed one event.  -EINVAL + e filled (file:line: ...) when inconsistent. */
 int  builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e);
 /* Close the stream: record stats in the writer's info blob. */

@@ -46,7 +46,10 @@ enum op_kind {
 #define OPF_IMPLICIT_OPEN 0x1u /* open synthesized for an fd opened before tracing (path known from -y) */
 #define OPF_APPEND        0x2u /* write on an O_APPEND handle (offset = tracked end)    */
 #define OPF_ASYNC_BYTES   0x4u /* async length taken from iovecs, wait carried none    */
-#define OPF_STAT_SIZE     0x8u /* OP_STAT: len is the size the traced stat returned     */
+#define OPF_SYNTH         0x8u /* open/close the trace does not record, synthesized by
+                                * the reader (DXT: around a file's segments; fio iolog:
+                                * I/O before an open, files left open at the end)     */
+#define OPF_STAT_SIZE    0x10u /* OP_STAT: len is the size the traced stat returned     */
 
 /* Fixed-size, 64 bytes, little-endian host order: the on-disk record. */
 struct op {

@@ -54,7 +54,9 @@ struct ops_rank {
 	uint64_t name;   /* offset into the string table ("pid 8468", "host13.10378") */
 	int64_t  pid;    /* traced pid/tid, or -1            */
 	uint64_t t0_ns;  /* absolute trace time of the rank's first op (ns), 0 unknown */
-	uint64_t reserved;
+	uint64_t host;   /* offset into the string table: the node the rank ran on
+	                  * ("" = unknown; files written before hosts were kept
+	                  * hold 0 here, the empty string) */
 };
 
 /* ---- writer ---------------------------------------------------------- */
@@ -69,6 +71,8 @@ int  opsw_path(struct ops_writer *w, const char *path, uint32_t flags, uint32_t 
 /* Add a rank; returns its index.  Ranks appear in the file in this order. */
 int  opsw_rank(struct ops_writer *w, const char *name, int64_t pid, uint32_t *rank);
 void opsw_rank_t0(struct ops_writer *w, uint32_t rank, uint64_t t0_ns);
+/* Record the host a rank ran on (copied into the string table). */
+int  opsw_rank_host(struct ops_writer *w, uint32_t rank, const char *host);
 int  opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op);
 /* Append "key=value\n" to the info blob (value may not contain '\n'). */
 int  opsw_info(struct ops_writer *w, const char *key, const char *value);
@@ -100,6 +104,8 @@ static inline const struct op *opstream_rank_ops(const struct opstream *s, uint3
 }
 const char *opstream_path(const struct opstream *s, uint32_t id);    /* "" if OP_NOFILE */
 const char *opstream_rank_name(const struct opstream *s, uint32_t r);
+/* The host rank r ran on, "" when unknown. */
+const char *opstream_rank_host(const struct opstream *s, uint32_t r);
 /* Value of an info key (copied into buf), NULL when absent. */
 const char *opstream_info(const struct opstream *s, const char *key, char *buf, size_t len);
 /* Is the file at path an .ops file (magic check)? */

@@ -52,6 +52,8 @@ struct report_info {
 	uint64_t dependencies;        /* cross-rank waits the plan holds  */
 	bool barriers;                /* traced barriers honoured         */
 	const char *on_mismatch;      /* the policy's name                */
+	const char *trace_incomplete; /* NULL, or the Darshan modules whose
+	                               * DXT data the trace says is cut short */
 	const struct topo_summary *topo; /* NULL: unknown                 */
 };
 

@@ -55,6 +55,15 @@ const char *stat_pattern_name(enum stat_pattern p);
 unsigned stat_bucket_of(uint64_t size);
 const char *stat_bucket_label(unsigned idx);
 
+/* Darshan's access-size buckets (its POSIX_SIZE_*_0_100 ... counters), over
+ * the same request sizes: "0_100" is 0..100 bytes, "100_1K" 101..1024,
+ * "1K_10K" 1025..10240, "10K_100K", "100K_1M", "1M_4M", "4M_10M",
+ * "10M_100M", "100M_1G" (each up to its bound inclusive, 1K = 1024) and
+ * "1G_PLUS" above 1 GiB. */
+#define STAT_NDARSHAN 10
+unsigned stat_darshan_bucket_of(uint64_t size);
+const char *stat_darshan_bucket_label(unsigned idx);
+
 /* Thresholds of the classification, in percent of transitions/requests. */
 #define STAT_SEQ_PCT    90
 #define STAT_STRIDE_PCT 90
@@ -68,6 +77,7 @@ struct stat_dir {
 	uint64_t bytes;           /* traced bytes (see above)                   */
 	uint64_t req_bytes;       /* sum of requested lengths of `requests`     */
 	uint64_t hist[STAT_NBUCKETS];
+	uint64_t dhist[STAT_NDARSHAN]; /* Darshan's buckets, same requests    */
 	uint64_t transitions;     /* consecutive pairs within a stream          */
 	uint64_t sequential;      /* of which sequential                        */
 	int64_t  top_delta;       /* most frequent non-sequential delta         */
@@ -87,7 +97,31 @@ struct stat_file {
 	int truncated;            /* OPSP_TRUNCATED_NAME                   */
 	uint64_t ops;
 	uint64_t bytes_read, bytes_written;
+	const char *osts;         /* Lustre OST set ("106", "mdt,3,7"), NULL unknown */
 	uint32_t last_rank;       /* internal                              */
+};
+
+/* One (file, rank) pair with data ops: Darshan's per-record counts. */
+struct stat_file_rank {
+	uint32_t file;            /* path id                               */
+	uint32_t rank;
+	uint64_t reads, writes;   /* successful data ops (as `requests`)   */
+	uint64_t bytes_read, bytes_written;
+};
+
+/* Ranks that ran on one host (opstream_rank_host). */
+struct stat_host {
+	const char *name;         /* "" when the trace names no host       */
+	uint32_t nranks;
+	uint32_t *ranks;          /* nranks rank indexes, ascending        */
+	uint64_t bytes_read, bytes_written;
+};
+
+/* Files that share one Lustre OST set. */
+struct stat_ostset {
+	const char *osts;
+	uint32_t nfiles;
+	uint64_t bytes_read, bytes_written;
 };
 
 struct stat_rank {
@@ -96,6 +130,7 @@ struct stat_rank {
 	int64_t pid;
 	uint64_t ops;
 	uint64_t bytes_read, bytes_written;
+	const char *host;         /* "" unknown                            */
 	uint64_t end_ns;          /* max t_ns + dur_ns                     */
 	uint64_t kinds[OP__COUNT];
 };
@@ -115,6 +150,18 @@ struct stat_report {
 	uint32_t truncated_names; /* paths flagged OPSP_TRUNCATED_NAME      */
 	uint64_t nofile_data_ops; /* data ops without a path (unknown fds)  */
 	uint64_t duration_ns;     /* max over ranks of end_ns              */
+	uint64_t synth[OP__COUNT];/* ops flagged OPF_SYNTH, by kind         */
+	struct stat_file_rank *fr;/* by rank, then first data op           */
+	size_t nfr;
+	struct stat_host *hosts;  /* in order of first rank; none when no
+	                           * rank names a host                      */
+	uint32_t nhosts;
+	struct stat_ostset *ostsets; /* from the info blob's lustre_osts lines,
+	                           * files with ops only, sorted by OST set */
+	uint32_t nostsets;
+	uint32_t osts_unmatched;  /* lustre_osts lines naming no path of the
+	                           * stream                                  */
+	char *ostbuf;             /* storage of the osts strings            */
 };
 
 /* Analyze the stream: the ranks and ops the filter keeps (f NULL: all).

@@ -28,6 +28,7 @@ struct trace_input {
 	char note[512];         /* out: parser's remarks for the info blob
 	                         * ("k; k" text, "" if none), e.g. how LANL
 	                         * ranks were assigned, names made distinct */
+	const char *dxt_layer;  /* DXT: "posix" (NULL) or "mpiio"          */
 };
 
 struct trace_format {
@@ -38,9 +39,12 @@ struct trace_format {
 	int (*probe)(const char *head, size_t len);
 	/* Parse all in->files into b.  -errno and e filled on bad input. */
 	int (*parse)(struct trace_input *in, struct builder *b, struct rerr *e);
+	unsigned flags;         /* TRACE_F_*                               */
 };
+#define TRACE_F_GZIP 0x1u       /* parse() reads gzip-compressed files itself */
 
-extern const struct trace_format trace_strace, trace_lanl, trace_sandia;
+extern const struct trace_format trace_strace, trace_lanl, trace_sandia, trace_dxt,
+	trace_fioiolog;
 /* NULL-terminated list in detection order. */
 extern const struct trace_format *const trace_formats[];
 const struct trace_format *trace_format_find(const char *name);
@@ -48,6 +52,7 @@ const struct trace_format *trace_format_find(const char *name);
 struct load_opts {
 	const char *format;     /* NULL: detect                            */
 	bool skip_bad;
+	const char *dxt_layer;  /* --dxt-layer: NULL (posix) or "posix", "mpiio" */
 };
 
 struct load_result {
@@ -75,7 +80,7 @@ struct loaded_trace {
 };
 
 /* The -f FMT of stat, convert and dump: 0 when absent or known, else
- * -EINVAL with e "unknown format 'x' (strace, lanl, sandia)" (a usage error). */
+ * -EINVAL with e "unknown format 'x' (strace, lanl, ...)" (a usage error). */
 int load_opts_check(const struct load_opts *o, struct rerr *e);
 /* trace_load() then opstream_open(); out as for trace_load (NULL: temp).
  * -errno with e filled ("cannot open 'x': ...", "x.ops: corrupt ...").  */

@@ -47,6 +47,9 @@ int  lr_open(struct linereader *lr, const char *path);  /* -errno */
 int  lr_open_at(struct linereader *lr, const char *path, uint64_t off, unsigned long lineno);
 /* Offset of the first byte not yet returned. */
 uint64_t lr_tell(const struct linereader *lr);
+/* Read lines from an fd the caller owns (a pipe from a child process);
+ * `name` is for messages.  lr_close does not close fd. */
+int  lr_fdopen(struct linereader *lr, int fd, const char *name);
 void lr_close(struct linereader *lr);
 /* Next line, NUL-terminated, without '\n'; *len its length.
  * Returns 1 line, 0 EOF, -E2BIG over-long line (skipped), -errno read error.

@@ -12,18 +12,18 @@ const struct cmd_info cmd_infos[] = {
 	  "completion time (cache dropped before, delayed writes flushed after).\n",
 	  "replay a trace on a target directory (the default)" },
 	{ "stat", CMD_STAT, cmd_stat,
-	  "replay stat [--json] [--format FMT] [--skip-bad] TRACE...",
+	  "replay stat [--json] [--format FMT] [--skip-bad] [--dxt-layer L] TRACE...",
 	  "Analyze a trace (or an .ops file): ranks, files, op counts, bytes read\n"
 	  "and written, read/write ratio, access patterns, request-size histograms.\n",
 	  "analyze a trace: ranks, files, ops, bytes, patterns, sizes" },
 	{ "convert", CMD_CONVERT, cmd_convert,
-	  "replay convert [--format FMT] [--skip-bad] TRACE... -o FILE.ops\n"
-	  "replay convert --to fio-iolog [--target DIR] -o DIR TRACE...",
+	  "replay convert [--format FMT] [--skip-bad] [--dxt-layer L] TRACE... -o FILE.ops\n"
+	  "replay convert --to fio-iolog [--target DIR] [--iolog-version V] -o DIR TRACE...",
 	  "Parse traces once into the binary .ops file every other command reads,\n"
 	  "or export the op stream as fio iologs (DIR/rank-<R>.iolog).\n",
 	  "convert traces to a binary .ops file or fio iologs" },
 	{ "dump", CMD_DUMP, cmd_dump,
-	  "replay dump [--ranks LIST] [--format FMT] [--skip-bad] FILE.ops|TRACE...",
+	  "replay dump [--ranks LIST] [--format FMT] [--skip-bad] [--dxt-layer L] FILE.ops|TRACE...",
 	  "Print an op stream one op per line:\n"
 	  "  rank t_ns dur_ns kind handle offset len result extra path\n",
 	  "print an .ops file (or any trace) one op per line" },

@@ -12,6 +12,7 @@
 #include "cmd/options.h"
 #include "report/compare.h"
 #include "plan/filter.h"
+#include "trace/dxt.h"
 #include "trace/trace.h"
 #include "util/util.h"
 
@@ -141,6 +142,24 @@ void results_cli_release(struct results_cli *c)
 	c->lab = NULL;
 }
 
+int dxt_layer_option(struct load_opts *lo, const char *arg)
+{
+	enum dxt_layer dl;
+	if (dxt_layer_parse(arg, &dl) < 0) {
+		die_msg("invalid DXT layer '%s': expected 'posix' or 'mpiio'", arg);
+		return -1;
+	}
+	lo->dxt_layer = arg;
+	return 0;
+}
+
+void trace_warn_incomplete(const struct opstream *s, const char *name)
+{
+	char wb[512];
+	if (dxt_incomplete_warning(s, wb, sizeof(wb)))
+		warn_msg("%s: %s", name, wb);
+}
+
 struct trace_opt_ctx {
 	struct load_opts *lo;
 	int (*own)(void *ctx, int id, const char *arg);
@@ -154,6 +173,8 @@ static int trace_opt(void *ctx, int id, const char *arg)
 		t->lo->format = arg;
 	else if (id == OPT_SKIP_BAD)
 		t->lo->skip_bad = true;
+	else if (id == OPT_DXT_LAYER)
+		return dxt_layer_option(t->lo, arg);
 	else if (t->own)
 		return t->own(t->ctx, id, arg);
 	return 0;

@@ -123,6 +123,7 @@ struct convert_cli {
 	struct load_opts lo;
 	const char *out, *to, *target;
 	int quiet;
+	unsigned iolog_version;
 };
 
 static int convert_option(void *ctx, int id, const char *arg)
@@ -133,13 +134,20 @@ static int convert_option(void *ctx, int id, const char *arg)
 	case 't': c->to = arg; break;
 	case OPT_TARGET: c->target = arg; break;
 	case OPT_QUIET: c->quiet = 1; break;
+	case OPT_IOLOG_VERSION:
+		if (strcmp(arg, "2") && strcmp(arg, "3")) {
+			die_msg("convert: unknown iolog version '%s' (2, 3)", arg);
+			return -1;
+		}
+		c->iolog_version = (unsigned)(arg[0] - '0');
+		break;
 	}
 	return 0;
 }
 
 int cmd_convert(int argc, char **argv)
 {
-	struct convert_cli cli = { .to = "ops" };
+	struct convert_cli cli = { .to = "ops", .iolog_version = 2 };
 	struct loaded_trace lt;
 	struct rerr e = { { 0 } };
 	int rc, ret = 1, iolog;
@@ -174,8 +182,10 @@ int cmd_convert(int argc, char **argv)
 		fprintf(stderr, "replay: %s\n", e.msg);
 		goto out;
 	}
+	trace_warn_incomplete(&lt.s, argv[optind]);
 	if (iolog) {
-		struct fio_export_opts fo = { .target = target, .nranks = 0 };
+		struct fio_export_opts fo = { .target = target, .nranks = 0,
+					      .version = cli.iolog_version };
 		if (mkdir(out, 0777) < 0 && errno != EEXIST) {
 			fprintf(stderr, "replay: cannot create '%s': %s\n", out, strerror(errno));
 			goto out;

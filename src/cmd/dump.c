@@ -77,6 +77,8 @@ static void extra(char *buf, size_t len, const struct op *op)
 		ADD("append");
 	if (op->flags & OPF_ASYNC_BYTES)
 		ADD("iovbytes");
+	if (op->flags & OPF_SYNTH)
+		ADD("synth");
 	if (op->line)
 		ADD("line=%" PRIu32, op->line);
 #undef ADD
@@ -154,6 +156,7 @@ int cmd_dump(int argc, char **argv)
 		fprintf(stderr, "replay: %s\n", e.msg);
 		goto out;
 	}
+	trace_warn_incomplete(&lt.s, argv[optind]);
 	if (ranks.n && ranklist_max(&ranks) >= lt.s.nranks) {
 		fprintf(stderr, "replay: dump: no rank %" PRIu32 " (the trace has %" PRIu32 " ranks)\n",
 			ranklist_max(&ranks), lt.s.nranks);

@@ -54,6 +54,7 @@ struct run_state {
 	struct report_agg *agg;
 	struct runner *runner;
 	json_t *doc;
+	char incomplete[128];     /* the trace's "incomplete" info (DXT)    */
 	bool have_ops, have_filter, have_plan, have_ti, cleanup_done;
 };
 
@@ -98,6 +99,7 @@ static int run_option(void *ctx, int id, const char *arg)
 	case 'e': c->engine = arg; return 0;
 	case 'o': c->output = arg; return 0;
 	case 'f': c->lo.format = arg; return 0;
+	case OPT_DXT_LAYER: return dxt_layer_option(&c->lo, arg);
 	case OPT_BIND: return set_bind(c, arg);
 	case OPT_OVERLAP: c->ro.overlap = true; return 0;
 	case OPT_DIRECT: c->ro.direct = true; return 0;
@@ -212,6 +214,7 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 		return ret;
 	}
 	st->have_ops = true;
+	trace_warn_incomplete(&st->s, c->traces[0]);
 	ret = filter_build(&st->filt, &st->s, &c->fo, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);
@@ -257,6 +260,8 @@ static void fill_report_info(struct run_state *st, const struct run_cli *c)
 	ri->dependencies = st->plan.ord.total_deps;
 	ri->barriers = st->plan.nbars > 0;
 	ri->on_mismatch = c->ro.continue_on_error ? "warn" : mismatch_policy_name(c->ro.on_mismatch);
+	const char *inc = opstream_info(&st->s, "incomplete", st->incomplete, sizeof(st->incomplete));
+	ri->trace_incomplete = inc && *inc ? inc : NULL;
 	if (runner_topo(st->runner)) {
 		topo_get_summary(runner_topo(st->runner), &st->tsum);
 		ri->topo = &st->tsum;

@@ -92,6 +92,57 @@ static json_t *json_hist(const struct stat_dir *d)
 	return o;
 }
 
+static json_t *json_dhist(const struct stat_dir *d)
+{
+	json_t *o = json_object();
+
+	for (unsigned i = 0; i < STAT_NDARSHAN; i++)
+		json_object_set_new(o, stat_darshan_bucket_label(i), jint(d->dhist[i]));
+	return o;
+}
+
+/* info keys printed in their own sections, not among the notes */
+static int own_section(const char *key, size_t klen)
+{
+	return klen == 11 && !strncmp(key, "lustre_osts", 11);
+}
+
+static json_t *json_extra(const struct opstream *s, const struct stat_report *r, json_t *root)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < r->nfr; i++) {
+		const struct stat_file_rank *f = &r->fr[i];
+		json_array_append_new(a, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}",
+			"path", opstream_path(s, f->file), "rank", (json_int_t)f->rank,
+			"reads", (json_int_t)f->reads, "writes", (json_int_t)f->writes,
+			"bytes_read", (json_int_t)f->bytes_read,
+			"bytes_written", (json_int_t)f->bytes_written));
+	}
+	json_object_set_new(root, "file_ranks", a);
+	a = json_array();
+	for (uint32_t i = 0; i < r->nhosts; i++) {
+		const struct stat_host *h = &r->hosts[i];
+		json_t *rk = json_array();
+		for (uint32_t k = 0; k < h->nranks; k++)
+			json_array_append_new(rk, jint(h->ranks[k]));
+		json_array_append_new(a, json_pack("{s:s,s:I,s:o,s:I,s:I}", "host", h->name,
+			"nranks", (json_int_t)h->nranks, "ranks", rk,
+			"bytes_read", (json_int_t)h->bytes_read,
+			"bytes_written", (json_int_t)h->bytes_written));
+	}
+	json_object_set_new(root, "hosts", a);
+	a = json_array();
+	for (uint32_t i = 0; i < r->nostsets; i++) {
+		const struct stat_ostset *o = &r->ostsets[i];
+		json_array_append_new(a, json_pack("{s:s,s:I,s:I,s:I}", "osts", o->osts,
+			"files", (json_int_t)o->nfiles, "bytes_read", (json_int_t)o->bytes_read,
+			"bytes_written", (json_int_t)o->bytes_written));
+	}
+	json_object_set_new(root, "ost_sets", a);
+	return root;
+}
+
 struct notes_json {
 	json_t *notes, *skipped;
 };
@@ -110,6 +161,10 @@ static void note_json_cb(const char *key, size_t klen, const char *val, size_t v
 		v = json_integer((json_int_t)strtoull(val, NULL, 10));
 	else
 		v = json_stringn(val, vlen);
+	if (own_section(key, klen)) {
+		json_decref(v);
+		return;
+	}
 	if (!strncmp(k, SKIP_PREFIX, strlen(SKIP_PREFIX)) && k[strlen(SKIP_PREFIX)])
 		json_object_set_new(nj->skipped, k + strlen(SKIP_PREFIX), v);
 	else
@@ -170,23 +225,34 @@ static int print_json(const struct loaded_trace *lt, const struct stat_report *r
 							"write", json_pattern(&r->wr)));
 	json_object_set_new(root, "size_histogram", json_pack("{s:o,s:o}", "read", json_hist(&r->rd),
 							      "write", json_hist(&r->wr)));
+	json_object_set_new(root, "size_histogram_darshan",
+			    json_pack("{s:o,s:o}", "read", json_dhist(&r->rd),
+				      "write", json_dhist(&r->wr)));
+	json_object_set_new(root, "synthesized", json_pack("{s:I,s:I}",
+			    "open", (json_int_t)r->synth[OP_OPEN], "close", (json_int_t)r->synth[OP_CLOSE]));
+	{
+		char inc[128];
+		const char *iv = opstream_info(&lt->s, "incomplete", inc, sizeof(inc));
+		json_object_set_new(root, "incomplete", iv && *iv ? json_string(iv) : json_false());
+	}
 	json_object_set_new(root, "files_shared", jint(r->files_shared));
 	json_object_set_new(root, "files_private", jint(r->nfiles - r->files_shared - r->files_failed));
 	json_object_set_new(root, "files_failed_only", jint(r->files_failed));
 	a = json_array();
 	for (uint32_t i = 0; i < r->nfiles; i++) {
 		const struct stat_file *f = &r->files[i];
-		json_array_append_new(a, json_pack("{s:s,s:b,s:I,s:I,s:I,s:I,s:b}",
+		json_array_append_new(a, json_pack("{s:s,s:b,s:I,s:I,s:I,s:I,s:b,s:o}",
 			"path", f->path, "shared", f->nranks > 1, "ranks", (json_int_t)f->nranks,
 			"ops", (json_int_t)f->ops, "bytes_read", (json_int_t)f->bytes_read,
-			"bytes_written", (json_int_t)f->bytes_written, "truncated_name", f->truncated));
+			"bytes_written", (json_int_t)f->bytes_written, "truncated_name", f->truncated,
+			"osts", f->osts ? json_string(f->osts) : json_null()));
 	}
 	json_object_set_new(root, "files", a);
 	a = json_array();
 	for (uint32_t i = 0; i < r->nranks; i++) {
 		const struct stat_rank *k = &r->ranks[i];
-		json_t *o = json_pack("{s:I,s:s,s:I,s:I,s:I,s:I,s:I}",
-			"rank", (json_int_t)k->id, "name", k->name, "pid", (json_int_t)k->pid,
+		json_t *o = json_pack("{s:I,s:s,s:s,s:I,s:I,s:I,s:I,s:I}",
+			"rank", (json_int_t)k->id, "name", k->name, "host", k->host, "pid", (json_int_t)k->pid,
 			"ops", (json_int_t)k->ops, "bytes_read", (json_int_t)k->bytes_read,
 			"bytes_written", (json_int_t)k->bytes_written, "duration_ns", (json_int_t)k->end_ns);
 		if (o)
@@ -195,6 +261,7 @@ static int print_json(const struct loaded_trace *lt, const struct stat_report *r
 	}
 	json_object_set_new(root, "per_rank", a);
 	json_object_set_new(root, "filtered", report_filter_json(filt));
+	json_extra(&lt->s, r, root);
 	json_object_set_new(root, "notes", json_notes(lt, r));
 
 	if (json_dumpf(root, stdout, JSON_INDENT(2)) < 0 || fputc('\n', stdout) == EOF)
@@ -257,6 +324,8 @@ static void note_other_cb(const char *key, size_t klen, const char *val, size_t 
 
 	if (klen > pl && !strncmp(key, SKIP_PREFIX, pl))
 		return;
+	if (own_section(key, klen))
+		return;
 	/* the first few input files; "source files" gives the count */
 	if (klen == 6 && !strncmp(key, "source", 6) && ++*nsource > 3) {
 		if (*nsource == 4)
@@ -306,6 +375,55 @@ static void print_dir_pattern(const char *name, const struct stat_dir *d)
 	       100.0 * (double)d->top_size_n / (double)d->requests, d->top_size);
 }
 
+/* The sections about where the bytes went: Lustre OST sets, (file, rank)
+ * pairs, hosts. */
+static void print_groups(const struct loaded_trace *lt, const struct stat_report *r)
+{
+	if (r->nostsets || r->osts_unmatched) {
+		printf("\nLustre OST sets (files with ops)\n");
+		printf("  %-20s %7s %14s %14s\n", "osts", "files", "bytes_read", "bytes_written");
+		for (uint32_t i = 0; i < r->nostsets; i++) {
+			const struct stat_ostset *o = &r->ostsets[i];
+			printf("  %-20s %7" PRIu32 " %14" PRIu64 " %14" PRIu64 "\n", o->osts, o->nfiles,
+			       o->bytes_read, o->bytes_written);
+		}
+		if (r->osts_unmatched)
+			printf("  (%" PRIu32 " layouts name paths without ops)\n", r->osts_unmatched);
+	}
+
+	printf("\nper file and rank (successful reads and writes)\n");
+	printf("  %5s %10s %10s %14s %14s  %s\n", "rank", "reads", "writes", "bytes_read",
+	       "bytes_written", "path");
+	for (size_t i = 0; i < r->nfr; i++) {
+		const struct stat_file_rank *f = &r->fr[i];
+		printf("  %5" PRIu32 " %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %s\n",
+		       f->rank, f->reads, f->writes, f->bytes_read, f->bytes_written,
+		       opstream_path(&lt->s, f->file));
+	}
+
+	if (r->nhosts) {
+		printf("\nhosts\n");
+		printf("  %-20s %6s %14s %14s  %s\n", "host", "ranks", "bytes_read", "bytes_written",
+		       "rank indexes");
+		for (uint32_t i = 0; i < r->nhosts; i++) {
+			const struct stat_host *h = &r->hosts[i];
+			printf("  %-20s %6" PRIu32 " %14" PRIu64 " %14" PRIu64 "  ", h->name[0] ? h->name :
+			       "(unknown)", h->nranks, h->bytes_read, h->bytes_written);
+			/* runs of consecutive indexes: 0-3,8,10-11 */
+			for (uint32_t k = 0; k < h->nranks;) {
+				uint32_t e2 = k;
+				while (e2 + 1 < h->nranks && h->ranks[e2 + 1] == h->ranks[e2] + 1)
+					e2++;
+				printf("%s%" PRIu32, k ? "," : "", h->ranks[k]);
+				if (e2 > k)
+					printf("-%" PRIu32, h->ranks[e2]);
+				k = e2 + 1;
+			}
+			printf("\n");
+		}
+	}
+}
+
 static void print_text(const struct loaded_trace *lt, const struct stat_report *r,
 		       const struct filter *filt, char *const *args, int nargs)
 {
@@ -318,6 +436,13 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	       stat_fmt_ratio(b1, sizeof(b1), r->rd.bytes, r->wr.bytes));
 
 	printf("%-14s %s\n", "format", stream_format(lt, fbuf, sizeof(fbuf)));
+	{
+		char inc[128];
+		const char *iv = opstream_info(&lt->s, "incomplete", inc, sizeof(inc));
+		if (iv && *iv)
+			printf("%-14s yes: %s (DXT's buffer filled up: what follows is a time prefix"
+			       " of the job)\n", "incomplete", iv);
+	}
 	printf("%-14s %" PRIu32 "\n", "ranks", r->nranks);
 	printf("%-14s %" PRIu32 " (%" PRIu32 " shared by several ranks, %" PRIu32 " private",
 	       "files", r->nfiles, r->files_shared, r->nfiles - r->files_shared - r->files_failed);
@@ -334,9 +459,14 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	report_filter_print(stdout, filt);
 
 	printf("\nop counts\n");
-	for (unsigned k = 1; k < OP__COUNT; k++)
-		if (r->kinds[k])
-			printf("  %-10s %" PRIu64 "\n", op_kind_name(k), r->kinds[k]);
+	for (unsigned k = 1; k < OP__COUNT; k++) {
+		if (!r->kinds[k])
+			continue;
+		printf("  %-10s %" PRIu64, op_kind_name(k), r->kinds[k]);
+		if (r->synth[k])
+			printf(" (%" PRIu64 " synthesized: not in the trace)", r->synth[k]);
+		printf("\n");
+	}
 
 	printf("\naccess patterns\n");
 	print_dir_pattern("read", &r->rd);
@@ -348,6 +478,12 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 		printf("  %-8s %12" PRIu64 " %12" PRIu64 "\n", stat_bucket_label(i),
 		       r->rd.hist[i], r->wr.hist[i]);
 
+	printf("\nrequest sizes, Darshan's buckets (up to the bound inclusive; 1K = 1024)\n");
+	printf("  %-8s %12s %12s\n", "size", "reads", "writes");
+	for (unsigned i = 0; i < STAT_NDARSHAN; i++)
+		printf("  %-8s %12" PRIu64 " %12" PRIu64 "\n", stat_darshan_bucket_label(i),
+		       r->rd.dhist[i], r->wr.dhist[i]);
+
 	printf("\nfiles\n");
 	printf("  %-7s %5s %10s %14s %14s  %s\n", "sharing", "ranks", "ops", "bytes_read",
 	       "bytes_written", "path");
@@ -357,6 +493,8 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 		       f->nranks > 1 ? "shared" : f->nranks ? "private" : "failed", f->nranks, f->ops, f->bytes_read,
 		       f->bytes_written, f->path, f->truncated ? " (truncated name)" : "");
 	}
+
+	print_groups(lt, r);
 
 	printf("\nper rank\n");
 	printf("  %5s %-20s %10s %14s %14s %14s\n", "rank", "name", "ops", "bytes_read",
@@ -431,6 +569,7 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "replay: %s\n", e.msg);
 		goto out;
 	}
+	trace_warn_incomplete(&lt.s, argv[optind]);
 	rc = filter_build(&filt, &lt.s, &cli.fo, &e);
 	if (rc < 0) {
 		fprintf(stderr, "replay: %s\n", e.msg);

@@ -298,6 +298,7 @@ static int emit_rank(struct builder *b, uint32_t rank, const struct sc_event *ev
 	rs->last_t = op->t_ns;
 	op->dur_ns = ev->dur_ns;
 	op->line = (uint32_t)ev->line;
+	op->flags |= ev->opflags;
 	if (!op->iovcnt)
 		op->iovcnt = 1;
 	rc = opsw_append(b->w, rank, op);
@@ -1248,6 +1249,16 @@ int builder_rank(struct builder *b, int64_t pid, const char *name, uint32_t *ran
 		b->nranks = *rank + 1;
 	p->rank = *rank;
 	return 0;
+}
+
+int builder_rank_host(struct builder *b, uint32_t rank, const char *host)
+{
+	return opsw_rank_host(b->w, rank, host);
+}
+
+int builder_info(struct builder *b, const char *key, const char *value)
+{
+	return opsw_info(b->w, key, value);
 }
 
 static int do_barrier(struct builder *b, struct proc *p, const struct sc_event *ev)

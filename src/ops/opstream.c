@@ -26,6 +26,7 @@ struct wrank {
 	uint64_t name;       /* string table offset */
 	int64_t pid;
 	uint64_t t0;
+	uint64_t host;       /* string table offset, 0 = "" */
 	uint64_t count;
 	uint64_t *chunks;    /* spill offsets of full chunks */
 	size_t nchunks, capchunks;
@@ -186,6 +187,17 @@ void opsw_rank_t0(struct ops_writer *w, uint32_t rank, uint64_t t0_ns)
 		w->ranks[rank].t0 = t0_ns;
 }
 
+int opsw_rank_host(struct ops_writer *w, uint32_t rank, const char *host)
+{
+	if (rank >= w->nranks)
+		return -EINVAL;
+	if (!host || !*host) {
+		w->ranks[rank].host = 0;
+		return 0;
+	}
+	return str_add(w, host, &w->ranks[rank].host);
+}
+
 static int write_full(int fd, const void *p, size_t n, uint64_t off)
 {
 	const char *c = p;
@@ -328,7 +340,7 @@ int opsw_finish(struct ops_writer *w)
 	for (uint32_t i = 0; i < w->nranks; i++) {
 		struct wrank *r = &w->ranks[i];
 		struct ops_rank ri = { .first = first, .count = r->count, .name = r->name,
-				       .pid = r->pid, .t0_ns = r->t0 };
+				       .pid = r->pid, .t0_ns = r->t0, .host = r->host };
 		ret = write_full(fd, &ri, sizeof(ri), h.ranks_off + (uint64_t)i * sizeof(ri));
 		if (ret < 0)
 			goto out;
@@ -460,7 +472,8 @@ static const char *check_tables(const struct opstream *s)
 			return "corrupt .ops file (path name out of bounds)";
 	uint64_t next = 0;
 	for (uint32_t r = 0; r < s->nranks; r++) {
-		if (s->ranks[r].name >= h->str_len || s->ranks[r].first != next ||
+		if (s->ranks[r].name >= h->str_len || s->ranks[r].host >= h->str_len ||
+		    s->ranks[r].first != next ||
 		    s->ranks[r].count > h->nops - next)
 			return "corrupt .ops file (bad rank index)";
 		next += s->ranks[r].count;
@@ -545,6 +558,11 @@ const char *opstream_path(const struct opstream *s, uint32_t id)
 const char *opstream_rank_name(const struct opstream *s, uint32_t r)
 {
 	return r < s->nranks ? s->strs + s->ranks[r].name : "";
+}
+
+const char *opstream_rank_host(const struct opstream *s, uint32_t r)
+{
+	return r < s->nranks ? s->strs + s->ranks[r].host : "";
 }
 
 const char *opstream_info(const struct opstream *s, const char *key, char *buf, size_t len)

@@ -403,6 +403,8 @@ json_t *report_doc_new(const struct report_info *ri)
 	bad |= set_new(opt, "dependencies", u64j(ri->dependencies));
 	bad |= set_new(opt, "barriers", json_boolean(ri->barriers));
 	bad |= set_new(opt, "on_mismatch", json_string(ri->on_mismatch ? ri->on_mismatch : ""));
+	bad |= set_new(opt, "trace_incomplete", ri->trace_incomplete ? json_string(ri->trace_incomplete)
+								     : json_false());
 	bad |= set_new(opt, "mode", json_string(ri->mode ? ri->mode : ""));
 	bad |= set_new(opt, "processes", json_integer(ri->processes));
 	bad |= set_new(opt, "ranks", json_integer(ri->ranks));

@@ -50,6 +50,28 @@ const char *stat_bucket_label(unsigned idx)
 	return idx < STAT_NBUCKETS ? bucket_labels[idx] : "?";
 }
 
+static const char *const darshan_labels[STAT_NDARSHAN] = {
+	"0_100", "100_1K", "1K_10K", "10K_100K", "100K_1M", "1M_4M", "4M_10M",
+	"10M_100M", "100M_1G", "1G_PLUS",
+};
+
+unsigned stat_darshan_bucket_of(uint64_t size)
+{
+	static const uint64_t bound[STAT_NDARSHAN - 1] = {
+		100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600, 1073741824,
+	};
+	unsigned i = 0;
+
+	while (i < STAT_NDARSHAN - 1 && size > bound[i])
+		i++;
+	return i;
+}
+
+const char *stat_darshan_bucket_label(unsigned idx)
+{
+	return idx < STAT_NDARSHAN ? darshan_labels[idx] : "?";
+}
+
 enum stat_pattern stat_classify(const struct stat_dir *d)
 {
 	uint64_t t = d->transitions;
@@ -265,6 +287,9 @@ struct walk {
 	struct hh delta[2], size[2];
 	int pass;               /* 1 or 2 */
 	const struct filter *f;     /* ops it leaves out are not counted */
+	uint32_t *fr_ix;        /* path id -> index in r->fr for this rank */
+	uint32_t *touched;      /* path ids set in fr_ix                   */
+	size_t ntouched, capfr;
 };
 
 static struct stat_dir *dir_of(struct stat_report *r, int d)
@@ -285,6 +310,7 @@ static int request(struct walk *w, int d, uint64_t key, const struct op *op)
 		sd->requests++;
 		sd->req_bytes += op->len;
 		sd->hist[stat_bucket_of(op->len)]++;
+		sd->dhist[stat_darshan_bucket_of(op->len)]++;
 		hh_add(&w->size[d], (int64_t)op->len);
 	} else {
 		hh_recount(&w->size[d], (int64_t)op->len);
@@ -311,17 +337,50 @@ static int request(struct walk *w, int d, uint64_t key, const struct op *op)
 	return 0;
 }
 
-static void add_bytes(struct stat_report *r, uint32_t rank, uint32_t file, int d, uint64_t n)
+/* The (file, rank) entry of file for the rank being walked. */
+static int fr_get(struct walk *w, uint32_t rank, uint32_t file, struct stat_file_rank **out)
 {
+	struct stat_report *r = w->r;
+
+	if (w->fr_ix[file] == UINT32_MAX) {
+		if (r->nfr == w->capfr) {
+			size_t cap = w->capfr ? w->capfr * 2 : 64;
+			void *n = realloc(r->fr, cap * sizeof(*r->fr));
+			if (!n)
+				return -ENOMEM;
+			r->fr = n;
+			w->capfr = cap;
+		}
+		if (r->nfr >= UINT32_MAX)
+			return -ENOMEM;
+		r->fr[r->nfr] = (struct stat_file_rank){ .file = file, .rank = r->ranks[rank].id };
+		w->fr_ix[file] = (uint32_t)r->nfr++;
+		w->touched[w->ntouched++] = file;
+	}
+	*out = &r->fr[w->fr_ix[file]];
+	return 0;
+}
+
+static void add_bytes(struct walk *w, uint32_t rank, uint32_t file, int d, uint64_t n)
+{
+	struct stat_report *r = w->r;
+	struct stat_file_rank *fr = NULL;
+
 	dir_of(r, d)->bytes += n;
+	if (file != OP_NOFILE && w->fr_ix[file] != UINT32_MAX)
+		fr = &r->fr[w->fr_ix[file]];
 	if (d) {
 		r->ranks[rank].bytes_written += n;
 		if (file != OP_NOFILE)
 			r->files[file].bytes_written += n;
+		if (fr)
+			fr->bytes_written += n;
 	} else {
 		r->ranks[rank].bytes_read += n;
 		if (file != OP_NOFILE)
 			r->files[file].bytes_read += n;
+		if (fr)
+			fr->bytes_read += n;
 	}
 }
 
@@ -336,6 +395,9 @@ static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank, ui
 
 	umap_reset(&w->streams);
 	umap_reset(&w->async);
+	for (size_t i = 0; i < w->ntouched; i++)
+		w->fr_ix[w->touched[i]] = UINT32_MAX;
+	w->ntouched = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		const struct op *op = &ops[i];
 		unsigned k = op->kind < OP__COUNT ? op->kind : OP_NONE;
@@ -347,6 +409,8 @@ static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank, ui
 			r->kinds[k]++;
 			rk->kinds[k]++;
 			rk->ops++;
+			if (op->flags & OPF_SYNTH)
+				r->synth[k]++;
 			if (op->result < 0)
 				r->failed_ops++;
 			uint64_t end = op->t_ns + op->dur_ns;
@@ -371,6 +435,16 @@ static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank, ui
 			}
 			if (w->pass == 1 && file == OP_NOFILE)
 				r->nofile_data_ops++;
+			if (w->pass == 1 && file != OP_NOFILE) {
+				struct stat_file_rank *fr;
+				rc = fr_get(w, rank, file, &fr);
+				if (rc < 0)
+					return rc;
+				if (d)
+					fr->writes++;
+				else
+					fr->reads++;
+			}
 			uint64_t key = ((uint64_t)op->file << 32) | op->handle;
 			rc = request(w, d, key, op);
 			if (rc < 0)
@@ -378,7 +452,7 @@ static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank, ui
 			if (w->pass != 1)
 				continue;
 			if (k == OP_READ || k == OP_WRITE) {
-				add_bytes(r, rank, file, d, (uint64_t)op->result);
+				add_bytes(w, rank, file, d, (uint64_t)op->result);
 			} else {
 				/* async submit: bytes come with its await */
 				struct slot *a;
@@ -386,7 +460,7 @@ static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank, ui
 				if (rc < 0)
 					return rc;
 				if (a->dir) /* id reused before its await: settle the old one */
-					add_bytes(r, rank, (uint32_t)a->off[0], a->dir - 1, a->alen);
+					add_bytes(w, rank, (uint32_t)a->off[0], a->dir - 1, a->alen);
 				a->dir = d + 1;
 				a->alen = op->len;
 				a->off[0] = file;
@@ -395,7 +469,7 @@ static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank, ui
 			struct slot *a = umap_find(&w->async, op->aux);
 			if (a && a->dir) {
 				uint64_t b = op->result >= 0 ? (uint64_t)op->result : a->alen;
-				add_bytes(r, rank, (uint32_t)a->off[0], a->dir - 1, b);
+				add_bytes(w, rank, (uint32_t)a->off[0], a->dir - 1, b);
 				a->dir = 0;
 			}
 		}
@@ -405,7 +479,7 @@ static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank, ui
 		for (size_t j = 0; j < w->async.cap; j++) {
 			struct slot *a = &w->async.s[j];
 			if (a->used && a->dir)
-				add_bytes(r, rank, (uint32_t)a->off[0], a->dir - 1, a->alen);
+				add_bytes(w, rank, (uint32_t)a->off[0], a->dir - 1, a->alen);
 		}
 		if (rk->end_ns > r->duration_ns)
 			r->duration_ns = rk->end_ns;
@@ -417,7 +491,148 @@ void stat_release(struct stat_report *r)
 {
 	free(r->ranks);
 	free(r->files);
+	free(r->fr);
+	for (uint32_t i = 0; i < r->nhosts; i++)
+		free(r->hosts[i].ranks);
+	free(r->hosts);
+	free(r->ostsets);
+	free(r->ostbuf);
 	memset(r, 0, sizeof(*r));
+}
+
+/* ---- hosts and Lustre OST sets ----------------------------------------- */
+
+static int hosts_compute(struct stat_report *r)
+{
+	int any = 0;
+
+	for (uint32_t i = 0; i < r->nranks && !any; i++)
+		any = r->ranks[i].host[0] != 0;
+	if (!any)
+		return 0;
+	r->hosts = calloc(r->nranks, sizeof(*r->hosts));
+	if (!r->hosts)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < r->nranks; i++) {
+		const char *h = r->ranks[i].host;
+		uint32_t k;
+		for (k = 0; k < r->nhosts; k++)     /* hosts are few; ranks per host many */
+			if (r->hosts[k].name == h || !strcmp(r->hosts[k].name, h))
+				break;
+		struct stat_host *sh = &r->hosts[k];
+		if (k == r->nhosts) {
+			sh->name = h;
+			sh->ranks = malloc(r->nranks * sizeof(*sh->ranks));
+			if (!sh->ranks)
+				return -ENOMEM;
+			r->nhosts++;
+		}
+		sh->ranks[sh->nranks++] = r->ranks[i].id;
+		sh->bytes_read += r->ranks[i].bytes_read;
+		sh->bytes_written += r->ranks[i].bytes_written;
+	}
+	return 0;
+}
+
+static uint64_t fnv(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static int cmp_ostset(const void *a, const void *b)
+{
+	return strcmp(((const struct stat_ostset *)a)->osts, ((const struct stat_ostset *)b)->osts);
+}
+
+/*
+ * Lines "lustre_osts=SET<TAB>PATH" (DXT, replay-ops(5)) give a path's OST
+ * set.  Paths are looked up in the path table through a small hash; the
+ * sets are copied (they are not NUL-terminated in the blob).
+ */
+static int ostsets_compute(const struct opstream *s, struct stat_report *r, uint32_t *all_nf)
+{
+	static const char key[] = "lustre_osts=";
+	size_t kl = sizeof(key) - 1, cap = 0, blen = 0, nlines = 0;
+	uint32_t *tab = NULL;
+	int rc = 0;
+
+	for (const char *p = s->info; (p = strstr(p, key)); p += kl)
+		if (p == s->info || p[-1] == '\n')
+			nlines++, blen += strcspn(p + kl, "\t\n") + 1;
+	if (!nlines)
+		return 0;
+	cap = 1;
+	while (cap < 2 * (size_t)s->npaths + 2)
+		cap *= 2;
+	tab = calloc(cap, sizeof(*tab));
+	r->ostbuf = malloc(blen);
+	r->ostsets = calloc(nlines, sizeof(*r->ostsets));
+	if (!tab || !r->ostbuf || !r->ostsets) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < s->npaths; i++) {
+		const char *pn = s->strs + s->paths[i].name;
+		size_t j = fnv(pn, strlen(pn)) & (cap - 1);
+		while (tab[j])
+			j = (j + 1) & (cap - 1);
+		tab[j] = i + 1;
+	}
+	char *o = r->ostbuf;
+	for (const char *p = s->info; (p = strstr(p, key)); p += kl) {
+		if (p != s->info && p[-1] != '\n')
+			continue;
+		const char *set = p + kl;
+		size_t sl = strcspn(set, "\t\n");
+		if (set[sl] != '\t')
+			continue;
+		const char *path = set + sl + 1;
+		size_t pl = strcspn(path, "\n");
+		uint32_t id = UINT32_MAX;
+		for (size_t j = fnv(path, pl) & (cap - 1); tab[j]; j = (j + 1) & (cap - 1)) {
+			const char *pn = s->strs + s->paths[tab[j] - 1].name;
+			if (strlen(pn) == pl && !memcmp(pn, path, pl)) {
+				id = tab[j] - 1;
+				break;
+			}
+		}
+		if (id == UINT32_MAX) {
+			r->osts_unmatched++;
+			continue;
+		}
+		memcpy(o, set, sl);
+		o[sl] = 0;
+		r->files[id].osts = o;   /* files are still indexed by path id here */
+		o += sl + 1;
+	}
+	/* group the files that have ops */
+	for (uint32_t i = 0; i < *all_nf; i++) {
+		const struct stat_file *f = &r->files[i];
+		uint32_t k;
+		if (!f->osts || !f->ops)
+			continue;
+		for (k = 0; k < r->nostsets; k++)
+			if (!strcmp(r->ostsets[k].osts, f->osts))
+				break;
+		if (k == r->nostsets) {
+			if (k == nlines)
+				continue;
+			r->ostsets[r->nostsets++].osts = f->osts;
+		}
+		r->ostsets[k].nfiles++;
+		r->ostsets[k].bytes_read += f->bytes_read;
+		r->ostsets[k].bytes_written += f->bytes_written;
+	}
+	qsort(r->ostsets, r->nostsets, sizeof(*r->ostsets), cmp_ostset);
+out:
+	free(tab);
+	return rc;
 }
 
 int stat_compute(const struct opstream *s, const struct filter *f, struct stat_report *r)
@@ -444,7 +659,15 @@ int stat_compute(const struct opstream *s, const struct filter *f, struct stat_r
 		r->ranks[i].id = sr;
 		r->ranks[i].name = s->strs + s->ranks[sr].name;
 		r->ranks[i].pid = s->ranks[sr].pid;
+		r->ranks[i].host = opstream_rank_host(s, sr);
 	}
+	w.fr_ix = malloc((s->npaths ? s->npaths : 1) * sizeof(*w.fr_ix));
+	w.touched = malloc((s->npaths ? s->npaths : 1) * sizeof(*w.touched));
+	if (!w.fr_ix || !w.touched) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	memset(w.fr_ix, 0xff, (s->npaths ? s->npaths : 1) * sizeof(*w.fr_ix));
 	for (uint32_t i = 0; i < s->npaths; i++) {
 		all[i].id = i;
 		all[i].path = s->strs + s->paths[i].name;
@@ -473,6 +696,14 @@ int stat_compute(const struct opstream *s, const struct filter *f, struct stat_r
 		sd->pattern = stat_classify(sd);
 	}
 
+	rc = hosts_compute(r);
+	if (rc < 0)
+		goto out;
+	uint32_t npaths = s->npaths;
+	rc = ostsets_compute(s, r, &npaths);
+	if (rc < 0)
+		goto out;
+
 	/* keep only files with ops, in path-id order */
 	uint32_t nf = 0;
 	for (uint32_t i = 0; i < s->npaths; i++) {
@@ -487,6 +718,8 @@ int stat_compute(const struct opstream *s, const struct filter *f, struct stat_r
 	}
 	r->nfiles = nf;
 out:
+	free(w.fr_ix);
+	free(w.touched);
 	umap_free(&w.streams);
 	umap_free(&w.async);
 	if (rc < 0)

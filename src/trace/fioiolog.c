@@ -1,5 +1,6 @@
 /*
- * fioiolog.c - export an op stream as fio "version 2" iologs, one per rank.
+ * fioiolog.c - fio iologs: export an op stream as "version 2" (or 3)
+ * iologs, one per rank, and read v2/v3 iologs as a trace format.
  *
  *   fio version 2 iolog
  *   FILE add                      (each file the rank uses, first)
@@ -7,6 +8,10 @@
  *   FILE read|write OFFSET LENGTH
  *   FILE sync|datasync 0 0
  *   FILE close
+ *
+ * Version 3 puts the time before every line: microseconds since the rank's
+ * first op (fio 3.31 to 3.38 write and read microseconds: their write_iolog
+ * prints utime_since_now(), checked with a thinktime job).
  *
  * FILE is the traced path mapped beneath the target exactly as the runner
  * maps it (plan.h): "/a/b" -> TARGET/a/b, "x/y" -> TARGET/x/y, "." and
@@ -18,7 +23,8 @@
  * (first open) and closed once (last close): fio tracks files, not fds.
  * Ops fio cannot replay (metadata, ftruncate, barriers, mmap) are left
  * out; async submits become plain reads/writes (fio's iodepth gives the
- * overlap).  Zero-length transfers are left out (fio rejects them).
+ * overlap).  Zero-length transfers are left out (fio rejects them), and so
+ * are calls the trace shows failing (replay run skips them too).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -144,10 +150,42 @@ static int name_of(const struct opstream *s, struct rank_state *st, const char *
 	return 0;
 }
 
-static int export_rank(const struct opstream *s, uint32_t r, const char *target, FILE *f,
-		       struct rank_state *st, struct rerr *e)
+/* Version 3: the line's time (us since the rank's first op) first. */
+static void stamp(FILE *f, unsigned version, uint64_t t_ns);
+
+/* Pass 1 of a rank: every file it opens (successfully), added up front. */
+static int add_files(const struct opstream *s, const struct op *ops, uint64_t n,
+		     const char *target, FILE *f, struct rank_state *st, uint8_t *used,
+		     unsigned version, struct rerr *e)
 {
-	uint64_t n;
+	const char *name;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (ops[i].kind != OP_OPEN || ops[i].file == OP_NOFILE || ops[i].file >= s->npaths ||
+		    ops[i].result < 0)
+			continue; /* a failed open names no file fio should add */
+		if (used[ops[i].file])
+			continue;
+		used[ops[i].file] = 1;
+		int ret = name_of(s, st, target, ops[i].file, &name, e);
+		if (ret < 0)
+			return ret;
+		stamp(f, version, 0);
+		fprintf(f, "%s add\n", name);
+	}
+	return 0;
+}
+
+static void stamp(FILE *f, unsigned version, uint64_t t_ns)
+{
+	if (version == 3)
+		fprintf(f, "%llu ", (unsigned long long)(t_ns / 1000));
+}
+
+static int export_rank(const struct opstream *s, uint32_t r, const char *target, FILE *f,
+		       struct rank_state *st, unsigned version, struct rerr *e)
+{
+	uint64_t n, t_last = 0;
 	const struct op *ops = opstream_rank_ops(s, r, &n);
 	const char *name;
 	uint8_t *used = calloc(s->npaths ? s->npaths : 1, 1);
@@ -155,25 +193,17 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 
 	if (!used)
 		return rerr_set(e, -ENOMEM, "out of memory");
-	fputs("fio version 2 iolog\n", f);
-	/* pass 1: every file this rank opens, added up front */
-	for (uint64_t i = 0; i < n; i++) {
-		if (ops[i].kind != OP_OPEN || ops[i].file == OP_NOFILE || ops[i].file >= s->npaths)
-			continue;
-		if (used[ops[i].file])
-			continue;
-		used[ops[i].file] = 1;
-		ret = name_of(s, st, target, ops[i].file, &name, e);
-		if (ret < 0)
-			goto out;
-		fprintf(f, "%s add\n", name);
-	}
+	fprintf(f, "fio version %u iolog\n", version);
+	ret = add_files(s, ops, n, target, f, st, used, version, e);
+	if (ret < 0)
+		goto out;
 	/* pass 2: the actions, in trace order */
 	for (uint64_t i = 0; i < n; i++) {
 		const struct op *o = &ops[i];
 		uint32_t file;
 		const char *act = NULL;
 
+		t_last = o->t_ns;
 		switch (o->kind) {
 		case OP_OPEN:
 			if (o->file == OP_NOFILE || o->file >= s->npaths || o->handle == OP_NOHANDLE)
@@ -181,8 +211,10 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 			if (o->result < 0)
 				continue; /* the traced open failed: no handle */
 			file = handle_get(st, o->handle);
-			if (file != OP_NOFILE && st->opens[file] && --st->opens[file] == 0)
+			if (file != OP_NOFILE && st->opens[file] && --st->opens[file] == 0) {
+				stamp(f, version, o->t_ns);
 				fprintf(f, "%s close\n", st->names[file]); /* handle reused */
+			}
 			ret = handle_set(st, o->handle, o->file);
 			if (ret < 0)
 				goto out;
@@ -190,6 +222,7 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 				ret = name_of(s, st, target, o->file, &name, e);
 				if (ret < 0)
 					goto out;
+				stamp(f, version, o->t_ns);
 				fprintf(f, "%s open\n", name);
 			}
 			continue;
@@ -198,8 +231,10 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 			if (file == OP_NOFILE)
 				continue;
 			handle_set(st, o->handle, OP_NOFILE);
-			if (st->opens[file] && --st->opens[file] == 0)
+			if (st->opens[file] && --st->opens[file] == 0) {
+				stamp(f, version, o->t_ns);
 				fprintf(f, "%s close\n", st->names[file]);
+			}
 			continue;
 		case OP_READ:
 		case OP_AREAD:
@@ -221,18 +256,23 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 		file = handle_get(st, o->handle);
 		if (file == OP_NOFILE || !st->opens[file])
 			continue; /* handle never opened in the trace */
+		if (o->result < 0)
+			continue; /* the traced call failed: replay skips it too */
 		if (op_is_data(o->kind)) {
 			if (!o->len)
 				continue;
+			stamp(f, version, o->t_ns);
 			fprintf(f, "%s %s %llu %llu\n", st->names[file], act,
 				(unsigned long long)o->offset, (unsigned long long)o->len);
 		} else {
+			stamp(f, version, o->t_ns);
 			fprintf(f, "%s %s 0 0\n", st->names[file], act);
 		}
 	}
 	/* what the trace left open is closed, as at process exit */
 	for (uint32_t p = 0; p < s->npaths; p++)
 		if (st->opens[p]) {
+			stamp(f, version, t_last);
 			fprintf(f, "%s close\n", st->names[p]);
 			st->opens[p] = 0;
 		}
@@ -246,11 +286,14 @@ int fio_iolog_export(const struct opstream *s, const char *dir, const struct fio
 {
 	const char *target = o && o->target ? o->target : ".";
 	uint32_t nranks = o && o->nranks && o->nranks < s->nranks ? o->nranks : s->nranks;
+	unsigned version = o && o->version ? o->version : 2;
 	struct rank_state st = { 0 };
 	char path[4096];
 	FILE *f = NULL;
 	int ret = 0;
 
+	if (version != 2 && version != 3)
+		return rerr_set(e, -EINVAL, "fio iolog version %u: expected 2 or 3", version);
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return rerr_set(e, -errno, "cannot create '%s': %s", dir, strerror(errno));
 	st.opens = calloc(s->npaths ? s->npaths : 1, sizeof(*st.opens));
@@ -272,7 +315,7 @@ int fio_iolog_export(const struct opstream *s, const char *dir, const struct fio
 		}
 		for (uint32_t h = 0; h < st.nhandles; h++)
 			st.handle_file[h] = OP_NOFILE;
-		ret = export_rank(s, r, target, f, &st, e);
+		ret = export_rank(s, r, target, f, &st, version, e);
 		if (ret < 0)
 			goto out;
 		if (ferror(f)) {
@@ -297,3 +340,514 @@ out:
 	free(st.handle_file);
 	return ret;
 }
+
+/* ======================================================================
+ * Reading iologs (trace format "fio-iolog")
+ *
+ * One rank per file (files in natural order: rank-2 before rank-10).  Two
+ * passes over each file: the first checks every line and learns which
+ * files the log writes (their opens get O_RDWR, the others O_RDONLY: an
+ * iolog records no flags; never O_CREAT, since fio creates and lays out
+ * every added file before its job starts, so replay prepares them), the
+ * second feeds the builder.
+ *
+ *   add          declares FILE (no op)
+ *   open, close  an open (mode 0644 when created) and a close
+ *   read, write  positioned at OFFSET, LENGTH bytes, traced result LENGTH
+ *   sync         fsync; datasync: fdatasync (OFFSET and LENGTH ignored)
+ *   trim         not replayed: counted as a skipped call
+ *   wait (v2)    the clock moves on by OFFSET microseconds
+ *
+ * I/O on a file that was added but is not open gets an open first, and
+ * what is still open at the end is closed; both are flagged OPF_SYNTH
+ * (fio opens its files itself and closes them when the job ends).
+ * ====================================================================== */
+
+#include <fcntl.h>
+#include "trace/trace.h"
+#include "parse_common.h"
+
+struct ifile {
+	char *name;
+	int written, open;
+	unsigned long added;     /* line of its add, 0 none */
+};
+
+struct iolog {
+	struct trace_input *in;
+	struct builder *b;
+	struct rerr *e;
+	const char *src;
+	unsigned version;
+	struct ifile *f;
+	size_t nf, capf;
+	uint32_t *hash;          /* file index + 1, open addressing */
+	size_t hcap;
+	int64_t pid;
+	uint64_t clock_ns;       /* v2: sum of waits */
+	uint64_t last_ns;        /* time of the last line fed */
+	uint64_t synth_opens, synth_closes, close_not_open;
+};
+
+static uint64_t name_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+/* Index of the file named (s, n); -1 absent (or, with add, created). */
+static int64_t file_find(struct iolog *L, const char *s, size_t n, int add)
+{
+	if (L->nf * 2 >= L->hcap) {
+		size_t cap = L->hcap ? L->hcap * 2 : 64;
+		uint32_t *h = calloc(cap, sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		for (size_t i = 0; i < L->nf; i++) {
+			size_t j = name_hash(L->f[i].name, strlen(L->f[i].name)) & (cap - 1);
+			while (h[j])
+				j = (j + 1) & (cap - 1);
+			h[j] = (uint32_t)i + 1;
+		}
+		free(L->hash);
+		L->hash = h;
+		L->hcap = cap;
+	}
+	size_t j = name_hash(s, n) & (L->hcap - 1);
+	while (L->hash[j]) {
+		struct ifile *f = &L->f[L->hash[j] - 1];
+		if (strlen(f->name) == n && !memcmp(f->name, s, n))
+			return L->hash[j] - 1;
+		j = (j + 1) & (L->hcap - 1);
+	}
+	if (!add)
+		return -1;
+	int rc = trace_grow((void **)&L->f, &L->capf, L->nf + 1, sizeof(*L->f), 16);
+	if (rc)
+		return rc;
+	struct ifile *f = &L->f[L->nf];
+	memset(f, 0, sizeof(*f));
+	f->name = strndup(s, n);
+	if (!f->name)
+		return -ENOMEM;
+	L->hash[j] = (uint32_t)L->nf + 1;
+	return (int64_t)L->nf++;
+}
+
+enum iact { A_ADD, A_OPEN, A_CLOSE, A_READ, A_WRITE, A_SYNC, A_DATASYNC, A_TRIM, A_WAIT };
+static const char *const act_names[] = { "add", "open", "close", "read", "write", "sync",
+					 "datasync", "trim", "wait" };
+
+struct iline {
+	uint64_t t_us;
+	const char *file;
+	size_t flen;
+	enum iact act;
+	uint64_t off, len;
+};
+
+static int u64_tok(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!n)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' || x > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+/* Split and check one line; *why on failure.  0, 1 (blank), -EINVAL. */
+static int iolog_line(const struct iolog *L, const char *l, struct iline *out, const char **why)
+{
+	const char *tok[6];
+	size_t tl[6], n = 0;
+	const char *p = l;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		if (n == 6) {
+			*why = "too many fields";
+			return -EINVAL;
+		}
+		tok[n] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+			p++;
+		tl[n] = (size_t)(p - tok[n]);
+		n++;
+	}
+	if (!n)
+		return 1;
+	size_t k = 0;
+	memset(out, 0, sizeof(*out));
+	if (L->version == 3) {
+		if (u64_tok(tok[0], tl[0], &out->t_us) < 0) {
+			*why = "expected a time in microseconds first (version 3 iolog)";
+			return -EINVAL;
+		}
+		k = 1;
+	}
+	if (n - k != 2 && n - k != 4) {
+		*why = L->version == 3 ? "expected 'TIME FILE ACTION' or 'TIME FILE ACTION OFFSET LENGTH'"
+				       : "expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH'";
+		return -EINVAL;
+	}
+	out->file = tok[k];
+	out->flen = tl[k];
+	size_t i;
+	for (i = 0; i < sizeof(act_names) / sizeof(act_names[0]); i++)
+		if (strlen(act_names[i]) == tl[k + 1] && !memcmp(act_names[i], tok[k + 1], tl[k + 1]))
+			break;
+	if (i == sizeof(act_names) / sizeof(act_names[0])) {
+		*why = "unknown action (add, open, close, read, write, sync, datasync, trim, wait)";
+		return -EINVAL;
+	}
+	out->act = (enum iact)i;
+	int file_act = out->act <= A_CLOSE;
+	if (file_act != (n - k == 2)) {
+		*why = file_act ? "add/open/close take no offset and length"
+				: "expected OFFSET and LENGTH after the action";
+		return -EINVAL;
+	}
+	if (out->act == A_WAIT && L->version == 3) {
+		*why = "'wait' is not allowed in a version 3 iolog (lines carry times)";
+		return -EINVAL;
+	}
+	if (!file_act && (u64_tok(tok[k + 2], tl[k + 2], &out->off) < 0 ||
+			  u64_tok(tok[k + 3], tl[k + 3], &out->len) < 0)) {
+		*why = "expected OFFSET and LENGTH as unsigned decimal numbers";
+		return -EINVAL;
+	}
+	if ((out->act == A_READ || out->act == A_WRITE) && out->len > OP_MAX_DATA_LEN) {
+		*why = "LENGTH longer than one read or write can move";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int iolog_header(struct iolog *L, const char *l, unsigned long line)
+{
+	size_t n = strlen(l);
+
+	while (n && (l[n - 1] == ' ' || l[n - 1] == '\r'))
+		n--;
+	if (n == 19 && !strncmp(l, "fio version 2 iolog", 19))
+		L->version = 2;
+	else if (n == 19 && !strncmp(l, "fio version 3 iolog", 19))
+		L->version = 3;
+	else
+		return rerr_at(L->e, -EINVAL, L->src, line,
+			       "expected 'fio version 2 iolog' or 'fio version 3 iolog'");
+	return 0;
+}
+
+static int feed_ev(struct iolog *L, struct sc_event *ev, unsigned long line)
+{
+	ev->src = L->src;
+	ev->line = line;
+	ev->pid = L->pid;
+	return builder_event(L->b, ev, L->e);
+}
+
+static int io_open(struct iolog *L, size_t fi, uint64_t ts, unsigned long line, uint8_t flags)
+{
+	struct sc_event ev;
+
+	sc_event_init(&ev);
+	ev.call = SC_OPEN;
+	ev.name = "open";
+	ev.path = L->f[fi].name;
+	/* fio lays every added file out before the job starts: the files
+	 * exist when the log opens them (no O_CREAT; the plan prepares them) */
+	ev.flags = L->f[fi].written ? O_RDWR : O_RDONLY;
+	ev.ret = (int64_t)fi + 3;
+	ev.ts_ns = ts;
+	ev.opflags = flags;
+	L->f[fi].open = 1;
+	if (flags)
+		L->synth_opens++;
+	return feed_ev(L, &ev, line);
+}
+
+static int io_close(struct iolog *L, size_t fi, uint64_t ts, unsigned long line, uint8_t flags)
+{
+	struct sc_event ev;
+
+	sc_event_init(&ev);
+	ev.call = SC_CLOSE;
+	ev.name = "close";
+	ev.fd = (int64_t)fi + 3;
+	ev.ret = 0;
+	ev.ts_ns = ts;
+	ev.opflags = flags;
+	L->f[fi].open = 0;
+	if (flags)
+		L->synth_closes++;
+	return feed_ev(L, &ev, line);
+}
+
+/* Pass 2's work for one checked line. */
+static int iolog_emit(struct iolog *L, const struct iline *il, size_t fi, unsigned long line)
+{
+	uint64_t ts = L->version == 3 ? il->t_us * 1000 : L->clock_ns;
+	struct sc_event ev;
+
+	L->last_ns = ts;
+	switch (il->act) {
+	case A_ADD:
+		return 0;
+	case A_OPEN:
+		return io_open(L, fi, ts, line, 0);
+	case A_CLOSE:
+		if (!L->f[fi].open) {
+			L->close_not_open++;
+			return 0;
+		}
+		return io_close(L, fi, ts, line, 0);
+	case A_WAIT:
+		L->clock_ns += il->off * 1000;
+		return 0;
+	case A_TRIM:
+		sc_event_init(&ev);
+		ev.call = SC_SKIP;
+		ev.name = "trim";
+		ev.ts_ns = ts;
+		return feed_ev(L, &ev, line);
+	default:
+		break;
+	}
+	if (!L->f[fi].open) {
+		int rc = io_open(L, fi, ts, line, OPF_SYNTH);
+		if (rc)
+			return rc;
+	}
+	sc_event_init(&ev);
+	ev.fd = (int64_t)fi + 3;
+	ev.ts_ns = ts;
+	if (il->act == A_SYNC || il->act == A_DATASYNC) {
+		ev.call = il->act == A_SYNC ? SC_FSYNC : SC_FDATASYNC;
+		ev.name = il->act == A_SYNC ? "sync" : "datasync";
+		ev.ret = 0;
+	} else {
+		ev.call = il->act == A_READ ? SC_READ : SC_WRITE;
+		ev.name = il->act == A_READ ? "read" : "write";
+		ev.offset = (int64_t)il->off;
+		ev.len = il->len;
+		ev.ret = (int64_t)il->len;
+	}
+	return feed_ev(L, &ev, line);
+}
+
+/* One pass over the file: pass 1 checks and learns, pass 2 emits. */
+static int iolog_pass(struct iolog *L, int pass)
+{
+	struct linereader lr;
+	char *l;
+	size_t n;
+	int rc;
+
+	rc = lr_open(&lr, L->src);
+	if (rc < 0)
+		return rerr_set(L->e, rc, "cannot open '%s': %s", L->src, strerror(-rc));
+	while ((rc = lr_next(&lr, &l, &n)) != 0) {
+		struct iline il;
+		const char *why = NULL;
+
+		if (rc == -E2BIG) {
+			rc = trace_bad_line(L->in, L->e, L->src, lr.lineno, "line too long");
+			if (rc)
+				break;
+			continue;
+		}
+		if (rc < 0) {
+			rc = rerr_set(L->e, rc, "cannot read '%s': %s", L->src, strerror(-rc));
+			break;
+		}
+		if (pass == 1)
+			L->in->lines++, L->in->bytes += n + 1;
+		if (lr.lineno == 1) {
+			rc = iolog_header(L, l, lr.lineno);
+			if (rc)
+				break;
+			continue;
+		}
+		rc = iolog_line(L, l, &il, &why);
+		if (rc == 1) {
+			rc = 0;
+			continue;
+		}
+		int64_t fi = rc ? -1 : file_find(L, il.file, il.flen, il.act == A_ADD && pass == 1);
+		if (fi < -1) {
+			rc = (int)fi;
+			break;
+		}
+		if (!rc && fi < 0) {
+			why = "file not added (no 'FILE add' line before)";
+			rc = -EINVAL;
+		}
+		if (!rc && pass == 1 && il.act == A_OPEN && L->f[fi].open) {
+			why = "file opened again without a close";
+			rc = -EINVAL;
+		}
+		if (rc) {
+			if (pass == 2)          /* reported in pass 1 already */
+				continue;
+			rc = trace_bad_line(L->in, L->e, L->src, lr.lineno, why);
+			if (rc)
+				break;
+			continue;
+		}
+		if (pass == 1) {
+			if (il.act == A_ADD && !L->f[fi].added)
+				L->f[fi].added = lr.lineno;
+			if (il.act == A_WRITE)
+				L->f[fi].written = 1;
+			if (il.act == A_OPEN)
+				L->f[fi].open = 1;
+			if (il.act == A_CLOSE)
+				L->f[fi].open = 0;
+			continue;
+		}
+		rc = iolog_emit(L, &il, (size_t)fi, lr.lineno);
+		if (rc)
+			break;
+	}
+	if (!rc && lr.lineno == 0)
+		rc = rerr_set(L->e, -EINVAL, "%s: empty iolog", L->src);
+	if (!rc && pass == 2) {
+		/* what is still open is closed, as fio does when the job ends */
+		for (size_t i = 0; i < L->nf && !rc; i++)
+			if (L->f[i].open)
+				rc = io_close(L, i, L->last_ns, lr.lineno, OPF_SYNTH);
+	}
+	lr_close(&lr);
+	return rc;
+}
+
+/* "rank-2" before "rank-10": digit runs compare as numbers. */
+static int natural_cmp(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+
+	while (*x && *y) {
+		if (*x >= '0' && *x <= '9' && *y >= '0' && *y <= '9') {
+			const char *xs = x, *ys = y;
+			while (*xs == '0')
+				xs++;
+			while (*ys == '0')
+				ys++;
+			const char *xe = xs, *ye = ys;
+			while (*xe >= '0' && *xe <= '9')
+				xe++;
+			while (*ye >= '0' && *ye <= '9')
+				ye++;
+			if (xe - xs != ye - ys)
+				return xe - xs < ye - ys ? -1 : 1;
+			int c = strncmp(xs, ys, (size_t)(xe - xs));
+			if (c)
+				return c;
+			x = xe;
+			y = ye;
+			continue;
+		}
+		if (*x != *y)
+			return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+		x++;
+		y++;
+	}
+	return (unsigned char)*x - (unsigned char)*y;
+}
+
+static void iolog_release(struct iolog *L)
+{
+	for (size_t i = 0; i < L->nf; i++)
+		free(L->f[i].name);
+	free(L->f);
+	free(L->hash);
+	L->f = NULL;
+	L->hash = NULL;
+	L->nf = L->capf = L->hcap = 0;
+}
+
+static int info_count(struct builder *b, const char *key, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return builder_info(b, key, buf);
+}
+
+static int fioiolog_parse(struct trace_input *in, struct builder *b, struct rerr *e)
+{
+	char **files = malloc((in->nfiles ? in->nfiles : 1) * sizeof(*files));
+	uint64_t so = 0, sc = 0, cno = 0;
+	int rc = 0;
+
+	if (!files)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	memcpy(files, in->files, in->nfiles * sizeof(*files));
+	qsort(files, in->nfiles, sizeof(*files), natural_cmp);
+	for (size_t i = 0; i < in->nfiles && !rc; i++) {
+		struct iolog L = { .in = in, .b = b, .e = e, .src = files[i], .pid = (int64_t)i };
+		const char *base = strrchr(files[i], '/');
+		uint32_t rank;
+
+		if (!strcmp(files[i], "-")) {
+			rc = rerr_set(e, -EINVAL, "a fio iolog is read twice: give a file, not"
+				      " standard input");
+			break;
+		}
+		rc = builder_rank(b, L.pid, base ? base + 1 : files[i], &rank);
+		if (rc) {
+			rc = rerr_set(e, rc, "out of memory");
+			break;
+		}
+		rc = iolog_pass(&L, 1);
+		for (size_t k = 0; k < L.nf; k++)
+			L.f[k].open = 0;
+		L.clock_ns = L.last_ns = 0;
+		if (!rc)
+			rc = iolog_pass(&L, 2);
+		so += L.synth_opens;
+		sc += L.synth_closes;
+		cno += L.close_not_open;
+		iolog_release(&L);
+	}
+	if (!rc)
+		rc = info_count(b, "synthesized_opens", so);
+	if (!rc)
+		rc = info_count(b, "synthesized_closes", sc);
+	if (!rc)
+		rc = info_count(b, "fio_close_without_open", cno);
+	free(files);
+	return rc;
+}
+
+static int fioiolog_probe(const char *head, size_t len)
+{
+	if (len >= 19 && (!strncmp(head, "fio version 2 iolog", 19) ||
+			  !strncmp(head, "fio version 3 iolog", 19)) &&
+	    (len == 19 || head[19] == '\n' || head[19] == '\r'))
+		return 100;
+	return 0;
+}
+
+const struct trace_format trace_fioiolog = {
+	.name = "fio-iolog",
+	.desc = "fio iolog, version 2 or 3 (read_iolog/write_iolog), one rank per file",
+	.probe = fioiolog_probe,
+	.parse = fioiolog_parse,
+};

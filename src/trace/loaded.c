@@ -5,12 +5,18 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include "trace/dxt.h"
 #include "trace/trace.h"
 
 int load_opts_check(const struct load_opts *o, struct rerr *e)
 {
+	enum dxt_layer dl;
+
+	if (o->dxt_layer && dxt_layer_parse(o->dxt_layer, &dl) < 0)
+		return rerr_set(e, -EINVAL, "unknown DXT layer '%s' (posix, mpiio)", o->dxt_layer);
 	if (o->format && !trace_format_find(o->format))
-		return rerr_set(e, -EINVAL, "unknown format '%s' (strace, lanl, sandia)", o->format);
+		return rerr_set(e, -EINVAL, "unknown format '%s' (strace, lanl, sandia, dxt, fio-iolog)",
+				o->format);
 	return 0;
 }
 

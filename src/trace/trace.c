@@ -22,10 +22,11 @@
 
 #include "ops/builder.h"
 #include "ops/opstream.h"
+#include "trace/dxt.h"
 #include "trace/trace.h"
 
 const struct trace_format *const trace_formats[] = {
-	&trace_strace, &trace_lanl, &trace_sandia, NULL
+	&trace_strace, &trace_lanl, &trace_sandia, &trace_dxt, &trace_fioiolog, NULL
 };
 
 const struct trace_format *trace_format_find(const char *name)
@@ -266,6 +267,15 @@ static int detect(const char *file, const struct trace_format **fmt, struct rerr
 	close(fd);
 	if (n == 0)
 		return rerr_set(e, -EINVAL, "%s: empty file: no syscalls found", file);
+	if (trace_is_gzip(head, (size_t)n)) {
+		/* probe what it holds (dxt_input.c); only a TRACE_F_GZIP format
+		 * may then take it (trace_load checks) */
+		size_t dn = 0;
+		int rc = trace_gunzip_head(file, head, sizeof(head), &dn, e);
+		if (rc < 0)
+			return rc;
+		n = (ssize_t)dn;
+	}
 	int best = 0;
 	*fmt = NULL;
 	for (size_t i = 0; trace_formats[i]; i++) {
@@ -317,6 +327,19 @@ static int choose_format(const struct load_opts *o, char **files,
 		return rerr_set(e, -EINVAL, "reading a trace from standard input needs --format (%s)",
 				list);
 	return detect(files[0], fmt, e);
+}
+
+/* Only a format that reads gzip itself (TRACE_F_GZIP) takes a compressed file. */
+static int gzip_check(const struct trace_format *fmt, char **files, size_t nfiles,
+		      struct rerr *e)
+{
+	if (fmt->flags & TRACE_F_GZIP)
+		return 0;
+	for (size_t i = 0; i < nfiles; i++)
+		if (trace_file_is_gzip(files[i]) == 1)
+			return rerr_set(e, -EINVAL, "'%s' is gzip-compressed: the %s reader takes it"
+					" uncompressed (gunzip it first)", files[i], fmt->name);
+	return 0;
 }
 
 /* res->ops_path: `out`, or a new temporary file in $TMPDIR. */
@@ -413,12 +436,15 @@ int trace_load(char *const *args, int nargs, const struct load_opts *o, const ch
 		return rc;
 	rc = choose_format(o, files, &fmt, e);
 	if (!rc)
+		rc = gzip_check(fmt, files, nfiles, e);
+	if (!rc)
 		rc = output_path(out, res, e);
 	if (!rc && (rc = opsw_open(&w, res->ops_path)))
 		rc = rerr_set(e, rc, "cannot create '%s': %s", res->ops_path, strerror(-rc));
 	if (!rc) {
 		struct trace_input in = { .files = files, .nfiles = nfiles,
-					  .skip_bad = o ? o->skip_bad : false };
+					  .skip_bad = o ? o->skip_bad : false,
+					  .dxt_layer = o ? o->dxt_layer : NULL };
 		rc = parse_into(w, fmt, &in, res, e);
 	}
 	if (!rc) {

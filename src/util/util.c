@@ -104,6 +104,16 @@ uint64_t lr_tell(const struct linereader *lr)
 	return lr->base + lr->start;
 }
 
+int lr_fdopen(struct linereader *lr, int fd, const char *name)
+{
+	memset(lr, 0, sizeof(*lr));
+	lr->fd = fd;
+	lr->name = name;
+	lr->cap = LR_FIRST;
+	lr->buf = malloc(lr->cap + 1);
+	return lr->buf ? 0 : -ENOMEM;
+}
+
 void lr_close(struct linereader *lr)
 {
 	if (lr->own_fd && lr->fd >= 0)

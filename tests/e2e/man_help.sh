@@ -47,7 +47,7 @@ for o in $helpopts; do
     grep -qxF -- "$o" <<<"$manopts" || err "option $o (in --help) is not documented in replay(1)"
 done
 # options of other tools that replay(1) mentions on purpose
-foreign="--output-format --read_iolog --replay_no_stall --ioengine --install"
+foreign="--output-format --read_iolog --replay_no_stall --ioengine --install --show-incomplete"
 for o in $manopts; do
     grep -qxF -- "$o" <<<"$helpopts" && continue
     case " $foreign " in *" $o "*) continue;; esac

@@ -1,0 +1,1251 @@
+/*
+ * dxt.c - Darshan DXT traces (`darshan-dxt-parser` text) into ops.
+ *
+ * The text (what every parser version prints is described in
+ * shared/formats/dxt/README.md and replay(1)): a job header, a mount table,
+ * then per DXT module (DXT_POSIX, then DXT_MPIIO) one block per (file,
+ * rank): "# DXT, file_id: ..., file_name: PATH", "# DXT, rank: R,
+ * hostname: H", "# DXT, write_count: W, read_count: R", optional Lustre
+ * lines, a column header, then W write lines and R read lines:
+ *
+ *    X_POSIX  RANK  write|read  SEGMENT  [OFFSET]  LENGTH  START  END  [OST]...  [THREAD]
+ *
+ * Pass 1 reads the text once, checks every line (file:line errors) and
+ * keeps, for the chosen layer only, one 32-byte record per segment
+ * (struct seg): offset, length, start and end in 0.1 ms ticks (the
+ * resolution every parser version prints), block and line.  Memory is
+ * therefore 32 bytes x segments of the layer (the array doubles as it
+ * grows: at most 64), plus per block, file and rank a few dozen bytes, plus
+ * their names; nothing per line of the other layer.
+ *
+ * Pass 2 sorts the records by (rank, start, line): DXT lists a block's
+ * writes before its reads and blocks file by file, so this rebuilds each
+ * rank's order across all its files; equal starts keep the listed order.
+ * Each rank is then fed to the builder: an open of each file before its
+ * first segment, the segments as positioned reads and writes, a close
+ * when its last segment has ended (opens and closes are OPF_SYNTH: DXT does
+ * not record them).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/dxt.h"
+#include "trace/trace.h"
+#include "util/imap.h"
+#include "parse_common.h"
+
+#define TICK_NS 100000ull         /* 0.1 ms: the %.4f of every parser */
+#define WRITE_BIT 0x80000000u
+
+enum { MOD_NONE = -1, MOD_POSIX = 0, MOD_MPIIO = 1, NMOD = 2 };
+static const char *const mod_name[NMOD] = { "DXT_POSIX", "DXT_MPIIO" };
+static const char *const seg_name[NMOD] = { "X_POSIX", "X_MPIIO" };
+
+struct seg {                      /* 32 bytes */
+	int64_t off;              /* -1: unknown (MPIIO of old logs)   */
+	uint64_t len;
+	uint32_t start, end;      /* ticks since the rank's Darshan start */
+	uint32_t block;           /* | WRITE_BIT for writes            */
+	uint32_t line;
+};
+_Static_assert(sizeof(struct seg) == 32, "a segment record is 32 bytes");
+
+struct dfile {
+	uint64_t id;              /* Darshan record id                  */
+	uint32_t name;            /* offset in strs                     */
+	uint32_t osts;            /* offset in strs of the OST set, 0 none */
+};
+
+struct drank {
+	int64_t rank;
+	uint32_t host;            /* offset in strs                     */
+	uint32_t host_line;
+	uint64_t segs[NMOD];
+	uint32_t brank;           /* builder rank                       */
+};
+
+struct dblock {
+	uint32_t file, rank;      /* indexes into files, ranks          */
+	uint32_t nw, nr;          /* the header's counts                */
+	uint32_t seen_w, seen_r;
+	uint32_t line;            /* of the file_id line                */
+	int8_t module;
+	uint8_t have_rank, have_counts;
+	uint8_t damaged;          /* a segment line was skipped (--skip-bad) */
+};
+
+struct dxt {
+	struct trace_input *in;
+	struct builder *b;
+	struct rerr *e;
+	const char *src;
+	enum dxt_layer layer;
+	int want;                 /* module kept: MOD_POSIX or MOD_MPIIO */
+
+	/* what the text said */
+	int module;               /* current module, MOD_NONE before a banner */
+	bool banner_data[NMOD];   /* a block followed the banner        */
+	bool banner_seen[NMOD];
+	bool incomplete[NMOD];
+	bool no_dxt;              /* "# no DXT module data available"   */
+	int64_t start_time;       /* job start (epoch s), -1 unknown     */
+	char log_version[32], lib_ver[32], nprocs[32], jobid[32], run_time[32];
+	int mod_ver[NMOD];
+	uint64_t nsegs[NMOD], nblocks[NMOD], zero_len[NMOD], unknown_off[NMOD];
+
+	/* tables */
+	struct seg *segs;
+	size_t nseg, capseg;
+	struct dblock *blocks;
+	size_t nblock, capblock;
+	struct dfile *files;
+	size_t nfile, capfile;
+	struct drank *ranks;
+	size_t nrank, caprank;
+	char *strs;
+	size_t strlen_, capstr;
+	struct imap file_ix, rank_ix; /* id / rank -> index + 1 */
+	int64_t cur;              /* current block index, -1 none       */
+	/* Lustre lines of the current block, before its first segment */
+	char osts[1024];
+	size_t nosts;
+	bool osts_mdt;
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+int dxt_layer_parse(const char *name, enum dxt_layer *layer)
+{
+	if (!name || !strcmp(name, "posix"))
+		*layer = DXT_LAYER_POSIX;
+	else if (!strcmp(name, "mpiio"))
+		*layer = DXT_LAYER_MPIIO;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *dxt_incomplete_warning(const struct opstream *s, char *buf, size_t len)
+{
+	char v[128];
+
+	if (!opstream_info(s, "incomplete", v, sizeof(v)) || !v[0])
+		return NULL;
+	snprintf(buf, len, "the trace is incomplete (%s: Darshan's DXT buffer filled up, later"
+		 " operations were not recorded): only what was recorded is analysed and"
+		 " replayed", v);
+	return buf;
+}
+
+static int bad(struct dxt *D, unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad(struct dxt *D, unsigned long line, const char *fmt, ...)
+{
+	char msg[480];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return trace_bad_line(D->in, D->e, D->src, line, msg);
+}
+
+static int str_add(struct dxt *D, const char *s, size_t n, uint32_t *off)
+{
+	int rc;
+
+	if (D->strlen_ + n + 1 > UINT32_MAX)
+		return -ENOMEM;
+	rc = trace_grow((void **)&D->strs, &D->capstr, D->strlen_ + n + 1, 1, 4096);
+	if (rc)
+		return rc;
+	if (!D->strlen_)
+		D->strs[D->strlen_++] = 0;      /* offset 0: "" */
+	*off = (uint32_t)D->strlen_;
+	memcpy(D->strs + D->strlen_, s, n);
+	D->strs[D->strlen_ + n] = 0;
+	D->strlen_ += n + 1;
+	return 0;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* A decimal integer (optional '-'); *end after it. */
+static bool dec_i64(const char *p, const char **end, int64_t *v)
+{
+	bool neg = *p == '-';
+	uint64_t x = 0;
+	const char *s;
+
+	if (neg)
+		p++;
+	s = p;
+	while (*p >= '0' && *p <= '9') {
+		if (x > (UINT64_MAX - 9) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	}
+	if (p == s || x > (uint64_t)INT64_MAX + neg)
+		return false;
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+	*end = p;
+	return true;
+}
+
+/* "S.FFFF" seconds into 0.1 ms ticks (further digits dropped). */
+static bool secs_ticks(const char *p, const char **end, uint32_t *t, bool *range)
+{
+	uint64_t whole = 0, frac = 0;
+	const char *s = p;
+	int nd = 0;
+
+	*range = false;
+	while (*p >= '0' && *p <= '9') {
+		if (whole > UINT32_MAX)
+			*range = true;
+		else
+			whole = whole * 10 + (uint64_t)(*p - '0');
+		p++;
+	}
+	if (p == s || *p != '.')
+		return false;
+	p++;
+	s = p;
+	while (*p >= '0' && *p <= '9') {
+		if (nd < 4)
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		nd++;
+		p++;
+	}
+	if (p == s)
+		return false;
+	while (nd < 4) {
+		frac *= 10;
+		nd++;
+	}
+	if (*range || whole * 10000 + frac > UINT32_MAX) {
+		*range = true;
+		return false;
+	}
+	*t = (uint32_t)(whole * 10000 + frac);
+	*end = p;
+	return true;
+}
+
+/* ---- tables -------------------------------------------------------------- */
+
+static int file_get(struct dxt *D, uint64_t id, const char *name, size_t nlen,
+		    unsigned long line, uint32_t *ix)
+{
+	void *v = imap_get(&D->file_ix, (int64_t)id);
+	int rc;
+
+	if (v) {
+		*ix = (uint32_t)((uintptr_t)v - 1);
+		const char *old = D->strs + D->files[*ix].name;
+		if (strlen(old) != nlen || memcmp(old, name, nlen))
+			return bad(D, line, "file_id %" PRIu64 " names '%.*s' here and '%s' before",
+				   id, (int)nlen, name, old);
+		return 0;
+	}
+	rc = trace_grow((void **)&D->files, &D->capfile, D->nfile + 1, sizeof(*D->files), 64);
+	if (rc)
+		return rc;
+	struct dfile *f = &D->files[D->nfile];
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	rc = str_add(D, name, nlen, &f->name);
+	if (rc)
+		return rc;
+	rc = imap_put(&D->file_ix, (int64_t)id, (void *)(uintptr_t)(D->nfile + 1));
+	if (rc)
+		return rc;
+	*ix = (uint32_t)D->nfile++;
+	return 0;
+}
+
+static int rank_get(struct dxt *D, int64_t rank, uint32_t *ix)
+{
+	void *v = imap_get(&D->rank_ix, rank);
+	int rc;
+
+	if (v) {
+		*ix = (uint32_t)((uintptr_t)v - 1);
+		return 0;
+	}
+	rc = trace_grow((void **)&D->ranks, &D->caprank, D->nrank + 1, sizeof(*D->ranks), 64);
+	if (rc)
+		return rc;
+	memset(&D->ranks[D->nrank], 0, sizeof(D->ranks[0]));
+	D->ranks[D->nrank].rank = rank;
+	rc = imap_put(&D->rank_ix, rank, (void *)(uintptr_t)(D->nrank + 1));
+	if (rc)
+		return rc;
+	*ix = (uint32_t)D->nrank++;
+	return 0;
+}
+
+/* The block that just ended: every segment its header announced? */
+static int block_end(struct dxt *D)
+{
+	if (D->cur < 0)
+		return 0;
+	struct dblock *k = &D->blocks[D->cur];
+	int rc = 0;
+
+	D->cur = -1;
+	if (k->seen_w != k->nw || k->seen_r != k->nr)
+		rc = bad(D, k->line, "block of '%s' (rank %" PRId64 ") lists %u writes and %u"
+			 " reads, its header says %u and %u (truncated dump?)",
+			 D->strs + D->files[k->file].name, D->ranks[k->rank].rank, k->seen_w,
+			 k->seen_r, k->nw, k->nr);
+	return rc;
+}
+
+/* ---- header lines ---------------------------------------------------------- */
+
+static void copy_val(char *dst, size_t cap, const char *v)
+{
+	size_t n = strlen(v);
+
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '\r'))
+		n--;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, v, n);
+	dst[n] = 0;
+}
+
+/* "# DXT_POSIX module: 848 bytes (compressed), ver=1" */
+static void region_line(struct dxt *D, const char *p)
+{
+	for (int m = 0; m < NMOD; m++) {
+		size_t n = strlen(mod_name[m]);
+		if (strncmp(p, mod_name[m], n) || strncmp(p + n, " module:", 8))
+			continue;
+		const char *v = strstr(p, "ver=");
+		int64_t x;
+		const char *end;
+		if (v && dec_i64(v + 4, &end, &x) && x >= 0 && x < 1000)
+			D->mod_ver[m] = (int)x;
+	}
+}
+
+static int job_line(struct dxt *D, const char *p, unsigned long line)
+{
+	const char *end;
+	int64_t v;
+
+	if (starts(p, "darshan log version: "))
+		copy_val(D->log_version, sizeof(D->log_version), p + 21);
+	else if (starts(p, "nprocs: "))
+		copy_val(D->nprocs, sizeof(D->nprocs), p + 8);
+	else if (starts(p, "jobid: "))
+		copy_val(D->jobid, sizeof(D->jobid), p + 7);
+	else if (starts(p, "run time: "))
+		copy_val(D->run_time, sizeof(D->run_time), p + 10);
+	else if (starts(p, "metadata: lib_ver = "))
+		copy_val(D->lib_ver, sizeof(D->lib_ver), p + 20);
+	else if (starts(p, "start_time: ")) {
+		if (!dec_i64(p + 12, &end, &v) || v < 0 || *skip_ws(end))
+			return bad(D, line, "expected a number of seconds after 'start_time:'");
+		D->start_time = v;
+	}
+	return 0;
+}
+
+/* The OST indices of "OSTs: 3 7 11" (and the old lines), added to the set
+ * of the current block's file. */
+static int ost_list(struct dxt *D, const char *o, unsigned long line)
+{
+	const char *end;
+	int64_t v;
+
+	for (;;) {
+		o = skip_ws(o);
+		if (!*o || *o == '\r')
+			return 0;
+		if (!dec_i64(o, &end, &v) || v < 0)
+			return bad(D, line, "expected OST indices");
+		if (D->nosts + 24 < sizeof(D->osts))
+			D->nosts += (size_t)snprintf(D->osts + D->nosts, sizeof(D->osts) - D->nosts,
+						     "%s%" PRId64, D->nosts ? "," : "", v);
+		o = end;
+	}
+}
+
+/* "file_id: N, file_name: PATH": a new block of the current module. */
+static int block_start(struct dxt *D, const char *p, unsigned long line)
+{
+	const char *q = p;
+	uint64_t id = 0;
+	uint32_t fix;
+	int rc = block_end(D);
+
+	if (rc)
+		return rc;
+	if (D->module == MOD_NONE)
+		return bad(D, line, "block header before any '# DXT_POSIX module data' or"
+			   " '# DXT_MPIIO module data' banner");
+	/* file ids are unsigned 64-bit */
+	while (*q >= '0' && *q <= '9' && id <= (UINT64_MAX - 9) / 10)
+		id = id * 10 + (uint64_t)(*q++ - '0');
+	if (q == p || (*q >= '0' && *q <= '9') || !starts(q, ", file_name: "))
+		return bad(D, line, "expected 'file_id: N, file_name: PATH'");
+	const char *name = q + 13;
+	size_t nlen = strlen(name);
+	while (nlen && name[nlen - 1] == '\r')
+		nlen--;
+	if (!nlen)
+		return bad(D, line, "empty file_name");
+	rc = file_get(D, id, name, nlen, line, &fix);
+	if (rc)
+		return rc;
+	rc = trace_grow((void **)&D->blocks, &D->capblock, D->nblock + 1, sizeof(*D->blocks), 64);
+	if (rc)
+		return rc;
+	if (D->nblock >= WRITE_BIT)
+		return bad(D, line, "more than %u blocks", WRITE_BIT);
+	struct dblock *k = &D->blocks[D->nblock];
+	memset(k, 0, sizeof(*k));
+	k->file = fix;
+	k->line = (uint32_t)line;
+	k->module = (int8_t)D->module;
+	D->cur = (int64_t)D->nblock++;
+	D->nblocks[D->module]++;
+	D->banner_data[D->module] = true;
+	D->nosts = 0;
+	D->osts[0] = 0;
+	D->osts_mdt = false;
+	return 0;
+}
+
+/* "rank: R, hostname: H" */
+static int rank_line(struct dxt *D, struct dblock *k, const char *p, unsigned long line)
+{
+	const char *end;
+	uint32_t rix;
+	int64_t v;
+	int rc;
+
+	if (!dec_i64(p, &end, &v) || !starts(end, ", hostname: "))
+		return bad(D, line, "expected 'rank: R, hostname: HOST'");
+	if (v < 0)
+		return bad(D, line, "negative rank %" PRId64, v);
+	rc = rank_get(D, v, &rix);
+	if (rc)
+		return rc;
+	const char *h = end + 12;
+	size_t hl = strlen(h);
+	while (hl && (h[hl - 1] == ' ' || h[hl - 1] == '\r'))
+		hl--;
+	struct drank *r = &D->ranks[rix];
+	if (!r->host_line) {
+		rc = str_add(D, h, hl, &r->host);
+		if (rc)
+			return rc;
+		r->host_line = (uint32_t)line;
+	} else if (strlen(D->strs + r->host) != hl || memcmp(D->strs + r->host, h, hl)) {
+		return bad(D, line, "rank %" PRId64 " on host '%.*s' here, on '%s' at line %u", v,
+			   (int)hl, h, D->strs + r->host, r->host_line);
+	}
+	k->rank = rix;
+	k->have_rank = 1;
+	return 0;
+}
+
+/* "# DXT, ..." lines */
+static int dxt_line(struct dxt *D, const char *p, unsigned long line)
+{
+	const char *end;
+	int64_t v, w;
+
+	if (starts(p, "file_id: "))
+		return block_start(D, p + 9, line);
+	if (D->cur < 0)
+		return bad(D, line, "'# DXT, %.40s' outside a block (no '# DXT, file_id:' line before)", p);
+	struct dblock *k = &D->blocks[D->cur];
+	if (starts(p, "rank: "))
+		return rank_line(D, k, p + 6, line);
+	if (starts(p, "write_count: ")) {
+		if (!dec_i64(p + 13, &end, &v) || !starts(end, ", read_count: ") ||
+		    !dec_i64(end + 14, &end, &w) || *skip_ws(end))
+			return bad(D, line, "expected 'write_count: W, read_count: R'");
+		if (v < 0 || w < 0 || v >= WRITE_BIT || w >= WRITE_BIT)
+			return bad(D, line, "write_count/read_count out of range");
+		k->nw = (uint32_t)v;
+		k->nr = (uint32_t)w;
+		k->have_counts = 1;
+		return 0;
+	}
+	/* Lustre layouts of parsers before 3.4.6: the OST set of the file */
+	if (starts(p, "Lustre OST obdidx:"))
+		return ost_list(D, p + 18, line);
+	if (starts(p, "Lustre OSTs:"))
+		return ost_list(D, p + 12, line);
+	/* number of threads, mnt_pt/fs_type, stripe sizes, "Lustre stripe
+	 * components:": nothing to keep */
+	return 0;
+}
+
+/* "#<TAB>[Component 1] stripe_ext: 0 - EOF, stripe_size: 1048576, stripe_count: 1, OSTs: 106" */
+static int component_line(struct dxt *D, const char *p, unsigned long line)
+{
+	const char *c = strstr(p, "stripe_count: "), *o = strstr(p, "OSTs:"), *end;
+	int64_t v;
+
+	if (D->cur < 0)
+		return bad(D, line, "Lustre component line outside a block");
+	if (!c || !o)
+		return bad(D, line, "expected 'stripe_count: N, OSTs: ...' in a Lustre component line");
+	if (!dec_i64(c + 14, &end, &v) || v < 0)
+		return bad(D, line, "expected a number after 'stripe_count:'");
+	if (v == 0)
+		D->osts_mdt = true;     /* data on the MDT */
+	return ost_list(D, o + 5, line);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The block's first segment: its file's OST set is complete. */
+static int file_osts(struct dxt *D)
+{
+	struct dblock *k = &D->blocks[D->cur];
+	struct dfile *f = &D->files[k->file];
+	int64_t v[128];
+	size_t n = 0;
+	char out[1100];
+	size_t ol = 0;
+
+	if (f->osts || (!D->nosts && !D->osts_mdt))
+		return 0;
+	for (const char *p = D->osts; *p && n < sizeof(v) / sizeof(v[0]);) {
+		const char *end;
+		if (!dec_i64(p, &end, &v[n]))
+			break;
+		n++;
+		p = *end == ',' ? end + 1 : end;
+	}
+	qsort(v, n, sizeof(v[0]), cmp_i64);
+	if (D->osts_mdt)
+		ol += (size_t)snprintf(out + ol, sizeof(out) - ol, "mdt");
+	for (size_t i = 0; i < n; i++) {
+		if (i && v[i] == v[i - 1])
+			continue;
+		ol += (size_t)snprintf(out + ol, sizeof(out) - ol, "%s%" PRId64, ol ? "," : "", v[i]);
+		if (ol >= sizeof(out) - 24)
+			break;
+	}
+	return str_add(D, out, ol, &f->osts);
+}
+
+/* ---- segment lines --------------------------------------------------------- */
+
+struct segf {                     /* the fields of one segment line */
+	int64_t rank, segix, off, len;
+	uint32_t t0, t1;
+	bool is_w, has_off;
+};
+
+/* Split and parse the fields after the module token (p): 7 of them, or 6
+ * for X_MPIIO lines of 3.1.x parsers (no offset); then OST tokens
+ * ("[106]", "[  5]") and a thread id (N/A or a number) may follow. */
+static int seg_fields(struct dxt *D, int m, const char *p, unsigned long line, struct segf *f)
+{
+	const char *tok[8], *end;
+	size_t ntok = 0;
+	bool range;
+
+	while (ntok < 8) {
+		p = skip_ws(p);
+		if (!*p || *p == '[' || *p == '\r')
+			break;
+		tok[ntok++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+			p++;
+		/* the time fields hold a '.': two of them end the fixed part */
+		if (ntok >= 6 && memchr(tok[ntok - 1], '.', (size_t)(p - tok[ntok - 1])) &&
+		    memchr(tok[ntok - 2], '.', (size_t)(tok[ntok - 1] - tok[ntok - 2])))
+			break;
+	}
+	if (ntok == 8)
+		return bad(D, line, "expected start and end times in seconds (S.FFFF) as the last"
+			   " fields of the %s line", seg_name[m]);
+	if (ntok < 6 || (ntok == 6 && m == MOD_POSIX))
+		return bad(D, line, "truncated %s line: expected rank, write|read, segment, %slength,"
+			   " start and end", seg_name[m], m == MOD_POSIX ? "offset, " : "[offset,] ");
+	/* tok: rank kind segment [offset] length start end */
+	f->has_off = ntok == 7;
+	f->off = -1;
+	if (!dec_i64(tok[0], &end, &f->rank) || (*end != ' ' && *end != '\t'))
+		return bad(D, line, "expected a rank after %s", seg_name[m]);
+	if (starts(tok[1], "write ") || starts(tok[1], "write\t"))
+		f->is_w = true;
+	else if (starts(tok[1], "read ") || starts(tok[1], "read\t"))
+		f->is_w = false;
+	else
+		return bad(D, line, "expected 'write' or 'read' after the rank");
+	if (!dec_i64(tok[2], &end, &f->segix) || (*end != ' ' && *end != '\t'))
+		return bad(D, line, "expected a segment number");
+	if (f->has_off && (!dec_i64(tok[3], &end, &f->off) || (*end != ' ' && *end != '\t')))
+		return bad(D, line, "expected an offset");
+	if (!dec_i64(tok[3 + f->has_off], &end, &f->len) || (*end != ' ' && *end != '\t'))
+		return bad(D, line, "expected a length");
+	if (!secs_ticks(tok[4 + f->has_off], &end, &f->t0, &range) ||
+	    (*end != ' ' && *end != '\t') || !secs_ticks(tok[5 + f->has_off], &end, &f->t1, &range))
+		return range ? bad(D, line, "time beyond %u s, more than replay keeps",
+				   UINT32_MAX / 10000)
+			     : bad(D, line, "expected start and end times in seconds (S.FFFF)");
+	p = skip_ws(end);
+	while (*p == '[') {
+		const char *c = strchr(p, ']');
+		int64_t ost;
+		const char *q = skip_ws(p + 1);
+		if (!c || !dec_i64(q, &q, &ost) || ost < 0 || skip_ws(q) != c)
+			return bad(D, line, "expected an OST index as '[N]'");
+		p = skip_ws(c + 1);
+	}
+	if (starts(p, "N/A"))
+		p = skip_ws(p + 3);
+	else if (*p >= '0' && *p <= '9')
+		while (*p >= '0' && *p <= '9')
+			p++;
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	if (*p)
+		return bad(D, line, "unexpected '%.20s' after the end time", p);
+	return 1;
+}
+
+/* A bad segment line of block k: with --skip-bad the block keeps going
+ * without the order checks (its numbering has a gap now). */
+static int seg_bad(struct dxt *D, struct dblock *k, unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int seg_bad(struct dxt *D, struct dblock *k, unsigned long line, const char *fmt, ...)
+{
+	char msg[480];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	k->damaged = 1;
+	return trace_bad_line(D->in, D->e, D->src, line, msg);
+}
+
+static int segment_line(struct dxt *D, const char *p, unsigned long line)
+{
+	struct segf f;
+	int m = MOD_NONE;
+	int rc;
+
+	for (int i = 0; i < NMOD; i++)
+		if (starts(p, seg_name[i]) && (p[7] == ' ' || p[7] == '\t'))
+			m = i;
+	if (m == MOD_NONE) {
+		size_t n = strcspn(p, " \t");
+		return bad(D, line, "unknown module '%.*s' (expected X_POSIX or X_MPIIO)",
+			   (int)(n > 40 ? 40 : n), p);
+	}
+	if (D->cur < 0)
+		return bad(D, line, "%s segment before any '# DXT, file_id:' block header",
+			   seg_name[m]);
+	struct dblock *k = &D->blocks[D->cur];
+	if (k->module != m)
+		return bad(D, line, "%s segment in a %s block", seg_name[m], mod_name[k->module]);
+	if (!k->have_rank || !k->have_counts)
+		return bad(D, line, "segment of a block without its '# DXT, %s' line",
+			   k->have_rank ? "write_count:" : "rank:");
+	rc = seg_fields(D, m, p + 7, line, &f);
+	if (rc <= 0) {
+		k->damaged = 1;         /* a bad line (0: skipped with --skip-bad) */
+		return rc;
+	}
+	if (f.rank != D->ranks[k->rank].rank)
+		return seg_bad(D, k, line, "segment of rank %" PRId64 " in the block of rank %" PRId64,
+			   f.rank, D->ranks[k->rank].rank);
+	if (f.len < 0)
+		return seg_bad(D, k, line, "negative length %" PRId64, f.len);
+	if (f.off < -1 || (f.off == -1 && m == MOD_POSIX))
+		return seg_bad(D, k, line, "negative offset %" PRId64, f.off);
+	if (f.t1 < f.t0)
+		return seg_bad(D, k, line, "end time before start time");
+	uint32_t *seen = f.is_w ? &k->seen_w : &k->seen_r;
+	/* the order of the text (writes, then reads, numbered from 0), unless
+	 * --skip-bad already dropped a line of the block */
+	if (!f.is_w && k->seen_w < k->nw && !k->damaged)
+		return seg_bad(D, k, line, "read listed after %u of the block's %u writes",
+			       k->seen_w, k->nw);
+	if (*seen >= (f.is_w ? k->nw : k->nr))
+		return seg_bad(D, k, line, "more %ss than the block's header announces (%u)",
+			   f.is_w ? "write" : "read", f.is_w ? k->nw : k->nr);
+	if (f.segix != *seen && !k->damaged)
+		return seg_bad(D, k, line, "%s segment %" PRId64 " where %u was expected",
+			   f.is_w ? "write" : "read", f.segix, *seen);
+	if (!k->seen_w && !k->seen_r && (rc = file_osts(D)))
+		return rc;
+	(*seen)++;
+	D->nsegs[m]++;
+	D->ranks[k->rank].segs[m]++;
+	if (!f.len)
+		D->zero_len[m]++;
+	if (f.off < 0) {
+		D->unknown_off[m]++;
+		if (m == D->want)
+			return rerr_at(D->e, -EINVAL, D->src, line,
+				       "X_MPIIO offset unknown (%s: DXT_MPIIO log version 1, or a"
+				       " Darshan runtime built with Open MPI): the MPI-IO layer"
+				       " cannot be replayed at its offsets; use --dxt-layer posix",
+				       f.has_off ? "-1" : "no offset column");
+	}
+	if (m != D->want)
+		return 0;
+	rc = trace_grow((void **)&D->segs, &D->capseg, D->nseg + 1, sizeof(*D->segs), 4096);
+	if (rc)
+		return rc;
+	D->segs[D->nseg++] = (struct seg){ .off = f.off, .len = (uint64_t)f.len, .start = f.t0,
+					   .end = f.t1,
+					   .block = (uint32_t)D->cur | (f.is_w ? WRITE_BIT : 0),
+					   .line = (uint32_t)line };
+	return 0;
+}
+
+/* ---- pass 1: the text ------------------------------------------------------ */
+
+static int text_line(struct dxt *D, char *l, size_t n, unsigned long line)
+{
+	while (n && (l[n - 1] == ' ' || l[n - 1] == '\r' || l[n - 1] == '\t'))
+		l[--n] = 0;
+	if (!n)
+		return 0;
+	if (l[0] == '#') {
+		if (l[1] == '\t')
+			return starts(l + 2, "[Component") ? component_line(D, l + 2, line) : 0;
+		const char *p = skip_ws(l + 1);
+		if (starts(p, "DXT, "))
+			return dxt_line(D, p + 5, line);
+		if (strstr(p, "incomplete data!")) {
+			/* "*WARNING*: The DXT_POSIX module contains incomplete
+			 * data!" (or the *ERROR* of a dump that kept stderr) */
+			for (int m = 0; m < NMOD; m++)
+				if (strstr(p, mod_name[m]))
+					D->incomplete[m] = true;
+			return 0;
+		}
+		size_t pl = strlen(p);
+		if (pl > 12 && !strcmp(p + pl - 12, " module data")) {
+			int rc = block_end(D);
+			if (rc)
+				return rc;
+			D->module = MOD_NONE;
+			for (int m = 0; m < NMOD; m++)
+				if (pl - 12 == strlen(mod_name[m]) && !strncmp(p, mod_name[m], pl - 12))
+					D->module = m;
+			if (D->module == MOD_NONE)
+				return bad(D, line, "unknown module '%.*s' (expected DXT_POSIX or"
+					   " DXT_MPIIO)", (int)(pl - 12 > 40 ? 40 : pl - 12), p);
+			D->banner_seen[D->module] = true;
+			return 0;
+		}
+		if (starts(p, "no DXT module data available"))
+			D->no_dxt = true;
+		else if (strstr(p, " module: ") && strstr(p, "ver="))
+			region_line(D, p);
+		else if (D->module == MOD_NONE)
+			return job_line(D, p, line);
+		return 0;                 /* comments, column headers, advice */
+	}
+	const char *p = skip_ws(l);
+	if (p[0] == 'X' && p[1] == '_')
+		return segment_line(D, p, line);
+	return bad(D, line, "expected a '#' line or an X_POSIX/X_MPIIO segment line");
+}
+
+static int read_text(struct dxt *D, const char *path)
+{
+	struct dxt_input in;
+	char *l;
+	size_t n;
+	int rc;
+
+	rc = dxt_input_open(&in, path, D->e);
+	if (rc < 0)
+		return rc;
+	while ((rc = dxt_input_next(&in, &l, &n, D->e)) == 1) {
+		D->in->lines++;
+		rc = text_line(D, l, n, in.lr.lineno);
+		if (rc < 0)
+			break;
+	}
+	if (rc == 0)
+		rc = block_end(D);
+	D->in->bytes += in.bytes;
+	dxt_input_close(&in);
+	return rc;
+}
+
+/* ---- pass 2: per rank, into the builder --------------------------------------- */
+
+static const struct dxt *sort_ctx;
+
+static int cmp_seg(const void *a, const void *b)
+{
+	const struct seg *x = a, *y = b;
+	const struct dxt *D = sort_ctx;
+	int64_t rx = D->ranks[D->blocks[x->block & ~WRITE_BIT].rank].rank;
+	int64_t ry = D->ranks[D->blocks[y->block & ~WRITE_BIT].rank].rank;
+
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+struct fstate {                   /* one file of the rank being fed */
+	uint32_t last;            /* index of its last segment       */
+	uint32_t close_t;         /* latest end of its segments      */
+	int32_t fd;               /* synthesized fd, -1 not open     */
+	uint8_t writes, used;
+};
+
+struct pending {                  /* a close waiting for its time    */
+	uint32_t t, seq, file;
+};
+
+struct feeder {
+	struct dxt *D;
+	struct fstate *fs;        /* per file                         */
+	uint32_t *touched;
+	size_t ntouched;
+	struct pending *heap;
+	size_t nheap;
+	int32_t *freefd;
+	size_t nfree;
+	int32_t nextfd;
+	uint64_t base_ns;
+	int64_t pid;
+	uint64_t synth_opens, synth_closes, clamped;
+};
+
+static void heap_push(struct feeder *F, struct pending p)
+{
+	size_t i = F->nheap++;
+
+	while (i) {
+		size_t up = (i - 1) / 2;
+		struct pending *q = &F->heap[up];
+		if (q->t < p.t || (q->t == p.t && q->seq <= p.seq))
+			break;
+		F->heap[i] = *q;
+		i = up;
+	}
+	F->heap[i] = p;
+}
+
+static struct pending heap_pop(struct feeder *F)
+{
+	struct pending top = F->heap[0], last = F->heap[--F->nheap];
+	size_t i = 0, n = F->nheap;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && (F->heap[c + 1].t < F->heap[c].t ||
+				  (F->heap[c + 1].t == F->heap[c].t && F->heap[c + 1].seq < F->heap[c].seq)))
+			c++;
+		if (last.t < F->heap[c].t || (last.t == F->heap[c].t && last.seq <= F->heap[c].seq))
+			break;
+		F->heap[i] = F->heap[c];
+		i = c;
+	}
+	if (n)
+		F->heap[i] = last;
+	return top;
+}
+
+static int feed(struct feeder *F, struct sc_event *ev)
+{
+	ev->src = F->D->src;
+	ev->pid = F->pid;
+	return builder_event(F->D->b, ev, F->D->e);
+}
+
+static int emit_close(struct feeder *F, const struct pending *p)
+{
+	struct fstate *st = &F->fs[p->file];
+	struct sc_event ev;
+
+	sc_event_init(&ev);
+	ev.call = SC_CLOSE;
+	ev.name = "close";
+	ev.fd = st->fd;
+	ev.ret = 0;
+	ev.ts_ns = F->base_ns + (uint64_t)p->t * TICK_NS;
+	ev.line = F->D->blocks[F->D->segs[st->last].block & ~WRITE_BIT].line;
+	ev.opflags = OPF_SYNTH;
+	F->freefd[F->nfree++] = st->fd;
+	st->fd = -1;
+	F->synth_closes++;
+	return feed(F, &ev);
+}
+
+static int emit_open(struct feeder *F, uint32_t file, const struct dblock *k, uint32_t t)
+{
+	struct fstate *st = &F->fs[file];
+	struct sc_event ev;
+
+	st->fd = F->nfree ? F->freefd[--F->nfree] : F->nextfd++;
+	sc_event_init(&ev);
+	ev.call = SC_OPEN;
+	ev.name = "open";
+	ev.path = F->D->strs + F->D->files[file].name;
+	ev.flags = st->writes ? O_RDWR | O_CREAT : O_RDONLY;
+	ev.mode = st->writes ? 0644 : 0;
+	ev.ret = st->fd;
+	ev.ts_ns = F->base_ns + (uint64_t)t * TICK_NS;
+	ev.line = k->line;
+	ev.opflags = OPF_SYNTH;
+	F->synth_opens++;
+	return feed(F, &ev);
+}
+
+/* Segments [a, b) of one rank, sorted. */
+static int feed_rank(struct feeder *F, size_t a, size_t b)
+{
+	struct dxt *D = F->D;
+	int rc = 0;
+
+	F->ntouched = 0;
+	F->nheap = 0;
+	F->nfree = 0;
+	F->nextfd = 3;
+	for (size_t i = a; i < b; i++) {
+		const struct seg *s = &D->segs[i];
+		uint32_t f = D->blocks[s->block & ~WRITE_BIT].file;
+		struct fstate *st = &F->fs[f];
+		if (!st->used) {
+			*st = (struct fstate){ .used = 1, .fd = -1 };
+			F->touched[F->ntouched++] = f;
+		}
+		st->last = (uint32_t)i;
+		if (s->end > st->close_t)
+			st->close_t = s->end;
+		if (s->block & WRITE_BIT)
+			st->writes = 1;
+	}
+	for (size_t i = a; i < b && !rc; i++) {
+		const struct seg *s = &D->segs[i];
+		const struct dblock *k = &D->blocks[s->block & ~WRITE_BIT];
+		struct fstate *st = &F->fs[k->file];
+		struct sc_event ev;
+
+		while (F->nheap && F->heap[0].t <= s->start && !rc) {
+			struct pending p = heap_pop(F);
+			rc = emit_close(F, &p);
+		}
+		if (!rc && st->fd < 0)
+			rc = emit_open(F, k->file, k, s->start);
+		if (rc)
+			break;
+		sc_event_init(&ev);
+		ev.call = s->block & WRITE_BIT ? SC_WRITE : SC_READ;
+		ev.name = s->block & WRITE_BIT ? "write" : "read";
+		ev.fd = st->fd;
+		ev.offset = s->off;
+		ev.len = s->len;
+		ev.ret = (int64_t)s->len;
+		ev.ts_ns = F->base_ns + (uint64_t)s->start * TICK_NS;
+		ev.dur_ns = (uint64_t)(s->end - s->start) * TICK_NS;
+		ev.line = s->line;
+		if (s->len > OP_MAX_DATA_LEN)
+			F->clamped++;
+		rc = feed(F, &ev);
+		if (!rc && i == st->last)
+			heap_push(F, (struct pending){ st->close_t, (uint32_t)i, k->file });
+	}
+	while (F->nheap && !rc) {
+		struct pending p = heap_pop(F);
+		rc = emit_close(F, &p);
+	}
+	for (size_t i = 0; i < F->ntouched; i++)
+		F->fs[F->touched[i]].used = 0;
+	return rc;
+}
+
+static int cmp_rank_num(const void *a, const void *b)
+{
+	const struct drank *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int info_u64(struct dxt *D, const char *key, uint64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return builder_info(D->b, key, buf);
+}
+
+/* An absolute path as the builder keeps it: no empty or "." component,
+ * ".." folded (never above the root).  out has room for strlen(in) + 1. */
+static void norm_abs(const char *in, char *out)
+{
+	size_t n = 0;
+
+	while (*in) {
+		while (*in == '/')
+			in++;
+		const char *c = in;
+		while (*in && *in != '/')
+			in++;
+		size_t l = (size_t)(in - c);
+		if (!l || (l == 1 && c[0] == '.'))
+			continue;
+		if (l == 2 && c[0] == '.' && c[1] == '.') {
+			while (n && out[n - 1] != '/')
+				n--;
+			if (n)
+				n--;
+			continue;
+		}
+		out[n++] = '/';
+		memcpy(out + n, c, l);
+		n += l;
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = 0;
+}
+
+static int write_info(struct dxt *D, const struct feeder *F, uint64_t other_only)
+{
+	char buf[256];
+	int rc = builder_info(D->b, "dxt_layer", D->layer == DXT_LAYER_MPIIO ? "mpiio" : "posix");
+	size_t n = 0;
+
+	for (int m = 0; m < NMOD && !rc; m++)
+		if (D->incomplete[m])
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "," : "", mod_name[m]);
+	if (!rc && n)
+		rc = builder_info(D->b, "incomplete", buf);
+	struct { const char *k; const char *v; } sv[] = {
+		{ "dxt_log_version", D->log_version }, { "dxt_lib_ver", D->lib_ver },
+		{ "dxt_nprocs", D->nprocs }, { "dxt_jobid", D->jobid }, { "dxt_run_time", D->run_time },
+	};
+	for (size_t i = 0; i < sizeof(sv) / sizeof(sv[0]) && !rc; i++)
+		if (sv[i].v[0])
+			rc = builder_info(D->b, sv[i].k, sv[i].v);
+	if (!rc && D->start_time >= 0)
+		rc = info_u64(D, "dxt_start_time", (uint64_t)D->start_time);
+	struct { const char *k; uint64_t v; } kv[] = {
+		{ "dxt_segments_posix", D->nsegs[MOD_POSIX] },
+		{ "dxt_segments_mpiio", D->nsegs[MOD_MPIIO] },
+		{ "dxt_blocks_posix", D->nblocks[MOD_POSIX] },
+		{ "dxt_blocks_mpiio", D->nblocks[MOD_MPIIO] },
+		{ "dxt_zero_length", D->zero_len[D->want] },
+		{ "dxt_mpiio_unknown_offsets", D->unknown_off[MOD_MPIIO] },
+		{ "dxt_ranks_other_layer_only", other_only },
+		{ "synthesized_opens", F->synth_opens },
+		{ "synthesized_closes", F->synth_closes },
+		{ "dxt_longer_than_one_call", F->clamped },
+	};
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]) && !rc; i++)
+		rc = info_u64(D, kv[i].k, kv[i].v);
+	/* the OST set of each Lustre file, as "SET<TAB>PATH" */
+	for (size_t i = 0; i < D->nfile && !rc; i++) {
+		const struct dfile *f = &D->files[i];
+		const char *name = D->strs + f->name;
+		if (!f->osts || name[0] != '/')
+			continue;
+		char *v = malloc(strlen(D->strs + f->osts) + strlen(name) + 2);
+		if (!v)
+			return -ENOMEM;
+		sprintf(v, "%s\t", D->strs + f->osts);
+		norm_abs(name, v + strlen(v));
+		rc = builder_info(D->b, "lustre_osts", v);
+		free(v);
+	}
+	return rc;
+}
+
+/* Why there is nothing to replay. */
+static int nothing(struct dxt *D)
+{
+	int o = 1 - D->want;
+
+	if (D->nsegs[o])
+		return rerr_set(D->e, -ENODATA, "%s: no %s segment (the %s module has %" PRIu64 "):"
+				" use --dxt-layer %s", D->src, seg_name[D->want], mod_name[o],
+				D->nsegs[o], o == MOD_MPIIO ? "mpiio" : "posix");
+	for (int m = 0; m < NMOD; m++)
+		if (D->banner_seen[m] && !D->banner_data[m])
+			return rerr_set(D->e, -ENODATA,
+					"%s: the %s module is announced but no block follows:"
+					" darshan-dxt-parser stops there when the log's DXT data is"
+					" incomplete (without --show-incomplete; it says so on stderr):"
+					" dump the log again with '" DXT_PARSER_TOOL
+					" --show-incomplete LOG'", D->src, mod_name[m]);
+	if (D->no_dxt)
+		return rerr_set(D->e, -ENODATA, "%s: the Darshan log holds no DXT trace (\"no DXT module"
+				" data available\"): Darshan records DXT only when it is enabled"
+				" (DXT_ENABLE_IO_TRACE=1 at run time)", D->src);
+	return rerr_set(D->e, -ENODATA, "%s: no DXT segment found (no '# DXT_POSIX module data'"
+			" or '# DXT_MPIIO module data' section)", D->src);
+}
+
+static int feed_all(struct dxt *D)
+{
+	struct feeder F = { .D = D };
+	uint64_t other_only = 0;
+	int rc = 0;
+
+	/* banners with no block at the end of a dump: the parser stopped */
+	for (int m = 0; m < NMOD; m++)
+		if (D->banner_seen[m] && !D->banner_data[m])
+			D->incomplete[m] = true;
+	if (!D->nseg)
+		return nothing(D);
+	sort_ctx = D;
+	qsort(D->segs, D->nseg, sizeof(*D->segs), cmp_seg);
+	sort_ctx = NULL;
+	/* declare the ranks that have segments in the layer, by rank number */
+	struct drank *order = malloc((D->nrank ? D->nrank : 1) * sizeof(*order));
+	F.fs = calloc(D->nfile ? D->nfile : 1, sizeof(*F.fs));
+	F.touched = malloc((D->nfile ? D->nfile : 1) * sizeof(*F.touched));
+	F.heap = malloc((D->nfile ? D->nfile : 1) * sizeof(*F.heap));
+	F.freefd = malloc((D->nfile ? D->nfile : 1) * sizeof(*F.freefd));
+	if (!order || !F.fs || !F.touched || !F.heap || !F.freefd) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	memcpy(order, D->ranks, D->nrank * sizeof(*order));
+	qsort(order, D->nrank, sizeof(*order), cmp_rank_num);
+	for (size_t i = 0; i < D->nrank && !rc; i++) {
+		char name[48];
+		if (!order[i].segs[D->want]) {
+			other_only += order[i].segs[1 - D->want] > 0;
+			continue;
+		}
+		snprintf(name, sizeof(name), "rank %" PRId64, order[i].rank);
+		uint32_t br;
+		rc = builder_rank(D->b, order[i].rank, name, &br);
+		if (!rc)
+			rc = builder_rank_host(D->b, br, D->strs + order[i].host);
+	}
+	if (rc)
+		goto out;
+	F.base_ns = D->start_time > 0 ? (uint64_t)D->start_time * 1000000000ull : 0;
+	for (size_t a = 0; a < D->nseg && !rc;) {
+		int64_t r = D->ranks[D->blocks[D->segs[a].block & ~WRITE_BIT].rank].rank;
+		size_t b = a + 1;
+		while (b < D->nseg && D->ranks[D->blocks[D->segs[b].block & ~WRITE_BIT].rank].rank == r)
+			b++;
+		F.pid = r;
+		rc = feed_rank(&F, a, b);
+		a = b;
+	}
+	if (!rc)
+		rc = write_info(D, &F, other_only);
+	if (rc && !D->e->msg[0])
+		rerr_set(D->e, rc, "%s: %s", D->src, strerror(-rc));
+out:
+	if (rc == -ENOMEM)
+		rerr_set(D->e, rc, "%s: out of memory", D->src);
+	free(order);
+	free(F.fs);
+	free(F.touched);
+	free(F.heap);
+	free(F.freefd);
+	return rc;
+}
+
+static int dxt_parse(struct trace_input *in, struct builder *b, struct rerr *e)
+{
+	struct rerr own;
+	struct dxt D = { .in = in, .b = b, .e = e ? e : &own, .module = MOD_NONE,
+			 .start_time = -1, .cur = -1 };
+	int rc;
+
+	e = D.e;
+
+	if (dxt_layer_parse(in->dxt_layer, &D.layer) < 0)
+		return rerr_set(e, -EINVAL, "unknown DXT layer '%s' (posix, mpiio)", in->dxt_layer);
+	D.want = D.layer == DXT_LAYER_MPIIO ? MOD_MPIIO : MOD_POSIX;
+	if (in->nfiles != 1) {
+		rc = rerr_set(e, -EINVAL, "a DXT trace is one darshan-dxt-parser dump (or one .darshan"
+			      " log); %zu files given", in->nfiles);
+		goto out;
+	}
+	D.src = in->files[0];
+	e->msg[0] = 0;
+	rc = read_text(&D, D.src);
+	if (rc < 0) {
+		if (!e->msg[0])
+			rerr_set(e, rc, "%s: %s", D.src, strerror(-rc));
+		goto out;
+	}
+	rc = feed_all(&D);
+out:
+	free(D.segs);
+	free(D.blocks);
+	free(D.files);
+	free(D.ranks);
+	free(D.strs);
+	imap_release(&D.file_ix);
+	imap_release(&D.rank_ix);
+	return rc;
+}
+
+/* ---- detection --------------------------------------------------------------- */
+
+static int dxt_probe(const char *head, size_t len)
+{
+	if (dxt_is_darshan_log(head, len))
+		return 100;
+	if (len >= 22 && !strncmp(head, "# darshan log version:", 22))
+		return 100;
+	/* a dump with its header cut off: blocks and segment lines */
+	const char *end = head + len;
+	int blocks = 0, segs = 0;
+	for (const char *p = head; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (n >= 15 && !strncmp(p, "# DXT, file_id:", 15))
+			blocks++;
+		else if (n >= 9 && (!strncmp(p, " X_POSIX ", 9) || !strncmp(p, " X_MPIIO ", 9)))
+			segs++;
+		p += n + 1;
+	}
+	if (blocks && segs)
+		return 90;
+	return blocks || segs >= 3 ? 60 : 0;
+}
+
+const struct trace_format trace_dxt = {
+	.name = "dxt",
+	.desc = "Darshan DXT: darshan-dxt-parser text (or .gz), or a .darshan log",
+	.probe = dxt_probe,
+	.parse = dxt_parse,
+	.flags = TRACE_F_GZIP,
+};

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# dxt_run: DXT dumps replayed in parallel mode into a temp dir, the
+# replayer itself traced with `strace -ff -y`.  Each worker's preads and
+# pwrites, read independently from strace's output, must be exactly its
+# rank's segments (tests/tools/dxt_oracle.py: kind, path beneath the
+# target, offset, length, in start-time order), and the run's bytes per
+# rank the sum of the segments' lengths.  Both layers.
+set -euo pipefail
+: "${REPLAY:?}" "${SRCDIR:?}"
+command -v strace >/dev/null || { echo "SKIP: strace not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+D=$SRCDIR/tests/data/dxt
+# LeakSanitizer cannot run under ptrace: off for the traced run only (the
+# sanitizer build checks leaks in every other test)
+lsan_off="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+drop=()
+[ "$(id -u)" = 0 ] || drop=(--no-drop-caches)
+
+check() { # DUMP LAYER
+	local dump=$1 layer=$2 t=$tmp/$(basename "$1").$2
+	mkdir -p "$t/tgt"
+	if ! ASAN_OPTIONS="$lsan_off" strace -ff -y -qq -e trace=pread64,pwrite64,preadv,pwritev,read,write -o "$t/st" \
+		"$REPLAY" run -m parallel "${drop[@]}" --quiet --dxt-layer "$layer" -o "$t/r.json" \
+		"$dump" "$t/tgt" >"$t/out" 2>&1; then
+		cat "$t/out"
+		echo "FAIL: replay run on $(basename "$dump")"
+		exit 1
+	fi
+	python3 "$SRCDIR/tests/tools/dxt_oracle.py" ops "$dump" "$layer" >"$t/oracle.json"
+	python3 - "$t" "$(basename "$dump") $layer" <<'PY'
+import glob, json, os, re, sys
+t, what = sys.argv[1], sys.argv[2]
+tgt = os.path.realpath(os.path.join(t, "tgt"))
+def fail(msg):
+    print(f"FAIL {what}: {msg}"); sys.exit(1)
+want = json.load(open(os.path.join(t, "oracle.json")))
+run = json.load(open(os.path.join(t, "r.json")))
+jobs = run["runs"][0]["jobs"]
+norm = lambda p: os.path.normpath(re.sub("/+", "/", p))
+pos = re.compile(r'^(pread64|pwrite64)\((\d+)<([^>]*)>, .*, (\d+), (\d+)\) = (-?\d+)$')
+other = re.compile(r'^(read|write|preadv|pwritev)\((\d+)<([^>]*)>')
+if len(jobs) != len(want):
+    fail(f"{len(jobs)} workers for {len(want)} ranks")
+for j in jobs:
+    rank = j["rank_name"].split()[1]          # "rank N": the DXT rank
+    exp = want[rank]
+    got = []
+    for line in open(os.path.join(t, f"st.{j['pid']}")):
+        m = other.match(line)
+        if m and m.group(3).startswith(tgt + "/"):
+            fail(f"rank {rank}: {m.group(1)} on {m.group(3)}: every op must be one pread/pwrite")
+        m = pos.match(line.rstrip("\n"))
+        if not m or not m.group(3).startswith(tgt + "/"):
+            continue                           # not a file beneath the target
+        kind, fd, path, n, off, ret = m.groups()
+        got.append(["read" if kind == "pread64" else "write", path[len(tgt):], int(off), int(n)])
+        if int(ret) != int(n):
+            fail(f"rank {rank}: {line.strip()[:120]}: short transfer")
+    exp = [[k, norm(p), o, n] for k, p, o, n in exp]
+    if got != exp:
+        for i, (g, e) in enumerate(zip(got, exp)):
+            if g != e:
+                fail(f"rank {rank}: op {i}: replayed {g}, traced {e}")
+        fail(f"rank {rank}: {len(got)} ops replayed, {len(exp)} traced")
+    for d in ("read", "write"):
+        b = sum(n for k, p, o, n in exp if k == d)
+        if j[d]["io_bytes"] != b:
+            fail(f"rank {rank}: {d} io_bytes {j[d]['io_bytes']}, segments {b}")
+print(f"ok {what}: {len(jobs)} ranks, {sum(len(v) for v in want.values())} segments replayed op for op")
+PY
+}
+
+check "$D/ior_hdf5_example.dxt.txt" posix
+check "$D/ior_hdf5_example.dxt.txt" mpiio
+check "$D/unet3d_a100.dxt.txt.gz" posix
+check "$D/treddy_h5d_no_h5f.dxt.txt" posix
+check "$D/hdf5_diagonal_write_bytes_range_dxt.dxt.txt" posix
+check "$D/parser-versions/ior_hdf5_example.util-main-45bcba8.dxt.txt" posix
+echo "DXT replays: every rank's ops are its segments"

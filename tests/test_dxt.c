@@ -1,0 +1,804 @@
+/*
+ * test_dxt.c - the Darshan DXT reader through the whole load path
+ * (trace_load -> .ops -> opstream_open) on the real fixtures of
+ * tests/data/dxt/ (README there), and on small broken dumps made here.
+ *
+ * Expected numbers come from the fixtures' text (the README's table, or
+ * the block headers quoted in comments), not from the reader.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ops/opstream.h"
+#include "trace/dxt.h"
+#include "trace/trace.h"
+
+#define TMPDIR_TEMPLATE "/tmp/replay-test-dxtXXXXXX"
+#include "tmpdir_fixture.h"
+
+#define FIX TEST_DATA "/dxt/"
+
+static char ops_path[512];
+
+/* Load into ops_path; rc of trace_load (e filled). */
+static int load_rc(const char *arg, const char *layer, struct rerr *e)
+{
+	struct load_opts o = { .dxt_layer = layer };
+	struct load_result res;
+	char *args[] = { (char *)arg };
+
+	snprintf(ops_path, sizeof(ops_path), "%s/t.ops", dir);
+	unlink(ops_path);
+	e->msg[0] = 0;
+	return trace_load(args, 1, &o, ops_path, &res, e);
+}
+
+static void load(const char *arg, const char *layer, struct opstream *s)
+{
+	struct rerr e;
+	const char *why = NULL;
+	int rc = load_rc(arg, layer, &e);
+
+	if (rc)
+		fail_msg("trace_load %s: %s", arg, e.msg);
+	rc = opstream_open(s, ops_path, &why);
+	if (rc)
+		fail_msg("opstream_open: %s", why ? why : strerror(-rc));
+	char fmt[32];
+	assert_non_null(opstream_info(s, "format", fmt, sizeof(fmt)));
+	assert_string_equal(fmt, "dxt");
+}
+
+static uint64_t info_u64(const struct opstream *s, const char *key)
+{
+	char v[64];
+
+	if (!opstream_info(s, key, v, sizeof(v)))
+		fail_msg("no info key %s", key);
+	return strtoull(v, NULL, 10);
+}
+
+/* Count data ops and synthesized opens/closes of the whole stream. */
+struct counts {
+	uint64_t data, opens, closes, synth, rbytes, wbytes, reads, writes;
+};
+
+static void count(const struct opstream *s, struct counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		uint64_t n;
+		const struct op *o = opstream_rank_ops(s, r, &n);
+		for (uint64_t i = 0; i < n; i++) {
+			if (o[i].flags & OPF_SYNTH)
+				c->synth++;
+			if (o[i].kind == OP_OPEN)
+				c->opens++;
+			else if (o[i].kind == OP_CLOSE)
+				c->closes++;
+			else if (o[i].kind == OP_READ)
+				c->data++, c->reads++, c->rbytes += o[i].len;
+			else if (o[i].kind == OP_WRITE)
+				c->data++, c->writes++, c->wbytes += o[i].len;
+			else
+				fail_msg("unexpected op kind %u", o[i].kind);
+		}
+	}
+}
+
+/* ---- every fixture: segments, blocks, ranks (README's table) ------------ */
+
+static void check_fixture(const char *name, const char *layer, uint64_t segs, uint64_t blocks,
+			  uint32_t ranks)
+{
+	struct opstream s;
+	struct counts c;
+	char path[512];
+
+	snprintf(path, sizeof(path), FIX "%s", name);
+	load(path, layer, &s);
+	count(&s, &c);
+	assert_int_equal(s.nranks, ranks);
+	assert_int_equal(c.data, segs);
+	/* one synthesized open and close per block: no (file, rank) twice */
+	assert_int_equal(c.opens, blocks);
+	assert_int_equal(c.closes, blocks);
+	assert_int_equal(c.synth, 2 * blocks);
+	assert_int_equal(s.nops, segs + 2 * blocks);
+	opstream_close(&s);
+}
+
+static void t_fixtures(void **st)
+{
+	(void)st;
+	check_fixture("mpi-io-test-x86_64-3.1.6.dxt.txt", NULL, 8, 4, 4);
+	check_fixture("ior_hdf5_example.dxt.txt", NULL, 59, 4, 4);
+	check_fixture("ior_hdf5_example.dxt.txt", "mpiio", 59, 4, 4);
+	check_fixture("mpi_io_test_with_dxt.dxt.txt", NULL, 320, 64, 32);
+	check_fixture("mpi_io_test_with_dxt.dxt.txt", "mpiio", 256, 32, 32);
+	check_fixture("treddy_h5d_no_h5f.dxt.txt", NULL, 102, 48, 3);
+	check_fixture("hdf5_diagonal_write_bytes_range_dxt.dxt.txt", NULL, 440, 210, 10);
+	check_fixture("nonmpi_dxt_anonymized.dxt.txt.gz", NULL, 17652, 75, 1);
+	check_fixture("partial_data_dxt.show-incomplete.dxt.txt.gz", NULL, 65536, 1, 1);
+	check_fixture("partial_data_dxt.show-incomplete.dxt.txt.gz", "mpiio", 65529, 1, 1);
+	check_fixture("unet3d_a100.dxt.txt.gz", NULL, 1953, 969, 8);
+	/* 449 blocks: 384 MPIIO, 65 POSIX (64 aggregators + rank 0's hints file) */
+	check_fixture("jlbez_8a_benchmark_write_parallel.dxt.txt.gz", NULL, 17525, 65, 64);
+	check_fixture("jlbez_8a_benchmark_write_parallel.dxt.txt.gz", "mpiio", 8448, 384, 384);
+	check_fixture("parser-versions/mpi-io-test-x86_64-3.1.6.util-3.1.8.dxt.txt", NULL, 8, 4, 4);
+	check_fixture("parser-versions/ior_hdf5_example.util-3.4.4.dxt.txt", NULL, 59, 4, 4);
+	check_fixture("parser-versions/ior_hdf5_example.util-main-45bcba8.dxt.txt", NULL, 59, 4, 4);
+	check_fixture("parser-versions/ior_hdf5_example.util-main-45bcba8.dxt.txt", "mpiio", 59, 4, 4);
+}
+
+/* ---- the same log through three parser versions: the same ops ----------- */
+
+static void t_parser_versions(void **st)
+{
+	(void)st;
+	static const char *const v[] = {
+		"parser-versions/ior_hdf5_example.util-3.4.4.dxt.txt",
+		"parser-versions/ior_hdf5_example.util-main-45bcba8.dxt.txt",
+	};
+	struct opstream a, b;
+	char path[512];
+	char ref[512];
+
+	/* keep a copy of the reference stream: load() reuses ops_path */
+	load(FIX "ior_hdf5_example.dxt.txt", NULL, &a);
+	snprintf(ref, sizeof(ref), "%s/ref.ops", dir);
+	opstream_close(&a);
+	assert_int_equal(rename(ops_path, ref), 0);
+	assert_int_equal(opstream_open(&a, ref, NULL), 0);
+	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+		snprintf(path, sizeof(path), FIX "%s", v[k]);
+		load(path, NULL, &b);
+		assert_int_equal(a.nranks, b.nranks);
+		assert_int_equal(a.nops, b.nops);
+		for (uint64_t i = 0; i < a.nops; i++) {
+			struct op x = a.ops[i], y = b.ops[i];
+			x.line = y.line = 0;          /* versions print more lines */
+			assert_memory_equal(&x, &y, sizeof(x));
+		}
+		for (uint32_t r = 0; r < a.nranks; r++)
+			assert_string_equal(opstream_rank_host(&a, r), opstream_rank_host(&b, r));
+		opstream_close(&b);
+	}
+	opstream_close(&a);
+	unlink(ref);
+}
+
+/* ---- order: per rank by start time, ties in listed order ------------------ */
+
+static void t_merge_order(void **st)
+{
+	(void)st;
+	struct opstream s;
+
+	load(FIX "nonmpi_dxt_anonymized.dxt.txt.gz", NULL, &s);
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	/* non-decreasing start; equal starts keep the text's order (lines) */
+	for (uint64_t i = 1; i < n; i++) {
+		assert_true(o[i].t_ns >= o[i - 1].t_ns);
+		if (op_is_data(o[i].kind) && op_is_data(o[i - 1].kind) && o[i].t_ns == o[i - 1].t_ns &&
+		    o[i].file == o[i - 1].file)
+			assert_true(o[i].line > o[i - 1].line);
+	}
+	/* the file with 1,827 writes and 722 reads: its first read comes
+	 * before its last write once merged (DXT lists every write first) */
+	uint32_t big = OP_NOFILE;
+	uint64_t w = 0;
+	for (uint32_t f = 0; f < s.npaths && big == OP_NOFILE; f++) {
+		uint64_t nw = 0, nr = 0;
+		for (uint64_t i = 0; i < n; i++)
+			if (o[i].file == f)
+				nw += o[i].kind == OP_WRITE, nr += o[i].kind == OP_READ;
+		if (nw == 1827 && nr == 722)
+			big = f, w = nw;
+	}
+	assert_int_not_equal(big, OP_NOFILE);
+	uint64_t first_read = UINT64_MAX, last_write = 0, seen_w = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		if (o[i].file != big)
+			continue;
+		if (o[i].kind == OP_READ && first_read == UINT64_MAX)
+			first_read = i;
+		if (o[i].kind == OP_WRITE && ++seen_w == w)
+			last_write = i;
+	}
+	assert_true(first_read < last_write);
+	opstream_close(&s);
+
+	/* ior rank 0: reads 0..3 all start at 0.2384 (lines 89-92), and the
+	 * text order is kept; times are relative to the rank's first op,
+	 * write 0 at 0.0300 */
+	load(FIX "ior_hdf5_example.dxt.txt", NULL, &s);
+	o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(o[1].kind, OP_WRITE);
+	assert_int_equal(o[1].t_ns, 0);
+	assert_int_equal(o[1].dur_ns, 3100000);          /* 0.0331 - 0.0300 */
+	assert_int_equal(s.ranks[0].t0_ns, 1594155460ull * 1000000000ull + 30000000ull);
+	int k = 0;
+	for (uint64_t i = 0; i < n; i++)
+		if (o[i].kind == OP_READ && o[i].t_ns == 208400000ull) {
+			assert_int_equal(o[i].line, 89 + k);
+			k++;
+		}
+	assert_int_equal(k, 4);
+	opstream_close(&s);
+}
+
+/* ---- synthesized opens and closes ------------------------------------------- */
+
+static void t_synth(void **st)
+{
+	(void)st;
+	struct opstream s;
+
+	load(FIX "treddy_h5d_no_h5f.dxt.txt", NULL, &s);
+	for (uint32_t r = 0; r < s.nranks; r++) {
+		uint64_t n;
+		const struct op *o = opstream_rank_ops(&s, r, &n);
+		for (uint32_t f = 0; f < s.npaths; f++) {
+			int64_t open = -1, close = -1, first = -1, last = -1;
+			uint64_t maxend = 0;
+			int writes = 0;
+			for (uint64_t i = 0; i < n; i++) {
+				if (o[i].file != f)
+					continue;
+				if (o[i].kind == OP_OPEN) {
+					assert_int_equal(open, -1);      /* once */
+					open = (int64_t)i;
+				} else if (o[i].kind == OP_CLOSE) {
+					assert_int_equal(close, -1);
+					close = (int64_t)i;
+				} else {
+					if (first < 0)
+						first = (int64_t)i;
+					last = (int64_t)i;
+					writes |= o[i].kind == OP_WRITE;
+					if (o[i].t_ns + o[i].dur_ns > maxend)
+						maxend = o[i].t_ns + o[i].dur_ns;
+					assert_int_equal(o[i].result, (int64_t)o[i].len);
+				}
+			}
+			if (first < 0) {
+				assert_int_equal(open, -1);
+				continue;
+			}
+			assert_true(open >= 0 && open < first);
+			assert_true(close > last);
+			assert_int_equal(o[open].flags & OPF_SYNTH, OPF_SYNTH);
+			assert_int_equal(o[close].flags & OPF_SYNTH, OPF_SYNTH);
+			assert_int_equal(o[open].t_ns, o[first].t_ns);
+			assert_int_equal(o[close].t_ns, maxend);
+			assert_int_equal(o[open].oflags, writes ? (O_RDWR | O_CREAT) : O_RDONLY);
+			assert_int_equal(o[close].handle, o[open].handle);
+			for (int64_t i = first; i <= last; i++)
+				if (o[i].file == f)
+					assert_int_equal(o[i].handle, o[open].handle);
+			/* the data ops themselves are not synthesized */
+			assert_int_equal(o[first].flags & OPF_SYNTH, 0);
+		}
+	}
+	assert_int_equal(info_u64(&s, "synthesized_opens"), 48);
+	assert_int_equal(info_u64(&s, "synthesized_closes"), 48);
+	opstream_close(&s);
+}
+
+/* ---- N-to-1 and N-to-N: one path per file ------------------------------------ */
+
+static void t_sharing(void **st)
+{
+	(void)st;
+	struct opstream s;
+
+	/* one shared file (N-to-1) + one .sm file per rank (N-to-N) */
+	load(FIX "mpi_io_test_with_dxt.dxt.txt", NULL, &s);
+	assert_int_equal(s.npaths, 33);
+	uint32_t shared = OP_NOFILE;
+	for (uint32_t f = 0; f < s.npaths; f++) {
+		uint32_t ranks = 0;
+		for (uint32_t r = 0; r < s.nranks; r++) {
+			uint64_t n;
+			const struct op *o = opstream_rank_ops(&s, r, &n);
+			for (uint64_t i = 0; i < n; i++)
+				if (o[i].file == f) {
+					ranks++;
+					break;
+				}
+		}
+		if (ranks == 32)
+			shared = f;
+		else
+			assert_int_equal(ranks, 1);
+	}
+	assert_int_not_equal(shared, OP_NOFILE);
+	opstream_close(&s);
+}
+
+/* ---- hosts and Lustre OSTs ---------------------------------------------------- */
+
+static void t_hosts_osts(void **st)
+{
+	(void)st;
+	struct opstream s;
+	char v[256];
+
+	load(FIX "ior_hdf5_example.dxt.txt", NULL, &s);
+	for (uint32_t r = 0; r < s.nranks; r++) {
+		char name[16];
+		snprintf(name, sizeof(name), "rank %u", r);
+		assert_string_equal(opstream_rank_name(&s, r), name);
+		assert_string_equal(opstream_rank_host(&s, r), "nid00097");
+		assert_int_equal(s.ranks[r].pid, r);
+	}
+	assert_non_null(opstream_info(&s, "lustre_osts", v, sizeof(v)));
+	assert_string_equal(v, "106\t/global/cscratch1/sd/ssnyder/test123.h5");
+	opstream_close(&s);
+	/* the old Lustre lines of parser 3.4.4 give the same set */
+	load(FIX "parser-versions/ior_hdf5_example.util-3.4.4.dxt.txt", NULL, &s);
+	assert_non_null(opstream_info(&s, "lustre_osts", v, sizeof(v)));
+	assert_string_equal(v, "106\t/global/cscratch1/sd/ssnyder/test123.h5");
+	opstream_close(&s);
+	/* data on the MDT (stripe_count 0, no OST) */
+	load(FIX "unet3d_a100.dxt.txt.gz", NULL, &s);
+	assert_non_null(opstream_info(&s, "lustre_osts", v, sizeof(v)));
+	assert_true(!strncmp(v, "mdt\t/p/lustre3/", 15));
+	assert_string_equal(opstream_rank_host(&s, 0), "corona171");
+	opstream_close(&s);
+	/* no Lustre: no line */
+	load(FIX "treddy_h5d_no_h5f.dxt.txt", NULL, &s);
+	assert_null(opstream_info(&s, "lustre_osts", v, sizeof(v)));
+	assert_string_equal(opstream_rank_host(&s, 2), "adobe");
+	opstream_close(&s);
+}
+
+/* The host field of the .ops rank table: written, read back, and a file
+ * made without hosts (as before they were kept) reads as "". */
+static void t_ops_host(void **st)
+{
+	(void)st;
+	struct ops_writer *w;
+	struct opstream s;
+	uint32_t r0, r1;
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/h.ops", dir);
+	assert_int_equal(opsw_open(&w, p), 0);
+	assert_int_equal(opsw_rank(w, "a", 1, &r0), 0);
+	assert_int_equal(opsw_rank(w, "b", 2, &r1), 0);
+	assert_int_equal(opsw_rank_host(w, r1, "node7"), 0);
+	assert_int_equal(opsw_rank_host(w, 9, "x"), -EINVAL);
+	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opstream_open(&s, p, NULL), 0);
+	assert_string_equal(opstream_rank_host(&s, 0), "");
+	assert_string_equal(opstream_rank_host(&s, 1), "node7");
+	assert_string_equal(opstream_rank_host(&s, 5), "");
+	uint64_t off = s.hdr->ranks_off + offsetof(struct ops_rank, host);
+	opstream_close(&s);
+	/* a host offset beyond the string table is refused, not followed */
+	int fd = open(p, O_RDWR);
+	uint64_t bad = 1u << 30;
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &bad, sizeof(bad), (off_t)off), (ssize_t)sizeof(bad));
+	close(fd);
+	const char *why = NULL;
+	assert_int_equal(opstream_open(&s, p, &why), -EINVAL);
+	assert_non_null(strstr(why, "rank index"));
+	unlink(p);
+}
+
+/* ---- incomplete logs ------------------------------------------------------------- */
+
+static void t_incomplete(void **st)
+{
+	(void)st;
+	struct opstream s;
+	struct rerr e;
+	char v[128];
+
+	/* --show-incomplete: what was captured is read, and marked */
+	load(FIX "partial_data_dxt.show-incomplete.dxt.txt.gz", NULL, &s);
+	assert_non_null(opstream_info(&s, "incomplete", v, sizeof(v)));
+	assert_string_equal(v, "DXT_POSIX,DXT_MPIIO");
+	assert_non_null(dxt_incomplete_warning(&s, v, sizeof(v)));
+	assert_non_null(strstr(v, "incomplete"));
+	opstream_close(&s);
+	/* a complete log says nothing */
+	load(FIX "ior_hdf5_example.dxt.txt", NULL, &s);
+	assert_null(opstream_info(&s, "incomplete", v, sizeof(v)));
+	assert_null(dxt_incomplete_warning(&s, v, sizeof(v)));
+	opstream_close(&s);
+	/* without --show-incomplete the parser stopped after the banner */
+	assert_int_equal(load_rc(FIX "partial_data_dxt.dxt.txt", NULL, &e), -ENODATA);
+	assert_non_null(strstr(e.msg, "DXT_POSIX module is announced but no block follows"));
+	assert_non_null(strstr(e.msg, "--show-incomplete"));
+	assert_int_equal(access(ops_path, F_OK), -1);
+	/* a log without DXT at all */
+	assert_int_equal(load_rc(FIX "no-dxt_mpi-io-test-x86_64-3.5.0.dxt.txt", NULL, &e), -ENODATA);
+	assert_non_null(strstr(e.msg, "no DXT trace"));
+	assert_non_null(strstr(e.msg, "DXT_ENABLE_IO_TRACE"));
+	assert_int_equal(access(ops_path, F_OK), -1);
+}
+
+/* ---- the MPI-IO layer ------------------------------------------------------------- */
+
+static void t_mpiio(void **st)
+{
+	(void)st;
+	struct opstream s;
+	struct rerr e;
+	char v[32];
+
+	/* offsets present (DXT_MPIIO v2): positioned I/O on the shared file,
+	 * rank 0's first MPIIO write is "0 write 0 2048 262144 0.0300 0.0331" */
+	load(FIX "ior_hdf5_example.dxt.txt", "mpiio", &s);
+	assert_string_equal(opstream_info(&s, "dxt_layer", v, sizeof(v)), "mpiio");
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(o[1].kind, OP_WRITE);
+	assert_int_equal(o[1].offset, 2048);
+	assert_int_equal(o[1].len, 262144);
+	assert_int_equal(o[1].line, 175);
+	opstream_close(&s);
+	/* never the same bytes twice: POSIX and MPIIO both say 59 segments,
+	 * one layer is replayed */
+	load(FIX "mpi_io_test_with_dxt.dxt.txt", "mpiio", &s);
+	struct counts c;
+	count(&s, &c);
+	assert_int_equal(c.wbytes, 32ull * 4 * 16777216);
+	assert_int_equal(c.rbytes, 32ull * 4 * 16777216);
+	opstream_close(&s);
+	/* offsets unknown (-1, log version 1): refused, with the way out */
+	assert_int_equal(load_rc(FIX "mpi-io-test-x86_64-3.1.6.dxt.txt", "mpiio", &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "mpi-io-test-x86_64-3.1.6.dxt.txt:84: X_MPIIO offset unknown"));
+	assert_non_null(strstr(e.msg, "--dxt-layer posix"));
+	assert_int_equal(access(ops_path, F_OK), -1);
+	/* parser 3.1.8: no offset column at all */
+	assert_int_equal(load_rc(FIX "parser-versions/mpi-io-test-x86_64-3.1.6.util-3.1.8.dxt.txt",
+				 "mpiio", &e), -EINVAL);
+	assert_non_null(strstr(e.msg, ":84: X_MPIIO offset unknown (no offset column"));
+	/* the posix layer of the same dumps is fine, and says the MPIIO
+	 * offsets were unknown */
+	load(FIX "mpi-io-test-x86_64-3.1.6.dxt.txt", NULL, &s);
+	assert_int_equal(info_u64(&s, "dxt_mpiio_unknown_offsets"), 8);
+	opstream_close(&s);
+	/* a layer with no data: the other one is named */
+	assert_int_equal(load_rc(FIX "treddy_h5d_no_h5f.dxt.txt", "mpiio", &e), -ENODATA);
+	assert_non_null(strstr(e.msg, "no X_MPIIO segment"));
+	assert_non_null(strstr(e.msg, "--dxt-layer posix"));
+	/* an unknown layer */
+	assert_int_equal(load_rc(FIX "treddy_h5d_no_h5f.dxt.txt", "stdio", &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "unknown DXT layer 'stdio'"));
+}
+
+/* ---- bad input: file:line, and no .ops written ------------------------------------ */
+
+static const char head[] =
+	"# darshan log version: 3.21\n"
+	"# nprocs: 2\n"
+	"\n"
+	"# ***************************************************\n"
+	"# DXT_POSIX module data\n"
+	"# ***************************************************\n"
+	"\n"
+	"# DXT, file_id: 42, file_name: /d/f\n"                /* line 8 */
+	"# DXT, rank: 0, hostname: n1\n"
+	"# DXT, write_count: 1, read_count: 1\n"
+	"# DXT, mnt_pt: /, fs_type: ext4\n"
+	"# Module    Rank  Wt/Rd  Segment          Offset       Length    Start(s)      End(s)\n";
+
+static void bad_case(const char *body, int line, const char *want)
+{
+	char path[512], msg[600];
+	struct rerr e;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bad.dxt.txt", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(head, f);
+	fputs(body, f);
+	fclose(f);
+	int rc = load_rc(path, NULL, &e);
+	if (rc == 0)
+		fail_msg("accepted: %s", body);
+	snprintf(msg, sizeof(msg), "%s:%d: %s", path, line, want);
+	if (!strstr(e.msg, msg))
+		fail_msg("expected '%s' in '%s'", msg, e.msg);
+	/* nothing is replayed from a rejected trace */
+	assert_int_equal(access(ops_path, F_OK), -1);
+	unlink(path);
+}
+
+static void t_bad_input(void **st)
+{
+	(void)st;
+	const char *w = " X_POSIX       0  write        0               0             100      0.0010      0.0020\n";
+	char b[2048];
+
+	/* the good case first: the same text with both lines is accepted */
+	snprintf(b, sizeof(b), "%s%s", w,
+		 " X_POSIX       0   read        0               0             100      0.0030      0.0040\n");
+	{
+		char path[512];
+		struct rerr e;
+		snprintf(path, sizeof(path), "%s/good.dxt.txt", dir);
+		FILE *f = fopen(path, "w");
+		fputs(head, f);
+		fputs(b, f);
+		fclose(f);
+		assert_int_equal(load_rc(path, NULL, &e), 0);
+		unlink(path);
+	}
+	bad_case(" X_POSIX       0  write        0               0\n", 13, "truncated X_POSIX line");
+	bad_case(" X_STDIO       0  write        0               0             100      0.0010      0.0020\n",
+		 13, "unknown module 'X_STDIO'");
+	bad_case(" X_POSIX       0  write        0               0            -100      0.0010      0.0020\n",
+		 13, "negative length -100");
+	bad_case(" X_POSIX       0  write        0              -5             100      0.0010      0.0020\n",
+		 13, "negative offset -5");
+	bad_case(" X_POSIX       0  write        0               0             100      0.0030      0.0020\n",
+		 13, "end time before start time");
+	bad_case(" X_POSIX       0  write        0               0             100      0.0010      x.0020\n",
+		 13, "expected start and end times");
+	bad_case(" X_POSIX       3  write        0               0             100      0.0010      0.0020\n",
+		 13, "segment of rank 3 in the block of rank 0");
+	bad_case(" X_POSIX       0  write        7               0             100      0.0010      0.0020\n",
+		 13, "write segment 7 where 0 was expected");
+	bad_case(" X_POSIX       0  write        0               0             100      0.0010      0.0020  junk\n",
+		 13, "unexpected 'junk' after the end time");
+	/* counts that disagree with the header: too few, too many */
+	bad_case(w, 8, "block of '/d/f' (rank 0) lists 1 writes and 0 reads, its header says 1 and 1");
+	snprintf(b, sizeof(b), "%s%s", w, w);
+	bad_case(b, 14, "more writes than the block's header announces (1)");
+	bad_case(" X_POSIX       0   read        0               0             100      0.0010      0.0020\n",
+		 13, "read listed after 0 of the block's 1 writes");
+	/* an unknown module banner after a complete block */
+	const char *r = " X_POSIX       0   read        0               0             100      0.0030      0.0040\n";
+	snprintf(b, sizeof(b), "%s%s\n# ***************************************************\n"
+		 "# DXT_STDIO module data\n", w, r);
+	bad_case(b, 17, "unknown module 'DXT_STDIO'");
+	/* a segment before any block header */
+	{
+		char path[512];
+		struct rerr e;
+		snprintf(path, sizeof(path), "%s/bad2.dxt.txt", dir);
+		FILE *f = fopen(path, "w");
+		fputs("# darshan log version: 3.21\n\n# DXT_POSIX module data\n", f);
+		fputs(w, f);
+		fclose(f);
+		assert_int_equal(load_rc(path, NULL, &e), -EINVAL);
+		char want[600];
+		snprintf(want, sizeof(want), "%s:4: X_POSIX segment before any '# DXT, file_id:' block header", path);
+		assert_non_null(strstr(e.msg, want));
+		assert_int_equal(access(ops_path, F_OK), -1);
+		unlink(path);
+	}
+	/* a block whose header announces segments that never come */
+	snprintf(b, sizeof(b), "%s%s# DXT, file_id: 43, file_name: /d/g\n# DXT, rank: 0, hostname: n1\n"
+		 "# DXT, write_count: 2, read_count: 0\n", w, r);
+	bad_case(b, 15, "block of '/d/g' (rank 0) lists 0 writes and 0 reads, its header says 2 and 0");
+	/* a truncated header line */
+	snprintf(b, sizeof(b), "%s%s# DXT, file_id: 43, file_name: /d/g\n# DXT, rank: 1, hostname: n1\n"
+		 "# DXT, write_count: 1, read_\n", w, r);
+	bad_case(b, 17, "expected 'write_count: W, read_count: R'");
+	/* a host that changes for one rank */
+	snprintf(b, sizeof(b), "%s%s# DXT, file_id: 43, file_name: /d/g\n# DXT, rank: 0, hostname: n2\n",
+		 w, r);
+	bad_case(b, 16, "rank 0 on host 'n2' here, on 'n1' at line 9");
+	/* one file id, two names */
+	snprintf(b, sizeof(b), "%s%s# DXT, file_id: 42, file_name: /d/other\n", w, r);
+	bad_case(b, 15, "file_id 42 names '/d/other' here and '/d/f' before");
+	/* a segment of a block whose counts line is missing */
+	snprintf(b, sizeof(b), "%s%s# DXT, file_id: 43, file_name: /d/g\n# DXT, rank: 0, hostname: n1\n%s",
+		 w, r, w);
+	bad_case(b, 17, "segment of a block without its '# DXT, write_count:' line");
+	/* neither '#' nor a segment */
+	snprintf(b, sizeof(b), "%s%sgarbage here\n", w, r);
+	bad_case(b, 15, "expected a '#' line or an X_POSIX/X_MPIIO segment line");
+	/* with --skip-bad: bad lines are skipped and counted, and a block
+	 * short of its header's counts keeps what it has */
+	{
+		char path[512];
+		struct rerr e;
+		struct load_opts lo = { .skip_bad = true };
+		struct load_result res;
+		struct opstream st2;
+		snprintf(path, sizeof(path), "%s/skip.dxt.txt", dir);
+		FILE *f = fopen(path, "w");
+		fputs(head, f);
+		fputs(" X_POSIX       0  write        0               0            -100      0.0010      0.0020\n", f);
+		fputs(" X_POSIX       0   read        0               0             100      0.0030      0.0040\n", f);
+		fclose(f);
+		char *args[] = { path };
+		unlink(ops_path);
+		assert_int_equal(trace_load(args, 1, &lo, ops_path, &res, &e), 0);
+		/* the negative length, then the block (1 write announced, 0 kept) */
+		assert_int_equal(res.bad_lines, 2);
+		assert_non_null(strstr(res.first_bad, ":13: negative length -100"));
+		assert_int_equal(opstream_open(&st2, ops_path, NULL), 0);
+		assert_int_equal(st2.nops, 3);             /* open, the read, close */
+		assert_int_equal(st2.ops[1].kind, OP_READ);
+		opstream_close(&st2);
+		unlink(path);
+	}
+	/* a time beyond what 32-bit ticks of 0.1 ms hold */
+	bad_case(" X_POSIX       0  write        0               0             100 500000.0000 500000.0001\n",
+		 13, "time beyond 429496 s");
+}
+
+/* Broken compressed input: gzip's own complaint is the error. */
+static void t_gzip_broken(void **st)
+{
+	(void)st;
+	char path[512], cmd[1200];
+	struct rerr e;
+
+	snprintf(path, sizeof(path), "%s/cut.dxt.txt.gz", dir);
+	/* the first half of a compressed dump */
+	snprintf(cmd, sizeof(cmd), "head -c 20000 " FIX "unet3d_a100.dxt.txt.gz > %s", path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_not_equal(load_rc(path, NULL, &e), 0);
+	/* either the last block is short, or gzip fails first */
+	assert_true(strstr(e.msg, "'gzip' failed reading") || strstr(e.msg, "its header says") ||
+		    strstr(e.msg, "truncated"));
+	assert_int_equal(access(ops_path, F_OK), -1);
+	unlink(path);
+}
+
+/* ---- a binary .darshan log: the tool as a child ------------------------------------- */
+
+static char bindir[512];
+static char *old_path;
+
+static void fake_tool(const char *script)
+{
+	char p[600];
+	FILE *f;
+
+	snprintf(bindir, sizeof(bindir), "%s/bin", dir);
+	mkdir(bindir, 0755);
+	snprintf(p, sizeof(p), "%s/" DXT_PARSER_TOOL, bindir);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(script, f);
+	fclose(f);
+	assert_int_equal(chmod(p, 0755), 0);
+	setenv("PATH", bindir, 1);
+}
+
+static void t_darshan_log(void **st)
+{
+	(void)st;
+	struct opstream a, b;
+	struct rerr e;
+	char ref[512];
+
+	old_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	/* no tool on PATH: the tool and the text route are named */
+	setenv("PATH", "/nonexistent", 1);
+	assert_int_equal(load_rc(FIX "ior_hdf5_example.darshan", NULL, &e), -ENOENT);
+	assert_non_null(strstr(e.msg, "binary Darshan log"));
+	assert_non_null(strstr(e.msg, "'darshan-dxt-parser' is not on PATH"));
+	assert_non_null(strstr(e.msg, "darshan-dxt-parser --show-incomplete"));
+
+	/* A FAKE darshan-dxt-parser (Darshan is not in Debian): it checks it
+	 * got --show-incomplete and the log, and prints the dump that the
+	 * real 3.5.0 parser made from that log. */
+	fake_tool("#!/bin/sh\n"
+		  "[ \"$1\" = --show-incomplete ] || { echo 'Usage: fake [options] <filename>' >&2; exit 1; }\n"
+		  "case \"$2\" in *ior_hdf5_example.darshan) exec /bin/cat " FIX "ior_hdf5_example.dxt.txt;; esac\n"
+		  "echo \"Error: unable to open $2\" >&2; exit 255\n");
+	load(FIX "ior_hdf5_example.darshan", NULL, &b);
+	snprintf(ref, sizeof(ref), "%s/b.ops", dir);
+	opstream_close(&b);
+	assert_int_equal(rename(ops_path, ref), 0);
+	assert_int_equal(opstream_open(&b, ref, NULL), 0);
+	load(FIX "ior_hdf5_example.dxt.txt", NULL, &a);
+	assert_int_equal(a.nops, b.nops);
+	assert_memory_equal(a.ops, b.ops, a.nops * sizeof(struct op));
+	opstream_close(&a);
+	opstream_close(&b);
+	unlink(ref);
+
+	/* the tool fails: exit status and its first stderr line */
+	assert_int_equal(load_rc(FIX "mpi-io-test-x86_64-3.1.6.darshan", NULL, &e), -EIO);
+	assert_non_null(strstr(e.msg, "'darshan-dxt-parser' failed reading"));
+	assert_non_null(strstr(e.msg, "(exit status 255): Error: unable to open"));
+	assert_int_equal(access(ops_path, F_OK), -1);
+
+	/* an old parser (<= 3.2) knows no --show-incomplete: run again without */
+	fake_tool("#!/bin/sh\n"
+		  "[ $# -eq 1 ] || { echo \"Usage: $0 <filename>\" >&2; exit 1; }\n"
+		  "exec /bin/cat " FIX "parser-versions/mpi-io-test-x86_64-3.1.6.util-3.1.8.dxt.txt\n");
+	load(FIX "mpi-io-test-x86_64-3.1.6.darshan", NULL, &a);
+	assert_int_equal(a.nops, 16);
+	opstream_close(&a);
+
+	/* killed half-way */
+	fake_tool("#!/bin/sh\nhead -n 90 " FIX "ior_hdf5_example.dxt.txt\nkill -9 $$\n");
+	assert_int_not_equal(load_rc(FIX "ior_hdf5_example.darshan", NULL, &e), 0);
+	assert_non_null(strstr(e.msg, "killed by signal 9"));
+	setenv("PATH", old_path, 1);
+	free(old_path);
+}
+
+/* ---- detection --------------------------------------------------------------------- */
+
+static void t_detect(void **st)
+{
+	(void)st;
+	const struct trace_format *f = trace_format_find("dxt");
+	char buf[8192];
+	FILE *in = fopen(FIX "ior_hdf5_example.dxt.txt", "r");
+	size_t n;
+
+	assert_non_null(f);
+	assert_true(f->flags & TRACE_F_GZIP);
+	assert_non_null(in);
+	n = fread(buf, 1, sizeof(buf), in);
+	fclose(in);
+	assert_int_equal(f->probe(buf, n), 100);
+	/* no other format claims it */
+	for (size_t i = 0; trace_formats[i]; i++)
+		if (trace_formats[i] != f)
+			assert_true(trace_formats[i]->probe(buf, n) < 20);
+	/* a dump without its job header: blocks and segments */
+	const char *cut = strstr(buf, "# DXT, file_id:");
+	assert_true(f->probe(cut, n - (size_t)(cut - buf)) >= 60);
+	/* the binary log */
+	in = fopen(FIX "mpi-io-test-x86_64-3.1.6.darshan", "rb");
+	n = fread(buf, 1, sizeof(buf), in);
+	fclose(in);
+	assert_int_equal(f->probe(buf, n), 100);
+	assert_true(dxt_is_darshan_log(buf, n));
+	assert_false(dxt_is_darshan_log("3.21", 4));
+	/* a compressed strace trace is refused: only DXT reads gzip */
+	char path[512], cmd[1200];
+	struct rerr e;
+	snprintf(path, sizeof(path), "%s/s.txt.gz", dir);
+	snprintf(cmd, sizeof(cmd), "gzip -c %s/strace/s_f_tt_T.txt > %s", TEST_DATA, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(load_rc(path, NULL, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "is gzip-compressed: the strace reader takes it uncompressed"));
+	unlink(path);
+	/* more than one dump */
+	char *two[] = { FIX "ior_hdf5_example.dxt.txt", FIX "treddy_h5d_no_h5f.dxt.txt" };
+	struct load_opts o = { .format = "dxt" };
+	struct load_result res;
+	assert_int_equal(trace_load(two, 2, &o, ops_path, &res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "2 files given"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_fixtures),
+		cmocka_unit_test(t_parser_versions),
+		cmocka_unit_test(t_merge_order),
+		cmocka_unit_test(t_synth),
+		cmocka_unit_test(t_sharing),
+		cmocka_unit_test(t_hosts_osts),
+		cmocka_unit_test(t_ops_host),
+		cmocka_unit_test(t_incomplete),
+		cmocka_unit_test(t_mpiio),
+		cmocka_unit_test(t_bad_input),
+		cmocka_unit_test(t_gzip_broken),
+		cmocka_unit_test(t_darshan_log),
+		cmocka_unit_test(t_detect),
+	};
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+}
