@@ -45,7 +45,7 @@
 #define PS_DIR     0x04u   /* a directory (mkdir/rmdir/O_DIRECTORY)       */
 #define PS_CREATED 0x08u   /* the trace creates it (first existence op)   */
 #define PS_WRITTEN 0x10u   /* the trace writes or truncates it            */
-#define PS_SIZED   0x20u   /* size0 pinned by a short read or a stat      */
+#define PS_SIZED   0x20u   /* size0 pinned by a short read                */
 
 struct pstate {
 	uint8_t bits;

@@ -1003,6 +1003,8 @@ static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev,
 		op.aux = (uint32_t)ev->mode;
 		if (ev->ret == 0 && !(ev->mode & 1 /* FALLOC_FL_KEEP_SIZE */))
 			size_at_least(b, o->file, op.offset + op.len);
+	} else if (k == OP_STAT && (ev->opflags & OPF_STAT_SIZE)) {
+		op.len = ev->len;
 	} else if (k == OP_MMAP) {
 		op.offset = ev->offset > 0 ? (uint64_t)ev->offset : 0;
 		op.len = ev->len;
@@ -1038,6 +1040,8 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 	op.result = ev->ret;
 	if (k == OP_MKDIR)
 		op.aux = (uint32_t)ev->mode;
+	if (k == OP_STAT && (ev->opflags & OPF_STAT_SIZE))
+		op.len = ev->len;
 	if (op_has_path2(k)) {
 		if (!ev->path2)
 			return 0;

@@ -398,9 +398,14 @@ static void on_stat(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 	after_change(P, p, b, i);
 	if (op->handle == OP_NOHANDLE)
 		was_there(P, p);
-	if ((op->flags & OPF_STAT_SIZE) && !P->st[p].written && !P->st[p].truncated) {
-		P->ps[p].size0 = op->len;
-		P->ps[p].bits |= PS_SIZED;
+	/* the size seen before any write of this pass is a lower bound of
+	 * the initial size, not a pin: in a pass over fewer ranks (sequential
+	 * mode) another rank's writes before the stat are absent, and reads
+	 * of them must still find data */
+	if ((op->flags & OPF_STAT_SIZE) && !P->st[p].written && !P->st[p].truncated &&
+	    !(P->ps[p].bits & PS_SIZED)) {
+		if (op->len > P->ps[p].size0)
+			P->ps[p].size0 = op->len;
 		if (op->len > P->st[p].size)
 			P->st[p].size = op->len;
 		if (op->len && !(P->ps[p].bits & PS_CREATED))

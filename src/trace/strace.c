@@ -1587,6 +1587,45 @@ static bool negative_transfer(const struct dec *d)
 	return neg_off || neg_off1 || (int64_t)ev->len < 0;
 }
 
+/* The value after `key` in the call's text, when it follows '{' or ' '. */
+static const char *field_after(const char *s, size_t n, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *q = s; (q = memmem(q, n - (size_t)(q - s), key, kl)); q += kl)
+		if (q > s && (q[-1] == '{' || q[-1] == ' '))
+			return q + kl;
+	return NULL;
+}
+
+/* A successful stat of a regular file shows its size ("st_mode=S_IFREG|0644,
+ * st_size=1234", statx: "stx_mode=S_IFREG|0644, ... stx_size=1234"): the
+ * op carries it (OPF_STAT_SIZE), so the plan knows the size of a file the
+ * trace only reads part of, or only looks at. */
+static void stat_size(struct dec *d)
+{
+	struct sc_event *ev = &d->ev;
+	if (ev->call != SC_STAT || ev->ret != 0 || !d->body)
+		return;
+	const char *s = d->body;
+	size_t n = d->close;
+	const char *mode = field_after(s, n, "st_mode=");
+	const char *size = field_after(s, n, "st_size=");
+	if (!mode) {
+		mode = field_after(s, n, "stx_mode=");
+		size = field_after(s, n, "stx_size=");
+	}
+	if (!mode || !size || strncmp(mode, "S_IFREG", 7))
+		return;
+	size_t k = 0;
+	while (size + k < s + n && size[k] >= '0' && size[k] <= '9')
+		k++;
+	int64_t v;
+	if (!k || num((struct span){ size, k }, &v, NULL) || v < 0)
+		return;
+	ev->len = (uint64_t)v;
+	ev->opflags |= OPF_STAT_SIZE;
+}
+
 /* A -y decoration of the result ("= 3</a/b>"): its text; *rest after it.
  * NULL when the '>' is missing. */
 static const char *result_decoration(struct strace_parser *p, struct span *rest)
@@ -1704,6 +1743,8 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 	int rc = fill_generic(&d);
 	if (!rc)
 		rc = shapes[d.cs->shape](&d);
+	if (!rc)
+		stat_size(&d);
 	if (!rc && negative_transfer(&d))
 		return bad_line(p, e, src, lineno, line, len,
 				"a length and offset >= 0 (the call succeeded)");

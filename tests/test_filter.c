@@ -1,0 +1,200 @@
+/*
+ * test_filter.c - plan/filter: which paths and ranks of a trace are the
+ * application's I/O.  Streams come from strace text through the real
+ * reader (strace_text.h).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "plan/filter.h"
+
+#define TMPDIR_TEMPLATE "/tmp/replay-test-filterXXXXXX"
+#include "tmpdir_fixture.h"
+#include "strace_text.h"
+
+/* Rank 0 (pid 10): a shared library, an MPI shared-memory segment, an Open
+ * MPI session file, data; rank 1 (pid 11): only runtime noise; rank 2
+ * (pid 12): data and a log. */
+static const char mpi_like[] =
+	"10 10:00:00.000001 openat(AT_FDCWD, \"/usr/lib/libmpi.so.40\", O_RDONLY|O_CLOEXEC) = 3\n"
+	"10 10:00:00.000002 read(3, \"\\177ELF\"..., 832) = 832\n"
+	"10 10:00:00.000003 close(3) = 0\n"
+	"10 10:00:00.000004 openat(AT_FDCWD, \"/dev/shm/vader_segment.n1.0\", O_RDWR|O_CREAT, 0600) = 4\n"
+	"10 10:00:00.000005 ftruncate(4, 4194304) = 0\n"
+	"10 10:00:00.000006 close(4) = 0\n"
+	"10 10:00:00.000007 openat(AT_FDCWD, \"/tmp/ompi.n1.0/jf.1/0/sm\", O_RDWR|O_CREAT, 0600) = 5\n"
+	"10 10:00:00.000008 close(5) = 0\n"
+	"10 10:00:00.000009 openat(AT_FDCWD, \"/scratch/job/out.dat\", O_WRONLY|O_CREAT, 0644) = 6\n"
+	"10 10:00:00.000010 pwrite64(6, \"x\"..., 4096, 0) = 4096\n"
+	"10 10:00:00.000011 close(6) = 0\n"
+	"11 10:00:00.000012 openat(AT_FDCWD, \"/etc/hosts\", O_RDONLY) = 3\n"
+	"11 10:00:00.000013 read(3, \"127\"..., 4096) = 120\n"
+	"11 10:00:00.000014 close(3) = 0\n"
+	"11 10:00:00.000015 openat(AT_FDCWD, \"/home/u/.openmpi/mca-params.conf\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+	"12 10:00:00.000016 openat(AT_FDCWD, \"/scratch/job/out.dat\", O_WRONLY, 0644) = 3\n"
+	"12 10:00:00.000017 pwrite64(3, \"y\"..., 4096, 4096) = 4096\n"
+	"12 10:00:00.000018 close(3) = 0\n"
+	"12 10:00:00.000019 openat(AT_FDCWD, \"/scratch/job/run.log\", O_WRONLY|O_CREAT|O_APPEND, 0644) = 3\n"
+	"12 10:00:00.000020 write(3, \"step 1\\n\", 7) = 7\n"
+	"12 10:00:00.000021 close(3) = 0\n";
+
+static const struct filter_rule *rule(const struct filter *f, const char *what)
+{
+	for (size_t i = 0; i < f->nrules; i++)
+		if (!strcmp(f->rules[i].what, what))
+			return &f->rules[i];
+	return NULL;
+}
+
+static uint64_t kept_ops_of(const struct opstream *s, const struct filter *f, uint32_t r)
+{
+	uint64_t n, k = 0;
+	const struct op *o = opstream_rank_ops(s, r, &n);
+	for (uint64_t i = 0; i < n; i++)
+		k += filter_op_kept(f, &o[i]);
+	return k;
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct filter f;
+	struct filter_opts o = { 0 };
+	struct rerr e = { .msg = "" };
+	strace_text_open(&s, "defaults", mpi_like);
+	assert_int_equal(s.nranks, 3);
+	assert_int_equal(filter_build(&f, &s, &o, &e), 0);
+
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/usr/lib/libmpi.so.40")));
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/dev/shm/vader_segment.n1.0")));
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/tmp/ompi.n1.0/jf.1/0/sm")));
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/etc/hosts")));
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/home/u/.openmpi/mca-params.conf")));
+	assert_true(filter_path_kept(&f, strace_text_path(&s, "/scratch/job/out.dat")));
+	assert_true(filter_path_kept(&f, strace_text_path(&s, "/scratch/job/run.log")));
+
+	/* each rule counts what it removed: /usr 3 ops (open, read, close) */
+	const struct filter_rule *u = rule(&f, "/usr");
+	assert_non_null(u);
+	assert_int_equal(u->ops, 3);
+	assert_int_equal(u->files, 1);
+	assert_non_null(rule(&f, "/dev"));
+	assert_int_equal(rule(&f, "/dev")->ops, 3);
+	assert_int_equal(rule(&f, "/tmp/ompi.*")->ops, 2);
+	assert_int_equal(rule(&f, "*/.openmpi")->ops, 1);
+
+	/* rank 1 (pid 11) had only noise: dropped; ranks 0 and 2 kept in order */
+	assert_int_equal(f.nkept, 2);
+	assert_int_equal(f.kept[0], 0);
+	assert_int_equal(f.kept[1], 2);
+	assert_false(f.rank_kept[1]);
+	assert_int_equal(f.ranks_empty, 1);
+	assert_int_equal(kept_ops_of(&s, &f, 0), 3);
+	assert_int_equal(kept_ops_of(&s, &f, 2), 6);
+	assert_int_equal(f.ops_kept, 9);
+	assert_int_equal(f.ops_kept + f.ops_removed, s.nops);
+	char buf[512];
+	assert_non_null(strstr(filter_summary(&f, buf, sizeof(buf)), "1 rank"));
+	filter_release(&f);
+	opstream_close(&s);
+}
+
+static void test_include_exclude(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct filter f;
+	struct filter_opts o = { .include = { "/dev/shm" }, .ninclude = 1,
+				 .exclude = { "*.log" }, .nexclude = 1 };
+	struct rerr e = { .msg = "" };
+	strace_text_open(&s, "incl", mpi_like);
+	assert_int_equal(filter_build(&f, &s, &o, &e), 0);
+	/* --include undoes the /dev default below it, nothing else */
+	assert_true(filter_path_kept(&f, strace_text_path(&s, "/dev/shm/vader_segment.n1.0")));
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/usr/lib/libmpi.so.40")));
+	/* --exclude matches anywhere ('*' crosses '/') */
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/scratch/job/run.log")));
+	const struct filter_rule *x = rule(&f, "--exclude '*.log'");
+	assert_non_null(x);
+	assert_int_equal(x->ops, 3);
+	assert_int_equal(rule(&f, "/dev")->ops, 0);      /* it removed nothing now */
+	filter_release(&f);
+
+	/* --no-default-excludes: everything, every rank */
+	struct filter_opts all = { .no_defaults = true };
+	assert_int_equal(filter_build(&f, &s, &all, &e), 0);
+	assert_int_equal(f.nkept, 3);
+	assert_int_equal(f.ops_removed, 0);
+	assert_int_equal(f.ops_kept, s.nops);
+	filter_release(&f);
+	opstream_close(&s);
+}
+
+static void test_ranks(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct filter f;
+	struct filter_opts o = { .no_defaults = true };
+	struct rerr e = { .msg = "" };
+	strace_text_open(&s, "ranks", mpi_like);
+	assert_int_equal(ranklist_parse("1-2", &o.ranks), 0);
+	assert_int_equal(filter_build(&f, &s, &o, &e), 0);
+	assert_int_equal(f.nkept, 2);
+	assert_int_equal(f.kept[0], 1);
+	assert_int_equal(f.kept[1], 2);
+	assert_int_equal(f.ranks_unselected, 1);
+	filter_release(&f);
+	filter_opts_release(&o);
+
+	/* a rank the trace does not have is an error naming it */
+	struct filter_opts bad = { 0 };
+	assert_int_equal(ranklist_parse("0,7", &bad.ranks), 0);
+	assert_int_equal(filter_build(&f, &s, &bad, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "7"));
+	filter_opts_release(&bad);
+	opstream_close(&s);
+}
+
+/* A rename out of a kept directory into an excluded one: the op names an
+ * excluded path, so it is not replayed (it would write outside what the
+ * run prepares). */
+static void test_two_paths(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct filter f;
+	struct filter_opts o = { 0 };
+	struct rerr e = { .msg = "" };
+	strace_text_open(&s, "two",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/data/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+		"1 10:00:00.000002 close(3) = 0\n"
+		"1 10:00:00.000003 rename(\"/data/a\", \"/var/tmp/a\") = 0\n"
+		"1 10:00:00.000004 rename(\"/data/a\", \"/data/b\") = -1 ENOENT (No such file or directory)\n");
+	assert_int_equal(filter_build(&f, &s, &o, &e), 0);
+	uint64_t n;
+	const struct op *ops = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 4);
+	assert_true(filter_op_kept(&f, &ops[0]));
+	assert_false(filter_op_kept(&f, &ops[2]));
+	assert_true(filter_op_kept(&f, &ops[3]));
+	filter_release(&f);
+	opstream_close(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_include_exclude),
+		cmocka_unit_test(test_ranks),
+		cmocka_unit_test(test_two_paths),
+	};
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+}

@@ -1,0 +1,422 @@
+/*
+ * test_order.c - plan/order: the initial state of every path and the
+ * cross-rank dependencies of parallel mode, from strace text through the
+ * real reader (strace_text.h).  The last test checks the dependencies of a
+ * random multi-process trace against an independent byte-level model.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "plan/order.h"
+
+#define TMPDIR_TEMPLATE "/tmp/replay-test-orderXXXXXX"
+#include "tmpdir_fixture.h"
+#include "strace_text.h"
+
+static uint32_t all_ranks[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+
+static void build(struct order *o, const struct opstream *s)
+{
+	struct rerr e = { .msg = "" };
+	struct order_opts oo = { .ranks = all_ranks, .nranks = s->nranks,
+				 .deps = true, .alone = true };
+	int rc = order_build(o, s, &oo, &e);
+	if (rc)
+		fail_msg("order_build: %s", e.msg);
+}
+
+/* The strongest need rank position `b` has on `a` for its ops <= op. */
+static uint64_t need_upto(const struct order *o, uint32_t b, uint64_t op, uint32_t a)
+{
+	uint64_t need = 0;
+	for (uint64_t k = 0; k < o->ndeps[b]; k++) {
+		const struct dep *d = &o->deps[b][k];
+		if (d->op <= op && d->rank == a && d->need > need)
+			need = d->need;
+	}
+	return need;
+}
+
+/* Rank 0 creates and writes; rank 1 later reads those bytes, and bytes
+ * nobody wrote in a second file. */
+static void test_raw(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "raw",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/shared.dat\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+		"1 10:00:00.000002 pwrite64(3, \"x\"..., 4096, 0) = 4096\n"
+		"1 10:00:00.000003 pwrite64(3, \"x\"..., 4096, 8192) = 4096\n"
+		"1 10:00:00.000004 close(3) = 0\n"
+		"2 10:00:00.000005 openat(AT_FDCWD, \"/d/shared.dat\", O_RDONLY) = 3\n"
+		"2 10:00:00.000006 pread64(3, \"x\"..., 4096, 8192) = 4096\n"
+		"2 10:00:00.000007 pread64(3, \"x\"..., 100, 5000) = 100\n"
+		"2 10:00:00.000008 close(3) = 0\n"
+		"2 10:00:00.000009 openat(AT_FDCWD, \"/d/input.dat\", O_RDONLY) = 4\n"
+		"2 10:00:00.000010 read(4, \"x\"..., 65536) = 1000\n"
+		"2 10:00:00.000011 close(4) = 0\n");
+	build(&o, &s);
+	assert_int_equal(o.nranks, 2);
+	assert_true(o.by_line);
+	assert_int_equal(o.ndeps[0], 0);
+	/* rank 1's open needs the create (rank 0's op 0 done) and its read of
+	 * [8192, 12288) needs the second pwrite (op 2): need 3 by op 1 */
+	assert_true(need_upto(&o, 1, 0, 0) >= 1);
+	assert_int_equal(need_upto(&o, 1, 1, 0), 3);
+	/* every edge points back: no need beyond what rank 0 did before */
+	for (uint64_t k = 0; k < o.ndeps[1]; k++)
+		assert_true(o.deps[1][k].need <= 4);
+
+	uint32_t sh = strace_text_path(&s, "/d/shared.dat");
+	uint32_t in = strace_text_path(&s, "/d/input.dat");
+	assert_true(o.paths[sh].bits & PS_CREATED);
+	assert_false(o.paths[sh].bits & PS_EXISTED);
+	assert_true(o.paths[sh].bits & PS_WRITTEN);
+	/* input.dat: existed; a short read at 0 pins its size */
+	assert_true(o.paths[in].bits & PS_EXISTED);
+	assert_true(o.paths[in].bits & PS_SIZED);
+	assert_int_equal(o.paths[in].size0, 1000);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* Two ranks on disjoint ranges of one pre-existing file: no edge between
+ * their data ops. */
+static void test_disjoint(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "disjoint",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/f\", O_RDWR) = 3\n"
+		"2 10:00:00.000002 openat(AT_FDCWD, \"/d/f\", O_RDWR) = 3\n"
+		"1 10:00:00.000003 pwrite64(3, \"x\"..., 4096, 0) = 4096\n"
+		"2 10:00:00.000004 pwrite64(3, \"x\"..., 4096, 4096) = 4096\n"
+		"1 10:00:00.000005 pread64(3, \"x\"..., 4096, 0) = 4096\n"
+		"2 10:00:00.000006 pread64(3, \"x\"..., 4096, 4096) = 4096\n"
+		"1 10:00:00.000007 close(3) = 0\n"
+		"2 10:00:00.000008 close(3) = 0\n");
+	build(&o, &s);
+	assert_int_equal(o.ndeps[0], 0);
+	assert_int_equal(o.ndeps[1], 0);
+	uint32_t f = strace_text_path(&s, "/d/f");
+	assert_true(o.paths[f].bits & PS_EXISTED);
+	/* both ranks read only what they wrote: nothing pins the size */
+	assert_int_equal(o.paths[f].nranks, 2);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* O_EXCL: the file did not exist, whatever comes later (git, sqlite). */
+static void test_excl(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "excl",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/db-journal\", O_RDWR|O_CREAT|O_EXCL, 0644) = 3\n"
+		"1 10:00:00.000002 pread64(3, \"\", 512, 0) = 0\n"
+		"1 10:00:00.000003 pwrite64(3, \"x\"..., 512, 0) = 512\n"
+		"1 10:00:00.000004 close(3) = 0\n"
+		"1 10:00:00.000005 openat(AT_FDCWD, \"/d/db\", O_RDWR|O_CREAT, 0644) = 3\n"
+		"1 10:00:00.000006 pread64(3, \"x\"..., 100, 0) = 100\n"
+		"1 10:00:00.000007 close(3) = 0\n");
+	build(&o, &s);
+	uint32_t j = strace_text_path(&s, "/d/db-journal");
+	uint32_t d = strace_text_path(&s, "/d/db");
+	assert_true(o.paths[j].bits & PS_CREATED);
+	assert_false(o.paths[j].bits & PS_EXISTED);
+	/* O_CREAT alone then a read of 100 bytes nobody wrote: it existed */
+	assert_true(o.paths[d].bits & PS_EXISTED);
+	assert_int_equal(o.paths[d].size0, 100);
+	/* sequential mode prepares db (100 bytes), not the journal */
+	const struct rank_prep *rp = &o.alone[0];
+	int found_db = 0;
+	for (uint32_t i = 0; i < rp->n; i++) {
+		assert_int_not_equal(rp->path[i], j);
+		if (rp->path[i] == d) {
+			found_db = 1;
+			assert_int_equal(rp->size[i], 100);
+		}
+	}
+	assert_true(found_db);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* A stat size before any write is the initial size (the planner must
+ * prepare a file as large as the traced program saw it); a directory's
+ * stat says nothing about a size. */
+static void test_stat_size(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "statsize",
+		"1 10:00:00.000001 newfstatat(AT_FDCWD, \"/d/big.h5\", {st_mode=S_IFREG|0644, st_size=1048576, ...}, 0) = 0\n"
+		"1 10:00:00.000002 openat(AT_FDCWD, \"/d/big.h5\", O_RDONLY) = 3\n"
+		"1 10:00:00.000003 pread64(3, \"x\"..., 4096, 0) = 4096\n"
+		"1 10:00:00.000004 close(3) = 0\n"
+		"1 10:00:00.000005 newfstatat(AT_FDCWD, \"/d/sub\", {st_mode=S_IFDIR|0755, st_size=4096, ...}, 0) = 0\n");
+	uint64_t n;
+	const struct op *ops = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 5);
+	assert_int_equal(ops[0].kind, OP_STAT);
+	assert_true(ops[0].flags & OPF_STAT_SIZE);
+	assert_int_equal(ops[0].len, 1048576);
+	assert_int_equal(ops[4].kind, OP_STAT);
+	assert_false(ops[4].flags & OPF_STAT_SIZE);
+	build(&o, &s);
+	uint32_t b = strace_text_path(&s, "/d/big.h5");
+	assert_true(o.paths[b].bits & PS_EXISTED);
+	assert_int_equal(o.paths[b].size0, 1048576);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* Sequential mode, each rank alone: rank 1 statted the shared file empty
+ * before rank 0 wrote it, then read rank 0's 64 KiB.  Alone, it must find
+ * them prepared (the stat is a lower bound, not a pin). */
+static void test_stat_alone(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "statalone",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/shared\", O_RDWR|O_CREAT, 0644) = 3\n"
+		"2 10:00:00.000002 newfstatat(AT_FDCWD, \"/d/shared\", {st_mode=S_IFREG|0644, st_size=0, ...}, 0) = 0\n"
+		"1 10:00:00.000003 pwrite64(3, \"x\"..., 65536, 0) = 65536\n"
+		"2 10:00:00.000004 openat(AT_FDCWD, \"/d/shared\", O_RDONLY) = 3\n"
+		"2 10:00:00.000005 pread64(3, \"x\"..., 65536, 0) = 65536\n"
+		"2 10:00:00.000006 close(3) = 0\n"
+		"1 10:00:00.000007 close(3) = 0\n");
+	build(&o, &s);
+	uint32_t f = strace_text_path(&s, "/d/shared");
+	const struct rank_prep *rp = &o.alone[1];
+	assert_int_equal(rp->n, 1);
+	assert_int_equal(rp->path[0], f);
+	assert_int_equal(rp->size[0], 65536);
+	/* parallel: rank 1's read waits for the write */
+	assert_int_equal(need_upto(&o, 1, 2, 0), 2);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* An append to a file that existed: the op's real offset is the initial
+ * size plus what was appended before it. */
+static void test_append(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "append",
+		"1 10:00:00.000001 newfstatat(AT_FDCWD, \"/d/run.log\", {st_mode=S_IFREG|0644, st_size=5000, ...}, 0) = 0\n"
+		"1 10:00:00.000002 openat(AT_FDCWD, \"/d/run.log\", O_WRONLY|O_APPEND) = 3\n"
+		"1 10:00:00.000003 write(3, \"step 1\\n\", 7) = 7\n"
+		"1 10:00:00.000004 write(3, \"step 2\\n\", 7) = 7\n"
+		"1 10:00:00.000005 close(3) = 0\n");
+	build(&o, &s);
+	uint32_t l = strace_text_path(&s, "/d/run.log");
+	assert_int_equal(o.paths[l].size0, 5000);
+	assert_non_null(o.true_off[0]);
+	assert_int_equal(o.true_off[0][2], 5000);
+	assert_int_equal(o.true_off[0][3], 5007);
+	assert_int_equal(o.true_off[0][1], UINT64_MAX);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* Metadata across ranks: a create beneath a directory another rank made,
+ * an unlink after another rank's use, a rename of another's file. */
+static void test_metadata_deps(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "meta",
+		"1 10:00:00.000001 mkdir(\"/d/out\", 0755) = 0\n"
+		"2 10:00:00.000002 openat(AT_FDCWD, \"/d/out/part.1\", O_WRONLY|O_CREAT, 0644) = 3\n"
+		"2 10:00:00.000003 pwrite64(3, \"x\"..., 4096, 0) = 4096\n"
+		"2 10:00:00.000004 close(3) = 0\n"
+		"1 10:00:00.000005 openat(AT_FDCWD, \"/d/out/tmp\", O_WRONLY|O_CREAT, 0644) = 3\n"
+		"1 10:00:00.000006 close(3) = 0\n"
+		"2 10:00:00.000007 unlink(\"/d/out/tmp\") = 0\n"
+		"1 10:00:00.000008 rename(\"/d/out/part.1\", \"/d/out/final\") = 0\n");
+	build(&o, &s);
+	uint32_t out = strace_text_path(&s, "/d/out");
+	assert_true(o.paths[out].bits & PS_DIR);
+	assert_true(o.paths[out].bits & PS_CREATED);
+	/* rank 1's create needs the mkdir (rank 0 op 0) */
+	assert_true(need_upto(&o, 1, 0, 0) >= 1);
+	/* rank 1's unlink (op 3) needs rank 0's create of tmp and its close
+	 * (ops 1, 2): need 3 */
+	assert_int_equal(need_upto(&o, 1, 3, 0), 3);
+	/* rank 0's rename (op 3) needs rank 1's close of part.1 (op 2) */
+	assert_true(need_upto(&o, 0, 3, 1) >= 3);
+	/* and no edge of rank 0 before it */
+	assert_int_equal(need_upto(&o, 0, 2, 1), 0);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* Random traces: 4 processes, positioned reads and writes of one shared
+ * file at arbitrary offsets, interleaved at random.  An independent model
+ * (the last writer of every byte) gives each read's required edges; the
+ * planner's must cover them, point back in the traced order, and let a
+ * simulated execution finish. */
+#define NP     4
+#define FSIZE  16384
+#define NOPS   300
+
+struct line_ref { uint32_t pid; uint64_t idx; };
+
+static void check_random(unsigned seed)
+{
+	srand(seed);
+	size_t cap = 200 * (NOPS + 16), len = 0;
+	char *text = malloc(cap);
+	struct line_ref *lines = calloc(NOPS + 16, sizeof(*lines));
+	uint64_t count[NP] = { 0 };
+	size_t nlines = 0;
+	unsigned usec = 1;
+#define LINE(P_, ...) do { \
+		len += (size_t)snprintf(text + len, cap - len, "%u 10:00:00.%06u ", 100u + (unsigned)(P_), usec++); \
+		len += (size_t)snprintf(text + len, cap - len, __VA_ARGS__); \
+		lines[nlines].pid = (uint32_t)(P_); lines[nlines].idx = count[(P_)]++; nlines++; \
+	} while (0)
+
+	/* process 0 creates the file and writes it whole */
+	LINE(0, "openat(AT_FDCWD, \"/d/shared\", O_RDWR|O_CREAT|O_TRUNC, 0644) = 3\n");
+	LINE(0, "pwrite64(3, \"x\"..., %d, 0) = %d\n", FSIZE, FSIZE);
+	for (int p = 1; p < NP; p++)
+		LINE(p, "openat(AT_FDCWD, \"/d/shared\", O_RDWR) = 3\n");
+	for (int i = 0; i < NOPS; i++) {
+		int p = rand() % NP;
+		unsigned l = 1 + (unsigned)rand() % 3000;
+		unsigned off = (unsigned)rand() % (FSIZE - l);
+		if (rand() % 2)
+			LINE(p, "pwrite64(3, \"x\"..., %u, %u) = %u\n", l, off, l);
+		else
+			LINE(p, "pread64(3, \"x\"..., %u, %u) = %u\n", l, off, l);
+	}
+	for (int p = 0; p < NP; p++)
+		LINE(p, "close(3) = 0\n");
+#undef LINE
+
+	char name[32];
+	snprintf(name, sizeof(name), "random%u", seed);
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, name, text);
+	assert_int_equal(s.nranks, NP);
+	build(&o, &s);
+
+	/* line number (1-based) of each rank's ops, from the stream */
+	uint64_t *pos_of[NP];
+	for (uint32_t r = 0; r < NP; r++) {
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(&s, r, &n);
+		assert_int_equal(n, count[r]);
+		pos_of[r] = calloc(n, sizeof(uint64_t));
+		for (uint64_t i = 0; i < n; i++)
+			pos_of[r][i] = ops[i].line;
+	}
+	for (size_t k = 0; k < nlines; k++)
+		assert_int_equal(pos_of[lines[k].pid][lines[k].idx], k + 1);
+
+	/* the model: replay the lines, remember each byte's last writer */
+	struct line_ref *writer = calloc(FSIZE, sizeof(*writer));
+	for (size_t b = 0; b < FSIZE; b++)
+		writer[b].pid = UINT32_MAX;
+	uint64_t required = 0;
+	for (size_t k = 0; k < nlines; k++) {
+		uint32_t r = lines[k].pid;
+		uint64_t n;
+		const struct op *op = &opstream_rank_ops(&s, r, &n)[lines[k].idx];
+		if (op->kind != OP_READ && op->kind != OP_WRITE)
+			continue;
+		for (uint64_t b = op->offset; b < op->offset + op->len; b++) {
+			if (op->kind == OP_WRITE) {
+				writer[b] = lines[k];
+			} else if (writer[b].pid != r) {
+				uint64_t got = need_upto(&o, r, lines[k].idx, writer[b].pid);
+				if (got < writer[b].idx + 1)
+					fail_msg("seed %u line %zu: rank %u reads byte %lu written by "
+						 "rank %u op %lu, but waits only for %lu ops", seed, k + 1,
+						 r, (unsigned long)b, writer[b].pid,
+						 (unsigned long)writer[b].idx, (unsigned long)got);
+				required++;
+			}
+		}
+	}
+	assert_true(required > 0);
+
+	/* every edge points back in the traced order */
+	for (uint32_t r = 0; r < NP; r++)
+		for (uint64_t k = 0; k < o.ndeps[r]; k++) {
+			const struct dep *d = &o.deps[r][k];
+			assert_true(d->rank < NP && d->rank != r);
+			assert_true(d->need >= 1 && d->need <= count[d->rank]);
+			assert_true(pos_of[d->rank][d->need - 1] < pos_of[r][d->op]);
+		}
+
+	/* simulated execution: each round, every rank runs its next op if its
+	 * deps are met; it must end with every op done */
+	uint64_t done[NP] = { 0 }, total = 0, all = 0;
+	for (uint32_t r = 0; r < NP; r++)
+		all += count[r];
+	for (int progress = 1; progress;) {
+		progress = 0;
+		for (uint32_t r = 0; r < NP; r++) {
+			if (done[r] == count[r])
+				continue;
+			int ok = 1;
+			for (uint64_t k = 0; k < o.ndeps[r]; k++)
+				if (o.deps[r][k].op == done[r] && done[o.deps[r][k].rank] < o.deps[r][k].need)
+					ok = 0;
+			if (ok) {
+				done[r]++;
+				total++;
+				progress = 1;
+			}
+		}
+	}
+	assert_int_equal(total, all);
+
+	for (uint32_t r = 0; r < NP; r++)
+		free(pos_of[r]);
+	free(writer);
+	free(lines);
+	free(text);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+static void test_random(void **state)
+{
+	(void)state;
+	for (unsigned seed = 1; seed <= 20; seed++)
+		check_random(seed);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_disjoint),
+		cmocka_unit_test(test_excl),
+		cmocka_unit_test(test_stat_size),
+		cmocka_unit_test(test_stat_alone),
+		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_metadata_deps),
+		cmocka_unit_test(test_random),
+	};
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
+}
