@@ -213,7 +213,8 @@ static void test_run_and_summary(void **state)
 		      "\"copies\":0,\"rank_reuse\":false,\"engine\":\"sync\",\"depth\":1,"
 		      "\"direct\":false,\"overlap\":false,\"bind\":\"none\",\"repeats\":3,"
 		      "\"trace\":[\"a.txt\"],\"format\":\"strace\",\"drop_caches\":true,"
-		      "\"order\":\"\",\"dependencies\":0,\"barriers\":false,\"on_mismatch\":\"\",\"trace_incomplete\":false}");
+		      "\"order\":\"\",\"dependencies\":0,\"barriers\":false,\"on_mismatch\":\"\",\"trace_incomplete\":false,"
+		      "\"timing\":\"afap\",\"speed\":1.0}");
 	assert_json_equal(json_object_get(doc, "options"), want);
 	json_decref(want);
 	v = json_object_get(doc, "host");
@@ -338,6 +339,116 @@ static void test_agg_and_print(void **state)
 	free(sh);
 }
 
+/* Timing and fidelity: lags, drift and the traced vs replayed figures
+ * with the errors computed (values below 64 ns are exact in the
+ * histograms, so the percentiles and errors are too). */
+static void test_timing_fidelity(void **state)
+{
+	(void)state;
+	size_t sz = sizeof(struct run_shared) + 2 * sizeof(struct worker_result);
+	struct run_shared *sh = calloc(1, sz);
+	struct report_agg *a = calloc(1, sizeof(*a));
+	struct traced_times *tt = calloc(1, sizeof(*tt));
+	struct run_outcome out = { .completion_ns = 3000, .io_ns = 2000, .flush_ns = 1000 };
+	struct report_info ri = { .mode = "parallel", .processes = 2, .engine = "sync",
+				  .depth = 1, .bind = "none", .target = "/mnt/x", .format = "strace",
+				  .ranks = 2, .timing = "think", .speed = 2.0, .traced = tt };
+	sh->nworkers = 2;
+	for (int i = 0; i < 2; i++) {
+		struct worker_result *w = &sh->w[i];
+		fill_worker(w);
+		memset(&w->cls, 0, sizeof(w->cls));
+		for (int c = 0; c < RC__COUNT; c++)
+			hist_init(&w->cls[c].lat);
+		w->io_ns = i ? 1200 : 800;          /* mean replayed rank time 1000 */
+		for (uint64_t v = 1; v <= 40; v++)  /* lags 1..40: p50 20, p99 40 */
+			hist_add(&w->lag, v);
+		w->drift_ns = 10 * (i + 1);         /* 10 and 20 ns */
+		w->sched_ns = 1000;                 /* 1 % and 2 % */
+		for (int k = 0; k < 10; k++)
+			hist_add(&w->cls[RC_WRITE].lat, 50);   /* replayed 50 ns */
+		w->cls[RC_WRITE].total_ios = 10;
+	}
+	for (int c = 0; c < RC__COUNT; c++)
+		hist_init(&tt->lat[c]);
+	for (int k = 0; k < 20; k++)
+		hist_add(&tt->lat[RC_WRITE], 40);                /* traced 40 ns */
+	tt->rank_ns_sum = 1600;
+	tt->nprocs = 2;                               /* mean traced 800 */
+	tt->have_dur = tt->have_time = true;
+	report_agg_init(a);
+	assert_int_equal(report_agg_add(a, sh, &out, false), 0);
+
+	json_t *doc = report_doc_new(&ri);
+	assert_non_null(doc);
+	assert_int_equal(report_timing_add(doc, &ri, a), 0);
+	json_t *tm = json_object_get(doc, "timing");
+	assert_string_equal(json_string_value(json_object_get(tm, "mode")), "think");
+	assert_true(json_real_value(json_object_get(tm, "speed")) == 2.0);
+	json_t *lag = json_object_get(tm, "lag");
+	assert_int_equal(json_integer_value(json_object_get(lag, "ops")), 80);
+	assert_int_equal(json_integer_value(json_object_get(lag, "p50_ns")), 20);
+	assert_int_equal(json_integer_value(json_object_get(lag, "p99_ns")), 40);
+	assert_int_equal(json_integer_value(json_object_get(lag, "max_ns")), 40);
+	json_t *dr = json_object_get(tm, "drift");
+	assert_int_equal(json_integer_value(json_object_get(dr, "ns")), 30);
+	assert_int_equal(json_integer_value(json_object_get(dr, "scheduled_ns")), 2000);
+	assert_true(json_real_value(json_object_get(dr, "pct")) == 1.5);
+	assert_true(json_real_value(json_object_get(dr, "max_pct")) == 2.0);
+	json_t *fw = json_object_get(json_object_get(json_object_get(doc, "fidelity"), "by_class"),
+				     "write");
+	assert_int_equal(json_integer_value(json_object_get(fw, "traced_ops")), 20);
+	assert_int_equal(json_integer_value(json_object_get(fw, "replayed_ops")), 20);
+	assert_int_equal(json_integer_value(json_object_get(fw, "traced_p50_ns")), 40);
+	assert_int_equal(json_integer_value(json_object_get(fw, "replayed_p50_ns")), 50);
+	assert_true(json_real_value(json_object_get(fw, "p50_error_pct")) == 25.0);
+	assert_null(json_object_get(json_object_get(json_object_get(doc, "fidelity"), "by_class"),
+				    "read"));
+	json_t *rt = json_object_get(json_object_get(doc, "fidelity"), "rank_time");
+	assert_int_equal(json_integer_value(json_object_get(rt, "traced_ns")), 800);
+	assert_int_equal(json_integer_value(json_object_get(rt, "replayed_ns")), 1000);
+	assert_true(json_real_value(json_object_get(rt, "error_pct")) == 25.0);
+	/* per job */
+	json_t *job = report_job_json(&sh->w[1]);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(job, "lag"), "p99_ns")), 40);
+	assert_int_equal(json_integer_value(json_object_get(job, "drift_ns")), 20);
+	assert_true(json_real_value(json_object_get(job, "drift_pct")) == 2.0);
+	json_decref(job);
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	report_print(f, &ri, a);
+	fclose(f);
+	assert_non_null(strstr(buf, "timing:      think, speed 2: lag p50 20 ns, p99 40 ns, max 40 ns over 80 ops; drift +1.500 %"));
+	if (!strstr(buf, "rank time: traced 800 ns, replayed 1.0 us (+25.0 %)"))
+		fail_msg("%s", buf);
+	free(buf);
+	json_decref(doc);
+
+	/* afap: lag and drift explicitly null, no lag per job */
+	report_agg_release(a);
+	for (int i = 0; i < 2; i++)
+		hist_init(&sh->w[i].lag);
+	report_agg_init(a);
+	assert_int_equal(report_agg_add(a, sh, &out, false), 0);
+	ri.timing = "afap";
+	ri.traced = NULL;
+	doc = report_doc_new(&ri);
+	assert_int_equal(report_timing_add(doc, &ri, a), 0);
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "timing"), "lag")));
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "timing"), "drift")));
+	assert_null(json_object_get(doc, "fidelity"));
+	job = report_job_json(&sh->w[0]);
+	assert_null(json_object_get(job, "lag"));
+	json_decref(job);
+	json_decref(doc);
+	report_agg_release(a);
+	free(a);
+	free(tt);
+	free(sh);
+}
+
 /* Read a whole file (NUL-terminated) into *out; its length. */
 static size_t slurp(const char *path, char **out)
 {
@@ -435,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_series_cut_short),
 		cmocka_unit_test(test_errno_name),
 		cmocka_unit_test(test_agg_and_print),
+		cmocka_unit_test(test_timing_fidelity),
 		cmocka_unit_test(test_write_64_like_before),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -55,7 +55,24 @@ struct report_info {
 	const char *trace_incomplete; /* NULL, or the Darshan modules whose
 	                               * DXT data the trace says is cut short */
 	const struct topo_summary *topo; /* NULL: unknown                 */
+	const char *timing;           /* "afap", "think", "trace"         */
+	double speed;                 /* --speed (1 when not given)       */
+	const struct traced_times *traced; /* NULL: the trace has no durations */
 };
+
+/* What the trace says the replayed ops took: their traced durations per
+ * class and each process's traced rank time (from its start, the ranks'
+ * traced start offsets included in parallel mode). */
+struct traced_times {
+	struct hist lat[RC__COUNT];
+	uint64_t rank_ns_sum;         /* over the processes               */
+	uint64_t nprocs;
+	bool have_dur;                /* some op has a traced duration    */
+	bool have_time;               /* some op has a traced time        */
+};
+/* Over the plan's processes, the ops the filter keeps and the replay issues. */
+void traced_times_build(struct traced_times *t, const struct plan *p, const struct opstream *s,
+			uint64_t trace_t0);
 
 /* Totals over every run and worker, for the human summary. */
 struct report_agg {
@@ -75,6 +92,13 @@ struct report_agg {
 	bool *incomplete;
 	uint64_t *rank_completion;    /* sequential: last run, per process */
 	size_t nrank;
+	/* timing (sched.h): lags of every issued op, drift and scheduled span
+	 * summed over workers and runs, the worst drift of one worker in % */
+	struct hist lag;
+	int64_t drift_sum;
+	uint64_t sched_sum;
+	double drift_max_pct;
+	uint64_t rank_io_sum, nrank_io; /* replayed rank times (io_ns)    */
 };
 void report_agg_init(struct report_agg *a);
 int  report_agg_add(struct report_agg *a, const struct run_shared *sh,
@@ -105,6 +129,14 @@ const char *report_errno_name(int err, char *buf, size_t len);
 json_t *report_filter_json(const struct filter *f);
 /* The same as lines "filtered:  ..." for the human outputs. */
 void report_filter_print(FILE *out, const struct filter *f);
+
+/* Add "timing" (mode, speed, lag, drift) and, when ri->traced, "fidelity"
+ * (traced vs replayed latency per class, rank time) to the document. */
+int  report_timing_add(json_t *doc, const struct report_info *ri, const struct report_agg *a);
+/* The "timing:" and "fidelity:" lines of the summary. */
+void report_timing_print(FILE *f, const struct report_info *ri, const struct report_agg *a);
+/* Worker drift in % of its scheduled span (0 when none). */
+double report_drift_pct(int64_t drift_ns, uint64_t sched_ns);
 
 /* The stdout summary. */
 void report_print(FILE *f, const struct report_info *ri, const struct report_agg *a);

@@ -132,6 +132,9 @@ struct stat_rank {
 	uint64_t bytes_read, bytes_written;
 	const char *host;         /* "" unknown                            */
 	uint64_t end_ns;          /* max t_ns + dur_ns                     */
+	uint64_t in_ops_ns;       /* sum of the traced durations: the rest of
+	                           * end_ns is think time (compute, others) */
+	bool timed;               /* some op has a traced duration         */
 	uint64_t kinds[OP__COUNT];
 };
 

@@ -84,6 +84,11 @@ struct worker_result {
 		int32_t err;          /* errno, or 0: fewer bytes                */
 		int64_t got, want;    /* bytes (err 0)                           */
 	} mm_ex[MM_EXAMPLES];
+	/* timing modes (sched.h): issue - due per issued op; drift and the
+	 * scheduled span of the rank (lag.n == 0 for afap) */
+	struct hist lag;
+	int64_t  drift_ns;
+	uint64_t sched_ns;
 };
 
 struct run_shared {

@@ -50,6 +50,11 @@ struct runner_opts {
 	bool progress;               /* one updating line on stderr            */
 	uint64_t sample_interval_ns; /* timeline sampling (0: 100 ms)          */
 	uint64_t buf_max;            /* I/O buffer bound (0: RUNNER_BUF_MAX)   */
+	int timing;                  /* enum timing_mode (sched.h)             */
+	double speed;                /* traced times divided by it (0: 1)      */
+	uint64_t trace_t0;           /* earliest traced start of the replayed
+	                              * ranks (ns; 0 unknown): parallel timed
+	                              * runs start each rank that much later   */
 };
 
 /*

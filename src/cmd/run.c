@@ -24,6 +24,7 @@
 #include "plan/plan.h"
 #include "report/report.h"
 #include "run/runner.h"
+#include "run/sched.h"
 #include "run/topo.h"
 #include "trace/trace.h"
 #include "util/util.h"
@@ -35,7 +36,7 @@ struct run_cli {
 	struct load_opts lo;
 	struct filter_opts fo;
 	const char *engine, *output, *mode, *bind;
-	bool dry, quiet;
+	bool dry, quiet, speed_given;
 	uint64_t repeats;
 	char **traces;
 	int ntraces;
@@ -52,6 +53,7 @@ struct run_state {
 	struct topo_summary tsum;
 	struct report_info ri;
 	struct report_agg *agg;
+	struct traced_times traced;
 	struct runner *runner;
 	json_t *doc;
 	char incomplete[128];     /* the trace's "incomplete" info (DXT)    */
@@ -118,6 +120,26 @@ static int run_option(void *ctx, int id, const char *arg)
 			return -1;
 		}
 		return 0;
+	case OPT_TIMING:
+		c->ro.timing = timing_parse(arg);
+		if (c->ro.timing < 0) {
+			die_msg("invalid timing '%s': expected afap, think or trace", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_SPEED: {
+		char *end;
+		errno = 0;
+		double sp = strtod(arg, &end);
+		if (errno || end == arg || *end || !(sp > 0) || sp > 1e9) {
+			die_msg("invalid speed '%s': expected a positive number (2: twice as fast,"
+				" 0.5: half as fast)", arg);
+			return -1;
+		}
+		c->ro.speed = sp;
+		c->speed_given = true;
+		return 0;
+	}
 	case OPT_ORDER:
 		if (strcmp(arg, "resource") && strcmp(arg, "none")) {
 			die_msg("invalid order '%s': expected 'resource' or 'none'", arg);
@@ -174,6 +196,8 @@ static int check_setup(struct run_cli *c)
 	}
 	if (c->output && check_output_file(c->output, "result file"))
 		return -1;
+	if (c->speed_given && c->ro.timing == TIMING_AFAP && !c->quiet)
+		warn_msg("--speed has no effect with --timing afap (no schedule to scale)");
 	if (c->ro.depth > 1 && (c->ro.engine->flags & ENGINE_F_SYNC) && !c->quiet)
 		warn_msg("engine '%s' completes every request at once: -q %u has no effect",
 			 c->engine, c->ro.depth);
@@ -193,6 +217,36 @@ static void install_signals(void)
 	sa.sa_flags = 0;      /* no SA_RESTART: waits return EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* The replayed ranks' earliest traced start; what the trace holds of
+ * times and durations; a timing mode the trace cannot support is an error
+ * naming what is missing. */
+static int check_timing(struct run_state *st, struct run_cli *c)
+{
+	const struct plan *p = &st->plan;
+	uint64_t t0 = 0;
+	for (uint32_t k = 0; k < p->nranks_used; k++) {
+		uint64_t r0 = st->s.ranks[p->ranks[k]].t0_ns;
+		if (r0 && (!t0 || r0 < t0))
+			t0 = r0;
+	}
+	c->ro.trace_t0 = t0;
+	traced_times_build(&st->traced, p, &st->s, t0);
+	const char *src = c->ntraces == 1 ? c->traces[0] : "the trace";
+	if (c->ro.timing != TIMING_AFAP && !st->traced.have_time) {
+		die_msg("--timing %s: %s has no timestamps (every op at time 0): capture with strace"
+			" -tt (or -ttt, -r) and -T, or replay with --timing afap",
+			timing_name(c->ro.timing), src);
+		return -EINVAL;
+	}
+	if (c->ro.timing == TIMING_THINK && !st->traced.have_dur) {
+		die_msg("--timing think: %s has no op durations (strace -T): the time between ops"
+			" cannot be told from the time in them; capture with -T, or use --timing trace",
+			src);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Load the whole trace (a signal now ends the command, leaving no
@@ -228,7 +282,7 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 		return ret;
 	}
 	st->have_plan = true;
-	return 0;
+	return check_timing(st, c);
 }
 
 static void fill_report_info(struct run_state *st, const struct run_cli *c)
@@ -262,6 +316,9 @@ static void fill_report_info(struct run_state *st, const struct run_cli *c)
 	ri->on_mismatch = c->ro.continue_on_error ? "warn" : mismatch_policy_name(c->ro.on_mismatch);
 	const char *inc = opstream_info(&st->s, "incomplete", st->incomplete, sizeof(st->incomplete));
 	ri->trace_incomplete = inc && *inc ? inc : NULL;
+	ri->timing = timing_name(c->ro.timing);
+	ri->speed = c->ro.speed > 0 ? c->ro.speed : 1.0;
+	ri->traced = st->traced.have_dur ? &st->traced : NULL;
 	if (runner_topo(st->runner)) {
 		topo_get_summary(runner_topo(st->runner), &st->tsum);
 		ri->topo = &st->tsum;
@@ -389,7 +446,7 @@ static int mismatches(const struct report_agg *agg, const struct run_cli *c)
 /* The summary on stdout, the JSON file; the exit status. */
 static int report_results(struct run_state *st, const struct run_cli *c, int ret)
 {
-	if (report_finish(st->doc) < 0) {
+	if (report_timing_add(st->doc, &st->ri, st->agg) < 0 || report_finish(st->doc) < 0) {
 		die_msg("out of memory");
 		return 1;
 	}

@@ -255,8 +255,16 @@ static int print_json(const struct loaded_trace *lt, const struct stat_report *r
 			"rank", (json_int_t)k->id, "name", k->name, "host", k->host, "pid", (json_int_t)k->pid,
 			"ops", (json_int_t)k->ops, "bytes_read", (json_int_t)k->bytes_read,
 			"bytes_written", (json_int_t)k->bytes_written, "duration_ns", (json_int_t)k->end_ns);
-		if (o)
+		if (o) {
+			uint64_t io = k->in_ops_ns < k->end_ns ? k->in_ops_ns : k->end_ns;
+			json_object_set_new(o, "in_ops_ns", k->timed ? json_integer((json_int_t)io) : json_null());
+			json_object_set_new(o, "think_ns", k->timed ? json_integer((json_int_t)(k->end_ns - io))
+								    : json_null());
+			json_object_set_new(o, "think_pct", k->timed && k->end_ns ?
+					    json_real(100.0 * (double)(k->end_ns - io) / (double)k->end_ns) :
+					    json_null());
 			json_object_set_new(o, "op_counts", json_kinds(k->kinds));
+		}
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(root, "per_rank", a);
@@ -497,13 +505,18 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	print_groups(lt, r);
 
 	printf("\nper rank\n");
-	printf("  %5s %-20s %10s %14s %14s %14s\n", "rank", "name", "ops", "bytes_read",
-	       "bytes_written", "duration");
+	printf("  %5s %-20s %10s %14s %14s %14s %12s %7s\n", "rank", "name", "ops", "bytes_read",
+	       "bytes_written", "duration", "in ops", "think");
 	for (uint32_t i = 0; i < r->nranks; i++) {
 		const struct stat_rank *k = &r->ranks[i];
-		printf("  %5" PRIu32 " %-20s %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14s\n", k->id,
-		       k->name, k->ops, k->bytes_read, k->bytes_written,
-		       fmt_ns(b1, sizeof(b1), (double)k->end_ns));
+		uint64_t io = k->in_ops_ns < k->end_ns ? k->in_ops_ns : k->end_ns;
+		char pct[16] = "-";
+		if (k->timed && k->end_ns)
+			snprintf(pct, sizeof(pct), "%.1f%%", 100.0 * (double)(k->end_ns - io) / (double)k->end_ns);
+		printf("  %5" PRIu32 " %-20s %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14s %12s %7s\n",
+		       k->id, k->name, k->ops, k->bytes_read, k->bytes_written,
+		       fmt_ns(b1, sizeof(b1), (double)k->end_ns),
+		       k->timed ? fmt_ns(b2, sizeof(b2), (double)io) : "-", pct);
 	}
 
 	printf("\nnotes\n");

@@ -81,6 +81,7 @@ void report_agg_init(struct report_agg *a)
 	memset(a, 0, sizeof(*a));
 	for (int c = 0; c < RC__COUNT; c++)
 		hist_init(&a->cls[c].lat);
+	hist_init(&a->lag);
 }
 
 void report_agg_release(struct report_agg *a)
@@ -169,6 +170,18 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 			a->errno_counts[k] += w->errno_counts[k];
 		if (sequential)
 			a->rank_completion[i] = w->completion_ns;
+		hist_merge(&a->lag, &w->lag);
+		if (w->lag.n) {
+			double pct = report_drift_pct(w->drift_ns, w->sched_ns);
+			a->drift_sum += w->drift_ns;
+			a->sched_sum += w->sched_ns;
+			if (pct > a->drift_max_pct)
+				a->drift_max_pct = pct;
+		}
+		if (w->status == W_DONE) {
+			a->rank_io_sum += w->io_ns;
+			a->nrank_io++;
+		}
 	}
 	if (!sequential)
 		for (int k = 0; k < RC__COUNT; k++)
@@ -319,6 +332,17 @@ json_t *report_job_json(const struct worker_result *w)
 	bad |= set_new(o, "barrier_waits", u64j(w->barrier_waits));
 	bad |= set_new(o, "barrier_wait_ns", u64j(w->barrier_wait_ns));
 	bad |= set_new(o, "mismatches", mismatch_json(w));
+	if (w->lag.n) {
+		json_t *lg = json_object();
+		bad |= set_new(lg, "ops", u64j(w->lag.n));
+		bad |= set_new(lg, "p50_ns", u64j(hist_percentile(&w->lag, 50)));
+		bad |= set_new(lg, "p99_ns", u64j(hist_percentile(&w->lag, 99)));
+		bad |= set_new(lg, "max_ns", u64j(w->lag.max));
+		bad |= set_new(o, "lag", lg);
+		bad |= set_new(o, "drift_ns", json_integer(w->drift_ns));
+		bad |= set_new(o, "scheduled_ns", u64j(w->sched_ns));
+		bad |= set_new(o, "drift_pct", json_real(report_drift_pct(w->drift_ns, w->sched_ns)));
+	}
 	for (int c = 0; c < RC__COUNT; c++)
 		bad |= set_new(o, rclass_name(c), report_class_json(&w->cls[c], w->io_ns));
 	for (uint32_t i = 0; i < w->nsamples && i < RES_TIMELINE; i++)
@@ -422,6 +446,8 @@ json_t *report_doc_new(const struct report_info *ri)
 	bad |= set_new(opt, "trace", tr);
 	bad |= set_new(opt, "format", json_string(ri->format ? ri->format : ""));
 	bad |= set_new(opt, "drop_caches", json_boolean(ri->drop_caches));
+	bad |= set_new(opt, "timing", json_string(ri->timing ? ri->timing : "afap"));
+	bad |= set_new(opt, "speed", json_real(ri->speed > 0 ? ri->speed : 1.0));
 	bad |= set_new(doc, "options", opt);
 	bad |= set_new(doc, "runs", runs);
 	if (bad) {
@@ -730,6 +756,7 @@ static void print_all(FILE *f, const struct report_info *ri, const struct report
 			"none: ranks run free", !strcmp(ri->order, "resource") ?
 			"ranks wait for the ops they depend on" : "");
 	print_runs(f, a, seq);
+	report_timing_print(f, ri, a);
 	fprintf(f, "\n%-6s %10s %11s %12s %10s %10s %10s %10s\n", "class", "ops", "bytes",
 		"throughput", "lat p50", "p90", "p99", "max");
 	for (int c = 0; c < RC__COUNT; c++)

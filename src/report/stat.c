@@ -416,6 +416,9 @@ static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank, ui
 			uint64_t end = op->t_ns + op->dur_ns;
 			if (end > rk->end_ns)
 				rk->end_ns = end;
+			rk->in_ops_ns += op->dur_ns;
+			if (op->dur_ns)
+				rk->timed = true;
 			if (file != OP_NOFILE) {
 				struct stat_file *f = &r->files[file];
 				if (op->result >= 0 && (!f->nranks || f->last_rank != rank)) {

@@ -40,6 +40,7 @@
 #include "run/hist.h"
 #include "run/overlap.h"
 #include "run/runner.h"
+#include "run/sched.h"
 #include "run/slots.h"
 #include "run/topo.h"
 #include "run/waits.h"
@@ -203,6 +204,7 @@ void runner_worker_init(struct worker_result *w)
 {
 	for (int c = 0; c < RC__COUNT; c++)
 		hist_init(&w->cls[c].lat);
+	hist_init(&w->lag);
 	w->numa_node = -1;
 }
 
@@ -246,6 +248,12 @@ struct wstate {
 	struct barrier *bar;         /* our copy's traced barrier, or NULL  */
 	uint64_t bar_k;              /* traced barriers passed              */
 	const uint64_t *true_off;    /* appends: where the file really ends  */
+	bool timed;                  /* --timing think|trace                 */
+	bool ahead;                  /* trace timing, async: data ops in flight */
+	uint64_t offset;             /* rank's traced start after the first  */
+	struct sched sch;
+	uint64_t cur_idx;            /* the op being issued                  */
+	uint64_t t_ret;              /* when it completed (0: in flight)     */
 };
 
 static void ws_free(struct wstate *ws)
@@ -355,6 +363,14 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	}
 	ws->w->ops_total = ws->nops;
 	ws_setup_order(ws, c);
+	ws->timed = o->timing != TIMING_AFAP;
+	ws->ahead = o->timing == TIMING_TRACE && ws->async;
+	/* timed: timers fire when asked, not up to 50 us later (the default
+	 * slack of a normal thread) */
+	if (ws->timed)
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	if (ws->timed && c->sh && o->trace_t0 && c->s->ranks[c->rank].t0_ns > o->trace_t0)
+		ws->offset = c->s->ranks[c->rank].t0_ns - o->trace_t0;
 	return 0;
 }
 
@@ -461,6 +477,8 @@ static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
 	uint64_t want = sl->traced;
 	int ret = 0;
 
+	if (sl->op_idx == ws->cur_idx)
+		ws->t_ret = t_end;      /* think timing: when the current op returned */
 	if (sl->adjusted)
 		res = direct_result(res, sl->req.offset, sl->ooff, sl->olen);
 	if (sl->piece) {
@@ -478,27 +496,38 @@ static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
 	return ret;
 }
 
+/* One reap() of the engine, its completions accounted: how many, or
+ * -errno; *ret gets the first completed op's failure. */
+static int reap_batch(struct wstate *ws, unsigned min, const struct timespec *timeout, int *ret)
+{
+	int n = ws->eng.ops->reap(&ws->eng, min, ws->nslots, ws->done, timeout);
+	uint64_t t = now_ns();
+
+	if (n == -EINTR || n == -EAGAIN)
+		return 0;
+	if (n < 0)
+		return n;
+	for (int k = 0; k < n; k++) {
+		struct slot *sl = &ws->slots[ws->done[k]->slot];
+		int r = complete_slot(ws, sl, t);
+
+		ws->inflight--;
+		if (r && !*ret)
+			*ret = r;
+	}
+	return n;
+}
+
 /* Reap at least `min` completions from an async engine. */
 static int reap_some(struct wstate *ws, unsigned min)
 {
 	int ret = 0;
 
 	while (min > 0 || ws->inflight > 0) {
-		int n = ws->eng.ops->reap(&ws->eng, min, ws->nslots, ws->done, NULL);
-		uint64_t t = now_ns();
+		int n = reap_batch(ws, min, NULL, &ret);
 
-		if (n == -EINTR || n == -EAGAIN)
-			continue;
 		if (n < 0)
 			return n;
-		for (int k = 0; k < n; k++) {
-			struct slot *sl = &ws->slots[ws->done[k]->slot];
-			int r = complete_slot(ws, sl, t);
-
-			ws->inflight--;
-			if (r && !ret)
-				ret = r;
-		}
 		if ((unsigned)n >= min)
 			break;
 		min -= (unsigned)n;
@@ -749,7 +778,9 @@ static inline int handle_fd(const struct wstate *ws, uint32_t h)
 /* A metadata op done by the runner itself (not through the engine). */
 static int meta_done(struct wstate *ws, uint64_t idx, unsigned cls, int res, uint64_t t0)
 {
-	account(ws->w, cls, 0, res, 0, now_ns() - t0);
+	uint64_t t = now_ns();
+	ws->t_ret = t;
+	account(ws->w, cls, 0, res, 0, t - t0);
 	return res < 0 ? op_failed(ws, idx, -res) : 0;
 }
 
@@ -824,7 +855,7 @@ static int do_data(struct wstate *ws, uint64_t idx, const struct op *op)
 	if (op_is_write(op->kind))
 		ws->written[ws->hfile[op->handle]] = 1;
 	wait = op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
-	       o->overlap ? WAIT_AHEAD : WAIT_DONE;
+	       o->overlap || ws->ahead ? WAIT_AHEAD : WAIT_DONE;
 	return issue(ws, idx, fd, o->direct ? ws->halign[op->handle] : 0, wait);
 }
 
@@ -963,19 +994,43 @@ static int not_issued(struct wstate *ws, const struct op *op, int *ret)
 	return 0;
 }
 
-static int replay_op(struct wstate *ws, uint64_t i)
+/* Timed modes: wait until op is due.  Completions of the ops in flight
+ * are reaped meanwhile (their latency is theirs, not the wait's); a long
+ * wait sleeps in slices of 100 ms so a stop is seen. */
+static int timed_wait(struct wstate *ws, const struct op *op, uint64_t *due)
 {
-	const struct op *op = &ws->ops[i];
-	int ret;
+	const uint32_t *stop = ws->c->stop;
+	int ret = 0;
 
-	if (not_issued(ws, op, &ret))
-		return ret;
-	/* anything but data waits for the data ops in flight */
-	if (!op_is_data(op->kind)) {
-		ret = drain(ws);
-		if (ret)
-			return ret;
+	*due = sched_due(&ws->sch, op);
+	for (;;) {
+		uint64_t now = now_ns();
+		if (now + SCHED_SPIN_NS >= *due)
+			break;
+		if (stop && __atomic_load_n(stop, RELAXED))
+			return -EINTR;
+		uint64_t left = *due - SCHED_SPIN_NS - now;
+		if (left > 100000000ull)
+			left = 100000000ull;
+		if (ws->inflight) {
+			struct timespec to = { (time_t)(left / 1000000000ull),
+					       (long)(left % 1000000000ull) };
+			int n = reap_batch(ws, 1, &to, &ret);
+			if (n < 0)
+				return n;
+			if (ret)
+				return ret;
+		} else {
+			ws->sch.clk->sleep_until(ws->sch.clk->ctx, now + left);
+		}
 	}
+	sched_wait(&ws->sch, *due);
+	return 0;
+}
+
+/* Issue op i (its kind's do_*); afap unless timed. */
+static int dispatch(struct wstate *ws, uint64_t i, const struct op *op)
+{
 	switch (op->kind) {
 	case OP_OPEN:
 		return do_open(ws, i, op);
@@ -994,6 +1049,38 @@ static int replay_op(struct wstate *ws, uint64_t i)
 	default:
 		return 0;
 	}
+}
+
+static int replay_op(struct wstate *ws, uint64_t i)
+{
+	const struct op *op = &ws->ops[i];
+	uint64_t due = 0;
+	int ret;
+
+	if (not_issued(ws, op, &ret))
+		return ret;
+	if (ws->timed) {
+		ret = timed_wait(ws, op, &due);
+		if (ret)
+			return ret;
+	}
+	/* anything but data waits for the data ops in flight */
+	if (!op_is_data(op->kind)) {
+		ret = drain(ws);
+		if (ret)
+			return ret;
+	}
+	if (!ws->timed)
+		return dispatch(ws, i, op);
+	ws->cur_idx = i;
+	ws->t_ret = 0;
+	sched_issued(&ws->sch, due, now_ns());
+	ret = dispatch(ws, i, op);
+	/* think: the gap runs from the op's completion as seen (a synchronous
+	 * call) or from its submission (left in flight) */
+	sched_returned(&ws->sch, op, ws->t_ret ? ws->t_ret : now_ns());
+	ws->cur_idx = UINT64_MAX;
+	return ret;
 }
 
 /* A failure of the final flush: counted, and the worker's error (the
@@ -1112,6 +1199,10 @@ static int replay_ops(struct wstate *ws, const uint32_t *stop)
 	uint64_t t_io, t_end;
 	int ret = 0;
 
+	ws->cur_idx = UINT64_MAX;
+	if (ws->timed)
+		sched_init(&ws->sch, ws->c->o->timing, ws->c->o->speed, &sched_monotonic,
+			   w->start_ns, ws->offset, &w->lag);
 	for (uint64_t i = 0; i < ws->nops; i++) {
 		if (stop && __atomic_load_n(stop, RELAXED)) {
 			ret = -EINTR;
@@ -1132,6 +1223,10 @@ static int replay_ops(struct wstate *ws, const uint32_t *stop)
 		publish(ws, ws->nops);
 	t_io = now_ns();
 	w->io_ns = t_io - w->start_ns;
+	if (ws->timed) {
+		w->drift_ns = ws->sch.drift_ns;
+		w->sched_ns = sched_span(&ws->sch);
+	}
 	if (!ret)
 		ret = flush_written(ws);
 	t_end = now_ns();

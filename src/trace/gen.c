@@ -169,7 +169,7 @@ static void quote_random(char *out, size_t cap, struct rng *r)
 /* --------------------------------------------------------- workloads */
 
 enum wl_id { WL_LANL64, WL_LANL1024, WL_ALEGRA, WL_CTH, WL_S3D,
-	     WL_SEQWRITER, WL_SEEKCHAIN, WL_WRITERS, WL_ZIPF };
+	     WL_SEQWRITER, WL_SEEKCHAIN, WL_WRITERS, WL_ZIPF, WL_CHECKPOINT };
 
 static const struct gen_workload workloads[] = {
 	[WL_LANL64]   = { "lanl-64k", GEN_LANL, true, 32, false,
@@ -190,6 +190,9 @@ static const struct gen_workload workloads[] = {
 		"a parent forking N writers, each writing 1 MiB files in 64 KiB writes (seed 001; strace)" },
 	[WL_ZIPF]     = { "zipf-reads", GEN_STRACE, false, 8, false,
 		"N threads of 1 KiB scrambled-Zipfian random reads of a preallocated file (seed 002; strace)" },
+	[WL_CHECKPOINT] = { "checkpoint", GEN_STRACE, false, 4, false,
+		"a parent forking N ranks that each write a 1 MiB checkpoint (64 KiB writes, fsync) then "
+		"compute 50 ms (+-5), 10 times (think time known; strace -tt -T)" },
 };
 #define NWORKLOADS (sizeof(workloads) / sizeof(workloads[0]))
 
@@ -979,6 +982,7 @@ struct scall {
 	char post[512];     /* arguments printed at exit (read buffers, rest)     */
 	char ret[64];
 	uint64_t dur;
+	uint64_t think;     /* compute time after the call (us; 0: a short gap)    */
 	int spawn;          /* process index started by this call, or -1          */
 };
 
@@ -1023,6 +1027,7 @@ static void sc_set(struct scall *c, const char *name, uint64_t dur, const char *
 {
 	c->name = name;
 	c->dur = dur;
+	c->think = 0;
 	c->spawn = -1;
 	c->pre[0] = c->post[0] = '\0';
 	snprintf(c->ret, sizeof(c->ret), "%s", ret);
@@ -1230,6 +1235,65 @@ static int prog_writers(struct sgen *g, int i, struct scall *c)
 	return 1;
 }
 
+/* checkpoint: process 0 makes the directory and forks; each rank, per
+ * step: open, 16 x 64 KiB writes, fsync, close of ckpt/rank<r>.<step>,
+ * then 50 ms (+-5) of compute before the next step, which shows as the
+ * gap after the close (think time). */
+#define CK_STEPS  10u
+#define CK_WRITES 16u
+static int prog_checkpoint(struct sgen *g, int i, struct scall *c)
+{
+	struct sproc *P = &g->pr[i];
+	uint64_t s = P->step++;
+	unsigned nw = g->np - 1;
+	if (i == 0) {
+		if (s == 0) {
+			sc_set(c, "mkdir", rng_range(&P->rng, 20, 200), "0");
+			snprintf(c->pre, sizeof(c->pre), "\"/scratch/ckpt\", 0755");
+			return 1;
+		}
+		if (s <= nw) {
+			sc_set(c, "clone", rng_range(&P->rng, 80, 400), "");
+			snprintf(c->ret, sizeof(c->ret), "%" PRId64, g->pr[s].pid);
+			snprintf(c->pre, sizeof(c->pre),
+				 "child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+				 "child_tidptr=0x7f3a9c1e2a10");
+			c->spawn = (int)s;
+			return 1;
+		}
+		if (s == nw + 1)
+			return 2;
+		return 0;
+	}
+	const uint64_t per = CK_WRITES + 3;      /* open, writes, fsync, close */
+	uint64_t step = s / per, k = s % per;
+	if (step >= g->n_ops)
+		return 0;
+	if (k == 0) {
+		sc_set(c, "openat", rng_range(&P->rng, 30, 200), "3");
+		snprintf(c->pre, sizeof(c->pre), "AT_FDCWD, \"/scratch/ckpt/rank%d.%" PRIu64 "\", "
+			 "O_WRONLY|O_CREAT|O_TRUNC, 0644", i - 1, step);
+		return 1;
+	}
+	if (k <= CK_WRITES) {
+		char q[200];
+		quote_random(q, sizeof(q), &P->rng);
+		sc_set(c, "pwrite64", rng_range(&P->rng, 30, 90), "65536");
+		snprintf(c->pre, sizeof(c->pre), "3, \"%s\"..., 65536, %" PRIu64, q, (k - 1) * 65536);
+		s_count(g, 1, 65536);
+		return 1;
+	}
+	if (k == CK_WRITES + 1) {
+		sc_set(c, "fsync", rng_range(&P->rng, 800, 3000), "0");
+		snprintf(c->pre, sizeof(c->pre), "3");
+		return 1;
+	}
+	sc_set(c, "close", rng_range(&P->rng, 5, 40), "0");
+	snprintf(c->pre, sizeof(c->pre), "3");
+	c->think = rng_range(&P->rng, 45000, 55000);   /* the next step's compute */
+	return 1;
+}
+
 /* zipf-reads: the main thread opens the file and starts the threads; each
  * thread reads 1 KiB items picked by a scrambled Zipfian (YCSB: Gray's
  * Zipfian, theta 0.99, then an FNV-1a hash of the rank). */
@@ -1329,7 +1393,7 @@ static void s_finish(struct sgen *g, int i, uint64_t t_end)
 		P->live++;
 	}
 	P->state = SP_READY;
-	P->t = t_end + rng_range(&P->rng, 2, 30);
+	P->t = t_end + (P->c.think ? P->c.think : rng_range(&P->rng, 2, 30));
 }
 
 /* exit_group / exit at P->t; "+++ exited" comes as the process's next event. */
@@ -1402,6 +1466,11 @@ static void strace_setup(struct sgen *G, enum wl_id id, unsigned n, struct rng *
 		for (unsigned k = 0; k < 64; k++)
 			snprintf(G->guid[k], sizeof(G->guid[k]), "%016" PRIx64 "%016" PRIx64,
 				 rng_next(g), rng_next(g));
+		break;
+	case WL_CHECKPOINT:
+		G->np = n + 1;
+		G->prog = prog_checkpoint;
+		G->n_ops = scaled(p->scale, CK_STEPS, 1);   /* checkpoints per rank */
 		break;
 	default: /* WL_ZIPF */
 		G->np = n + 1;

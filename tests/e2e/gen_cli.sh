@@ -9,9 +9,9 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-# --list names the nine workloads
+# --list names the ten workloads
 "$REPLAY" gen --list >"$tmp/list"
-for w in lanl-64k lanl-1024k alegra cth s3d seq-writer seek-chain writers-32 zipf-reads; do
+for w in lanl-64k lanl-1024k alegra cth s3d seq-writer seek-chain writers-32 zipf-reads checkpoint; do
 	grep -q "^$w " "$tmp/list" || fail "--list lacks $w"
 done
 

@@ -6,7 +6,8 @@
 # pids, CPUs and the host, the same values (tests/data/run/n64-values.json),
 # both taken from that writer's output (the key list then gained the fields of
 # issue 11: filtered, options.order/dependencies/barriers/on_mismatch, dep_*/barrier_*
-# waits, mismatches; of issue 12: options.trace_incomplete).
+# waits, mismatches; of issue 12: options.trace_incomplete; of issue 13: options.timing/speed,
+# timing, fidelity).
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 tmp=$(mktemp -d /tmp/replay-e2e-jsonw-XXXXXX)
@@ -33,7 +34,7 @@ keys() {
 diff <(keys "$tmp/r.json") <(grep -v '^host\.topology' "$SRCDIR/tests/data/run/n64-keys.list") ||
     fail "key paths differ from the writer before (< now, > before)"
 values() {
-	jq -S '{options: (.options | del(.trace, .order, .dependencies, .barriers, .on_mismatch, .trace_incomplete)), runs: [.runs[] | {incomplete, failed,
+	jq -S '{options: (.options | del(.trace, .order, .dependencies, .barriers, .on_mismatch, .trace_incomplete, .timing, .speed)), runs: [.runs[] | {incomplete, failed,
 	        drop_caches, headline, jobs: [.jobs[] | {rank, rank_name, copy, status, ops,
 	        ops_done, short_ios, eagain, sync_fallback, rounded_ops, rounded_extra_bytes,
 	        errors, not_issued: (.not_issued | del(.filtered)), max_inflight,

@@ -1,0 +1,180 @@
+/*
+ * timing.c - the timing modes and the replay's fidelity in the results:
+ * lag and drift (from the workers), traced vs replayed latency per class
+ * and rank time (report.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "plan/filter.h"
+#include "report/report.h"
+
+/* Ops the runner issues (not_issued() in runner.c skips the rest). */
+static bool issued_kind(unsigned k)
+{
+	return k != OP_SEEK && k != OP_BARRIER && k != OP_MMAP && k != OP_AWAIT && k != OP_NONE;
+}
+
+void traced_times_build(struct traced_times *t, const struct plan *p, const struct opstream *s,
+			uint64_t trace_t0)
+{
+	memset(t, 0, sizeof(*t));
+	for (int c = 0; c < RC__COUNT; c++)
+		hist_init(&t->lat[c]);
+	for (size_t i = 0; i < p->nprocs; i++) {
+		uint32_t r = p->procs[i].rank;
+		uint64_t n, end = 0;
+		const struct op *ops = opstream_rank_ops(s, r, &n);
+		for (uint64_t k = 0; k < n; k++) {
+			const struct op *op = &ops[k];
+			if (op->t_ns + op->dur_ns > end)
+				end = op->t_ns + op->dur_ns;
+			if (op->t_ns)
+				t->have_time = true;
+			if (!op->dur_ns)
+				continue;
+			t->have_dur = true;
+			if (issued_kind(op->kind) && op->result >= 0 && filter_op_kept(p->filter, op))
+				hist_add(&t->lat[rclass_of(op->kind)], op->dur_ns);
+		}
+		uint64_t t0 = s->ranks[r].t0_ns;
+		if (t0)
+			t->have_time = true;
+		if (!p->sequential && trace_t0 && t0 > trace_t0)
+			end += t0 - trace_t0;
+		t->rank_ns_sum += end;
+		t->nprocs++;
+	}
+}
+
+double report_drift_pct(int64_t drift_ns, uint64_t sched_ns)
+{
+	return sched_ns ? 100.0 * (double)drift_ns / (double)sched_ns : 0.0;
+}
+
+static double err_pct(double replayed, double traced)
+{
+	return traced > 0 ? 100.0 * (replayed - traced) / traced : 0.0;
+}
+
+static int set_new(json_t *o, const char *key, json_t *v)
+{
+	return v ? json_object_set_new(o, key, v) : -1;
+}
+
+static json_t *u64j(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *timing_json(const struct report_info *ri, const struct report_agg *a)
+{
+	json_t *o = json_object();
+	int bad = 0;
+	bad |= set_new(o, "mode", json_string(ri->timing ? ri->timing : "afap"));
+	bad |= set_new(o, "speed", json_real(ri->speed > 0 ? ri->speed : 1.0));
+	if (!a->lag.n) {
+		/* afap: no schedule, so no lag; said explicitly */
+		bad |= set_new(o, "lag", json_null());
+		bad |= set_new(o, "drift", json_null());
+	} else {
+		json_t *lg = json_object(), *dr = json_object();
+		bad |= set_new(lg, "ops", u64j(a->lag.n));
+		bad |= set_new(lg, "p50_ns", u64j(hist_percentile(&a->lag, 50)));
+		bad |= set_new(lg, "p99_ns", u64j(hist_percentile(&a->lag, 99)));
+		bad |= set_new(lg, "max_ns", u64j(a->lag.max));
+		bad |= set_new(o, "lag", lg);
+		bad |= set_new(dr, "ns", json_integer(a->drift_sum));
+		bad |= set_new(dr, "scheduled_ns", u64j(a->sched_sum));
+		bad |= set_new(dr, "pct", json_real(report_drift_pct(a->drift_sum, a->sched_sum)));
+		bad |= set_new(dr, "max_pct", json_real(a->drift_max_pct));
+		bad |= set_new(o, "drift", dr);
+	}
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *fidelity_json(const struct traced_times *t, const struct report_agg *a)
+{
+	json_t *o = json_object(), *bc = json_object(), *rt = json_object();
+	int bad = 0;
+	for (int c = 0; c < RC__COUNT; c++) {
+		const struct hist *tr = &t->lat[c], *rp = &a->cls[c].lat;
+		if (!tr->n || !rp->n)
+			continue;
+		json_t *k = json_object();
+		double t50 = (double)hist_percentile(tr, 50), r50 = (double)hist_percentile(rp, 50);
+		double t99 = (double)hist_percentile(tr, 99), r99 = (double)hist_percentile(rp, 99);
+		bad |= set_new(k, "traced_ops", u64j(tr->n));
+		bad |= set_new(k, "replayed_ops", u64j(rp->n));
+		bad |= set_new(k, "traced_p50_ns", u64j((uint64_t)t50));
+		bad |= set_new(k, "replayed_p50_ns", u64j((uint64_t)r50));
+		bad |= set_new(k, "p50_error_pct", json_real(err_pct(r50, t50)));
+		bad |= set_new(k, "traced_p99_ns", u64j((uint64_t)t99));
+		bad |= set_new(k, "replayed_p99_ns", u64j((uint64_t)r99));
+		bad |= set_new(k, "p99_error_pct", json_real(err_pct(r99, t99)));
+		bad |= set_new(bc, rclass_name(c), k);
+	}
+	bad |= set_new(o, "by_class", bc);
+	double tr = t->nprocs ? (double)t->rank_ns_sum / (double)t->nprocs : 0;
+	double rp = a->nrank_io ? (double)a->rank_io_sum / (double)a->nrank_io : 0;
+	bad |= set_new(rt, "traced_ns", u64j((uint64_t)tr));
+	bad |= set_new(rt, "replayed_ns", u64j((uint64_t)rp));
+	bad |= set_new(rt, "error_pct", json_real(err_pct(rp, tr)));
+	bad |= set_new(o, "rank_time", rt);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int report_timing_add(json_t *doc, const struct report_info *ri, const struct report_agg *a)
+{
+	int bad = set_new(doc, "timing", timing_json(ri, a));
+	if (ri->traced && ri->traced->have_dur)
+		bad |= set_new(doc, "fidelity", fidelity_json(ri->traced, a));
+	return bad ? -ENOMEM : 0;
+}
+
+void report_timing_print(FILE *f, const struct report_info *ri, const struct report_agg *a)
+{
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
+	const char *mode = ri->timing ? ri->timing : "afap";
+	if (!a->lag.n) {
+		fprintf(f, "timing:      %s%s\n", mode, !strcmp(mode, "afap") ?
+			" (each op as soon as the one before returned: no schedule, no lag)" : "");
+	} else {
+		fprintf(f, "timing:      %s, speed %g: lag p50 %s, p99 %s, max %s over %llu ops;"
+			" drift %+.3f %% (%s over %s scheduled; worst rank %+.3f %%)\n", mode,
+			ri->speed > 0 ? ri->speed : 1.0,
+			fmt_ns(b1, sizeof(b1), (double)hist_percentile(&a->lag, 50)),
+			fmt_ns(b2, sizeof(b2), (double)hist_percentile(&a->lag, 99)),
+			fmt_ns(b3, sizeof(b3), (double)a->lag.max), (unsigned long long)a->lag.n,
+			report_drift_pct(a->drift_sum, a->sched_sum),
+			fmt_ns(b4, sizeof(b4), (double)a->drift_sum),
+			fmt_ns(b5, sizeof(b5), (double)a->sched_sum), a->drift_max_pct);
+	}
+	const struct traced_times *t = ri->traced;
+	if (!t || !t->have_dur)
+		return;
+	fprintf(f, "fidelity:    %-6s %11s %11s %9s %11s %11s %9s\n", "class", "traced p50",
+		"replay p50", "error", "traced p99", "replay p99", "error");
+	for (int c = 0; c < RC__COUNT; c++) {
+		const struct hist *tr = &t->lat[c], *rp = &a->cls[c].lat;
+		if (!tr->n || !rp->n)
+			continue;
+		double t50 = (double)hist_percentile(tr, 50), r50 = (double)hist_percentile(rp, 50);
+		double t99 = (double)hist_percentile(tr, 99), r99 = (double)hist_percentile(rp, 99);
+		fprintf(f, "             %-6s %11s %11s %+8.1f%% %11s %11s %+8.1f%%\n", rclass_name(c),
+			fmt_ns(b1, sizeof(b1), t50), fmt_ns(b2, sizeof(b2), r50), err_pct(r50, t50),
+			fmt_ns(b3, sizeof(b3), t99), fmt_ns(b4, sizeof(b4), r99), err_pct(r99, t99));
+	}
+	double tr = t->nprocs ? (double)t->rank_ns_sum / (double)t->nprocs : 0;
+	double rp = a->nrank_io ? (double)a->rank_io_sum / (double)a->nrank_io : 0;
+	fprintf(f, "             rank time: traced %s, replayed %s (%+.1f %%)\n",
+		fmt_ns(b1, sizeof(b1), tr), fmt_ns(b2, sizeof(b2), rp), err_pct(rp, tr));
+}
