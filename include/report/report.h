@@ -20,6 +20,21 @@
 #include "run/topo.h"
 #include "util/util.h"
 
+/*
+ * o[key] = v, taking v's reference even when it fails; -1 when v is NULL
+ * (an allocation failed) or o is.  So the builders attach every object they
+ * make, check nothing on the way and test `bad` once.
+ */
+static inline int report_set(json_t *o, const char *key, json_t *v)
+{
+	return v ? json_object_set_new(o, key, v) : -1;
+}
+/* A count as a JSON integer (clamped to the largest one). */
+static inline json_t *report_u64(uint64_t v)
+{
+	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
 /* min, median, max, mean, stddev (population) of n values. */
 struct rstats {
 	double min, median, max, mean, stddev;

@@ -191,22 +191,9 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 
 /* ---- JSON ------------------------------------------------------------ */
 
-/*
- * o[key] = v, taking v's reference even when it fails; -1 when v is NULL
- * (an allocation failed) or o is.  So the builders below attach every
- * object they make, check nothing on the way and test `bad` once: a failed
- * allocation anywhere ends in bad, with nothing leaked (jansson's
- * json_array_append_new takes the reference alike).
- */
-static int set_new(json_t *o, const char *key, json_t *v)
-{
-	return v ? json_object_set_new(o, key, v) : -1;
-}
-
-static json_t *u64j(uint64_t v)
-{
-	return json_integer(v > (uint64_t)LLONG_MAX ? LLONG_MAX : (json_int_t)v);
-}
+/* report_set() and report_u64() (report.h), by short names */
+#define set_new report_set
+#define u64j report_u64
 
 json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns)
 {

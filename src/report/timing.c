@@ -57,15 +57,8 @@ static double err_pct(double replayed, double traced)
 	return traced > 0 ? 100.0 * (replayed - traced) / traced : 0.0;
 }
 
-static int set_new(json_t *o, const char *key, json_t *v)
-{
-	return v ? json_object_set_new(o, key, v) : -1;
-}
-
-static json_t *u64j(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
+#define set_new report_set
+#define u64j report_u64
 
 static json_t *timing_json(const struct report_info *ri, const struct report_agg *a)
 {

@@ -1162,6 +1162,17 @@ static int prog_seekchain(struct sgen *g, int i, struct scall *c)
 	return 0;
 }
 
+/* fork(): a clone of process `child`, which starts when it returns. */
+static void sc_fork(struct sgen *g, struct sproc *P, struct scall *c, unsigned child)
+{
+	sc_set(c, "clone", rng_range(&P->rng, 80, 400), "");
+	snprintf(c->ret, sizeof(c->ret), "%" PRId64, g->pr[child].pid);
+	snprintf(c->pre, sizeof(c->pre),
+		 "child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		 "child_tidptr=0x7f3a9c1e2a10");
+	c->spawn = (int)child;
+}
+
 /* writers-32: process 0 makes the directories and forks; each writer
  * writes files file<k % 64>.bin of 1 MiB in 64 KiB writes. */
 #define WR_FILE   (1u << 20)
@@ -1184,13 +1195,7 @@ static int prog_writers(struct sgen *g, int i, struct scall *c)
 			return 1;
 		}
 		if (s <= 2 * (uint64_t)nw) {
-			unsigned child = (unsigned)(s - nw);
-			sc_set(c, "clone", rng_range(&P->rng, 80, 400), "");
-			snprintf(c->ret, sizeof(c->ret), "%" PRId64, g->pr[child].pid);
-			snprintf(c->pre, sizeof(c->pre),
-				 "child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
-				 "child_tidptr=0x7f3a9c1e2a10");
-			c->spawn = (int)child;
+			sc_fork(g, P, c, (unsigned)(s - nw));
 			return 1;
 		}
 		if (s == 2 * (uint64_t)nw + 1)
@@ -1253,12 +1258,7 @@ static int prog_checkpoint(struct sgen *g, int i, struct scall *c)
 			return 1;
 		}
 		if (s <= nw) {
-			sc_set(c, "clone", rng_range(&P->rng, 80, 400), "");
-			snprintf(c->ret, sizeof(c->ret), "%" PRId64, g->pr[s].pid);
-			snprintf(c->pre, sizeof(c->pre),
-				 "child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
-				 "child_tidptr=0x7f3a9c1e2a10");
-			c->spawn = (int)s;
+			sc_fork(g, P, c, (unsigned)s);
 			return 1;
 		}
 		if (s == nw + 1)
