@@ -27,14 +27,16 @@ void traced_times_build(struct traced_times *t, const struct plan *p, const stru
 		const struct op *ops = opstream_rank_ops(s, r, &n);
 		for (uint64_t k = 0; k < n; k++) {
 			const struct op *op = &ops[k];
-			if (op->t_ns + op->dur_ns > end)
-				end = op->t_ns + op->dur_ns;
 			if (op->t_ns)
 				t->have_time = true;
-			if (!op->dur_ns)
+			if (op->dur_ns)
+				t->have_dur = true;
+			/* the replay ends with the rank's last op it keeps */
+			if (!filter_op_kept(p->filter, op))
 				continue;
-			t->have_dur = true;
-			if (issued_kind(op->kind) && op->result >= 0 && filter_op_kept(p->filter, op))
+			if (op->t_ns + op->dur_ns > end)
+				end = op->t_ns + op->dur_ns;
+			if (op->dur_ns && issued_kind(op->kind) && op->result >= 0)
 				hist_add(&t->lat[rclass_of(op->kind)], op->dur_ns);
 		}
 		uint64_t t0 = s->ranks[r].t0_ns;
