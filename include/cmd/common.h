@@ -43,6 +43,12 @@ struct opstream;
 int  dxt_layer_option(struct load_opts *lo, const char *arg);
 /* Warn (to stderr) when the trace says it is incomplete (DXT). */
 void trace_warn_incomplete(const struct opstream *s, const char *name);
+/* stat, dump, convert: load TRACE... (a signal ends the command cleanly,
+ * cmd_guard_loading), into `out` when not NULL; say a failure on stderr,
+ * warn when the trace is incomplete.  0, or -errno after the message. */
+struct loaded_trace;
+int  cmd_load_trace(struct loaded_trace *lt, char *const *args, int nargs,
+		    const struct load_opts *lo, const char *out);
 
 /* The options of the commands that read traces (-f, --skip-bad, --dxt-layer, -h), the
  * others through own(ctx, id, optarg) (0, or -1 after the message); then

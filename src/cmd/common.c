@@ -160,6 +160,20 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 		warn_msg("%s: %s", name, wb);
 }
 
+int cmd_load_trace(struct loaded_trace *lt, char *const *args, int nargs,
+		   const struct load_opts *lo, const char *out)
+{
+	struct rerr e = { .msg = "" };
+	cmd_guard_loading();
+	int rc = loaded_trace_open(lt, args, nargs, lo, out, &e);
+	if (rc < 0) {
+		fprintf(stderr, "replay: %s\n", e.msg);
+		return rc;
+	}
+	trace_warn_incomplete(&lt->s, args[0]);
+	return 0;
+}
+
 struct trace_opt_ctx {
 	struct load_opts *lo;
 	int (*own)(void *ctx, int id, const char *arg);

@@ -176,13 +176,9 @@ int cmd_convert(int argc, char **argv)
 
 	if (!iolog && check_output_file(out, "output file"))
 		return 2;
-	cmd_guard_loading();
-	rc = loaded_trace_open(&lt, argv + optind, argc - optind, &lo, iolog ? NULL : out, &e);
-	if (rc < 0) {
-		fprintf(stderr, "replay: %s\n", e.msg);
+	rc = cmd_load_trace(&lt, argv + optind, argc - optind, &lo, iolog ? NULL : out);
+	if (rc < 0)
 		goto out;
-	}
-	trace_warn_incomplete(&lt.s, argv[optind]);
 	if (iolog) {
 		struct fio_export_opts fo = { .target = target, .nranks = 0,
 					      .version = cli.iolog_version };

@@ -152,13 +152,9 @@ int cmd_dump(int argc, char **argv)
 		fprintf(stderr, "replay: %s\n", e.msg);
 		return 2;
 	}
-	cmd_guard_loading();
-	rc = loaded_trace_open(&lt, argv + optind, argc - optind, &lo, NULL, &e);
-	if (rc < 0) {
-		fprintf(stderr, "replay: %s\n", e.msg);
+	rc = cmd_load_trace(&lt, argv + optind, argc - optind, &lo, NULL);
+	if (rc < 0)
 		goto out;
-	}
-	trace_warn_incomplete(&lt.s, argv[optind]);
 	if (ranks.n && ranklist_max(&ranks) >= lt.s.nranks) {
 		fprintf(stderr, "replay: dump: no rank %" PRIu32 " (the trace has %" PRIu32 " ranks)\n",
 			ranklist_max(&ranks), lt.s.nranks);

@@ -576,13 +576,9 @@ int cmd_stat(int argc, char **argv)
 		return 2;
 	}
 
-	cmd_guard_loading();
-	rc = loaded_trace_open(&lt, argv + optind, argc - optind, &lo, NULL, &e);
-	if (rc < 0) {
-		fprintf(stderr, "replay: %s\n", e.msg);
+	rc = cmd_load_trace(&lt, argv + optind, argc - optind, &lo, NULL);
+	if (rc < 0)
 		goto out;
-	}
-	trace_warn_incomplete(&lt.s, argv[optind]);
 	rc = filter_build(&filt, &lt.s, &cli.fo, &e);
 	if (rc < 0) {
 		fprintf(stderr, "replay: %s\n", e.msg);

@@ -1162,6 +1162,13 @@ static int prog_seekchain(struct sgen *g, int i, struct scall *c)
 	return 0;
 }
 
+/* mkdir(path, mode) */
+static void sc_mkdir(struct sproc *P, struct scall *c, const char *path, const char *mode)
+{
+	sc_set(c, "mkdir", rng_range(&P->rng, 20, 200), "0");
+	snprintf(c->pre, sizeof(c->pre), "\"%s\", %s", path, mode);
+}
+
 /* fork(): a clone of process `child`, which starts when it returns. */
 static void sc_fork(struct sgen *g, struct sproc *P, struct scall *c, unsigned child)
 {
@@ -1185,13 +1192,13 @@ static int prog_writers(struct sgen *g, int i, struct scall *c)
 	unsigned nw = g->np - 1;
 	if (i == 0) {
 		if (s == 0) {
-			sc_set(c, "mkdir", rng_range(&P->rng, 20, 200), "0");
-			snprintf(c->pre, sizeof(c->pre), "\"/tmp/DiskPerf\", 0777");
+			sc_mkdir(P, c, "/tmp/DiskPerf", "0777");
 			return 1;
 		}
 		if (s <= nw) {
-			sc_set(c, "mkdir", rng_range(&P->rng, 20, 200), "0");
-			snprintf(c->pre, sizeof(c->pre), "\"/tmp/DiskPerf/%s\", 0777", g->guid[(s - 1) % 64]);
+			char d[64];
+			snprintf(d, sizeof(d), "/tmp/DiskPerf/%s", g->guid[(s - 1) % 64]);
+			sc_mkdir(P, c, d, "0777");
 			return 1;
 		}
 		if (s <= 2 * (uint64_t)nw) {
@@ -1253,8 +1260,7 @@ static int prog_checkpoint(struct sgen *g, int i, struct scall *c)
 	unsigned nw = g->np - 1;
 	if (i == 0) {
 		if (s == 0) {
-			sc_set(c, "mkdir", rng_range(&P->rng, 20, 200), "0");
-			snprintf(c->pre, sizeof(c->pre), "\"/scratch/ckpt\", 0755");
+			sc_mkdir(P, c, "/scratch/ckpt", "0755");
 			return 1;
 		}
 		if (s <= nw) {
