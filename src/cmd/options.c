@@ -117,7 +117,9 @@ void optparse_init(struct optparse *p, unsigned cmd, const char *cmdname, bool s
 	}
 	p->lo[nl] = (struct option){ 0 };
 	p->so[ns] = 0;
-	optind = 1;
+	/* 0, not 1: glibc then forgets where it was inside a group of short
+	 * options ("-qX") of an earlier parse, whose argv may be gone */
+	optind = 0;
 	opterr = 0;
 }
 

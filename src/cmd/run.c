@@ -482,11 +482,23 @@ static void run_release(struct run_state *st)
 		unlink(st->lr.ops_path);
 }
 
+static const struct run_cli run_defaults = {
+	.ro = { .mode = RUN_PARALLEL, .depth = 1, .bind = BIND_SPREAD, .drop_caches = true,
+		.sample_interval_ns = 100000000ull },
+	.engine = "sync", .mode = "parallel", .bind = "spread", .repeats = 1
+};
+
+int cmd_run_parse(int argc, char **argv)
+{
+	struct run_cli c = run_defaults;
+	int ret = parse_args(argc, argv, &c);
+	filter_opts_release(&c.fo);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct run_cli c = { .ro = { .mode = RUN_PARALLEL, .depth = 1, .bind = BIND_SPREAD,
-				     .drop_caches = true, .sample_interval_ns = 100000000ull },
-			     .engine = "sync", .mode = "parallel", .bind = "spread", .repeats = 1 };
+	struct run_cli c = run_defaults;
 	struct run_state st;
 	int status = 1, ret;
 
