@@ -137,6 +137,10 @@ static inline void fuzz_load(const char *path, const char *format, int skip_bad)
 		struct opstream s;
 		const char *why = NULL;
 		if (opstream_open(&s, res.ops_path, &why) != 0) {
+			/* an input with the .ops magic is taken as is: refusing it
+			 * is opstream_open's job (fuzz_ops) */
+			if (res.format && !strcmp(res.format, "ops"))
+				goto out;
 			fprintf(stderr, "replay fuzz: the reader wrote an .ops file that does not"
 				" open: %s\n", why ? why : "?");
 			abort();
@@ -149,6 +153,7 @@ static inline void fuzz_load(const char *path, const char *format, int skip_bad)
 			filter_release(&f);
 		opstream_close(&s);
 	}
+out:
 	if (res.temporary || !strcmp(res.ops_path, out))
 		unlink(res.ops_path);
 }
