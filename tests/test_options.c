@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/options.h"
 
@@ -83,6 +84,88 @@ static void test_parse(void **st)
 	assert_int_equal(optparse_next(&op, 3, bad), -2);
 }
 
+static int count_option(void *ctx, int id, const char *arg)
+{
+	(void)id, (void)arg;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* A parse that stops inside a group of short options ("-Gx": G unknown)
+ * must not leave getopt there: the next parse, of another argv, starts
+ * at its own first argument (issue 15: fuzz_options found getopt going
+ * on with the old group's 'x', a use after free of the old argv). */
+static void test_parse_after_stop_in_group(void **st)
+{
+	(void)st;
+	char g0[] = "replay", g1[] = "-Gx", g2[] = "t", g3[] = "d";
+	char *first[] = { g0, g1, g2, g3, NULL };
+	int n = 0;
+	assert_int_equal(opts_parse(CMD_RUN, false, 4, first, count_option, &n), 2);
+	char *second[] = { "replay", "--quiet", "t", "d", NULL };
+	n = 0;
+	assert_int_equal(opts_parse(CMD_RUN, false, 4, second, count_option, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(optind, 2);
+	memset(g1, 'q', 3);     /* the old group is gone: nothing may read it */
+	char *third[] = { "replay", "t", "d", NULL };
+	n = 0;
+	assert_int_equal(opts_parse(CMD_RUN, false, 3, third, count_option, &n), 0);
+	assert_int_equal(n, 0);
+}
+
+/* What the parser says on stderr for argv (NULL-ended) of run. */
+static void parse_message(char **argv, char *msg, size_t len)
+{
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO);
+	dup2(fileno(f), STDERR_FILENO);
+	int n = 0;
+	assert_int_equal(opts_parse(CMD_RUN, false, argc, argv, count_option, &n), 2);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	if (!fgets(msg, (int)len, f))
+		msg[0] = 0;
+	fclose(f);
+}
+
+/* The option a usage error names is the one that is wrong, also inside a
+ * group of letters after another argument (getopt leaves optind on the
+ * group: "-Gx" used to be reported as the argument before it). */
+static void test_usage_error_names_the_option(void **st)
+{
+	(void)st;
+	char msg[256];
+	char *a[] = { "replay", "--quiet", "-Gx", "t", "d", NULL };
+	parse_message(a, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "unknown option '-G'"));
+	char *b[] = { "replay", "-Gx", NULL };
+	parse_message(b, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "unknown option '-G'"));
+	char *c[] = { "replay", "--quiet=1", "t", "d", NULL };
+	parse_message(c, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "option '--quiet' takes no value"));
+	char *d[] = { "replay", "--speed=2", "-xq", NULL };
+	parse_message(d, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "unknown option '-x'"));
+	char *e[] = { "replay", "-Nq", NULL };
+	parse_message(e, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "unknown option '-N'"));
+	char *f[] = { "replay", "--overlap", "-q", NULL };
+	parse_message(f, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "option '-q' needs a value"));
+	char *g[] = { "replay", "--bogus=3", NULL };
+	parse_message(g, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "unknown option '--bogus=3'"));
+}
+
 static void test_suggest(void **st)
 {
 	(void)st;
@@ -98,6 +181,8 @@ int main(void)
 		cmocka_unit_test(test_one_letter_one_meaning),
 		cmocka_unit_test(test_every_command),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_after_stop_in_group),
+		cmocka_unit_test(test_usage_error_names_the_option),
 		cmocka_unit_test(test_suggest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -123,6 +123,20 @@ void optparse_init(struct optparse *p, unsigned cmd, const char *cmdname, bool s
 	opterr = 0;
 }
 
+/* Did getopt's '?' come from bad, a long option given a value it does
+ * not take ("--quiet=1", "--hel=2")?  optopt is then that option's id. */
+static bool long_given_value(const struct optparse *p, const char *bad)
+{
+	const char *eq = strchr(bad, '=');
+	if (strncmp(bad, "--", 2) || !eq || !optopt)
+		return false;
+	size_t n = (size_t)(eq - bad - 2);
+	for (const struct option *o = p->lo; o->name; o++)
+		if (o->val == optopt && !strncmp(o->name, bad + 2, n) && n)
+			return true;
+	return false;
+}
+
 int optparse_next(struct optparse *p, int argc, char **argv)
 {
 	int c = getopt_long(argc, argv, p->so, p->lo, NULL);
@@ -131,11 +145,20 @@ int optparse_next(struct optparse *p, int argc, char **argv)
 	/* "replay: stat: unknown option" (run, the default, is not named) */
 	const char *who = strcmp(p->cmdname, "run") ? p->cmdname : "";
 	const char *sep = *who ? ": " : "";
+	/* an unknown letter inside a group ("-qGx") leaves optind on the
+	 * group: argv[optind - 1] is then the argument before it, so a short
+	 * option is named by optopt (0 for an unknown long option) */
+	const char *bad = argv[optind - 1];
 	if (c == ':') {
-		die_msg("%s%soption '%s' needs a value", who, sep, argv[optind - 1]);
+		if (!strncmp(bad, "--", 2))
+			die_msg("%s%soption '%s' needs a value", who, sep, bad);
+		else
+			die_msg("%s%soption '-%c' needs a value", who, sep, optopt);
 	} else if (c == '?') {
-		const char *bad = argv[optind - 1];
-		if (optopt && bad[0] == '-' && bad[1] != '-')
+		if (long_given_value(p, bad))
+			die_msg("%s%soption '%.*s' takes no value", who, sep,
+				(int)(strchr(bad, '=') - bad), bad);
+		else if (optopt > 0 && optopt < 256)
 			die_msg("%s%sunknown option '-%c'", who, sep, optopt);
 		else
 			die_msg("%s%sunknown option '%s'", who, sep, bad);
