@@ -635,6 +635,30 @@ static void t_bad_input(void **st)
 		opstream_close(&st2);
 		unlink(path);
 	}
+	/* --skip-bad drops a block's only rank line; the block, short of its
+	 * counts, then has no rank to name (issue 15: fuzz_dxt found this
+	 * reading ranks[0] of an empty table) */
+	{
+		char path[512];
+		struct rerr e;
+		struct load_opts lo = { .skip_bad = true };
+		struct load_result res;
+		snprintf(path, sizeof(path), "%s/norank.dxt.txt", dir);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs("# darshan log version: 3.21\n# nprocs: 1\n\n# DXT_POSIX module data\n\n"
+		      "# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: x, hostname: n1\n"
+		      "# DXT, write_count: 1, read_count: 0\n"
+		      "# DXT, file_id: 43, file_name: /d/g\n", f);
+		fclose(f);
+		char *args[] = { path };
+		unlink(ops_path);
+		assert_int_not_equal(trace_load(args, 1, &lo, ops_path, &res, &e), 0);
+		assert_int_equal(res.bad_lines, 2);
+		assert_non_null(strstr(res.first_bad, ":7: expected 'rank: R, hostname: HOST'"));
+		unlink(path);
+		unlink(ops_path);
+	}
 	/* a time beyond what 32-bit ticks of 0.1 ms hold */
 	bad_case(" X_POSIX       0  write        0               0             100 500000.0000 500000.0001\n",
 		 13, "time beyond 429496 s");

@@ -4,8 +4,9 @@
 #define REPLAY_CMDS_H
 
 int cmd_run(int argc, char **argv);
-/* run's command line parsed, checked and released, touching no file: 0,
- * 1 (--help printed) or 2 (a usage error, said).  For fuzz/fuzz_options.c. */
+/* run's command line parsed (each value checked) and released, touching
+ * no file: 0, 1 (--help printed) or 2 (a usage error, said).  For
+ * fuzz/fuzz_options.c. */
 int cmd_run_parse(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
