@@ -247,11 +247,32 @@ static void hook_finish(void *ctx, struct run_shared *sh)
 	relay_flush(((struct mpi_ctx *)ctx)->rl, sh);
 }
 
+/* Each node flushes once, when its processes' workers are all done (a
+ * stopped or failed process tells the others first: they may be waiting
+ * for it). */
+static int hook_flush(void *ctx, int dir_fd, bool wanted)
+{
+	struct mpi_ctx *m = ctx;
+	int w = wanted, all = 0, rc = 0;
+	if (!wanted) {
+		if (runner_signal())
+			relay_tick(m->rl, m->sh);      /* sends the stop */
+		else
+			relay_fail(m->rl);
+	}
+	MPI_Allreduce(&w, &all, 1, MPI_INT, MPI_MIN, m->node);
+	if (all && m->node_rank == 0 && syncfs(dir_fd) < 0)
+		rc = -errno;
+	MPI_Bcast(&rc, 1, MPI_INT, 0, m->node);
+	return all ? rc : 1;
+}
+
 static int mpi_runner(void *ctx, struct runner *r)
 {
 	struct mpi_ctx *m = ctx;
 	struct runner_hooks h = { .ctx = m, .local = m->local, .prepare = hook_prepare,
-				  .start = hook_start, .tick = hook_tick, .finish = hook_finish };
+				  .start = hook_start, .tick = hook_tick, .finish = hook_finish,
+				  .flush = hook_flush };
 	m->sh = runner_shared_rw(r);
 	runner_set_hooks(r, &h);
 	return 0;
@@ -267,7 +288,7 @@ static int mpi_after_run(void *ctx, struct runner *r, struct run_outcome *out, i
 	bool here = ret < 0 && !out->stop_signal && !runner_signal();
 	int who = here ? m->rank + 1 : 0, peer = relay_failed_peer(m->rl);
 	if (here)
-		relay_fail(m->rl);
+		relay_fail(m->rl);      /* once: relay_fail says it at most once a run */
 	relay_end(m->rl);
 	MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	if (here) {
