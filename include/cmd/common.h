@@ -22,6 +22,7 @@ int check_output_file(const char *path, const char *what);
 struct results_cli {
 	int json, markdown, render;
 	const char *dir;         /* plot -o DIR                           */
+	const char *html;        /* compare --html FILE                   */
 	char *labels;            /* -L LIST (copied)                      */
 	char **lab;              /* labels split, one per result          */
 	size_t nlab;

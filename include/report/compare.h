@@ -69,6 +69,12 @@ struct cmp_config {
 	struct cmp_class cls[CMP_NCLASS];
 	size_t ntl;                  /* jobs of the first complete run      */
 	struct cmp_timeline *tl;
+	/* the workload, from the result's options and its first complete run */
+	char *format, *engine;       /* "" when the result does not say     */
+	unsigned ranks;              /* trace ranks (0 unknown)             */
+	double filtered;             /* ops the filter left out             */
+	double ops[CMP_NCLASS];      /* total_ios per class, summed over jobs */
+	double bytes[CMP_NCLASS];    /* io_bytes per class, summed over jobs  */
 };
 
 struct cmp_set {

@@ -34,7 +34,7 @@ const struct cmd_info cmd_infos[] = {
 	  "Write a synthetic trace of WORKLOAD in its real format (see --list).\n",
 	  "generate synthetic traces in the real formats" },
 	{ "compare", CMD_COMPARE, cmd_compare,
-	  "replay compare [--json | --markdown] [-L LABELS] RESULT...",
+	  "replay compare [--json | --markdown] [--html FILE] [-L LABELS] RESULT...",
 	  "Compare `replay run -o` results; the first is the baseline (1.00).\n"
 	  "A RESULT is a result file (one JSON object, or an array of them) or a\n"
 	  "directory of *.json result files.  Rows match by trace set, mode and\n"

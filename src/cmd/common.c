@@ -90,6 +90,7 @@ static int results_option(struct results_cli *c, int id, const char *arg)
 	case 'j': c->json = 1; return 0;
 	case 'M': c->markdown = 1; return 0;
 	case 'o': c->dir = arg; return 0;
+	case OPT_HTML: c->html = arg; return 0;
 	case OPT_NO_RENDER: c->render = 0; return 0;
 	case 'L':
 		free(c->labels);

@@ -3,11 +3,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cmd/cmds.h"
 #include "cmd/common.h"
 #include "cmd/options.h"
 #include "report/compare.h"
+#include "report/html.h"
 
+
+/* The page goes to FILE.tmp, renamed to FILE once whole. */
+static int write_html(const struct compare *c, const char *path)
+{
+	char tmp[4096];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		die_msg("--html: path too long: %s", path);
+		return -ENAMETOOLONG;
+	}
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		die_msg("--html: cannot create '%s': %s", tmp, strerror(errno));
+		return -errno;
+	}
+	int rc = html_write(c, f);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc < 0) {
+		die_msg("--html: cannot write '%s': %s", path, strerror(-rc));
+		unlink(tmp);
+	}
+	return rc;
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -29,6 +56,8 @@ int cmd_compare(int argc, char **argv)
 		die_msg("%s", e.msg[0] ? e.msg : strerror(-rc));
 		goto out;
 	}
+	if (cli.html && write_html(&c, cli.html) < 0)
+		goto out;
 	if (cli.json) {
 		json_t *j = compare_json(&c);
 		if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) < 0) {

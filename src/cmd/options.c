@@ -91,6 +91,8 @@ const struct optdef opt_table[] = {
 	/* compare, plot */
 	{ 'M', 'M', "markdown", NULL, CMD_COMPARE,
 	  "print Markdown tables (and a table of the targets)" },
+	{ OPT_HTML, 0, "html", "FILE", CMD_COMPARE,
+	  "also write one self-contained HTML page (tables and\nSVG plots, nothing to fetch) to FILE" },
 	{ 'L', 'L', "labels", "LIST", CMD_COMPARE | CMD_PLOT,
 	  "comma-separated names of the results (default: file\nor directory name without .json)" },
 	{ OPT_NO_RENDER, 0, "no-render", NULL, CMD_PLOT,

@@ -36,6 +36,8 @@ static void config_release(struct cmp_config *g)
 	free(g->trace);
 	free(g->mode);
 	free(g->src);
+	free(g->format);
+	free(g->engine);
 	free(g->completion);
 	for (int i = 0; i < CMP_NCLASS; i++)
 		class_release(&g->cls[i]);
@@ -377,6 +379,32 @@ static int add_timelines(struct cmp_config *g, const json_t *jobs)
 	return 0;
 }
 
+static char *jstr_dup(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+	return strdup(json_is_string(v) ? json_string_value(v) : "");
+}
+
+/* What the workload is: format, engine, ranks, filtered ops, and the op mix
+ * of one complete run (every job's total_ios and io_bytes per class). */
+static int load_workload(struct cmp_config *g, const json_t *root, const json_t *jobs)
+{
+	const json_t *opt = json_object_get(root, "options");
+	if (!(g->format = jstr_dup(opt, "format")) || !(g->engine = jstr_dup(opt, "engine")))
+		return -ENOMEM;
+	g->ranks = (unsigned)jnum_or(opt, "ranks", 0);
+	g->filtered = jnum_or(json_object_get(root, "filtered"), "ops_removed", 0);
+	size_t k;
+	const json_t *job;
+	json_array_foreach(jobs, k, job)
+		for (int c = 0; c < CMP_NCLASS; c++) {
+			const json_t *cls = json_object_get(job, cmp_class_names[c]);
+			g->ops[c] += jnum_or(cls, "total_ios", 0);
+			g->bytes[c] += jnum_or(cls, "io_bytes", 0);
+		}
+	return 0;
+}
+
 static int load_config(struct cmp_config *g, const json_t *root, const char *file, struct rerr *e)
 {
 	if (!json_is_object(root))
@@ -441,7 +469,8 @@ static int load_config(struct cmp_config *g, const json_t *root, const char *fil
 		json_array_foreach(jobs, k, job)
 			if ((rc = add_job_classes(g, job)) < 0)
 				return rc;
-		if (!g->tl && (rc = add_timelines(g, jobs)) < 0)
+		if (g->ncomplete == 1 && ((rc = add_timelines(g, jobs)) < 0 ||
+					   (rc = load_workload(g, root, jobs)) < 0))
 			return rc;
 	}
 	if (g->ncomplete) {

@@ -77,6 +77,7 @@ done
 grep -q '^# Storage evaluation: hdd disk2$' "$out/report.md" || fail "report title"
 grep -q "^| hdd  *| .*/disk1/.replay-evaluate *| " "$out/report.md" || fail "report targets table"
 grep -q '(plots/completion-sequential.png)' "$out/report.md" || fail "report links the plots"
+python3 "$SRCDIR/tests/tools/html_check.py" static "$out/report.html" || fail "report.html not self-contained"
 grep -q 'page cache was NOT dropped' "$out/report.md" || fail "report must say the cache was not dropped"
 
 # resume: delete one result, mark one run of another incomplete
