@@ -156,4 +156,15 @@ double report_drift_pct(int64_t drift_ns, uint64_t sched_ns);
 /* The stdout summary. */
 void report_print(FILE *f, const struct report_info *ri, const struct report_agg *a);
 
+/* fio 3.33's JSON layout (fiojson.c).  report_run_json() keeps each run's
+ * processes as fio jobs ("fio_jobs"); report_finish() moves the headline
+ * run's (the complete run of median completion time) to the top-level
+ * "jobs" and adds "fio version", "timestamp_ms", "global options",
+ * "headline_run" and "disk_util" (the headline run's "disk_util").  With
+ * bins on (--output-format json+), clat_ns and sync lat_ns carry fio's
+ * json+ "bins" {"<ns>": count}. */
+void report_fio_set_bins(bool on);
+json_t *report_fio_jobs(const struct run_shared *sh);
+int report_fio_finish(json_t *doc, const char *version);
+
 #endif

@@ -89,6 +89,9 @@ struct worker_result {
 	struct hist lag;
 	int64_t  drift_ns;
 	uint64_t sched_ns;
+	/* the worker's CPU from its release to its last op (getrusage) */
+	uint64_t usr_ns, sys_ns;
+	uint64_t ctx, majf, minf;  /* context switches, major/minor faults    */
 };
 
 struct run_shared {

@@ -48,6 +48,8 @@ struct runner_opts {
 	bool continue_on_error;      /* --continue-on-error: --on-mismatch warn */
 	int on_mismatch;             /* enum mismatch_policy                   */
 	bool progress;               /* one updating line on stderr            */
+	uint64_t status_interval_ns; /* a full progress line on stderr every
+	                              * that often (0: none)                  */
 	uint64_t sample_interval_ns; /* timeline sampling (0: 100 ms)          */
 	uint64_t buf_max;            /* I/O buffer bound (0: RUNNER_BUF_MAX)   */
 	int timing;                  /* enum timing_mode (sched.h)             */

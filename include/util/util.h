@@ -83,5 +83,6 @@ void ranklist_free(struct ranklist *rl);
 /* Human formats into caller buffers */
 const char *fmt_bytes(char *buf, size_t len, double bytes);   /* "1.5 MiB" */
 const char *fmt_ns(char *buf, size_t len, double ns);         /* "12.3 ms" */
+const char *fmt_utc_now(char *buf, size_t len);              /* "2026-11-25T08:40:01Z" */
 
 #endif

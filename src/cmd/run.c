@@ -23,6 +23,7 @@
 #include "ops/opstream.h"
 #include "plan/plan.h"
 #include "report/report.h"
+#include "report/diskutil.h"
 #include "run/runner.h"
 #include "run/sched.h"
 #include "run/topo.h"
@@ -37,6 +38,7 @@ struct run_cli {
 	struct filter_opts fo;
 	const char *engine, *output, *mode, *bind;
 	bool dry, quiet, speed_given;
+	int ofmt;                    /* 0 normal, 1 json, 2 json+          */
 	uint64_t repeats;
 	char **traces;
 	int ntraces;
@@ -58,6 +60,7 @@ struct run_state {
 	struct runner *runner;
 	json_t *doc;
 	char incomplete[128];     /* the trace's "incomplete" info (DXT)    */
+	struct disk_dev disk;     /* the target's disk ("" name: none)      */
 	bool have_ops, have_filter, have_plan, have_ti, cleanup_done;
 };
 
@@ -141,6 +144,25 @@ static int run_option(void *ctx, int id, const char *arg)
 		c->speed_given = true;
 		return 0;
 	}
+	case OPT_OUTPUT_FORMAT:
+		c->ofmt = !strcmp(arg, "normal") ? 0 : !strcmp(arg, "json") ? 1 :
+			  !strcmp(arg, "json+") ? 2 : -1;
+		if (c->ofmt < 0) {
+			die_msg("invalid output format '%s': expected normal, json or json+", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_STATUS_INTERVAL: {
+		char *end;
+		errno = 0;
+		double sec = strtod(arg, &end);
+		if (errno || end == arg || *end || !(sec >= 0) || sec > 86400 * 365) {
+			die_msg("invalid status interval '%s': expected seconds (1, 0.5, 60; 0: none)", arg);
+			return -1;
+		}
+		c->ro.status_interval_ns = (uint64_t)(sec * 1e9);
+		return 0;
+	}
 	case OPT_ORDER:
 		if (strcmp(arg, "resource") && strcmp(arg, "none")) {
 			die_msg("invalid order '%s': expected 'resource' or 'none'", arg);
@@ -208,7 +230,8 @@ static int check_setup(struct run_cli *c)
 	if (engine_warn_buffered(c->ro.engine, c->ro.direct) && !c->quiet)
 		warn_msg("libaio without --direct: the kernel completes buffered requests at"
 			 " submission, so they do not overlap");
-	c->ro.progress = !c->quiet && isatty(STDERR_FILENO);
+	c->ro.progress = !c->quiet && isatty(STDERR_FILENO) && !c->ro.status_interval_ns;
+	report_fio_set_bins(c->ofmt == 2);
 	return 0;
 }
 
@@ -336,6 +359,7 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 {
 	struct rerr e = { .msg = "" };
 	st->have_ti = target_info_get(c->target, &st->ti) == 0;
+	diskutil_find(c->target, &st->disk);      /* no disk: disk_util is [] */
 	if (st->have_ti && c->ro.direct)
 		c->ro.logical_block = st->ti.logical_block;
 	if (runner_signal()) {
@@ -372,14 +396,21 @@ static int one_repeat(struct run_state *st, struct run_cli *c, bool last)
 	struct run_outcome out;
 	struct rerr e = { .msg = "" }, ce = { .msg = "" };
 	bool seq = c->ro.mode == RUN_SEQUENTIAL;
+	struct disk_stat d0, d1;
+	diskutil_read(&st->disk, &d0);
+	uint64_t t0 = now_ns();
 	int ret = runner_run(st->runner, &out, &e);
+	uint64_t wall = now_ns() - t0;
+	diskutil_read(&st->disk, &d1);
 	if (ret < 0 && !out.completion_ns && !out.incomplete && !out.failed && !out.stop_signal) {
 		die_msg("%s", e.msg);           /* nothing ran (preparation or cache drop failed) */
 		return ret;
 	}
 	if (c->x && c->x->after_run && c->x->after_run(c->x->ctx, st->runner, &out, ret, &e) < 0)
 		return -EIO;
-	if (report_add_run(st->doc, report_run_json(runner_shared(st->runner), &out, seq)) < 0 ||
+	json_t *rj = report_run_json(runner_shared(st->runner), &out, seq);
+	if ((rj && report_set(rj, "disk_util", diskutil_json(&st->disk, &d0, &d1, wall)) < 0) ||
+	    report_add_run(st->doc, rj) < 0 ||
 	    report_agg_add(st->agg, runner_shared(st->runner), &out, seq) < 0) {
 		die_msg("out of memory");
 		return -ENOMEM;
@@ -463,7 +494,8 @@ static int report_results(struct run_state *st, const struct run_cli *c, int ret
 		die_msg("out of memory");
 		return 1;
 	}
-	if (st->agg->nruns && root) {
+	bool json_out = c->ofmt && !c->output;   /* the JSON is the stdout */
+	if (st->agg->nruns && root && !json_out) {
 		report_print(stdout, &st->ri, st->agg);
 		if (c->x && c->x->print)
 			c->x->print(c->x->ctx, stdout);
@@ -474,6 +506,11 @@ static int report_results(struct run_state *st, const struct run_cli *c, int ret
 			die_msg("%s", we.msg);
 			return 1;
 		}
+	}
+	if (json_out && root && (json_dumpf(st->doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) < 0 ||
+				 fputc('\n', stdout) == EOF || fflush(stdout))) {
+		die_msg("cannot write the JSON to stdout: %s", strerror(errno));
+		return 1;
 	}
 	if (ret < 0)
 		return 1;
@@ -517,6 +554,22 @@ int cmd_run(int argc, char **argv)
 	return cmd_run_ext(argc, argv, NULL);
 }
 
+/* "replay: start|end 2026-11-25T08:40:01Z ..." on stderr, so a batch log
+ * says when the timed part began and ended (not with --quiet). */
+static void stamp_line(const struct run_cli *c, size_t nprocs, const char *what, int status)
+{
+	char t[32];
+	if (c->quiet || (c->x && !c->x->root))
+		return;
+	fprintf(stderr, "replay: %s %s", what, fmt_utc_now(t, sizeof(t)));
+	if (status < 0)
+		fprintf(stderr, ": %s, %zu process%s, %llu run%s, %s -> %s\n", c->mode,
+			nprocs, nprocs == 1 ? "" : "es", (unsigned long long)c->repeats,
+			c->repeats == 1 ? "" : "s", c->traces[0], c->target);
+	else
+		fprintf(stderr, ": exit status %d\n", status);
+}
+
 int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 {
 	struct run_cli c = run_defaults;
@@ -524,6 +577,7 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 	struct run_state st;
 	int status = 1, ret;
 
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* batch logs see each line as it comes */
 	ret = parse_args(argc, argv, &c);
 	if (!ret && check_setup(&c))
 		ret = 2;
@@ -548,7 +602,9 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 	}
 	if (prepare_run(&st, &c) < 0)
 		goto out;
+	stamp_line(&c, st.plan.nprocs, "start", -1);
 	status = report_results(&st, &c, run_repeats(&st, &c));
+	stamp_line(&c, st.plan.nprocs, "end", status);
 out:
 	fflush(stdout);
 	if (runner_signal()) {

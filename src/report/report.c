@@ -361,6 +361,7 @@ json_t *report_run_json(const struct run_shared *sh, const struct run_outcome *o
 	for (uint32_t i = 0; i < sh->nworkers; i++)
 		bad |= json_array_append_new(jobs, report_job_json(&sh->w[i]));
 	bad |= set_new(o, "jobs", jobs);
+	bad |= set_new(o, "fio_jobs", report_fio_jobs(sh));
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -496,7 +497,9 @@ int report_finish(json_t *doc)
 	bad |= set_new(sum, "complete_runs", json_integer((json_int_t)k));
 	bad |= set_new(doc, "summary", sum);
 	bad |= set_new(doc, "incomplete", json_boolean(incomplete));
-	return bad ? -ENOMEM : 0;
+	if (bad || report_fio_finish(doc, json_string_value(json_object_get(doc, "replay version"))) < 0)
+		return -ENOMEM;
+	return 0;
 }
 
 /* All of buf into fd, in as few write() calls as the kernel allows. */

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1285,6 +1286,22 @@ static void fmt_cpuset(char *out, size_t len)
 	}
 }
 
+static uint64_t tv_ns(const struct timeval *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000ull + (uint64_t)t->tv_usec * 1000ull;
+}
+
+/* The CPU, context switches and faults of the replay itself. */
+static void usage_delta(struct worker_result *w, const struct rusage *a, const struct rusage *b)
+{
+	w->usr_ns = tv_ns(&b->ru_utime) - tv_ns(&a->ru_utime);
+	w->sys_ns = tv_ns(&b->ru_stime) - tv_ns(&a->ru_stime);
+	w->ctx = (uint64_t)(b->ru_nvcsw - a->ru_nvcsw) + (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
+	w->majf = (uint64_t)(b->ru_majflt - a->ru_majflt);
+	w->minf = (uint64_t)(b->ru_minflt - a->ru_minflt);
+}
+
+
 static __attribute__((noreturn)) void worker_main(struct runner *r, unsigned idx)
 {
 	struct run_shared *sh = r->sh;
@@ -1340,7 +1357,11 @@ static __attribute__((noreturn)) void worker_main(struct runner *r, unsigned idx
 	if (__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
 		_exit(1);
 	w->start_ns = sh->release_ns;
+	struct rusage ru0, ru1;
+	getrusage(RUSAGE_SELF, &ru0);
 	ret = replay_ops(&ws, &sh->stop);
+	getrusage(RUSAGE_SELF, &ru1);
+	usage_delta(w, &ru0, &ru1);
 	ws_free(&ws);
 	__atomic_store_n(&w->status, ret ? W_FAILED : W_DONE, __ATOMIC_SEQ_CST);
 	_exit(ret ? 1 : 0);
@@ -1493,18 +1514,39 @@ static void take_sample(struct runner *r, unsigned first, unsigned count)
 	}
 }
 
-static void progress(struct runner *r, unsigned first, unsigned count, uint64_t t0, bool final)
+/* Ops done and to do, bytes moved by the group's workers so far. */
+static void group_counts(const struct runner *r, unsigned first, unsigned count,
+			 uint64_t *done, uint64_t *total, uint64_t *bytes)
 {
-	uint64_t done = 0, total = 0, bytes = 0, el = now_ns() - t0;
-	char b1[32], b2[32], b3[32];
-
+	*done = *total = *bytes = 0;
 	for (unsigned i = first; i < first + count; i++) {
 		const struct worker_result *w = &r->sh->w[i];
 
-		done += __atomic_load_n(&w->ops_done, RELAXED);
-		total += w->ops_total;
-		bytes += __atomic_load_n(&w->bytes_done, RELAXED);
+		*done += __atomic_load_n(&w->ops_done, RELAXED);
+		*total += w->ops_total;
+		*bytes += __atomic_load_n(&w->bytes_done, RELAXED);
 	}
+}
+
+/* --status-interval: one whole line, with the time, for logs. */
+static void status_line(struct runner *r, unsigned first, unsigned count, uint64_t t0)
+{
+	uint64_t done, total, bytes, el = now_ns() - t0;
+	char b1[32], b2[32], t[32];
+
+	group_counts(r, first, count, &done, &total, &bytes);
+	fprintf(stderr, "replay: status %s: ops %llu/%llu (%.1f %%), %s, elapsed %s\n",
+		fmt_utc_now(t, sizeof(t)), (unsigned long long)done, (unsigned long long)total,
+		total ? 100.0 * (double)done / (double)total : 0.0,
+		fmt_bytes(b1, sizeof(b1), (double)bytes), fmt_ns(b2, sizeof(b2), (double)el));
+}
+
+static void progress(struct runner *r, unsigned first, unsigned count, uint64_t t0, bool final)
+{
+	uint64_t done, total, bytes, el = now_ns() - t0;
+	char b1[32], b2[32], b3[32];
+
+	group_counts(r, first, count, &done, &total, &bytes);
 	if (done && done < total)
 		fmt_ns(b3, sizeof(b3), (double)el * (double)(total - done) / (double)done);
 	else
@@ -1525,7 +1567,7 @@ struct group {
 	bool started;                /* hooks.start said go               */
 	int fail_idx;                /* the first worker that failed, or -1 */
 	bool released;
-	uint64_t t_rel, next_sample, next_prog;
+	uint64_t t_rel, next_sample, next_prog, next_status;
 	sigset_t chld;
 };
 
@@ -1672,6 +1714,7 @@ static void group_release(struct group *g)
 	g->released = true;
 	g->next_sample = g->t_rel + g->r->o.sample_interval_ns;
 	g->next_prog = g->t_rel + PROG_STEP_NS;
+	g->next_status = g->t_rel + g->r->o.status_interval_ns;
 }
 
 /* Timeline samples and the progress line that are due at now; returns how
@@ -1691,7 +1734,14 @@ static uint64_t group_tick(struct group *g, uint64_t now)
 		progress(r, g->first, g->count, g->t_rel, false);
 		g->next_prog += PROG_STEP_NS;
 	}
+	if (r->o.status_interval_ns && now >= g->next_status) {
+		status_line(r, g->first, g->count, g->t_rel);
+		while (g->next_status <= now)
+			g->next_status += r->o.status_interval_ns;
+	}
 	wake = g->next_sample < g->next_prog || !r->o.progress ? g->next_sample : g->next_prog;
+	if (r->o.status_interval_ns && g->next_status < wake)
+		wake = g->next_status;
 	wake = wake > now ? wake - now : 0;
 	return wake > 100000000ull ? 100000000ull : wake;
 }

@@ -279,6 +279,15 @@ const char *fmt_ns(char *buf, size_t len, double ns)
 	return buf;
 }
 
+const char *fmt_utc_now(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
 /* ---- files to remove when a signal ends the process ------------------- */
 #define NTRACKED 4
 static char tracked[NTRACKED][4096];

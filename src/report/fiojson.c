@@ -1,0 +1,282 @@
+/*
+ * fiojson.c - fio 3.33's JSON layout at the top level of the result
+ * (report.h: report_fio_jobs, report_fio_finish).
+ *
+ * Each run's replayed processes become fio "jobs" (built while the run's
+ * worker results are at hand and kept in the run as "fio_jobs"); at the
+ * end the headline run's jobs move to the top-level "jobs" array, next to
+ * "fio version", "timestamp_ms", "global options" and "disk_util", so
+ * fio's tools and jq filters (.jobs[].write.bw) read a replay result as
+ * they read fio's.  Units are fio's: bw in KiB/s, runtime in ms, latencies
+ * in ns, usr_cpu/sys_cpu in percent of the job's run time.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "report/report.h"
+#include "run/hist.h"
+
+static bool fio_bins;
+
+void report_fio_set_bins(bool on)
+{
+	fio_bins = on;
+}
+
+/* fio's latency object: min, max, mean, stddev, N, percentile{} and, for
+ * json+, bins{"<ns>": count} (the log-linear buckets of hist.h, the same
+ * layout as fio's: 64 per power of two). */
+static json_t *lat_json(const struct hist *h, bool pct, bool bins)
+{
+	json_t *o = json_object();
+	int bad = 0;
+	bad |= report_set(o, "min", report_u64(h->n ? h->min : 0));
+	bad |= report_set(o, "max", report_u64(h->max));
+	bad |= report_set(o, "mean", json_real(h->n ? hist_mean(h) : 0.0));
+	bad |= report_set(o, "stddev", json_real(h->n ? hist_stddev(h) : 0.0));
+	bad |= report_set(o, "N", report_u64(h->n));
+	if (pct && h->n) {
+		json_t *p = json_object();
+		for (int i = 0; i < HIST_NPCT; i++) {
+			char key[32];
+			snprintf(key, sizeof(key), "%f", hist_pcts[i]);
+			bad |= report_set(p, key, report_u64(hist_percentile(h, hist_pcts[i])));
+		}
+		bad |= report_set(o, "percentile", p);
+	}
+	if (bins && h->n) {
+		json_t *b = json_object();
+		for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+			char key[32];
+			if (!h->b[i])
+				continue;
+			snprintf(key, sizeof(key), "%" PRIu64, hist_bucket_mid(i));
+			bad |= report_set(b, key, report_u64(h->b[i]));
+		}
+		bad |= report_set(o, "bins", b);
+	}
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* "read", "write" or "trim": fio's direction object.  runtime_ns is the
+ * job's I/O time (fio's runtime is the job's, in ms). */
+static json_t *dir_json(const struct class_stats *cs, uint64_t runtime_ns)
+{
+	json_t *o = json_object();
+	struct hist none;
+	double secs = (double)runtime_ns / 1e9;
+	uint64_t bw = secs > 0 ? (uint64_t)((double)cs->io_bytes / secs) : 0;
+	int bad = 0;
+	hist_init(&none);
+	bad |= report_set(o, "io_bytes", report_u64(cs->io_bytes));
+	bad |= report_set(o, "io_kbytes", report_u64(cs->io_bytes >> 10));
+	bad |= report_set(o, "bw_bytes", report_u64(bw));
+	bad |= report_set(o, "bw", report_u64(bw >> 10));
+	bad |= report_set(o, "iops", json_real(secs > 0 ? (double)cs->total_ios / secs : 0.0));
+	bad |= report_set(o, "runtime", report_u64(cs->total_ios ? runtime_ns / 1000000 : 0));
+	bad |= report_set(o, "total_ios", report_u64(cs->total_ios));
+	bad |= report_set(o, "short_ios", report_u64(cs->short_ios));
+	bad |= report_set(o, "drop_ios", report_u64(0));
+	/* replay times each op from issue to completion: no separate
+	 * submission latency, so clat == lat and slat is empty */
+	bad |= report_set(o, "slat_ns", lat_json(&none, false, false));
+	bad |= report_set(o, "clat_ns", lat_json(&cs->lat, true, fio_bins));
+	bad |= report_set(o, "lat_ns", lat_json(&cs->lat, true, false));
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* fio's latency_ns/us/ms: percent of the data ops whose latency falls in
+ * each bucket (<= the key, above the previous key; ">=2000" for the rest). */
+static int latency_buckets(json_t *job, const struct worker_result *w)
+{
+	static const unsigned keys[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
+	static const char *const names[3] = { "latency_ns", "latency_us", "latency_ms" };
+	static const double unit[3] = { 1, 1e3, 1e6 };
+	struct hist h;
+	int bad = 0;
+	hist_init(&h);
+	hist_merge(&h, &w->cls[RC_READ].lat);
+	hist_merge(&h, &w->cls[RC_WRITE].lat);
+	double cnt[3][12] = { { 0 } };
+	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+		if (!h.b[i])
+			continue;
+		double v = (double)hist_bucket_mid(i);
+		int u = v <= 1000 ? 0 : v <= 1e6 ? 1 : 2;
+		size_t k = 0;
+		while (k < 10 && v > keys[k] * unit[u])
+			k++;
+		if (u == 2 && k == 10)
+			k = v <= 2000 * unit[2] ? 10 : 11;
+		cnt[u][k] += h.b[i];
+	}
+	for (int u = 0; u < 3; u++) {
+		json_t *o = json_object();
+		for (size_t k = 0; k < (u == 2 ? 12u : 10u); k++) {
+			char key[16];
+			if (k < 10)
+				snprintf(key, sizeof(key), "%u", keys[k]);
+			else
+				snprintf(key, sizeof(key), k == 10 ? "2000" : ">=2000");
+			bad |= report_set(o, key, json_real(h.n ? 100.0 * cnt[u][k] / (double)h.n : 0.0));
+		}
+		bad |= report_set(job, names[u], o);
+	}
+	return bad;
+}
+
+static json_t *sync_json(const struct class_stats *cs)
+{
+	json_t *o = json_object();
+	int bad = report_set(o, "total_ios", report_u64(cs->total_ios));
+	bad |= report_set(o, "lat_ns", lat_json(&cs->lat, true, fio_bins));
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *job_json(const struct worker_result *w, uint32_t idx)
+{
+	json_t *o = json_object(), *jo = json_object();
+	struct class_stats empty;
+	char name[80], v[32];
+	double rt = (double)w->io_ns;
+	int bad = 0;
+	memset(&empty, 0, sizeof(empty));
+	hist_init(&empty.lat);
+	if (w->copy)
+		snprintf(name, sizeof(name), "rank-%d-copy%u", w->rank, w->copy);
+	else
+		snprintf(name, sizeof(name), "rank-%d", w->rank);
+	bad |= report_set(o, "jobname", json_string(name));
+	bad |= report_set(o, "groupid", json_integer(0));
+	bad |= report_set(o, "error", json_integer(w->fail_errno));
+	snprintf(v, sizeof(v), "%d", w->rank);
+	bad |= report_set(jo, "rank", json_string(v));
+	bad |= report_set(jo, "rank_name", json_string(w->rank_name));
+	snprintf(v, sizeof(v), "%u", idx);
+	bad |= report_set(jo, "process", json_string(v));
+	bad |= report_set(o, "job options", jo);
+	bad |= report_set(o, "read", dir_json(&w->cls[RC_READ], w->io_ns));
+	bad |= report_set(o, "write", dir_json(&w->cls[RC_WRITE], w->io_ns));
+	bad |= report_set(o, "trim", dir_json(&empty, w->io_ns));
+	bad |= report_set(o, "sync", sync_json(&w->cls[RC_SYNC]));
+	bad |= report_set(o, "job_runtime", report_u64(w->io_ns / 1000000));
+	bad |= report_set(o, "usr_cpu", json_real(rt > 0 ? 100.0 * (double)w->usr_ns / rt : 0.0));
+	bad |= report_set(o, "sys_cpu", json_real(rt > 0 ? 100.0 * (double)w->sys_ns / rt : 0.0));
+	bad |= report_set(o, "ctx", report_u64(w->ctx));
+	bad |= report_set(o, "majf", report_u64(w->majf));
+	bad |= report_set(o, "minf", report_u64(w->minf));
+	bad |= latency_buckets(o, w);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *report_fio_jobs(const struct run_shared *sh)
+{
+	json_t *a = json_array();
+	if (!a)
+		return NULL;
+	for (uint32_t i = 0; i < sh->nworkers; i++)
+		if (json_array_append_new(a, job_json(&sh->w[i], i))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* The headline run: the complete run whose completion time is the median
+ * (the lower one of the two middle runs for an even count); the last run
+ * when none is complete.  -1 when there is no run. */
+static long headline_run(const json_t *runs)
+{
+	size_t n = json_array_size(runs), i, k = 0;
+	long best = n ? (long)n - 1 : -1;
+	json_t *r;
+	uint64_t v[n ? n : 1];
+	json_array_foreach(runs, i, r)
+		if (!json_is_true(json_object_get(r, "incomplete")))
+			v[k++] = (uint64_t)json_integer_value(json_object_get(r, "completion_ns"));
+	if (!k)
+		return best;
+	for (size_t a = 1; a < k; a++)          /* k is small: insertion sort */
+		for (size_t b = a; b > 0 && v[b - 1] > v[b]; b--) {
+			uint64_t t = v[b];
+			v[b] = v[b - 1];
+			v[b - 1] = t;
+		}
+	uint64_t med = v[(k - 1) / 2];
+	json_array_foreach(runs, i, r)
+		if (!json_is_true(json_object_get(r, "incomplete")) &&
+		    (uint64_t)json_integer_value(json_object_get(r, "completion_ns")) == med)
+			return (long)i;
+	return best;
+}
+
+/* fio's "global options": strings, as fio writes them. */
+static json_t *global_options(const json_t *doc)
+{
+	const json_t *opt = json_object_get(doc, "options");
+	const json_t *tg = json_object_get(doc, "target");
+	json_t *g = json_object();
+	char v[32];
+	int bad = 0;
+	const char *dir = json_string_value(json_object_get(tg, "dir"));
+	const char *eng = json_string_value(json_object_get(opt, "engine"));
+	bad |= report_set(g, "directory", json_string(dir ? dir : ""));
+	bad |= report_set(g, "ioengine", json_string(eng ? eng : ""));
+	snprintf(v, sizeof(v), "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(opt, "depth")));
+	bad |= report_set(g, "iodepth", json_string(v));
+	bad |= report_set(g, "direct", json_string(json_is_true(json_object_get(opt, "direct")) ? "1" : "0"));
+	snprintf(v, sizeof(v), "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(opt, "processes")));
+	bad |= report_set(g, "numjobs", json_string(v));
+	if (bad) {
+		json_decref(g);
+		return NULL;
+	}
+	return g;
+}
+
+int report_fio_finish(json_t *doc, const char *version)
+{
+	json_t *runs = json_object_get(doc, "runs"), *r;
+	long h = headline_run(runs);
+	json_t *jobs = NULL, *du = NULL;
+	struct timeval tv;
+	char ver[96];
+	size_t i;
+	int bad = 0;
+	json_array_foreach(runs, i, r) {
+		if ((long)i == h) {
+			jobs = json_incref(json_object_get(r, "fio_jobs"));
+			du = json_incref(json_object_get(r, "disk_util"));
+		}
+		json_object_del(r, "fio_jobs");
+	}
+	gettimeofday(&tv, NULL);
+	snprintf(ver, sizeof(ver), "replay-%s (fio-3.33 JSON layout)", version ? version : "");
+	bad |= report_set(doc, "fio version", json_string(ver));
+	bad |= report_set(doc, "timestamp_ms",
+			  report_u64((uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000));
+	bad |= report_set(doc, "global options", global_options(doc));
+	bad |= report_set(doc, "headline_run", json_integer(h));
+	bad |= report_set(doc, "jobs", jobs ? jobs : json_array());
+	bad |= report_set(doc, "disk_util", du ? du : json_array());
+	return bad ? -ENOMEM : 0;
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# fio_json.sh - the result JSON reads as fio 3.33's: fio's own script
+# (fio_jsonplus_clat2csv, Debian's fio package) converts and validates the
+# json+ bins; jq filters written for fio give the trace's numbers, counted
+# here from the trace text by awk; `--output-format json` without -o puts
+# only the JSON on stdout; disk_util names the target's disk (read from
+# sysfs here); --status-interval prints progress lines while the run is
+# still going (a batch log), between start and end lines.
+set -euo pipefail
+: "${REPLAY:?}" "${SRCDIR:?}"
+tmp=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+
+# Two processes writing, reading back and syncing their own files.
+python3 - "$tmp/trace.txt" <<'PY'
+import sys
+out = []
+for pid in (5001, 5002):
+    t = 0.0
+    def line(s):
+        global t
+        t += 0.0001
+        out.append("%d 10:00:%09.6f %s" % (pid, t, s))
+    line('openat(AT_FDCWD, "/data/f%d", O_RDWR|O_CREAT|O_TRUNC, 0644) = 3 <0.000010>' % pid)
+    for i in range(40):
+        n = 4096 * (1 + i % 4)
+        line('pwrite64(3, "x"..., %d, %d) = %d <0.000020>' % (n, i * 16384, n))
+    line('fsync(3) = 0 <0.000300>')
+    for i in range(40):
+        n = 4096 * (1 + i % 3)
+        line('pread64(3, "x"..., %d, %d) = %d <0.000010>' % (n, i * 16384, n))
+    line('close(3) = 0 <0.000005>')
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+PY
+wbytes=$(awk '/pwrite64/ { sub(/.*= /, ""); sum += $1 } END { print sum }' "$tmp/trace.txt")
+rbytes=$(awk '/pread64/ { sub(/.*= /, ""); sum += $1 } END { print sum }' "$tmp/trace.txt")
+nwrites=$(grep -c pwrite64 "$tmp/trace.txt")
+
+mkdir "$tmp/t"
+"$REPLAY" run -n 2 -r 3 --no-drop-caches --output-format json+ -o "$tmp/r.json" "$tmp/trace.txt" "$tmp/t" \
+	>"$tmp/out" 2>"$tmp/err" || fail "replay run: $(cat "$tmp/err")"
+grep -q "^replay: start .*Z: parallel, 2 processes, 3 runs" "$tmp/err" || fail "no start line: $(cat "$tmp/err")"
+grep -q "^replay: end .*Z: exit status 0" "$tmp/err" || fail "no end line"
+grep -q "completion" "$tmp/out" || fail "-o with json+: the summary still goes to stdout"
+
+# fio's own script
+if command -v fio_jsonplus_clat2csv >/dev/null; then
+	(cd "$tmp" && fio_jsonplus_clat2csv r.json csv >/dev/null && fio_jsonplus_clat2csv r.json csv --validate) \
+		>"$tmp/v" 2>&1 || fail "fio_jsonplus_clat2csv: $(cat "$tmp/v")"
+	grep -c validated "$tmp/v" | grep -qx 2 || fail "not both jobs validated: $(cat "$tmp/v")"
+	# column 14 = write_clat_ns_count (nsec, then 3 columns per ddir/lat)
+	csvw=$(awk -F', ' 'NR > 1 && $14 != "" { s += $14 } END { print s }' "$tmp/csv_job0" "$tmp/csv_job1")
+	[ "$csvw" = "$nwrites" ] || fail "fio's CSV counts $csvw write latencies, the trace has $nwrites writes"
+	echo "ok fio_jsonplus_clat2csv: 2 jobs converted and validated, $csvw write latencies"
+else
+	echo "note: fio_jsonplus_clat2csv not installed (Debian package fio): not run"
+fi
+
+# jq filters written for fio
+[ "$(jq '.jobs | length' "$tmp/r.json")" = 2 ] || fail "jobs: $(jq '.jobs | length' "$tmp/r.json")"
+[ "$(jq '[.jobs[].write.io_bytes] | add' "$tmp/r.json")" = "$wbytes" ] || fail "write io_bytes != $wbytes"
+[ "$(jq '[.jobs[].read.io_bytes] | add' "$tmp/r.json")" = "$rbytes" ] || fail "read io_bytes != $rbytes"
+[ "$(jq '[.jobs[].write.total_ios] | add' "$tmp/r.json")" = "$nwrites" ] || fail "write total_ios"
+[ "$(jq -r '[.jobs[].jobname] | join(",")' "$tmp/r.json")" = "rank-0,rank-1" ] || fail "jobnames"
+[ "$(jq '[.jobs[].sync.total_ios] | add' "$tmp/r.json")" = 2 ] || fail "sync total_ios"
+jq -e '.jobs[].write.bw | numbers' "$tmp/r.json" >/dev/null || fail ".jobs[].write.bw"
+jq -e '.jobs[0].write.clat_ns.percentile["99.000000"] > 0' "$tmp/r.json" >/dev/null || fail "p99"
+jq -e '.jobs[] | (.write.clat_ns.bins | add) == .write.clat_ns.N' "$tmp/r.json" >/dev/null ||
+	fail "the bins do not add up to N"
+# bw (KiB/s) from bytes and the headline run's I/O time, recomputed here
+python3 - "$tmp/r.json" <<'PY' || fail "bw/iops/headline"
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = d["runs"]
+done = sorted(r["completion_ns"] for r in runs if not r["incomplete"])
+med = done[(len(done) - 1) // 2]
+h = d["headline_run"]
+assert runs[h]["completion_ns"] == med, "headline is not the median run"
+for i, job in enumerate(d["jobs"]):
+    io_ns = runs[h]["jobs"][i]["io_ns"]
+    bwb = int(job["write"]["io_bytes"] / (io_ns / 1e9))
+    assert job["write"]["bw_bytes"] == bwb, (job["write"]["bw_bytes"], bwb)
+    assert job["write"]["bw"] == bwb >> 10
+    assert job["write"]["runtime"] == io_ns // 1000000
+    assert abs(job["write"]["iops"] - job["write"]["total_ios"] / (io_ns / 1e9)) < 1e-6 * job["write"]["iops"] + 1e-9
+assert all("fio_jobs" not in r for r in runs)
+assert d["fio version"].startswith("replay-")
+assert d["global options"]["numjobs"] == "2"
+print("ok bw, iops, runtime of %d jobs from the headline run %d (median of %d)" % (len(d["jobs"]), h, len(done)))
+PY
+
+# disk_util: the disk under the target, found here through sysfs
+disk=$(python3 - "$tmp/t" <<'PY'
+import os, sys
+st = os.stat(sys.argv[1])
+if os.major(st.st_dev) == 0:
+    print(""); sys.exit()
+p = os.path.realpath("/sys/dev/block/%d:%d" % (os.major(st.st_dev), os.minor(st.st_dev)))
+if os.path.exists(p + "/partition"):
+    p = os.path.dirname(p)
+print(os.path.basename(p))
+PY
+)
+if [ -n "$disk" ]; then
+	[ "$(jq -r '.disk_util[0].name' "$tmp/r.json")" = "$disk" ] || fail "disk_util names $(jq -c .disk_util "$tmp/r.json"), not $disk"
+	jq -e '.disk_util[0].util >= 0 and .disk_util[0].util <= 100' "$tmp/r.json" >/dev/null || fail "util"
+else
+	[ "$(jq -c '.disk_util' "$tmp/r.json")" = "[]" ] || fail "disk_util on a target without a disk"
+fi
+
+# --output-format json without -o: stdout is the JSON and nothing else
+rm -rf "$tmp/t"; mkdir "$tmp/t"
+"$REPLAY" run -n 2 --no-drop-caches --output-format json "$tmp/trace.txt" "$tmp/t" >"$tmp/stdout.json" 2>/dev/null ||
+	fail "json to stdout"
+jq -e '.jobs[1].read.io_bytes > 0 and (.jobs[0].write.clat_ns | has("bins") | not)' "$tmp/stdout.json" >/dev/null ||
+	fail "stdout is not the JSON (or json has bins)"
+if "$REPLAY" run --output-format xml "$tmp/trace.txt" "$tmp/t" 2>"$tmp/err"; then fail "--output-format xml accepted"; fi
+grep -q "expected normal, json or json+" "$tmp/err" || fail "unclear error: $(cat "$tmp/err")"
+
+# a batch log: progress lines appear while the run goes on (3 s of traced time)
+python3 - "$tmp/slow.txt" <<'PY'
+import sys
+l = ['4242 10:00:00.000000 openat(AT_FDCWD, "/data/out.dat", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3 <0.000020>']
+for i in range(30):
+    l.append('4242 10:00:%09.6f pwrite64(3, "abc"..., 65536, %d) = 65536 <0.000050>' % (0.1 * (i + 1), i * 65536))
+l.append('4242 10:00:03.200000 close(3) = 0 <0.000005>')
+open(sys.argv[1], "w").write("\n".join(l) + "\n")
+PY
+rm -rf "$tmp/t"; mkdir "$tmp/t"
+"$REPLAY" run --timing trace --status-interval 0.5 --no-drop-caches "$tmp/slow.txt" "$tmp/t" >"$tmp/log" 2>&1 &
+pid=$!
+seen=0
+for _ in $(seq 60); do
+	sleep 0.1
+	kill -0 "$pid" 2>/dev/null || break
+	if grep -q "^replay: status .*Z: ops [0-9]*/32 " "$tmp/log"; then seen=1; break; fi
+done
+[ "$seen" = 1 ] && kill -0 "$pid" 2>/dev/null || fail "no status line while the run was going: $(cat "$tmp/log")"
+wait "$pid" || fail "the timed run failed: $(cat "$tmp/log")"
+pid=
+n=$(grep -c "^replay: status" "$tmp/log")
+[ "$n" -ge 4 ] || fail "$n status lines in 3.2 s at 0.5 s"
+echo "ok fio JSON: jq filters, disk_util ${disk:-(none)}, JSON on stdout, $n status lines in a batch-style log"
