@@ -178,8 +178,13 @@ static void test_run_and_summary(void **state)
 	assert_int_equal(json_array_size(json_object_get(run, "jobs")), 2);
 	assert_int_equal(json_integer_value(json_object_get(
 		json_array_get(json_object_get(run, "jobs"), 1), "rank")), 2);
+	/* fio's jobs of the run, moved to the top level by report_finish() */
+	assert_int_equal(json_array_size(json_object_get(run, "fio_jobs")), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(run, "fio_jobs"), 1), "jobname")), "rank-2");
 	/* the run's own fields (jobs checked above and in test_job_golden) */
 	json_object_del(run, "jobs");
+	json_object_del(run, "fio_jobs");
 	json_t *want = golden("{\"completion_ns\":3000,\"io_ns\":2000,\"flush_ns\":1000,"
 			      "\"incomplete\":false,\"failed\":false,\"drop_caches\":\"dropped\","
 			      "\"headline\":\"longest rank\"}");
@@ -196,6 +201,14 @@ static void test_run_and_summary(void **state)
 	out.stop_signal = 2;
 	assert_int_equal(report_add_run(doc, report_run_json(sh, &out, true)), 0);
 	assert_int_equal(report_finish(doc), 0);
+	/* the headline run is the complete one of median completion (2000:
+	 * the third), its jobs are fio's; no run keeps its fio_jobs */
+	assert_int_equal(json_integer_value(json_object_get(doc, "headline_run")), 2);
+	assert_int_equal(json_array_size(json_object_get(doc, "jobs")), 2);
+	assert_non_null(json_object_get(json_object_get(json_array_get(json_object_get(doc, "jobs"), 0),
+							"write"), "bw"));
+	for (size_t i = 0; i < 4; i++)
+		assert_null(json_object_get(json_array_get(json_object_get(doc, "runs"), i), "fio_jobs"));
 
 	want = golden("{\"completion_ns\":{\"min\":1000.0,\"median\":2000.0,\"max\":3000.0,"
 		      "\"mean\":2000.0,\"stddev\":816.497},\"runs\":4,\"complete_runs\":3}");
@@ -287,6 +300,43 @@ static void test_series_cut_short(void **state)
 	assert_int_equal(report_finish(doc), 0);
 	assert_true(json_is_false(json_object_get(doc, "incomplete")));
 	json_decref(doc);
+	free(sh);
+}
+
+/* Percentiles over processes and runs come from the merged bins, never
+ * from averaging each process's percentiles: one process with 1 us reads,
+ * one with 10 us reads, over two runs: the pooled p50 is one of the two
+ * (1 us: 50 % of the ops are at most that), the p99 is 10 us; averaging
+ * would say 5.5 us for both. */
+static void test_agg_percentiles_merge_bins(void **state)
+{
+	(void)state;
+	size_t sz = sizeof(struct run_shared) + 2 * sizeof(struct worker_result);
+	struct run_shared *sh = calloc(1, sz);
+	struct report_agg *a = calloc(1, sizeof(*a));
+	struct run_outcome out = { .completion_ns = 1000000, .io_ns = 1000000 };
+	assert_non_null(sh);
+	assert_non_null(a);
+	sh->nworkers = 2;
+	report_agg_init(a);
+	for (int run = 0; run < 2; run++) {
+		for (int w = 0; w < 2; w++) {
+			fill_worker(&sh->w[w]);
+			hist_init(&sh->w[w].cls[RC_READ].lat);
+			for (int i = 0; i < 100; i++)
+				hist_add(&sh->w[w].cls[RC_READ].lat, w ? 10000 : 1000);
+			sh->w[w].cls[RC_READ].total_ios = 100;
+		}
+		assert_int_equal(report_agg_add(a, sh, &out, false), 0);
+	}
+	const struct hist *h = &a->cls[RC_READ].lat;
+	assert_int_equal(h->n, 400);
+	uint64_t p50 = hist_percentile(h, 50);   /* a bucket's middle: within 1 % */
+	assert_true(p50 >= 990 && p50 <= 1010);
+	uint64_t p99 = hist_percentile(h, 99);
+	assert_true(p99 >= 9900 && p99 <= 10100);
+	report_agg_release(a);
+	free(a);
 	free(sh);
 }
 
@@ -545,6 +595,7 @@ int main(void)
 		cmocka_unit_test(test_run_and_summary),
 		cmocka_unit_test(test_series_cut_short),
 		cmocka_unit_test(test_errno_name),
+		cmocka_unit_test(test_agg_percentiles_merge_bins),
 		cmocka_unit_test(test_agg_and_print),
 		cmocka_unit_test(test_timing_fidelity),
 		cmocka_unit_test(test_write_64_like_before),

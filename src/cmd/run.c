@@ -232,6 +232,8 @@ static int check_setup(struct run_cli *c)
 			 " submission, so they do not overlap");
 	c->ro.progress = !c->quiet && isatty(STDERR_FILENO) && !c->ro.status_interval_ns;
 	report_fio_set_bins(c->ofmt == 2);
+	if (c->x && !c->x->root)
+		c->ro.status_interval_ns = 0;     /* replay-mpi: rank 0's lines only */
 	return 0;
 }
 
