@@ -25,6 +25,9 @@
 # Skips (exit 77, reason on stdout) when: not root (slurmd must be), a
 # command is missing (scripts/setup installs them), a daemon does not start,
 # or the node is not idle within SLURM_UP_TIMEOUT seconds (default 20).
+# SLURM_NODE_CPUS=N declares N CPUs on the node (SlurmdParameters=
+# config_overrides): `--ntasks-per-node` above the real CPU count is refused
+# even with --overcommit, and scripts/replay.sbatch asks for 4 per node.
 # Sets SLURM_TEST_DIR (the temp dir), SLURM_UP_SECONDS (bring-up time).
 
 SLURM_PKGS="slurmctld slurmd slurm-client munge"
@@ -88,10 +91,14 @@ _slurm_munge() {
 }
 
 _slurm_conf() {
-	local d=$SLURM_TEST_DIR ports node
+	local d=$SLURM_TEST_DIR ports node extra=""
 	ports=$(_slurm_ports) || slurm_skip "no free port on 127.0.0.1"
 	node=$(timeout 10 slurmd -C | head -n 1)
 	case $node in NodeName=*) ;; *) slurm_skip "slurmd -C printed no node line: $node" ;; esac
+	if [ -n "${SLURM_NODE_CPUS:-}" ]; then   # declare more CPUs than there are
+		node="${node%% *} CPUs=$SLURM_NODE_CPUS Boards=1 SocketsPerBoard=1 CoresPerSocket=$SLURM_NODE_CPUS ThreadsPerCore=1 RealMemory=$(echo "$node" | sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p')"
+		extra="SlurmdParameters=config_overrides"
+	fi
 	cat >"$d/slurm.conf" <<EOF
 # Written by tests/e2e/lib/slurm.sh: a one-node cluster on loopback.
 ClusterName=replaytest
@@ -121,6 +128,7 @@ SlurmctldLogFile=$d/slurmctld.log
 SlurmdLogFile=$d/slurmd.log
 $node NodeAddr=127.0.0.1
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+$extra
 EOF
 	mkdir "$d/state" "$d/spool"
 }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# slurm_sbatch_evaluate.sh - scripts/replay.sbatch, unmodified, submitted
+# with `sbatch --overcommit` to the test Slurm with STEPS=evaluate: the job
+# runs scripts/evaluate-storage (parallel mode, 4 processes) on two targets
+# and writes its tree under OUTDIR/evaluate.  Checked: the job leaves squeue
+# in time, its output file ends "exit status 0", job.txt names the job id,
+# node and tasks, and every result's bytes per traced rank equal an
+# independent awk reading of the LANL trace (tests/e2e/lanl_sums.awk).
+set -euo pipefail
+: "${REPLAY:?}" "${SRCDIR:?}"
+command -v jq >/dev/null || { echo "skip: jq is needed to read the JSON"; exit 77; }
+# shellcheck source=lib/slurm.sh
+. "$SRCDIR/tests/e2e/lib/slurm.sh"
+tmp=$(mktemp -d)
+SLURM_CLEANUP='rm -rf "$tmp"'
+fail() { echo "FAIL: $*"; [ ! -f "$tmp/job.out" ] || cat "$tmp/job.out"; exit 1; }
+
+"$REPLAY" gen lanl-64k -n 4 --objects 8 -o "$tmp/lt" >/dev/null
+mkdir "$tmp/d1" "$tmp/d2" "$tmp/out"
+touch "$tmp/d1/keep-me"
+awk -f "$SRCDIR/tests/e2e/lanl_sums.awk" "$tmp"/lt/*.trace | sort >"$tmp/want"
+
+SLURM_NODE_CPUS=4 slurm_up   # replay.sbatch asks for --ntasks-per-node=4
+# the settings of replay.sbatch come from the environment (sbatch passes it)
+id=$(cd "$tmp" && TRACE=$tmp/lt TARGET="one=$tmp/d1 two=$tmp/d2" REPLAY=$REPLAY STEPS=evaluate \
+	OUTDIR=$tmp/out EVALUATE_STORAGE=$SRCDIR/scripts/evaluate-storage EVALUATE_PROCS=4 \
+	EVALUATE_ARGS="--no-sequential --no-drop-caches" \
+	slurm_sbatch -N 1 -n 4 --overcommit -o "$tmp/job.out" "$SRCDIR/scripts/replay.sbatch")
+[ -n "$id" ] || fail "sbatch printed no job id"
+slurm_wait_job "$id" 120 || fail "job $id did not finish"
+tail -n 1 "$tmp/job.out" | grep -qx "replay.sbatch: exit status 0" || fail "job $id did not end with exit status 0"
+grep -qx "job: $id" "$tmp/out/job.txt" || fail "job.txt does not name job $id"
+grep -qx "nodes: $(hostname)" "$tmp/out/job.txt" || fail "job.txt does not name node $(hostname)"
+grep -q "^tasks: 4 " "$tmp/out/job.txt" || fail "job.txt does not say 4 tasks"
+[ -s "$tmp/out/evaluate/report.md" ] || fail "no evaluate/report.md"
+for t in one two; do
+	j=$tmp/out/evaluate/json/$t/lt-parallel-4.json
+	[ -s "$j" ] || fail "no $j"
+	jq -r '.runs[0].jobs[] | "\(.rank_name) \(.read.io_bytes) \(.write.io_bytes)"' "$j" | sort >"$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got" || { diff "$tmp/want" "$tmp/got"; fail "$t: bytes per rank differ from the trace"; }
+	[ "$(jq -r '.incomplete' "$j")" = false ] || fail "$t: result marked incomplete"
+done
+[ -e "$tmp/d1/keep-me" ] || fail "the target's own file was removed"
+[ -z "$(ls -A "$tmp/d2")" ] || fail "scratch left in the target: $(ls -A "$tmp/d2")"
+sed "s|^|  | " "$tmp/job.out"
+echo "ok sbatch replay.sbatch (STEPS=evaluate): job $id, 2 targets, bytes per rank as the trace ($(wc -l <"$tmp/want") ranks)"
