@@ -190,15 +190,16 @@ slurm_wait_job() {   # slurm_wait_job ID SECS
 	return 1
 }
 
-# Processes other than this shell with a file open in the temp dir: the
-# slurmstepd and job processes of this cluster (they log into it).
-_slurm_users() {
+# Processes other than this shell with a file open beneath DIR (a job's
+# target; the cluster's own temp dir: the slurmstepd and job processes of
+# this cluster, which log into it).
+slurm_procs_in() {   # slurm_procs_in DIR
 	local p l
 	for p in /proc/[0-9]*; do
 		p=${p#/proc/}
 		case " $$ ${_slurm_pids[*]} " in *" $p "*) continue ;; esac
 		for l in /proc/"$p"/fd/*; do
-			case $(readlink "$l" 2>/dev/null) in "$SLURM_TEST_DIR"/*) echo "$p"; break ;; esac
+			case $(readlink "$l" 2>/dev/null) in "$1"/*) echo "$p"; break ;; esac
 		done
 	done
 }
@@ -226,7 +227,7 @@ slurm_down() {
 	fi
 	# all at once (each takes 1-2 s to stop), then what is left of the jobs
 	_slurm_stop "${_slurm_pids[@]}"
-	mapfile -t users < <(_slurm_users)
+	mapfile -t users < <(slurm_procs_in "$SLURM_TEST_DIR")
 	_slurm_stop "${users[@]}"
 	rm -rf "$SLURM_TEST_DIR"
 	SLURM_TEST_DIR=""

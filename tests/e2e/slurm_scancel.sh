@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# slurm_scancel.sh - a replay.sbatch job stopped mid-run keeps partial
+# results marked incomplete (issue 14, "Failures and limits").
+#   1. `scancel --batch --signal=TERM` signals the batch shell only, as
+#      `#SBATCH --signal=B:TERM@60` does before the time limit: the script
+#      passes SIGTERM on to srun and replay-mpi, the job ends by itself with
+#      "stopped by SIGTERM" and "exit status 143", and the JSON of the
+#      interrupted target exists, marked incomplete.
+#   2. `scancel --signal=TERM` signals the tasks of the job's steps only:
+#      replay-mpi writes its JSON marked incomplete, the script says so.
+#   3. plain `scancel` (SIGTERM to all, srun answers with SIGKILL to its
+#      tasks, so no result is promised): the job ends and no process is left
+#      with a file open in the target.
+# The trace (replay gen checkpoint, think time kept, slowed 20 times) runs
+# about 10 s; each job is stopped once replay-mpi has prepared its files.
+set -euo pipefail
+: "${REPLAY:?}" "${SRCDIR:?}"
+REPLAY_MPI=${REPLAY_MPI:-${BUILDDIR:-$(dirname "$REPLAY")}/replay-mpi}
+[ -x "$REPLAY_MPI" ] || { echo "skip: replay-mpi not built ($REPLAY_MPI): no MPI compiler, or built without it"; exit 77; }
+command -v jq >/dev/null || { echo "skip: jq is needed to read the JSON"; exit 77; }
+# shellcheck source=lib/slurm.sh
+. "$SRCDIR/tests/e2e/lib/slurm.sh"
+tmp=$(mktemp -d)
+SLURM_CLEANUP='rm -rf "$tmp"'
+fail() { echo "FAIL: $*"; [ ! -f "$tmp/$case.out" ] || cat "$tmp/$case.out"; exit 1; }
+
+"$REPLAY" gen checkpoint -n 4 -o "$tmp/ck.txt" >/dev/null
+SLURM_NODE_CPUS=4 slurm_up   # replay.sbatch asks for --ntasks-per-node=4
+
+# submit CASE: the job's id; its target is $tmp/CASE
+submit() {
+	mkdir "$tmp/$1"
+	(cd "$tmp" && TRACE=$tmp/ck.txt TARGET="$1=$tmp/$1" REPLAY=$REPLAY REPLAY_MPI=$REPLAY_MPI \
+		OUTDIR=$tmp/out-$1 REPLAY_ARGS="--timing think --speed 0.05" \
+		slurm_sbatch -N 1 -n 4 --overcommit -o "$tmp/$1.out" "$SRCDIR/scripts/replay.sbatch")
+}
+# started CASE ID: wait (30 s at most) until the run has created its files
+started() {
+	local i
+	for i in $(seq 150); do
+		[ -n "$(ls -A "$tmp/$1/.replay-job-$2" 2>/dev/null)" ] && return 0
+		sleep 0.2
+	done
+	fail "$1: job $2 did not start replaying within 30 s"
+}
+incomplete() {   # incomplete CASE: its JSON exists and is marked incomplete
+	local j=$tmp/out-$1/json/$1/ck.txt-parallel-4.json
+	[ -s "$j" ] || fail "$1: no partial result $j"
+	[ "$(jq -r '.incomplete' "$j")" = true ] || fail "$1: the result is not marked incomplete"
+}
+
+case=batch-term
+id=$(submit "$case")
+started "$case" "$id"
+timeout 10 scancel --batch --signal=TERM "$id"
+slurm_wait_job "$id" 60 || fail "$case: job $id did not end after SIGTERM"
+grep -q "stopped by SIGTERM" "$tmp/$case.out" || fail "$case: the job did not say it was stopped"
+tail -n 1 "$tmp/$case.out" | grep -qx "replay.sbatch: exit status 143" || fail "$case: not exit status 143"
+incomplete "$case"
+echo "ok $case: job $id stopped itself after SIGTERM to the batch shell, partial result marked incomplete"
+
+case=steps-term
+id=$(submit "$case")
+started "$case" "$id"
+timeout 10 scancel --signal=TERM "$id"
+slurm_wait_job "$id" 60 || fail "$case: job $id did not end after SIGTERM to its steps"
+grep -q "replay-mpi stopped by SIGTERM" "$tmp/$case.out" || fail "$case: the job did not say replay-mpi was stopped"
+incomplete "$case"
+echo "ok $case: job $id, SIGTERM to its tasks, partial result marked incomplete"
+
+case=scancel
+id=$(submit "$case")
+started "$case" "$id"
+timeout 10 scancel "$id"
+slurm_wait_job "$id" 60 || fail "$case: job $id did not end after scancel"
+left=$(slurm_procs_in "$tmp/$case")
+[ -z "$left" ] || fail "$case: processes left with files open in the target: $left"
+echo "ok $case: job $id cancelled, no process left in the target"
