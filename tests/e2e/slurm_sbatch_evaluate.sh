@@ -6,6 +6,11 @@
 # in time, its output file ends "exit status 0", job.txt names the job id,
 # node and tasks, and every result's bytes per traced rank equal an
 # independent awk reading of the LANL trace (tests/e2e/lanl_sums.awk).
+# Then a slow run stopped the way `#SBATCH --signal=B:TERM@60` does it
+# (`scancel --batch --signal=TERM`, the batch shell only): the script stops
+# evaluate-storage and its replay run, whose result is written marked
+# incomplete; the job says so and ends with exit status 143; no process is
+# left with a file open in the target.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 command -v jq >/dev/null || { echo "skip: jq is needed to read the JSON"; exit 77; }
@@ -13,7 +18,7 @@ command -v jq >/dev/null || { echo "skip: jq is needed to read the JSON"; exit 7
 . "$SRCDIR/tests/e2e/lib/slurm.sh"
 tmp=$(mktemp -d)
 SLURM_CLEANUP='rm -rf "$tmp"'
-fail() { echo "FAIL: $*"; [ ! -f "$tmp/job.out" ] || cat "$tmp/job.out"; exit 1; }
+fail() { echo "FAIL: $*"; exit 1; }
 
 "$REPLAY" gen lanl-64k -n 4 --objects 8 -o "$tmp/lt" >/dev/null
 mkdir "$tmp/d1" "$tmp/d2" "$tmp/out"
@@ -28,7 +33,7 @@ id=$(cd "$tmp" && TRACE=$tmp/lt TARGET="one=$tmp/d1 two=$tmp/d2" REPLAY=$REPLAY 
 	slurm_sbatch -N 1 -n 4 --overcommit -o "$tmp/job.out" "$SRCDIR/scripts/replay.sbatch")
 [ -n "$id" ] || fail "sbatch printed no job id"
 slurm_wait_job "$id" 120 || fail "job $id did not finish"
-tail -n 1 "$tmp/job.out" | grep -qx "replay.sbatch: exit status 0" || fail "job $id did not end with exit status 0"
+tail -n 1 "$tmp/job.out" | grep -qx "replay.sbatch: exit status 0" || { cat "$tmp/job.out"; fail "job $id did not end with exit status 0"; }
 grep -qx "job: $id" "$tmp/out/job.txt" || fail "job.txt does not name job $id"
 grep -qx "nodes: $(hostname)" "$tmp/out/job.txt" || fail "job.txt does not name node $(hostname)"
 grep -q "^tasks: 4 " "$tmp/out/job.txt" || fail "job.txt does not say 4 tasks"
@@ -44,3 +49,27 @@ done
 [ -z "$(ls -A "$tmp/d2")" ] || fail "scratch left in the target: $(ls -A "$tmp/d2")"
 sed "s|^|  | " "$tmp/job.out"
 echo "ok sbatch replay.sbatch (STEPS=evaluate): job $id, 2 targets, bytes per rank as the trace ($(wc -l <"$tmp/want") ranks)"
+
+# 4 ranks of 20000 x (4 KiB pwrite + fdatasync): far longer than the test
+# shellcheck source=lib/gen_strace.sh
+. "$SRCDIR/tests/e2e/lib/gen_strace.sh"
+for r in 0 1 2 3; do gen_writes $((500 + r)) /sig/w$r.dat 20000 4096 1 $((r * 10)); done >"$tmp/ck.txt"
+mkdir "$tmp/d3"
+id=$(cd "$tmp" && TRACE=$tmp/ck.txt TARGET="three=$tmp/d3" REPLAY=$REPLAY STEPS=evaluate \
+	OUTDIR=$tmp/out3 EVALUATE_STORAGE=$SRCDIR/scripts/evaluate-storage EVALUATE_PROCS=4 \
+	EVALUATE_ARGS="--no-sequential --no-drop-caches" \
+	slurm_sbatch -N 1 -n 4 --overcommit -o "$tmp/job3.out" "$SRCDIR/scripts/replay.sbatch")
+for i in $(seq 150); do   # until the replay has created its files (30 s at most)
+	[ -n "$(ls -A "$tmp/d3/.replay-evaluate" 2>/dev/null)" ] && break
+	sleep 0.2
+done
+[ -n "$(ls -A "$tmp/d3/.replay-evaluate" 2>/dev/null)" ] || { cat "$tmp/job3.out"; fail "job $id did not start replaying"; }
+timeout 10 scancel --batch --signal=TERM "$id"
+slurm_wait_job "$id" 60 || fail "job $id did not end after SIGTERM"
+grep -q "stopped by SIGTERM" "$tmp/job3.out" || { cat "$tmp/job3.out"; fail "job $id did not say it was stopped"; }
+tail -n 1 "$tmp/job3.out" | grep -qx "replay.sbatch: exit status 143" || { cat "$tmp/job3.out"; fail "job $id: not exit status 143"; }
+j=$tmp/out3/evaluate/json/three/ck.txt-parallel-4.json
+[ "$(jq -r '.incomplete' "$j")" = true ] || fail "job $id: $j not marked incomplete"
+left=$(slurm_procs_in "$tmp/d3")
+[ -z "$left" ] || fail "job $id: processes left with files open in the target: $left"
+echo "ok SIGTERM to the batch shell: job $id stopped evaluate-storage, partial result marked incomplete, exit status 143"

@@ -11,8 +11,8 @@
 #   3. plain `scancel` (SIGTERM to all, srun answers with SIGKILL to its
 #      tasks, so no result is promised): the job ends and no process is left
 #      with a file open in the target.
-# The trace (replay gen checkpoint, think time kept, slowed 20 times) runs
-# about 10 s; each job is stopped once replay-mpi has prepared its files.
+# The trace (4 ranks of 20000 synced 4 KiB writes) runs far longer than the
+# test; each job is stopped once replay-mpi has created its files.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 REPLAY_MPI=${REPLAY_MPI:-${BUILDDIR:-$(dirname "$REPLAY")}/replay-mpi}
@@ -24,14 +24,17 @@ tmp=$(mktemp -d)
 SLURM_CLEANUP='rm -rf "$tmp"'
 fail() { echo "FAIL: $*"; [ ! -f "$tmp/$case.out" ] || cat "$tmp/$case.out"; exit 1; }
 
-"$REPLAY" gen checkpoint -n 4 -o "$tmp/ck.txt" >/dev/null
+# 4 ranks of 20000 x (4 KiB pwrite + fdatasync): far longer than the test
+# shellcheck source=lib/gen_strace.sh
+. "$SRCDIR/tests/e2e/lib/gen_strace.sh"
+for r in 0 1 2 3; do gen_writes $((500 + r)) /sig/w$r.dat 20000 4096 1 $((r * 10)); done >"$tmp/ck.txt"
 SLURM_NODE_CPUS=4 slurm_up   # replay.sbatch asks for --ntasks-per-node=4
 
 # submit CASE: the job's id; its target is $tmp/CASE
 submit() {
 	mkdir "$tmp/$1"
 	(cd "$tmp" && TRACE=$tmp/ck.txt TARGET="$1=$tmp/$1" REPLAY=$REPLAY REPLAY_MPI=$REPLAY_MPI \
-		OUTDIR=$tmp/out-$1 REPLAY_ARGS="--timing think --speed 0.05" \
+		OUTDIR=$tmp/out-$1 \
 		slurm_sbatch -N 1 -n 4 --overcommit -o "$tmp/$1.out" "$SRCDIR/scripts/replay.sbatch")
 }
 # started CASE ID: wait (30 s at most) until the run has created its files
