@@ -10,6 +10,7 @@ set -euo pipefail
 # shellcheck source=lib/slurm.sh
 . "$SRCDIR/tests/e2e/lib/slurm.sh"
 tmp=$(mktemp -d)
+# shellcheck disable=SC2016,SC2034  # eval'd by lib/slurm.sh at exit
 SLURM_CLEANUP='rm -rf "$tmp"'
 prog=$SRCDIR/tests/e2e/progs/mpi_world.c
 fail=0

@@ -16,6 +16,7 @@ command -v jq >/dev/null || { echo "skip: jq is needed to read the JSON"; exit 7
 # shellcheck source=lib/slurm.sh
 . "$SRCDIR/tests/e2e/lib/slurm.sh"
 tmp=$(mktemp -d)
+# shellcheck disable=SC2016,SC2034  # eval'd by lib/slurm.sh at exit
 SLURM_CLEANUP='rm -rf "$tmp"'
 fail() { echo "FAIL: $*"; [ ! -f "$tmp/job.out" ] || cat "$tmp/job.out"; exit 1; }
 
@@ -41,7 +42,7 @@ for t in one two; do
 		and (getpath($p) | tostring) == $j)] | length > 0' "$j" >/dev/null || fail "$t: job id $id not in the result"
 	[ -s "$tmp/out/logs/$t/lt-parallel-4.log" ] || fail "$t: no log"
 done
-grep -qw one "$tmp/out/compare.txt" && grep -qw two "$tmp/out/compare.txt" || fail "compare.txt does not name both targets"
+{ grep -qw one "$tmp/out/compare.txt" && grep -qw two "$tmp/out/compare.txt"; } || fail "compare.txt does not name both targets"
 [ -e "$tmp/d1/keep-me" ] || fail "the target's own file was removed"
 [ -z "$(ls -A "$tmp/d2")" ] || fail "scratch left in the target: $(ls -A "$tmp/d2")"
 sed 's/^/  /' "$tmp/job.out"

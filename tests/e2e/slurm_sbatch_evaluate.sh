@@ -17,6 +17,7 @@ command -v jq >/dev/null || { echo "skip: jq is needed to read the JSON"; exit 7
 # shellcheck source=lib/slurm.sh
 . "$SRCDIR/tests/e2e/lib/slurm.sh"
 tmp=$(mktemp -d)
+# shellcheck disable=SC2016,SC2034  # eval'd by lib/slurm.sh at exit
 SLURM_CLEANUP='rm -rf "$tmp"'
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -59,7 +60,7 @@ id=$(cd "$tmp" && TRACE=$tmp/ck.txt TARGET="three=$tmp/d3" REPLAY=$REPLAY STEPS=
 	OUTDIR=$tmp/out3 EVALUATE_STORAGE=$SRCDIR/scripts/evaluate-storage EVALUATE_PROCS=4 \
 	EVALUATE_ARGS="--no-sequential --no-drop-caches" \
 	slurm_sbatch -N 1 -n 4 --overcommit -o "$tmp/job3.out" "$SRCDIR/scripts/replay.sbatch")
-for i in $(seq 150); do   # until the replay has created its files (30 s at most)
+for _ in $(seq 150); do   # until the replay has created its files (30 s at most)
 	[ -n "$(ls -A "$tmp/d3/.replay-evaluate" 2>/dev/null)" ] && break
 	sleep 0.2
 done
@@ -70,6 +71,6 @@ grep -q "stopped by SIGTERM" "$tmp/job3.out" || { cat "$tmp/job3.out"; fail "job
 tail -n 1 "$tmp/job3.out" | grep -qx "replay.sbatch: exit status 143" || { cat "$tmp/job3.out"; fail "job $id: not exit status 143"; }
 j=$tmp/out3/evaluate/json/three/ck.txt-parallel-4.json
 [ "$(jq -r '.incomplete' "$j")" = true ] || fail "job $id: $j not marked incomplete"
-left=$(slurm_procs_in "$tmp/d3")
-[ -z "$left" ] || fail "job $id: processes left with files open in the target: $left"
+stray=$(slurm_procs_in "$tmp/d3")
+[ -z "$stray" ] || fail "job $id: processes left with files open in the target: $stray"
 echo "ok SIGTERM to the batch shell: job $id stopped evaluate-storage, partial result marked incomplete, exit status 143"

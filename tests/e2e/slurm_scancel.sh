@@ -21,6 +21,7 @@ command -v jq >/dev/null || { echo "skip: jq is needed to read the JSON"; exit 7
 # shellcheck source=lib/slurm.sh
 . "$SRCDIR/tests/e2e/lib/slurm.sh"
 tmp=$(mktemp -d)
+# shellcheck disable=SC2016,SC2034  # eval'd by lib/slurm.sh at exit
 SLURM_CLEANUP='rm -rf "$tmp"'
 fail() { echo "FAIL: $*"; [ ! -f "$tmp/$case.out" ] || cat "$tmp/$case.out"; exit 1; }
 
@@ -39,8 +40,7 @@ submit() {
 }
 # started CASE ID: wait (30 s at most) until the run has created its files
 started() {
-	local i
-	for i in $(seq 150); do
+	for _ in $(seq 150); do
 		[ -n "$(ls -A "$tmp/$1/.replay-job-$2" 2>/dev/null)" ] && return 0
 		sleep 0.2
 	done
@@ -76,6 +76,6 @@ id=$(submit "$case")
 started "$case" "$id"
 timeout 10 scancel "$id"
 slurm_wait_job "$id" 60 || fail "$case: job $id did not end after scancel"
-left=$(slurm_procs_in "$tmp/$case")
-[ -z "$left" ] || fail "$case: processes left with files open in the target: $left"
+stray=$(slurm_procs_in "$tmp/$case")
+[ -z "$stray" ] || fail "$case: processes left with files open in the target: $stray"
 echo "ok $case: job $id cancelled, no process left in the target"

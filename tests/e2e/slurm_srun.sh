@@ -24,6 +24,7 @@ done
 # shellcheck source=lib/slurm.sh
 . "$SRCDIR/tests/e2e/lib/slurm.sh"
 tmp=$(mktemp -d)
+# shellcheck disable=SC2016,SC2034  # eval'd by lib/slurm.sh at exit
 SLURM_CLEANUP='rm -rf "$tmp"'
 ORACLE=$SRCDIR/tests/tools/strace_oracle.py
 COMPARE=$SRCDIR/tests/tools/fidelity_compare.py
@@ -59,6 +60,7 @@ timeout 120 strace -f -y -o "$tmp/run.strace" "$REPLAY" run -m parallel -n 4 --k
 compare "replay run -n 4" "$tmp/t-run" "$tmp/res/run.json" "$tmp/run.strace"
 
 # every task under its own strace; each notes the job it saw
+# shellcheck disable=SC2016  # expanded by each task's sh
 timeout 120 srun --mpi=pmix -O -n 4 sh -c \
 	'echo "$SLURM_JOB_ID $SLURM_JOB_NODELIST" >"$0/job.$SLURM_PROCID"; exec strace -f -y -o "$0/mpi-$SLURM_PROCID.strace" "$@"' \
 	"$tmp" "$REPLAY_MPI" -m parallel -n 4 --keep -o "$tmp/res/mpi.json" "${traces[@]}" "$tmp/t-mpi" \
@@ -69,7 +71,7 @@ compare "srun --mpi=pmix -n 4 replay-mpi" "$tmp/t-mpi" "$tmp/res/mpi.json" "$tmp
 bytes() { jq -r '.runs[0].jobs[] | "\(.rank_name) \(.read.io_bytes) \(.write.io_bytes)"' "$1" | sort; }
 bytes "$tmp/res/run.json" >"$tmp/bytes-run"
 bytes "$tmp/res/mpi.json" >"$tmp/bytes-mpi"
-[ -s "$tmp/bytes-run" ] && cmp -s "$tmp/bytes-run" "$tmp/bytes-mpi" ||
+{ [ -s "$tmp/bytes-run" ] && cmp -s "$tmp/bytes-run" "$tmp/bytes-mpi"; } ||
 	{ diff "$tmp/bytes-run" "$tmp/bytes-mpi"; fail "bytes per traced rank differ from replay run's"; }
 echo "ok bytes per traced rank as replay run's: $(awk '{ r += $2; w += $3 } END { print NR " ranks, " r " B read, " w " B written" }' "$tmp/bytes-mpi")"
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # slurm.sh - sourced by tests/e2e/slurm_*.sh: a real one-node Slurm cluster
 # (Debian's slurmctld, slurmd, slurm-client and munge) configured entirely in
 # a temp dir, for the tests' lifetime.
@@ -75,12 +76,12 @@ _slurm_check() {
 }
 
 _slurm_munge() {
-	local m=$SLURM_TEST_DIR/munge i
+	local m=$SLURM_TEST_DIR/munge
 	mkdir "$m" && chown munge:munge "$m" && chmod 0755 "$m"
 	timeout 10 runuser -u munge -- munged --socket="$m/sock" --pid-file="$m/munged.pid" \
 		--log-file="$m/munged.log" --seed-file="$m/seed" ||
 		{ _slurm_logs; slurm_skip "munged did not start"; }
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		[ -s "$m/munged.pid" ] && break
 		sleep 0.1
 	done
@@ -135,10 +136,10 @@ EOF
 
 # Start a daemon that forks into the background and wait for its pid file.
 _slurm_daemon() {   # _slurm_daemon NAME ARGS...
-	local name=$1 pidf=$SLURM_TEST_DIR/$1.pid i
+	local name=$1 pidf=$SLURM_TEST_DIR/$1.pid
 	shift
 	timeout 20 "$name" -f "$SLURM_CONF" "$@" || { _slurm_logs; slurm_skip "$name did not start"; }
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		[ -s "$pidf" ] && break
 		sleep 0.05
 	done
@@ -147,7 +148,7 @@ _slurm_daemon() {   # _slurm_daemon NAME ARGS...
 }
 
 slurm_up() {
-	local t0 t1 st="" i limit=${SLURM_UP_TIMEOUT:-20}
+	local t0 t1 st="" limit=${SLURM_UP_TIMEOUT:-20}
 	_slurm_check
 	t0=$(date +%s%N)
 	SLURM_TEST_DIR=$(mktemp -d /tmp/replay-slurm.XXXXXX)
@@ -162,7 +163,7 @@ slurm_up() {
 	_slurm_conf
 	_slurm_daemon slurmctld -c -i
 	_slurm_daemon slurmd
-	for i in $(seq $((limit * 10))); do
+	for _ in $(seq $((limit * 10))); do
 		st=$(timeout 5 sinfo -h -o %t 2>/dev/null) || st=""
 		[ "$st" = idle ] && break
 		sleep 0.1
@@ -180,8 +181,8 @@ slurm_sbatch() {
 
 # Poll squeue until job ID has left it (finished); 1 after SECS seconds.
 slurm_wait_job() {   # slurm_wait_job ID SECS
-	local id=$1 n=$(($2 * 5)) i out
-	for i in $(seq "$n"); do
+	local id=$1 n=$(($2 * 5)) out
+	for _ in $(seq "$n"); do
 		out=$(timeout 10 squeue -h -j "$id" -o %T 2>/dev/null) || out="?"
 		[ -z "$out" ] && return 0
 		sleep 0.2
@@ -205,10 +206,10 @@ slurm_procs_in() {   # slurm_procs_in DIR
 }
 
 _slurm_stop() {   # _slurm_stop PID...: TERM, up to 5 s, then KILL
-	local p i left
+	local p left
 	[ $# -gt 0 ] || return 0
 	kill -TERM "$@" 2>/dev/null
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		left=()
 		for p in "$@"; do kill -0 "$p" 2>/dev/null && left+=("$p"); done
 		[ ${#left[@]} -eq 0 ] && return 0
@@ -236,8 +237,8 @@ slurm_down() {
 
 # Wait until no job is left in squeue; 1 after SECS seconds.
 slurm_wait_all() {
-	local i out
-	for i in $(seq $(($1 * 5))); do
+	local out
+	for _ in $(seq $(($1 * 5))); do
 		out=$(timeout 10 squeue -h -o %i 2>/dev/null) || return 1
 		[ -z "$out" ] && return 0
 		sleep 0.2
