@@ -33,6 +33,7 @@ static size_t fb_nrec;
 static struct {
 	int64_t pid;
 	char name[128];
+	char host[64];
 } fb_ranks[FB_MAXRANK];
 static size_t fb_nranks;
 static struct builder fb_builder;
@@ -50,6 +51,15 @@ int builder_rank(struct builder *b, int64_t pid, const char *name, uint32_t *ran
 	fb_ranks[fb_nranks].pid = pid;
 	snprintf(fb_ranks[fb_nranks].name, sizeof(fb_ranks[0].name), "%s", name);
 	*rank = (uint32_t)fb_nranks++;
+	return 0;
+}
+
+int builder_rank_host(struct builder *b, uint32_t rank, const char *host)
+{
+	(void)b;
+	if (rank >= fb_nranks)
+		return -EINVAL;
+	snprintf(fb_ranks[rank].host, sizeof(fb_ranks[0].host), "%s", host);
 	return 0;
 }
 

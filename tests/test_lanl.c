@@ -54,6 +54,9 @@ static void test_nton(void **st)
 	assert_string_equal(fb_ranks[0].name, "host13.10378");
 	assert_int_equal(fb_ranks[1].pid, 10377);
 	assert_string_equal(fb_ranks[1].name, "host12.10377");
+	/* the timing file's hosts are kept (replay-mpi --placement hosts) */
+	assert_string_equal(fb_ranks[0].host, "host13.lanl.gov");
+	assert_string_equal(fb_ranks[1].host, "host12.lanl.gov");
 
 	/* rank 0: two nested pwrite64 -> async submits, awaited by MPIO_Wait */
 	const int64_t r0 = 10378, r1 = 10377;

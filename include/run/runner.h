@@ -94,6 +94,36 @@ const struct run_shared *runner_shared(const struct runner *r);
 const struct topo *runner_topo(const struct runner *r);
 void runner_free(struct runner *r);
 
+/*
+ * Hooks for replay-mpi (src/mpi/): the same runner, several cooperating
+ * runners in different MPI processes.  Every member may be NULL (what
+ * `replay run` does).  The hooks run in the parent only; forked workers
+ * never call them.
+ *  local    per plan process: 1 when this runner forks it (NULL: all);
+ *           the others' slots are kept up to date by tick()
+ *  prepare  replaces plan_prepare + the cache drop of a parallel run;
+ *           *drop names what was done about the cache
+ *  start    every local worker is ready (stopping: the run is being
+ *           stopped): returns 1 when all runners may start now, 0 when
+ *           one of them is stopping (the workers are then stopped)
+ *  tick     polled while the workers run; returns the ns until it wants
+ *           to be called again
+ *  finish   the local workers have all exited (final progress to send)
+ */
+struct runner_hooks {
+	void *ctx;
+	const uint8_t *local;
+	int (*prepare)(void *ctx, struct plan *p, bool drop, const char **drop_done,
+		       struct rerr *e);
+	int (*start)(void *ctx, bool stopping);
+	uint64_t (*tick)(void *ctx, struct run_shared *sh);
+	void (*finish)(void *ctx, struct run_shared *sh);
+};
+void runner_set_hooks(struct runner *r, const struct runner_hooks *h);
+/* The shared results, writable (replay-mpi gathers the other processes'
+ * slots into it). */
+struct run_shared *runner_shared_rw(struct runner *r);
+
 /* Async-signal-safe: the SIGINT/SIGTERM handler cmd_run installs. */
 void runner_on_signal(int sig);
 /* The signal received so far, 0 if none. */

@@ -65,6 +65,11 @@ const struct optdef opt_table[] = {
 	{ OPT_SAMPLE, 0, "sample-interval", "MS", CMD_RUN, "timeline sampling interval (default 100)" },
 	{ OPT_QUIET, 0, "quiet", NULL, CMD_RUN, "no progress line" },
 	{ OPT_QUIET, 0, "quiet", NULL, CMD_CONVERT, "no summary line" },
+	/* replay-mpi */
+	{ OPT_PLACEMENT, 0, "placement", "HOW", CMD_MPI,
+	  "trace ranks onto MPI processes: block (default),\ncyclic, hosts (the trace's nodes kept together)" },
+	{ OPT_TARGET, 0, "target", "KIND", CMD_MPI,
+	  "shared: one process prepares the files; local: one\nper node (default: detected with statfs)" },
 	/* stat, compare */
 	{ 'j', 'j', "json", NULL, CMD_STAT, "print JSON instead of text" },
 	{ 'j', 'j', "json", NULL, CMD_COMPARE, "print the comparison as JSON" },

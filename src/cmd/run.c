@@ -41,6 +41,7 @@ struct run_cli {
 	char **traces;
 	int ntraces;
 	const char *target;
+	const struct run_ext *x;     /* replay-mpi's hooks, or NULL       */
 };
 
 /* Everything a run holds, released by run_release(). */
@@ -164,14 +165,14 @@ static int run_option(void *ctx, int id, const char *arg)
 		c->ro.sample_interval_ns = v * 1000000ull;
 		return 0;
 	default:
-		return -1;
+		return c->x && c->x->option ? c->x->option(c->x->ctx, id, arg) : -1;
 	}
 }
 
 /* 0: go on; 1: --help printed; 2: a usage error (said). */
 static int parse_args(int argc, char **argv, struct run_cli *c)
 {
-	int rc = opts_parse(CMD_RUN, false, argc, argv, run_option, c);
+	int rc = opts_parse(CMD_RUN | (c->x ? c->x->cmds : 0), false, argc, argv, run_option, c);
 	if (rc)
 		return rc;
 	if (argc - optind < 2) {
@@ -183,6 +184,9 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	c->traces = argv + optind;
 	c->ntraces = argc - optind - 1;
 	c->target = argv[argc - 1];
+	if (c->x && c->x->setup &&
+	    c->x->setup(c->x->ctx, c->target, &c->ro, &c->po, &c->quiet, &c->output) < 0)
+		return 2;
 	return 0;
 }
 
@@ -282,6 +286,8 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 		return ret;
 	}
 	st->have_plan = true;
+	if (c->x && c->x->planned && c->x->planned(c->x->ctx, &st->plan, &st->s) < 0)
+		return -EINVAL;
 	return check_timing(st, c);
 }
 
@@ -341,6 +347,8 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 		die_msg("%s", e.msg);
 		return ret;
 	}
+	if (c->x && c->x->runner && c->x->runner(c->x->ctx, st->runner) < 0)
+		return -EINVAL;
 	fill_report_info(st, c);
 	st->doc = report_doc_new(&st->ri);
 	st->agg = malloc(sizeof(*st->agg));
@@ -369,6 +377,8 @@ static int one_repeat(struct run_state *st, struct run_cli *c, bool last)
 		die_msg("%s", e.msg);           /* nothing ran (preparation or cache drop failed) */
 		return ret;
 	}
+	if (c->x && c->x->after_run && c->x->after_run(c->x->ctx, st->runner, &out, ret, &e) < 0)
+		return -EIO;
 	if (report_add_run(st->doc, report_run_json(runner_shared(st->runner), &out, seq)) < 0 ||
 	    report_agg_add(st->agg, runner_shared(st->runner), &out, seq) < 0) {
 		die_msg("out of memory");
@@ -446,12 +456,18 @@ static int mismatches(const struct report_agg *agg, const struct run_cli *c)
 /* The summary on stdout, the JSON file; the exit status. */
 static int report_results(struct run_state *st, const struct run_cli *c, int ret)
 {
-	if (report_timing_add(st->doc, &st->ri, st->agg) < 0 || report_finish(st->doc) < 0) {
+	bool root = !c->x || c->x->root;
+	if (report_timing_add(st->doc, &st->ri, st->agg) < 0 ||
+	    (c->x && c->x->report && c->x->report(c->x->ctx, st->doc) < 0) ||
+	    report_finish(st->doc) < 0) {
 		die_msg("out of memory");
 		return 1;
 	}
-	if (st->agg->nruns)
+	if (st->agg->nruns && root) {
 		report_print(stdout, &st->ri, st->agg);
+		if (c->x && c->x->print)
+			c->x->print(c->x->ctx, stdout);
+	}
 	if (c->output) {
 		struct rerr we = { .msg = "" };
 		if (report_write(st->doc, c->output, &we) < 0) {
@@ -461,7 +477,7 @@ static int report_results(struct run_state *st, const struct run_cli *c, int ret
 	}
 	if (ret < 0)
 		return 1;
-	return mismatches(st->agg, c);
+	return root ? mismatches(st->agg, c) : 0;
 }
 
 static void run_release(struct run_state *st)
@@ -484,9 +500,15 @@ static void run_release(struct run_state *st)
 
 int cmd_run(int argc, char **argv)
 {
+	return cmd_run_ext(argc, argv, NULL);
+}
+
+int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
+{
 	struct run_cli c = { .ro = { .mode = RUN_PARALLEL, .depth = 1, .bind = BIND_SPREAD,
 				     .drop_caches = true, .sample_interval_ns = 100000000ull },
-			     .engine = "sync", .mode = "parallel", .bind = "spread", .repeats = 1 };
+			     .engine = "sync", .mode = "parallel", .bind = "spread", .repeats = 1,
+			     .x = x };
 	struct run_state st;
 	int status = 1, ret;
 
@@ -501,6 +523,10 @@ int cmd_run(int argc, char **argv)
 	st.plan.target_fd = -1;
 	if (load_and_plan(&st, &c) < 0)
 		goto out;
+	if (c.dry && x && !x->root) {
+		status = 0;
+		goto out;
+	}
 	if (c.dry) {
 		plan_print(&st.plan, &st.s, stdout);
 		report_filter_print(stdout, &st.filt);

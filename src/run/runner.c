@@ -61,6 +61,7 @@ int runner_signal(void)
 }
 
 struct runner {
+	struct runner_hooks hk;      /* replay-mpi (runner.h); zero: none */
 	struct plan *plan;
 	const struct opstream *s;
 	struct runner_opts o;
@@ -1416,6 +1417,23 @@ const struct run_shared *runner_shared(const struct runner *r)
 	return r->sh;
 }
 
+void runner_set_hooks(struct runner *r, const struct runner_hooks *h)
+{
+	r->hk = *h;
+}
+
+struct run_shared *runner_shared_rw(struct runner *r)
+{
+	return r->sh;
+}
+
+/* Forked by this runner (every process, unless replay-mpi placed some
+ * elsewhere). */
+static bool is_local(const struct runner *r, unsigned i)
+{
+	return !r->hk.local || r->hk.local[i];
+}
+
 const struct topo *runner_topo(const struct runner *r)
 {
 	return r->topo;
@@ -1503,6 +1521,8 @@ struct group {
 	struct run_outcome *out;
 	unsigned first, count;
 	unsigned alive, failed;
+	unsigned nlocal;             /* workers forked here (hooks.local)  */
+	bool started;                /* hooks.start said go               */
 	int fail_idx;                /* the first worker that failed, or -1 */
 	bool released;
 	uint64_t t_rel, next_sample, next_prog;
@@ -1538,6 +1558,9 @@ static int group_fork(struct group *g, struct rerr *e)
 	}
 	fflush(NULL);
 	for (unsigned i = g->first; i < g->first + g->count; i++) {
+		if (!is_local(r, i))
+			continue;
+		g->nlocal++;
 		pid_t pid = fork();
 
 		if (pid < 0) {
@@ -1629,8 +1652,18 @@ static void group_release(struct group *g)
 {
 	struct run_shared *sh = g->r->sh;
 
-	if (g->released || __atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) != g->count ||
-	    group_stopping(g))
+	if (g->released)
+		return;
+	if (g->r->hk.start && !g->started &&
+	    (__atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) == g->nlocal || group_stopping(g))) {
+		/* the other runners must learn that this one stops, too */
+		g->started = true;
+		if (!g->r->hk.start(g->r->hk.ctx, group_stopping(g)) && !group_stopping(g)) {
+			g->out->stop_signal = g->out->stop_signal ? g->out->stop_signal : SIGTERM;
+			group_kill(g);
+		}
+	}
+	if (__atomic_load_n(&sh->ready, __ATOMIC_SEQ_CST) != g->nlocal || group_stopping(g))
 		return;
 	g->t_rel = now_ns();
 	sh->release_ns = g->t_rel;
@@ -1681,6 +1714,10 @@ static void group_wait(struct group *g)
 		group_release(g);
 		now = now_ns();
 		wake = group_tick(g, now);
+		if (g->r->hk.tick && g->released) {
+			uint64_t t = g->r->hk.tick(g->r->hk.ctx, g->r->sh);
+			wake = t < wake ? t : wake;
+		}
 		ts.tv_sec = (time_t)(wake / 1000000000ull);
 		ts.tv_nsec = (long)(wake % 1000000000ull);
 		sigtimedwait(&g->chld, &si, &ts);
@@ -1728,6 +1765,8 @@ static int run_group(struct runner *r, unsigned first, unsigned count,
 	sigprocmask(SIG_BLOCK, &g.chld, &old);
 	ret = group_fork(&g, e);
 	group_wait(&g);
+	if (r->hk.finish && g.released)
+		r->hk.finish(r->hk.ctx, r->sh);
 	*flushed = false;
 	if (g.released && !ret && !g.failed && !group_stopping(&g)) {
 		*flushed = true;
@@ -1788,14 +1827,17 @@ static int run_parallel(struct runner *r, struct run_outcome *out, struct rerr *
 	bool flushed = false;
 	int ret;
 
-	ret = plan_prepare(r->plan, e);
+	if (r->hk.prepare)
+		ret = r->hk.prepare(r->hk.ctx, r->plan, r->o.drop_caches, &r->drop_done, e);
+	else
+		ret = plan_prepare(r->plan, e);
 	if (ret < 0)
 		return ret;
 	if (runner_signal()) {
 		out->incomplete = true;
 		return interrupted(out, e);
 	}
-	ret = drop(r, e);
+	ret = r->hk.prepare ? 0 : drop(r, e);
 	if (ret < 0)
 		return ret;
 	ret = run_group(r, 0, n, &out->completion_ns, &flushed, out, e);

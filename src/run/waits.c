@@ -75,3 +75,12 @@ void barrier_wake_all(struct barrier *b)
 {
 	fwake(&b->gen);
 }
+
+void barrier_arrive_for(struct barrier *b, uint32_t n, uint32_t nparts)
+{
+	if (__atomic_add_fetch(&b->count, n, __ATOMIC_SEQ_CST) >= nparts) {
+		__atomic_store_n(&b->count, 0, __ATOMIC_SEQ_CST);
+		__atomic_fetch_add(&b->gen, 1, __ATOMIC_SEQ_CST);
+		fwake(&b->gen);
+	}
+}

@@ -550,6 +550,7 @@ struct lfile {
 	int rank;                   /* MPI rank, -1 unknown           */
 	int64_t pid;                /* rank pid                       */
 	char name[128];
+	char host[64];              /* from the timing file's barrier lines, "" */
 	uint32_t brank;
 	unsigned day0;
 };
@@ -875,6 +876,7 @@ static int ranks_from_barriers(struct lanl *L, bool have_tfile)
 		f->rank = L->t[found].rank;
 		f->pid = L->t[found].pid;
 		rank_name(f->name, sizeof(f->name), L->t[found].host, f->pid);
+		snprintf(f->host, sizeof(f->host), "%s", L->t[found].host);
 	}
 	number_unmatched(L);
 	qsort(L->f, L->nf, sizeof(*L->f), cmp_file_rank);
@@ -1710,6 +1712,11 @@ static int lanl_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 	for (size_t i = 0; i < L.nf; i++) {
 		rc = builder_rank(b, L.f[i].pid, L.f[i].name, &L.f[i].brank);
 		if (rc) {
+			rerr_set(e, rc, "cannot add rank '%s': %s", L.f[i].name, strerror(-rc));
+			goto out;
+		}
+		/* the node it ran on (replay-mpi --placement hosts) */
+		if (L.f[i].host[0] && (rc = builder_rank_host(b, L.f[i].brank, L.f[i].host)) < 0) {
 			rerr_set(e, rc, "cannot add rank '%s': %s", L.f[i].name, strerror(-rc));
 			goto out;
 		}

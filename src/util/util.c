@@ -38,10 +38,17 @@ int rerr_at(struct rerr *e, int code, const char *file, unsigned long line, cons
 	return code;
 }
 
+static const char *msg_prefix = "replay";
+
+void msg_set_prefix(const char *prefix)
+{
+	msg_prefix = prefix;
+}
+
 void die_msg(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("replay: ", stderr);
+	fprintf(stderr, "%s: ", msg_prefix);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -51,7 +58,7 @@ void die_msg(const char *fmt, ...)
 void warn_msg(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("replay: warning: ", stderr);
+	fprintf(stderr, "%s: warning: ", msg_prefix);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

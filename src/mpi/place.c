@@ -1,0 +1,161 @@
+/* place.c - placement, shared file systems, class merge (mpi/place.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/place.h"
+
+static const char *const place_names[] = { "block", "cyclic", "hosts" };
+
+int place_parse(const char *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, place_names[i]))
+			return i;
+	return -1;
+}
+
+const char *place_name(int p)
+{
+	return p >= 0 && p < 3 ? place_names[p] : "?";
+}
+
+/* Processes first..first+n-1 of the list share items 0..m-1 block-wise. */
+static uint32_t block_of(uint32_t i, uint32_t m, uint32_t n)
+{
+	return (uint32_t)((uint64_t)i * n / m);
+}
+
+static int place_hosts(uint32_t nprocs, uint32_t nmpi, const uint32_t *proc_host,
+		       const uint32_t *mpi_node, uint32_t *owner)
+{
+	uint32_t nnodes = 0, nhosts = 0;
+	for (uint32_t p = 0; p < nmpi; p++)
+		nnodes = mpi_node[p] + 1 > nnodes ? mpi_node[p] + 1 : nnodes;
+	for (uint32_t i = 0; i < nprocs; i++)
+		nhosts = proc_host[i] + 1 > nhosts ? proc_host[i] + 1 : nhosts;
+	uint32_t *node_procs = calloc(nnodes, sizeof(*node_procs));   /* MPI processes per node */
+	uint32_t *node_items = calloc(nnodes, sizeof(*node_items));   /* plan processes per node */
+	uint32_t *seen = calloc(nnodes, sizeof(*seen));
+	int ret = -1;
+	if (!node_procs || !node_items || !seen)
+		goto out;
+	for (uint32_t p = 0; p < nmpi; p++)
+		node_procs[mpi_node[p]]++;
+	for (uint32_t i = 0; i < nprocs; i++)
+		node_items[proc_host[i] % nnodes]++;
+	for (uint32_t i = 0; i < nprocs; i++) {
+		uint32_t node = proc_host[i] % nnodes;
+		uint32_t k = block_of(seen[node]++, node_items[node], node_procs[node]);
+		/* the k-th MPI process of that node */
+		for (uint32_t p = 0; p < nmpi; p++)
+			if (mpi_node[p] == node && k-- == 0) {
+				owner[i] = p;
+				break;
+			}
+	}
+	ret = 0;
+out:
+	free(node_procs);
+	free(node_items);
+	free(seen);
+	return ret;
+}
+
+int place_procs(int how, uint32_t nprocs, uint32_t nmpi, const uint32_t *proc_host,
+		const uint32_t *mpi_node, uint32_t *owner, char *why, size_t whylen)
+{
+	if (nmpi == 0 || nprocs < nmpi) {
+		snprintf(why, whylen, "%u MPI processes for %u trace ranks to replay: each MPI process"
+			 " needs at least one (start at most %u, or replay more ranks with -n)",
+			 nmpi, nprocs, nprocs);
+		return -1;
+	}
+	if (how == PLACE_HOSTS) {
+		if (!proc_host || !mpi_node) {
+			snprintf(why, whylen, "--placement hosts: the trace records no host per rank");
+			return -1;
+		}
+		if (place_hosts(nprocs, nmpi, proc_host, mpi_node, owner) < 0) {
+			snprintf(why, whylen, "out of memory");
+			return -1;
+		}
+		return 0;
+	}
+	for (uint32_t i = 0; i < nprocs; i++)
+		owner[i] = how == PLACE_CYCLIC ? i % nmpi : block_of(i, nprocs, nmpi);
+	return 0;
+}
+
+/* f_type values (statfs(2), linux/magic.h and the file systems' sources) */
+static const struct {
+	unsigned long magic;
+	const char *name;
+	int shared;
+} fs_magics[] = {
+	{ 0x0BD00BD0ul, "lustre", 1 },
+	{ 0x47504653ul, "gpfs", 1 },
+	{ 0x6969ul, "nfs", 1 },
+	{ 0x00C36400ul, "ceph", 1 },
+	{ 0x19830326ul, "beegfs", 1 },
+	{ 0xFF534D42ul, "cifs", 1 },
+	{ 0xFE534D42ul, "smb2", 1 },
+	{ 0x20030528ul, "orangefs", 1 },
+	{ 0x5346414Ful, "afs", 1 },
+	{ 0x6B414653ul, "afs", 1 },
+	{ 0xAAD7AAEAul, "panfs", 1 },
+	{ 0x01161970ul, "gfs2", 1 },
+	{ 0xEF53ul, "ext4", 0 },
+	{ 0x58465342ul, "xfs", 0 },
+	{ 0x9123683Eul, "btrfs", 0 },
+	{ 0x01021994ul, "tmpfs", 0 },
+	{ 0x794C7630ul, "overlayfs", 0 },
+	{ 0x2FC12FC1ul, "zfs", 0 },
+};
+
+int fs_magic_shared(unsigned long magic, const char **name)
+{
+	magic &= 0xFFFFFFFFul;
+	for (size_t i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
+		if (fs_magics[i].magic == magic) {
+			if (name)
+				*name = fs_magics[i].name;
+			return fs_magics[i].shared;
+		}
+	if (name)
+		*name = NULL;
+	return 0;
+}
+
+void cls_combine(const struct class_stats *in, struct class_stats *inout, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		inout[k].total_ios += in[k].total_ios;
+		inout[k].io_bytes += in[k].io_bytes;
+		inout[k].done_bytes += in[k].done_bytes;
+		inout[k].errors += in[k].errors;
+		inout[k].short_ios += in[k].short_ios;
+		hist_merge(&inout[k].lat, &in[k].lat);
+	}
+}
+
+const char *fmt_rank_list(const uint32_t *r, size_t n, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < n && used < len; ) {
+		size_t j = i;
+		while (j + 1 < n && r[j + 1] == r[j] + 1)
+			j++;
+		int m = j > i ? snprintf(buf + used, len - used, "%s%u-%u", used ? "," : "", r[i], r[j])
+			      : snprintf(buf + used, len - used, "%s%u", used ? "," : "", r[i]);
+		if (m < 0 || (size_t)m >= len - used) {
+			if (len > 4)
+				strcpy(buf + len - 4, "...");
+			break;
+		}
+		used += (size_t)m;
+		i = j + 1;
+	}
+	return buf;
+}
