@@ -38,8 +38,8 @@ for t in one two; do
 	jq -r '.runs[0].jobs[] | "\(.rank_name) \(.read.io_bytes) \(.write.io_bytes)"' "$j" | sort >"$tmp/got"
 	cmp -s "$tmp/want" "$tmp/got" || { diff "$tmp/want" "$tmp/got"; fail "$t: bytes per rank differ from the trace"; }
 	[ "$(jq -r '.incomplete' "$j")" = false ] || fail "$t: result marked incomplete"
-	jq -e --arg j "$id" '[paths(scalars) as $p | select(($p | map(tostring) | join(".") | test("job_?id"; "i"))
-		and (getpath($p) | tostring) == $j)] | length > 0' "$j" >/dev/null || fail "$t: job id $id not in the result"
+	jq -e --arg j "$id" --arg n "$(hostname)" '.mpi.slurm.job_id == $j and .mpi.slurm.nodelist == $n and
+		.mpi.processes == 4' "$j" >/dev/null || fail "$t: job $id on $(hostname), 4 processes, not in the result"
 	[ -s "$tmp/out/logs/$t/lt-parallel-4.log" ] || fail "$t: no log"
 done
 { grep -qw one "$tmp/out/compare.txt" && grep -qw two "$tmp/out/compare.txt"; } || fail "compare.txt does not name both targets"

@@ -13,7 +13,8 @@
 # read and written per traced rank in replay-mpi's JSON equal replay run's;
 # exactly one process of the job wrote the JSON (one rename onto it in all
 # the tasks' straces, no other result file); and the JSON records the job
-# id and node list the tasks saw in SLURM_JOB_ID / SLURM_JOB_NODELIST.
+# id and node list the tasks saw in SLURM_JOB_ID / SLURM_JOB_NODELIST; the
+# traced ranks were spread one per task, and each task replayed data ops.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 REPLAY_MPI=${REPLAY_MPI:-${BUILDDIR:-$(dirname "$REPLAY")}/replay-mpi}
@@ -81,11 +82,15 @@ writers=$(grep -l "rename[a-z0-9]*(.*$tmp/res/mpi.json" "$tmp"/mpi-*.strace | wc
 [ "$(ls "$tmp/res")" = "$(printf 'mpi.json\nrun.json')" ] || fail "other files in the result dir: $(ls "$tmp/res")"
 # the job id and node list the tasks saw are in the result
 read -r jobid nodes <"$tmp/job.0"
-# (a field whose path names the job id / the node list, holding that value)
-jq -e --arg j "$jobid" --arg n "$nodes" '
-	[paths(scalars) as $p | ($p | map(tostring) | join(".")) as $k | (getpath($p) | tostring) as $v |
-	 select(($k | test("job_?id"; "i")) and $v == $j), select(($k | test("node_?list|nodes"; "i")) and $v == $n)] |
-	length >= 2' "$tmp/res/mpi.json" >/dev/null ||
-	fail "the result does not record job $jobid and node list $nodes (a job id and a node list field)"
+jq -e --arg j "$jobid" --arg n "$nodes" '.mpi.slurm.job_id == $j and .mpi.slurm.nodelist == $n' \
+	"$tmp/res/mpi.json" >/dev/null || fail "the result does not record job $jobid on $nodes (.mpi.slurm)"
+# the work was spread: block placement, one traced rank per task, and each
+# task's own strace shows it replaying data ops beneath the target
+jq -e '[.mpi.ranks[].trace_ranks | length] == [1, 1, 1, 1]' "$tmp/res/mpi.json" >/dev/null ||
+	fail "placement is not one traced rank per task: $(jq -c '[.mpi.ranks[].trace_ranks]' "$tmp/res/mpi.json")"
+for k in 0 1 2 3; do
+	python3 "$ORACLE" --root "$cap/w" --strip "$tmp/t-mpi" "$tmp/mpi-$k.strace" |
+		jq -e '[.pids[] | length] | add > 0' >/dev/null || fail "task $k replayed no data op"
+done
 [ "$(jq -r '.incomplete' "$tmp/res/mpi.json")" = false ] || fail "the result is marked incomplete"
-echo "ok one JSON (written by one task of 4), recording job $jobid on $nodes"
+echo "ok one JSON (written by one task of 4), recording job $jobid on $nodes; one traced rank per task, each replayed its ops"
