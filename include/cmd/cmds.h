@@ -43,9 +43,10 @@ struct run_ext {
 	int (*planned)(void *ctx, const struct plan *p, const struct opstream *s);
 	/* the runner exists: install its hooks */
 	int (*runner)(void *ctx, struct runner *r);
-	/* one run ended (ret, e: runner_run's): merge into the root's results */
+	/* one run ended (ret, e: runner_run's, which it may reword): merge
+	 * into the root's results */
 	int (*after_run)(void *ctx, struct runner *r, struct run_outcome *out, int ret,
-			 const struct rerr *e);
+			 struct rerr *e);
 	/* the root's document and summary: what the hooks add */
 	int (*report)(void *ctx, json_t *doc);
 	void (*print)(void *ctx, FILE *f);

@@ -35,6 +35,8 @@ struct mpi_ctx {
 	char prefix[128];
 	int phase;               /* 1 once the options are read           */
 	bool done;               /* reached the report (every collective) */
+	bool failed_here;        /* this process's run failed             */
+	int failed_rank;         /* the MPI rank whose run failed, -1     */
 	int placement;
 	int target_kind;         /* -1 detect, 0 local, 1 shared          */
 	const char *target_why;

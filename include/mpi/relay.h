@@ -39,6 +39,10 @@ void relay_flush(struct relay *rl, struct run_shared *sh);
 void relay_end(struct relay *rl);
 /* A stop came from another process (reset by relay_begin). */
 bool relay_stopped(const struct relay *rl);
+/* This process's run failed: every other one stops (as on a signal). */
+void relay_fail(struct relay *rl);
+/* The MPI rank whose failure stopped this run, or -1. */
+int  relay_failed_peer(const struct relay *rl);
 void relay_free(struct relay *rl);
 
 #endif

@@ -36,7 +36,7 @@ static int mpi_option(void *ctx, int id, const char *arg)
 	if (id == OPT_PLACEMENT) {
 		m->placement = place_parse(arg);
 		if (m->placement < 0) {
-			die_msg("invalid placement '%s': expected block, cyclic or hosts", arg);
+			die_msg("invalid --placement '%s': expected block, cyclic or hosts", arg);
 			return -1;
 		}
 		return 0;
@@ -257,17 +257,34 @@ static int mpi_runner(void *ctx, struct runner *r)
 	return 0;
 }
 
-/* A failed run is the job's failure: name the MPI rank and host, abort. */
+/* A failed run is the job's failure: it names the MPI rank, the host and
+ * the trace; the others stop, the root writes what ran (failed), the
+ * preparer removes the files, then the failed process aborts the job. */
 static int mpi_after_run(void *ctx, struct runner *r, struct run_outcome *out, int ret,
-			 const struct rerr *e)
+			 struct rerr *e)
 {
 	struct mpi_ctx *m = ctx;
-	if (ret < 0 && !out->stop_signal && !runner_signal()) {
-		die_msg("MPI rank %d on %s: %s (trace %s)", m->rank, m->host, e->msg, m->trace_name);
-		fflush(stderr);
-		MPI_Abort(MPI_COMM_WORLD, 1);
-	}
+	bool here = ret < 0 && !out->stop_signal && !runner_signal();
+	int who = here ? m->rank + 1 : 0, peer = relay_failed_peer(m->rl);
+	if (here)
+		relay_fail(m->rl);
 	relay_end(m->rl);
+	MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (here) {
+		m->failed_here = true;
+		die_msg("MPI rank %d on %s: %s (trace %s)", m->rank, m->host, e->msg, m->trace_name);
+		rerr_set(e, ret, "stopping the job (MPI_Abort once rank 0 has written what ran)");
+	} else if (who) {
+		/* stopped by the failure, not by a signal of its own */
+		if (peer >= 0 || !out->stop_signal) {
+			runner_on_signal(0);
+			out->stop_signal = 0;
+		}
+		out->failed = true;
+		out->incomplete = true;
+		rerr_set(e, -ECANCELED, "stopped: MPI rank %d failed (its message above)", who - 1);
+	}
+	m->failed_rank = who - 1;
 	return mpi_merge_run(m, runner_shared_rw(r), out);
 }
 
@@ -334,6 +351,7 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	m->placement = PLACE_BLOCK;
 	m->target_kind = -1;
+	m->failed_rank = -1;
 	mpi_world(m);
 	m->trace_name = argc > 2 ? argv[argc - 2] : "?";
 	struct run_ext x = { .ctx = m, .cmds = CMD_MPI, .root = m->rank == 0, .option = mpi_option,
@@ -346,6 +364,12 @@ int main(int argc, char **argv)
 	 * one process may leave the others waiting for it */
 	if (status && status != 2 && m->phase && !m->done)
 		MPI_Abort(MPI_COMM_WORLD, status);
+	if (m->failed_rank >= 0) {
+		/* the root has written the results, the files are removed */
+		MPI_Barrier(MPI_COMM_WORLD);
+		if (m->failed_here)
+			MPI_Abort(MPI_COMM_WORLD, status ? status : 1);
+	}
 	mpi_ctx_release(m);
 	MPI_Finalize();
 	return status;

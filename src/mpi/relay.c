@@ -8,7 +8,7 @@
 #include "run/waits.h"
 
 #define TAG 7301
-enum { M_DONE = 1, M_BAR, M_STOP, M_FIN };
+enum { M_DONE = 1, M_BAR, M_STOP, M_FIN, M_FAIL };
 #define REC(kind, a) (((uint64_t)(kind) << 56) | ((uint64_t)(a) & ((1ull << 56) - 1)))
 
 struct outbuf {
@@ -41,6 +41,7 @@ struct relay {
 	uint32_t *next_k, *gen_expect;
 	uint8_t *sent;           /* per copy: arrival of next_k sent     */
 	bool stop_recv, stop_sent;
+	int fail_from;           /* MPI rank + 1 that said it failed, 0 */
 	int fin_recv;
 	uint64_t idle_ns;
 };
@@ -127,6 +128,10 @@ static void handle(struct relay *rl, struct run_shared *sh, const uint64_t *w, i
 			rl->recv[a * rl->nbars + b]++;
 		} else if (kind == M_STOP) {
 			rl->stop_recv = true;
+		} else if (kind == M_FAIL) {
+			rl->stop_recv = true;
+			if (!rl->fail_from)
+				rl->fail_from = (int)a + 1;
 		} else if (kind == M_FIN) {
 			rl->fin_recv++;
 		}
@@ -273,6 +278,17 @@ bool relay_stopped(const struct relay *rl)
 	return rl->stop_recv;
 }
 
+void relay_fail(struct relay *rl)
+{
+	queue_all(rl, REC(M_FAIL, rl->me));
+	send_out(rl);
+}
+
+int relay_failed_peer(const struct relay *rl)
+{
+	return rl->fail_from - 1;
+}
+
 void relay_begin(struct relay *rl, struct run_shared *sh)
 {
 	memset(rl->last, 0, rl->nlocal * sizeof(*rl->last));
@@ -285,6 +301,7 @@ void relay_begin(struct relay *rl, struct run_shared *sh)
 							      __ATOMIC_SEQ_CST) : 0;
 	}
 	rl->stop_recv = rl->stop_sent = false;
+	rl->fail_from = 0;
 	rl->fin_recv = 0;
 	rl->idle_ns = 20000;
 }
