@@ -60,11 +60,12 @@ id=$(cd "$tmp" && TRACE=$tmp/ck.txt TARGET="three=$tmp/d3" REPLAY=$REPLAY STEPS=
 	OUTDIR=$tmp/out3 EVALUATE_STORAGE=$SRCDIR/scripts/evaluate-storage EVALUATE_PROCS=4 \
 	EVALUATE_ARGS="--no-sequential --no-drop-caches" \
 	slurm_sbatch -N 1 -n 4 --overcommit -o "$tmp/job3.out" "$SRCDIR/scripts/replay.sbatch")
-for _ in $(seq 150); do   # until the replay has created its files (30 s at most)
-	[ -n "$(ls -A "$tmp/d3/.replay-evaluate" 2>/dev/null)" ] && break
+writing() { find "$tmp/d3/.replay-evaluate" -type f -size +0 2>/dev/null | grep -q .; }
+for _ in $(seq 150); do   # until the replay writes data (30 s at most)
+	writing && break
 	sleep 0.2
 done
-[ -n "$(ls -A "$tmp/d3/.replay-evaluate" 2>/dev/null)" ] || { cat "$tmp/job3.out"; fail "job $id did not start replaying"; }
+writing || { cat "$tmp/job3.out"; fail "job $id did not start replaying"; }
 timeout 10 scancel --batch --signal=TERM "$id"
 slurm_wait_job "$id" 60 || fail "job $id did not end after SIGTERM"
 grep -q "stopped by SIGTERM" "$tmp/job3.out" || { cat "$tmp/job3.out"; fail "job $id did not say it was stopped"; }

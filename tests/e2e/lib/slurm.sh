@@ -103,6 +103,10 @@ _slurm_conf() {
 	cat >"$d/slurm.conf" <<EOF
 # Written by tests/e2e/lib/slurm.sh: a one-node cluster on loopback.
 ClusterName=replaytest
+# Job ids differ between clusters: Open MPI names its session directory and
+# shared-memory segments after the PMIx namespace, slurm.pmix.JOB.STEP, so
+# two clusters running job 1 at once would share them and hang.
+FirstJobId=$((1000 + RANDOM * 30 + RANDOM % 30))
 SlurmctldHost=$(hostname)(127.0.0.1)
 SlurmctldPort=${ports% *}
 SlurmdPort=${ports#* }
@@ -131,7 +135,11 @@ $node NodeAddr=127.0.0.1
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 $extra
 EOF
-	mkdir "$d/state" "$d/spool"
+	# srun --mpi=pmix keeps a directory per step, spmix_appdir_UID_JOB.STEP,
+	# in /tmp by default, and a cancelled step leaves it behind: the next
+	# cluster's job of the same id then fails to launch ("File exists")
+	echo "PMIxCliTmpDirBase=$d/pmix" >"$d/mpi.conf"
+	mkdir "$d/state" "$d/spool" "$d/pmix"
 }
 
 # Start a daemon that forks into the background and wait for its pid file.
