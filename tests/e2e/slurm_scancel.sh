@@ -15,14 +15,9 @@
 # test; each job is stopped once replay-mpi writes data.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
-REPLAY_MPI=${REPLAY_MPI:-${BUILDDIR:-$(dirname "$REPLAY")}/replay-mpi}
-[ -x "$REPLAY_MPI" ] || { echo "skip: replay-mpi not built ($REPLAY_MPI): no MPI compiler, or built without it"; exit 77; }
-command -v jq >/dev/null || { echo "skip: jq is needed to read the JSON"; exit 77; }
-# Open MPI's own allocations outlive MPI_Finalize: LeakSanitizer would report
-# them in every task (replay's leaks are checked by the replay run tests)
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 # shellcheck source=lib/slurm.sh
 . "$SRCDIR/tests/e2e/lib/slurm.sh"
+slurm_need_replay_mpi
 tmp=$(mktemp -d)
 # shellcheck disable=SC2016,SC2034  # eval'd by lib/slurm.sh at exit
 SLURM_CLEANUP='rm -rf "$tmp"'

@@ -17,20 +17,17 @@
 # traced ranks were spread one per task, and each task replayed data ops.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
-REPLAY_MPI=${REPLAY_MPI:-${BUILDDIR:-$(dirname "$REPLAY")}/replay-mpi}
-[ -x "$REPLAY_MPI" ] || { echo "skip: replay-mpi not built ($REPLAY_MPI): no MPI compiler, or built without it"; exit 77; }
-for c in strace python3 jq mpicc; do
+for c in strace python3 mpicc; do
 	command -v "$c" >/dev/null || { echo "skip: $c not installed (scripts/setup)"; exit 77; }
 done
 # shellcheck source=lib/slurm.sh
 . "$SRCDIR/tests/e2e/lib/slurm.sh"
+slurm_need_replay_mpi
 tmp=$(mktemp -d)
 # shellcheck disable=SC2016,SC2034  # eval'd by lib/slurm.sh at exit
 SLURM_CLEANUP='rm -rf "$tmp"'
 ORACLE=$SRCDIR/tests/tools/strace_oracle.py
 COMPARE=$SRCDIR/tests/tools/fidelity_compare.py
-# LeakSanitizer cannot run under ptrace: leaks are checked by other tests
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fail() { echo "FAIL: $*"; exit 1; }
 
 slurm_up

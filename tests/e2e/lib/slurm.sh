@@ -36,6 +36,18 @@ SLURM_TEST_DIR=""
 SLURM_CLEANUP=${SLURM_CLEANUP:-}
 _slurm_pids=()
 
+# slurm_need_replay_mpi: REPLAY_MPI (default: replay-mpi beside REPLAY), or
+# exit 77 with the reason; jq to read its JSON.  LeakSanitizer is turned
+# off for the tasks: Open MPI's own allocations outlive MPI_Finalize and
+# would be reported in every one (replay's leaks are checked by the replay
+# run tests).
+slurm_need_replay_mpi() {
+	REPLAY_MPI=${REPLAY_MPI:-${BUILDDIR:-$(dirname "$REPLAY")}/replay-mpi}
+	[ -x "$REPLAY_MPI" ] || slurm_skip "replay-mpi not built ($REPLAY_MPI): no MPI compiler, or built without it"
+	command -v jq >/dev/null || slurm_skip "jq is needed to read the JSON"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+}
+
 slurm_skip() {
 	echo "skip: $*"
 	exit 77
