@@ -59,6 +59,8 @@ struct mpi_ctx {
 
 extern struct mpi_ctx g_mpi;
 
+/* Rank, size, hostnames, node ids, the node and node-leader communicators. */
+void mpi_world(struct mpi_ctx *m);
 void mpi_measure_offsets(struct mpi_ctx *m);
 /* One run ended everywhere: the root gets every slot, the outcome (max of
  * completions, any incomplete) and the node rows.  0 or -1. */

@@ -109,6 +109,9 @@ void runner_free(struct runner *r);
  *  tick     polled while the workers run; returns the ns until it wants
  *           to be called again
  *  finish   the local workers have all exited (final progress to send)
+ *  flush    replaces the syncfs of the target after a released group, in
+ *           every runner (wanted: this one's workers all completed):
+ *           0 flushed, 1 not flushed (some runner stopped), -errno
  */
 struct runner_hooks {
 	void *ctx;
@@ -118,6 +121,7 @@ struct runner_hooks {
 	int (*start)(void *ctx, bool stopping);
 	uint64_t (*tick)(void *ctx, struct run_shared *sh);
 	void (*finish)(void *ctx, struct run_shared *sh);
+	int (*flush)(void *ctx, int dir_fd, bool wanted);
 };
 void runner_set_hooks(struct runner *r, const struct runner_hooks *h);
 /* The shared results, writable (replay-mpi gathers the other processes'

@@ -26,6 +26,8 @@ int rerr_at(struct rerr *e, int code, const char *file, unsigned long line, cons
 	__attribute__((format(printf, 5, 6)));
 
 /* Print "replay: " + message to stderr (only cmd_* and main call this). */
+/* What die_msg/warn_msg start with ("replay"; replay-mpi names its rank). */
+void msg_set_prefix(const char *prefix);
 void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

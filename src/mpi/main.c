@@ -247,11 +247,32 @@ static void hook_finish(void *ctx, struct run_shared *sh)
 	relay_flush(((struct mpi_ctx *)ctx)->rl, sh);
 }
 
+/* Each node flushes once, when its processes' workers are all done (a
+ * stopped or failed process tells the others first: they may be waiting
+ * for it). */
+static int hook_flush(void *ctx, int dir_fd, bool wanted)
+{
+	struct mpi_ctx *m = ctx;
+	int w = wanted, all = 0, rc = 0;
+	if (!wanted) {
+		if (runner_signal())
+			relay_tick(m->rl, m->sh);      /* sends the stop */
+		else
+			relay_fail(m->rl);
+	}
+	MPI_Allreduce(&w, &all, 1, MPI_INT, MPI_MIN, m->node);
+	if (all && m->node_rank == 0 && syncfs(dir_fd) < 0)
+		rc = -errno;
+	MPI_Bcast(&rc, 1, MPI_INT, 0, m->node);
+	return all ? rc : 1;
+}
+
 static int mpi_runner(void *ctx, struct runner *r)
 {
 	struct mpi_ctx *m = ctx;
 	struct runner_hooks h = { .ctx = m, .local = m->local, .prepare = hook_prepare,
-				  .start = hook_start, .tick = hook_tick, .finish = hook_finish };
+				  .start = hook_start, .tick = hook_tick, .finish = hook_finish,
+				  .flush = hook_flush };
 	m->sh = runner_shared_rw(r);
 	runner_set_hooks(r, &h);
 	return 0;
@@ -267,7 +288,7 @@ static int mpi_after_run(void *ctx, struct runner *r, struct run_outcome *out, i
 	bool here = ret < 0 && !out->stop_signal && !runner_signal();
 	int who = here ? m->rank + 1 : 0, peer = relay_failed_peer(m->rl);
 	if (here)
-		relay_fail(m->rl);
+		relay_fail(m->rl);      /* once: relay_fail says it at most once a run */
 	relay_end(m->rl);
 	MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	if (here) {
@@ -312,33 +333,6 @@ static void usage(void)
 	opts_print(stdout, CMD_RUN | CMD_MPI);
 }
 
-/* Hostnames of every process, node ids, the node communicator. */
-static void mpi_world(struct mpi_ctx *m)
-{
-	MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &m->size);
-	if (gethostname(m->host, sizeof(m->host)) < 0)
-		snprintf(m->host, sizeof(m->host), "?");
-	m->host[HOSTLEN - 1] = 0;
-	m->hosts = calloc((size_t)m->size, HOSTLEN);
-	m->node_of = calloc((size_t)m->size, sizeof(*m->node_of));
-	if (!m->hosts || !m->node_of)
-		MPI_Abort(MPI_COMM_WORLD, 12);
-	MPI_Allgather(m->host, HOSTLEN, MPI_CHAR, m->hosts, HOSTLEN, MPI_CHAR, MPI_COMM_WORLD);
-	for (int q = 0; q < m->size; q++) {
-		int k;
-		for (k = 0; k < q && strcmp(m->hosts + (size_t)k * HOSTLEN,
-					    m->hosts + (size_t)q * HOSTLEN); k++)
-			;
-		m->node_of[q] = k == q ? (uint32_t)m->nnodes++ : m->node_of[k];
-	}
-	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &m->node);
-	MPI_Comm_rank(m->node, &m->node_rank);
-	MPI_Comm_split(MPI_COMM_WORLD, m->node_rank == 0 ? 0 : MPI_UNDEFINED, m->rank, &m->leaders);
-	snprintf(m->prefix, sizeof(m->prefix), "replay-mpi[%d@%s]", m->rank, m->host);
-	msg_set_prefix(m->prefix);
-}
-
 int main(int argc, char **argv)
 {
 	struct mpi_ctx *m = &g_mpi;
@@ -353,6 +347,8 @@ int main(int argc, char **argv)
 	m->target_kind = -1;
 	m->failed_rank = -1;
 	mpi_world(m);
+	snprintf(m->prefix, sizeof(m->prefix), "replay-mpi[%d@%.63s]", m->rank, m->host);
+	msg_set_prefix(m->prefix);
 	m->trace_name = argc > 2 ? argv[argc - 2] : "?";
 	struct run_ext x = { .ctx = m, .cmds = CMD_MPI, .root = m->rank == 0, .option = mpi_option,
 			     .setup = mpi_setup, .planned = mpi_planned, .runner = mpi_runner,

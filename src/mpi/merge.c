@@ -2,12 +2,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mpi/mpi_run.h"
 #include "mpi/place.h"
 #include "mpi/relay.h"
 #include "report/report.h"
 #include "util/util.h"
+
+/* Hostnames of every process, node ids, the node communicator. */
+void mpi_world(struct mpi_ctx *m)
+{
+	MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &m->size);
+	if (gethostname(m->host, sizeof(m->host)) < 0)
+		snprintf(m->host, sizeof(m->host), "?");
+	m->host[HOSTLEN - 1] = 0;
+	m->hosts = calloc((size_t)m->size, HOSTLEN);
+	m->node_of = calloc((size_t)m->size, sizeof(*m->node_of));
+	if (!m->hosts || !m->node_of)
+		MPI_Abort(MPI_COMM_WORLD, 12);
+	MPI_Allgather(m->host, HOSTLEN, MPI_CHAR, m->hosts, HOSTLEN, MPI_CHAR, MPI_COMM_WORLD);
+	for (int q = 0; q < m->size; q++) {
+		int k;
+		for (k = 0; k < q && strcmp(m->hosts + (size_t)k * HOSTLEN,
+					    m->hosts + (size_t)q * HOSTLEN); k++)
+			;
+		m->node_of[q] = k == q ? (uint32_t)m->nnodes++ : m->node_of[k];
+	}
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &m->node);
+	MPI_Comm_rank(m->node, &m->node_rank);
+	MPI_Comm_split(MPI_COMM_WORLD, m->node_rank == 0 ? 0 : MPI_UNDEFINED, m->rank, &m->leaders);
+}
 
 void node_sum_combine(const struct node_sum *in, struct node_sum *inout, size_t n)
 {

@@ -40,7 +40,7 @@ struct relay {
 	uint32_t *L, *nparty, *recv;
 	uint32_t *next_k, *gen_expect;
 	uint8_t *sent;           /* per copy: arrival of next_k sent     */
-	bool stop_recv, stop_sent;
+	bool stop_recv, stop_sent, fail_sent;
 	int fail_from;           /* MPI rank + 1 that said it failed, 0 */
 	int fin_recv;
 	uint64_t idle_ns;
@@ -280,6 +280,9 @@ bool relay_stopped(const struct relay *rl)
 
 void relay_fail(struct relay *rl)
 {
+	if (rl->fail_sent)
+		return;
+	rl->fail_sent = true;
 	queue_all(rl, REC(M_FAIL, rl->me));
 	send_out(rl);
 }
@@ -300,7 +303,7 @@ void relay_begin(struct relay *rl, struct run_shared *sh)
 		rl->gen_expect[c] = rl->nbars ? __atomic_load_n(&run_shared_barrier(sh, c)->gen,
 							      __ATOMIC_SEQ_CST) : 0;
 	}
-	rl->stop_recv = rl->stop_sent = false;
+	rl->stop_recv = rl->stop_sent = rl->fail_sent = false;
 	rl->fail_from = 0;
 	rl->fin_recv = 0;
 	rl->idle_ns = 20000;

@@ -1768,7 +1768,13 @@ static int run_group(struct runner *r, unsigned first, unsigned count,
 	if (r->hk.finish && g.released)
 		r->hk.finish(r->hk.ctx, r->sh);
 	*flushed = false;
-	if (g.released && !ret && !g.failed && !group_stopping(&g)) {
+	if (r->hk.flush && g.released) {
+		/* replay-mpi: one flush per node, every runner takes part */
+		int fr = r->hk.flush(r->hk.ctx, r->dir_fd, !ret && !g.failed && !group_stopping(&g));
+		*flushed = fr == 0;
+		if (fr < 0 && !ret)
+			ret = rerr_set(e, fr, "cannot flush '%s': %s", r->plan->target, strerror(-fr));
+	} else if (g.released && !ret && !g.failed && !group_stopping(&g)) {
 		*flushed = true;
 		if (syncfs(r->dir_fd) < 0)
 			ret = rerr_set(e, -errno, "cannot flush '%s': %s", r->plan->target, strerror(errno));

@@ -9,45 +9,7 @@
 # Rank 0 alone writes the one JSON and the one summary; 2 MPI processes x 4
 # trace ranks (forked workers under MPI) and --placement cyclic too.
 . "$SRCDIR/tests/e2e/lib/mpi.sh"
-command -v strace >/dev/null || { echo "skip: strace not installed"; exit 77; }
-ORACLE=$SRCDIR/tests/tools/strace_oracle.py
-RCMP=$SRCDIR/tests/tools/rank_ops_compare.py
-export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-
-# traced NAME CMD...: run CMD under strace -f -y into $tmp/NAME.*
-traced() {
-    local name=$1; shift
-    rm -rf "$tmp/tgt"; mkdir "$tmp/tgt" "$tmp/out.$name"
-    local rc=0
-    timeout 180 strace -f -y -o "$tmp/$name.strace" "$@" >"$tmp/$name.stdout" 2>"$tmp/$name.err" || rc=$?
-    [ "$rc" = 0 ] || { cat "$tmp/$name.err" >&2; fail "$name: exit $rc"; }
-    python3 "$ORACLE" --strip "$(cd "$tmp/tgt" && pwd)" "$tmp/$name.strace" >"$tmp/$name.ops.json"
-}
-
-# compare LABEL NP MPI_ARGS -- TRACE...: replay run vs mpirun -np NP replay-mpi
-compare() {
-    local label=$1 np=$2; shift 2
-    local margs=() rargs=()
-    while [ "$1" != -- ]; do
-        case $1 in --placement) margs+=("$1" "$2"); shift ;; *) margs+=("$1"); rargs+=("$1") ;; esac
-        shift
-    done
-    shift
-    traced "$label.run" "$REPLAY" run --quiet --keep "${drop[@]}" "${rargs[@]}" \
-        -o "$tmp/out.$label.run/r.json" "$@" "$tmp/tgt"
-    traced "$label.mpi" mpirun --oversubscribe -np "$np" "$MPI_BIN" --keep "${drop[@]}" "${margs[@]}" \
-        -o "$tmp/out.$label.mpi/r.json" "$@" "$tmp/tgt"
-    python3 "$RCMP" "$tmp/$label.run.ops.json" "$tmp/out.$label.run/r.json" \
-        "$tmp/$label.mpi.ops.json" "$tmp/out.$label.mpi/r.json" >"$tmp/$label.cmp" ||
-        { cat "$tmp/$label.cmp"; fail "$label: replay-mpi differs from replay run"; }
-    # one result: one JSON (no temporary left by another rank), one summary
-    [ "$(ls "$tmp/out.$label.mpi")" = r.json ] || fail "$label: files $(ls "$tmp/out.$label.mpi")"
-    [ "$(grep -c '^run 1:' "$tmp/$label.mpi.stdout")" = 1 ] || fail "$label: not one summary"
-    [ "$(jq .mpi.processes "$tmp/out.$label.mpi/r.json")" = "$np" ] || fail "$label: mpi.processes"
-    [ "$(jq '.runs[0].jobs | length' "$tmp/out.$label.mpi/r.json")" = \
-      "$(jq '.runs[0].jobs | length' "$tmp/out.$label.run/r.json")" ] || fail "$label: job count"
-    echo "ok $label (-np $np ${margs[*]}): $(grep -c '^ok' "$tmp/$label.cmp") ranks op for op"
-}
+need_strace
 
 "$REPLAY" gen writers-32 -n 3 --scale 0.2 -o "$tmp/w.txt" >/dev/null
 compare writers 4 -- "$tmp/w.txt"
