@@ -15,6 +15,8 @@
 # the tasks' straces, no other result file); and the JSON records the job
 # id and node list the tasks saw in SLURM_JOB_ID / SLURM_JOB_NODELIST; the
 # traced ranks were spread one per task, and each task replayed data ops.
+# Then MPICH's build, replay-mpi-mpich, under srun --mpi=pmi2: a world of 4
+# and the same bytes per traced rank.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 for c in strace python3 mpicc; do
@@ -91,3 +93,20 @@ for k in 0 1 2 3; do
 done
 [ "$(jq -r '.incomplete' "$tmp/res/mpi.json")" = false ] || fail "the result is marked incomplete"
 echo "ok one JSON (written by one task of 4), recording job $jobid on $nodes; one traced rank per task, each replayed its ops"
+
+# MPICH: the build's replay-mpi-mpich under --mpi=pmi2 (under pmix every
+# task would be a world of one): a world of 4 and the same bytes per rank
+MPICH_BIN=$(dirname "$REPLAY_MPI")/replay-mpi-mpich
+if [ ! -x "$MPICH_BIN" ]; then
+	echo "note: $MPICH_BIN not built (no MPICH): its srun --mpi=pmi2 form is not tested"
+	exit 0
+fi
+mkdir "$tmp/t-mpich"
+timeout 120 srun --mpi=pmi2 -O -n 4 "$MPICH_BIN" -m parallel -n 4 -o "$tmp/res/mpich.json" \
+	"${traces[@]}" "$tmp/t-mpich" >"$tmp/mpich.out" 2>&1 || { cat "$tmp/mpich.out"; fail "srun --mpi=pmi2 replay-mpi-mpich failed"; }
+jq -e '.mpi.processes == 4' "$tmp/res/mpich.json" >/dev/null ||
+	fail "replay-mpi-mpich under --mpi=pmi2: $(jq '.mpi.processes' "$tmp/res/mpich.json") MPI processes, not 4"
+bytes "$tmp/res/mpich.json" >"$tmp/bytes-mpich"
+cmp -s "$tmp/bytes-run" "$tmp/bytes-mpich" ||
+	{ diff "$tmp/bytes-run" "$tmp/bytes-mpich"; fail "MPICH: bytes per traced rank differ from replay run's"; }
+echo "ok srun --mpi=pmi2 -n 4 replay-mpi-mpich: 4 MPI processes, bytes per traced rank as replay run's"
