@@ -138,26 +138,33 @@ static void handle(struct relay *rl, struct run_shared *sh, const uint64_t *w, i
 	}
 }
 
+/* Read the message st announced and act on it. */
+static void recv_one(struct relay *rl, struct run_shared *sh, MPI_Status *st)
+{
+	int n = 0;
+	MPI_Get_count(st, MPI_UINT64_T, &n);
+	if ((size_t)n > rl->incap) {
+		uint64_t *b = realloc(rl->in, (size_t)n * sizeof(*b));
+		if (!b)
+			MPI_Abort(rl->comm, 12);
+		rl->in = b;
+		rl->incap = (size_t)n;
+	}
+	MPI_Recv(rl->in, n, MPI_UINT64_T, st->MPI_SOURCE, TAG, rl->comm, MPI_STATUS_IGNORE);
+	handle(rl, sh, rl->in, n);
+}
+
 /* Every message waiting; true when there was one. */
 static bool receive(struct relay *rl, struct run_shared *sh)
 {
 	bool any = false;
 	for (;;) {
-		int flag = 0, n = 0;
+		int flag = 0;
 		MPI_Status st;
 		MPI_Iprobe(MPI_ANY_SOURCE, TAG, rl->comm, &flag, &st);
 		if (!flag)
 			return any;
-		MPI_Get_count(&st, MPI_UINT64_T, &n);
-		if ((size_t)n > rl->incap) {
-			uint64_t *b = realloc(rl->in, (size_t)n * sizeof(*b));
-			if (!b)
-				MPI_Abort(rl->comm, 12);
-			rl->in = b;
-			rl->incap = (size_t)n;
-		}
-		MPI_Recv(rl->in, n, MPI_UINT64_T, st.MPI_SOURCE, TAG, rl->comm, MPI_STATUS_IGNORE);
-		handle(rl, sh, rl->in, n);
+		recv_one(rl, sh, &st);
 		any = true;
 	}
 }
@@ -254,18 +261,8 @@ void relay_end(struct relay *rl)
 	send_out(rl);
 	while (rl->fin_recv < rl->np - 1) {
 		MPI_Status st;
-		int n = 0;
 		MPI_Probe(MPI_ANY_SOURCE, TAG, rl->comm, &st);
-		MPI_Get_count(&st, MPI_UINT64_T, &n);
-		if ((size_t)n > rl->incap) {
-			uint64_t *b = realloc(rl->in, (size_t)n * sizeof(*b));
-			if (!b)
-				MPI_Abort(rl->comm, 12);
-			rl->in = b;
-			rl->incap = (size_t)n;
-		}
-		MPI_Recv(rl->in, n, MPI_UINT64_T, st.MPI_SOURCE, TAG, rl->comm, MPI_STATUS_IGNORE);
-		handle(rl, NULL, rl->in, n);
+		recv_one(rl, NULL, &st);
 	}
 	while (rl->npend) {
 		MPI_Wait(&rl->pend[rl->npend - 1].rq, MPI_STATUS_IGNORE);
