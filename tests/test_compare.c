@@ -116,10 +116,10 @@ static void test_text_table(void **state)
 
 	/* latency: write p50 200 us / p99 298 us on hdd, a quarter on ssd */
 	line_with(t, "s3d.strace  sequential  3      write", line, sizeof(line));
-	assert_non_null(strstr(line, "200.0 us"));
-	assert_non_null(strstr(line, "298.0 us"));
-	assert_non_null(strstr(line, "50.0 us"));
-	assert_non_null(strstr(line, "74.5 us"));
+	assert_non_null(strstr(line, "200.0 \xc2\xb5s"));
+	assert_non_null(strstr(line, "298.0 \xc2\xb5s"));
+	assert_non_null(strstr(line, "50.0 \xc2\xb5s"));
+	assert_non_null(strstr(line, "74.5 \xc2\xb5s"));
 	free(t);
 	compare_release(&c);
 }

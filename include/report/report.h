@@ -73,6 +73,7 @@ struct report_info {
 	const char *timing;           /* "afap", "think", "trace"         */
 	double speed;                 /* --speed (1 when not given)       */
 	const struct traced_times *traced; /* NULL: the trace has no durations */
+	const char *workload;         /* the trace's workload in one line (or NULL) */
 };
 
 /* What the trace says the replayed ops took: their traced durations per

@@ -82,7 +82,7 @@ void ranklist_free(struct ranklist *rl);
 
 /* Human formats into caller buffers */
 const char *fmt_bytes(char *buf, size_t len, double bytes);   /* "1.5 MiB" */
-const char *fmt_ns(char *buf, size_t len, double ns);         /* "12.3 ms" */
+const char *fmt_ns(char *buf, size_t len, double ns);         /* "850 ns", "12.5 µs", "12.30 ms", "1.234 s" */
 const char *fmt_utc_now(char *buf, size_t len);              /* "2026-11-25T08:40:01Z" */
 
 #endif

@@ -3,8 +3,9 @@
  * is read as follows: a subcommand's name runs it; an option or an
  * existing path starts `replay run`; a word close to a subcommand's name
  * (edit distance <= 2, or a prefix) is a mistyped command: an error with a
- * suggestion; anything else goes to `replay run`, which says what is
- * missing.
+ * suggestion; any other word that is no file and has no '/' or '.' is an
+ * unknown command (an error naming `replay help`); anything else goes to
+ * `replay run`, which says what is missing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -75,10 +76,13 @@ int main(int argc, char **argv)
 	const struct cmd_info *c = cmd_info_find(argv[1]);
 	if (c)
 		return c->fn(argc - 1, argv + 1);
-	if (argv[1][0] != '-' && stat(argv[1], &st) && !strpbrk(argv[1], "/.") &&
-	    *cmd_suggest(argv[1], s, sizeof(s))) {
-		fprintf(stderr, "replay: '%s' is not a replay command (nor a file); did you mean %s?\n",
-			argv[1], s);
+	if (argv[1][0] != '-' && stat(argv[1], &st) && !strpbrk(argv[1], "/.")) {
+		if (*cmd_suggest(argv[1], s, sizeof(s)))
+			fprintf(stderr, "replay: '%s' is not a replay command (nor a file); did you mean %s?\n",
+				argv[1], s);
+		else
+			fprintf(stderr, "replay: '%s' is not a replay command (nor a file); the commands"
+				" are listed by 'replay help'\n", argv[1]);
 		return 2;
 	}
 	/* `run` is the default subcommand: replay -m parallel -n 32 trace /mnt/ssd */

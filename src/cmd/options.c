@@ -66,7 +66,7 @@ const struct optdef opt_table[] = {
 	  "do not drop the page cache (recorded as skipped)" },
 	{ OPT_CONT, 0, "continue-on-error", NULL, CMD_RUN,
 	  "count failing ops and go on (exit 1 if any failed)" },
-	{ OPT_SAMPLE, 0, "sample-interval", "MS", CMD_RUN, "timeline sampling interval (default 100)" },
+	{ OPT_SAMPLE, 0, "sample-interval", "MS", CMD_RUN, "first timeline sampling interval (default 1; it\ndoubles whenever 512 samples are full)" },
 	{ OPT_QUIET, 0, "quiet", NULL, CMD_RUN, "no progress line" },
 	{ OPT_QUIET, 0, "quiet", NULL, CMD_CONVERT, "no summary line" },
 	/* replay-mpi */

@@ -23,6 +23,7 @@
 #include "ops/opstream.h"
 #include "plan/plan.h"
 #include "report/report.h"
+#include "report/stat.h"
 #include "report/diskutil.h"
 #include "run/runner.h"
 #include "run/sched.h"
@@ -60,6 +61,7 @@ struct run_state {
 	struct runner *runner;
 	json_t *doc;
 	char incomplete[128];     /* the trace's "incomplete" info (DXT)    */
+	char workload[512];       /* the trace's workload in one line       */
 	struct disk_dev disk;     /* the target's disk ("" name: none)      */
 	bool have_ops, have_filter, have_plan, have_ti, cleanup_done;
 };
@@ -316,6 +318,29 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	return check_timing(st, c);
 }
 
+/* "3 files (1 shared), read 13.0 MiB in 208 requests (sequential), write
+ * ..., 4 syncs, 8 opens": the trace as the filter keeps it, every rank. */
+static void workload_line(struct run_state *st)
+{
+	struct stat_report sr;
+	char b1[32], b2[32];
+	memset(&sr, 0, sizeof(sr));
+	if (stat_compute(&st->s, &st->filt, &sr) < 0) {
+		stat_release(&sr);
+		return;
+	}
+	snprintf(st->workload, sizeof(st->workload),
+		 "all %u ranks: %u file%s (%u shared), read %s in %llu requests (%s), write %s"
+		 " in %llu (%s), %llu syncs, %llu opens",
+		 sr.nranks, sr.nfiles, sr.nfiles == 1 ? "" : "s", sr.files_shared,
+		 fmt_bytes(b1, sizeof(b1), (double)sr.rd.bytes), (unsigned long long)sr.rd.requests,
+		 stat_pattern_name(sr.rd.pattern), fmt_bytes(b2, sizeof(b2), (double)sr.wr.bytes),
+		 (unsigned long long)sr.wr.requests, stat_pattern_name(sr.wr.pattern),
+		 (unsigned long long)(sr.kinds[OP_FSYNC] + sr.kinds[OP_FDATASYNC]),
+		 (unsigned long long)sr.kinds[OP_OPEN]);
+	stat_release(&sr);
+}
+
 static void fill_report_info(struct run_state *st, const struct run_cli *c)
 {
 	struct report_info *ri = &st->ri;
@@ -350,6 +375,8 @@ static void fill_report_info(struct run_state *st, const struct run_cli *c)
 	ri->timing = timing_name(c->ro.timing);
 	ri->speed = c->ro.speed > 0 ? c->ro.speed : 1.0;
 	ri->traced = st->traced.have_dur ? &st->traced : NULL;
+	workload_line(st);
+	ri->workload = st->workload;
 	if (runner_topo(st->runner)) {
 		topo_get_summary(runner_topo(st->runner), &st->tsum);
 		ri->topo = &st->tsum;
@@ -539,7 +566,7 @@ static void run_release(struct run_state *st)
 
 static const struct run_cli run_defaults = {
 	.ro = { .mode = RUN_PARALLEL, .depth = 1, .bind = BIND_SPREAD, .drop_caches = true,
-		.sample_interval_ns = 100000000ull },
+		.sample_interval_ns = 1000000ull },
 	.engine = "sync", .mode = "parallel", .bind = "spread", .repeats = 1
 };
 

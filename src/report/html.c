@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "report/html.h"
+#include "util/util.h"
 
 #define NPAL 8
 static const char *const palette[NPAL] = {
@@ -33,15 +34,7 @@ static const double marks[] = { 50, 99, 99.9 };
 
 const char *html_fmt_ns(char *buf, size_t len, double ns)
 {
-	if (ns < 1e3)
-		snprintf(buf, len, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.1f \xc2\xb5s", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.2f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", ns / 1e9);
-	return buf;
+	return fmt_ns(buf, len, ns);
 }
 
 static const char *mib(char *buf, size_t len, double bytes)

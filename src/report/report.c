@@ -584,6 +584,8 @@ static void print_setup(FILE *f, const struct report_info *ri, bool seq)
 		fprintf(f, "%s%s", i ? " " : "", ri->traces[i]);
 	fprintf(f, " (%s, %u rank%s)\n", ri->format ? ri->format : "?", ri->ranks,
 		ri->ranks == 1 ? "" : "s");
+	if (ri->workload && ri->workload[0])
+		fprintf(f, "workload:    %s\n", ri->workload);
 	fprintf(f, "mode:        %s, %u process%s", ri->mode, ri->processes,
 		ri->processes == 1 ? "" : "es");
 	if (ri->reused)
@@ -649,19 +651,23 @@ static void print_runs(FILE *f, const struct report_agg *a, bool seq)
 		print_completion_stats(f, a);
 }
 
+/* One class: ops and bytes of one run (the runs replay the same ops), the
+ * throughput and IOPS over the runs' I/O time (so one run's rate, averaged
+ * by time, never a sum over runs), the latencies over every op of every
+ * run (merged histogram bins). */
 static void print_class(FILE *f, const struct report_agg *a, int c)
 {
 	const struct class_stats *cs = &a->cls[c];
-	char b1[32], b2[32], b3[32], b4[32], b5[32], t[32];
+	double runs = a->nruns ? (double)a->nruns : 1.0;
+	char b1[32], b2[32], b3[32], b4[32], t[32] = "", io[32] = "";
 
-	if (a->time_ns[c])
-		snprintf(t, sizeof(t), "%s/s", fmt_bytes(b5, sizeof(b5),
-			 (double)cs->io_bytes * 1e9 / (double)a->time_ns[c]));
-	else
-		snprintf(t, sizeof(t), "-");
-	fprintf(f, "%-6s %10llu %11s %12s", rclass_name(c), (unsigned long long)cs->total_ios,
-		fmt_bytes(b1, sizeof(b1), (double)cs->io_bytes),
-		(c == RC_READ || c == RC_WRITE) ? t : "");
+	if (a->time_ns[c] && (c == RC_READ || c == RC_WRITE)) {
+		double mibs = (double)cs->io_bytes * 1e9 / (double)a->time_ns[c] / 1048576.0;
+		snprintf(t, sizeof(t), mibs >= 100 ? "%.0f" : mibs >= 1 ? "%.1f" : "%.3g", mibs);
+		snprintf(io, sizeof(io), "%.0f", (double)cs->total_ios * 1e9 / (double)a->time_ns[c]);
+	}
+	fprintf(f, "%-6s %9.0f %11s %9s %9s", rclass_name(c), (double)cs->total_ios / runs,
+		fmt_bytes(b1, sizeof(b1), (double)cs->io_bytes / runs), t, io);
 	fprintf(f, " %10s", fmt_ns(b1, sizeof(b1), (double)hist_percentile(&cs->lat, 50)));
 	fprintf(f, " %10s", fmt_ns(b2, sizeof(b2), (double)hist_percentile(&cs->lat, 90)));
 	fprintf(f, " %10s", fmt_ns(b3, sizeof(b3), (double)hist_percentile(&cs->lat, 99)));
@@ -747,8 +753,11 @@ static void print_all(FILE *f, const struct report_info *ri, const struct report
 			"ranks wait for the ops they depend on" : "");
 	print_runs(f, a, seq);
 	report_timing_print(f, ri, a);
-	fprintf(f, "\n%-6s %10s %11s %12s %10s %10s %10s %10s\n", "class", "ops", "bytes",
-		"throughput", "lat p50", "p90", "p99", "max");
+	if (a->nruns > 1)
+		fprintf(f, "\nper run (ops, bytes, MiB/s, IOPS: one run; latency: every op of the %zu runs)",
+			a->nruns);
+	fprintf(f, "\n%-6s %9s %11s %9s %9s %10s %10s %10s %10s\n", "class", "ops", "bytes",
+		"MiB/s", "IOPS", "lat p50", "p90", "p99", "max");
 	for (int c = 0; c < RC__COUNT; c++)
 		if (a->cls[c].total_ios)
 			print_class(f, a, c);

@@ -271,7 +271,7 @@ const char *fmt_ns(char *buf, size_t len, double ns)
 	if (ns < 1e3)
 		snprintf(buf, len, "%.0f ns", ns);
 	else if (ns < 1e6)
-		snprintf(buf, len, "%.1f us", ns / 1e3);
+		snprintf(buf, len, "%.1f \xc2\xb5s", ns / 1e3);
 	else if (ns < 1e9)
 		snprintf(buf, len, "%.2f ms", ns / 1e6);
 	else

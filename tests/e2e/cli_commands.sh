@@ -27,7 +27,12 @@ grep -q "TARGET_DIR\|tgt" err || fail "'replay stats tgt' did not reach run: $(c
 # a far-off word goes to run, which says the file is missing
 rc=0; "$REPLAY" mytrace.txt tgt 2>err || rc=$?
 grep -q "cannot open 'mytrace.txt'" err || fail "missing trace: $(cat err)"
-echo "ok existing files and far-off words go to run"
+# a word with no '/' or '.' that is neither a command nor a file: unknown command
+rc=0; "$REPLAY" frobnicate tgt >out 2>err || rc=$?
+[ $rc = 2 ] || fail "'replay frobnicate': exit $rc, expected 2"
+grep -q "'frobnicate' is not a replay command (nor a file); the commands are listed by 'replay help'" err ||
+    fail "'replay frobnicate': $(cat err)"
+echo "ok existing files and far-off paths go to run; an unknown word is an unknown command"
 
 # help for every command, listed by `replay help`
 cmds=$("$REPLAY" help | awk '/^commands:/{on=1;next} on && !NF {exit} on {print $1}')
