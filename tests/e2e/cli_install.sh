@@ -11,7 +11,8 @@ cmake --install "$BUILDDIR" --prefix "$tmp/p" >"$tmp/log" 2>&1 || { cat "$tmp/lo
 p=$tmp/p
 for f in bin/replay bin/replay-evaluate-storage share/man/man1/replay.1 share/man/man5/replay-ops.5 \
          share/bash-completion/completions/replay share/replay/traces/README.md \
-         share/replay/traces/strace-probe.txt share/replay/traces/lanl-64k/timing; do
+         share/replay/traces/strace-probe.txt share/replay/traces/lanl-64k/timing \
+         share/replay/examples/replay.sbatch; do
     [ -e "$p/$f" ] || fail "not installed: $f"
 done
 [ -x "$p/bin/replay" ] && [ -x "$p/bin/replay-evaluate-storage" ] || fail "installed programs not executable"
