@@ -95,6 +95,19 @@ static int set_bind(struct run_cli *c, const char *arg)
 }
 
 /* One option; 0, or -1 after the message. */
+/* A decimal number above 0 (or 0 too with zero_ok) and at most max: 0, or
+ * -1 (the caller says why). */
+static int arg_real(const char *arg, bool zero_ok, double max, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(zero_ok ? v >= 0 : v > 0) || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int run_option(void *ctx, int id, const char *arg)
 {
 	struct run_cli *c = ctx;
@@ -134,10 +147,8 @@ static int run_option(void *ctx, int id, const char *arg)
 		}
 		return 0;
 	case OPT_SPEED: {
-		char *end;
-		errno = 0;
-		double sp = strtod(arg, &end);
-		if (errno || end == arg || *end || !(sp > 0) || sp > 1e9) {
+		double sp;
+		if (arg_real(arg, false, 1e9, &sp) < 0) {
 			die_msg("invalid speed '%s': expected a positive number (2: twice as fast,"
 				" 0.5: half as fast)", arg);
 			return -1;
@@ -155,10 +166,8 @@ static int run_option(void *ctx, int id, const char *arg)
 		}
 		return 0;
 	case OPT_STATUS_INTERVAL: {
-		char *end;
-		errno = 0;
-		double sec = strtod(arg, &end);
-		if (errno || end == arg || *end || !(sec >= 0) || sec > 86400 * 365) {
+		double sec;
+		if (arg_real(arg, true, 86400.0 * 365, &sec) < 0) {
 			die_msg("invalid status interval '%s': expected seconds (1, 0.5, 60; 0: none)", arg);
 			return -1;
 		}
