@@ -67,6 +67,9 @@ struct load_result {
 /* Load TRACE args into an .ops file.  out == NULL -> temp file in $TMPDIR. */
 int trace_load(char *const *args, int nargs, const struct load_opts *o,
 	       const char *out, struct load_result *res, struct rerr *e);
+/* The .ops file is open (mapped): a temporary one is unlinked at once, so
+ * nothing, not even SIGKILL, can leave it behind in $TMPDIR. */
+void trace_load_opened(struct load_result *res);
 /* Expand args into files (exposed for tests). Caller frees with trace_files_free. */
 int trace_expand(char *const *args, int nargs, char ***files, size_t *nfiles, struct rerr *e);
 void trace_files_free(char **files, size_t n);

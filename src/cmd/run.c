@@ -308,6 +308,7 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 		return ret;
 	}
 	st->have_ops = true;
+	trace_load_opened(&st->lr);
 	trace_warn_incomplete(&st->s, c->traces[0]);
 	ret = filter_build(&st->filt, &st->s, &c->fo, &e);
 	if (ret < 0) {

@@ -48,6 +48,7 @@ int loaded_trace_open(struct loaded_trace *lt, char *const *args, int nargs,
 		return rc;
 	}
 	lt->mapped = 1;
+	trace_load_opened(&lt->res);
 	return 0;
 }
 

@@ -464,3 +464,12 @@ int trace_load(char *const *args, int nargs, const struct load_opts *o, const ch
 	}
 	return rc;
 }
+
+void trace_load_opened(struct load_result *res)
+{
+	if (!res->temporary || !res->ops_path[0])
+		return;
+	unlink(res->ops_path);
+	tmpfile_untrack(res->ops_path);
+	res->temporary = false;
+}
