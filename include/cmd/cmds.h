@@ -38,6 +38,8 @@ struct run_ext {
 	void *ctx;
 	unsigned cmds;           /* option table bits besides CMD_RUN       */
 	bool root;               /* prints the plan, the report, the JSON   */
+	bool *json_stdout;       /* set by run: the JSON is the stdout (so
+	                          * anything else goes to stderr)           */
 	/* an option of cmds that `replay run` does not know: 0 or -1 (said) */
 	int (*option)(void *ctx, int id, const char *arg);
 	/* after the options: adjust them (quiet, no output off the root) */

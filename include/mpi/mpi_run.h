@@ -28,6 +28,7 @@ void node_sum_combine(const struct node_sum *in, struct node_sum *inout, size_t 
 
 struct mpi_ctx {
 	int rank, size, nnodes, node_rank;
+	bool json_stdout;        /* --output-format json without -o         */
 	char host[HOSTLEN];
 	char *hosts;             /* size * HOSTLEN                        */
 	uint32_t *node_of;       /* node id of each MPI rank              */

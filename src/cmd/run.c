@@ -245,6 +245,8 @@ static int check_setup(struct run_cli *c)
 	report_fio_set_bins(c->ofmt == 2);
 	if (c->x && !c->x->root)
 		c->ro.status_interval_ns = 0;     /* replay-mpi: rank 0's lines only */
+	if (c->x && c->x->json_stdout)
+		*c->x->json_stdout = c->ofmt && !c->output;
 	return 0;
 }
 

@@ -128,10 +128,11 @@ fail:
 static void print_placement(const struct mpi_ctx *m, const struct plan *p)
 {
 	uint32_t *list = malloc(p->nprocs * sizeof(*list));
+	FILE *f = m->json_stdout ? stderr : stdout;
 	char buf[256];
 	if (!list)
 		return;
-	printf("replay-mpi: %d MPI processes on %d node%s, placement %s, target %s (%s%s%s)\n",
+	fprintf(f, "replay-mpi: %d MPI processes on %d node%s, placement %s, target %s (%s%s%s)\n",
 	       m->size, m->nnodes, m->nnodes == 1 ? "" : "s", place_name(m->placement),
 	       m->target_kind ? "shared" : "local", m->target_why,
 	       m->fs_name[0] ? ": " : "", m->fs_name);
@@ -140,11 +141,11 @@ static void print_placement(const struct mpi_ctx *m, const struct plan *p)
 		for (size_t i = 0; i < p->nprocs; i++)
 			if (m->owner[i] == (uint32_t)q)
 				list[n++] = (uint32_t)i;
-		printf("  MPI rank %d on %s: trace rank%s %s\n", q, m->hosts + (size_t)q * HOSTLEN,
+		fprintf(f, "  MPI rank %d on %s: trace rank%s %s\n", q, m->hosts + (size_t)q * HOSTLEN,
 		       n == 1 ? "" : "s", fmt_rank_list(list, n, buf, sizeof(buf)));
 	}
 	free(list);
-	fflush(stdout);
+	fflush(f);
 }
 
 static int mpi_planned(void *ctx, const struct plan *p, const struct opstream *s)
@@ -351,6 +352,7 @@ int main(int argc, char **argv)
 	msg_set_prefix(m->prefix);
 	m->trace_name = argc > 2 ? argv[argc - 2] : "?";
 	struct run_ext x = { .ctx = m, .cmds = CMD_MPI, .root = m->rank == 0, .option = mpi_option,
+			  .json_stdout = &m->json_stdout,
 			     .setup = mpi_setup, .planned = mpi_planned, .runner = mpi_runner,
 			     .after_run = mpi_after_run, .report = mpi_report, .print = mpi_print };
 	int status = cmd_run_ext(argc, argv, &x);

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# replay-mpi's JSON is fio's too: under mpirun -np 2 with 4 trace ranks,
+# `--output-format json+` without -o makes the stdout one JSON document (the
+# placement lines go to stderr), with one fio job per trace rank whose
+# write bytes are the trace's (awk over the LANL trace) and json+ bins that
+# fio's own fio_jsonplus_clat2csv validates.
+. "$SRCDIR/tests/e2e/lib/mpi.sh"
+"$REPLAY" gen lanl-64k -n 4 --objects 8 -o "$tmp/lanl" >/dev/null
+mkdir "$tmp/tgt"
+mpi 2 -n 4 --no-drop-caches --output-format json+ "$tmp/lanl" "$tmp/tgt" \
+	>"$tmp/out.json" 2>"$tmp/err" || { cat "$tmp/err"; fail "replay-mpi"; }
+jq -e . "$tmp/out.json" >/dev/null || fail "stdout is not one JSON document: $(head -c 300 "$tmp/out.json")"
+grep -q "^replay-mpi: 2 MPI processes" "$tmp/err" || fail "the placement is not on stderr"
+[ "$(jq '.jobs | length' "$tmp/out.json")" = 4 ] || fail "jobs: $(jq '.jobs | length' "$tmp/out.json")"
+want=$(awk -f "$SRCDIR/tests/e2e/lanl_sums.awk" "$tmp"/lanl/*.trace | awk '{ s += $3 } END { print s }')
+got=$(jq '[.jobs[].write.io_bytes] | add' "$tmp/out.json")
+[ "$got" = "$want" ] && [ "$got" -gt 0 ] || fail "fio jobs write $got bytes, the trace $want"
+if command -v fio_jsonplus_clat2csv >/dev/null; then
+	(cd "$tmp" && fio_jsonplus_clat2csv out.json lat >/dev/null && fio_jsonplus_clat2csv out.json lat --validate) \
+		>"$tmp/v" 2>&1 || fail "fio_jsonplus_clat2csv: $(cat "$tmp/v")"
+	[ "$(grep -c validated "$tmp/v")" = 4 ] || fail "not 4 jobs validated: $(cat "$tmp/v")"
+fi
+echo "ok replay-mpi --output-format json+: 4 fio jobs, $got bytes written, fio's script validates"
