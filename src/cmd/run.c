@@ -618,7 +618,6 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 	struct run_state st;
 	int status = 1, ret;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);   /* batch logs see each line as it comes */
 	ret = parse_args(argc, argv, &c);
 	if (!ret && check_setup(&c))
 		ret = 2;
@@ -626,6 +625,9 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 		filter_opts_release(&c.fo);
 		return ret == 1 ? 0 : 2;
 	}
+	/* batch logs see each line as it comes (nothing was written to
+	 * stdout yet: --help and usage errors returned above) */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&st, 0, sizeof(st));
 	st.plan.target_fd = -1;
 	if (load_and_plan(&st, &c) < 0)
