@@ -396,12 +396,19 @@ static void latency_gp(FILE *b, void *ctx, int *w, int *h)
 		 lf->row->trace, lf->row->mode, lf->row->procs);
 	fprintf(b, "set datafile missing '-'\nset multiplot layout %d,%d title ", rows, cols);
 	gp_str(b, title);
-	fprintf(b, "\nset logscale x 10\n"
+	/* y stretched towards the tail, -log10(1 - p/100): p50, p90, p99,
+	 * p99.9 and p99.99 evenly spaced, so tails are readable; dashed lines
+	 * mark p50, p99 and p99.9 */
+	fprintf(b, "\nset encoding utf8\nset logscale x 10\n"
 		   "set format x '%%g'\n"
-		   "set xlabel 'latency (us, log scale)'\n"
-		   "set ylabel 'ops at or below (%%)'\n"
-		   "set yrange [0:100]\n"
-		   "set ytics 0,20,100\n"
+		   "set xlabel 'latency (\xc2\xb5s, log scale)'\n"
+		   "set ylabel 'ops at or below (percentile, tail stretched)'\n"
+		   "set yrange [0:4]\n"
+		   "set ytics ('p0' 0, 'p50' 0.30103, 'p90' 1, 'p99' 2, 'p99.9' 3, 'p99.99' 4)\n"
+		   "set arrow 1 from graph 0, first 0.30103 to graph 1, first 0.30103 nohead dt 2 lc 'gray40'\n"
+		   "set arrow 2 from graph 0, first 2 to graph 1, first 2 nohead dt 2 lc 'gray40'\n"
+		   "set arrow 3 from graph 0, first 3 to graph 1, first 3 nohead dt 2 lc 'gray40'\n"
+		   "tail(p) = p >= 99.99 ? 4 : -log10(1 - p / 100.0)\n"
 		   "set grid\n"
 		   "set key below horizontal\n");
 	for (int i = 0; i < lf->ncls; i++) {
@@ -409,7 +416,7 @@ static void latency_gp(FILE *b, void *ctx, int *w, int *h)
 		for (size_t s = 0; s < c->nsets; s++, idx++) {
 			if (s)
 				fprintf(b, ", \\\n     ");
-			fprintf(b, "'%s.dat' index %zu using 1:2 with linespoints pt 7 ps 0.4 lw 2 title ",
+			fprintf(b, "'%s.dat' index %zu using 1:(tail($2)) with linespoints pt 7 ps 0.4 lw 2 title ",
 				lf->name, idx);
 			gp_str(b, c->sets[s].label);
 		}
