@@ -27,8 +27,9 @@ done
 [ -s "$tmp/t/data/out.dat" ] || fail "the run never wrote: $(cat "$tmp/out")"
 left=$(find "$tmp/tmpd" -type f | wc -l)
 [ "$left" = 0 ] || fail "$left file(s) in TMPDIR during the run: $(ls "$tmp/tmpd")"
-pkill -KILL -P "$pid" 2>/dev/null || true
-kill -KILL "$pid"
+kids=$(pgrep -P "$pid" || true)
+kill -KILL "$pid"                     # the parent first: no handler runs
+[ -z "$kids" ] || kill -KILL $kids 2>/dev/null || true   # then its workers
 wait "$pid" 2>/dev/null || true
 pid=
 left=$(find "$tmp/tmpd" -type f | wc -l)
