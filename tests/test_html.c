@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include "report/compare.h"
 #include "report/html.h"
+#include "util/util.h"
 
 #define RES TEST_DATA "/results/"
 
@@ -16,10 +17,10 @@ static void test_fmt_ns(void **state)
 {
 	(void)state;
 	char b[32];
-	assert_string_equal(html_fmt_ns(b, sizeof(b), 850), "850 ns");
-	assert_string_equal(html_fmt_ns(b, sizeof(b), 12500), "12.5 \xc2\xb5s");
-	assert_string_equal(html_fmt_ns(b, sizeof(b), 3.2e6), "3.20 ms");
-	assert_string_equal(html_fmt_ns(b, sizeof(b), 1.234e9), "1.234 s");
+	assert_string_equal(fmt_ns(b, sizeof(b), 850), "850 ns");
+	assert_string_equal(fmt_ns(b, sizeof(b), 12500), "12.5 \xc2\xb5s");
+	assert_string_equal(fmt_ns(b, sizeof(b), 3.2e6), "3.20 ms");
+	assert_string_equal(fmt_ns(b, sizeof(b), 1.234e9), "1.234 s");
 }
 
 /* The page of two fixture sets, labels with markup, in a malloc'd string. */
@@ -61,7 +62,7 @@ static void test_page(void **state)
 			const struct cmp_config *g = c.rows[r].cell[s];
 			if (!g || !g->ncomplete)
 				continue;
-			snprintf(want, sizeof(want), "<td>%s", html_fmt_ns(b, sizeof(b), g->median));
+			snprintf(want, sizeof(want), "<td>%s", fmt_ns(b, sizeof(b), g->median));
 			assert_non_null(strstr(p, want));
 		}
 	/* one CDF per (row, class with ops), each with the three marks per set */

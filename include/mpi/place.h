@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "plan/plan.h"
 #include "run/results.h"
 
 enum placement { PLACE_BLOCK = 0, PLACE_CYCLIC, PLACE_HOSTS };
@@ -32,9 +33,7 @@ const char *place_name(int p);
 int place_procs(int how, uint32_t nprocs, uint32_t nmpi, const uint32_t *proc_host,
 		const uint32_t *mpi_node, uint32_t *owner, char *why, size_t whylen);
 
-/* statfs f_type of a file system: 1 shared between nodes (Lustre, GPFS,
- * NFS, CephFS, BeeGFS, ...), 0 local; *name its name ("lustre", or NULL). */
-int fs_magic_shared(unsigned long magic, const char **name);
+/* Shared or local target by statfs f_type: fs_magic_shared() (plan.h). */
 
 /* inout[k] += in[k] for n class statistics: counts added, histograms
  * merged bin by bin (hist_merge).  The MPI_Op of the node reduction. */

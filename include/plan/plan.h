@@ -103,11 +103,16 @@ void plan_release(struct plan *p);
 struct target_info {
 	char fstype[32];
 	char device[128];        /* "/dev/vda" or "tmpfs"                  */
+	char disk[64];           /* the whole disk in /sys/block ("vda"), "" none */
 	int rotational;          /* 1, 0, -1 unknown                       */
 	char scheduler[32];      /* "mq-deadline", "none", "" unknown      */
 	uint32_t logical_block;  /* logical block size for O_DIRECT, 512 if unknown */
 	char resolve[16];        /* "openat2" (RESOLVE_BENEATH) or "walk" (O_NOFOLLOW walk) */
 };
 int target_info_get(const char *dir, struct target_info *ti);
+/* A file system by its statfs f_type: 1 when it is shared (Lustre, GPFS,
+ * NFS, CephFS, BeeGFS, CIFS/SMB2, OrangeFS, AFS, PanFS, GFS2), else 0;
+ * *name its name, NULL when unknown (name may be NULL). */
+int fs_magic_shared(unsigned long magic, const char **name);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * diskutil.h - fio's "disk_util" for the target's block device: the
- * kernel's I/O counters of the whole disk (/sys/block/NAME/stat, a
- * partition's parent disk) read before and after a run.
+ * kernel's I/O counters of the whole disk (/sys/block/NAME/stat, the
+ * disk target_info_get() names: a partition's parent disk) read before and
+ * after a run.
  */
 #ifndef REPLAY_DISKUTIL_H
 #define REPLAY_DISKUTIL_H
@@ -21,12 +22,12 @@ struct disk_stat {
 
 struct disk_dev {
 	char name[64];           /* "vda" ("" when the target has no disk) */
-	char stat[320];          /* /sys/dev/block/M:m/../stat             */
+	char stat[96];           /* /sys/block/NAME/stat                   */
 };
 
-/* The disk holding dir: 0, or -errno (ENODEV: no block device, as on
- * tmpfs or NFS; dev->name is then ""). */
-int  diskutil_find(const char *dir, struct disk_dev *dev);
+/* The disk target_info_get() found under the target (its `disk`, "" when
+ * none: tmpfs, NFS). */
+void diskutil_init(struct disk_dev *dev, const char *disk);
 /* Parse one stat file's text (exposed for tests); false when malformed. */
 bool diskutil_parse(const char *text, struct disk_stat *d);
 void diskutil_read(const struct disk_dev *dev, struct disk_stat *d);

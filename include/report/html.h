@@ -17,8 +17,4 @@
  * stream. */
 int html_write(const struct compare *c, FILE *f);
 
-/* Latency for people, one style everywhere: "850 ns", "12.5 µs",
- * "3.20 ms", "1.234 s". */
-const char *html_fmt_ns(char *buf, size_t len, double ns);
-
 #endif

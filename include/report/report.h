@@ -165,6 +165,12 @@ void report_print(FILE *f, const struct report_info *ri, const struct report_agg
  * bins on (--output-format json+), clat_ns and sync lat_ns carry fio's
  * json+ "bins" {"<ns>": count}. */
 void report_fio_set_bins(bool on);
+/* fio's latency object of a histogram: min, max, mean, stddev, N; then
+ * percentile{"99.000000": ns}: LAT_PCT_NONE never, LAT_PCT_IF_ANY when h
+ * has values, LAT_PCT_ALWAYS always (0s when empty); with bins, json+'s
+ * bins{"<ns>": count} (hist.h's buckets, fio's layout: 64 per power of 2). */
+enum { LAT_PCT_NONE, LAT_PCT_IF_ANY, LAT_PCT_ALWAYS };
+json_t *report_lat_json(const struct hist *h, int pct, bool bins);
 json_t *report_fio_jobs(const struct run_shared *sh);
 int report_fio_finish(json_t *doc, const char *version);
 

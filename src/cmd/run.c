@@ -400,7 +400,7 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 {
 	struct rerr e = { .msg = "" };
 	st->have_ti = target_info_get(c->target, &st->ti) == 0;
-	diskutil_find(c->target, &st->disk);      /* no disk: disk_util is [] */
+	diskutil_init(&st->disk, st->have_ti ? st->ti.disk : NULL);   /* none: disk_util [] */
 	if (st->have_ti && c->ro.direct)
 		c->ro.logical_block = st->ti.logical_block;
 	if (runner_signal()) {

@@ -87,46 +87,6 @@ int place_procs(int how, uint32_t nprocs, uint32_t nmpi, const uint32_t *proc_ho
 	return 0;
 }
 
-/* f_type values (statfs(2), linux/magic.h and the file systems' sources) */
-static const struct {
-	unsigned long magic;
-	const char *name;
-	int shared;
-} fs_magics[] = {
-	{ 0x0BD00BD0ul, "lustre", 1 },
-	{ 0x47504653ul, "gpfs", 1 },
-	{ 0x6969ul, "nfs", 1 },
-	{ 0x00C36400ul, "ceph", 1 },
-	{ 0x19830326ul, "beegfs", 1 },
-	{ 0xFF534D42ul, "cifs", 1 },
-	{ 0xFE534D42ul, "smb2", 1 },
-	{ 0x20030528ul, "orangefs", 1 },
-	{ 0x5346414Ful, "afs", 1 },
-	{ 0x6B414653ul, "afs", 1 },
-	{ 0xAAD7AAEAul, "panfs", 1 },
-	{ 0x01161970ul, "gfs2", 1 },
-	{ 0xEF53ul, "ext4", 0 },
-	{ 0x58465342ul, "xfs", 0 },
-	{ 0x9123683Eul, "btrfs", 0 },
-	{ 0x01021994ul, "tmpfs", 0 },
-	{ 0x794C7630ul, "overlayfs", 0 },
-	{ 0x2FC12FC1ul, "zfs", 0 },
-};
-
-int fs_magic_shared(unsigned long magic, const char **name)
-{
-	magic &= 0xFFFFFFFFul;
-	for (size_t i = 0; i < sizeof(fs_magics) / sizeof(fs_magics[0]); i++)
-		if (fs_magics[i].magic == magic) {
-			if (name)
-				*name = fs_magics[i].name;
-			return fs_magics[i].shared;
-		}
-	if (name)
-		*name = NULL;
-	return 0;
-}
-
 void cls_combine(const struct class_stats *in, struct class_stats *inout, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {

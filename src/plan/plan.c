@@ -2022,15 +2022,33 @@ void plan_release(struct plan *p)
 
 /* ---- target description ------------------------------------------------ */
 
-static const struct { unsigned long magic; const char *name; } fs_magics[] = {
-	{ EXT4_SUPER_MAGIC, "ext4" }, { XFS_SUPER_MAGIC, "xfs" },
-	{ BTRFS_SUPER_MAGIC, "btrfs" }, { TMPFS_MAGIC, "tmpfs" },
-	{ OVERLAYFS_SUPER_MAGIC, "overlay" }, { NFS_SUPER_MAGIC, "nfs" },
-	{ 0x0bd00bd0, "lustre" }, { 0x19830326, "beegfs" }, { 0x47504653, "gpfs" },
-	{ 0x2fc12fc1, "zfs" }, { 0x00c36400, "ceph" }, { 0xff534d42, "cifs" },
-	{ 0x65735546, "fuse" }, { 0x4d44, "vfat" }, { 0x5346544e, "ntfs" },
-	{ 0xf2f52010, "f2fs" }, { 0x858458f6, "ramfs" },
+/* statfs(2) f_type values (linux/magic.h and the file systems' sources);
+ * shared: a network or parallel file system, seen alike from every node */
+static const struct { unsigned long magic; const char *name; int shared; } fs_magics[] = {
+	{ EXT4_SUPER_MAGIC, "ext4", 0 }, { XFS_SUPER_MAGIC, "xfs", 0 },
+	{ BTRFS_SUPER_MAGIC, "btrfs", 0 }, { TMPFS_MAGIC, "tmpfs", 0 },
+	{ OVERLAYFS_SUPER_MAGIC, "overlay", 0 }, { 0x2fc12fc1, "zfs", 0 },
+	{ 0x65735546, "fuse", 0 }, { 0x4d44, "vfat", 0 }, { 0x5346544e, "ntfs", 0 },
+	{ 0xf2f52010, "f2fs", 0 }, { 0x858458f6, "ramfs", 0 },
+	{ NFS_SUPER_MAGIC, "nfs", 1 }, { 0x0bd00bd0, "lustre", 1 }, { 0x19830326, "beegfs", 1 },
+	{ 0x47504653, "gpfs", 1 }, { 0x00c36400, "ceph", 1 }, { 0xff534d42, "cifs", 1 },
+	{ 0xfe534d42, "smb2", 1 }, { 0x20030528, "orangefs", 1 }, { 0x5346414f, "afs", 1 },
+	{ 0x6b414653, "afs", 1 }, { 0xaad7aaea, "panfs", 1 }, { 0x01161970, "gfs2", 1 },
 };
+
+int fs_magic_shared(unsigned long magic, const char **name)
+{
+	magic &= 0xFFFFFFFFul;      /* f_type is a signed long on some ABIs */
+	for (size_t i = 0; i < sizeof fs_magics / sizeof fs_magics[0]; i++)
+		if (fs_magics[i].magic == magic) {
+			if (name)
+				*name = fs_magics[i].name;
+			return fs_magics[i].shared;
+		}
+	if (name)
+		*name = NULL;
+	return 0;
+}
 
 /* Undo mountinfo's octal escapes (\040 for space) in place. */
 static void unescape(char *s)
@@ -2166,12 +2184,11 @@ int target_info_get(const char *dir, struct target_info *ti)
 		snprintf(real, sizeof real, "%s", dir);
 	find_mount(real, st.st_dev, ti->fstype, sizeof ti->fstype, source, sizeof source);
 	if (!ti->fstype[0] && !statfs(dir, &sfs)) {
-		for (size_t i = 0; i < sizeof fs_magics / sizeof fs_magics[0]; i++)
-			if ((unsigned long)sfs.f_type == fs_magics[i].magic) {
-				snprintf(ti->fstype, sizeof ti->fstype, "%s", fs_magics[i].name);
-				break;
-			}
-		if (!ti->fstype[0])
+		const char *name;
+		fs_magic_shared((unsigned long)sfs.f_type, &name);
+		if (name)
+			snprintf(ti->fstype, sizeof ti->fstype, "%s", name);
+		else
 			snprintf(ti->fstype, sizeof ti->fstype, "0x%lx", (unsigned long)sfs.f_type);
 	}
 
@@ -2187,6 +2204,7 @@ int target_info_get(const char *dir, struct target_info *ti)
 	char disk[64];
 	if (bdev && !block_disk(bdev, disk, sizeof disk)) {
 		char path[160], val[64];
+		snprintf(ti->disk, sizeof ti->disk, "%s", disk);
 		snprintf(ti->device, sizeof ti->device, "/dev/%s", disk);
 		snprintf(path, sizeof path, "/sys/block/%s/queue/rotational", disk);
 		if (!read_sys(path, val, sizeof val))

@@ -517,14 +517,10 @@ static int add_root(struct cmp_set *s, const json_t *root, const char *file, str
 		}
 		if (!s->fstype) {
 			const json_t *t = json_object_get(r, "target");
-			const json_t *fs = json_object_get(t, "fstype");
-			const json_t *dev = json_object_get(t, "device");
-			const json_t *dir = json_object_get(t, "dir");
-			const json_t *sch = json_object_get(t, "scheduler");
-			s->fstype = strdup(json_is_string(fs) ? json_string_value(fs) : "");
-			s->device = strdup(json_is_string(dev) ? json_string_value(dev) : "");
-			s->dir = strdup(json_is_string(dir) ? json_string_value(dir) : "");
-			s->scheduler = strdup(json_is_string(sch) ? json_string_value(sch) : "");
+			s->fstype = jstr_dup(t, "fstype");
+			s->device = jstr_dup(t, "device");
+			s->dir = jstr_dup(t, "dir");
+			s->scheduler = jstr_dup(t, "scheduler");
 			s->rotational = (int)jnum_or(t, "rotational", -1);
 			if (!s->fstype || !s->device || !s->dir || !s->scheduler)
 				return -ENOMEM;

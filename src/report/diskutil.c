@@ -1,42 +1,20 @@
 /* diskutil.c - fio's "disk_util" from /sys/block (diskutil.h). */
 #include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include "report/diskutil.h"
 #include "report/report.h"
 
-int diskutil_find(const char *dir, struct disk_dev *dev)
+void diskutil_init(struct disk_dev *dev, const char *disk)
 {
-	struct stat st;
-	char link[64], real[PATH_MAX], part[PATH_MAX + 16];
 	memset(dev, 0, sizeof(*dev));
-	if (stat(dir, &st) < 0)
-		return -errno;
-	if (!major(st.st_dev))
-		return -ENODEV;                  /* tmpfs, NFS, overlay: no disk */
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
-	if (!realpath(link, real))
-		return -ENODEV;
-	snprintf(part, sizeof(part), "%s/partition", real);
-	if (access(part, F_OK) == 0) {
-		char *slash = strrchr(real, '/');   /* a partition: its disk */
-		if (slash)
-			*slash = '\0';
-	}
-	const char *base = strrchr(real, '/');
-	base = base ? base + 1 : real;
-	if (strlen(base) >= sizeof(dev->name) || strlen(real) + 6 >= sizeof(dev->stat))
-		return -ENAMETOOLONG;
-	snprintf(dev->name, sizeof(dev->name), "%s", base);
-	snprintf(dev->stat, sizeof(dev->stat), "%s/stat", real);
-	return access(dev->stat, R_OK) == 0 ? 0 : -ENODEV;
+	if (!disk || !disk[0] || strlen(disk) >= sizeof(dev->name))
+		return;
+	snprintf(dev->name, sizeof(dev->name), "%s", disk);
+	snprintf(dev->stat, sizeof(dev->stat), "/sys/block/%s/stat", disk);
 }
 
 bool diskutil_parse(const char *text, struct disk_stat *d)

@@ -26,45 +26,6 @@ void report_fio_set_bins(bool on)
 	fio_bins = on;
 }
 
-/* fio's latency object: min, max, mean, stddev, N, percentile{} and, for
- * json+, bins{"<ns>": count} (the log-linear buckets of hist.h, the same
- * layout as fio's: 64 per power of two). */
-static json_t *lat_json(const struct hist *h, bool pct, bool bins)
-{
-	json_t *o = json_object();
-	int bad = 0;
-	bad |= report_set(o, "min", report_u64(h->n ? h->min : 0));
-	bad |= report_set(o, "max", report_u64(h->max));
-	bad |= report_set(o, "mean", json_real(h->n ? hist_mean(h) : 0.0));
-	bad |= report_set(o, "stddev", json_real(h->n ? hist_stddev(h) : 0.0));
-	bad |= report_set(o, "N", report_u64(h->n));
-	if (pct && h->n) {
-		json_t *p = json_object();
-		for (int i = 0; i < HIST_NPCT; i++) {
-			char key[32];
-			snprintf(key, sizeof(key), "%f", hist_pcts[i]);
-			bad |= report_set(p, key, report_u64(hist_percentile(h, hist_pcts[i])));
-		}
-		bad |= report_set(o, "percentile", p);
-	}
-	if (bins && h->n) {
-		json_t *b = json_object();
-		for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
-			char key[32];
-			if (!h->b[i])
-				continue;
-			snprintf(key, sizeof(key), "%" PRIu64, hist_bucket_mid(i));
-			bad |= report_set(b, key, report_u64(h->b[i]));
-		}
-		bad |= report_set(o, "bins", b);
-	}
-	if (bad) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
 /* "read", "write" or "trim": fio's direction object.  runtime_ns is the
  * job's I/O time (fio's runtime is the job's, in ms). */
 static json_t *dir_json(const struct class_stats *cs, uint64_t runtime_ns)
@@ -86,9 +47,9 @@ static json_t *dir_json(const struct class_stats *cs, uint64_t runtime_ns)
 	bad |= report_set(o, "drop_ios", report_u64(0));
 	/* replay times each op from issue to completion: no separate
 	 * submission latency, so clat == lat and slat is empty */
-	bad |= report_set(o, "slat_ns", lat_json(&none, false, false));
-	bad |= report_set(o, "clat_ns", lat_json(&cs->lat, true, fio_bins));
-	bad |= report_set(o, "lat_ns", lat_json(&cs->lat, true, false));
+	bad |= report_set(o, "slat_ns", report_lat_json(&none, LAT_PCT_NONE, false));
+	bad |= report_set(o, "clat_ns", report_lat_json(&cs->lat, LAT_PCT_IF_ANY, fio_bins));
+	bad |= report_set(o, "lat_ns", report_lat_json(&cs->lat, LAT_PCT_IF_ANY, false));
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -140,7 +101,7 @@ static json_t *sync_json(const struct class_stats *cs)
 {
 	json_t *o = json_object();
 	int bad = report_set(o, "total_ios", report_u64(cs->total_ios));
-	bad |= report_set(o, "lat_ns", lat_json(&cs->lat, true, fio_bins));
+	bad |= report_set(o, "lat_ns", report_lat_json(&cs->lat, LAT_PCT_IF_ANY, fio_bins));
 	if (bad) {
 		json_decref(o);
 		return NULL;

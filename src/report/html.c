@@ -32,11 +32,6 @@ static const double marks[] = { 50, 99, 99.9 };
 #define PW (W - ML - MR)
 #define PH (H - MT - MB)
 
-const char *html_fmt_ns(char *buf, size_t len, double ns)
-{
-	return fmt_ns(buf, len, ns);
-}
-
 static const char *mib(char *buf, size_t len, double bytes)
 {
 	snprintf(buf, len, "%.2f MiB", bytes / 1048576.0);
@@ -184,7 +179,7 @@ static void completion_cell(FILE *f, const struct cmp_config *base, const struct
 		fputs("<td>incomplete</td>", f);
 		return;
 	}
-	fprintf(f, "<td>%s", html_fmt_ns(b, sizeof(b), g->median));
+	fprintf(f, "<td>%s", fmt_ns(b, sizeof(b), g->median));
 	if (base && base->ncomplete && base->median > 0)
 		fprintf(f, "<br>%.2f [%.2f&ndash;%.2f]%s", g->median / base->median,
 			g->min / base->median, g->max / base->median,
@@ -293,7 +288,7 @@ static void cdf_axes(FILE *f, double lo, double hi, const char *cls)
 		double x = ML + PW * (d - lo) / (hi - lo);
 		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, x, MT, MT + PH);
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, MT + PH + 14,
-			html_fmt_ns(b, sizeof(b), pow(10.0, d)));
+			fmt_ns(b, sizeof(b), pow(10.0, d)));
 	}
 	static const double ticks[] = { 0, 50, 90, 99, 99.9, 99.99 };
 	for (size_t i = 0; i < sizeof(ticks) / sizeof(ticks[0]); i++) {
@@ -356,10 +351,10 @@ static void latency_table(FILE *f, const struct compare *c, const struct cmp_row
 		swatch(f, s);
 		esc(f, c->sets[s].label);
 		fprintf(f, "</td><td>%llu</td><td>%s</td>", (unsigned long long)g->cls[k].n,
-			html_fmt_ns(b, sizeof(b), cmp_quantile(&g->cls[k], 0)));
+			fmt_ns(b, sizeof(b), cmp_quantile(&g->cls[k], 0)));
 		for (size_t m = 0; m < NMARKS; m++)
-			fprintf(f, "<td>%s</td>", html_fmt_ns(b, sizeof(b), cmp_quantile(&g->cls[k], marks[m])));
-		fprintf(f, "<td>%s</td></tr>\n", html_fmt_ns(b, sizeof(b), cmp_quantile(&g->cls[k], 100)));
+			fprintf(f, "<td>%s</td>", fmt_ns(b, sizeof(b), cmp_quantile(&g->cls[k], marks[m])));
+		fprintf(f, "<td>%s</td></tr>\n", fmt_ns(b, sizeof(b), cmp_quantile(&g->cls[k], 100)));
 	}
 	fputs("</table>\n", f);
 }

@@ -195,10 +195,45 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 #define set_new report_set
 #define u64j report_u64
 
+json_t *report_lat_json(const struct hist *h, int pct, bool bins)
+{
+	json_t *o = json_object();
+	int bad = 0;
+	bad |= report_set(o, "min", report_u64(h->n ? h->min : 0));
+	bad |= report_set(o, "max", report_u64(h->max));
+	bad |= report_set(o, "mean", json_real(h->n ? hist_mean(h) : 0.0));
+	bad |= report_set(o, "stddev", json_real(h->n ? hist_stddev(h) : 0.0));
+	bad |= report_set(o, "N", report_u64(h->n));
+	if (pct == LAT_PCT_ALWAYS || (pct == LAT_PCT_IF_ANY && h->n)) {
+		json_t *p = json_object();
+		for (int i = 0; i < HIST_NPCT; i++) {
+			char key[32];
+			snprintf(key, sizeof(key), "%f", hist_pcts[i]);
+			bad |= report_set(p, key, report_u64(h->n ? hist_percentile(h, hist_pcts[i]) : 0));
+		}
+		bad |= report_set(o, "percentile", p);
+	}
+	if (bins && h->n) {
+		json_t *b = json_object();
+		for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+			char key[32];
+			if (!h->b[i])
+				continue;
+			snprintf(key, sizeof(key), "%" PRIu64, hist_bucket_mid(i));
+			bad |= report_set(b, key, report_u64(h->b[i]));
+		}
+		bad |= report_set(o, "bins", b);
+	}
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns)
 {
-	json_t *o = json_object(), *lat = json_object(), *pct = json_object();
-	const struct hist *h = &cs->lat;
+	json_t *o = json_object();
 	double secs = (double)runtime_ns / 1e9;
 	int bad = 0;
 
@@ -210,19 +245,7 @@ json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns)
 	bad |= set_new(o, "total_ios", u64j(cs->total_ios));
 	bad |= set_new(o, "short_ios", u64j(cs->short_ios));
 	bad |= set_new(o, "errors", u64j(cs->errors));
-	bad |= set_new(lat, "min", u64j(h->n ? h->min : 0));
-	bad |= set_new(lat, "max", u64j(h->max));
-	bad |= set_new(lat, "mean", json_real(h->n ? hist_mean(h) : 0.0));
-	bad |= set_new(lat, "stddev", json_real(h->n ? hist_stddev(h) : 0.0));
-	bad |= set_new(lat, "N", u64j(h->n));
-	for (int i = 0; i < HIST_NPCT; i++) {
-		char key[32];
-
-		snprintf(key, sizeof(key), "%f", hist_pcts[i]);
-		bad |= set_new(pct, key, u64j(h->n ? hist_percentile(h, hist_pcts[i]) : 0));
-	}
-	bad |= set_new(lat, "percentile", pct);
-	bad |= set_new(o, "lat_ns", lat);
+	bad |= set_new(o, "lat_ns", report_lat_json(&cs->lat, LAT_PCT_ALWAYS, false));
 	if (bad) {
 		json_decref(o);
 		return NULL;
