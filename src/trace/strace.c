@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "util/imap.h"
+#include "util/scan.h"
 #include "trace/strace.h"
 #include "trace/trace.h"
 
@@ -328,6 +329,28 @@ static size_t first_ctrl(const char *s, size_t n)
 {
 	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 	size_t i = 0;
+#if defined(__SSE2__)
+	const __m128i c1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
+	while (i + 16 <= n) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i lo = _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x);      /* x <= 0x1f */
+		if (!_mm_movemask_epi8(_mm_or_si128(lo, _mm_cmpeq_epi8(x, del)))) {
+			i += 16;
+			continue;
+		}
+		for (size_t k = i; k < i + 16; k++)
+			if (cls[(uint8_t)s[k]] & CL_BAD)
+				return k;
+		i += 16;
+	}
+	if (i < n && n >= 16) {
+		/* the last 16 bytes at once (overlapping what was checked) */
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+		__m128i lo = _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x);
+		if (!_mm_movemask_epi8(_mm_or_si128(lo, _mm_cmpeq_epi8(x, del))))
+			return n;
+	}
+#endif
 	while (i + 8 <= n) {
 		uint64_t x, y;
 		memcpy(&x, s + i, 8);
@@ -360,9 +383,9 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 		}
 		char c = s[i];
 		if (c == '"') {
-			for (i++; i < n && s[i] != '"'; i++)
-				if (s[i] == '\\')
-					i++;
+			/* to the closing quote; a backslash escapes the next byte */
+			for (i = scan_any2(s, n, i + 1, '"', '\\'); i < n && s[i] == '\\';)
+				i = scan_any2(s, n, i + 2, '"', '\\');
 			if (i >= n)
 				return "closing '\"'";
 			i++;
@@ -379,7 +402,8 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 			/* -y decoration: <path>, ends at a '>' not part of "->";
 			 * -yy nests one: </dev/null<char 1:3>> */
 			int dd = 1;
-			for (i++; i < n; i++) {
+			for (i = scan_any3(s, n, i + 1, '\\', '<', '>'); i < n;
+			     i = scan_any3(s, n, i + 1, '\\', '<', '>')) {
 				if (s[i] == '\\') {
 					i++;
 					continue;
@@ -436,6 +460,17 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x)
 {
 	uint64_t v = 0;
+	if (base == 10) {
+		for (unsigned k = 8; k == 8 && *i < n; *i += k) {
+			uint64_t c;
+			k = scan_dec8(s + *i, n - *i, &c);
+			if (v && v > (UINT64_MAX - c) / scan_pow10[k])
+				return -ERANGE;
+			v = v * scan_pow10[k] + c;
+		}
+		*x = v;
+		return 0;
+	}
 	for (; *i < n; (*i)++) {
 		int d = hexval((unsigned char)s[*i]);
 		if (d < 0 || (unsigned)d >= base)
@@ -729,23 +764,25 @@ enum { TS_NONE, TS_TOD, TS_EPOCH, TS_REL };
 static size_t secfrac(const char *s, size_t n, uint64_t *ns, uint64_t *ipart)
 {
 	size_t i = 0;
-	uint64_t ip = 0, fr = 0;
-	while (i < n && s[i] >= '0' && s[i] <= '9')
-		ip = ip * 10 + (uint64_t)(s[i++] - '0');
+	uint64_t ip = 0, fr = 0, c;
+	for (unsigned k = 8; k == 8 && i < n; i += k) {
+		k = scan_dec8(s + i, n - i, &c);
+		ip = ip * scan_pow10[k] + c;    /* wraps past 20 digits: refused below */
+	}
 	/* more than 11 digits of seconds (beyond year 5138) is not a time: the
 	 * nanoseconds would not fit */
 	if (!i || i > 11)
 		return 0;
 	if (i < n && s[i] == '.') {
+		unsigned kept = 0;              /* the first 9 digits are the ns */
 		i++;
-		int k = 0;
-		while (i < n && s[i] >= '0' && s[i] <= '9') {
-			if (k < 9)
-				fr = fr * 10 + (uint64_t)(s[i] - '0'), k++;
-			i++;
+		for (unsigned k = 8; k == 8 && i < n; i += k) {
+			k = scan_dec8(s + i, n - i, &c);
+			unsigned take = k < 9 - kept ? k : 9 - kept;
+			fr = fr * scan_pow10[take] + c / scan_pow10[k - take];
+			kept += take;
 		}
-		while (k++ < 9)
-			fr *= 10;
+		fr *= scan_pow10[9 - kept];
 	}
 	*ipart = ip;
 	*ns = ip * 1000000000ull + fr;
@@ -1717,8 +1754,11 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 		  unsigned long lineno, const char *name, size_t nlen, const char *body,
 		  size_t blen, const char *line, size_t len, struct rerr *e)
 {
-	struct dec d = { .p = p, .body = body, .e = e };
-	memset(d.a, 0, sizeof(d.a));
+	struct dec d;           /* d.a[k] is read only below d.na */
+	d.p = p;
+	d.cs = NULL;
+	d.body = body;
+	d.e = e;
 	const char *why = split(body, blen, 1, d.a, MAXARGS, &d.na, &d.close);
 	if (why)
 		return bad_line(p, e, src, lineno, line, len, why);

@@ -1,0 +1,121 @@
+/*
+ * scan.h - find the next of two or three bytes in a span, 16 bytes at a
+ * time where the CPU has SSE2 (every x86-64), one at a time elsewhere; and
+ * read up to 8 decimal digits at once.  The text readers spend most of
+ * their time skipping quoted strings and path decorations and reading
+ * numbers; these make that a few instructions per 16 bytes or 8 digits.
+ */
+#ifndef REPLAY_UTIL_SCAN_H
+#define REPLAY_UTIL_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Index of the first byte of s[i..n) equal to a or b; n when none (also
+ * when i >= n). */
+static inline size_t scan_any2(const char *s, size_t n, size_t i, char a, char b)
+{
+#if defined(__SSE2__)
+	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+	while (i + 16 <= n) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)));
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+		i += 16;
+	}
+	if (i < n && n >= 16) {
+		/* the last 16 bytes, overlapping what was seen: drop those bits */
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)));
+		m &= ~0u << (i - (n - 16));
+		return m ? n - 16 + (size_t)__builtin_ctz(m) : n;
+	}
+#endif
+	for (; i < n; i++)
+		if (s[i] == a || s[i] == b)
+			return i;
+	return n;
+}
+
+/* The same for three bytes. */
+static inline size_t scan_any3(const char *s, size_t n, size_t i, char a, char b, char c)
+{
+#if defined(__SSE2__)
+	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c);
+	while (i + 16 <= n) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i e = _mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(e, _mm_cmpeq_epi8(x, vc)));
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+		i += 16;
+	}
+	if (i < n && n >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+		__m128i e = _mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(e, _mm_cmpeq_epi8(x, vc)));
+		m &= ~0u << (i - (n - 16));
+		return m ? n - 16 + (size_t)__builtin_ctz(m) : n;
+	}
+#endif
+	for (; i < n; i++)
+		if (s[i] == a || s[i] == b || s[i] == c)
+			return i;
+	return n;
+}
+
+/* Powers of ten up to 10^19. */
+static const uint64_t scan_pow10[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+	10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+};
+
+/*
+ * The decimal digits at the start of s[0..n), at most 8 of them: their
+ * count, and their value in *v.  With 8 bytes readable (little endian) it
+ * converts them at once: one load, a digit test on every byte, then the
+ * digits combined into pairs, fours and the eight by multiplications;
+ * byte by byte otherwise.
+ */
+static inline unsigned scan_dec8(const char *s, size_t n, uint64_t *v)
+{
+	if (n >= 8) {
+		uint64_t x;
+		memcpy(&x, s, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* a byte is a digit when its high nibble is 3 and its low one
+		 * plus 6 stays below 16 (no carry crosses bytes either way) */
+		uint64_t bad = ((x & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
+			       (((x & 0x0f0f0f0f0f0f0f0full) + 0x0606060606060606ull) &
+				0x1010101010101010ull);
+		unsigned k = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
+		if (!k) {
+			*v = 0;
+			return 0;
+		}
+		uint64_t d = (x & 0x0f0f0f0f0f0f0f0full) << (8 * (8 - k)); /* leading zeros */
+		d = (d * 10 + (d >> 8)) & 0x00ff00ff00ff00ffull;            /* pairs */
+		d = ((d & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
+		     ((d >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >> 32;
+		*v = d;
+		return k;
+#endif
+	}
+	uint64_t r = 0;
+	unsigned k = 0;
+	while (k < n && k < 8 && (unsigned)(s[k] - '0') < 10)
+		r = r * 10 + (uint64_t)(s[k] - '0'), k++;
+	*v = r;
+	return k;
+}
+
+#endif
