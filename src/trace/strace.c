@@ -464,9 +464,9 @@ static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x
 		for (unsigned k = 8; k == 8 && *i < n; *i += k) {
 			uint64_t c;
 			k = scan_dec8(s + *i, n - *i, &c);
-			if (v && v > (UINT64_MAX - c) / scan_pow10[k])
+			if (__builtin_mul_overflow(v, scan_pow10[k], &v) ||
+			    __builtin_add_overflow(v, c, &v))
 				return -ERANGE;
-			v = v * scan_pow10[k] + c;
 		}
 		*x = v;
 		return 0;
@@ -779,7 +779,7 @@ static size_t secfrac(const char *s, size_t n, uint64_t *ns, uint64_t *ipart)
 		for (unsigned k = 8; k == 8 && i < n; i += k) {
 			k = scan_dec8(s + i, n - i, &c);
 			unsigned take = k < 9 - kept ? k : 9 - kept;
-			fr = fr * scan_pow10[take] + c / scan_pow10[k - take];
+			fr = fr * scan_pow10[take] + (take < k ? c / scan_pow10[k - take] : c);
 			kept += take;
 		}
 		fr *= scan_pow10[9 - kept];

@@ -1,0 +1,192 @@
+/* test_scan.c - the byte scanners and the 8-digit reader (util/scan.h),
+ * checked against plain loops on random text; the line reader (lr_next)
+ * on lines across its buffer boundaries, without a final newline, and
+ * over its length bound. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "util/scan.h"
+#include "util/util.h"
+
+static size_t ref_any(const char *s, size_t n, size_t i, const char *set)
+{
+	for (; i < n; i++)
+		if (memchr(set, s[i], strlen(set)))
+			return i;
+	return n;
+}
+
+/* Random text over a small alphabet, so the wanted bytes come at every
+ * distance from the start, inside and across 16-byte blocks. */
+static void fill(char *s, size_t n, unsigned *seed)
+{
+	static const char abc[] = "ab\"\\<>x0 ,";
+	for (size_t i = 0; i < n; i++)
+		s[i] = rand_r(seed) % 8 ? 'a' + (char)(rand_r(seed) % 3) :
+					  abc[rand_r(seed) % (sizeof(abc) - 1)];
+}
+
+static void t_scan_any(void **state)
+{
+	(void)state;
+	unsigned seed = 7;
+	char s[80];
+	for (int it = 0; it < 200000; it++) {
+		size_t n = (size_t)(rand_r(&seed) % 70), i = (size_t)(rand_r(&seed) % 75);
+		fill(s, sizeof(s), &seed);
+		assert_int_equal(scan_any2(s, n, i, '"', '\\'), ref_any(s, n, i, "\"\\"));
+		assert_int_equal(scan_any3(s, n, i, '\\', '<', '>'), ref_any(s, n, i, "\\<>"));
+	}
+	/* nothing past n is looked at, even when it matches */
+	memset(s, 'a', sizeof(s));
+	s[40] = '"';
+	assert_int_equal(scan_any2(s, 40, 0, '"', '\\'), 40);
+	assert_int_equal(scan_any2(s, 41, 0, '"', '\\'), 40);
+	assert_int_equal(scan_any2(s, 41, 41, '"', '\\'), 41);
+	s[3] = '>';
+	assert_int_equal(scan_any3(s, 41, 4, '\\', '<', '>'), 41);
+	assert_int_equal(scan_any3(s, 41, 3, '\\', '<', '>'), 3);
+}
+
+static void t_dec8(void **state)
+{
+	(void)state;
+	unsigned seed = 11;
+	char s[16];
+	for (int it = 0; it < 500000; it++) {
+		for (size_t i = 0; i < sizeof(s); i++) {
+			int r = rand_r(&seed) % 16;
+			s[i] = r < 12 ? (char)('0' + r % 10) : "/:a\xff"[r - 12];
+		}
+		if (it % 5 == 0)         /* any byte at all */
+			for (size_t i = 0; i < sizeof(s); i++)
+				s[i] = (char)(rand_r(&seed) & 0xff);
+		size_t n = (size_t)(rand_r(&seed) % 13);
+		uint64_t want = 0, got = 99;
+		unsigned k = 0;
+		while (k < n && k < 8 && s[k] >= '0' && s[k] <= '9')
+			want = want * 10 + (uint64_t)(s[k] - '0'), k++;
+		assert_int_equal(scan_dec8(s, n, &got), k);
+		assert_int_equal(got, want);
+	}
+	uint64_t v;
+	assert_int_equal(scan_dec8("99999999", 8, &v), 8);
+	assert_int_equal(v, 99999999);
+	assert_int_equal(scan_dec8("00000012x", 9, &v), 8);
+	assert_int_equal(v, 12);
+	assert_int_equal(scan_dec8("1234567", 7, &v), 7);   /* short span: bytewise */
+	assert_int_equal(v, 1234567);
+	assert_int_equal(scan_dec8("x2345678", 8, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(scan_pow10[19], 10000000000000000000ull);
+}
+
+/* A file of the given bytes, opened with lr_open. */
+static char *tmpfile_with(const char *data, size_t n)
+{
+	char *path = strdup("/tmp/test_scan.XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	for (size_t off = 0; off < n;) {
+		ssize_t w = write(fd, data + off, n - off);
+		assert_true(w > 0);
+		off += (size_t)w;
+	}
+	close(fd);
+	return path;
+}
+
+static void t_lines_across_blocks(void **state)
+{
+	(void)state;
+	/* lines of every length from 0 to 300 repeated past several reads
+	 * (the first buffer is 64 KiB): each comes back whole, in order */
+	size_t cap = 1u << 21, n = 0, want_lines = 0;
+	char *data = malloc(cap);
+	assert_non_null(data);
+	for (size_t len = 0; n + len + 1 < cap - 400; len = (len + 1) % 301) {
+		for (size_t k = 0; k < len; k++)
+			data[n + k] = (char)('a' + (len + k) % 26);
+		n += len;
+		data[n++] = '\n';
+		want_lines++;
+	}
+	memcpy(data + n, "tail", 4);            /* last line without '\n' */
+	n += 4;
+	want_lines++;
+	char *path = tmpfile_with(data, n);
+	struct linereader lr;
+	assert_int_equal(lr_open(&lr, path), 0);
+	char *line;
+	size_t len, pos = 0, lines = 0;
+	int rc;
+	while ((rc = lr_next(&lr, &line, &len)) == 1) {
+		lines++;
+		assert_int_equal(lr.lineno, lines);
+		assert_memory_equal(line, data + pos, len);
+		assert_int_equal(line[len], '\0');
+		pos += len;
+		if (pos < n) {
+			assert_int_equal(data[pos], '\n');
+			pos++;
+		}
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(lines, want_lines);
+	assert_int_equal(pos, n);
+	lr_close(&lr);
+	unlink(path);
+	free(path);
+	free(data);
+}
+
+static void t_line_too_long(void **state)
+{
+	(void)state;
+	size_t big = LR_MAX + 100, n = 0;
+	char *data = malloc(big + 64);
+	assert_non_null(data);
+	memcpy(data, "first\n", 6);
+	n = 6;
+	memset(data + n, 'x', big);
+	n += big;
+	data[n++] = '\n';
+	memcpy(data + n, "after\n", 6);
+	n += 6;
+	char *path = tmpfile_with(data, n);
+	struct linereader lr;
+	char *line;
+	size_t len;
+	assert_int_equal(lr_open(&lr, path), 0);
+	assert_int_equal(lr_next(&lr, &line, &len), 1);
+	assert_string_equal(line, "first");
+	assert_int_equal(lr_next(&lr, &line, &len), -E2BIG);   /* reported, skipped */
+	assert_int_equal(lr.lineno, 2);
+	assert_int_equal(lr_next(&lr, &line, &len), 1);
+	assert_string_equal(line, "after");
+	assert_int_equal(lr.lineno, 3);
+	assert_int_equal(lr_next(&lr, &line, &len), 0);
+	lr_close(&lr);
+	unlink(path);
+	free(path);
+	free(data);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_scan_any),
+		cmocka_unit_test(t_dec8),
+		cmocka_unit_test(t_lines_across_blocks),
+		cmocka_unit_test(t_line_too_long),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
