@@ -65,6 +65,10 @@ uint64_t now_ns(void);                 /* CLOCK_MONOTONIC */
  * exist (the trace loader's .ops, the writer's temporary): up to 4.
  * tmpfile_remove_all() is async-signal-safe. */
 void tmpfile_track(const char *path);
+/* mkostemps(tmpl, suffixlen, O_CLOEXEC) with every catchable signal held
+ * until the new file is tracked (track) or already unlinked (!track), so
+ * that no signal can leave it behind.  The fd, or -1 with errno. */
+int  tmpfile_make(char *tmpl, int suffixlen, bool track);
 void tmpfile_untrack(const char *path);
 void tmpfile_remove_all(void);
 /* Parse decimal/hex/octal (strtoll base 0 rules, but "010" is decimal if dec_only) */

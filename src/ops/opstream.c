@@ -100,12 +100,11 @@ int opsw_open(struct ops_writer **wp, const char *path)
 	const char *tmpdir = getenv("TMPDIR");
 	char tmpl[PATH_MAX];
 	snprintf(tmpl, sizeof(tmpl), "%s/replay-spill-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	w->spill_fd = mkostemp(tmpl, O_CLOEXEC);
+	w->spill_fd = tmpfile_make(tmpl, 0, false);     /* unlinked at once */
 	if (w->spill_fd < 0) {
 		ret = -errno;
 		goto fail;
 	}
-	unlink(tmpl);
 	/* string offset 0 is the empty string */
 	if ((ret = buf_append(&w->strs, "", 1)) < 0)
 		goto fail;
@@ -292,13 +291,12 @@ int opsw_finish(struct ops_writer *w)
 		ret = -ENAMETOOLONG;
 		goto out;
 	}
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = tmpfile_make(tmp, 0, true);
 	if (fd < 0) {
 		ret = -errno;
 		tmp[0] = '\0';
 		goto out;
 	}
-	tmpfile_track(tmp);
 	fchmod(fd, 0644);
 
 	struct ops_header h;

@@ -355,7 +355,7 @@ static int output_path(const char *out, struct load_result *res, struct rerr *e)
 	if (!td || !*td)
 		td = "/tmp";
 	snprintf(res->ops_path, sizeof(res->ops_path), "%s/replay-XXXXXX.ops", td);
-	int fd = mkstemps(res->ops_path, 4);
+	int fd = tmpfile_make(res->ops_path, 4, true);
 	if (fd < 0) {
 		int err = errno;
 		res->ops_path[0] = 0;
@@ -364,7 +364,6 @@ static int output_path(const char *out, struct load_result *res, struct rerr *e)
 	}
 	close(fd);
 	res->temporary = true;
-	tmpfile_track(res->ops_path);
 	return 0;
 }
 

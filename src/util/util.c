@@ -303,6 +303,24 @@ void tmpfile_track(const char *path)
 		}
 }
 
+int tmpfile_make(char *tmpl, int suffixlen, bool track)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	int fd = mkostemps(tmpl, suffixlen, O_CLOEXEC);
+	int err = errno;
+	if (fd >= 0) {
+		if (track)
+			tmpfile_track(tmpl);
+		else
+			unlink(tmpl);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return fd;
+}
+
 void tmpfile_untrack(const char *path)
 {
 	for (int i = 0; i < NTRACKED; i++)
