@@ -1604,10 +1604,10 @@ static int write_file(const struct plan *p, uint32_t copy, const struct plan_fil
 		}
 		done += (uint64_t)w;
 	}
-	if (fsync(fd)) {
-		rc = -errno;
-		goto fail;
-	}
+	/* no fsync here: prepare() ends with one syncfs of the target, which
+	 * makes every prepared file durable at once (an fsync per file cost
+	 * ~0.6 ms each: 0.6 s for -n 1024 copies) and reports write-back
+	 * errors */
 	close(fd);
 	return 0;
 fail:
