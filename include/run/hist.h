@@ -30,6 +30,8 @@ double hist_mean(const struct hist *h);
 double hist_stddev(const struct hist *h);
 /* p in (0,100]; 0 when empty */
 uint64_t hist_percentile(const struct hist *h, double p);
+/* The same for np percentiles at once (one pass when p ascends). */
+void hist_percentiles(const struct hist *h, const double *p, unsigned np, uint64_t *out);
 unsigned hist_bucket(uint64_t v);          /* exposed for tests */
 uint64_t hist_bucket_mid(unsigned idx);
 

@@ -205,11 +205,14 @@ json_t *report_lat_json(const struct hist *h, int pct, bool bins)
 	bad |= report_set(o, "stddev", json_real(h->n ? hist_stddev(h) : 0.0));
 	bad |= report_set(o, "N", report_u64(h->n));
 	if (pct == LAT_PCT_ALWAYS || (pct == LAT_PCT_IF_ANY && h->n)) {
+		static char keys[HIST_NPCT][16];      /* fio's "99.900000" */
+		uint64_t v[HIST_NPCT];
 		json_t *p = json_object();
+		hist_percentiles(h, hist_pcts, HIST_NPCT, v);
 		for (int i = 0; i < HIST_NPCT; i++) {
-			char key[32];
-			snprintf(key, sizeof(key), "%f", hist_pcts[i]);
-			bad |= report_set(p, key, report_u64(h->n ? hist_percentile(h, hist_pcts[i]) : 0));
+			if (!keys[i][0])
+				snprintf(keys[i], sizeof(keys[i]), "%f", hist_pcts[i]);
+			bad |= report_set(p, keys[i], report_u64(v[i]));
 		}
 		bad |= report_set(o, "percentile", p);
 	}

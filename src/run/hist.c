@@ -93,25 +93,37 @@ double hist_stddev(const struct hist *h)
 
 uint64_t hist_percentile(const struct hist *h, double p)
 {
-	if (!h->n)
-		return 0;
-	if (p >= 100.0)
-		return h->max;
-	/* rank of the sample at percentile p (1-based, nearest-rank) */
-	uint64_t want = (uint64_t)ceil(p / 100.0 * (double)h->n);
-	if (want < 1)
-		want = 1;
+	uint64_t v;
+	hist_percentiles(h, &p, 1, &v);
+	return v;
+}
+
+void hist_percentiles(const struct hist *h, const double *p, unsigned np, uint64_t *out)
+{
+	unsigned i = 0, k = 0;
 	uint64_t seen = 0;
-	for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
-		seen += h->b[i];
-		if (seen >= want) {
-			uint64_t v = hist_bucket_mid(i);
-			if (v < h->min)
-				v = h->min;
-			if (v > h->max)
-				v = h->max;
-			return v;
+	for (; k < np; k++) {
+		if (!h->n) {
+			out[k] = 0;
+			continue;
 		}
+		if (p[k] >= 100.0) {
+			out[k] = h->max;
+			continue;
+		}
+		/* rank of the sample at percentile p (1-based, nearest-rank) */
+		uint64_t want = (uint64_t)ceil(p[k] / 100.0 * (double)h->n);
+		if (want < 1)
+			want = 1;
+		if (k && p[k] < p[k - 1])       /* not ascending: start over */
+			i = 0, seen = 0;
+		for (; i < HIST_NBUCKETS && seen + h->b[i] < want; i++)
+			seen += h->b[i];
+		if (i == HIST_NBUCKETS) {
+			out[k] = h->max;
+			continue;
+		}
+		uint64_t v = hist_bucket_mid(i);
+		out[k] = v < h->min ? h->min : v > h->max ? h->max : v;
 	}
-	return h->max;
 }
