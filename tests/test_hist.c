@@ -80,6 +80,33 @@ static void test_merge(void **state)
 	assert_int_equal(hist_percentile(&h, 50), 10);
 }
 
+/* Many percentiles at once equal each asked alone, in fio's ascending
+ * list and in any order; an empty histogram gives zeros. */
+static void test_percentiles_at_once(void **state)
+{
+	(void)state;
+	static struct hist hp;
+	unsigned seed = 3;
+	uint64_t many[HIST_NPCT];
+	hist_init(&hp);
+	hist_percentiles(&hp, hist_pcts, HIST_NPCT, many);
+	for (int i = 0; i < HIST_NPCT; i++)
+		assert_int_equal(many[i], 0);
+	for (int i = 0; i < 20000; i++)
+		hist_add(&hp, 1000 + (uint64_t)(rand_r(&seed) % 5000000));
+	hist_percentiles(&hp, hist_pcts, HIST_NPCT, many);
+	for (int i = 0; i < HIST_NPCT; i++)
+		assert_int_equal(many[i], hist_percentile(&hp, hist_pcts[i]));
+	for (int i = 1; i < HIST_NPCT; i++)
+		assert_true(many[i] >= many[i - 1]);
+	const double mixed[] = { 99.9, 50, 100, 1, 50, 99.99 };
+	uint64_t got[6];
+	hist_percentiles(&hp, mixed, 6, got);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(got[i], hist_percentile(&hp, mixed[i]));
+	assert_int_equal(got[2], hp.max);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -87,6 +114,7 @@ int main(void)
 		cmocka_unit_test(test_relative_error),
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_percentiles_at_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
