@@ -256,6 +256,8 @@ static int hexval(int c)
 /* Unescape C escapes of s[0..n) into scratch. */
 static char *sunescape(struct strace_parser *p, const char *s, size_t n)
 {
+	if (!memchr(s, '\\', n))
+		return sdup(p, s, n);           /* nothing escaped: a copy */
 	char *d = p->scratch + p->sused, *o = d;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] != '\\' || i + 1 >= n) {
@@ -533,9 +535,10 @@ static char *decoration(struct strace_parser *p, const char *s, size_t n)
 		if (lt)
 			n = (size_t)(lt - s);
 	}
+	size_t used = p->sused;
 	char *d = sunescape(p, s, n);
-	size_t l = strlen(d);
-	if (l > 10 && !strcmp(d + l - 10, " (deleted)"))
+	size_t l = strnlen(d, p->sused - used - 1);   /* an escaped NUL ends it */
+	if (l > 10 && !memcmp(d + l - 10, " (deleted)", 10))
 		d[l - 10] = 0;
 	return d;
 }
