@@ -464,6 +464,545 @@ static void test_groups(void **state)
 	tb_end(&t);
 }
 
+/* ---- one pass: dominant values, the accumulator, the sink ------------- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The most frequent of v[0..n) (sorted here), ties to the smallest. */
+static void brute_top(int64_t *v, size_t n, int64_t *key, uint64_t *cnt)
+{
+	*key = 0;
+	*cnt = 0;
+	qsort(v, n, sizeof(*v), cmp_i64);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && v[j] == v[i]; j++)
+			;
+		if (j - i > *cnt) {
+			*cnt = j - i;
+			*key = v[i];
+		}
+	}
+}
+
+/* Up to STAT_HH_MAX distinct values: the exact count of the most frequent,
+ * ties to the smallest, against a brute-force count. */
+static void test_hh_exact(void **state)
+{
+	(void)state;
+	for (unsigned round = 0; round < 4; round++) {
+		uint64_t x = 7 + round;
+		size_t n = 60000, pool = round == 3 ? STAT_HH_MAX : 100u << (3 * round);
+		int64_t *v = malloc(n * sizeof(*v));
+		struct stat_hh h = { 0 };
+		int64_t key, want_key;
+		uint64_t cnt, want_cnt;
+		assert_non_null(v);
+		for (size_t i = 0; i < n; i++) {
+			/* skewed: low indexes more frequent; negative values too */
+			uint64_t a = lcg(&x) % pool, b = lcg(&x) % pool;
+			int64_t val = (int64_t)(a < b ? a : b) * 4096 - (int64_t)(pool / 2) * 4096;
+			v[i] = i < pool ? (int64_t)i * 4096 - (int64_t)(pool / 2) * 4096 : val;
+			assert_int_equal(stat_hh_add(&h, v[i]), 0);
+		}
+		assert_int_equal(h.sweeps, 0);
+		assert_true(h.n <= STAT_HH_MAX);
+		stat_hh_top(&h, &key, &cnt);
+		brute_top(v, n, &want_key, &want_cnt);
+		assert_int_equal(cnt, want_cnt);
+		assert_int_equal(key, want_key);
+		stat_hh_release(&h);
+		free(v);
+	}
+	/* a tie: the smallest value */
+	struct stat_hh h = { 0 };
+	int64_t key;
+	uint64_t cnt;
+	static const int64_t tie[] = { 5, -3, 7, 7, -3, 5, 9 };
+	for (size_t i = 0; i < sizeof(tie) / sizeof(tie[0]); i++)
+		assert_int_equal(stat_hh_add(&h, tie[i]), 0);
+	stat_hh_top(&h, &key, &cnt);
+	assert_int_equal(key, -3);
+	assert_int_equal(cnt, 2);
+	stat_hh_release(&h);
+	stat_hh_top(&h, &key, &cnt);          /* empty */
+	assert_int_equal(cnt, 0);
+	assert_int_equal(key, 0);
+}
+
+/* Far more distinct values than STAT_HH_MAX: memory stays bounded, and a
+ * value making up a quarter of them is still found, short by at most the
+ * number of sweeps. */
+static void test_hh_bounded(void **state)
+{
+	(void)state;
+	struct stat_hh h = { 0 };
+	uint64_t x = 3, heavy = 0, cnt;
+	int64_t key;
+
+	for (uint64_t i = 0; i < 8 * (uint64_t)STAT_HH_MAX; i++) {
+		int64_t v = (int64_t)(lcg(&x) << 12) + 1;     /* distinct, never -8192 */
+		if (i % 4 == 0) {
+			v = -8192;
+			heavy++;
+		}
+		assert_int_equal(stat_hh_add(&h, v), 0);
+		assert_true(h.n <= STAT_HH_MAX);
+		assert_true(h.cap <= 2 * (size_t)STAT_HH_MAX);
+	}
+	assert_true(h.sweeps > 0);
+	stat_hh_top(&h, &key, &cnt);
+	assert_int_equal(key, -8192);
+	assert_true(cnt <= heavy);
+	assert_true(cnt + h.sweeps >= heavy);
+	stat_hh_release(&h);
+}
+
+/* ---- a random multi-rank stream, and what it must give --------------- */
+
+#define MR 4                   /* ranks                              */
+#define MF 4                   /* files (tb_start's /data/f0..f3)    */
+#define MH 4096                /* handles per rank in the model      */
+#define MSTEPS 24000
+
+struct mstream {
+	int have;
+	uint64_t off, len;
+};
+
+struct model {
+	/* generator state, per rank */
+	uint32_t nexth[MR], open[MR][3], nopen[MR], hfile[MR][MH];
+	uint32_t next_aux[MR];
+	uint64_t t[MR];
+	/* expected results */
+	struct mstream st[MR][MH][2];
+	int pend[MR][64];              /* async id -> 1 + dir, 0 none */
+	uint64_t plen[MR][64];
+	uint64_t req[2], failed[2], bytes[2], trans[2], seq[2], rbytes[MR][2], ops[MR];
+	int64_t *delta[2], *size[2];
+	size_t ndelta[2], nsize[2];
+};
+
+static void m_bytes(struct model *m, unsigned r, int d, uint64_t n)
+{
+	m->bytes[d] += n;
+	m->rbytes[r][d] += n;
+}
+
+static void m_data(struct model *m, unsigned r, int d, uint32_t h, const struct op *op)
+{
+	struct mstream *st = &m->st[r][h][d];
+
+	m->ops[r]++;
+	if (op->result < 0) {
+		m->failed[d]++;
+		return;
+	}
+	m->req[d]++;
+	m->size[d][m->nsize[d]++] = (int64_t)op->len;
+	if (st->have) {
+		m->trans[d]++;
+		if (op->offset == st->off + st->len)
+			m->seq[d]++;
+		else
+			m->delta[d][m->ndelta[d]++] = (int64_t)(op->offset - st->off);
+	}
+	*st = (struct mstream){ 1, op->offset, op->len };
+}
+
+/* The next op of rank r (and what the model expects of it). */
+static struct op m_next(struct model *m, uint64_t *x, unsigned r)
+{
+	struct op op = { .file = OP_NOFILE, .handle = OP_NOHANDLE, .iovcnt = 1, .t_ns = m->t[r] };
+	unsigned pick = (unsigned)(lcg(x) % 100);
+
+	m->t[r] += 1 + lcg(x) % 1000;
+	if ((m->nopen[r] == 0 || pick < 6) && m->nopen[r] < 3 && m->nexth[r] < MH - 1) {
+		uint32_t h = m->nexth[r]++;
+		m->hfile[r][h] = (uint32_t)(lcg(x) % MF);
+		m->open[r][m->nopen[r]++] = h;
+		op.kind = OP_OPEN;
+		op.file = m->hfile[r][h];
+		op.handle = h;
+		op.result = 3;
+		m->ops[r]++;
+		return op;
+	}
+	if (m->nopen[r] == 0) {         /* out of handles: a data op without a path */
+		op.kind = OP_WRITE;
+		op.len = op.result = 100;
+		m_data(m, r, 1, MH - 1, &op);
+		return op;
+	}
+	uint32_t slot = (uint32_t)(lcg(x) % m->nopen[r]), h = m->open[r][slot];
+	op.file = m->hfile[r][h];
+	op.handle = h;
+	if (pick < 12) {                /* close: the stream ends */
+		op.kind = OP_CLOSE;
+		m->open[r][slot] = m->open[r][--m->nopen[r]];
+		m->ops[r]++;
+		return op;
+	}
+	if (pick < 20) {                /* async submit, its id sometimes reused */
+		uint32_t id = (uint32_t)(lcg(x) % 64);
+		int d = pick & 1;
+		op.kind = d ? OP_AWRITE : OP_AREAD;
+		op.aux = id;
+		op.len = 512u << (lcg(x) % 4);
+		op.offset = 512 * (lcg(x) % 1000);
+		m_data(m, r, d, h, &op);
+		if (m->pend[r][id])
+			m_bytes(m, r, m->pend[r][id] - 1, m->plen[r][id]);
+		m->pend[r][id] = 1 + d;
+		m->plen[r][id] = op.len;
+		return op;
+	}
+	if (pick < 27) {                /* await, some of unknown ids, some results unknown */
+		uint32_t id = (uint32_t)(lcg(x) % 64);
+		op.kind = OP_AWAIT;
+		op.file = OP_NOFILE;
+		op.aux = id;
+		op.result = lcg(x) % 3 ? (int64_t)(lcg(x) % 600) : -1;
+		if (m->pend[r][id])
+			m_bytes(m, r, m->pend[r][id] - 1,
+				op.result >= 0 ? (uint64_t)op.result : m->plen[r][id]);
+		m->pend[r][id] = 0;
+		m->ops[r]++;
+		return op;
+	}
+	/* read or write: sequential, strided or random, some failed or short */
+	int d = pick & 1;
+	struct mstream *st = &m->st[r][h][d];
+	unsigned how = (unsigned)(lcg(x) % 10);
+	op.kind = d ? OP_WRITE : OP_READ;
+	op.len = how == 9 ? 1 + lcg(x) % 70000 : 4096u << (lcg(x) % 2);
+	op.offset = how < 4 && st->have ? st->off + st->len :
+		    how < 7 && st->have ? st->off + 65536 * (1 + how % 2) : 4096 * (lcg(x) % 50000);
+	op.result = lcg(x) % 20 == 0 ? -5 : (int64_t)(op.len - (how == 8 ? op.len / 2 : 0));
+	m_data(m, r, d, h, &op);
+	if (op.result >= 0)
+		m_bytes(m, r, d, (uint64_t)op.result);
+	return op;
+}
+
+/* The same stream given two ways: to a file writer (the ops of each rank
+ * contiguous, walked rank by rank by stat_compute), and in the generated
+ * interleaving to a sink feeding a stat_acc.  Both must equal the model. */
+struct pair_run {
+	struct tb t;                    /* file, stat_compute */
+	struct ops_writer *sw;          /* sink */
+	struct filter f;
+	struct stat_acc *acc;
+	struct stat_stream ss;
+	struct ops_sink sink;
+	struct opstream tables;
+	struct stat_report r;
+};
+
+static void run_start(struct pair_run *p, const char *name, const struct filter_opts *fo)
+{
+	uint32_t id;
+
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(filter_begin(&p->f, fo), 0);
+	assert_int_equal(stat_acc_new(&p->acc), 0);
+	p->ss = (struct stat_stream){ &p->f, p->acc };
+	stat_stream_sink(&p->ss, &p->sink);
+	assert_int_equal(opsw_open_sink(&p->sw, &p->sink), 0);
+	tb_start(&p->t, name, MR, MF);
+	for (unsigned i = 0; i < MR; i++) {
+		char n[32];
+		snprintf(n, sizeof(n), "pid %u", 100 + i);
+		assert_int_equal(opsw_rank(p->sw, n, 100 + i, &id), 0);
+		assert_int_equal(id, i);
+	}
+	for (unsigned i = 0; i < MF; i++) {
+		char n[32];
+		snprintf(n, sizeof(n), "/data/f%u", i);
+		assert_int_equal(opsw_path(p->sw, n, i == 3 ? OPSP_TRUNCATED_NAME : 0, &id), 0);
+		assert_int_equal(id, i);
+	}
+}
+
+static void run_op(struct pair_run *p, unsigned r, const struct op *op)
+{
+	tb_add(&p->t, r, op);
+	assert_int_equal(opsw_append(p->sw, r, op), 0);
+}
+
+static void run_finish(struct pair_run *p, const struct filter_opts *fo)
+{
+	const char *why = NULL;
+	struct rerr e = { { 0 } };
+	struct filter ff;
+
+	assert_int_equal(opsw_finish_tables(p->sw, &p->tables, &why), 0);
+	assert_null(p->tables.ops);
+	assert_int_equal(filter_end(&p->f, p->tables.nranks, &e), 0);
+	assert_int_equal(stat_acc_finish(p->acc, &p->tables, &p->f, &p->r), 0);
+	/* the file way, with the filter built over the mapped stream */
+	assert_int_equal(opsw_finish(p->t.w), 0);
+	p->t.w = NULL;
+	assert_int_equal(opstream_open(&p->t.s, p->t.path, &why), 0);
+	assert_int_equal(filter_build(&ff, &p->t.s, fo, &e), 0);
+	assert_int_equal(stat_compute(&p->t.s, &ff, &p->t.r), 0);
+	assert_int_equal(ff.ops_kept, p->f.ops_kept);
+	assert_int_equal(ff.ops_removed, p->f.ops_removed);
+	assert_int_equal(ff.files_kept, p->f.files_kept);
+	assert_int_equal(ff.nkept, p->f.nkept);
+	assert_int_equal(ff.ranks_unselected, p->f.ranks_unselected);
+	assert_int_equal(ff.ranks_empty, p->f.ranks_empty);
+	assert_int_equal(ff.nrules, p->f.nrules);
+	for (size_t i = 0; i < ff.nrules; i++) {
+		assert_int_equal(ff.rules[i].ops, p->f.rules[i].ops);
+		assert_int_equal(ff.rules[i].files, p->f.rules[i].files);
+	}
+	filter_release(&ff);
+}
+
+static void run_end(struct pair_run *p)
+{
+	stat_release(&p->r);
+	stat_acc_free(p->acc);
+	filter_release(&p->f);
+	opstream_close(&p->tables);
+	tb_end(&p->t);
+}
+
+static void dir_equal(const struct stat_dir *a, const struct stat_dir *b)
+{
+	assert_memory_equal(a, b, sizeof(*a));
+}
+
+/* Every field of two reports (the file way and the sink way). */
+static void reports_equal(const struct stat_report *a, const struct stat_report *b)
+{
+	assert_int_equal(a->nranks, b->nranks);
+	assert_int_equal(a->nops, b->nops);
+	assert_memory_equal(a->kinds, b->kinds, sizeof(a->kinds));
+	assert_memory_equal(a->synth, b->synth, sizeof(a->synth));
+	assert_int_equal(a->failed_ops, b->failed_ops);
+	dir_equal(&a->rd, &b->rd);
+	dir_equal(&a->wr, &b->wr);
+	assert_int_equal(a->duration_ns, b->duration_ns);
+	assert_int_equal(a->nofile_data_ops, b->nofile_data_ops);
+	assert_int_equal(a->truncated_names, b->truncated_names);
+	for (uint32_t i = 0; i < a->nranks; i++) {
+		const struct stat_rank *x = &a->ranks[i], *y = &b->ranks[i];
+		assert_int_equal(x->id, y->id);
+		assert_string_equal(x->name, y->name);
+		assert_int_equal(x->ops, y->ops);
+		assert_int_equal(x->bytes_read, y->bytes_read);
+		assert_int_equal(x->bytes_written, y->bytes_written);
+		assert_int_equal(x->end_ns, y->end_ns);
+		assert_int_equal(x->in_ops_ns, y->in_ops_ns);
+		assert_memory_equal(x->kinds, y->kinds, sizeof(x->kinds));
+	}
+	assert_int_equal(a->nfiles, b->nfiles);
+	assert_int_equal(a->files_shared, b->files_shared);
+	assert_int_equal(a->files_failed, b->files_failed);
+	for (uint32_t i = 0; i < a->nfiles; i++) {
+		const struct stat_file *x = &a->files[i], *y = &b->files[i];
+		assert_string_equal(x->path, y->path);
+		assert_int_equal(x->nranks, y->nranks);
+		assert_int_equal(x->ops, y->ops);
+		assert_int_equal(x->bytes_read, y->bytes_read);
+		assert_int_equal(x->bytes_written, y->bytes_written);
+		assert_int_equal(x->truncated, y->truncated);
+	}
+	assert_int_equal(a->nfr, b->nfr);
+	if (a->nfr)
+		assert_memory_equal(a->fr, b->fr, a->nfr * sizeof(*a->fr));
+}
+
+static void model_check(struct model *m, const struct stat_report *r)
+{
+	for (int d = 0; d < 2; d++) {
+		const struct stat_dir *sd = d ? &r->wr : &r->rd;
+		int64_t key;
+		uint64_t n;
+		assert_int_equal(sd->requests, m->req[d]);
+		assert_int_equal(sd->failed, m->failed[d]);
+		assert_int_equal(sd->bytes, m->bytes[d]);
+		assert_int_equal(sd->transitions, m->trans[d]);
+		assert_int_equal(sd->sequential, m->seq[d]);
+		brute_top(m->delta[d], m->ndelta[d], &key, &n);
+		assert_int_equal(sd->top_delta, key);
+		assert_int_equal(sd->top_delta_n, n);
+		brute_top(m->size[d], m->nsize[d], &key, &n);
+		assert_int_equal(sd->top_size, key);
+		assert_int_equal(sd->top_size_n, n);
+		for (unsigned k = 0; k < MR; k++)
+			assert_int_equal(d ? r->ranks[k].bytes_written : r->ranks[k].bytes_read,
+					 m->rbytes[k][d]);
+	}
+	for (unsigned k = 0; k < MR; k++)
+		assert_int_equal(r->ranks[k].ops, m->ops[k]);
+}
+
+static struct model *model_new(void)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	assert_non_null(m);
+	for (int d = 0; d < 2; d++) {
+		m->delta[d] = malloc(MSTEPS * sizeof(int64_t));
+		m->size[d] = malloc(MSTEPS * sizeof(int64_t));
+		assert_non_null(m->delta[d]);
+		assert_non_null(m->size[d]);
+	}
+	return m;
+}
+
+static void model_free(struct model *m)
+{
+	for (int d = 0; d < 2; d++) {
+		free(m->delta[d]);
+		free(m->size[d]);
+	}
+	free(m);
+}
+
+/* Ranks interleaved at random, handles opened and closed, async ids
+ * reused, failed and short calls: the sink's one pass, the rank-by-rank
+ * walk of the file and the brute-force model agree on everything. */
+static void test_acc_interleaved(void **state)
+{
+	(void)state;
+	struct model *m = model_new();
+	struct pair_run p;
+	uint64_t x = 11;
+
+	run_start(&p, "inter1", NULL);
+	for (unsigned i = 0; i < MSTEPS; i++) {
+		unsigned r = (unsigned)(lcg(&x) % MR);
+		struct op op = m_next(m, &x, r);
+		run_op(&p, r, &op);
+	}
+	/* submits never awaited count their length */
+	for (unsigned r = 0; r < MR; r++)
+		for (unsigned id = 0; id < 64; id++)
+			if (m->pend[r][id])
+				m_bytes(m, r, m->pend[r][id] - 1, m->plen[r][id]);
+	run_finish(&p, NULL);
+	assert_true(m->ndelta[0] > 1000 && m->ndelta[1] > 1000);
+	assert_true(p.r.rd.top_delta_n > 10);
+	model_check(m, &p.r);
+	model_check(m, &p.t.r);
+	reports_equal(&p.t.r, &p.r);
+	run_end(&p);
+	model_free(m);
+}
+
+/* The filter built as the paths and ops arrive equals filter_build over
+ * the file: --exclude, defaults, --ranks (rank 3 unselected). */
+static void test_acc_filtered(void **state)
+{
+	(void)state;
+	struct model *m = model_new();
+	struct filter_opts fo = { .exclude = { "/data/f1" }, .nexclude = 1 };
+	struct pair_run p;
+	uint64_t x = 5;
+
+	assert_int_equal(ranklist_parse("0-2", &fo.ranks), 0);
+	run_start(&p, "filt", &fo);
+	for (unsigned i = 0; i < MSTEPS / 4; i++) {
+		unsigned r = (unsigned)(lcg(&x) % MR);
+		struct op op = m_next(m, &x, r);
+		run_op(&p, r, &op);
+	}
+	run_finish(&p, &fo);
+	assert_int_equal(p.f.nkept, 3);
+	assert_int_equal(p.f.ranks_unselected, 1);
+	assert_true(p.f.ops_removed > 0);
+	assert_int_equal(p.r.nranks, 3);
+	for (uint32_t i = 0; i < p.r.nfiles; i++)
+		assert_string_not_equal(p.r.files[i].path, "/data/f1");
+	reports_equal(&p.t.r, &p.r);
+	run_end(&p);
+	filter_opts_release(&fo);
+	model_free(m);
+}
+
+/* State is per open stream and pending submit, not per op: a million
+ * opens, writes, closes and awaited submits leave (rank, file) pairs only. */
+static void test_acc_bounded(void **state)
+{
+	(void)state;
+	struct stat_acc *a;
+	size_t peak = 0;
+
+	assert_int_equal(stat_acc_new(&a), 0);
+	for (uint32_t i = 0; i < 250000; i++) {
+		uint32_t r = i % 3, h = i / 3;
+		struct op o = { .kind = OP_OPEN, .file = i % 2, .handle = h, .result = 3 };
+		assert_int_equal(stat_acc_op(a, r, &o), 0);
+		o = (struct op){ .kind = OP_WRITE, .file = i % 2, .handle = h, .offset = 0,
+				 .len = 10, .result = 10 };
+		assert_int_equal(stat_acc_op(a, r, &o), 0);
+		o.offset = 10;
+		assert_int_equal(stat_acc_op(a, r, &o), 0);
+		o.kind = OP_AREAD;
+		o.aux = i;
+		assert_int_equal(stat_acc_op(a, r, &o), 0);
+		if (stat_acc_entries(a) > peak)
+			peak = stat_acc_entries(a);
+		o = (struct op){ .kind = OP_AWAIT, .file = OP_NOFILE, .handle = h, .aux = i,
+				 .result = 10 };
+		assert_int_equal(stat_acc_op(a, r, &o), 0);
+		o = (struct op){ .kind = OP_CLOSE, .file = i % 2, .handle = h };
+		assert_int_equal(stat_acc_op(a, r, &o), 0);
+	}
+	/* 3 ranks x 2 files of pairs, at most one open stream and one submit */
+	assert_int_equal(stat_acc_entries(a), 6);
+	assert_true(peak <= 8);
+	stat_acc_free(a);
+}
+
+/* A sink writer creates no file: not in $TMPDIR, not anywhere. */
+static void test_sink_writes_nothing(void **state)
+{
+	(void)state;
+	char tmpd[] = "/tmp/replay-test-sinkXXXXXX";
+	const char *old = getenv("TMPDIR");
+	char *saved = old ? strdup(old) : NULL;
+	struct ops_writer *w;
+	struct ops_sink none = { 0 };
+	struct opstream s;
+	const char *why;
+	uint32_t r, f;
+
+	assert_non_null(mkdtemp(tmpd));
+	setenv("TMPDIR", tmpd, 1);
+	assert_int_equal(opsw_open_sink(&w, &none), 0);
+	assert_int_equal(opsw_rank(w, "pid 1", 1, &r), 0);
+	assert_int_equal(opsw_path(w, "/x", 0, &f), 0);
+	for (unsigned i = 0; i < 10000; i++) {
+		struct op o = { .kind = OP_WRITE, .file = f, .handle = 0, .len = 1, .result = 1 };
+		assert_int_equal(opsw_append(w, r, &o), 0);
+	}
+	struct op bad = { .kind = OP_WRITE, .file = f + 1, .handle = 0 };
+	assert_int_equal(opsw_append(w, r, &bad), -EINVAL);   /* as opstream_open refuses */
+	assert_int_equal(opsw_info(w, "format", "strace"), 0);
+	assert_int_equal(opsw_finish_tables(w, &s, &why), 0);
+	assert_int_equal(s.nops, 10000);
+	assert_int_equal(s.ranks[0].count, 10000);
+	assert_string_equal(opstream_path(&s, 0), "/x");
+	assert_string_equal(opstream_rank_name(&s, 0), "pid 1");
+	char buf[16];
+	assert_string_equal(opstream_info(&s, "format", buf, sizeof(buf)), "strace");
+	opstream_close(&s);
+	assert_int_equal(rmdir(tmpd), 0);        /* fails unless still empty */
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -492,6 +1031,12 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_darshan_buckets),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_hh_exact),
+		cmocka_unit_test(test_hh_bounded),
+		cmocka_unit_test(test_acc_interleaved),
+		cmocka_unit_test(test_acc_filtered),
+		cmocka_unit_test(test_acc_bounded),
+		cmocka_unit_test(test_sink_writes_nothing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -50,6 +50,12 @@ void trace_warn_incomplete(const struct opstream *s, const char *name);
 struct loaded_trace;
 int  cmd_load_trace(struct loaded_trace *lt, char *const *args, int nargs,
 		    const struct load_opts *lo, const char *out);
+/* The same without writing anything: the ops go to sink, lt->s holds the
+ * tables (loaded_trace_stream).  0; 1 when the trace is an .ops file,
+ * mapped in lt->s and not fed; or -errno after the message. */
+struct ops_sink;
+int  cmd_stream_trace(struct loaded_trace *lt, char *const *args, int nargs,
+		      const struct load_opts *lo, const struct ops_sink *sink);
 
 /* The options of the commands that read traces (-f, --skip-bad, --dxt-layer, -h), the
  * others through own(ctx, id, optarg) (0, or -1 after the message); then

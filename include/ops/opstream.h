@@ -80,6 +80,24 @@ int  opsw_info(struct ops_writer *w, const char *key, const char *value);
 int  opsw_finish(struct ops_writer *w);
 void opsw_abort(struct ops_writer *w);
 
+/* Sink mode (`replay stat`): nothing is written, no file is created.  Every
+ * new path is announced (ids 0, 1, ... in order; name valid during the
+ * call) and every op is handed over, checked as opstream_open() checks a
+ * record, in its rank's order (ranks interleaved as the trace has them).
+ * A callback's error (-errno) is what opsw_append()/opsw_path() return. */
+struct ops_sink {
+	int (*path)(void *arg, uint32_t id, const char *name);
+	int (*op)(void *arg, uint32_t rank, const struct op *op);
+	void *arg;
+};
+struct opstream;
+int  opsw_open_sink(struct ops_writer **w, const struct ops_sink *sink);
+/* End a sink: the tables (info blob, strings, paths, ranks with their
+ * counts) as an opstream in memory without records (s->ops NULL, s->nops
+ * the ops handed over), closed with opstream_close().  Frees w.  -EINVAL
+ * + why when the ops broke a rule of the format, -ENOMEM. */
+int  opsw_finish_tables(struct ops_writer *w, struct opstream *s, const char **why);
+
 /* ---- reader ---------------------------------------------------------- */
 struct opstream {
 	void *map;
@@ -92,6 +110,7 @@ struct opstream {
 	const char *info;
 	uint32_t nranks, npaths;
 	uint64_t nops;
+	int heap;               /* map is malloc'ed (opsw_finish_tables), no records */
 };
 
 /* Map and validate; -EINVAL with a reason in *why (static string) when corrupt. */
@@ -108,6 +127,9 @@ const char *opstream_rank_name(const struct opstream *s, uint32_t r);
 const char *opstream_rank_host(const struct opstream *s, uint32_t r);
 /* Value of an info key (copied into buf), NULL when absent. */
 const char *opstream_info(const struct opstream *s, const char *key, char *buf, size_t len);
+/* Hand a mapped stream to a sink: every path, then every op rank by rank
+ * (what a sink writer would have been given).  0 or the sink's error. */
+int opstream_feed(const struct opstream *s, const struct ops_sink *sink);
 /* Is the file at path an .ops file (magic check)? */
 int ops_file_is(const char *path);
 

@@ -65,6 +65,14 @@ struct filter {
 	uint64_t ops_kept, ops_removed;
 	uint32_t files_kept;
 	char *strs;                     /* storage of the rules' texts    */
+	/* while building (filter_begin ... filter_end) */
+	const struct filter_opts *opts;
+	uint8_t *seen;                  /* per path: 1 a kept op, 2 a removed one */
+	uint32_t cappaths;
+	uint64_t *rank_ops;             /* per rank: ops the path rules keep */
+	uint32_t nrank_ops, caprank;
+	uint32_t sel_rank;              /* the last rank looked up in --ranks */
+	bool sel;
 };
 
 /* The default excludes: path prefix or pattern, and why. */
@@ -80,6 +88,17 @@ extern const size_t filter_ndefaults;
 int  filter_build(struct filter *f, const struct opstream *s, const struct filter_opts *o,
 		  struct rerr *e);
 void filter_release(struct filter *f);
+
+/* The same, as the paths and ops arrive (stat reads a trace without an
+ * .ops file): filter_begin; filter_path for each new path (ids 0, 1, ...
+ * in order); filter_op for each op, in each rank's order, which counts it
+ * and says whether it is replayed (1: its rank selected and its paths kept,
+ * 0 not, -ENOMEM); filter_end once the ranks are known.  filter_build is
+ * these over a mapped stream.  o must outlive the building. */
+int  filter_begin(struct filter *f, const struct filter_opts *o);
+int  filter_path(struct filter *f, uint32_t id, const char *path);
+int  filter_op(struct filter *f, uint32_t rank, const struct op *op);
+int  filter_end(struct filter *f, uint32_t nranks, struct rerr *e);
 void filter_opts_release(struct filter_opts *o);
 
 static inline bool filter_path_kept(const struct filter *f, uint32_t path)

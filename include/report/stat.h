@@ -168,9 +168,56 @@ struct stat_report {
 };
 
 /* Analyze the stream: the ranks and ops the filter keeps (f NULL: all).
- * 0 or -ENOMEM. */
+ * 0 or -ENOMEM.  Its ops go rank by rank through a stat_acc. */
 int stat_compute(const struct opstream *s, const struct filter *f, struct stat_report *r);
 void stat_release(struct stat_report *r);
+
+/* ---- one pass, in bounded memory ---------------------------------------
+ * A stat_acc takes the ops of a stream one at a time, each rank's in its
+ * order, the ranks in any interleaving (as a trace has them), and keeps
+ * per-rank, per-file, per-(rank, file), per-open-stream and per-pending-
+ * submit state only: never per op.  A stream (rank, file, handle) ends at
+ * its close.  stat_acc_finish makes the report (the ranks the filter keeps,
+ * names and paths from s, whose records are not read); call it once. */
+struct stat_acc;
+int  stat_acc_new(struct stat_acc **a);
+/* One op the filter keeps, of the stream's rank `rank`.  0 or -ENOMEM. */
+int  stat_acc_op(struct stat_acc *a, uint32_t rank, const struct op *op);
+int  stat_acc_finish(struct stat_acc *a, const struct opstream *s, const struct filter *f,
+		     struct stat_report *r);
+void stat_acc_free(struct stat_acc *a);
+/* Entries held for streams, (rank, file) pairs and pending submits. */
+size_t stat_acc_entries(const struct stat_acc *a);
+
+/* `replay stat` without an .ops file: a sink (opsw_open_sink) that runs
+ * each path and op through the filter under construction (filter_begin,
+ * filter_path, filter_op) and the ops it keeps into the accumulator. */
+struct stat_stream {
+	struct filter *f;
+	struct stat_acc *acc;
+};
+void stat_stream_sink(struct stat_stream *ss, struct ops_sink *sink);
+
+/* The dominant delta and request size of a direction.  Values are counted
+ * exactly while at most STAT_HH_MAX distinct ones are held; past that the
+ * table is a Misra-Gries summary of STAT_HH_MAX counters (a new value and
+ * every held one lose one count, `sweeps` times in all): a value making up
+ * more than 1/(STAT_HH_MAX + 1) of the total is still held, its count at
+ * most `sweeps` short. */
+#define STAT_HH_MAX (1u << 15)
+struct stat_hh_ent {
+	int64_t key;
+	uint64_t cnt;             /* 0: empty slot */
+};
+struct stat_hh {
+	struct stat_hh_ent *e;
+	size_t cap, n;            /* slots (a power of two), values held */
+	uint64_t sweeps;
+};
+int  stat_hh_add(struct stat_hh *h, int64_t key);           /* 0 or -ENOMEM */
+/* The value with the highest count, ties to the smallest; 0, 0 when empty. */
+void stat_hh_top(const struct stat_hh *h, int64_t *key, uint64_t *n);
+void stat_hh_release(struct stat_hh *h);
 
 /* Fractions of bytes read and written; -ENODATA (both 0) when no bytes. */
 int stat_ratio(uint64_t rbytes, uint64_t wbytes, double *rf, double *wf);

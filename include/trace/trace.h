@@ -62,11 +62,19 @@ struct load_result {
 	struct build_stats stats;
 	uint64_t bad_lines, lines, bytes;
 	char first_bad[512];
+	char files0[512];       /* the first input file, for messages       */
 };
 
 /* Load TRACE args into an .ops file.  out == NULL -> temp file in $TMPDIR. */
 int trace_load(char *const *args, int nargs, const struct load_opts *o,
 	       const char *out, struct load_result *res, struct rerr *e);
+/* Load TRACE args without writing anything: the builder's ops go to sink
+ * as they are made, and the tables (info, paths, ranks) end in s (see
+ * opsw_finish_tables).  1 when the argument is an .ops file: nothing fed,
+ * res->ops_path names it (open it).  0, or -errno with e filled. */
+int trace_load_sink(char *const *args, int nargs, const struct load_opts *o,
+		    const struct ops_sink *sink, struct opstream *s, struct load_result *res,
+		    struct rerr *e);
 /* The .ops file is open (mapped): a temporary one is unlinked at once, so
  * nothing, not even SIGKILL, can leave it behind in $TMPDIR. */
 void trace_load_opened(struct load_result *res);
@@ -89,6 +97,11 @@ int load_opts_check(const struct load_opts *o, struct rerr *e);
  * -errno with e filled ("cannot open 'x': ...", "x.ops: corrupt ...").  */
 int loaded_trace_open(struct loaded_trace *lt, char *const *args, int nargs,
 		      const struct load_opts *o, const char *out, struct rerr *e);
+/* As loaded_trace_open without a file: the ops go to sink, lt->s holds
+ * the tables (no records).  An .ops file given is mapped instead and 1
+ * returned: its records are in lt->s, nothing was fed. */
+int loaded_trace_stream(struct loaded_trace *lt, char *const *args, int nargs,
+			const struct load_opts *o, const struct ops_sink *sink, struct rerr *e);
 /* Unmap, and unlink the temporary .ops file if one was made. */
 void loaded_trace_close(struct loaded_trace *lt);
 

@@ -161,18 +161,31 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 		warn_msg("%s: %s", name, wb);
 }
 
+/* The end of cmd_load_trace and cmd_stream_trace. */
+static int loaded(const struct loaded_trace *lt, int rc, const struct rerr *e, char *const *args)
+{
+	if (rc < 0) {
+		fprintf(stderr, "replay: %s\n", e->msg);
+		return rc;
+	}
+	trace_warn_incomplete(&lt->s, args[0]);
+	return rc;
+}
+
 int cmd_load_trace(struct loaded_trace *lt, char *const *args, int nargs,
 		   const struct load_opts *lo, const char *out)
 {
 	struct rerr e = { .msg = "" };
 	cmd_guard_loading();
-	int rc = loaded_trace_open(lt, args, nargs, lo, out, &e);
-	if (rc < 0) {
-		fprintf(stderr, "replay: %s\n", e.msg);
-		return rc;
-	}
-	trace_warn_incomplete(&lt->s, args[0]);
-	return 0;
+	return loaded(lt, loaded_trace_open(lt, args, nargs, lo, out, &e), &e, args);
+}
+
+int cmd_stream_trace(struct loaded_trace *lt, char *const *args, int nargs,
+		     const struct load_opts *lo, const struct ops_sink *sink)
+{
+	struct rerr e = { .msg = "" };
+	cmd_guard_loading();
+	return loaded(lt, loaded_trace_stream(lt, args, nargs, lo, sink, &e), &e, args);
 }
 
 struct trace_opt_ctx {

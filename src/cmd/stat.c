@@ -1,6 +1,7 @@
 /*
  * cmd_stat.c - `replay stat`: what a trace does (the study's Table I and
- * Figures 1-2), as aligned text or as JSON.  The analysis is in stat.c.
+ * Figures 1-2), as aligned text or as JSON.  The analysis is in stat.c; the
+ * trace is read in one pass with no .ops file written (stat_stream).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -554,6 +555,42 @@ static int stat_option(void *ctx, int id, const char *arg)
 	return 0;
 }
 
+/* The trace through the filter into the accumulator, in one pass: from
+ * the builder (nothing written), or from an .ops file given as the trace.
+ * 0, or -1 with the reason printed. */
+static int stat_stream(struct loaded_trace *lt, char **args, int nargs, const struct load_opts *lo,
+		       struct filter *filt, const struct filter_opts *fo, struct stat_report *rep)
+{
+	struct stat_stream ss = { filt, NULL };
+	struct ops_sink sink;
+	struct rerr e = { { 0 } };
+	int rc = filter_begin(filt, fo);
+
+	if (!rc)
+		rc = stat_acc_new(&ss.acc);
+	if (rc < 0) {
+		fprintf(stderr, "replay: out of memory\n");
+		goto out;
+	}
+	stat_stream_sink(&ss, &sink);
+	rc = cmd_stream_trace(lt, args, nargs, lo, &sink);
+	if (rc == 1 && (rc = opstream_feed(&lt->s, &sink)) < 0)
+		fprintf(stderr, "replay: cannot analyze '%s': %s\n", args[0], strerror(-rc));
+	if (rc < 0)
+		goto out;
+	rc = filter_end(filt, lt->s.nranks, &e);
+	if (rc < 0) {
+		fprintf(stderr, "replay: %s\n", e.msg);
+		goto out;
+	}
+	rc = stat_acc_finish(ss.acc, &lt->s, filt, rep);
+	if (rc < 0)
+		fprintf(stderr, "replay: cannot analyze '%s': %s\n", args[0], strerror(-rc));
+out:
+	stat_acc_free(ss.acc);
+	return rc < 0 ? -1 : 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct load_opts lo = { 0 };
@@ -576,19 +613,8 @@ int cmd_stat(int argc, char **argv)
 		return 2;
 	}
 
-	rc = cmd_load_trace(&lt, argv + optind, argc - optind, &lo, NULL);
-	if (rc < 0)
+	if (stat_stream(&lt, argv + optind, argc - optind, &lo, &filt, &cli.fo, &rep) < 0)
 		goto out;
-	rc = filter_build(&filt, &lt.s, &cli.fo, &e);
-	if (rc < 0) {
-		fprintf(stderr, "replay: %s\n", e.msg);
-		goto out;
-	}
-	rc = stat_compute(&lt.s, &filt, &rep);
-	if (rc < 0) {
-		fprintf(stderr, "replay: cannot analyze '%s': %s\n", argv[optind], strerror(-rc));
-		goto out;
-	}
 	if (cli.json) {
 		rc = print_json(&lt, &rep, &filt);
 	} else {

@@ -6,6 +6,11 @@
  * Memory is thus bounded by ranks x chunk, whatever the trace length.
  * opsw_finish lays the final file out rank by rank (records of a rank
  * contiguous) into a temporary file next to the target, then renames it.
+ *
+ * A sink writer (opsw_open_sink) has no spill file and no buffers: each op
+ * goes to the consumer as it comes, checked by the rules the reader
+ * applies to a file, and the tables end up in one malloc'ed block laid out
+ * as the file's head, so the reader's accessors work on it unchanged.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +33,7 @@ struct wrank {
 	uint64_t t0;
 	uint64_t host;       /* string table offset, 0 = "" */
 	uint64_t count;
+	uint32_t maxh1;      /* sink: highest handle + 1, 0 none */
 	uint64_t *chunks;    /* spill offsets of full chunks */
 	size_t nchunks, capchunks;
 	struct op *buf;      /* OPSW_CHUNK records, allocated lazily */
@@ -51,7 +57,37 @@ struct ops_writer {
 	size_t hashcap;
 	struct buf strs;
 	struct buf info;
+	struct ops_sink sink;
+	int is_sink;
 };
+
+/* ---- the rules a record follows (reader and sink) ------------------- */
+
+#define BAD_HANDLE "corrupt .ops file (handle id out of range)"
+
+/* Handles are dense per rank, so never more than the rank's ops; a
+ * hand-made file may leave gaps, but never so large a handle that a
+ * worker's handle table could not be allocated. */
+static int handle_bad(uint32_t handle, uint64_t n)
+{
+	return handle != OP_NOHANDLE && handle >= n && handle >= OPS_MAX_SPARSE_HANDLE;
+}
+
+/* One record, of a stream of npaths paths, but for its handle. */
+static const char *check_op(uint32_t npaths, const struct op *o)
+{
+	if (o->kind == OP_NONE || o->kind >= OP__COUNT)
+		return "corrupt .ops file (unknown op kind)";
+	if (o->file != OP_NOFILE && o->file >= npaths)
+		return "corrupt .ops file (path id out of range)";
+	if (op_is_data(o->kind) && o->len > OP_MAX_DATA_LEN)
+		return "corrupt .ops file (data op longer than one call can move)";
+	if (op_has_path2(o->kind) && o->aux >= npaths)
+		return "corrupt .ops file (rename target out of range)";
+	return NULL;
+}
+
+/* ---- writer ---------------------------------------------------------- */
 
 static int buf_append(struct buf *b, const void *p, size_t n)
 {
@@ -157,6 +193,8 @@ int opsw_path(struct ops_writer *w, const char *path, uint32_t flags, uint32_t *
 	w->paths[w->npaths] = (struct ops_path){ .name = off, .flags = flags };
 	w->hash[j] = w->npaths + 1;
 	*id = w->npaths++;
+	if (w->is_sink && w->sink.path)
+		return w->sink.path(w->sink.arg, *id, path);
 	return 0;
 }
 
@@ -231,11 +269,24 @@ static int read_full(int fd, void *p, size_t n, uint64_t off)
 	return 0;
 }
 
+/* Sink mode: check the op as the reader would, and hand it over. */
+static int sink_append(struct ops_writer *w, struct wrank *r, uint32_t rank, const struct op *op)
+{
+	if (check_op(w->npaths, op))
+		return -EINVAL;
+	if (op->handle != OP_NOHANDLE && op->handle >= r->maxh1)
+		r->maxh1 = op->handle + 1;
+	r->count++;
+	return w->sink.op ? w->sink.op(w->sink.arg, rank, op) : 0;
+}
+
 int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
 {
 	if (rank >= w->nranks)
 		return -EINVAL;
 	struct wrank *r = &w->ranks[rank];
+	if (w->is_sink)
+		return sink_append(w, r, rank, op);
 	if (!r->buf) {
 		r->buf = malloc(OPSW_CHUNK * sizeof(struct op));
 		if (!r->buf)
@@ -281,6 +332,27 @@ static uint64_t align64(uint64_t v)
 	return (v + 63) & ~63ull;
 }
 
+/* The header of w's file: every section's place. */
+static void layout(const struct ops_writer *w, struct ops_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, OPS_MAGIC, 8);
+	h->version = OPS_VERSION;
+	h->header_size = sizeof(*h);
+	h->nranks = w->nranks;
+	h->npaths = w->npaths;
+	for (uint32_t i = 0; i < w->nranks; i++)
+		h->nops += w->ranks[i].count;
+	h->info_off = sizeof(*h);
+	h->info_len = w->info.len + 1;
+	h->str_off = h->info_off + h->info_len;
+	h->str_len = w->strs.len;
+	h->paths_off = align64(h->str_off + h->str_len);
+	h->ranks_off = align64(h->paths_off + (uint64_t)w->npaths * sizeof(struct ops_path));
+	h->ops_off = align64(h->ranks_off + (uint64_t)w->nranks * sizeof(struct ops_rank));
+	h->file_size = h->ops_off + h->nops * sizeof(struct op);
+}
+
 int opsw_finish(struct ops_writer *w)
 {
 	char tmp[PATH_MAX];
@@ -300,22 +372,7 @@ int opsw_finish(struct ops_writer *w)
 	fchmod(fd, 0644);
 
 	struct ops_header h;
-	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, OPS_MAGIC, 8);
-	h.version = OPS_VERSION;
-	h.header_size = sizeof(h);
-	h.nranks = w->nranks;
-	h.npaths = w->npaths;
-	for (uint32_t i = 0; i < w->nranks; i++)
-		h.nops += w->ranks[i].count;
-	h.info_off = sizeof(h);
-	h.info_len = w->info.len + 1;
-	h.str_off = h.info_off + h.info_len;
-	h.str_len = w->strs.len;
-	h.paths_off = align64(h.str_off + h.str_len);
-	h.ranks_off = align64(h.paths_off + (uint64_t)w->npaths * sizeof(struct ops_path));
-	h.ops_off = align64(h.ranks_off + (uint64_t)w->nranks * sizeof(struct ops_rank));
-	h.file_size = h.ops_off + h.nops * sizeof(struct op);
+	layout(w, &h);
 
 	if ((ret = write_full(fd, &h, sizeof(h), 0)) < 0)
 		goto out;
@@ -372,6 +429,69 @@ out:
 		unlink(tmp);
 		tmpfile_untrack(tmp);
 	}
+	opsw_abort(w);
+	return ret;
+}
+
+int opsw_open_sink(struct ops_writer **wp, const struct ops_sink *sink)
+{
+	struct ops_writer *w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->spill_fd = -1;
+	w->is_sink = 1;
+	w->sink = *sink;
+	if (buf_append(&w->strs, "", 1) < 0) {   /* offset 0: the empty string */
+		opsw_abort(w);
+		return -ENOMEM;
+	}
+	*wp = w;
+	return 0;
+}
+
+static void point_sections(struct opstream *s);
+
+int opsw_finish_tables(struct ops_writer *w, struct opstream *s, const char **why)
+{
+	struct ops_header h;
+	uint64_t first = 0;
+	char *m;
+	int ret = 0;
+
+	memset(s, 0, sizeof(*s));
+	*why = NULL;
+	layout(w, &h);
+	h.file_size = h.ops_off;           /* the records are not here */
+	m = calloc(1, h.ops_off);
+	if (!m) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memcpy(m, &h, sizeof(h));
+	if (w->info.len)
+		memcpy(m + h.info_off, w->info.p, w->info.len);
+	memcpy(m + h.str_off, w->strs.p, w->strs.len);
+	if (w->npaths)
+		memcpy(m + h.paths_off, w->paths, w->npaths * sizeof(struct ops_path));
+	for (uint32_t i = 0; i < w->nranks; i++) {
+		const struct wrank *r = &w->ranks[i];
+		struct ops_rank ri = { .first = first, .count = r->count, .name = r->name,
+				       .pid = r->pid, .t0_ns = r->t0, .host = r->host };
+		if (r->maxh1 && handle_bad(r->maxh1 - 1, r->count))
+			*why = BAD_HANDLE;
+		memcpy(m + h.ranks_off + (uint64_t)i * sizeof(ri), &ri, sizeof(ri));
+		first += r->count;
+	}
+	s->map = m;
+	s->size = h.ops_off;
+	s->heap = 1;
+	point_sections(s);
+	s->ops = NULL;
+	if (*why) {
+		opstream_close(s);
+		ret = -EINVAL;
+	}
+out:
 	opsw_abort(w);
 	return ret;
 }
@@ -481,23 +601,20 @@ static const char *check_tables(const struct opstream *s)
 	return NULL;
 }
 
-/* One record of a rank of n records. */
-static const char *check_op(const struct opstream *s, const struct op *o, uint64_t n)
+/* The section pointers of a checked header at s->map. */
+static void point_sections(struct opstream *s)
 {
-	if (o->kind == OP_NONE || o->kind >= OP__COUNT)
-		return "corrupt .ops file (unknown op kind)";
-	if (o->file != OP_NOFILE && o->file >= s->npaths)
-		return "corrupt .ops file (path id out of range)";
-	if (op_is_data(o->kind) && o->len > OP_MAX_DATA_LEN)
-		return "corrupt .ops file (data op longer than one call can move)";
-	if (op_has_path2(o->kind) && o->aux >= s->npaths)
-		return "corrupt .ops file (rename target out of range)";
-	/* handles are dense per rank, so never more than the rank's ops; a
-	 * hand-made file may leave gaps, but never so large a handle that a
-	 * worker's handle table could not be allocated */
-	if (o->handle != OP_NOHANDLE && o->handle >= n && o->handle >= OPS_MAX_SPARSE_HANDLE)
-		return "corrupt .ops file (handle id out of range)";
-	return NULL;
+	const struct ops_header *h = s->map;
+
+	s->hdr = h;
+	s->info = (const char *)s->map + h->info_off;
+	s->strs = (const char *)s->map + h->str_off;
+	s->paths = (const void *)((const char *)s->map + h->paths_off);
+	s->ranks = (const void *)((const char *)s->map + h->ranks_off);
+	s->ops = (const void *)((const char *)s->map + h->ops_off);
+	s->nranks = h->nranks;
+	s->npaths = h->npaths;
+	s->nops = h->nops;
 }
 
 int opstream_open(struct opstream *s, const char *path, const char **why)
@@ -513,15 +630,7 @@ int opstream_open(struct opstream *s, const char *path, const char **why)
 	const struct ops_header *h = s->map;
 	if ((*why = check_header(h, s->size)))
 		goto bad;
-	s->hdr = h;
-	s->info = (const char *)s->map + h->info_off;
-	s->strs = (const char *)s->map + h->str_off;
-	s->paths = (const void *)((const char *)s->map + h->paths_off);
-	s->ranks = (const void *)((const char *)s->map + h->ranks_off);
-	s->ops = (const void *)((const char *)s->map + h->ops_off);
-	s->nranks = h->nranks;
-	s->npaths = h->npaths;
-	s->nops = h->nops;
+	point_sections(s);
 	if ((*why = check_tables(s)))
 		goto bad;
 	/* Records are trusted by every consumer (the runner sizes its handle
@@ -529,9 +638,11 @@ int opstream_open(struct opstream *s, const char *path, const char **why)
 	 * over the mapping, far cheaper than the replay itself. */
 	for (uint32_t r = 0; r < s->nranks; r++) {
 		const struct op *o = s->ops + s->ranks[r].first;
-		for (uint64_t i = 0, n = s->ranks[r].count; i < n; i++, o++)
-			if ((*why = check_op(s, o, n)))
+		for (uint64_t i = 0, n = s->ranks[r].count; i < n; i++, o++) {
+			*why = handle_bad(o->handle, n) ? BAD_HANDLE : check_op(s->npaths, o);
+			if (*why)
 				goto bad;
+		}
 	}
 	return 0;
 bad:
@@ -541,9 +652,26 @@ bad:
 
 void opstream_close(struct opstream *s)
 {
-	if (s->map)
+	if (s->map && s->heap)
+		free(s->map);
+	else if (s->map)
 		munmap(s->map, s->size);
 	memset(s, 0, sizeof(*s));
+}
+
+int opstream_feed(const struct opstream *s, const struct ops_sink *sink)
+{
+	int rc = 0;
+
+	for (uint32_t p = 0; p < s->npaths && !rc; p++)
+		rc = sink->path ? sink->path(sink->arg, p, opstream_path(s, p)) : 0;
+	for (uint32_t r = 0; r < s->nranks && !rc; r++) {
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(s, r, &n);
+		for (uint64_t i = 0; i < n && !rc; i++)
+			rc = sink->op ? sink->op(sink->arg, r, &ops[i]) : 0;
+	}
+	return rc;
 }
 
 const char *opstream_path(const struct opstream *s, uint32_t id)

@@ -96,36 +96,110 @@ static int set_rules(struct filter *f, const struct filter_opts *o)
 	return 0;
 }
 
-/* Paths, then ops per rank: counts and the ranks left. */
-static void apply(struct filter *f, const struct opstream *s, const struct filter_opts *o)
+/* Room for n entries of size sz in *p (capacity *cap), new ones zeroed. */
+static int grow_zero(void **p, uint32_t *cap, uint32_t n, size_t sz)
 {
-	uint8_t *seen = calloc(s->npaths ? s->npaths : 1, 1);
-	for (uint32_t r = 0; r < s->nranks; r++) {
-		uint64_t n, kept = 0;
-		const struct op *ops = opstream_rank_ops(s, r, &n);
-		bool selected = ranklist_has(&o->ranks, r);
-		for (uint64_t i = 0; i < n; i++) {
-			const struct op *op = &ops[i];
-			if (filter_op_kept(f, op)) {
-				kept++;
-				if (selected && seen && op->file != OP_NOFILE && !seen[op->file]) {
-					seen[op->file] = 1;
-					f->files_kept++;
-				}
-				continue;
-			}
-			if (!selected)
-				continue;
-			uint32_t p = f->path_rule[op->file] ? op->file : op->aux;
-			struct filter_rule *ru = &f->rules[f->path_rule[p] - 1];
-			ru->ops++;
-			f->ops_removed++;
-			if (seen && !seen[p]) {
-				seen[p] = 2;
-				ru->files++;
-			}
+	if (n <= *cap)
+		return 0;
+	uint32_t nc = *cap ? *cap : 64;
+	while (nc < n)
+		nc = nc > UINT32_MAX / 2 ? n : nc * 2;
+	char *np = realloc(*p, (size_t)nc * sz);
+	if (!np)
+		return -ENOMEM;
+	memset(np + (size_t)*cap * sz, 0, (size_t)(nc - *cap) * sz);
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
+int filter_begin(struct filter *f, const struct filter_opts *o)
+{
+	static const struct filter_opts none;
+
+	memset(f, 0, sizeof(*f));
+	f->opts = o ? o : &none;
+	f->sel_rank = UINT32_MAX;
+	if (set_rules(f, f->opts) < 0) {
+		filter_release(f);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int filter_path(struct filter *f, uint32_t id, const char *path)
+{
+	uint32_t cap = f->cappaths;
+
+	if (id != f->npaths)
+		return -EINVAL;
+	if (grow_zero((void **)&f->path_rule, &cap, id + 1, 1) < 0 ||
+	    grow_zero((void **)&f->seen, &f->cappaths, id + 1, 1) < 0)
+		return -ENOMEM;
+	f->path_rule[id] = decide(f, f->opts, path);
+	f->npaths++;
+	return 0;
+}
+
+/* One op of a rank the --ranks list selects or not: the counts. */
+static int count_op(struct filter *f, uint32_t rank, bool selected, const struct op *op)
+{
+	if (filter_op_kept(f, op)) {
+		f->rank_ops[rank]++;
+		if (selected && op->file != OP_NOFILE && !f->seen[op->file]) {
+			f->seen[op->file] = 1;
+			f->files_kept++;
 		}
-		if (!selected) {
+		return selected;
+	}
+	if (!selected)
+		return 0;
+	uint32_t p = f->path_rule[op->file] ? op->file : op->aux;
+	struct filter_rule *ru = &f->rules[f->path_rule[p] - 1];
+	ru->ops++;
+	f->ops_removed++;
+	if (!f->seen[p]) {
+		f->seen[p] = 2;
+		ru->files++;
+	}
+	return 0;
+}
+
+/* A counter for every rank up to `rank`. */
+static int rank_room(struct filter *f, uint32_t rank)
+{
+	if (rank < f->nrank_ops)
+		return 0;
+	if (grow_zero((void **)&f->rank_ops, &f->caprank, rank + 1, sizeof(*f->rank_ops)) < 0)
+		return -ENOMEM;
+	f->nrank_ops = rank + 1;
+	return 0;
+}
+
+int filter_op(struct filter *f, uint32_t rank, const struct op *op)
+{
+	if (rank_room(f, rank) < 0)
+		return -ENOMEM;
+	if (rank != f->sel_rank) {
+		f->sel_rank = rank;
+		f->sel = ranklist_has(&f->opts->ranks, rank);
+	}
+	return count_op(f, rank, f->sel, op);
+}
+
+int filter_end(struct filter *f, uint32_t nranks, struct rerr *e)
+{
+	const struct ranklist *rl = &f->opts->ranks;
+
+	f->rank_kept = calloc(nranks ? nranks : 1, sizeof(*f->rank_kept));
+	f->kept = calloc(nranks ? nranks : 1, sizeof(*f->kept));
+	if (!f->rank_kept || !f->kept) {
+		filter_release(f);
+		return rerr_set(e, -ENOMEM, "out of memory");
+	}
+	for (uint32_t r = 0; r < nranks; r++) {
+		uint64_t kept = r < f->nrank_ops ? f->rank_ops[r] : 0;
+		if (!ranklist_has(rl, r)) {
 			f->ranks_unselected++;
 		} else if (!kept) {
 			f->ranks_empty++;
@@ -135,39 +209,42 @@ static void apply(struct filter *f, const struct opstream *s, const struct filte
 			f->ops_kept += kept;
 		}
 	}
-	free(seen);
+	if (rl->n && ranklist_max(rl) >= nranks) {
+		filter_release(f);
+		return rerr_set(e, -EINVAL, "--ranks: no rank %" PRIu32 " (the trace has %" PRIu32
+				" ranks, 0 to %" PRIu32 ")", ranklist_max(rl), nranks,
+				nranks ? nranks - 1 : 0);
+	}
+	return 0;
 }
 
 int filter_build(struct filter *f, const struct opstream *s, const struct filter_opts *o,
 		 struct rerr *e)
 {
-	static const struct filter_opts none;
-	if (!o)
-		o = &none;
-	memset(f, 0, sizeof(*f));
-	f->npaths = s->npaths;
-	f->path_rule = calloc(s->npaths ? s->npaths : 1, 1);
-	f->rank_kept = calloc(s->nranks ? s->nranks : 1, sizeof(*f->rank_kept));
-	f->kept = calloc(s->nranks ? s->nranks : 1, sizeof(*f->kept));
-	if (!f->path_rule || !f->rank_kept || !f->kept || set_rules(f, o))
-		goto nomem;
-	for (uint32_t p = 0; p < s->npaths; p++)
-		f->path_rule[p] = decide(f, o, opstream_path(s, p));
-	apply(f, s, o);
-	if (o->ranks.n && ranklist_max(&o->ranks) >= s->nranks) {
-		filter_release(f);
-		return rerr_set(e, -EINVAL, "--ranks: no rank %" PRIu32 " (the trace has %" PRIu32
-				" ranks, 0 to %" PRIu32 ")", ranklist_max(&o->ranks), s->nranks,
-				s->nranks ? s->nranks - 1 : 0);
+	int rc = filter_begin(f, o);
+
+	for (uint32_t p = 0; p < s->npaths && !rc; p++)
+		rc = filter_path(f, p, opstream_path(s, p));
+	if (!rc && s->nranks)
+		rc = rank_room(f, s->nranks - 1);
+	for (uint32_t r = 0; r < s->nranks && !rc; r++) {
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(s, r, &n);
+		bool selected = ranklist_has(&f->opts->ranks, r);
+		for (uint64_t i = 0; i < n; i++)
+			count_op(f, r, selected, &ops[i]);
 	}
-	return 0;
-nomem:
-	filter_release(f);
-	return rerr_set(e, -ENOMEM, "out of memory");
+	if (rc) {
+		filter_release(f);
+		return rerr_set(e, rc, "out of memory");
+	}
+	return filter_end(f, s->nranks, e);
 }
 
 void filter_release(struct filter *f)
 {
+	free(f->seen);
+	free(f->rank_ops);
 	free(f->path_rule);
 	free(f->rank_kept);
 	free(f->kept);

@@ -1,11 +1,15 @@
 /*
  * stat.c - trace analysis behind `replay stat`.
  *
- * Two passes over the mapped records.  The first counts everything and
- * finds candidate dominant deltas and request sizes with a Misra-Gries
- * summary (bounded memory, whatever the trace size); the second counts
- * those few candidates exactly.  Per-rank state (streams, pending async
- * submits) lives in small hash tables reset between ranks.
+ * One pass over the ops, in any interleaving of the ranks as long as each
+ * rank's ops come in order: straight from the builder while a trace is
+ * read (stat_stream_sink: no .ops file, nothing written), or rank by rank
+ * from a mapped .ops file (stat_compute).  Everything is a sum or a max,
+ * so the order across ranks does not matter; what depends on order within
+ * a rank (a stream's previous request, pending async submits) is keyed by
+ * rank.  Memory: per rank, per path, per (rank, file) pair, per open
+ * stream and pending submit (a stream ends at its close), and four tables
+ * of dominant values bounded by STAT_HH_MAX; never per op.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -121,80 +125,7 @@ const char *stat_fmt_ratio(char *buf, size_t len, uint64_t rbytes, uint64_t wbyt
 	return buf;
 }
 
-/* ---- heavy hitters (Misra-Gries) ------------------------------------- */
-
-#define HH_K 32
-
-struct hh {
-	int64_t key[HH_K];
-	uint64_t cnt[HH_K];
-	uint64_t exact[HH_K];   /* second pass */
-	unsigned n;
-};
-
-static void hh_add(struct hh *h, int64_t key)
-{
-	for (unsigned i = 0; i < h->n; i++) {
-		if (h->key[i] == key) {
-			h->cnt[i]++;
-			return;
-		}
-	}
-	if (h->n < HH_K) {
-		h->key[h->n] = key;
-		h->cnt[h->n++] = 1;
-		return;
-	}
-	unsigned j = 0;
-	for (unsigned i = 0; i < h->n; i++) {
-		if (--h->cnt[i] > 0) {
-			h->key[j] = h->key[i];
-			h->cnt[j++] = h->cnt[i];
-		}
-	}
-	h->n = j;
-}
-
-static void hh_recount(struct hh *h, int64_t key)
-{
-	for (unsigned i = 0; i < h->n; i++) {
-		if (h->key[i] == key) {
-			h->exact[i]++;
-			return;
-		}
-	}
-}
-
-/* Most frequent candidate by exact count; ties: smallest key. */
-static void hh_top(const struct hh *h, int64_t *key, uint64_t *n)
-{
-	*key = 0;
-	*n = 0;
-	for (unsigned i = 0; i < h->n; i++) {
-		if (h->exact[i] > *n || (h->exact[i] == *n && *n > 0 && h->key[i] < *key)) {
-			*key = h->key[i];
-			*n = h->exact[i];
-		}
-	}
-}
-
-/* ---- a small u64 -> slot hash map ----------------------------------- */
-
-struct slot {
-	uint64_t key;
-	int used;
-	/* stream state: last request per direction */
-	int have[2];
-	uint64_t off[2], len[2];
-	/* async submit state */
-	int dir;
-	uint64_t alen;
-};
-
-struct umap {
-	struct slot *s;
-	size_t cap, n;
-};
+/* ---- dominant values: exact counts, Misra-Gries past STAT_HH_MAX ---- */
 
 static uint64_t mix64(uint64_t x)
 {
@@ -206,130 +137,289 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
-static void umap_reset(struct umap *m)
+/* The slot of key: its entry, or the empty slot where it would go. */
+static size_t hh_slot(const struct stat_hh *h, int64_t key)
 {
-	if (m->s && m->n)
-		memset(m->s, 0, m->cap * sizeof(*m->s));
-	m->n = 0;
+	size_t i = mix64((uint64_t)key) & (h->cap - 1);
+
+	while (h->e[i].cnt && h->e[i].key != key)
+		i = (i + 1) & (h->cap - 1);
+	return i;
 }
 
-static void umap_free(struct umap *m)
+/* Rehash into cap slots, every count less `minus` (entries reaching 0
+ * are dropped). */
+static int hh_rehash(struct stat_hh *h, size_t cap, uint64_t minus)
 {
-	free(m->s);
-	m->s = NULL;
-	m->cap = m->n = 0;
+	struct stat_hh n = { .cap = cap, .sweeps = h->sweeps };
+
+	n.e = calloc(cap, sizeof(*n.e));
+	if (!n.e)
+		return -ENOMEM;
+	for (size_t k = 0; k < h->cap; k++) {
+		if (h->e[k].cnt <= minus)
+			continue;
+		size_t i = hh_slot(&n, h->e[k].key);
+		n.e[i].key = h->e[k].key;
+		n.e[i].cnt = h->e[k].cnt - minus;
+		n.n++;
+	}
+	free(h->e);
+	*h = n;
+	return 0;
 }
 
-static struct slot *umap_find(struct umap *m, uint64_t key)
+int stat_hh_add(struct stat_hh *h, int64_t key)
+{
+	if (!h->cap && hh_rehash(h, 64, 0) < 0)
+		return -ENOMEM;
+	size_t i = hh_slot(h, key);
+	if (h->e[i].cnt) {
+		h->e[i].cnt++;
+		return 0;
+	}
+	if (h->n == STAT_HH_MAX) {
+		/* Misra-Gries: the new value and every held one lose one */
+		h->sweeps++;
+		return hh_rehash(h, h->cap, 1);
+	}
+	if ((h->n + 1) * 2 > h->cap) {
+		if (hh_rehash(h, h->cap * 2, 0) < 0)
+			return -ENOMEM;
+		i = hh_slot(h, key);
+	}
+	h->e[i].key = key;
+	h->e[i].cnt = 1;
+	h->n++;
+	return 0;
+}
+
+void stat_hh_top(const struct stat_hh *h, int64_t *key, uint64_t *n)
+{
+	*key = 0;
+	*n = 0;
+	for (size_t i = 0; i < h->cap; i++) {
+		const struct stat_hh_ent *e = &h->e[i];
+		if (e->cnt > *n || (e->cnt == *n && *n > 0 && e->key < *key)) {
+			*key = e->key;
+			*n = e->cnt;
+		}
+	}
+}
+
+void stat_hh_release(struct stat_hh *h)
+{
+	free(h->e);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- a map from (k1, k2) to per-stream, per-pair or per-async state ---- */
+
+struct kent {
+	uint64_t k1, k2;
+	uint8_t used;
+	uint8_t have[2];        /* stream: a previous request per direction   */
+	uint8_t ok;             /* pair: the rank has a successful op on the file */
+	uint8_t dir;            /* async: 1 read, 2 write pending; 0 none     */
+	uint32_t ix;            /* pair: file-rank entry + 1 (0 none); async: file */
+	uint64_t off[2], len[2];/* stream: the last request; async: len[0]   */
+};
+
+struct kmap {
+	struct kent *e;
+	size_t cap, n;
+};
+
+static size_t kmap_home(const struct kmap *m, uint64_t k1, uint64_t k2)
+{
+	return mix64(k1 * 0x9e3779b97f4a7c15ULL ^ k2) & (m->cap - 1);
+}
+
+static struct kent *kmap_find(const struct kmap *m, uint64_t k1, uint64_t k2)
 {
 	if (!m->cap)
 		return NULL;
-	size_t i = mix64(key) & (m->cap - 1);
-	while (m->s[i].used) {
-		if (m->s[i].key == key)
-			return &m->s[i];
-		i = (i + 1) & (m->cap - 1);
-	}
+	for (size_t i = kmap_home(m, k1, k2); m->e[i].used; i = (i + 1) & (m->cap - 1))
+		if (m->e[i].k1 == k1 && m->e[i].k2 == k2)
+			return &m->e[i];
 	return NULL;
 }
 
-static int umap_grow(struct umap *m)
+static int kmap_grow(struct kmap *m)
 {
-	size_t ncap = m->cap ? m->cap * 2 : 64;
-	struct slot *ns = calloc(ncap, sizeof(*ns));
+	struct kmap n = { .cap = m->cap ? m->cap * 2 : 64, .n = m->n };
 
-	if (!ns)
+	n.e = calloc(n.cap, sizeof(*n.e));
+	if (!n.e)
 		return -ENOMEM;
 	for (size_t k = 0; k < m->cap; k++) {
-		if (!m->s[k].used)
+		if (!m->e[k].used)
 			continue;
-		size_t i = mix64(m->s[k].key) & (ncap - 1);
-		while (ns[i].used)
-			i = (i + 1) & (ncap - 1);
-		ns[i] = m->s[k];
+		size_t i = kmap_home(&n, m->e[k].k1, m->e[k].k2);
+		while (n.e[i].used)
+			i = (i + 1) & (n.cap - 1);
+		n.e[i] = m->e[k];
 	}
-	free(m->s);
-	m->s = ns;
-	m->cap = ncap;
+	free(m->e);
+	*m = n;
 	return 0;
 }
 
-/* Find or insert (zeroed) the slot of key. */
-static int umap_get(struct umap *m, uint64_t key, struct slot **out)
+/* Find or insert (zeroed) the entry of (k1, k2).  Pointers into the map
+ * last until the next insertion or deletion. */
+static int kmap_get(struct kmap *m, uint64_t k1, uint64_t k2, struct kent **out)
 {
-	struct slot *sl = umap_find(m, key);
+	struct kent *x = kmap_find(m, k1, k2);
 
-	if (sl) {
-		*out = sl;
+	if (x) {
+		*out = x;
 		return 0;
 	}
-	if ((m->n + 1) * 4 > m->cap * 3) {
-		int rc = umap_grow(m);
-		if (rc < 0)
-			return rc;
-	}
-	size_t i = mix64(key) & (m->cap - 1);
-	while (m->s[i].used)
+	if ((m->n + 1) * 4 > m->cap * 3 && kmap_grow(m) < 0)
+		return -ENOMEM;
+	size_t i = kmap_home(m, k1, k2);
+	while (m->e[i].used)
 		i = (i + 1) & (m->cap - 1);
-	memset(&m->s[i], 0, sizeof(m->s[i]));
-	m->s[i].used = 1;
-	m->s[i].key = key;
+	m->e[i] = (struct kent){ .k1 = k1, .k2 = k2, .used = 1 };
 	m->n++;
-	*out = &m->s[i];
+	*out = &m->e[i];
 	return 0;
 }
 
-/* ---- the passes ------------------------------------------------------ */
-
-struct walk {
-	struct stat_report *r;
-	struct umap streams, async;
-	struct hh delta[2], size[2];
-	int pass;               /* 1 or 2 */
-	const struct filter *f;     /* ops it leaves out are not counted */
-	uint32_t *fr_ix;        /* path id -> index in r->fr for this rank */
-	uint32_t *touched;      /* path ids set in fr_ix                   */
-	size_t ntouched, capfr;
-};
-
-static struct stat_dir *dir_of(struct stat_report *r, int d)
+/* Remove x (linear probing: later entries of its run shift back). */
+static void kmap_del(struct kmap *m, struct kent *x)
 {
-	return d ? &r->wr : &r->rd;
+	size_t mask = m->cap - 1, i = (size_t)(x - m->e), j = i;
+
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!m->e[j].used)
+			break;
+		size_t h = kmap_home(m, m->e[j].k1, m->e[j].k2);
+		/* e[j] may fill the hole at i unless its home lies in (i, j] */
+		int stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
+		if (!stays) {
+			m->e[i] = m->e[j];
+			i = j;
+		}
+	}
+	memset(&m->e[i], 0, sizeof(m->e[i]));
+	m->n--;
 }
 
-/* A successful data request of direction d on stream key. */
-static int request(struct walk *w, int d, uint64_t key, const struct op *op)
-{
-	struct stat_dir *sd = dir_of(w->r, d);
-	struct slot *st;
-	int rc = umap_get(&w->streams, key, &st);
+/* ---- the accumulator --------------------------------------------------- */
 
-	if (rc < 0)
-		return rc;
-	if (w->pass == 1) {
-		sd->requests++;
-		sd->req_bytes += op->len;
-		sd->hist[stat_bucket_of(op->len)]++;
-		sd->dhist[stat_darshan_bucket_of(op->len)]++;
-		hh_add(&w->size[d], (int64_t)op->len);
-	} else {
-		hh_recount(&w->size[d], (int64_t)op->len);
+struct stat_acc {
+	struct stat_dir dir[2];           /* reads, writes                      */
+	struct stat_hh delta[2], size[2];
+	uint64_t kinds[OP__COUNT], synth[OP__COUNT];
+	uint64_t failed_ops, nofile_data_ops;
+	struct stat_rank *ranks;          /* by the stream's rank index         */
+	uint32_t nranks, capranks;
+	struct stat_file *files;          /* by path id                         */
+	uint32_t nfiles, capfiles;
+	struct stat_file_rank *fr;        /* in the order they appear           */
+	size_t nfr, capfr;
+	struct kmap streams;              /* (rank, file << 32 | handle)        */
+	struct kmap pairs;                /* (rank, file)                       */
+	struct kmap async;                /* (rank, async id): pending submits  */
+};
+
+int stat_acc_new(struct stat_acc **a)
+{
+	*a = calloc(1, sizeof(**a));
+	return *a ? 0 : -ENOMEM;
+}
+
+void stat_acc_free(struct stat_acc *a)
+{
+	if (!a)
+		return;
+	for (int d = 0; d < 2; d++) {
+		stat_hh_release(&a->delta[d]);
+		stat_hh_release(&a->size[d]);
 	}
+	free(a->ranks);
+	free(a->files);
+	free(a->fr);
+	free(a->streams.e);
+	free(a->pairs.e);
+	free(a->async.e);
+	free(a);
+}
+
+size_t stat_acc_entries(const struct stat_acc *a)
+{
+	return a->streams.n + a->pairs.n + a->async.n;
+}
+
+/* Room for entry `ix` in an array of `sz`-byte entries, new ones zeroed. */
+static int room(void **p, uint32_t *n, uint32_t *cap, uint32_t ix, size_t sz)
+{
+	if (ix < *n)
+		return 0;
+	if (ix >= *cap) {
+		uint64_t nc = *cap ? *cap : 16;
+		while (nc <= ix)
+			nc *= 2;
+		char *np = realloc(*p, (size_t)nc * sz);
+		if (!np)
+			return -ENOMEM;
+		memset(np + (size_t)*cap * sz, 0, (size_t)(nc - *cap) * sz);
+		*p = np;
+		*cap = (uint32_t)(nc > UINT32_MAX ? UINT32_MAX : nc);
+	}
+	*n = ix + 1;
+	return 0;
+}
+
+static void add_bytes(struct stat_acc *a, uint32_t rank, uint32_t file, int d, uint64_t n)
+{
+	struct stat_rank *rk = &a->ranks[rank];
+	struct stat_file_rank *fr = NULL;
+
+	a->dir[d].bytes += n;
+	if (file != OP_NOFILE) {
+		const struct kent *p = kmap_find(&a->pairs, rank, file);
+		if (p && p->ix)
+			fr = &a->fr[p->ix - 1];
+	}
+	if (d) {
+		rk->bytes_written += n;
+		if (file != OP_NOFILE)
+			a->files[file].bytes_written += n;
+		if (fr)
+			fr->bytes_written += n;
+	} else {
+		rk->bytes_read += n;
+		if (file != OP_NOFILE)
+			a->files[file].bytes_read += n;
+		if (fr)
+			fr->bytes_read += n;
+	}
+}
+
+/* A successful data request of direction d: sizes, and the transition
+ * from the previous request of its stream. */
+static int request(struct stat_acc *a, int d, uint32_t rank, const struct op *op)
+{
+	struct stat_dir *sd = &a->dir[d];
+	struct kent *st;
+	int rc;
+
+	sd->requests++;
+	sd->req_bytes += op->len;
+	sd->hist[stat_bucket_of(op->len)]++;
+	sd->dhist[stat_darshan_bucket_of(op->len)]++;
+	if ((rc = stat_hh_add(&a->size[d], (int64_t)op->len)) < 0 ||
+	    (rc = kmap_get(&a->streams, rank, (uint64_t)op->file << 32 | op->handle, &st)) < 0)
+		return rc;
 	if (st->have[d]) {
-		if (op->offset == st->off[d] + st->len[d]) {
-			if (w->pass == 1) {
-				sd->transitions++;
-				sd->sequential++;
-			}
-		} else {
-			int64_t delta = (int64_t)(op->offset - st->off[d]);
-			if (w->pass == 1) {
-				sd->transitions++;
-				hh_add(&w->delta[d], delta);
-			} else {
-				hh_recount(&w->delta[d], delta);
-			}
-		}
+		sd->transitions++;
+		if (op->offset == st->off[d] + st->len[d])
+			sd->sequential++;
+		else if ((rc = stat_hh_add(&a->delta[d], (int64_t)(op->offset - st->off[d]))) < 0)
+			return rc;
 	}
 	st->have[d] = 1;
 	st->off[d] = op->offset;
@@ -337,157 +427,197 @@ static int request(struct walk *w, int d, uint64_t key, const struct op *op)
 	return 0;
 }
 
-/* The (file, rank) entry of file for the rank being walked. */
-static int fr_get(struct walk *w, uint32_t rank, uint32_t file, struct stat_file_rank **out)
+/* The (file, rank) entry, made at the rank's first data op on the file. */
+static int fr_get(struct stat_acc *a, uint32_t rank, uint32_t file, struct stat_file_rank **out)
 {
-	struct stat_report *r = w->r;
+	struct kent *p;
+	int rc = kmap_get(&a->pairs, rank, file, &p);
 
-	if (w->fr_ix[file] == UINT32_MAX) {
-		if (r->nfr == w->capfr) {
-			size_t cap = w->capfr ? w->capfr * 2 : 64;
-			void *n = realloc(r->fr, cap * sizeof(*r->fr));
+	if (rc < 0)
+		return rc;
+	if (!p->ix) {
+		if (a->nfr == a->capfr) {
+			size_t cap = a->capfr ? a->capfr * 2 : 64;
+			void *n = realloc(a->fr, cap * sizeof(*a->fr));
 			if (!n)
 				return -ENOMEM;
-			r->fr = n;
-			w->capfr = cap;
+			a->fr = n;
+			a->capfr = cap;
 		}
-		if (r->nfr >= UINT32_MAX)
+		if (a->nfr >= UINT32_MAX - 1)
 			return -ENOMEM;
-		r->fr[r->nfr] = (struct stat_file_rank){ .file = file, .rank = r->ranks[rank].id };
-		w->fr_ix[file] = (uint32_t)r->nfr++;
-		w->touched[w->ntouched++] = file;
+		a->fr[a->nfr] = (struct stat_file_rank){ .file = file, .rank = rank };
+		p->ix = (uint32_t)++a->nfr;
 	}
-	*out = &r->fr[w->fr_ix[file]];
+	*out = &a->fr[p->ix - 1];
 	return 0;
 }
 
-static void add_bytes(struct walk *w, uint32_t rank, uint32_t file, int d, uint64_t n)
+/* An async submit: its bytes come with its await. */
+static int submit(struct stat_acc *a, int d, uint32_t rank, uint32_t file, const struct op *op)
 {
-	struct stat_report *r = w->r;
-	struct stat_file_rank *fr = NULL;
+	struct kent *x;
+	int rc = kmap_get(&a->async, rank, op->aux, &x);
 
-	dir_of(r, d)->bytes += n;
-	if (file != OP_NOFILE && w->fr_ix[file] != UINT32_MAX)
-		fr = &r->fr[w->fr_ix[file]];
-	if (d) {
-		r->ranks[rank].bytes_written += n;
-		if (file != OP_NOFILE)
-			r->files[file].bytes_written += n;
-		if (fr)
-			fr->bytes_written += n;
-	} else {
-		r->ranks[rank].bytes_read += n;
-		if (file != OP_NOFILE)
-			r->files[file].bytes_read += n;
-		if (fr)
-			fr->bytes_read += n;
-	}
+	if (rc < 0)
+		return rc;
+	if (x->dir) /* id reused before its await: settle the old one */
+		add_bytes(a, rank, x->ix, x->dir - 1, x->len[0]);
+	x->dir = (uint8_t)(d + 1);
+	x->len[0] = op->len;
+	x->ix = file;
+	return 0;
 }
 
-/* Rank `rank` of the report, the stream's rank `sr`. */
-static int walk_rank(struct walk *w, const struct opstream *s, uint32_t rank, uint32_t sr)
+static int data_op(struct stat_acc *a, unsigned k, uint32_t rank, uint32_t file,
+		   const struct op *op)
 {
-	struct stat_report *r = w->r;
-	struct stat_rank *rk = &r->ranks[rank];
-	uint64_t n;
-	const struct op *ops = opstream_rank_ops(s, sr, &n);
-	int rc = 0;
+	int d = op_is_write(k), rc;
 
-	umap_reset(&w->streams);
-	umap_reset(&w->async);
-	for (size_t i = 0; i < w->ntouched; i++)
-		w->fr_ix[w->touched[i]] = UINT32_MAX;
-	w->ntouched = 0;
-	for (uint64_t i = 0; i < n; i++) {
-		const struct op *op = &ops[i];
-		unsigned k = op->kind < OP__COUNT ? op->kind : OP_NONE;
-		uint32_t file = op->file < s->npaths ? op->file : OP_NOFILE;
+	if (op->result < 0) {
+		a->dir[d].failed++;
+		return 0;
+	}
+	if (file == OP_NOFILE) {
+		a->nofile_data_ops++;
+	} else {
+		struct stat_file_rank *fr;
+		if ((rc = fr_get(a, rank, file, &fr)) < 0)
+			return rc;
+		if (d)
+			fr->writes++;
+		else
+			fr->reads++;
+	}
+	if ((rc = request(a, d, rank, op)) < 0)
+		return rc;
+	if (k == OP_READ || k == OP_WRITE) {
+		add_bytes(a, rank, file, d, (uint64_t)op->result);
+		return 0;
+	}
+	return submit(a, d, rank, file, op);
+}
 
-		if (!filter_op_kept(w->f, op))
-			continue;
-		if (w->pass == 1) {
-			r->kinds[k]++;
-			rk->kinds[k]++;
-			rk->ops++;
-			if (op->flags & OPF_SYNTH)
-				r->synth[k]++;
-			if (op->result < 0)
-				r->failed_ops++;
-			uint64_t end = op->t_ns + op->dur_ns;
-			if (end > rk->end_ns)
-				rk->end_ns = end;
-			rk->in_ops_ns += op->dur_ns;
-			if (op->dur_ns)
-				rk->timed = true;
-			if (file != OP_NOFILE) {
-				struct stat_file *f = &r->files[file];
-				if (op->result >= 0 && (!f->nranks || f->last_rank != rank)) {
-					f->nranks++;
-					f->last_rank = rank;
-				}
-				f->ops++;
-			}
-		}
+/* Counts every op and the file's ranks. */
+static int count_op(struct stat_acc *a, unsigned k, uint32_t rank, uint32_t file,
+		    const struct op *op)
+{
+	struct stat_rank *rk = &a->ranks[rank];
+	uint64_t end = op->t_ns + op->dur_ns;
 
-		if (op_is_data(k)) {
-			int d = op_is_write(k);
-			if (op->result < 0) {
-				if (w->pass == 1)
-					dir_of(r, d)->failed++;
-				continue;
-			}
-			if (w->pass == 1 && file == OP_NOFILE)
-				r->nofile_data_ops++;
-			if (w->pass == 1 && file != OP_NOFILE) {
-				struct stat_file_rank *fr;
-				rc = fr_get(w, rank, file, &fr);
-				if (rc < 0)
-					return rc;
-				if (d)
-					fr->writes++;
-				else
-					fr->reads++;
-			}
-			uint64_t key = ((uint64_t)op->file << 32) | op->handle;
-			rc = request(w, d, key, op);
-			if (rc < 0)
-				return rc;
-			if (w->pass != 1)
-				continue;
-			if (k == OP_READ || k == OP_WRITE) {
-				add_bytes(w, rank, file, d, (uint64_t)op->result);
-			} else {
-				/* async submit: bytes come with its await */
-				struct slot *a;
-				rc = umap_get(&w->async, op->aux, &a);
-				if (rc < 0)
-					return rc;
-				if (a->dir) /* id reused before its await: settle the old one */
-					add_bytes(w, rank, (uint32_t)a->off[0], a->dir - 1, a->alen);
-				a->dir = d + 1;
-				a->alen = op->len;
-				a->off[0] = file;
-			}
-		} else if (k == OP_AWAIT && w->pass == 1) {
-			struct slot *a = umap_find(&w->async, op->aux);
-			if (a && a->dir) {
-				uint64_t b = op->result >= 0 ? (uint64_t)op->result : a->alen;
-				add_bytes(w, rank, (uint32_t)a->off[0], a->dir - 1, b);
-				a->dir = 0;
-			}
+	a->kinds[k]++;
+	rk->kinds[k]++;
+	rk->ops++;
+	if (op->flags & OPF_SYNTH)
+		a->synth[k]++;
+	if (op->result < 0)
+		a->failed_ops++;
+	if (end > rk->end_ns)
+		rk->end_ns = end;
+	rk->in_ops_ns += op->dur_ns;
+	if (op->dur_ns)
+		rk->timed = true;
+	if (file == OP_NOFILE)
+		return 0;
+	a->files[file].ops++;
+	if (op->result >= 0) {
+		struct kent *p;
+		int rc = kmap_get(&a->pairs, rank, file, &p);
+		if (rc < 0)
+			return rc;
+		if (!p->ok) {
+			p->ok = 1;
+			a->files[file].nranks++;
 		}
 	}
-	if (w->pass == 1) {
-		/* submits never awaited: count what was submitted */
-		for (size_t j = 0; j < w->async.cap; j++) {
-			struct slot *a = &w->async.s[j];
-			if (a->used && a->dir)
-				add_bytes(w, rank, (uint32_t)a->off[0], a->dir - 1, a->alen);
+	return 0;
+}
+
+int stat_acc_op(struct stat_acc *a, uint32_t rank, const struct op *op)
+{
+	unsigned k = op->kind < OP__COUNT ? op->kind : OP_NONE;
+	uint32_t file = op->file;
+	int rc;
+
+	if (rank == UINT32_MAX ||
+	    room((void **)&a->ranks, &a->nranks, &a->capranks, rank, sizeof(*a->ranks)) < 0 ||
+	    (file != OP_NOFILE &&
+	     room((void **)&a->files, &a->nfiles, &a->capfiles, file, sizeof(*a->files)) < 0))
+		return rank == UINT32_MAX ? -EINVAL : -ENOMEM;
+	if ((rc = count_op(a, k, rank, file, op)) < 0)
+		return rc;
+	if (op_is_data(k))
+		return data_op(a, k, rank, file, op);
+	if (k == OP_AWAIT) {
+		struct kent *x = kmap_find(&a->async, rank, op->aux);
+		if (x && x->dir) {
+			uint64_t b = op->result >= 0 ? (uint64_t)op->result : x->len[0];
+			add_bytes(a, rank, x->ix, x->dir - 1, b);
+			kmap_del(&a->async, x);
 		}
+	} else if (k == OP_CLOSE) {
+		/* handles are never reused after their close: the stream ends */
+		struct kent *x = kmap_find(&a->streams, rank, (uint64_t)op->file << 32 | op->handle);
+		if (x)
+			kmap_del(&a->streams, x);
+	}
+	return 0;
+}
+
+/* The report's (file, rank) list: by rank, then first data op. */
+static int fr_by_rank(struct stat_acc *a, struct stat_report *r)
+{
+	uint64_t *start = calloc((size_t)a->nranks + 1, sizeof(*start));
+
+	r->fr = malloc((a->nfr ? a->nfr : 1) * sizeof(*r->fr));
+	if (!start || !r->fr) {
+		free(start);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < a->nfr; i++)
+		start[a->fr[i].rank + 1]++;
+	for (uint32_t k = 0; k < a->nranks; k++)
+		start[k + 1] += start[k];
+	for (size_t i = 0; i < a->nfr; i++)
+		r->fr[start[a->fr[i].rank]++] = a->fr[i];
+	r->nfr = a->nfr;
+	free(start);
+	return 0;
+}
+
+/* Ranks of the report: the filter's, with their names from s. */
+static int ranks_of(const struct stat_acc *a, const struct opstream *s, const struct filter *f,
+		    struct stat_report *r)
+{
+	r->ranks = calloc(r->nranks ? r->nranks : 1, sizeof(*r->ranks));
+	if (!r->ranks)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < r->nranks; i++) {
+		uint32_t sr = f ? f->kept[i] : i;
+		struct stat_rank *rk = &r->ranks[i];
+		if (sr < a->nranks)
+			*rk = a->ranks[sr];
+		rk->id = sr;
+		rk->name = s->strs + s->ranks[sr].name;
+		rk->pid = s->ranks[sr].pid;
+		rk->host = opstream_rank_host(s, sr);
 		if (rk->end_ns > r->duration_ns)
 			r->duration_ns = rk->end_ns;
 	}
 	return 0;
+}
+
+static void patterns_of(struct stat_acc *a, struct stat_report *r)
+{
+	for (int d = 0; d < 2; d++) {
+		struct stat_dir *sd = d ? &r->wr : &r->rd;
+		int64_t sz;
+		*sd = a->dir[d];
+		stat_hh_top(&a->delta[d], &sd->top_delta, &sd->top_delta_n);
+		stat_hh_top(&a->size[d], &sz, &sd->top_size_n);
+		sd->top_size = (uint64_t)sz;
+		sd->pattern = stat_classify(sd);
+	}
 }
 
 void stat_release(struct stat_report *r)
@@ -638,94 +768,111 @@ out:
 	return rc;
 }
 
-int stat_compute(const struct opstream *s, const struct filter *f, struct stat_report *r)
+/* Every path of s, with the counts of those the ops touched. */
+static int files_of(const struct stat_acc *a, const struct opstream *s, struct stat_report *r)
 {
-	struct walk w;
-	struct stat_file *all = NULL;
-	int rc = 0;
+	struct stat_file *all = calloc(s->npaths ? s->npaths : 1, sizeof(*all));
 
-	memset(r, 0, sizeof(*r));
-	memset(&w, 0, sizeof(w));
-	w.r = r;
-	w.f = f;
-	r->nranks = f ? f->nkept : s->nranks;
-	r->nops = f ? f->ops_kept : s->nops;
-	r->ranks = calloc(s->nranks ? s->nranks : 1, sizeof(*r->ranks));
-	all = calloc(s->npaths ? s->npaths : 1, sizeof(*all));
-	if (!r->ranks || !all) {
-		rc = -ENOMEM;
-		goto out;
-	}
+	if (!all)
+		return -ENOMEM;
 	r->files = all;
-	for (uint32_t i = 0; i < r->nranks; i++) {
-		uint32_t sr = f ? f->kept[i] : i;
-		r->ranks[i].id = sr;
-		r->ranks[i].name = s->strs + s->ranks[sr].name;
-		r->ranks[i].pid = s->ranks[sr].pid;
-		r->ranks[i].host = opstream_rank_host(s, sr);
-	}
-	w.fr_ix = malloc((s->npaths ? s->npaths : 1) * sizeof(*w.fr_ix));
-	w.touched = malloc((s->npaths ? s->npaths : 1) * sizeof(*w.touched));
-	if (!w.fr_ix || !w.touched) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	memset(w.fr_ix, 0xff, (s->npaths ? s->npaths : 1) * sizeof(*w.fr_ix));
 	for (uint32_t i = 0; i < s->npaths; i++) {
+		if (i < a->nfiles)
+			all[i] = a->files[i];
 		all[i].id = i;
 		all[i].path = s->strs + s->paths[i].name;
 		all[i].truncated = !!(s->paths[i].flags & OPSP_TRUNCATED_NAME);
 		if (all[i].truncated)
 			r->truncated_names++;
 	}
+	return 0;
+}
 
-	for (w.pass = 1; w.pass <= 2; w.pass++) {
-		for (int d = 0; d < 2; d++) {
-			memset(w.delta[d].exact, 0, sizeof(w.delta[d].exact));
-			memset(w.size[d].exact, 0, sizeof(w.size[d].exact));
-		}
-		for (uint32_t i = 0; i < r->nranks; i++) {
-			rc = walk_rank(&w, s, i, f ? f->kept[i] : i);
-			if (rc < 0)
-				goto out;
-		}
-	}
-	for (int d = 0; d < 2; d++) {
-		struct stat_dir *sd = dir_of(r, d);
-		int64_t sz;
-		hh_top(&w.delta[d], &sd->top_delta, &sd->top_delta_n);
-		hh_top(&w.size[d], &sz, &sd->top_size_n);
-		sd->top_size = (uint64_t)sz;
-		sd->pattern = stat_classify(sd);
-	}
+int stat_acc_finish(struct stat_acc *a, const struct opstream *s, const struct filter *f,
+		    struct stat_report *r)
+{
+	int rc;
 
-	rc = hosts_compute(r);
-	if (rc < 0)
+	memset(r, 0, sizeof(*r));
+	/* submits never awaited: count what was submitted */
+	for (size_t j = 0; j < a->async.cap; j++) {
+		const struct kent *x = &a->async.e[j];
+		if (x->used && x->dir)
+			add_bytes(a, (uint32_t)x->k1, x->ix, x->dir - 1, x->len[0]);
+	}
+	r->nranks = f ? f->nkept : s->nranks;
+	r->nops = f ? f->ops_kept : s->nops;
+	memcpy(r->kinds, a->kinds, sizeof(r->kinds));
+	memcpy(r->synth, a->synth, sizeof(r->synth));
+	r->failed_ops = a->failed_ops;
+	r->nofile_data_ops = a->nofile_data_ops;
+	patterns_of(a, r);
+	if ((rc = ranks_of(a, s, f, r)) < 0 || (rc = fr_by_rank(a, r)) < 0 ||
+	    (rc = files_of(a, s, r)) < 0 || (rc = hosts_compute(r)) < 0)
 		goto out;
 	uint32_t npaths = s->npaths;
-	rc = ostsets_compute(s, r, &npaths);
-	if (rc < 0)
+	if ((rc = ostsets_compute(s, r, &npaths)) < 0)
 		goto out;
 
 	/* keep only files with ops, in path-id order */
 	uint32_t nf = 0;
 	for (uint32_t i = 0; i < s->npaths; i++) {
-		if (!all[i].ops)
+		if (!r->files[i].ops)
 			continue;
-		all[nf] = all[i];
-		if (all[nf].nranks > 1)
+		r->files[nf] = r->files[i];
+		if (r->files[nf].nranks > 1)
 			r->files_shared++;
-		else if (!all[nf].nranks)
+		else if (!r->files[nf].nranks)
 			r->files_failed++;
 		nf++;
 	}
 	r->nfiles = nf;
 out:
-	free(w.fr_ix);
-	free(w.touched);
-	umap_free(&w.streams);
-	umap_free(&w.async);
 	if (rc < 0)
 		stat_release(r);
 	return rc;
+}
+
+int stat_compute(const struct opstream *s, const struct filter *f, struct stat_report *r)
+{
+	struct stat_acc *a = NULL;
+	uint32_t nranks = f ? f->nkept : s->nranks;
+	int rc = stat_acc_new(&a);
+
+	for (uint32_t i = 0; i < nranks && !rc; i++) {
+		uint32_t sr = f ? f->kept[i] : i;
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(s, sr, &n);
+		for (uint64_t k = 0; k < n && !rc; k++)
+			if (filter_op_kept(f, &ops[k]))
+				rc = stat_acc_op(a, sr, &ops[k]);
+	}
+	if (!rc)
+		rc = stat_acc_finish(a, s, f, r);
+	else
+		memset(r, 0, sizeof(*r));
+	stat_acc_free(a);
+	return rc;
+}
+
+/* ---- the sink: a trace's ops straight from the builder ---------------- */
+
+static int sink_path(void *arg, uint32_t id, const char *name)
+{
+	struct stat_stream *ss = arg;
+
+	return filter_path(ss->f, id, name);
+}
+
+static int sink_op(void *arg, uint32_t rank, const struct op *op)
+{
+	struct stat_stream *ss = arg;
+	int rc = filter_op(ss->f, rank, op);
+
+	return rc > 0 ? stat_acc_op(ss->acc, rank, op) : rc;
+}
+
+void stat_stream_sink(struct stat_stream *ss, struct ops_sink *sink)
+{
+	*sink = (struct ops_sink){ .path = sink_path, .op = sink_op, .arg = ss };
 }

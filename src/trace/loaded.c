@@ -1,6 +1,7 @@
 /*
  * loaded.c - TRACE arguments to a mapped op stream, shared by the
- * stat, convert and dump subcommands.
+ * stat, convert and dump subcommands; or (stat) to ops handed to a sink
+ * with only the tables kept.
  */
 #include <errno.h>
 #include <string.h>
@@ -20,23 +21,17 @@ int load_opts_check(const struct load_opts *o, struct rerr *e)
 	return 0;
 }
 
-int loaded_trace_open(struct loaded_trace *lt, char *const *args, int nargs,
-		      const struct load_opts *o, const char *out, struct rerr *e)
+static void load_failed(int rc, char *const *args, int nargs, struct rerr *e)
+{
+	if (e && !e->msg[0])
+		rerr_set(e, rc, "cannot load '%s': %s", nargs ? args[0] : "", strerror(-rc));
+}
+
+/* Map lt->res.ops_path (unlinked at once when temporary). */
+static int map_loaded(struct loaded_trace *lt, struct rerr *e)
 {
 	const char *why = NULL;
-	uint64_t t0;
-	int rc;
-
-	memset(lt, 0, sizeof(*lt));
-	t0 = now_ns();
-	rc = trace_load(args, nargs, o, out, &lt->res, e);
-	lt->load_ns = now_ns() - t0;
-	if (rc < 0) {
-		if (e && !e->msg[0])
-			rerr_set(e, rc, "cannot load '%s': %s", nargs ? args[0] : "", strerror(-rc));
-		return rc;
-	}
-	rc = opstream_open(&lt->s, lt->res.ops_path, &why);
+	int rc = opstream_open(&lt->s, lt->res.ops_path, &why);
 	if (rc < 0) {
 		if (rc == -EINVAL && why)
 			rerr_set(e, rc, "%s: not a valid .ops file: %s", lt->res.ops_path, why);
@@ -50,6 +45,45 @@ int loaded_trace_open(struct loaded_trace *lt, char *const *args, int nargs,
 	lt->mapped = 1;
 	trace_load_opened(&lt->res);
 	return 0;
+}
+
+int loaded_trace_open(struct loaded_trace *lt, char *const *args, int nargs,
+		      const struct load_opts *o, const char *out, struct rerr *e)
+{
+	uint64_t t0;
+	int rc;
+
+	memset(lt, 0, sizeof(*lt));
+	t0 = now_ns();
+	rc = trace_load(args, nargs, o, out, &lt->res, e);
+	lt->load_ns = now_ns() - t0;
+	if (rc < 0) {
+		load_failed(rc, args, nargs, e);
+		return rc;
+	}
+	return map_loaded(lt, e);
+}
+
+int loaded_trace_stream(struct loaded_trace *lt, char *const *args, int nargs,
+			const struct load_opts *o, const struct ops_sink *sink, struct rerr *e)
+{
+	uint64_t t0;
+	int rc;
+
+	memset(lt, 0, sizeof(*lt));
+	t0 = now_ns();
+	rc = trace_load_sink(args, nargs, o, sink, &lt->s, &lt->res, e);
+	lt->load_ns = now_ns() - t0;
+	if (rc < 0) {
+		load_failed(rc, args, nargs, e);
+		return rc;
+	}
+	if (rc == 0) {
+		lt->mapped = 1;         /* the tables, in memory */
+		return 0;
+	}
+	rc = map_loaded(lt, e);
+	return rc < 0 ? rc : 1;
 }
 
 void loaded_trace_close(struct loaded_trace *lt)

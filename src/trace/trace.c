@@ -419,8 +419,43 @@ static int parse_into(struct ops_writer *w, const struct trace_format *fmt,
 	return rc;
 }
 
-int trace_load(char *const *args, int nargs, const struct load_opts *o, const char *out,
-	       struct load_result *res, struct rerr *e)
+/* The writer: a file at res->ops_path, or the sink. */
+static int writer_open(struct ops_writer **w, const char *out, const struct ops_sink *sink,
+		       struct load_result *res, struct rerr *e)
+{
+	int rc;
+
+	if (sink) {
+		rc = opsw_open_sink(w, sink);
+		return rc ? rerr_set(e, rc, "out of memory") : 0;
+	}
+	rc = output_path(out, res, e);
+	if (!rc && (rc = opsw_open(w, res->ops_path)))
+		rc = rerr_set(e, rc, "cannot create '%s': %s", res->ops_path, strerror(-rc));
+	return rc;
+}
+
+/* Finish the writer: the file, or the sink's tables into s. */
+static int writer_finish(struct ops_writer *w, const struct ops_sink *sink, struct opstream *s,
+			 struct load_result *res, struct rerr *e)
+{
+	const char *why = NULL;
+	int rc;
+
+	if (!sink) {
+		rc = opsw_finish(w);
+		return rc ? rerr_set(e, rc, "cannot write '%s': %s", res->ops_path, strerror(-rc)) : 0;
+	}
+	rc = opsw_finish_tables(w, s, &why);
+	if (rc == -EINVAL && why)
+		return rerr_set(e, rc, "%s: the ops made are not valid: %s", res->files0, why);
+	return rc ? rerr_set(e, rc, "out of memory") : 0;
+}
+
+/* trace_load(), or with a sink trace_load_sink(). */
+static int load(char *const *args, int nargs, const struct load_opts *o, const char *out,
+		const struct ops_sink *sink, struct opstream *s, struct load_result *res,
+		struct rerr *e)
 {
 	char **files = NULL;
 	size_t nfiles = 0;
@@ -429,17 +464,16 @@ int trace_load(char *const *args, int nargs, const struct load_opts *o, const ch
 	memset(res, 0, sizeof(*res));
 	int rc = load_ops_file(args, nargs, o, res, e);
 	if (rc)
-		return rc > 0 ? 0 : rc;
+		return rc > 0 ? (sink ? 1 : 0) : rc;
 	rc = trace_expand(args, nargs, &files, &nfiles, e);
 	if (rc)
 		return rc;
+	snprintf(res->files0, sizeof(res->files0), "%s", files[0]);
 	rc = choose_format(o, files, &fmt, e);
 	if (!rc)
 		rc = gzip_check(fmt, files, nfiles, e);
 	if (!rc)
-		rc = output_path(out, res, e);
-	if (!rc && (rc = opsw_open(&w, res->ops_path)))
-		rc = rerr_set(e, rc, "cannot create '%s': %s", res->ops_path, strerror(-rc));
+		rc = writer_open(&w, out, sink, res, e);
 	if (!rc) {
 		struct trace_input in = { .files = files, .nfiles = nfiles,
 					  .skip_bad = o ? o->skip_bad : false,
@@ -448,10 +482,8 @@ int trace_load(char *const *args, int nargs, const struct load_opts *o, const ch
 	}
 	if (!rc) {
 		res->format = fmt->name;
-		rc = opsw_finish(w);
+		rc = writer_finish(w, sink, s, res, e);
 		w = NULL;
-		if (rc)
-			rc = rerr_set(e, rc, "cannot write '%s': %s", res->ops_path, strerror(-rc));
 	}
 	if (w)
 		opsw_abort(w);
@@ -462,6 +494,19 @@ int trace_load(char *const *args, int nargs, const struct load_opts *o, const ch
 		res->temporary = false;
 	}
 	return rc;
+}
+
+int trace_load(char *const *args, int nargs, const struct load_opts *o, const char *out,
+	       struct load_result *res, struct rerr *e)
+{
+	return load(args, nargs, o, out, NULL, NULL, res, e);
+}
+
+int trace_load_sink(char *const *args, int nargs, const struct load_opts *o,
+		    const struct ops_sink *sink, struct opstream *s, struct load_result *res,
+		    struct rerr *e)
+{
+	return load(args, nargs, o, NULL, sink, s, res, e);
 }
 
 void trace_load_opened(struct load_result *res)
