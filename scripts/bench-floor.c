@@ -3,7 +3,7 @@
  * syscalls `replay run` issues for a trace of OPS 1-byte pwrite64 calls at
  * consecutive offsets to one file, with no replay logic around them.
  *
- *   bench-floor sync|libaio|io_uring DEPTH OPS FILE
+ *   bench-floor sync|libaio|io_uring DEPTH OPS FILE [timed]
  *
  * Each engine issues what replay's engine of that name issues for such a
  * trace (src/engine/ *.c and src/run/runner.c):
@@ -17,6 +17,11 @@
  * is opened O_WRONLY|O_CREAT|O_TRUNC before and closed after the timed
  * loop.  Every completion must have written its 1 byte, and the file must
  * end OPS bytes long, or the program fails.
+ *
+ * With "timed", it also reads CLOCK_MONOTONIC where replay does to time its
+ * ops: before every submission and after every completion (sync) or
+ * every reap (libaio, io_uring): the floor of a replayer that reports
+ * per-op latencies.
  *
  * Prints one line: engine depth ops cpu_ns (user+sys of the loop,
  * getrusage) wall_ns (CLOCK_MONOTONIC).  Compiled by bench-overhead with
@@ -37,6 +42,8 @@
 #include <unistd.h>
 
 static char byte = 'x';
+static int timed;
+static volatile uint64_t stamp_sink;
 
 static uint64_t mono_ns(void)
 {
@@ -44,6 +51,13 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* A latency timestamp, as replay takes one, when timed. */
+static inline void stamp(void)
+{
+	if (timed)
+		stamp_sink = mono_ns();
 }
 
 static uint64_t cpu_ns(void)
@@ -58,7 +72,11 @@ static uint64_t cpu_ns(void)
 static int floor_sync(int fd, uint64_t ops)
 {
 	for (uint64_t i = 0; i < ops; i++) {
-		ssize_t n = pwrite(fd, &byte, 1, (off_t)i);
+		ssize_t n;
+
+		stamp();
+		n = pwrite(fd, &byte, 1, (off_t)i);
+		stamp();
 
 		if (n != 1)
 			return n < 0 ? -errno : -EIO;
@@ -78,6 +96,7 @@ static int aio_reap(io_context_t ctx, struct io_event *ev, struct iocb **free_cb
 	while (n == -EINTR);
 	if (n < 0)
 		return n;
+	stamp();
 	for (int k = 0; k < n; k++) {
 		if ((long)ev[k].res != 1)
 			return (long)ev[k].res < 0 ? (int)(long)ev[k].res : -EIO;
@@ -112,6 +131,7 @@ static int floor_libaio(int fd, unsigned depth, uint64_t ops)
 			goto out;
 		cb = free_cb[inflight];
 		io_prep_pwrite(cb, fd, &byte, 1, (long long)i);
+		stamp();
 		do
 			ret = io_submit(ctx, 1, &cb);
 		while (ret == -EINTR);
@@ -143,6 +163,7 @@ static int uring_reap(struct io_uring *ring, unsigned *inflight)
 		ret = io_uring_wait_cqe(ring, &cqe);
 	if (ret < 0)
 		return ret;
+	stamp();
 	while (io_uring_peek_cqe(ring, &cqe) == 0) {
 		int res = cqe->res;
 
@@ -174,6 +195,7 @@ static int floor_uring(int fd, unsigned depth, uint64_t ops)
 			goto out;
 		}
 		io_uring_prep_write(sqe, fd, &byte, 1, i);
+		stamp();
 		ret = io_uring_submit(&ring);
 		if (ret != 1) {
 			ret = ret < 0 ? ret : -EAGAIN;
@@ -198,8 +220,10 @@ int main(int argc, char **argv)
 	struct stat st;
 	int fd, ret;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: bench-floor sync|libaio|io_uring DEPTH OPS FILE\n");
+	if (argc == 6 && !strcmp(argv[5], "timed"))
+		timed = 1;
+	else if (argc != 5) {
+		fprintf(stderr, "usage: bench-floor sync|libaio|io_uring DEPTH OPS FILE [timed]\n");
 		return 2;
 	}
 	engine = argv[1];
