@@ -27,6 +27,7 @@
 #define DAY_NS     (86400ull * NS_PER_S)
 #define LMAXARGS   8
 #define LMAXPEND   4096
+#define LMAXNAME   127            /* longer call names are cut */
 #define SYNTH_PID  0x40000000LL   /* above any Linux pid_max */
 #define I386_O_LARGEFILE 0100000
 
@@ -43,6 +44,13 @@ static const char *skip_ws(const char *p)
 /* strtoll base-0 rules on exactly n bytes: [-]dec, 0x hex, 0 octal. */
 static int num_parse(const char *s, size_t n, int64_t *out)
 {
+	uint64_t dv;
+	/* the common case, a plain decimal (no sign, no leading 0, at most 18
+	 * digits: no overflow), decodes at once; the rest as below */
+	if (n && n <= 18 && s[0] != '0' && tx_dec(s, n, &dv)) {
+		*out = (int64_t)dv;
+		return 0;
+	}
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
 	while (n && (*s == ' ' || *s == '\t'))
@@ -180,6 +188,15 @@ struct larg {
 	size_t n;
 };
 
+/* Byte classes of argument text: what ends a run of plain bytes. */
+enum { AC_QUOTE = 1, AC_OPEN = 2, AC_CLOSE = 4, AC_COMMA = 8, AC_LT = 16, AC_NUL = 32 };
+static const unsigned char arg_class[256] = {
+	['\0'] = AC_NUL, ['"'] = AC_QUOTE, ['\''] = AC_QUOTE, ['<'] = AC_LT,
+	['('] = AC_OPEN, ['['] = AC_OPEN, ['{'] = AC_OPEN,
+	[')'] = AC_CLOSE, [']'] = AC_CLOSE, ['}'] = AC_CLOSE, [','] = AC_COMMA,
+};
+#define ACLASS(c) arg_class[(unsigned char)(c)]
+
 /* Scan from p (inside an argument list at depth 1) to the closing ')'.
  * Quotes ("..." and '...') with backslash escapes never end anything.
  * Returns a pointer to the ')' or, when the list is cut by
@@ -188,8 +205,12 @@ static const char *scan_args(const char *p, bool *cut)
 {
 	int depth = 1;
 	*cut = false;
-	for (; *p; p++) {
+	for (;; p++) {
+		while (!(ACLASS(*p) & (AC_NUL | AC_QUOTE | AC_LT | AC_OPEN | AC_CLOSE)))
+			p++;
 		char c = *p;
+		if (!c)
+			return NULL;
 		if (c == '"' || c == '\'') {
 			for (p++; *p && *p != c; p++)
 				if (*p == '\\' && p[1])
@@ -198,18 +219,17 @@ static const char *scan_args(const char *p, bool *cut)
 				return NULL;
 			continue;
 		}
-		if (c == '<' && (!strncmp(p, "<unfinished ...>", 16) || !strncmp(p, "<no return ...>", 15))) {
-			*cut = true;
-			return p;
-		}
-		if (c == '(' || c == '[' || c == '{')
+		if (c == '<') {
+			if (!strncmp(p, "<unfinished ...>", 16) || !strncmp(p, "<no return ...>", 15)) {
+				*cut = true;
+				return p;
+			}
+		} else if (ACLASS(c) & AC_OPEN) {
 			depth++;
-		else if (c == ')' || c == ']' || c == '}') {
-			if (--depth == 0)
-				return c == ')' ? p : NULL;
+		} else if (--depth == 0) {
+			return c == ')' ? p : NULL;
 		}
 	}
-	return NULL;
 }
 
 /* Split "a, "b,c", {d, e}" into top-level arguments (trimmed). */
@@ -218,6 +238,8 @@ static int split_args(const char *s, size_t n, struct larg *a, int max)
 	int na = 0, depth = 0;
 	size_t st = 0;
 	for (size_t i = 0; i <= n; i++) {
+		while (i < n && !(ACLASS(s[i]) & (AC_QUOTE | AC_OPEN | AC_CLOSE | AC_COMMA)))
+			i++;
 		char c = i < n ? s[i] : ',';
 		if (i < n && (c == '"' || c == '\'')) {
 			for (i++; i < n && s[i] != c; i++)
@@ -225,16 +247,16 @@ static int split_args(const char *s, size_t n, struct larg *a, int max)
 					i++;
 			continue;
 		}
-		if (c == '(' || c == '[' || c == '{')
+		if (ACLASS(c) & AC_OPEN)
 			depth++;
-		else if (c == ')' || c == ']' || c == '}')
+		else if (ACLASS(c) & AC_CLOSE)
 			depth--;
-		else if (c == ',' && depth <= 0) {
+		else if (depth <= 0) {
 			const char *b = s + st;
 			size_t len = i - st;
-			while (len && isspace((unsigned char)*b))
+			while (len && tx_space(*b))
 				b++, len--;
-			while (len && isspace((unsigned char)b[len - 1]))
+			while (len && tx_space(b[len - 1]))
 				len--;
 			st = i + 1;
 			if (!len && i == n && na == 0)
@@ -313,10 +335,28 @@ struct lline {
 	uint64_t dur;
 };
 
+/* The clock token at p ("HH:MM:SS.uuuuuu" decoded at once, anything else
+ * by parse_clock).  Returns what follows it, or NULL. */
+static const char *clock_token(const char *p, struct lline *l, const char **why)
+{
+	if (tx_clock15(p, &l->tod) && (p[15] == ' ' || p[15] == '\t' || !p[15]))
+		return skip_ws(p + 15);
+	const char *q = p;
+	while (*q && *q != ' ' && *q != '\t')
+		q++;
+	if (parse_clock(p, (size_t)(q - p), &l->tod)) {
+		*why = "expected a time 'HH:MM:SS.uuuuuu'";
+		return NULL;
+	}
+	return skip_ws(q);
+}
+
 /* Optional "PID " or "[pid PID] " and the clock.  Returns the rest or NULL. */
 static const char *parse_prefix(const char *p, struct lline *l, const char **why)
 {
 	l->has_pid = false;
+	if (tx_digit(p[0]) && tx_digit(p[1]) && p[2] == ':')  /* no pid column: the clock */
+		return clock_token(p, l, why);
 	if (!strncmp(p, "[pid", 4)) {
 		p = skip_ws(p + 4);
 		const char *q = p;
@@ -340,15 +380,8 @@ static const char *parse_prefix(const char *p, struct lline *l, const char **why
 		}
 		l->has_pid = true;
 		p = skip_ws(q);
-		q = p;
-		while (*q && *q != ' ' && *q != '\t')
-			q++;
 	}
-	if (parse_clock(p, (size_t)(q - p), &l->tod)) {
-		*why = "expected a time 'HH:MM:SS.uuuuuu'";
-		return NULL;
-	}
-	return skip_ws(q);
+	return clock_token(p, l, why);
 }
 
 /* After the ')' of a call: "= RET [<SECS>]". */
@@ -388,9 +421,9 @@ static int parse_result(const char *p, struct lline *l, const char **why)
 	return 0;
 }
 
-/* Parse a call line (after comments/barriers were handled).
+/* The shape of a call line (after comments/barriers were handled).
  * Returns 1 call, 0 nothing to do (signal/exit line), -EINVAL + *why. */
-static int parse_call_line(char *line, struct lline *l, const char **why)
+static int call_shape(const char *line, struct lline *l, const char **why)
 {
 	const char *p = parse_prefix(skip_ws(line), l, why);
 	if (!p)
@@ -449,6 +482,18 @@ static int parse_call_line(char *line, struct lline *l, const char **why)
 	return parse_result(end + 1, l, why) ? -EINVAL : 1;
 }
 
+/* A call line: its shape, and l->name made a string in place (cut at
+ * LMAXNAME bytes; what follows the name is not read again). */
+static int parse_call_line(char *line, struct lline *l, const char **why)
+{
+	int k = call_shape(line, l, why);
+	if (k > 0) {
+		size_t nl = l->namelen < LMAXNAME ? l->namelen : LMAXNAME;
+		line[(size_t)(l->name - line) + nl] = '\0';
+	}
+	return k;
+}
+
 /* "R: host (pid) Entered|Exited barrier at S.U" */
 static bool parse_barrier_line(const char *p, int *rank, char *host, size_t hcap, int64_t *pid)
 {
@@ -457,20 +502,16 @@ static bool parse_barrier_line(const char *p, int *rank, char *host, size_t hcap
 		q++;
 	if (q == p || *q != ':' || q - p > 9)
 		return false;
-	*rank = atoi(p);
-	p = skip_ws(q + 1);
-	q = p;
+	const char *r = p;
+	const char *h = skip_ws(q + 1);
+	q = h;
 	while (*q && *q != ' ' && *q != '\t')
 		q++;
-	if (q == p)
+	if (q == h)
 		return false;
-	size_t hl = (size_t)(q - p);
-	if (hl >= hcap)
-		hl = hcap - 1;
-	memcpy(host, p, hl);
-	host[hl] = '\0';
+	size_t hl = (size_t)(q - h);
 	p = skip_ws(q);
-	if (*p != '(')
+	if (*p != '(')          /* a call line, not a barrier: nothing copied */
 		return false;
 	q = ++p;
 	while (isdigit((unsigned char)*q))
@@ -480,6 +521,11 @@ static bool parse_barrier_line(const char *p, int *rank, char *host, size_t hcap
 	p = skip_ws(q + 1);
 	if (strncmp(p, "Entered barrier", 15) && strncmp(p, "Exited barrier", 14))
 		return false;
+	*rank = atoi(r);
+	if (hl >= hcap)
+		hl = hcap - 1;
+	memcpy(host, h, hl);
+	host[hl] = '\0';
 	return true;
 }
 
@@ -657,6 +703,10 @@ static int pass1_file(struct lanl *L, struct lfile *f)
 				f->inrank = -2;
 			continue;
 		}
+		/* a clock-first line (no pid column) once a call and a time
+		 * are known adds nothing: calls is only tested for 0 */
+		if (f->calls && f->has_tod && tx_digit(p[0]) && tx_digit(p[1]) && p[2] == ':')
+			continue;
 		struct lline l;
 		const char *why;
 		if (*p && parse_prefix(p, &l, &why)) {
@@ -943,6 +993,9 @@ struct lpend {                  /* an <unfinished ...> call          */
 	uint64_t nested;            /* async submits made inside it      */
 };
 
+struct scall;
+enum { CK_NEW = 0, CK_SYS, CK_MPI, CK_OTHER };
+
 struct fstate {
 	struct lanl *L;
 	struct lfile *f;
@@ -956,8 +1009,15 @@ struct fstate {
 	int64_t *mpifds;            /* fds opened inside MPI_File_open   */
 	size_t nmpifds, mfcap;
 	int64_t fh_addr, fh_fd;     /* last fh -> fd association          */
-	struct scount { char name[128]; uint64_t n; } *cnt;
+	struct scount {         /* calls by name (the summary cross-check) */
+		char name[128];
+		uint64_t n;
+		int kind;           /* CK_*, found at the name's first call */
+		int (*sys)(struct scall *x);    /* CK_SYS: its handler, NULL none */
+	} *cnt;
 	size_t ncnt, ccap;
+	uint32_t *chash;            /* cnt index + 1 by name, open addressing */
+	size_t chcap;
 	char path[4096], path2[4096], tmp[4096];   /* decoded names of one call */
 };
 
@@ -980,18 +1040,56 @@ static uint64_t clock_ts(struct fstate *s, uint64_t tod)
 	return s->day * DAY_NS + tod;
 }
 
-static int count_call(struct fstate *s, const char *name)
+static uint32_t name_hash(const char *s)
 {
-	for (size_t i = 0; i < s->ncnt; i++)
-		if (!strcmp(s->cnt[i].name, name)) {
-			s->cnt[i].n++;
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* Rebuild the name index at twice the size. */
+static int count_rehash(struct fstate *s)
+{
+	size_t cap = s->chcap ? s->chcap * 2 : 64;
+	uint32_t *h = calloc(cap, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->ncnt; i++) {
+		size_t j = name_hash(s->cnt[i].name) & (cap - 1);
+		while (h[j])
+			j = (j + 1) & (cap - 1);
+		h[j] = (uint32_t)i + 1;
+	}
+	free(s->chash);
+	s->chash = h;
+	s->chcap = cap;
+	return 0;
+}
+
+/* Count a call by name; *ix: its entry in s->cnt. */
+static int count_call(struct fstate *s, const char *name, size_t *ix)
+{
+	if (s->ncnt * 2 >= s->chcap) {
+		int rc = count_rehash(s);
+		if (rc)
+			return rc;
+	}
+	size_t j = name_hash(name) & (s->chcap - 1);
+	for (; s->chash[j]; j = (j + 1) & (s->chcap - 1))
+		if (!strcmp(s->cnt[s->chash[j] - 1].name, name)) {
+			*ix = s->chash[j] - 1;
+			s->cnt[*ix].n++;
 			return 0;
 		}
 	int rc = grow((void **)&s->cnt, &s->ccap, s->ncnt + 1, sizeof(*s->cnt));
 	if (rc)
 		return rc;
-	snprintf(s->cnt[s->ncnt].name, sizeof(s->cnt[0].name), "%s", name);
-	s->cnt[s->ncnt++].n = 1;
+	struct scount *c = &s->cnt[s->ncnt];
+	*c = (struct scount){ .n = 1, .kind = CK_NEW };
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	s->chash[j] = (uint32_t)s->ncnt + 1;
+	*ix = s->ncnt++;
 	return 0;
 }
 
@@ -1334,18 +1432,23 @@ static const struct {
 	/* anything else (statfs64, fcntl64, mmap, ...): counted by name */
 };
 
-static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev)
+/* The handler of a SYS_ call name (without "SYS_"), NULL: counted only. */
+static int (*sys_handler(const char *n))(struct scall *x)
+{
+	for (size_t i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
+		if (!strcmp(n, syscalls[i].name))
+			return syscalls[i].fn;
+	return NULL;
+}
+
+static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev,
+		  int (*fn)(struct scall *x))
 {
 	struct scall x = { .s = s, .c = c, .ev = ev, .n = c->name + 4 };
 	x.na = split_args(c->args, c->argslen, x.a, LMAXARGS);
 	ev->name = x.n;
 	ev->ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
-	int rc = SYS_SKIP;
-	for (size_t i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
-		if (!strcmp(x.n, syscalls[i].name)) {
-			rc = syscalls[i].fn(&x);
-			break;
-		}
+	int rc = fn ? fn(&x) : SYS_SKIP;
 	if (rc == SYS_ARGS)
 		return bad_args(s, c);
 	if (rc == SYS_SKIP) {
@@ -1447,12 +1550,23 @@ static int do_call(struct fstate *s, const struct call *c)
 	ev.pid = c->pid;
 	ev.ts_ns = c->ts;
 	ev.dur_ns = c->dur;
-	int rc = count_call(s, c->name);
+	size_t ix;
+	int rc = count_call(s, c->name, &ix);
 	if (rc)
 		return rc;
-	if (!strncmp(c->name, "SYS_", 4))
-		return do_sys(s, c, &ev);
-	if (!strncmp(c->name, "MPI_", 4) || !strncmp(c->name, "MPIO_", 5))
+	struct scount *k = &s->cnt[ix];
+	if (k->kind == CK_NEW) {        /* the name's first call: classify it once */
+		if (!strncmp(c->name, "SYS_", 4)) {
+			k->kind = CK_SYS;
+			k->sys = sys_handler(c->name + 4);
+		} else {
+			k->kind = !strncmp(c->name, "MPI_", 4) || !strncmp(c->name, "MPIO_", 5)
+				  ? CK_MPI : CK_OTHER;
+		}
+	}
+	if (k->kind == CK_SYS)
+		return do_sys(s, c, &ev, k->sys);
+	if (k->kind == CK_MPI)
 		return do_mpi(s, c, &ev);
 	ev.call = SC_SKIP;          /* a library call around a SYS_ call */
 	ev.name = c->name;
@@ -1495,6 +1609,7 @@ static void fstate_release(struct fstate *s)
 	free(s->rq);
 	free(s->mpifds);
 	free(s->cnt);
+	free(s->chash);
 }
 
 /* "NAME(ARGS <unfinished ...>": kept until its "resumed" line. */
@@ -1591,7 +1706,6 @@ static int orphan_resume(struct fstate *s, const struct call *c, uint64_t dur)
 struct p2 {
 	int64_t mainpid;            /* pid column value that is this rank */
 	bool summary;               /* in the "# SUMMARY" table            */
-	char name[128];
 	char *joined;
 	size_t jcap;
 };
@@ -1607,15 +1721,14 @@ static int call_line(struct fstate *s, struct p2 *st, const struct lline *l, uns
 			cpid = l->pid;
 	}
 	uint64_t ts = clock_ts(s, l->tod);
-	snprintf(st->name, sizeof(st->name), "%.*s", (int)l->namelen, l->name);
 	if (l->kind == LL_UNFINISHED)
-		return pend_start(s, cpid, st->name, l, ts, lineno);
-	struct call c = { .pid = cpid, .name = st->name, .args = l->args, .argslen = l->argslen,
+		return pend_start(s, cpid, l->name, l, ts, lineno);
+	struct call c = { .pid = cpid, .name = l->name, .args = l->args, .argslen = l->argslen,
 			  .has_ret = l->has_ret, .ret = l->ret, .ts = ts, .dur = l->dur,
 			  .line = lineno };
 	size_t pi = SIZE_MAX;
 	if (l->kind == LL_RESUMED) {
-		pi = pend_find(s, cpid, st->name);
+		pi = pend_find(s, cpid, l->name);
 		if (pi == SIZE_MAX)
 			return orphan_resume(s, &c, l->dur);
 		int rc = pend_join(&s->pend[pi], l, &st->joined, &st->jcap, &c);

@@ -7,6 +7,8 @@
 #define REPLAY_TRACE_PARSE_COMMON_H
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "trace/trace.h"
@@ -40,6 +42,50 @@ static inline int trace_bad_line(struct trace_input *in, struct rerr *e, const c
 	if (!in->first_bad[0])
 		snprintf(in->first_bad, sizeof(in->first_bad), "%s:%lu: %s", src, line, what);
 	return 0;
+}
+
+/* ---- table-free lexing for the hot loops (no locale, no libc calls) ---- */
+
+static inline bool tx_digit(char c)
+{
+	return (unsigned char)(c - '0') < 10;
+}
+
+static inline bool tx_space(char c)  /* isspace() in the C locale */
+{
+	return c == ' ' || (unsigned char)(c - '\t') < 5;
+}
+
+/* Exactly n decimal digits (n <= 19: no overflow) -> *v; false when a
+ * byte is not a digit or n is 0 or over 19. */
+static inline bool tx_dec(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (!n || n > 19)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!tx_digit(s[i]))
+			return false;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = x;
+	return true;
+}
+
+/* The clock every -tt trace prints, "HH:MM:SS.uuuuuu" (15 bytes, hours
+ * below 24, minutes and seconds below 60), as ns since midnight; p is
+ * NUL-terminated or has 15 bytes.  false for anything else (the caller's
+ * general parser then decides). */
+static inline bool tx_clock15(const char *p, uint64_t *ns)
+{
+	uint64_t h, m, s, us;
+	/* left to right: a NUL stops it before any byte past the string */
+	if (!tx_dec(p, 2, &h) || p[2] != ':' || !tx_dec(p + 3, 2, &m) || p[5] != ':' ||
+	    !tx_dec(p + 6, 2, &s) || p[8] != '.' || !tx_dec(p + 9, 6, &us) ||
+	    h >= 24 || m >= 60 || s >= 60)
+		return false;
+	*ns = ((h * 60 + m) * 60 + s) * 1000000000ull + us * 1000;
+	return true;
 }
 
 #endif
