@@ -35,11 +35,40 @@
 struct sfield {
 	const char *name, *val;
 	size_t nlen, vlen;
+	uint64_t key;               /* name_key() of the name            */
 };
 
 struct sfields {
 	struct sfield *f;
 	size_t n, cap;
+};
+
+/* A field name's first 8 bytes, A-Z folded to a-z (strncasecmp's folding
+ * in the C locale), packed into a word: most names compare in one step. */
+static inline uint64_t name_key(const char *s, size_t n)
+{
+	uint64_t k = 0;
+	for (size_t i = 0; i < n && i < 8; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c + 32);
+		k |= (uint64_t)c << (8 * i);
+	}
+	return k;
+}
+
+/* Bytes of a field name: alnum, '_', '-', '.' */
+static const unsigned char name_byte[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1, ['_'] = 1, ['-'] = 1, ['.'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
 };
 
 /* Parse "name(value)name:(value) ..." with nested parentheses in values.
@@ -49,12 +78,12 @@ static int fields_parse(const char *s, size_t len, struct sfields *out, const ch
 	out->n = 0;
 	size_t i = 0;
 	for (;;) {
-		while (i < len && isspace((unsigned char)s[i]))
+		while (i < len && tx_space(s[i]))
 			i++;
 		if (i >= len)
 			return 0;
 		size_t ns = i;
-		while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.'))
+		while (i < len && name_byte[(unsigned char)s[i]])
 			i++;
 		size_t ne = i;
 		if (i < len && s[i] == ':')
@@ -68,10 +97,12 @@ static int fields_parse(const char *s, size_t len, struct sfields *out, const ch
 		size_t vs = ++i;
 		int depth = 1;
 		for (; i < len; i++) {
-			if (s[i] == '(')
+			if (s[i] == ')') {
+				if (--depth == 0)
+					break;
+			} else if (s[i] == '(') {
 				depth++;
-			else if (s[i] == ')' && --depth == 0)
-				break;
+			}
 		}
 		if (depth) {
 			*why = "expected ')' closing a field value";
@@ -87,71 +118,122 @@ static int fields_parse(const char *s, size_t len, struct sfields *out, const ch
 			out->f = p;
 			out->cap = nc;
 		}
-		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs };
+		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs,
+						    name_key(s + ns, ne - ns) };
 		i++;
 	}
 }
 
-static bool fname_is(const struct sfield *f, const char *name)
+/* Field names looked up, in lists (the first present wins); their keys
+ * are computed once (fnames_init). */
+struct fname {
+	const char *s;
+	size_t n;
+	uint64_t key;
+};
+#define FN(x) { x, sizeof(x) - 1, 0 }
+#define FN_END { NULL, 0, 0 }
+
+static bool fname_is(const struct sfield *f, const struct fname *n)
 {
-	return strlen(name) == f->nlen && !strncasecmp(f->name, name, f->nlen);
+	return f->key == n->key && f->nlen == n->n &&
+	       (n->n <= 8 || !strncasecmp(f->name + 8, n->s + 8, n->n - 8));
 }
 
-/* k-th field called name (k from 0), NULL when absent. */
-static const struct sfield *field_nth(const struct sfields *fs, const char *name, unsigned k)
+/* k-th field called n->s (k from 0), NULL when absent. */
+static const struct sfield *field_nth(const struct sfields *fs, const struct fname *n, unsigned k)
 {
 	for (size_t i = 0; i < fs->n; i++)
-		if (fname_is(&fs->f[i], name) && k-- == 0)
+		if (fname_is(&fs->f[i], n) && k-- == 0)
 			return &fs->f[i];
 	return NULL;
 }
 
 static int val_num(const char *s, size_t n, int64_t *v)
 {
-	while (n && isspace((unsigned char)*s))
+	uint64_t d;
+	while (n && tx_space(*s))
 		s++, n--;
-	while (n && isspace((unsigned char)s[n - 1]))
+	while (n && tx_space(s[n - 1]))
 		n--;
+	/* a plain decimal (no sign, no leading 0: strtoll's base 0 would read
+	 * octal) of at most 18 digits decodes at once; the rest by strtoll */
+	if (n && n <= 18 && (s[0] != '0' || n == 1) && tx_dec(s, n, &d)) {
+		*v = (int64_t)d;
+		return 0;
+	}
 	return parse_i64(s, n, v);
 }
 
 /* First field among the NULL-terminated names that holds a number. */
-static bool field_num(const struct sfields *fs, const char *const *names, int64_t *v)
+static bool field_num(const struct sfields *fs, const struct fname *names, int64_t *v)
 {
-	for (; *names; names++) {
-		const struct sfield *f = field_nth(fs, *names, 0);
+	for (; names->s; names++) {
+		const struct sfield *f = field_nth(fs, names, 0);
 		if (f && !val_num(f->val, f->vlen, v))
 			return true;
 	}
 	return false;
 }
 
-static const char *const F_FD[] = { "fd", "fildes", NULL };
-static const char *const F_RET[] = { "ret", "rc", "retval", "result", "return", "rv", "cc", NULL };
-static const char *const F_BYTES[] = { "ret", "rc", "retval", "result", "return", "rv", "cc", "size",
-				       "count", "bytes", "nbytes", NULL };
-static const char *const F_ERR[] = { "errno", "err", "error", NULL };
-static const char *const F_IOID[] = { "ioid", "iod", "id", "ioctx", "handle", NULL };
-static const char *const F_OFF[] = { "offset", "off", "pos", "position", NULL };
-static const char *const F_LEN[] = { "length", "len", "size", "count", "nbytes", NULL };
-static const char *const F_FLAGS[] = { "flags", "flag", "oflag", "oflags", NULL };
-static const char *const F_MODE[] = { "mode", NULL };
-static const char *const F_HI[] = { "hi", "high", "offset_high", "off_hi", "offhi", NULL };
-static const char *const F_LO[] = { "lo", "low", "offset_low", "off_lo", "offlo", NULL };
-static const char *const F_FD2[] = { "fd2", "newfd", "new_fd", "nfd", NULL };
-static const char *const F_PATH[] = { "path", "pathname", "name", "file", "filename", "fname", NULL };
-static const char *const F_PATH2[] = { "newpath", "new", "to", "path2", "target", NULL };
-static const char *const F_PATH1[] = { "oldpath", "old", "from", "path", "path1", NULL };
+static struct fname F_FD[] = { FN("fd"), FN("fildes"), FN_END };
+static struct fname F_RET[] = { FN("ret"), FN("rc"), FN("retval"), FN("result"), FN("return"),
+				       FN("rv"), FN("cc"), FN_END };
+static struct fname F_BYTES[] = { FN("ret"), FN("rc"), FN("retval"), FN("result"), FN("return"),
+				       FN("rv"), FN("cc"), FN("size"), FN("count"), FN("bytes"),
+				       FN("nbytes"), FN_END };
+static struct fname F_ERR[] = { FN("errno"), FN("err"), FN("error"), FN_END };
+static struct fname F_IOID[] = { FN("ioid"), FN("iod"), FN("id"), FN("ioctx"), FN("handle"),
+				       FN_END };
+static struct fname F_OFF[] = { FN("offset"), FN("off"), FN("pos"), FN("position"), FN_END };
+static struct fname F_LEN[] = { FN("length"), FN("len"), FN("size"), FN("count"), FN("nbytes"),
+				       FN_END };
+static struct fname F_FLAGS[] = { FN("flags"), FN("flag"), FN("oflag"), FN("oflags"), FN_END };
+static struct fname F_MODE[] = { FN("mode"), FN_END };
+static struct fname F_HI[] = { FN("hi"), FN("high"), FN("offset_high"), FN("off_hi"),
+				       FN("offhi"), FN_END };
+static struct fname F_LO[] = { FN("lo"), FN("low"), FN("offset_low"), FN("off_lo"), FN("offlo"),
+				       FN_END };
+static struct fname F_FD2[] = { FN("fd2"), FN("newfd"), FN("new_fd"), FN("nfd"), FN_END };
+static struct fname F_PATH[] = { FN("path"), FN("pathname"), FN("name"), FN("file"),
+				       FN("filename"), FN("fname"), FN_END };
+static struct fname F_PATH2[] = { FN("newpath"), FN("new"), FN("to"), FN("path2"), FN("target"),
+				       FN_END };
+static struct fname F_PATH1[] = { FN("oldpath"), FN("old"), FN("from"), FN("path"), FN("path1"),
+				       FN_END };
+static struct fname N_TIME[] = { FN("time"), FN_END };
+static struct fname N_STR[] = { FN("str"), FN_END };
+static struct fname N_TRACETYPE[] = { FN("tracetype"), FN_END };
+static struct fname N_WHENCE[] = { FN("whence"), FN_END };
+static struct fname N_IOVEC[] = { FN("ziovec"), FN("iovec"), FN("iov"), FN_END };
+static struct fname N_LEN[] = { FN("len"), FN_END };
+static struct fname N_IOV_LEN[] = { FN("iov_len"), FN_END };
+static struct fname N_XT[] = { FN("xtvec"), FN("zxtvec"), FN("xtv"), FN("extent"), FN("xtent"),
+				       FN_END };
+static struct fname N_XOFF[] = { FN("off"), FN("offset"), FN("xtv_off"), FN("pos"), FN_END };
+static struct fname N_XLEN[] = { FN("len"), FN("length"), FN("xtv_len"), FN("size"), FN_END };
+
+static struct fname *const fname_lists[] = { F_FD, F_RET, F_BYTES, F_ERR, F_IOID, F_OFF, F_LEN,
+	F_FLAGS, F_MODE, F_HI, F_LO, F_FD2, F_PATH, F_PATH2, F_PATH1, N_TIME, N_STR,
+	N_TRACETYPE, N_WHENCE, N_IOVEC, N_LEN, N_IOV_LEN, N_XT, N_XOFF, N_XLEN, NULL };
+
+static void fnames_init(void)
+{
+	for (size_t i = 0; fname_lists[i]; i++)
+		for (struct fname *f = fname_lists[i]; f->s; f++)
+			f->key = name_key(f->s, f->n);
+}
 
 /* String field: first of names, else the k-th str() field after the call
  * name (libsysio prints strings as str(...)). */
-static bool field_str(const struct sfields *fs, const char *const *names, unsigned k, char *out, size_t cap)
+static bool field_str(const struct sfields *fs, const struct fname *names, unsigned k, char *out,
+		      size_t cap)
 {
 	const struct sfield *f = NULL;
-	for (; names && *names && !f; names++)
-		f = field_nth(fs, *names, 0);
+	for (; names && names->s && !f; names++)
+		f = field_nth(fs, names, 0);
 	if (!f)
-		f = field_nth(fs, "str", k + 1);
+		f = field_nth(fs, N_STR, k + 1);
 	if (!f || !f->vlen)
 		return false;
 	size_t n = f->vlen < cap - 1 ? f->vlen : cap - 1;
@@ -172,16 +254,16 @@ static void iovec_total(const struct sfields *fs, uint64_t *total, uint32_t *cnt
 	*cnt = 0;
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct sfield *f = &fs->f[i];
-		if (!fname_is(f, "ziovec") && !fname_is(f, "iovec") && !fname_is(f, "iov"))
+		if (!fname_is(f, &N_IOVEC[0]) && !fname_is(f, &N_IOVEC[1]) && !fname_is(f, &N_IOVEC[2]))
 			continue;
 		const char *why;
 		if (fields_parse(f->val, f->vlen, tmp, &why))
 			continue;
 		/* one iovec per field, or several base()len() pairs in one */
 		for (unsigned k = 0;; k++) {
-			const struct sfield *l = field_nth(tmp, "len", k);
+			const struct sfield *l = field_nth(tmp, N_LEN, k);
 			if (!l)
-				l = field_nth(tmp, "iov_len", k);
+				l = field_nth(tmp, N_IOV_LEN, k);
 			int64_t v;
 			if (!l)
 				break;
@@ -200,23 +282,20 @@ struct xt {
 /* Extents of ireadx/iwritex: xtvec(off()len()) style fields. */
 static int extents(const struct sfields *fs, struct xt **out, size_t *n, struct sfields *tmp)
 {
-	static const char *const xnames[] = { "xtvec", "zxtvec", "xtv", "extent", "xtent", NULL };
-	static const char *const offn[] = { "off", "offset", "xtv_off", "pos", NULL };
-	static const char *const lenn[] = { "len", "length", "xtv_len", "size", NULL };
 	*n = 0;
 	size_t cap = 0;
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct sfield *f = &fs->f[i];
 		bool isx = false;
-		for (const char *const *x = xnames; *x; x++)
-			isx |= fname_is(f, *x);
+		for (const struct fname *x = N_XT; x->s; x++)
+			isx |= fname_is(f, x);
 		if (!isx)
 			continue;
 		const char *why;
 		if (fields_parse(f->val, f->vlen, tmp, &why))
 			continue;
 		int64_t o, l;
-		if (!field_num(tmp, offn, &o) || !field_num(tmp, lenn, &l) || l < 0)
+		if (!field_num(tmp, N_XOFF, &o) || !field_num(tmp, N_XLEN, &l) || l < 0)
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 4;
@@ -240,7 +319,11 @@ struct sub {                    /* outstanding async submit            */
 };
 
 struct spend {                  /* an ENTER waiting for its EXIT       */
-	char *line;
+	char *line;                 /* a copy of the ENTER line (the slot's own
+	                             * buffer, kept for the slot's next use) */
+	size_t cap;
+	struct sfields f;           /* its fields, pointing into line      */
+	int parsed;                 /* 0, or fields_parse's error          */
 	char call[64];
 	uint64_t ts;
 	const char *src;
@@ -265,7 +348,7 @@ struct sandia {
 	struct rerr *e;
 	struct srank *r;
 	size_t nr, rcap;
-	struct sfields f1, f2, tmp;
+	struct sfields f2, tmp;     /* the line's fields; iovec/extent scratch */
 	struct xt *xts;
 	uint64_t iovec_guess;       /* waits without a byte count           */
 	char path[PATH_BUF], path2[PATH_BUF];   /* decoded path fields of a call */
@@ -340,7 +423,7 @@ static int emit(struct sandia *S, struct srank *r, struct sc_event *ev)
 
 static int whence_of(const struct sfields *fs, int *w)
 {
-	const struct sfield *f = field_nth(fs, "whence", 0);
+	const struct sfield *f = field_nth(fs, N_WHENCE, 0);
 	int64_t v;
 	if (!f)
 		return -EINVAL;
@@ -367,7 +450,7 @@ static int add_sub(struct srank *r, int64_t ioid, bool data, size_t first, size_
 
 /* ---- calls: a row per name, a small handler per kind of call ---------- */
 
-/* One paired call being decoded: ENTER fields in S->f1, EXIT in S->f2. */
+/* One paired call being decoded: ENTER fields in en, EXIT in S->f2. */
 struct scall {
 	struct sandia *S;
 	struct srank *r;
@@ -657,11 +740,11 @@ static const struct {
 	/* iodone, truncate, getdirentries, vfcntl and anything unknown: counted */
 };
 
-/* The paired call: ENTER fields in S->f1, EXIT fields in S->f2. */
-static int do_call(struct sandia *S, struct srank *r, const char *call, uint64_t ts, uint64_t dur,
-		   const char *src, unsigned long lineno)
+/* The paired call: ENTER fields in en, EXIT fields in S->f2. */
+static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, const char *call,
+		   uint64_t ts, uint64_t dur, const char *src, unsigned long lineno)
 {
-	struct scall cs = { .S = S, .r = r, .call = call, .en = &S->f1, .ex = &S->f2,
+	struct scall cs = { .S = S, .r = r, .call = call, .en = en, .ex = &S->f2,
 			    .src = src, .lineno = lineno, .path = S->path, .path2 = S->path2 };
 	struct scall *c = &cs;
 	sc_event_init(&c->ev);
@@ -701,7 +784,7 @@ static int do_call(struct sandia *S, struct srank *r, const char *call, uint64_t
  * time(SECS.frac). */
 static int event_time(const struct sfields *fs, uint64_t *ns)
 {
-	const struct sfield *a = field_nth(fs, "time", 0), *b = field_nth(fs, "time", 1);
+	const struct sfield *a = field_nth(fs, N_TIME, 0), *b = field_nth(fs, N_TIME, 1);
 	int64_t s, us;
 	if (!a)
 		return -EINVAL;
@@ -741,7 +824,50 @@ static int event_time(const struct sfields *fs, uint64_t *ns)
 static void spend_free(struct spend *p)
 {
 	free(p->line);
+	free(p->f.f);
 	p->line = NULL;
+	p->f.f = NULL;
+}
+
+/* Drop pending entry k of r; its slot (buffers kept) goes past the end. */
+static void pend_drop(struct srank *r, size_t k)
+{
+	struct spend t = r->pend[k];
+	memmove(&r->pend[k], &r->pend[k + 1], (r->npend - k - 1) * sizeof(*r->pend));
+	r->pend[--r->npend] = t;
+}
+
+/* Keep an ENTER line (line, len; its fields in fs) in slot p: a copy of the
+ * line, the fields moved onto the copy.  A line with a NUL byte is kept up
+ * to it and parsed again, as a C string (its EXIT then fails as it did). */
+static int pend_keep(struct spend *p, const char *line, size_t len, const struct sfields *fs)
+{
+	size_t n = strnlen(line, len);
+	if (n + 1 > p->cap) {
+		char *nb = realloc(p->line, n + 1);
+		if (!nb)
+			return -ENOMEM;
+		p->line = nb;
+		p->cap = n + 1;
+	}
+	memcpy(p->line, line, n);
+	p->line[n] = '\0';
+	if (n < len) {
+		const char *why;
+		p->parsed = fields_parse(p->line, n, &p->f, &why);
+		return p->parsed == -ENOMEM ? -ENOMEM : 0;
+	}
+	p->parsed = 0;
+	int rc = grow((void **)&p->f.f, &p->f.cap, fs->n, sizeof(*p->f.f));
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < fs->n; i++) {
+		p->f.f[i] = fs->f[i];
+		p->f.f[i].name = p->line + (fs->f[i].name - line);
+		p->f.f[i].val = p->line + (fs->f[i].val - line);
+	}
+	p->f.n = fs->n;
+	return 0;
 }
 
 static void trim(const char **s, size_t *n)
@@ -761,8 +887,8 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 		return rc;
 	if (rc)
 		return bad_line(S, src, lineno, why);
-	const struct sfield *tt = field_nth(&S->f2, "tracetype", 0);
-	const struct sfield *cs = field_nth(&S->f2, "str", 0);
+	const struct sfield *tt = field_nth(&S->f2, N_TRACETYPE, 0);
+	const struct sfield *cs = field_nth(&S->f2, N_STR, 0);
 	if (!tt)
 		return bad_line(S, src, lineno, "expected 'tracetype(ENTER|EXIT)'");
 	const char *tv = tt->val, *cv = cs ? cs->val : NULL;
@@ -780,20 +906,25 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 	if (!cs || !cl || cl >= sizeof(r->pend[0].call))
 		return bad_line(S, src, lineno, "expected 'str(CALL)'");
 	char call[64];
-	snprintf(call, sizeof(call), "%.*s", (int)cl, cv);
+	memcpy(call, cv, cl);
+	call[cl] = '\0';
 	if (enter) {
 		if (r->npend >= SMAXPEND)
 			return rerr_at(S->e, -EINVAL, src, lineno, "more than %d ENTER lines without EXIT",
 				       SMAXPEND);
+		size_t cap0 = r->pcap;
 		rc = grow((void **)&r->pend, &r->pcap, r->npend + 1, sizeof(*r->pend));
 		if (rc)
 			return rc;
+		memset(r->pend + cap0, 0, (r->pcap - cap0) * sizeof(*r->pend));
 		struct spend *p = &r->pend[r->npend];
-		*p = (struct spend){ .ts = ts, .src = src, .lineno = lineno };
+		p->ts = ts;
+		p->src = src;
+		p->lineno = lineno;
 		memcpy(p->call, call, sizeof(call));
-		p->line = strndup(line, len);
-		if (!p->line)
-			return -ENOMEM;
+		rc = pend_keep(p, line, len, &S->f2);
+		if (rc)
+			return rc;
 		r->npend++;
 		return 0;
 	}
@@ -808,13 +939,11 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 		snprintf(msg, sizeof(msg), "EXIT of '%s' without an ENTER", call);
 		return bad_line(S, src, lineno, msg);
 	}
-	struct spend p = r->pend[k];
-	memmove(&r->pend[k], &r->pend[k + 1], (r->npend - k - 1) * sizeof(*r->pend));
-	r->npend--;
-	rc = fields_parse(p.line, strlen(p.line), &S->f1, &why);
+	struct spend *p = &r->pend[k];
+	rc = p->parsed;
 	if (!rc)
-		rc = do_call(S, r, call, p.ts, ts >= p.ts ? ts - p.ts : 0, p.src, p.lineno);
-	spend_free(&p);
+		rc = do_call(S, r, &p->f, call, p->ts, ts >= p->ts ? ts - p->ts : 0, p->src, p->lineno);
+	pend_drop(r, k);
 	return rc;
 }
 
@@ -833,9 +962,7 @@ static int check_pending(struct sandia *S, const char *src)
 			int rc = bad_line(S, src, p->lineno, msg);
 			if (rc)
 				return rc;
-			spend_free(p);
-			memmove(p, p + 1, (r->npend - k - 1) * sizeof(*p));
-			r->npend--;
+			pend_drop(r, k);
 		}
 	}
 	return 0;
@@ -897,6 +1024,7 @@ static int sandia_parse(struct trace_input *in, struct builder *b, struct rerr *
 {
 	struct sandia S = { .in = in, .b = b, .e = e };
 	int rc = 0;
+	fnames_init();
 	if (!in->nfiles)
 		return rerr_set(e, -EINVAL, "no Sandia trace files given");
 	for (size_t i = 0; i < in->nfiles && !rc; i++)
@@ -908,7 +1036,7 @@ static int sandia_parse(struct trace_input *in, struct builder *b, struct rerr *
 			 n ? "; " : "", S.iovec_guess);
 	}
 	for (size_t i = 0; i < S.nr; i++) {
-		for (size_t k = 0; k < S.r[i].npend; k++)
+		for (size_t k = 0; k < S.r[i].pcap; k++)
 			spend_free(&S.r[i].pend[k]);
 		for (size_t k = 0; k < S.r[i].nsubs; k++)
 			free(S.r[i].subs[k].lens);
@@ -916,7 +1044,6 @@ static int sandia_parse(struct trace_input *in, struct builder *b, struct rerr *
 		free(S.r[i].subs);
 	}
 	free(S.r);
-	free(S.f1.f);
 	free(S.f2.f);
 	free(S.tmp.f);
 	free(S.xts);
