@@ -72,6 +72,26 @@ static inline bool tx_dec(const char *s, size_t n, uint64_t *v)
 	return true;
 }
 
+/* Exactly n hex digits (n <= 16) -> *v; false otherwise. */
+static inline bool tx_hex(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (!n || n > 16)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i], d;
+		if (c >= '0' && c <= '9')
+			d = (unsigned char)(c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (unsigned char)((c | 0x20) - 'a' + 10);
+		else
+			return false;
+		x = x << 4 | d;
+	}
+	*v = x;
+	return true;
+}
+
 /* The clock every -tt trace prints, "HH:MM:SS.uuuuuu" (15 bytes, hours
  * below 24, minutes and seconds below 60), as ns since midnight; p is
  * NUL-terminated or has 15 bytes.  false for anything else (the caller's

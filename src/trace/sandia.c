@@ -31,6 +31,7 @@
 #define SYNTH_PID 0x50000000LL
 #define SMAXPEND  4096
 #define PATH_BUF  4096
+#define CCACHE    64            /* call names remembered (direct-mapped) */
 
 struct sfield {
 	const char *name, *val;
@@ -41,6 +42,7 @@ struct sfield {
 struct sfields {
 	struct sfield *f;
 	size_t n, cap;
+	uint64_t mask;              /* key_bit() of every name present     */
 };
 
 /* A field name's first 8 bytes, A-Z folded to a-z (strncasecmp's folding
@@ -55,6 +57,13 @@ static inline uint64_t name_key(const char *s, size_t n)
 		k |= (uint64_t)c << (8 * i);
 	}
 	return k;
+}
+
+/* One of 64 bits for a key: a name whose bit is not in a field set's
+ * mask is not there (most lookups end here). */
+static inline uint64_t key_bit(uint64_t key)
+{
+	return 1ull << ((key * 0x9E3779B97F4A7C15ull) >> 58);
 }
 
 /* Bytes of a field name: alnum, '_', '-', '.' */
@@ -76,6 +85,7 @@ static const unsigned char name_byte[256] = {
 static int fields_parse(const char *s, size_t len, struct sfields *out, const char **why)
 {
 	out->n = 0;
+	out->mask = 0;
 	size_t i = 0;
 	for (;;) {
 		while (i < len && tx_space(s[i]))
@@ -97,10 +107,12 @@ static int fields_parse(const char *s, size_t len, struct sfields *out, const ch
 		size_t vs = ++i;
 		int depth = 1;
 		for (; i < len; i++) {
+			if ((unsigned char)(s[i] - '(') > 1)    /* neither '(' nor ')' */
+				continue;
 			if (s[i] == ')') {
 				if (--depth == 0)
 					break;
-			} else if (s[i] == '(') {
+			} else {
 				depth++;
 			}
 		}
@@ -118,8 +130,9 @@ static int fields_parse(const char *s, size_t len, struct sfields *out, const ch
 			out->f = p;
 			out->cap = nc;
 		}
-		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs,
-						    name_key(s + ns, ne - ns) };
+		uint64_t key = name_key(s + ns, ne - ns);
+		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs, key };
+		out->mask |= key_bit(key);
 		i++;
 	}
 }
@@ -129,10 +142,10 @@ static int fields_parse(const char *s, size_t len, struct sfields *out, const ch
 struct fname {
 	const char *s;
 	size_t n;
-	uint64_t key;
+	uint64_t key, bit;
 };
-#define FN(x) { x, sizeof(x) - 1, 0 }
-#define FN_END { NULL, 0, 0 }
+#define FN(x) { x, sizeof(x) - 1, 0, 0 }
+#define FN_END { NULL, 0, 0, 0 }
 
 static bool fname_is(const struct sfield *f, const struct fname *n)
 {
@@ -143,6 +156,8 @@ static bool fname_is(const struct sfield *f, const struct fname *n)
 /* k-th field called n->s (k from 0), NULL when absent. */
 static const struct sfield *field_nth(const struct sfields *fs, const struct fname *n, unsigned k)
 {
+	if (!(fs->mask & n->bit))
+		return NULL;
 	for (size_t i = 0; i < fs->n; i++)
 		if (fname_is(&fs->f[i], n) && k-- == 0)
 			return &fs->f[i];
@@ -160,6 +175,10 @@ static int val_num(const char *s, size_t n, int64_t *v)
 	 * octal) of at most 18 digits decodes at once; the rest by strtoll */
 	if (n && n <= 18 && (s[0] != '0' || n == 1) && tx_dec(s, n, &d)) {
 		*v = (int64_t)d;
+		return 0;
+	}
+	if (n > 2 && n <= 17 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && tx_hex(s + 2, n - 2, &d)) {
+		*v = (int64_t)d;        /* 0x and at most 15 hex digits: no overflow */
 		return 0;
 	}
 	return parse_i64(s, n, v);
@@ -221,7 +240,7 @@ static void fnames_init(void)
 {
 	for (size_t i = 0; fname_lists[i]; i++)
 		for (struct fname *f = fname_lists[i]; f->s; f++)
-			f->key = name_key(f->s, f->n);
+			f->key = name_key(f->s, f->n), f->bit = key_bit(f->key);
 }
 
 /* String field: first of names, else the k-th str() field after the call
@@ -349,6 +368,11 @@ struct sandia {
 	struct srank *r;
 	size_t nr, rcap;
 	struct sfields f2, tmp;     /* the line's fields; iovec/extent scratch */
+	struct ccache {             /* call name -> scalls[] index          */
+		char name[64];
+		size_t ix;
+		bool set;
+	} calls[CCACHE];
 	struct xt *xts;
 	uint64_t iovec_guess;       /* waits without a byte count           */
 	char path[PATH_BUF], path2[PATH_BUF];   /* decoded path fields of a call */
@@ -740,6 +764,25 @@ static const struct {
 	/* iodone, truncate, getdirentries, vfcntl and anything unknown: counted */
 };
 
+/* scalls[] index of a call name (the table's size: none), remembered
+ * per name in a small direct-mapped cache. */
+static size_t call_index(struct sandia *S, const char *call)
+{
+	uint32_t h = 2166136261u;
+	for (const char *c = call; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	struct ccache *k = &S->calls[h % CCACHE];
+	if (k->set && !strcmp(k->name, call))
+		return k->ix;
+	size_t i = 0, n = sizeof(scalls) / sizeof(scalls[0]);
+	while (i < n && strcmp(call, scalls[i].name))
+		i++;
+	snprintf(k->name, sizeof(k->name), "%s", call);
+	k->ix = i;
+	k->set = true;
+	return i;
+}
+
 /* The paired call: ENTER fields in en, EXIT fields in S->f2. */
 static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, const char *call,
 		   uint64_t ts, uint64_t dur, const char *src, unsigned long lineno)
@@ -762,9 +805,7 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 	c->ev.ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
 	c->hasfd = field_num(c->en, F_FD, &c->ev.fd);
 	int rc = 0;
-	size_t i = 0, n = sizeof(scalls) / sizeof(scalls[0]);
-	while (i < n && strcmp(call, scalls[i].name))
-		i++;
+	size_t i = call_index(S, call), n = sizeof(scalls) / sizeof(scalls[0]);
 	if (i < n) {
 		rc = scalls[i].fn(c);
 	} else {
@@ -867,6 +908,7 @@ static int pend_keep(struct spend *p, const char *line, size_t len, const struct
 		p->f.f[i].val = p->line + (fs->f[i].val - line);
 	}
 	p->f.n = fs->n;
+	p->f.mask = fs->mask;
 	return 0;
 }
 
@@ -896,8 +938,8 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 	trim(&tv, &tl);
 	if (cs)
 		trim(&cv, &cl);
-	bool enter = tl == 5 && !strncasecmp(tv, "ENTER", 5);
-	bool exitl = tl == 4 && !strncasecmp(tv, "EXIT", 4);
+	bool enter = tl == 5 && (!memcmp(tv, "ENTER", 5) || !strncasecmp(tv, "ENTER", 5));
+	bool exitl = tl == 4 && (!memcmp(tv, "EXIT", 4) || !strncasecmp(tv, "EXIT", 4));
 	if (!enter && !exitl)
 		return bad_line(S, src, lineno, "expected 'tracetype(ENTER)' or 'tracetype(EXIT)'");
 	uint64_t ts;
