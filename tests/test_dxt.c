@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ops/builder.h"
 #include "ops/opstream.h"
 #include "trace/dxt.h"
 #include "trace/trace.h"
@@ -433,6 +434,74 @@ static void t_incomplete(void **st)
 	assert_int_equal(access(ops_path, F_OK), -1);
 }
 
+/* ---- segments beyond the in-memory run: sorted runs merged in a file ------ */
+
+/* Parse file (layer) into out with in.dxt_run records per sorted run. */
+static void load_runs(const char *file, const char *layer, size_t run, const char *out,
+		      struct opstream *s)
+{
+	struct ops_writer *w = NULL;
+	struct builder *b = NULL;
+	struct rerr e = { { 0 } };
+	char *files[] = { (char *)file };
+	struct trace_input in = { .files = files, .nfiles = 1, .dxt_layer = layer, .dxt_run = run };
+	const char *why = NULL;
+
+	assert_int_equal(opsw_open(&w, out), 0);
+	assert_int_equal(builder_new(&b, w), 0);
+	int rc = trace_dxt.parse(&in, b, &e);
+	if (rc)
+		fail_msg("%s (run %zu): %s", file, run, e.msg);
+	assert_int_equal(builder_finish(b, &e), 0);
+	builder_free(b);
+	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opstream_open(s, out, &why), 0);
+}
+
+/* Runs of 1, 3 and 64 segments (the spill file, merged) give exactly the
+ * ops of the in-memory sort: the same records, ranks and paths. */
+static void t_spilled_runs(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *file, *layer;
+	} fx[] = {
+		{ FIX "mpi_io_test_with_dxt.dxt.txt", NULL },
+		{ FIX "mpi_io_test_with_dxt.dxt.txt", "mpiio" },
+		{ FIX "hdf5_diagonal_write_bytes_range_dxt.dxt.txt", NULL },
+		{ FIX "nonmpi_dxt_anonymized.dxt.txt.gz", NULL },
+	};
+	static const size_t runs[] = { 1, 3, 64 };
+	char a[600], b[600];
+
+	snprintf(a, sizeof(a), "%s/mem.ops", dir);
+	snprintf(b, sizeof(b), "%s/runs.ops", dir);
+	for (size_t i = 0; i < sizeof(fx) / sizeof(fx[0]); i++) {
+		struct opstream x, y;
+		load_runs(fx[i].file, fx[i].layer, 0, a, &x);
+		assert_true(x.nops > 64 * 3);   /* several runs of 64 */
+		for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+			load_runs(fx[i].file, fx[i].layer, runs[r], b, &y);
+			assert_int_equal(x.nranks, y.nranks);
+			assert_int_equal(x.npaths, y.npaths);
+			assert_int_equal(x.nops, y.nops);
+			for (uint32_t k = 0; k < x.nranks; k++) {
+				assert_string_equal(opstream_rank_name(&x, k), opstream_rank_name(&y, k));
+				assert_int_equal(x.ranks[k].count, y.ranks[k].count);
+			}
+			for (uint32_t k = 0; k < x.npaths; k++)
+				assert_string_equal(opstream_path(&x, k), opstream_path(&y, k));
+			if (memcmp(x.ops, y.ops, x.nops * sizeof(*x.ops)))
+				fail_msg("%s: runs of %zu differ from the sort in memory", fx[i].file,
+					 runs[r]);
+			opstream_close(&y);
+		}
+		opstream_close(&x);
+	}
+	unlink(a);
+	unlink(b);
+}
+
 /* ---- the MPI-IO layer ------------------------------------------------------------- */
 
 static void t_mpiio(void **st)
@@ -823,6 +892,7 @@ int main(void)
 		cmocka_unit_test(t_gzip_broken),
 		cmocka_unit_test(t_darshan_log),
 		cmocka_unit_test(t_detect),
+		cmocka_unit_test(t_spilled_runs),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -29,6 +29,9 @@ struct trace_input {
 	                         * ("k; k" text, "" if none), e.g. how LANL
 	                         * ranks were assigned, names made distinct */
 	const char *dxt_layer;  /* DXT: "posix" (NULL) or "mpiio"          */
+	size_t dxt_run;         /* DXT: segments sorted in memory before a
+	                         * run goes to a temporary file (0: 2^19;
+	                         * tests set it small)                     */
 };
 
 struct trace_format {

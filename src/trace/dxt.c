@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace/dxt.h"
 #include "trace/trace.h"
@@ -41,6 +42,9 @@
 #include "parse_common.h"
 
 #define TICK_NS 100000ull         /* 0.1 ms: the %.4f of every parser */
+#define RUN_SEGS (1u << 19)       /* records sorted in memory (16 MiB; qsort
+                                   * takes as much again)              */
+#define SEG_BUF 2048u             /* records per spill buffer (64 KiB)  */
 #define WRITE_BIT 0x80000000u
 
 enum { MOD_NONE = -1, MOD_POSIX = 0, MOD_MPIIO = 1, NMOD = 2 };
@@ -102,6 +106,12 @@ struct dxt {
 	/* tables */
 	struct seg *segs;
 	size_t nseg, capseg;
+	/* beyond RUN_SEGS records, sorted runs go to an unlinked temporary
+	 * file: memory stays bounded, whatever the size of the trace */
+	int spill_fd;             /* -1: none yet                        */
+	uint64_t *runs;           /* record index where each run starts  */
+	size_t nruns, capruns;
+	uint64_t spilled;         /* records in the file's runs          */
 	struct dblock *blocks;
 	size_t nblock, capblock;
 	struct dfile *files;
@@ -657,6 +667,8 @@ static int seg_bad(struct dxt *D, struct dblock *k, unsigned long line, const ch
 	return trace_bad_line(D->in, D->e, D->src, line, msg);
 }
 
+static int spill_run(struct dxt *D);
+
 static int segment_line(struct dxt *D, const char *p, unsigned long line)
 {
 	struct segf f;
@@ -724,6 +736,8 @@ static int segment_line(struct dxt *D, const char *p, unsigned long line)
 	}
 	if (m != D->want)
 		return 0;
+	if (D->nseg == (D->in->dxt_run ? D->in->dxt_run : RUN_SEGS) && (rc = spill_run(D)) < 0)
+		return rc;
 	rc = trace_grow((void **)&D->segs, &D->capseg, D->nseg + 1, sizeof(*D->segs), 4096);
 	if (rc)
 		return rc;
@@ -812,6 +826,11 @@ static int read_text(struct dxt *D, const char *path)
 
 static const struct dxt *sort_ctx;
 
+static int64_t seg_rank(const struct dxt *D, const struct seg *s)
+{
+	return D->ranks[D->blocks[s->block & ~WRITE_BIT].rank].rank;
+}
+
 static int cmp_seg(const void *a, const void *b)
 {
 	const struct seg *x = a, *y = b;
@@ -826,8 +845,185 @@ static int cmp_seg(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
+/* ---- the sorted segments: in memory, or runs merged in the spill file ---- */
+
+static int spill_io(struct dxt *D, bool wr, void *buf, size_t n, uint64_t rec)
+{
+	char *p = buf;
+	off_t off = (off_t)(rec * sizeof(struct seg));
+	while (n) {
+		ssize_t k = wr ? pwrite(D->spill_fd, p, n, off) : pread(D->spill_fd, p, n, off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			int err = k < 0 ? errno : EIO;
+			return rerr_set(D->e, -err, "%s: cannot %s the temporary file of sorted segments:"
+					" %s", D->src, wr ? "write" : "read", strerror(err));
+		}
+		p += k;
+		n -= (size_t)k;
+		off += k;
+	}
+	return 0;
+}
+
+/* The records in memory, sorted, appended to the spill file as one run. */
+static int spill_run(struct dxt *D)
+{
+	if (D->spill_fd < 0) {
+		const char *td = getenv("TMPDIR");
+		char tmpl[4096];
+		snprintf(tmpl, sizeof(tmpl), "%s/replay-dxt-XXXXXX", td && *td ? td : "/tmp");
+		D->spill_fd = tmpfile_make(tmpl, 0, false);     /* unlinked at once */
+		if (D->spill_fd < 0)
+			return rerr_set(D->e, -errno, "%s: cannot create a temporary file in '%s': %s",
+					D->src, td && *td ? td : "/tmp", strerror(errno));
+	}
+	int rc = trace_grow((void **)&D->runs, &D->capruns, D->nruns + 1, sizeof(*D->runs), 16);
+	if (rc)
+		return rc;
+	sort_ctx = D;
+	qsort(D->segs, D->nseg, sizeof(*D->segs), cmp_seg);
+	sort_ctx = NULL;
+	rc = spill_io(D, true, D->segs, D->nseg * sizeof(*D->segs), D->spilled);
+	if (rc)
+		return rc;
+	D->runs[D->nruns++] = D->spilled;
+	D->spilled += D->nseg;
+	D->nseg = 0;
+	return 0;
+}
+
+struct cursor {                   /* one sorted run being merged     */
+	struct seg *buf;          /* SEG_BUF records (NULL: the run in memory) */
+	uint64_t next, end;       /* records still to read: [next, end) */
+	size_t i, n;              /* buf[i..n) not yet taken         */
+	const struct seg *mem;
+};
+
+static const struct seg *cur_head(const struct cursor *c)
+{
+	return c->mem ? &c->mem[c->i] : &c->buf[c->i];
+}
+
+/* The cursor's next record into view; 0 at the end (*more false). */
+static int cur_fill(struct dxt *D, struct cursor *c, bool *more)
+{
+	if (c->i < c->n) {
+		*more = true;
+		return 0;
+	}
+	*more = false;
+	if (c->mem || c->next >= c->end)
+		return 0;
+	size_t k = c->end - c->next < SEG_BUF ? (size_t)(c->end - c->next) : SEG_BUF;
+	int rc = spill_io(D, false, c->buf, k * sizeof(struct seg), c->next);
+	c->next += k;
+	c->i = 0;
+	c->n = k;
+	*more = !rc;
+	return rc;
+}
+
+/* Merge the runs and the sorted records in memory into one sorted run
+ * after them in the spill file; *first: where it starts. */
+static int merge_runs(struct dxt *D, uint64_t *first)
+{
+	size_t nc = D->nruns + 1, live = 0;
+	struct cursor *c = calloc(nc, sizeof(*c));
+	struct cursor **heap = calloc(nc, sizeof(*heap));
+	struct seg *out = malloc(SEG_BUF * sizeof(*out));
+	size_t nout = 0;
+	uint64_t at = D->spilled + D->nseg;     /* the merged run goes here */
+	int rc = c && heap && out ? 0 : -ENOMEM;
+	*first = at;
+	for (size_t r = 0; r < D->nruns && !rc; r++) {
+		c[r] = (struct cursor){ .next = D->runs[r],
+					.end = r + 1 < D->nruns ? D->runs[r + 1] : D->spilled };
+		if (!(c[r].buf = malloc(SEG_BUF * sizeof(struct seg))))
+			rc = -ENOMEM;
+	}
+	c[nc - 1] = (struct cursor){ .mem = D->segs, .n = D->nseg };
+	for (size_t r = 0; r < nc && !rc; r++) {
+		bool more;
+		rc = cur_fill(D, &c[r], &more);
+		if (!rc && more) {      /* sift up into the heap of heads */
+			size_t i = live++;
+			for (; i && cmp_seg(cur_head(&c[r]), cur_head(heap[(i - 1) / 2])) < 0;
+			     i = (i - 1) / 2)
+				heap[i] = heap[(i - 1) / 2];
+			heap[i] = &c[r];
+		}
+	}
+	while (live && !rc) {
+		struct cursor *h = heap[0];
+		out[nout++] = *cur_head(h);
+		h->i++;
+		if (nout == SEG_BUF) {
+			rc = spill_io(D, true, out, nout * sizeof(*out), at);
+			at += nout;
+			nout = 0;
+		}
+		bool more;
+		if (!rc)
+			rc = cur_fill(D, h, &more);
+		if (rc)
+			break;
+		struct cursor *x = more ? h : heap[--live];
+		size_t i = 0;           /* sift x down from the root */
+		for (;;) {
+			size_t l = 2 * i + 1, m = l;
+			if (l >= live)
+				break;
+			if (l + 1 < live && cmp_seg(cur_head(heap[l + 1]), cur_head(heap[l])) < 0)
+				m = l + 1;
+			if (cmp_seg(cur_head(heap[m]), cur_head(x)) >= 0)
+				break;
+			heap[i] = heap[m];
+			i = m;
+		}
+		if (live)
+			heap[i] = x;
+	}
+	if (!rc && nout)
+		rc = spill_io(D, true, out, nout * sizeof(*out), at);
+	for (size_t r = 0; c && r < nc; r++)
+		free(c[r].buf);
+	free(c);
+	free(heap);
+	free(out);
+	return rc;
+}
+
+struct segsrc {                   /* the sorted segments, by index   */
+	struct dxt *D;
+	const struct seg *mem;    /* all of them, or NULL: in the file */
+	uint64_t first;           /* file record of index 0           */
+	struct seg *buf;          /* SEG_BUF records: b0 .. b0+bn-1   */
+	size_t b0, bn;
+	int err;                  /* a read failed (D->e says why)    */
+};
+
+/* Segment i (read ahead SEG_BUF records at a time); NULL on a read error. */
+static const struct seg *seg_at(struct segsrc *S, size_t i)
+{
+	if (S->mem)
+		return &S->mem[i];
+	if (i < S->b0 || i >= S->b0 + S->bn) {
+		uint64_t total = S->D->spilled + S->D->nseg;
+		size_t k = total - i < SEG_BUF ? (size_t)(total - i) : SEG_BUF;
+		S->err = spill_io(S->D, false, S->buf, k * sizeof(struct seg), S->first + i);
+		if (S->err)
+			return NULL;
+		S->b0 = i;
+		S->bn = k;
+	}
+	return &S->buf[i - S->b0];
+}
+
 struct fstate {                   /* one file of the rank being fed */
 	uint32_t last;            /* index of its last segment       */
+	uint32_t last_line;       /* its block's line (the close's)  */
 	uint32_t close_t;         /* latest end of its segments      */
 	int32_t fd;               /* synthesized fd, -1 not open     */
 	uint8_t writes, used;
@@ -850,6 +1046,7 @@ struct feeder {
 	uint64_t base_ns;
 	int64_t pid;
 	uint64_t synth_opens, synth_closes, clamped;
+	struct segsrc *src;       /* the sorted segments              */
 };
 
 static void heap_push(struct feeder *F, struct pending p)
@@ -907,7 +1104,7 @@ static int emit_close(struct feeder *F, const struct pending *p)
 	ev.fd = st->fd;
 	ev.ret = 0;
 	ev.ts_ns = F->base_ns + (uint64_t)p->t * TICK_NS;
-	ev.line = F->D->blocks[F->D->segs[st->last].block & ~WRITE_BIT].line;
+	ev.line = st->last_line;
 	ev.opflags = OPF_SYNTH;
 	F->freefd[F->nfree++] = st->fd;
 	st->fd = -1;
@@ -946,7 +1143,9 @@ static int feed_rank(struct feeder *F, size_t a, size_t b)
 	F->nfree = 0;
 	F->nextfd = 3;
 	for (size_t i = a; i < b; i++) {
-		const struct seg *s = &D->segs[i];
+		const struct seg *s = seg_at(F->src, i);
+		if (!s)
+			return F->src->err;
 		uint32_t f = D->blocks[s->block & ~WRITE_BIT].file;
 		struct fstate *st = &F->fs[f];
 		if (!st->used) {
@@ -954,13 +1153,18 @@ static int feed_rank(struct feeder *F, size_t a, size_t b)
 			F->touched[F->ntouched++] = f;
 		}
 		st->last = (uint32_t)i;
+		st->last_line = D->blocks[s->block & ~WRITE_BIT].line;
 		if (s->end > st->close_t)
 			st->close_t = s->end;
 		if (s->block & WRITE_BIT)
 			st->writes = 1;
 	}
 	for (size_t i = a; i < b && !rc; i++) {
-		const struct seg *s = &D->segs[i];
+		const struct seg *s = seg_at(F->src, i);
+		if (!s) {
+			rc = F->src->err;
+			break;
+		}
 		const struct dblock *k = &D->blocks[s->block & ~WRITE_BIT];
 		struct fstate *st = &F->fs[k->file];
 		struct sc_event ev;
@@ -1128,13 +1332,26 @@ static int feed_all(struct dxt *D)
 	for (int m = 0; m < NMOD; m++)
 		if (D->banner_seen[m] && !D->banner_data[m])
 			D->incomplete[m] = true;
-	if (!D->nseg)
+	size_t total = D->spilled + D->nseg;
+	struct segsrc src = { .D = D, .mem = D->segs };
+	if (!total)
 		return nothing(D);
 	sort_ctx = D;
 	qsort(D->segs, D->nseg, sizeof(*D->segs), cmp_seg);
+	if (D->nruns) {         /* the runs and the rest, merged in the file */
+		src.mem = NULL;
+		rc = merge_runs(D, &src.first);
+		if (!rc && !(src.buf = malloc(SEG_BUF * sizeof(*src.buf))))
+			rc = -ENOMEM;
+		free(D->segs);  /* what was in memory is in the file now */
+		D->segs = NULL;
+	}
 	sort_ctx = NULL;
+	F.src = &src;
 	/* declare the ranks that have segments in the layer, by rank number */
-	struct drank *order = malloc((D->nrank ? D->nrank : 1) * sizeof(*order));
+	struct drank *order = rc ? NULL : malloc((D->nrank ? D->nrank : 1) * sizeof(*order));
+	if (rc)
+		goto out;
 	F.fs = calloc(D->nfile ? D->nfile : 1, sizeof(*F.fs));
 	F.touched = malloc((D->nfile ? D->nfile : 1) * sizeof(*F.touched));
 	F.heap = malloc((D->nfile ? D->nfile : 1) * sizeof(*F.heap));
@@ -1160,11 +1377,20 @@ static int feed_all(struct dxt *D)
 	if (rc)
 		goto out;
 	F.base_ns = D->start_time > 0 ? (uint64_t)D->start_time * 1000000000ull : 0;
-	for (size_t a = 0; a < D->nseg && !rc;) {
-		int64_t r = D->ranks[D->blocks[D->segs[a].block & ~WRITE_BIT].rank].rank;
+	for (size_t a = 0; a < total && !rc;) {
+		const struct seg *s = seg_at(&src, a);
+		if (!s) {
+			rc = src.err;
+			break;
+		}
+		int64_t r = seg_rank(D, s);
 		size_t b = a + 1;
-		while (b < D->nseg && D->ranks[D->blocks[D->segs[b].block & ~WRITE_BIT].rank].rank == r)
+		while (b < total && (s = seg_at(&src, b)) && seg_rank(D, s) == r)
 			b++;
+		if (!s) {
+			rc = src.err;
+			break;
+		}
 		F.pid = r;
 		rc = feed_rank(&F, a, b);
 		a = b;
@@ -1181,6 +1407,7 @@ out:
 	free(F.touched);
 	free(F.heap);
 	free(F.freefd);
+	free(src.buf);
 	return rc;
 }
 
@@ -1188,7 +1415,7 @@ static int dxt_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 {
 	struct rerr own;
 	struct dxt D = { .in = in, .b = b, .e = e ? e : &own, .module = MOD_NONE,
-			 .start_time = -1, .cur = -1 };
+			 .start_time = -1, .cur = -1, .spill_fd = -1 };
 	int rc;
 
 	e = D.e;
@@ -1212,6 +1439,9 @@ static int dxt_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 	rc = feed_all(&D);
 out:
 	free(D.segs);
+	free(D.runs);
+	if (D.spill_fd >= 0)
+		close(D.spill_fd);
 	free(D.blocks);
 	free(D.files);
 	free(D.ranks);
