@@ -335,6 +335,44 @@ static void test_raw_i386(void **st)
 	fb_rmdir(dir);
 }
 
+/* Argument text the scanners must walk exactly: quoted commas, parens and
+ * brackets, escaped quotes, "<unfinished ...>" inside a string, nested
+ * braces, blanks around arguments, numbers in hex, octal and decimal, a
+ * clock that is not "HH:MM:SS.uuuuuu" (-ttt epoch seconds). */
+static void test_argument_scan(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	char *f = fb_write(dir, "a.7.trace",
+			   "10:00:00.000001 SYS_open(\"/d/a,b)(c]\\\"<unfinished ...>\", 0102, 0644) = 3 <0.000010>\n"
+			   "10:00:00.000002 SYS_write(3, \"x, y)\"..., 4096) = 4096 <0.000010>\n"
+			   "10:00:00.000003 SYS_pwrite64( 3 , {a, (b, c)}, 0x1000 ,  8192 ) = 4096 <0.000010>\n"
+			   "10:00:00.000004 SYS_lseek(3, 010, 0) = 8 <0.000010>\n"
+			   "1000000000.000005 SYS_read(3, \"'\\\\\", 7) = 7 <0.000010>\n");
+	char *files[] = { f };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	const struct sc_event *o = fb_nth(7, SC_OPEN, 0);
+	assert_string_equal(o->path, "/d/a,b)(c]\"<unfinished ...>");
+	assert_int_equal(o->flags, 0102);
+	assert_int_equal(o->mode, 0644);
+	assert_int_equal(o->ts_ns, 36000000001000ull);
+	assert_int_equal(fb_nth(7, SC_WRITE, 0)->len, 4096);
+	const struct sc_event *w = fb_nth(7, SC_WRITE, 1);
+	assert_int_equal(w->fd, 3);
+	assert_int_equal(w->len, 0x1000);
+	assert_int_equal(w->offset, 8192);
+	assert_int_equal(fb_nth(7, SC_LSEEK, 0)->offset, 8);
+	const struct sc_event *r = fb_nth(7, SC_READ, 0);
+	assert_int_equal(r->len, 7);
+	assert_true(r->ts_ns == 1000000000000005000ull);
+	free(f);
+	fb_rmdir(dir);
+}
+
 static void test_bad_lines(void **st)
 {
 	(void)st;
@@ -475,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_collision),
 		cmocka_unit_test(test_missing_timing_rank),
 		cmocka_unit_test(test_raw_i386),
+		cmocka_unit_test(test_argument_scan),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_summary_crosscheck),
 		cmocka_unit_test(test_ltrace_sample),

@@ -245,6 +245,46 @@ static void test_unknown_and_variants(void **st)
 }
 
 /* Two files, the same process in both: one rank. */
+/* Field names in any case, names longer than 8 bytes that differ only
+ * after the 8th (offset_hXgh is not offset_high), hex and octal values. */
+static void test_field_names(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	char *f = fb_write(dir, "names.sanitized",
+		"header app(x)nprocs(1)rank(0)headernode(7.42)\n"
+		"tracetype(ENTER)time:(100)time:(1)str(open)PATH(/d/f)FLAGS(66)Mode(0644)\n"
+		"tracetype(EXIT)time:(100)time:(2)str(open)RET(3)\n"
+		"tracetype(ENTER)time:(100)time:(3)str(lseek)Fd(3)OFFSET_HIGH(1)offset_LOW(16)whence(SEEK_CUR)\n"
+		"TraceType(Exit)time:(100)time:(4)str(lseek)ret(4294967312)\n"
+		"tracetype(ENTER)time:(100)time:(5)str(lseek)fd(3)offset_hXgh(1)offset_low(16)offset(99)whence(0)\n"
+		"tracetype(EXIT)time:(100)time:(6)str(lseek)ret(99)\n"
+		"tracetype(ENTER)time:(100)time:(7)str(pwrite)fd(3)size(0x10)position(0x20)\n"
+		"tracetype(EXIT)time:(100)time:(8)str(pwrite)NBYTES(16)\n");
+	char *files[] = { f };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_sandia, files, 1, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	const int64_t r = 7000042;
+	const struct sc_event *o = fb_nth(r, SC_OPEN, 0);
+	assert_string_equal(o->path, "/d/f");
+	assert_int_equal(o->flags, 66);
+	assert_int_equal(o->mode, 0644);
+	assert_int_equal(o->ret, 3);
+	const struct sc_event *l0 = fb_nth(r, SC_LSEEK, 0), *l1 = fb_nth(r, SC_LSEEK, 1);
+	assert_int_equal(l0->offset, (1LL << 32) + 16);
+	assert_int_equal(l0->whence, 1);
+	assert_int_equal(l1->offset, 99);
+	const struct sc_event *w = fb_nth(r, SC_WRITE, 0);
+	assert_int_equal(w->len, 16);
+	assert_int_equal(w->offset, 32);
+	assert_int_equal(w->ret, 16);
+	free(f);
+	fb_rmdir(dir);
+}
+
 static void test_sections_across_files(void **st)
 {
 	(void)st;
@@ -277,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_skip_bad),
 		cmocka_unit_test(test_unknown_and_variants),
+		cmocka_unit_test(test_field_names),
 		cmocka_unit_test(test_sections_across_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
