@@ -25,7 +25,7 @@
 #include "ops/opstream.h"
 #include "util/util.h"
 
-#define CHECK_WINDOW (8u << 20)  /* opstream_open lets checked pages go by 8 MiB */
+#define CHECK_WINDOW (2u << 20)  /* opstream_open lets checked pages go by 2 MiB */
 
 #define OPSW_CHUNK 256u
 
@@ -641,7 +641,8 @@ int opstream_open(struct opstream *s, const char *path, const char **why)
 	 * checked are let go every CHECK_WINDOW bytes (a consumer faults them
 	 * in again from the page cache), so the pass does not make the
 	 * process as large as the file (convert's peak RSS stays bounded). */
-	uintptr_t kept = ((uintptr_t)s->ops + CHECK_WINDOW - 1) & ~(uintptr_t)(CHECK_WINDOW - 1);
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t kept = ((uintptr_t)s->ops + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
 	for (uint32_t r = 0; r < s->nranks; r++) {
 		const struct op *o = s->ops + s->ranks[r].first;
 		for (uint64_t i = 0, n = s->ranks[r].count; i < n; i++, o++) {
