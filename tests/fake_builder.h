@@ -175,4 +175,18 @@ static __attribute__((unused)) void fb_rmdir(char *dir)
 	free(dir);
 }
 
+/* Write text to DIR/name and parse it with fmt (a failure fails the
+ * test); returns the malloc'd path. */
+static __attribute__((unused)) char *fb_parse_text(const struct trace_format *fmt, const char *dir,
+						   const char *name, const char *text)
+{
+	struct trace_input in;
+	struct rerr e;
+	char *f = fb_write(dir, name, text);
+	char *files[] = { f };
+	if (fb_parse(fmt, files, 1, false, &in, &e))
+		fail_msg("parse %s: %s", name, e.msg);
+	return f;
+}
+
 #endif

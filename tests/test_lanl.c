@@ -343,18 +343,12 @@ static void test_argument_scan(void **st)
 {
 	(void)st;
 	char *dir = fb_tmpdir();
-	char *f = fb_write(dir, "a.7.trace",
-			   "10:00:00.000001 SYS_open(\"/d/a,b)(c]\\\"<unfinished ...>\", 0102, 0644) = 3 <0.000010>\n"
-			   "10:00:00.000002 SYS_write(3, \"x, y)\"..., 4096) = 4096 <0.000010>\n"
-			   "10:00:00.000003 SYS_pwrite64( 3 , {a, (b, c)}, 0x1000 ,  8192 ) = 4096 <0.000010>\n"
-			   "10:00:00.000004 SYS_lseek(3, 010, 0) = 8 <0.000010>\n"
-			   "1000000000.000005 SYS_read(3, \"'\\\\\", 7) = 7 <0.000010>\n");
-	char *files[] = { f };
-	struct trace_input in;
-	struct rerr e;
-	int rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
-	if (rc)
-		fail_msg("parse: %s", e.msg);
+	char *f = fb_parse_text(&trace_lanl, dir, "a.7.trace",
+				"10:00:00.000001 SYS_open(\"/d/a,b)(c]\\\"<unfinished ...>\", 0102, 0644) = 3 <0.000010>\n"
+				"10:00:00.000002 SYS_write(3, \"x, y)\"..., 4096) = 4096 <0.000010>\n"
+				"10:00:00.000003 SYS_pwrite64( 3 , {a, (b, c)}, 0x1000 ,  8192 ) = 4096 <0.000010>\n"
+				"10:00:00.000004 SYS_lseek(3, 010, 0) = 8 <0.000010>\n"
+				"1000000000.000005 SYS_read(3, \"'\\\\\", 7) = 7 <0.000010>\n");
 	const struct sc_event *o = fb_nth(7, SC_OPEN, 0);
 	assert_string_equal(o->path, "/d/a,b)(c]\"<unfinished ...>");
 	assert_int_equal(o->flags, 0102);

@@ -251,22 +251,16 @@ static void test_field_names(void **st)
 {
 	(void)st;
 	char *dir = fb_tmpdir();
-	char *f = fb_write(dir, "names.sanitized",
-		"header app(x)nprocs(1)rank(0)headernode(7.42)\n"
-		"tracetype(ENTER)time:(100)time:(1)str(open)PATH(/d/f)FLAGS(66)Mode(0644)\n"
-		"tracetype(EXIT)time:(100)time:(2)str(open)RET(3)\n"
-		"tracetype(ENTER)time:(100)time:(3)str(lseek)Fd(3)OFFSET_HIGH(1)offset_LOW(16)whence(SEEK_CUR)\n"
-		"TraceType(Exit)time:(100)time:(4)str(lseek)ret(4294967312)\n"
-		"tracetype(ENTER)time:(100)time:(5)str(lseek)fd(3)offset_hXgh(1)offset_low(16)offset(99)whence(0)\n"
-		"tracetype(EXIT)time:(100)time:(6)str(lseek)ret(99)\n"
-		"tracetype(ENTER)time:(100)time:(7)str(pwrite)fd(3)size(0x10)position(0x20)\n"
-		"tracetype(EXIT)time:(100)time:(8)str(pwrite)NBYTES(16)\n");
-	char *files[] = { f };
-	struct trace_input in;
-	struct rerr e;
-	int rc = fb_parse(&trace_sandia, files, 1, false, &in, &e);
-	if (rc)
-		fail_msg("parse: %s", e.msg);
+	char *f = fb_parse_text(&trace_sandia, dir, "names.sanitized",
+				"header app(x)nprocs(1)rank(0)headernode(7.42)\n"
+				"tracetype(ENTER)time:(100)time:(1)str(open)PATH(/d/f)FLAGS(66)Mode(0644)\n"
+				"tracetype(EXIT)time:(100)time:(2)str(open)RET(3)\n"
+				"tracetype(ENTER)time:(100)time:(3)str(lseek)Fd(3)OFFSET_HIGH(1)offset_LOW(16)whence(SEEK_CUR)\n"
+				"TraceType(Exit)time:(100)time:(4)str(lseek)ret(4294967312)\n"
+				"tracetype(ENTER)time:(100)time:(5)str(lseek)fd(3)offset_hXgh(1)offset_low(16)offset(99)whence(0)\n"
+				"tracetype(EXIT)time:(100)time:(6)str(lseek)ret(99)\n"
+				"tracetype(ENTER)time:(100)time:(7)str(pwrite)fd(3)size(0x10)position(0x20)\n"
+				"tracetype(EXIT)time:(100)time:(8)str(pwrite)NBYTES(16)\n");
 	const int64_t r = 7000042;
 	const struct sc_event *o = fb_nth(r, SC_OPEN, 0);
 	assert_string_equal(o->path, "/d/f");
