@@ -369,7 +369,6 @@ out:
 
 struct ifile {
 	char *name;
-	size_t nlen;
 	int written, open;
 	unsigned long added;     /* line of its add, 0 none */
 };
@@ -384,27 +383,21 @@ struct iolog {
 	size_t nf, capf;
 	uint32_t *hash;          /* file index + 1, open addressing */
 	size_t hcap;
-	size_t last;             /* the file found last               */
 	int64_t pid;
 	uint64_t clock_ns;       /* v2: sum of waits */
 	uint64_t last_ns;        /* time of the last line fed */
 	uint64_t synth_opens, synth_closes, close_not_open;
 };
 
-/* A name's hash, eight bytes at a step (file names are long). */
 static uint64_t name_hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull ^ n, w;
+	uint64_t h = 1469598103934665603ull;
 
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0x9E3779B97F4A7C15ull;
-		h ^= h >> 29;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
 	}
-	for (w = 0; n; n--)
-		w = w << 8 | (unsigned char)s[n - 1];
-	h = (h ^ w) * 0x9E3779B97F4A7C15ull;
-	return h ^ (h >> 32);
+	return h;
 }
 
 /* Index of the file named (s, n); -1 absent (or, with add, created). */
@@ -417,7 +410,7 @@ static int64_t file_find(struct iolog *L, const char *s, size_t n, int add)
 		if (!h)
 			return -ENOMEM;
 		for (size_t i = 0; i < L->nf; i++) {
-			size_t j = name_hash(L->f[i].name, L->f[i].nlen) & (cap - 1);
+			size_t j = name_hash(L->f[i].name, strlen(L->f[i].name)) & (cap - 1);
 			while (h[j])
 				j = (j + 1) & (cap - 1);
 			h[j] = (uint32_t)i + 1;
@@ -426,13 +419,11 @@ static int64_t file_find(struct iolog *L, const char *s, size_t n, int add)
 		L->hash = h;
 		L->hcap = cap;
 	}
-	if (L->last < L->nf && L->f[L->last].nlen == n && !memcmp(L->f[L->last].name, s, n))
-		return (int64_t)L->last;        /* most lines name the file before */
 	size_t j = name_hash(s, n) & (L->hcap - 1);
 	while (L->hash[j]) {
 		struct ifile *f = &L->f[L->hash[j] - 1];
-		if (f->nlen == n && !memcmp(f->name, s, n))
-			return (int64_t)(L->last = L->hash[j] - 1);
+		if (strlen(f->name) == n && !memcmp(f->name, s, n))
+			return L->hash[j] - 1;
 		j = (j + 1) & (L->hcap - 1);
 	}
 	if (!add)
@@ -445,7 +436,6 @@ static int64_t file_find(struct iolog *L, const char *s, size_t n, int add)
 	f->name = strndup(s, n);
 	if (!f->name)
 		return -ENOMEM;
-	f->nlen = strlen(f->name);
 	L->hash[j] = (uint32_t)L->nf + 1;
 	return (int64_t)L->nf++;
 }
@@ -453,7 +443,6 @@ static int64_t file_find(struct iolog *L, const char *s, size_t n, int add)
 enum iact { A_ADD, A_OPEN, A_CLOSE, A_READ, A_WRITE, A_SYNC, A_DATASYNC, A_TRIM, A_WAIT };
 static const char *const act_names[] = { "add", "open", "close", "read", "write", "sync",
 					 "datasync", "trim", "wait" };
-static const size_t act_len[] = { 3, 4, 5, 4, 5, 4, 8, 4, 4 };
 
 struct iline {
 	uint64_t t_us;
@@ -520,7 +509,7 @@ static int iolog_line(const struct iolog *L, const char *l, struct iline *out, c
 	out->flen = tl[k];
 	size_t i;
 	for (i = 0; i < sizeof(act_names) / sizeof(act_names[0]); i++)
-		if (act_len[i] == tl[k + 1] && !memcmp(act_names[i], tok[k + 1], tl[k + 1]))
+		if (strlen(act_names[i]) == tl[k + 1] && !memcmp(act_names[i], tok[k + 1], tl[k + 1]))
 			break;
 	if (i == sizeof(act_names) / sizeof(act_names[0])) {
 		*why = "unknown action (add, open, close, read, write, sync, datasync, trim, wait)";
