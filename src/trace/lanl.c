@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "trace/trace.h"
+#include "util/scan.h"
 #include "parse_common.h"
 
 #define NS_PER_S   1000000000ull
@@ -49,6 +50,11 @@ static int num_parse(const char *s, size_t n, int64_t *out)
 	 * digits: no overflow), decodes at once; the rest as below */
 	if (n && n <= 18 && s[0] != '0' && tx_dec(s, n, &dv)) {
 		*out = (int64_t)dv;
+		return 0;
+	}
+	/* and a plain 0x of at most 15 hex digits (the i386 range as below) */
+	if (n > 2 && n <= 17 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && tx_hex(s + 2, n - 2, &dv)) {
+		*out = dv <= UINT32_MAX && dv > 0xfffff000u ? (int64_t)(int32_t)(uint32_t)dv : (int64_t)dv;
 		return 0;
 	}
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
@@ -242,9 +248,10 @@ static int split_args(const char *s, size_t n, struct larg *a, int max)
 			i++;
 		char c = i < n ? s[i] : ',';
 		if (i < n && (c == '"' || c == '\'')) {
-			for (i++; i < n && s[i] != c; i++)
-				if (s[i] == '\\')
-					i++;
+			/* to the closing quote; a backslash takes the next byte */
+			for (i = scan_any2(s, n, i + 1, c, '\\'); i < n && s[i] != c;
+			     i = scan_any2(s, n, i + 2, c, '\\'))
+				;
 			continue;
 		}
 		if (ACLASS(c) & AC_OPEN)
