@@ -11,7 +11,6 @@
  * The grammar is partly INFERRED (see formats/README.md §2): calls we do not
  * model are fed as SC_SKIP (counted by name), never guessed at.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -114,7 +113,7 @@ static int parse_secs(const char *s, size_t n, uint64_t *ns)
 	size_t i = 0;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	while (i < n && isdigit((unsigned char)s[i])) {
+	while (i < n && tx_digit(s[i])) {
 		if (i > 12)
 			return -EINVAL;
 		secs = secs * 10 + (uint64_t)(s[i++] - '0');
@@ -123,7 +122,7 @@ static int parse_secs(const char *s, size_t n, uint64_t *ns)
 		return -EINVAL;
 	if (i < n && s[i] == '.') {
 		size_t st = ++i;
-		for (; i < n && isdigit((unsigned char)s[i]); i++)
+		for (; i < n && tx_digit(s[i]); i++)
 			if (scale >= 10) {
 				scale /= 10;
 				frac += (uint64_t)(s[i] - '0') * scale;
@@ -146,7 +145,7 @@ static int parse_clock(const char *s, size_t n, uint64_t *ns)
 	for (;;) {
 		size_t st = i;
 		uint64_t v = 0;
-		while (i < n && isdigit((unsigned char)s[i])) {
+		while (i < n && tx_digit(s[i])) {
 			if (i - st > 12)
 				return -EINVAL;
 			v = v * 10 + (uint64_t)(s[i] - '0');
@@ -171,7 +170,7 @@ static int parse_clock(const char *s, size_t n, uint64_t *ns)
 	if (i < n && s[i] == '.') {
 		i++;
 		size_t st = i;
-		while (i < n && isdigit((unsigned char)s[i])) {
+		while (i < n && tx_digit(s[i])) {
 			if (scale >= 10) {
 				scale /= 10;
 				frac += (uint64_t)(s[i] - '0') * scale;
@@ -195,12 +194,26 @@ struct larg {
 };
 
 /* Byte classes of argument text: what ends a run of plain bytes. */
-enum { AC_QUOTE = 1, AC_OPEN = 2, AC_CLOSE = 4, AC_COMMA = 8, AC_LT = 16, AC_NUL = 32 };
+enum { AC_QUOTE = 1, AC_OPEN = 2, AC_CLOSE = 4, AC_COMMA = 8, AC_LT = 16, AC_NUL = 32,
+       AC_NAME = 64 /* of a call name: alnum, '_', '@', '.' */ };
+#define AN_ AC_NAME
 static const unsigned char arg_class[256] = {
 	['\0'] = AC_NUL, ['"'] = AC_QUOTE, ['\''] = AC_QUOTE, ['<'] = AC_LT,
 	['('] = AC_OPEN, ['['] = AC_OPEN, ['{'] = AC_OPEN,
 	[')'] = AC_CLOSE, [']'] = AC_CLOSE, ['}'] = AC_CLOSE, [','] = AC_COMMA,
+	['_'] = AN_, ['@'] = AN_, ['.'] = AN_,
+	['0'] = AN_, ['1'] = AN_, ['2'] = AN_, ['3'] = AN_, ['4'] = AN_, ['5'] = AN_, ['6'] = AN_,
+	['7'] = AN_, ['8'] = AN_, ['9'] = AN_,
+	['a'] = AN_, ['b'] = AN_, ['c'] = AN_, ['d'] = AN_, ['e'] = AN_, ['f'] = AN_, ['g'] = AN_,
+	['h'] = AN_, ['i'] = AN_, ['j'] = AN_, ['k'] = AN_, ['l'] = AN_, ['m'] = AN_, ['n'] = AN_,
+	['o'] = AN_, ['p'] = AN_, ['q'] = AN_, ['r'] = AN_, ['s'] = AN_, ['t'] = AN_, ['u'] = AN_,
+	['v'] = AN_, ['w'] = AN_, ['x'] = AN_, ['y'] = AN_, ['z'] = AN_,
+	['A'] = AN_, ['B'] = AN_, ['C'] = AN_, ['D'] = AN_, ['E'] = AN_, ['F'] = AN_, ['G'] = AN_,
+	['H'] = AN_, ['I'] = AN_, ['J'] = AN_, ['K'] = AN_, ['L'] = AN_, ['M'] = AN_, ['N'] = AN_,
+	['O'] = AN_, ['P'] = AN_, ['Q'] = AN_, ['R'] = AN_, ['S'] = AN_, ['T'] = AN_, ['U'] = AN_,
+	['V'] = AN_, ['W'] = AN_, ['X'] = AN_, ['Y'] = AN_, ['Z'] = AN_,
 };
+#undef AN_
 #define ACLASS(c) arg_class[(unsigned char)(c)]
 
 /* Scan from p (inside an argument list at depth 1) to the closing ')'.
@@ -367,7 +380,7 @@ static const char *parse_prefix(const char *p, struct lline *l, const char **why
 	if (!strncmp(p, "[pid", 4)) {
 		p = skip_ws(p + 4);
 		const char *q = p;
-		while (isdigit((unsigned char)*q))
+		while (tx_digit(*q))
 			q++;
 		if (q == p || *q != ']' || num_parse(p, (size_t)(q - p), &l->pid)) {
 			*why = "expected '[pid N]'";
@@ -435,10 +448,10 @@ static int call_shape(const char *line, struct lline *l, const char **why)
 	const char *p = parse_prefix(skip_ws(line), l, why);
 	if (!p)
 		return -EINVAL;
-	if (!*p || !strncmp(p, "---", 3) || !strncmp(p, "+++", 3))
+	if (!*p || (*p == '-' && !strncmp(p, "---", 3)) || (*p == '+' && !strncmp(p, "+++", 3)))
 		return 0;
 	bool cut;
-	if (!strncmp(p, "<...", 4)) {
+	if (*p == '<' && !strncmp(p, "<...", 4)) {
 		p = skip_ws(p + 4);
 		const char *n = p;
 		while (*p && *p != ' ' && *p != '>')
@@ -462,7 +475,7 @@ static int call_shape(const char *line, struct lline *l, const char **why)
 		return parse_result(end + 1, l, why) ? -EINVAL : 1;
 	}
 	const char *n = p;
-	while (isalnum((unsigned char)*p) || *p == '_' || *p == '@' || *p == '.')
+	while (ACLASS(*p) & AC_NAME)
 		p++;
 	if (p == n || *p != '(') {
 		*why = "expected 'NAME(' after the time";
@@ -478,7 +491,7 @@ static int call_shape(const char *line, struct lline *l, const char **why)
 	}
 	l->args = p;
 	l->argslen = (size_t)(end - p);
-	while (l->argslen && isspace((unsigned char)p[l->argslen - 1]))
+	while (l->argslen && tx_space(p[l->argslen - 1]))
 		l->argslen--;
 	if (cut) {
 		l->kind = LL_UNFINISHED;
@@ -505,7 +518,7 @@ static int parse_call_line(char *line, struct lline *l, const char **why)
 static bool parse_barrier_line(const char *p, int *rank, char *host, size_t hcap, int64_t *pid)
 {
 	const char *q = p;
-	while (isdigit((unsigned char)*q))
+	while (tx_digit(*q))
 		q++;
 	if (q == p || *q != ':' || q - p > 9)
 		return false;
@@ -521,7 +534,7 @@ static bool parse_barrier_line(const char *p, int *rank, char *host, size_t hcap
 	if (*p != '(')          /* a call line, not a barrier: nothing copied */
 		return false;
 	q = ++p;
-	while (isdigit((unsigned char)*q))
+	while (tx_digit(*q))
 		q++;
 	if (q == p || *q != ')' || num_parse(p, (size_t)(q - p), pid))
 		return false;
@@ -744,10 +757,10 @@ static bool name_has_pid(const char *path, int64_t pid)
 {
 	const char *s = base_name(path);
 	while (*s) {
-		while (*s && !isdigit((unsigned char)*s))
+		while (*s && !tx_digit(*s))
 			s++;
 		const char *q = s;
-		while (isdigit((unsigned char)*q))
+		while (tx_digit(*q))
 			q++;
 		if (q > s) {
 			bool lsep = s == base_name(path) || strchr("._-", s[-1]);
@@ -1588,7 +1601,7 @@ static void summary_row(struct fstate *s, const char *p)
 	while (*ne && *ne != ' ' && *ne != '\t')
 		ne++;
 	const char *cs = skip_ws(ne), *ce = cs;
-	while (isdigit((unsigned char)*ce))
+	while (tx_digit(*ce))
 		ce++;
 	int64_t want;
 	if (ne == p || ce == cs || num_parse(cs, (size_t)(ce - cs), &want))
