@@ -30,7 +30,7 @@ struct trace_input {
 	                         * ranks were assigned, names made distinct */
 	const char *dxt_layer;  /* DXT: "posix" (NULL) or "mpiio"          */
 	size_t dxt_run;         /* DXT: segments sorted in memory before a
-	                         * run goes to a temporary file (0: 2^19;
+	                         * run goes to a temporary file (0: 2^18;
 	                         * tests set it small)                     */
 };
 
