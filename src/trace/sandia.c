@@ -15,7 +15,6 @@
  * iwritex, ifsync, ifdatasync) are paired with the iowait that names their
  * I/O id, or, when ids are not traced, with the oldest outstanding one.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -197,10 +196,10 @@ static bool field_num(const struct sfields *fs, const struct fname *names, int64
 
 static struct fname F_FD[] = { FN("fd"), FN("fildes"), FN_END };
 static struct fname F_RET[] = { FN("ret"), FN("rc"), FN("retval"), FN("result"), FN("return"),
-				       FN("rv"), FN("cc"), FN_END };
+	FN("rv"), FN("cc"), FN_END };
 static struct fname F_BYTES[] = { FN("ret"), FN("rc"), FN("retval"), FN("result"), FN("return"),
-				       FN("rv"), FN("cc"), FN("size"), FN("count"), FN("bytes"),
-				       FN("nbytes"), FN_END };
+	FN("rv"), FN("cc"), FN("size"), FN("count"), FN("bytes"),
+	FN("nbytes"), FN_END };
 static struct fname F_ERR[] = { FN("errno"), FN("err"), FN("error"), FN_END };
 static struct fname F_IOID[] = { FN("ioid"), FN("iod"), FN("id"), FN("ioctx"), FN("handle"),
 				       FN_END };
@@ -210,12 +209,12 @@ static struct fname F_LEN[] = { FN("length"), FN("len"), FN("size"), FN("count")
 static struct fname F_FLAGS[] = { FN("flags"), FN("flag"), FN("oflag"), FN("oflags"), FN_END };
 static struct fname F_MODE[] = { FN("mode"), FN_END };
 static struct fname F_HI[] = { FN("hi"), FN("high"), FN("offset_high"), FN("off_hi"),
-				       FN("offhi"), FN_END };
+	FN("offhi"), FN_END };
 static struct fname F_LO[] = { FN("lo"), FN("low"), FN("offset_low"), FN("off_lo"), FN("offlo"),
 				       FN_END };
 static struct fname F_FD2[] = { FN("fd2"), FN("newfd"), FN("new_fd"), FN("nfd"), FN_END };
 static struct fname F_PATH[] = { FN("path"), FN("pathname"), FN("name"), FN("file"),
-				       FN("filename"), FN("fname"), FN_END };
+	FN("filename"), FN("fname"), FN_END };
 static struct fname F_PATH2[] = { FN("newpath"), FN("new"), FN("to"), FN("path2"), FN("target"),
 				       FN_END };
 static struct fname F_PATH1[] = { FN("oldpath"), FN("old"), FN("from"), FN("path"), FN("path1"),
@@ -422,10 +421,10 @@ static int header_line(struct sandia *S, const char *src, unsigned long lineno, 
 		return bad_line(S, src, lineno, "expected 'headernode(NODE.PID)' in the header line");
 	p += 11;
 	const char *dot = p;
-	while (isdigit((unsigned char)*dot))
+	while (tx_digit(*dot))
 		dot++;
 	const char *end = dot + 1;
-	while (isdigit((unsigned char)*end))
+	while (tx_digit(*end))
 		end++;
 	if (dot == p || *dot != '.' || end == dot + 1 || *end != ')' ||
 	    parse_i64(p, (size_t)(dot - p), &node) || parse_i64(dot + 1, (size_t)(end - dot - 1), &pid))
@@ -843,7 +842,7 @@ static int event_time(const struct sfields *fs, uint64_t *ns)
 		uint64_t frac = 0;
 		for (size_t i = 0; i < 9; i++) {
 			char c = i < fl ? dot[1 + i] : '0';
-			if (!isdigit((unsigned char)c))
+			if (!tx_digit(c))
 				return -EINVAL;
 			frac = frac * 10 + (uint64_t)(c - '0');
 		}
@@ -851,10 +850,10 @@ static int event_time(const struct sfields *fs, uint64_t *ns)
 		return 0;
 	}
 	for (size_t i = 0; i < a->vlen; i++)
-		if (!isdigit((unsigned char)a->val[i]))
+		if (!tx_digit(a->val[i]))
 			return -EINVAL;
 	for (size_t i = 0; i < b->vlen; i++)
-		if (!isdigit((unsigned char)b->val[i]))
+		if (!tx_digit(b->val[i]))
 			return -EINVAL;
 	if (val_num(a->val, a->vlen, &s) || val_num(b->val, b->vlen, &us) || us >= 1000000)
 		return -EINVAL;
@@ -914,9 +913,9 @@ static int pend_keep(struct spend *p, const char *line, size_t len, const struct
 
 static void trim(const char **s, size_t *n)
 {
-	while (*n && isspace((unsigned char)**s))
+	while (*n && tx_space(**s))
 		(*s)++, (*n)--;
-	while (*n && isspace((unsigned char)(*s)[*n - 1]))
+	while (*n && tx_space((*s)[*n - 1]))
 		(*n)--;
 }
 
@@ -1033,7 +1032,7 @@ static int parse_file(struct sandia *S, const char *path)
 			goto out;
 		}
 		const char *p = line;
-		while (isspace((unsigned char)*p))
+		while (tx_space(*p))
 			p++;
 		if (!*p || *p == '#') {
 			rc = 0;
