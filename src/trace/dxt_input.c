@@ -91,10 +91,9 @@ static int spawn(struct dxt_input *in, char *const argv[])
 	int p[2] = { -1, -1 }, rc;
 
 	snprintf(tmpl, sizeof(tmpl), "%s/replay-child-XXXXXX", td && *td ? td : "/tmp");
-	in->errfd = mkostemp(tmpl, O_CLOEXEC);
+	in->errfd = tmpfile_make(tmpl, 0, false);      /* unlinked at once */
 	if (in->errfd < 0)
 		return -errno;
-	unlink(tmpl);
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
 	posix_spawn_file_actions_init(&fa);
