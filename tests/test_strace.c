@@ -581,6 +581,15 @@ static void test_malformed(void **state)
 	expect_bad(f, del, "binary");
 	char esc[] = "8468  21:23:21.436181 write(4, \"\x1b[0m\", 1) = 1";
 	expect_bad(f, esc, "binary");
+	/* a control byte anywhere in a long line (16-byte blocks, the
+	 * overlapping last block, the bytes after it), a tab nowhere */
+	char longl[] = "8468  21:23:21.436181 write(4</a/b/c/d/e/f>, \"0123456789abcdef0123\", 20) = 20 <0.000001>";
+	for (size_t k = 22; k < sizeof(longl) - 1; k++) {
+		char c = longl[k];
+		longl[k] = (char)(k % 2 ? 0x1f : 0x7f);
+		expect_bad(f, longl, "binary");
+		longl[k] = c;
+	}
 	/* a tab and a CRLF line end are text */
 	FEED_OK(f, "8468  21:23:21.436181 close(4)\t= 0 <0.000001>\r");
 	assert_int_equal(f->cap.n, 1);

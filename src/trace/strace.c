@@ -333,10 +333,13 @@ static size_t first_ctrl(const char *s, size_t n)
 	size_t i = 0;
 #if defined(__SSE2__)
 	const __m128i c1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
+	/* bytes <= 0x1f or 0x7f among the 16 at p */
+#define CTRL16(p) _mm_movemask_epi8(_mm_or_si128(                                      \
+		_mm_cmpeq_epi8(_mm_min_epu8(_mm_loadu_si128((const __m128i *)(const void *)(p)), c1f), \
+			       _mm_loadu_si128((const __m128i *)(const void *)(p))),                   \
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p)), del)))
 	while (i + 16 <= n) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		__m128i lo = _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x);      /* x <= 0x1f */
-		if (!_mm_movemask_epi8(_mm_or_si128(lo, _mm_cmpeq_epi8(x, del)))) {
+		if (!CTRL16(s + i)) {
 			i += 16;
 			continue;
 		}
@@ -345,13 +348,10 @@ static size_t first_ctrl(const char *s, size_t n)
 				return k;
 		i += 16;
 	}
-	if (i < n && n >= 16) {
-		/* the last 16 bytes at once (overlapping what was checked) */
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
-		__m128i lo = _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x);
-		if (!_mm_movemask_epi8(_mm_or_si128(lo, _mm_cmpeq_epi8(x, del))))
-			return n;
-	}
+	/* the last 16 bytes at once (overlapping what was checked) */
+	if (i < n && n >= 16 && !CTRL16(s + n - 16))
+		return n;
+#undef CTRL16
 #endif
 	while (i + 8 <= n) {
 		uint64_t x, y;
