@@ -157,6 +157,27 @@ static void test_stderr_pid_prefix_ttt(void **state)
 	assert_int_equal(e[4].pid, -1);
 }
 
+/* Clocks of the -tt shape read at once and every other spelling of a
+ * time of day (other fraction widths, one-digit hours, a leap second)
+ * give the same nanoseconds; an hour of 24 is refused either way. */
+static void test_time_of_day_spellings(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1  09:05:07.000001 close(3) = 0");
+	FEED_OK(f, "1  10:00:00.1234567 close(3) = 0");
+	FEED_OK(f, "1  10:00:00.12345 close(3) = 0");
+	FEED_OK(f, "1  11:00:00 close(3) = 0");
+	FEED_OK(f, "1  23:59:60.500000 close(3) = 0");
+	assert_int_equal(f->cap.n, 5);
+	assert_int_equal(f->cap.ev[0].ts_ns, TOD(9, 5, 7, 1));
+	assert_int_equal(f->cap.ev[1].ts_ns, TOD(10, 0, 0, 123456) + 700);
+	assert_int_equal(f->cap.ev[2].ts_ns, TOD(10, 0, 0, 123450));
+	assert_int_equal(f->cap.ev[3].ts_ns, TOD(11, 0, 0, 0));
+	assert_int_equal(f->cap.ev[4].ts_ns, TOD(23, 59, 60, 500000));
+	assert_int_equal(feed(f, "1  24:00:00.000000 close(3) = 0"), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "timestamp"));
+}
+
 static void test_relative_and_none(void **state)
 {
 	struct fx *f = *state;
@@ -808,6 +829,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_syscall_numbers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_time_of_day_spellings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_number_edges, setup, teardown),
 		cmocka_unit_test(test_errno_and_flags),
 		cmocka_unit_test(test_probe),

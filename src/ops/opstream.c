@@ -334,6 +334,13 @@ static uint64_t align64(uint64_t v)
 	return (v + 63) & ~63ull;
 }
 
+/* The rank table's entry of r, whose records start at `first`. */
+static struct ops_rank rank_entry(const struct wrank *r, uint64_t first)
+{
+	return (struct ops_rank){ .first = first, .count = r->count, .name = r->name,
+				  .pid = r->pid, .t0_ns = r->t0, .host = r->host };
+}
+
 /* The header of w's file: every section's place. */
 static void layout(const struct ops_writer *w, struct ops_header *h)
 {
@@ -396,8 +403,7 @@ int opsw_finish(struct ops_writer *w)
 	}
 	for (uint32_t i = 0; i < w->nranks; i++) {
 		struct wrank *r = &w->ranks[i];
-		struct ops_rank ri = { .first = first, .count = r->count, .name = r->name,
-				       .pid = r->pid, .t0_ns = r->t0, .host = r->host };
+		struct ops_rank ri = rank_entry(r, first);
 		ret = write_full(fd, &ri, sizeof(ri), h.ranks_off + (uint64_t)i * sizeof(ri));
 		if (ret < 0)
 			goto out;
@@ -477,8 +483,7 @@ int opsw_finish_tables(struct ops_writer *w, struct opstream *s, const char **wh
 		memcpy(m + h.paths_off, w->paths, w->npaths * sizeof(struct ops_path));
 	for (uint32_t i = 0; i < w->nranks; i++) {
 		const struct wrank *r = &w->ranks[i];
-		struct ops_rank ri = { .first = first, .count = r->count, .name = r->name,
-				       .pid = r->pid, .t0_ns = r->t0, .host = r->host };
+		struct ops_rank ri = rank_entry(r, first);
 		if (r->maxh1 && handle_bad(r->maxh1 - 1, r->count))
 			*why = BAD_HANDLE;
 		memcpy(m + h.ranks_off + (uint64_t)i * sizeof(ri), &ri, sizeof(ri));

@@ -98,7 +98,7 @@ static inline bool tx_hex(const char *s, size_t n, uint64_t *v)
  * general parser then decides). */
 static inline bool tx_clock15(const char *p, uint64_t *ns)
 {
-	uint64_t h, m, s, us;
+	uint64_t h = 0, m = 0, s = 0, us = 0;
 	/* left to right: a NUL stops it before any byte past the string */
 	if (!tx_dec(p, 2, &h) || p[2] != ':' || !tx_dec(p + 3, 2, &m) || p[5] != ':' ||
 	    !tx_dec(p + 6, 2, &s) || p[8] != '.' || !tx_dec(p + 9, 6, &us) ||

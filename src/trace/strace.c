@@ -27,6 +27,7 @@
 #include "util/scan.h"
 #include "trace/strace.h"
 #include "trace/trace.h"
+#include "parse_common.h"
 
 /* ---- call table ----------------------------------------------------------- */
 /*
@@ -917,7 +918,12 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 		while (i < len && l[i] >= '0' && l[i] <= '9')
 			i++;
 	}
-	if (i > st) {
+	if (i == st + 2 && len - st > 15 && l[st + 15] == ' ' && tx_clock15(l + st, ts)) {
+		/* -tt's "HH:MM:SS.uuuuuu ", the usual case, at once */
+		*kind = TS_TOD;
+		for (i = st + 16; i < len && l[i] == ' '; i++)
+			;
+	} else if (i > st) {
 		if ((why = timestamp(l, len, st, &i, kind, ts)))
 			return why;
 	} else {
