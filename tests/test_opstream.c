@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <cmocka.h>
 
 #include "ops/opstream.h"
@@ -191,6 +192,165 @@ static void test_empty(void **state)
 	unlink(path);
 }
 
+/* Files in dir (the writer's temporaries must be gone). */
+static int files_in_dir(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* A record that says which rank it is and its index in that rank. */
+static struct op tagged(uint32_t rank, uint64_t i)
+{
+	return (struct op){ .kind = OP_WRITE, .file = OP_NOFILE, .handle = OP_NOHANDLE,
+			    .offset = i, .len = 1, .result = 1, .t_ns = rank };
+}
+
+/* The order in which ranks hand their records to the writer. */
+enum feed { FEED_IN_ORDER, FEED_RANDOM, FEED_REVERSED, FEED_RESUMED };
+
+/*
+ * Ranks of random sizes (none, under a chunk, exactly one, many), fed as
+ * `how` says; every record must read back in its rank, in order, and the
+ * writer must have known whether it could write them in place.
+ */
+static void check_feed(enum feed how, unsigned seed)
+{
+	enum { NR = 9 };
+	static const unsigned sizes[] = { 0, 1, 255, 256, 257, 512, 3000, 100, 0 };
+	uint64_t want[NR], fed[NR] = { 0 }, total = 0, left;
+	char path[256];
+	struct ops_writer *w;
+	uint32_t r;
+
+	srand(seed);
+	path_in(path, sizeof(path), "feed.ops");
+	assert_int_equal(opsw_open(&w, path), 0);
+	for (unsigned i = 0; i < NR; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "rank %u", i);
+		assert_int_equal(opsw_rank(w, name, i, &r), 0);
+		assert_int_equal(r, i);
+		want[i] = sizes[(i + seed) % NR] + (uint64_t)(rand() % 3);
+		total += want[i];
+	}
+	left = total;
+	switch (how) {
+	case FEED_IN_ORDER:
+	case FEED_REVERSED:
+		for (unsigned k = 0; k < NR; k++) {
+			uint32_t i = how == FEED_IN_ORDER ? k : NR - 1 - k;
+			for (; fed[i] < want[i]; fed[i]++) {
+				struct op op = tagged(i, fed[i]);
+				assert_int_equal(opsw_append(w, i, &op), 0);
+			}
+		}
+		break;
+	case FEED_RANDOM:
+		while (left) {
+			uint32_t i = (uint32_t)rand() % NR;
+			if (fed[i] == want[i])
+				continue;
+			struct op op = tagged(i, fed[i]++);
+			assert_int_equal(opsw_append(w, i, &op), 0);
+			left--;
+		}
+		break;
+	case FEED_RESUMED:
+		/* rank 3 writes half, rank 6 all of it, then rank 3 the rest */
+		want[3] = 700, want[6] = 600;
+		for (uint64_t k = 0; k < 350; k++) {
+			struct op op = tagged(3, fed[3]++);
+			assert_int_equal(opsw_append(w, 3, &op), 0);
+		}
+		for (; fed[6] < want[6]; fed[6]++) {
+			struct op op = tagged(6, fed[6]);
+			assert_int_equal(opsw_append(w, 6, &op), 0);
+		}
+		for (uint32_t i = 0; i < NR; i++)
+			for (; fed[i] < want[i]; fed[i]++) {
+				struct op op = tagged(i, fed[i]);
+				assert_int_equal(opsw_append(w, i, &op), 0);
+			}
+		total = 0;
+		for (uint32_t i = 0; i < NR; i++)
+			total += want[i];
+		break;
+	}
+	/* in place exactly when no rank came after a higher one had written */
+	int expect = how == FEED_IN_ORDER;
+	if (how == FEED_REVERSED) {
+		/* a rank is written out (and later ranks' turn begins) when it
+		 * fills a chunk: a lower rank with records after that is late */
+		expect = 1;
+		for (unsigned j = 0; j < NR; j++)
+			for (unsigned i = 0; i < j; i++)
+				if (want[j] >= 256 && want[i] > 0)
+					expect = 0;
+	}
+	if (how != FEED_RANDOM)
+		assert_int_equal(opsw_in_place(w), expect);
+	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(files_in_dir(), 1);
+
+	struct opstream s;
+	const char *why = NULL;
+	assert_int_equal(opstream_open(&s, path, &why), 0);
+	assert_int_equal(s.nranks, NR);
+	assert_int_equal(s.nops, total);
+	assert_int_equal(s.hdr->file_size, s.size);
+	for (uint32_t i = 0; i < NR; i++) {
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(&s, i, &n);
+		assert_int_equal(n, want[i]);
+		for (uint64_t k = 0; k < n; k++) {
+			assert_int_equal(ops[k].t_ns, i);
+			assert_int_equal(ops[k].offset, k);
+		}
+	}
+	opstream_close(&s);
+	unlink(path);
+}
+
+static void test_feed_orders(void **state)
+{
+	(void)state;
+	for (unsigned seed = 0; seed < 18; seed++) {
+		check_feed(FEED_IN_ORDER, seed);
+		check_feed(FEED_RANDOM, seed);
+		check_feed(FEED_REVERSED, seed);
+		check_feed(FEED_RESUMED, seed);
+	}
+}
+
+/* An aborted writer leaves nothing in the output's directory. */
+static void test_abort_cleans(void **state)
+{
+	(void)state;
+	char path[256];
+	struct ops_writer *w;
+	uint32_t r;
+	path_in(path, sizeof(path), "ab.ops");
+	assert_int_equal(opsw_open(&w, path), 0);
+	assert_int_equal(files_in_dir(), 1);     /* its temporary file */
+	assert_int_equal(opsw_rank(w, "r", 1, &r), 0);
+	for (uint64_t i = 0; i < 1000; i++) {
+		struct op op = tagged(0, i);
+		assert_int_equal(opsw_append(w, r, &op), 0);
+	}
+	opsw_abort(w);
+	assert_int_equal(files_in_dir(), 0);
+	/* no writer where the directory does not exist */
+	assert_int_equal(opsw_open(&w, "/nonexistent-dir/x.ops"), -ENOENT);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -200,6 +360,8 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_records_validated),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_feed_orders),
+		cmocka_unit_test(test_abort_cleans),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	rmdir(dir);

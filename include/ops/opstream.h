@@ -62,9 +62,12 @@ struct ops_rank {
 /* ---- writer ---------------------------------------------------------- */
 struct ops_writer;
 
-/* Create a writer whose output will be `path` (written atomically by
- * opsw_finish via a temporary file in the same directory).  Records are
- * spilled in per-rank chunks to a temporary file so memory stays bounded. */
+/* Create a writer whose output will be `path` (written atomically: a
+ * temporary file in the same directory, renamed by opsw_finish).  Records
+ * go to that file in per-rank chunks as they come, so memory stays
+ * bounded; while ranks arrive one after another in index order they are
+ * in their final place at once, else opsw_finish copies them rank by rank
+ * into a second temporary file. */
 int  opsw_open(struct ops_writer **w, const char *path);
 /* Intern a path; returns its id (same string -> same id). */
 int  opsw_path(struct ops_writer *w, const char *path, uint32_t flags, uint32_t *id);
@@ -76,6 +79,9 @@ int  opsw_rank_host(struct ops_writer *w, uint32_t rank, const char *host);
 int  opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op);
 /* Append "key=value\n" to the info blob (value may not contain '\n'). */
 int  opsw_info(struct ops_writer *w, const char *key, const char *value);
+/* 1 while every record so far is in its final place (opsw_finish will not
+ * copy them): no rank has had records after a higher-indexed rank's. */
+int  opsw_in_place(const struct ops_writer *w);
 /* Write the final file; frees w on success and on failure. */
 int  opsw_finish(struct ops_writer *w);
 void opsw_abort(struct ops_writer *w);

@@ -62,7 +62,7 @@ int  lr_next(struct linereader *lr, char **line, size_t *len);
 uint64_t now_ns(void);                 /* CLOCK_MONOTONIC */
 
 /* Temporary files to remove if a signal ends the process while they
- * exist (the trace loader's .ops, the writer's temporary): up to 4.
+ * exist (the trace loader's .ops, the writer's temporaries): up to 8.
  * tmpfile_remove_all() is async-signal-safe. */
 void tmpfile_track(const char *path);
 /* mkostemps(tmpl, suffixlen, O_CLOEXEC) with every catchable signal held

@@ -2,10 +2,16 @@
  * opstream.c - the .ops writer and reader.
  *
  * The writer keeps, per rank, one buffer of OPSW_CHUNK records; a full
- * buffer is appended to an unlinked spill file and remembered by offset.
- * Memory is thus bounded by ranks x chunk, whatever the trace length.
- * opsw_finish lays the final file out rank by rank (records of a rank
- * contiguous) into a temporary file next to the target, then renames it.
+ * buffer is appended to the output's temporary file (next to the target)
+ * and remembered by offset, so memory is bounded by ranks x chunk,
+ * whatever the trace length.  Records come right after the header, the
+ * tables after the records (the header says where each section is).
+ * While ranks arrive one after another in index order (LANL, Sandia, DXT,
+ * fio iologs), a rank's chunks follow the previous rank's, each rank's
+ * last partial chunk written when the next rank starts: the records are
+ * already in the final order and are written once.  When ranks interleave
+ * (strace), opsw_finish copies them rank by rank into a second temporary
+ * file.  Either way the finished file is renamed onto the target.
  *
  * A sink writer (opsw_open_sink) has no spill file and no buffers: each op
  * goes to the consumer as it comes, checked by the rules the reader
@@ -29,6 +35,11 @@
 
 #define OPSW_CHUNK 256u
 
+struct wchunk {
+	uint64_t off;        /* in the output's temporary file */
+	uint32_t n;          /* records, 1..OPSW_CHUNK */
+};
+
 struct wrank {
 	uint64_t name;       /* string table offset */
 	int64_t pid;
@@ -36,7 +47,7 @@ struct wrank {
 	uint64_t host;       /* string table offset, 0 = "" */
 	uint64_t count;
 	uint32_t maxh1;      /* sink: highest handle + 1, 0 none */
-	uint64_t *chunks;    /* spill offsets of full chunks */
+	struct wchunk *chunks; /* where the rank's written records are */
 	size_t nchunks, capchunks;
 	struct op *buf;      /* OPSW_CHUNK records, allocated lazily */
 	unsigned nbuf;
@@ -49,8 +60,11 @@ struct buf {
 
 struct ops_writer {
 	char *path;
-	int spill_fd;
-	uint64_t spill_len;
+	char tmp[PATH_MAX];  /* the temporary output, "" none */
+	int fd;              /* open on tmp, -1 none */
+	uint64_t end;        /* where the next chunk goes */
+	uint32_t cur;        /* records in place: ranks below cur are done */
+	int in_place;        /* every chunk so far in final order */
 	struct wrank *ranks;
 	uint32_t nranks, capranks;
 	struct ops_path *paths;
@@ -125,22 +139,30 @@ static uint64_t fnv1a(const char *s)
 	return h;
 }
 
+/* Records start right after the header (64-byte aligned). */
+#define OPS_RECORDS0 ((uint64_t)sizeof(struct ops_header))
+
 int opsw_open(struct ops_writer **wp, const char *path)
 {
 	struct ops_writer *w = calloc(1, sizeof(*w));
 	int ret = -ENOMEM;
 	if (!w)
 		return -ENOMEM;
-	w->spill_fd = -1;
+	w->fd = -1;
+	w->in_place = 1;
+	w->end = OPS_RECORDS0;
 	w->path = strdup(path);
 	if (!w->path)
 		goto fail;
-	const char *tmpdir = getenv("TMPDIR");
-	char tmpl[PATH_MAX];
-	snprintf(tmpl, sizeof(tmpl), "%s/replay-spill-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	w->spill_fd = tmpfile_make(tmpl, 0, false);     /* unlinked at once */
-	if (w->spill_fd < 0) {
+	if (snprintf(w->tmp, sizeof(w->tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(w->tmp)) {
+		w->tmp[0] = '\0';
+		ret = -ENAMETOOLONG;
+		goto fail;
+	}
+	w->fd = tmpfile_make(w->tmp, 0, true);
+	if (w->fd < 0) {
 		ret = -errno;
+		w->tmp[0] = '\0';
 		goto fail;
 	}
 	/* string offset 0 is the empty string */
@@ -282,6 +304,41 @@ static int sink_append(struct ops_writer *w, struct wrank *r, uint32_t rank, con
 	return w->sink.op ? w->sink.op(w->sink.arg, rank, op) : 0;
 }
 
+/* Write r's buffered records at the end of the temporary file. */
+static int flush_rank(struct ops_writer *w, struct wrank *r)
+{
+	if (!r->nbuf)
+		return 0;
+	if (r->nchunks == r->capchunks) {
+		size_t cap = r->capchunks ? r->capchunks * 2 : 16;
+		struct wchunk *nc = realloc(r->chunks, cap * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		r->chunks = nc;
+		r->capchunks = cap;
+	}
+	size_t n = (size_t)r->nbuf * sizeof(struct op);
+	int ret = write_full(w->fd, r->buf, n, w->end);
+	if (ret < 0)
+		return ret;
+	r->chunks[r->nchunks++] = (struct wchunk){ .off = w->end, .n = r->nbuf };
+	w->end += n;
+	r->nbuf = 0;
+	return 0;
+}
+
+/* In place: ranks cur .. upto-1 are done (their last records written,
+ * in index order); upto is the rank now written. */
+static int close_ranks(struct ops_writer *w, uint32_t upto)
+{
+	for (; w->cur < upto; w->cur++) {
+		int ret = flush_rank(w, &w->ranks[w->cur]);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
 {
 	if (rank >= w->nranks)
@@ -289,6 +346,8 @@ int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
 	struct wrank *r = &w->ranks[rank];
 	if (w->is_sink)
 		return sink_append(w, r, rank, op);
+	if (rank < w->cur)
+		w->in_place = 0;        /* a done rank goes on: copied at the end */
 	if (!r->buf) {
 		r->buf = malloc(OPSW_CHUNK * sizeof(struct op));
 		if (!r->buf)
@@ -298,21 +357,17 @@ int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
 	r->count++;
 	if (r->nbuf < OPSW_CHUNK)
 		return 0;
-	if (r->nchunks == r->capchunks) {
-		size_t cap = r->capchunks ? r->capchunks * 2 : 16;
-		uint64_t *nc = realloc(r->chunks, cap * sizeof(*nc));
-		if (!nc)
-			return -ENOMEM;
-		r->chunks = nc;
-		r->capchunks = cap;
+	if (w->in_place) {
+		int ret = close_ranks(w, rank);
+		if (ret < 0)
+			return ret;
 	}
-	int ret = write_full(w->spill_fd, r->buf, OPSW_CHUNK * sizeof(struct op), w->spill_len);
-	if (ret < 0)
-		return ret;
-	r->chunks[r->nchunks++] = w->spill_len;
-	w->spill_len += OPSW_CHUNK * sizeof(struct op);
-	r->nbuf = 0;
-	return 0;
+	return flush_rank(w, r);
+}
+
+int opsw_in_place(const struct ops_writer *w)
+{
+	return !w->is_sink && w->in_place;
 }
 
 int opsw_info(struct ops_writer *w, const char *key, const char *value)
@@ -341,8 +396,9 @@ static struct ops_rank rank_entry(const struct wrank *r, uint64_t first)
 				  .pid = r->pid, .t0_ns = r->t0, .host = r->host };
 }
 
-/* The header of w's file: every section's place. */
-static void layout(const struct ops_writer *w, struct ops_header *h)
+/* The header of w's tables laid out from byte `at` on (info, strings,
+ * paths, ranks); ops_off and file_size are the caller's. */
+static void layout(const struct ops_writer *w, struct ops_header *h, uint64_t at)
 {
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, OPS_MAGIC, 8);
@@ -352,90 +408,140 @@ static void layout(const struct ops_writer *w, struct ops_header *h)
 	h->npaths = w->npaths;
 	for (uint32_t i = 0; i < w->nranks; i++)
 		h->nops += w->ranks[i].count;
-	h->info_off = sizeof(*h);
+	h->info_off = at;
 	h->info_len = w->info.len + 1;
 	h->str_off = h->info_off + h->info_len;
 	h->str_len = w->strs.len;
 	h->paths_off = align64(h->str_off + h->str_len);
 	h->ranks_off = align64(h->paths_off + (uint64_t)w->npaths * sizeof(struct ops_path));
-	h->ops_off = align64(h->ranks_off + (uint64_t)w->nranks * sizeof(struct ops_rank));
-	h->file_size = h->ops_off + h->nops * sizeof(struct op);
+	h->file_size = h->ranks_off + (uint64_t)w->nranks * sizeof(struct ops_rank);
 }
 
-int opsw_finish(struct ops_writer *w)
+/* The tables and the header into fd, whose records (nops of them, in rank
+ * order) are at OPS_RECORDS0. */
+static int write_tables(const struct ops_writer *w, int fd)
+{
+	struct ops_header h;
+	uint64_t nops = 0, first = 0;
+	int ret;
+
+	for (uint32_t i = 0; i < w->nranks; i++)
+		nops += w->ranks[i].count;
+	layout(w, &h, OPS_RECORDS0 + nops * sizeof(struct op));
+	h.ops_off = OPS_RECORDS0;
+	if (w->info.len && (ret = write_full(fd, w->info.p, w->info.len, h.info_off)) < 0)
+		return ret;
+	if ((ret = write_full(fd, "", 1, h.info_off + w->info.len)) < 0 ||
+	    (ret = write_full(fd, w->strs.p, w->strs.len, h.str_off)) < 0)
+		return ret;
+	if (w->npaths &&
+	    (ret = write_full(fd, w->paths, w->npaths * sizeof(struct ops_path), h.paths_off)) < 0)
+		return ret;
+	if (w->nranks) {
+		struct ops_rank *ri = malloc(w->nranks * sizeof(*ri));
+		if (!ri)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < w->nranks; i++) {
+			ri[i] = rank_entry(&w->ranks[i], first);
+			first += w->ranks[i].count;
+		}
+		ret = write_full(fd, ri, w->nranks * sizeof(*ri), h.ranks_off);
+		free(ri);
+		if (ret < 0)
+			return ret;
+	}
+	if ((ret = write_full(fd, &h, sizeof(h), 0)) < 0)
+		return ret;
+	return ftruncate(fd, (off_t)h.file_size) < 0 ? -errno : 0;
+}
+
+/* Are the chunks written so far the records in rank order, contiguous
+ * from OPS_RECORDS0, with nothing left in a buffer? */
+static int chunks_in_order(const struct ops_writer *w)
+{
+	uint64_t pos = OPS_RECORDS0;
+
+	for (uint32_t i = 0; i < w->nranks; i++) {
+		const struct wrank *r = &w->ranks[i];
+		if (r->nbuf)
+			return 0;
+		for (size_t c = 0; c < r->nchunks; c++) {
+			if (r->chunks[c].off != pos)
+				return 0;
+			pos += (uint64_t)r->chunks[c].n * sizeof(struct op);
+		}
+	}
+	return pos == w->end;
+}
+
+/* Ranks interleaved: copy every rank's chunks, in rank order, from the
+ * temporary file into a second one, which replaces it. */
+static int copy_in_order(struct ops_writer *w)
 {
 	char tmp[PATH_MAX];
-	int fd = -1, ret;
-	struct op *chunk = NULL;
+	struct op *chunk = malloc(OPSW_CHUNK * sizeof(struct op));
+	uint64_t pos = OPS_RECORDS0;
+	int fd = -1, ret = -ENOMEM;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", w->path) >= (int)sizeof(tmp)) {
-		ret = -ENAMETOOLONG;
+	memcpy(tmp, w->tmp, sizeof(tmp));
+	tmp[strlen(tmp) - 6] = '\0';
+	strcat(tmp, "XXXXXX");
+	if (!chunk)
 		goto out;
-	}
 	fd = tmpfile_make(tmp, 0, true);
 	if (fd < 0) {
 		ret = -errno;
-		tmp[0] = '\0';
-		goto out;
-	}
-	fchmod(fd, 0644);
-
-	struct ops_header h;
-	layout(w, &h);
-
-	if ((ret = write_full(fd, &h, sizeof(h), 0)) < 0)
-		goto out;
-	if (w->info.len && (ret = write_full(fd, w->info.p, w->info.len, h.info_off)) < 0)
-		goto out;
-	if ((ret = write_full(fd, "", 1, h.info_off + w->info.len)) < 0)
-		goto out;
-	if ((ret = write_full(fd, w->strs.p, w->strs.len, h.str_off)) < 0)
-		goto out;
-	if (w->npaths &&
-	    (ret = write_full(fd, w->paths, w->npaths * sizeof(struct ops_path), h.paths_off)) < 0)
-		goto out;
-
-	uint64_t first = 0, pos = h.ops_off;
-	chunk = malloc(OPSW_CHUNK * sizeof(struct op));
-	if (!chunk) {
-		ret = -ENOMEM;
 		goto out;
 	}
 	for (uint32_t i = 0; i < w->nranks; i++) {
-		struct wrank *r = &w->ranks[i];
-		struct ops_rank ri = rank_entry(r, first);
-		ret = write_full(fd, &ri, sizeof(ri), h.ranks_off + (uint64_t)i * sizeof(ri));
-		if (ret < 0)
-			goto out;
+		const struct wrank *r = &w->ranks[i];
 		for (size_t c = 0; c < r->nchunks; c++) {
-			size_t n = OPSW_CHUNK * sizeof(struct op);
-			if ((ret = read_full(w->spill_fd, chunk, n, r->chunks[c])) < 0 ||
+			size_t n = (size_t)r->chunks[c].n * sizeof(struct op);
+			if ((ret = read_full(w->fd, chunk, n, r->chunks[c].off)) < 0 ||
 			    (ret = write_full(fd, chunk, n, pos)) < 0)
 				goto out;
 			pos += n;
 		}
 		if (r->nbuf) {
-			size_t n = r->nbuf * sizeof(struct op);
+			size_t n = (size_t)r->nbuf * sizeof(struct op);
 			if ((ret = write_full(fd, r->buf, n, pos)) < 0)
 				goto out;
 			pos += n;
 		}
-		first += r->count;
 	}
-	if (ftruncate(fd, (off_t)h.file_size) < 0 || rename(tmp, w->path) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	tmpfile_untrack(tmp);
-	tmp[0] = '\0';
+	/* the copy replaces the first file */
+	close(w->fd);
+	unlink(w->tmp);
+	tmpfile_untrack(w->tmp);
+	w->fd = fd;
+	memcpy(w->tmp, tmp, sizeof(tmp));
+	fd = -1;
 	ret = 0;
 out:
-	free(chunk);
-	if (fd >= 0)
+	if (fd >= 0) {
 		close(fd);
-	if (tmp[0]) {
 		unlink(tmp);
 		tmpfile_untrack(tmp);
+	}
+	free(chunk);
+	return ret;
+}
+
+int opsw_finish(struct ops_writer *w)
+{
+	int ret = 0;
+
+	if (w->in_place)
+		ret = close_ranks(w, w->nranks);
+	if (!ret && !(w->in_place && chunks_in_order(w)))
+		ret = copy_in_order(w);
+	if (!ret)
+		ret = write_tables(w, w->fd);
+	if (!ret && (fchmod(w->fd, 0644) < 0 || rename(w->tmp, w->path) < 0))
+		ret = -errno;
+	if (!ret) {
+		tmpfile_untrack(w->tmp);
+		w->tmp[0] = '\0';
 	}
 	opsw_abort(w);
 	return ret;
@@ -446,7 +552,7 @@ int opsw_open_sink(struct ops_writer **wp, const struct ops_sink *sink)
 	struct ops_writer *w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->spill_fd = -1;
+	w->fd = -1;
 	w->is_sink = 1;
 	w->sink = *sink;
 	if (buf_append(&w->strs, "", 1) < 0) {   /* offset 0: the empty string */
@@ -468,8 +574,8 @@ int opsw_finish_tables(struct ops_writer *w, struct opstream *s, const char **wh
 
 	memset(s, 0, sizeof(*s));
 	*why = NULL;
-	layout(w, &h);
-	h.file_size = h.ops_off;           /* the records are not here */
+	layout(w, &h, sizeof(h));
+	h.ops_off = h.file_size = align64(h.file_size);   /* the records are not here */
 	m = calloc(1, h.ops_off);
 	if (!m) {
 		ret = -ENOMEM;
@@ -507,8 +613,12 @@ void opsw_abort(struct ops_writer *w)
 {
 	if (!w)
 		return;
-	if (w->spill_fd >= 0)
-		close(w->spill_fd);
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->tmp[0]) {
+		unlink(w->tmp);
+		tmpfile_untrack(w->tmp);
+	}
 	for (uint32_t i = 0; i < w->nranks; i++) {
 		free(w->ranks[i].chunks);
 		free(w->ranks[i].buf);

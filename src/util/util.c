@@ -289,7 +289,7 @@ const char *fmt_utc_now(char *buf, size_t len)
 }
 
 /* ---- files to remove when a signal ends the process ------------------- */
-#define NTRACKED 4
+#define NTRACKED 8
 static char tracked[NTRACKED][4096];
 static volatile sig_atomic_t tracked_used[NTRACKED];
 

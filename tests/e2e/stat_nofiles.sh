@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # stat_nofiles.sh - `replay stat` reads a trace in one pass and creates,
-# writes, renames or removes no file: no temporary .ops, no spill file.
+# writes, renames or removes no file: no temporary .ops.
 #
 # A real capture (strace -f -y of a shell running dd, cat and cp on files
 # in a temp dir: several processes, interleaved) is analysed by
