@@ -540,6 +540,58 @@ static void t_read_bad(void **state)
 	bad_log("fio version 3 iolog\n/a add\n", 2, "expected a time in microseconds first");
 	bad_log("fio version 3 iolog\n0 /a add\n1 /a read 0 1 2\n", 3, "expected 'TIME FILE ACTION'");
 	bad_log("fio version 2 iolog\n/a add\n/a read 0 1 2 3 4\n", 3, "too many fields");
+	/* numbers of every width: past 8 digits, past 64 bits, a stray byte */
+	static const char *const badnum[] = { "12a4", "1234567x", "123456789a", "12345678a0123",
+					      "18446744073709551616", "99999999999999999999999",
+					      "+5", "" };
+	for (size_t i = 0; i < sizeof(badnum) / sizeof(badnum[0]); i++) {
+		char t[200];
+		snprintf(t, sizeof(t), "fio version 2 iolog\n/a add\n/a read %s 10\n", badnum[i]);
+		bad_log(t, 3, *badnum[i] ? "expected OFFSET and LENGTH as unsigned decimal numbers"
+					 : "expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH'");
+		snprintf(t, sizeof(t), "fio version 2 iolog\n/a add\n/a write 0 %s\n", badnum[i]);
+		bad_log(t, 3, *badnum[i] ? "expected OFFSET and LENGTH as unsigned decimal numbers"
+					 : "expected 'FILE ACTION' or 'FILE ACTION OFFSET LENGTH'");
+	}
+}
+
+/* Numbers of any width (8 digits at a time), names alike but in the
+ * middle (one hash slot each, the last-file shortcut never confused). */
+static void t_read_numbers_names(void **state)
+{
+	(void)state;
+	char log[300], ops[300];
+	struct opstream s;
+	struct rerr e;
+
+	path_in(log, sizeof(log), "n.iolog");
+	path_in(ops, sizeof(ops), "n.ops");
+	write_text(log, "fio version 2 iolog\n"
+			"/scratch/rank0001/out.dat add\n"
+			"/scratch/rank0002/out.dat add\n"
+			"/scratch/rank0001/out.dat read 0 7\n"
+			"/scratch/rank0002/out.dat read 12345678 00000001\n"
+			"/scratch/rank0002/out.dat read 123456789 000000000000000000004096\n"
+			"/scratch/rank0001/out.dat write 9223372036854775807 1\n"
+			"/scratch/rank0001/out.dat read 00000000000000000000000000000000 99999999\n"
+			"/scratch/rank0002/out.dat\twrite\t1234567812345678 100000000\r\n");
+	assert_int_equal(load_log(log, ops, &s, &e), 0);
+	const struct want w[] = {
+		{ OP_OPEN, 0, 0, 0, "/scratch/rank0001/out.dat", OPF_SYNTH, O_RDWR },
+		{ OP_READ, 0, 0, 7, "/scratch/rank0001/out.dat", 0, 0 },
+		{ OP_OPEN, 0, 0, 0, "/scratch/rank0002/out.dat", OPF_SYNTH, O_RDWR },
+		{ OP_READ, 0, 12345678, 1, "/scratch/rank0002/out.dat", 0, 0 },
+		{ OP_READ, 0, 123456789, 4096, "/scratch/rank0002/out.dat", 0, 0 },
+		{ OP_WRITE, 0, 9223372036854775807ull, 1, "/scratch/rank0001/out.dat", 0, 0 },
+		{ OP_READ, 0, 0, 99999999, "/scratch/rank0001/out.dat", 0, 0 },
+		{ OP_WRITE, 0, 1234567812345678ull, 100000000, "/scratch/rank0002/out.dat", 0, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/scratch/rank0001/out.dat", OPF_SYNTH, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/scratch/rank0002/out.dat", OPF_SYNTH, 0 },
+	};
+	expect_ops(&s, 0, w, sizeof(w) / sizeof(w[0]));
+	opstream_close(&s);
+	unlink(log);
+	unlink(ops);
 }
 
 /* ---- round trip: export, read back, export again ------------------------ */
@@ -682,6 +734,7 @@ int main(void)
 		cmocka_unit_test(t_read_v2),
 		cmocka_unit_test(t_read_v3),
 		cmocka_unit_test(t_read_bad),
+		cmocka_unit_test(t_read_numbers_names),
 		cmocka_unit_test(t_roundtrip),
 		cmocka_unit_test(t_natural_order),
 	};
