@@ -25,6 +25,7 @@
 
 #include "trace/trace.h"
 #include "parse_common.h"
+#include "util/scan.h"
 
 #define NS_PER_S  1000000000ull
 #define SYNTH_PID 0x50000000LL
@@ -45,10 +46,25 @@ struct sfields {
 };
 
 /* A field name's first 8 bytes, A-Z folded to a-z (strncasecmp's folding
- * in the C locale), packed into a word: most names compare in one step. */
-static inline uint64_t name_key(const char *s, size_t n)
+ * in the C locale), packed into a word: most names compare in one step.
+ * With `avail` >= 8 bytes readable at s, one load and no loop: the bytes
+ * past the name masked off, A-Z given 0x20 (a byte's 0x80 bit is set by
+ * adding 0x80-'A' but not by adding 0x80-'Z'-1; names are ASCII). */
+static inline uint64_t name_key(const char *s, size_t n, size_t avail)
 {
 	uint64_t k = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (avail >= 8 && n) {
+		memcpy(&k, s, 8);
+		if (n < 8)
+			k &= (1ull << (8 * n)) - 1;
+		uint64_t lo = k & 0x7f7f7f7f7f7f7f7full;
+		uint64_t up = ((lo + 0x3f3f3f3f3f3f3f3full) ^ (lo + 0x2525252525252525ull)) &
+			      ~k & 0x8080808080808080ull;
+		return k | up >> 2;
+	}
+#endif
+	(void)avail;
 	for (size_t i = 0; i < n && i < 8; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 'A' && c <= 'Z')
@@ -105,9 +121,7 @@ static int fields_parse(const char *s, size_t len, struct sfields *out, const ch
 		}
 		size_t vs = ++i;
 		int depth = 1;
-		for (; i < len; i++) {
-			if ((unsigned char)(s[i] - '(') > 1)    /* neither '(' nor ')' */
-				continue;
+		for (; (i = scan_any2(s, len, i, '(', ')')) < len; i++) {
 			if (s[i] == ')') {
 				if (--depth == 0)
 					break;
@@ -129,7 +143,7 @@ static int fields_parse(const char *s, size_t len, struct sfields *out, const ch
 			out->f = p;
 			out->cap = nc;
 		}
-		uint64_t key = name_key(s + ns, ne - ns);
+		uint64_t key = name_key(s + ns, ne - ns, len - ns);
 		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs, key };
 		out->mask |= key_bit(key);
 		i++;
@@ -239,7 +253,7 @@ static void fnames_init(void)
 {
 	for (size_t i = 0; fname_lists[i]; i++)
 		for (struct fname *f = fname_lists[i]; f->s; f++)
-			f->key = name_key(f->s, f->n), f->bit = key_bit(f->key);
+			f->key = name_key(f->s, f->n, 0), f->bit = key_bit(f->key);
 }
 
 /* String field: first of names, else the k-th str() field after the call
