@@ -16,6 +16,14 @@
 #include "util/scan.h"
 #include "util/util.h"
 
+static size_t ref_skip(const char *s, size_t n, size_t i, const char *set)
+{
+	for (; i < n; i++)
+		if (!memchr(set, s[i], strlen(set)))
+			return i;
+	return n;
+}
+
 static size_t ref_any(const char *s, size_t n, size_t i, const char *set)
 {
 	for (; i < n; i++)
@@ -44,6 +52,13 @@ static void t_scan_any(void **state)
 		fill(s, sizeof(s), &seed);
 		assert_int_equal(scan_any2(s, n, i, '"', '\\'), ref_any(s, n, i, "\"\\"));
 		assert_int_equal(scan_any3(s, n, i, '\\', '<', '>'), ref_any(s, n, i, "\\<>"));
+		assert_int_equal(scan_skip2(s, n, i, 'a', 'b'), ref_skip(s, n, i, "ab"));
+		/* runs of padding of every length, as in aligned columns */
+		size_t run = (size_t)(rand_r(&seed) % 70);
+		memset(s, ' ', run < n ? run : n);
+		if (rand_r(&seed) % 2 && run + 1 < n)
+			s[run / 2] = '\t';
+		assert_int_equal(scan_skip2(s, n, i, ' ', '\t'), ref_skip(s, n, i, " \t"));
 	}
 	/* nothing past n is looked at, even when it matches */
 	memset(s, 'a', sizeof(s));
@@ -54,6 +69,11 @@ static void t_scan_any(void **state)
 	s[3] = '>';
 	assert_int_equal(scan_any3(s, 41, 4, '\\', '<', '>'), 41);
 	assert_int_equal(scan_any3(s, 41, 3, '\\', '<', '>'), 3);
+	memset(s, ' ', sizeof(s));
+	s[40] = 'x';
+	assert_int_equal(scan_skip2(s, 40, 0, ' ', '\t'), 40);
+	assert_int_equal(scan_skip2(s, 41, 0, ' ', '\t'), 40);
+	assert_int_equal(scan_skip2(s, 41, 41, ' ', '\t'), 41);
 }
 
 static void t_dec8(void **state)

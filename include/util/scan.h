@@ -71,6 +71,27 @@ static inline size_t scan_any3(const char *s, size_t n, size_t i, char a, char b
 	return n;
 }
 
+/* Index of the first byte of s[i..n) that is neither a nor b (padding
+ * skipped 16 bytes at a time); n when none. */
+static inline size_t scan_skip2(const char *s, size_t n, size_t i, char a, char b)
+{
+#if defined(__SSE2__)
+	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+	while (i + 16 <= n) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		unsigned m = ~(unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb))) & 0xffffu;
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+		i += 16;
+	}
+#endif
+	for (; i < n; i++)
+		if (s[i] != a && s[i] != b)
+			return i;
+	return n;
+}
+
 /* Powers of ten up to 10^19. */
 static const uint64_t scan_pow10[20] = {
 	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "trace/dxt.h"
+#include "util/scan.h"
 #include "trace/trace.h"
 #include "util/imap.h"
 #include "parse_common.h"
@@ -184,9 +185,9 @@ static int str_add(struct dxt *D, const char *s, size_t n, uint32_t *off)
 	return 0;
 }
 
-static bool starts(const char *s, const char *prefix)
+static inline bool starts(const char *s, const char *prefix)
 {
-	return !strncmp(s, prefix, strlen(prefix));
+	return *s == *prefix && !strncmp(s, prefix, strlen(prefix));
 }
 
 static const char *skip_ws(const char *p)
@@ -210,6 +211,32 @@ static bool dec_i64(const char *p, const char **end, int64_t *v)
 		if (x > (UINT64_MAX - 9) / 10)
 			return false;
 		x = x * 10 + (uint64_t)(*p++ - '0');
+	}
+	if (p == s || x > (uint64_t)INT64_MAX + neg)
+		return false;
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+	*end = p;
+	return true;
+}
+
+/* dec_i64 on a span that ends at pe (or before, at a non-digit): 8
+ * digits at a time. */
+static bool dec_i64n(const char *p, const char *pe, const char **end, int64_t *v)
+{
+	bool neg = p < pe && *p == '-';
+	uint64_t x = 0, d;
+	const char *s;
+	unsigned k;
+
+	if (neg)
+		p++;
+	s = p;
+	while ((k = scan_dec8(p, (size_t)(pe - p), &d)) > 0) {
+		if (__builtin_mul_overflow(x, scan_pow10[k], &x) || __builtin_add_overflow(x, d, &x))
+			return false;
+		p += k;
+		if (k < 8)
+			break;
 	}
 	if (p == s || x > (uint64_t)INT64_MAX + neg)
 		return false;
@@ -586,17 +613,16 @@ struct segf {                     /* the fields of one segment line */
  * ("[106]", "[  5]") and a thread id (N/A or a number) may follow. */
 static int seg_fields(struct dxt *D, int m, const char *p, unsigned long line, struct segf *f)
 {
-	const char *tok[8], *end;
+	const char *tok[8], *end, *pe = p + strlen(p);     /* a NUL ends the line */
 	size_t ntok = 0;
 	bool range;
 
 	while (ntok < 8) {
-		p = skip_ws(p);
-		if (!*p || *p == '[' || *p == '\r')
+		p += scan_skip2(p, (size_t)(pe - p), 0, ' ', '\t');
+		if (p == pe || *p == '[' || *p == '\r')
 			break;
 		tok[ntok++] = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\r')
-			p++;
+		p += scan_any3(p, (size_t)(pe - p), 0, ' ', '\t', '\r');
 		/* the time fields hold a '.': two of them end the fixed part */
 		if (ntok >= 6 && memchr(tok[ntok - 1], '.', (size_t)(p - tok[ntok - 1])) &&
 		    memchr(tok[ntok - 2], '.', (size_t)(tok[ntok - 1] - tok[ntok - 2])))
@@ -611,7 +637,7 @@ static int seg_fields(struct dxt *D, int m, const char *p, unsigned long line, s
 	/* tok: rank kind segment [offset] length start end */
 	f->has_off = ntok == 7;
 	f->off = -1;
-	if (!dec_i64(tok[0], &end, &f->rank) || (*end != ' ' && *end != '\t'))
+	if (!dec_i64n(tok[0], pe, &end, &f->rank) || (*end != ' ' && *end != '\t'))
 		return bad(D, line, "expected a rank after %s", seg_name[m]);
 	if (starts(tok[1], "write ") || starts(tok[1], "write\t"))
 		f->is_w = true;
@@ -619,11 +645,11 @@ static int seg_fields(struct dxt *D, int m, const char *p, unsigned long line, s
 		f->is_w = false;
 	else
 		return bad(D, line, "expected 'write' or 'read' after the rank");
-	if (!dec_i64(tok[2], &end, &f->segix) || (*end != ' ' && *end != '\t'))
+	if (!dec_i64n(tok[2], pe, &end, &f->segix) || (*end != ' ' && *end != '\t'))
 		return bad(D, line, "expected a segment number");
-	if (f->has_off && (!dec_i64(tok[3], &end, &f->off) || (*end != ' ' && *end != '\t')))
+	if (f->has_off && (!dec_i64n(tok[3], pe, &end, &f->off) || (*end != ' ' && *end != '\t')))
 		return bad(D, line, "expected an offset");
-	if (!dec_i64(tok[3 + f->has_off], &end, &f->len) || (*end != ' ' && *end != '\t'))
+	if (!dec_i64n(tok[3 + f->has_off], pe, &end, &f->len) || (*end != ' ' && *end != '\t'))
 		return bad(D, line, "expected a length");
 	if (!secs_ticks(tok[4 + f->has_off], &end, &f->t0, &range) ||
 	    (*end != ' ' && *end != '\t') || !secs_ticks(tok[5 + f->has_off], &end, &f->t1, &range))
