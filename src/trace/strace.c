@@ -302,8 +302,10 @@ static int is_name_char(int c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-static struct span trim(struct span a)
+static inline __attribute__((always_inline)) struct span trim(struct span a)
 {
+	if (a.n && a.s[0] != ' ' && a.s[0] != '\t' && a.s[a.n - 1] != ' ' && a.s[a.n - 1] != '\t')
+		return a;               /* nearly every argument */
 	while (a.n && (a.s[0] == ' ' || a.s[0] == '\t'))
 		a.s++, a.n--;
 	while (a.n && (a.s[a.n - 1] == ' ' || a.s[a.n - 1] == '\t'))
@@ -464,7 +466,9 @@ static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x
 {
 	uint64_t v = 0;
 	if (base == 10) {
-		for (unsigned k = 8; k == 8 && *i < n; *i += k) {
+		/* the first 8 digits need no overflow check */
+		unsigned k = *i < n ? scan_dec8(s + *i, n - *i, &v) : 0;
+		for (*i += k; k == 8 && *i < n; *i += k) {
 			uint64_t c;
 			k = scan_dec8(s + *i, n - *i, &c);
 			if (__builtin_mul_overflow(v, scan_pow10[k], &v) ||
