@@ -185,9 +185,13 @@ static int str_add(struct dxt *D, const char *s, size_t n, uint32_t *off)
 	return 0;
 }
 
+/* s begins with prefix (s NUL-terminated: a short s stops at its NUL). */
 static inline bool starts(const char *s, const char *prefix)
 {
-	return *s == *prefix && !strncmp(s, prefix, strlen(prefix));
+	for (; *prefix; s++, prefix++)
+		if (*s != *prefix)
+			return false;
+	return true;
 }
 
 static const char *skip_ws(const char *p)
@@ -220,7 +224,8 @@ static bool dec_i64(const char *p, const char **end, int64_t *v)
 }
 
 /* dec_i64 on a span that ends at pe (or before, at a non-digit): 8
- * digits at a time. */
+ * digits at a time, for offsets and lengths (the byte loop is cheaper
+ * for ranks and segment numbers, a digit or three). */
 static bool dec_i64n(const char *p, const char *pe, const char **end, int64_t *v)
 {
 	bool neg = p < pe && *p == '-';
@@ -231,13 +236,10 @@ static bool dec_i64n(const char *p, const char *pe, const char **end, int64_t *v
 	if (neg)
 		p++;
 	s = p;
-	while ((k = scan_dec8(p, (size_t)(pe - p), &d)) > 0) {
+	k = scan_dec8(p, (size_t)(pe - p), &x);         /* 8 digits cannot overflow */
+	for (p += k; k == 8 && (k = scan_dec8(p, (size_t)(pe - p), &d)) > 0; p += k)
 		if (__builtin_mul_overflow(x, scan_pow10[k], &x) || __builtin_add_overflow(x, d, &x))
 			return false;
-		p += k;
-		if (k < 8)
-			break;
-	}
 	if (p == s || x > (uint64_t)INT64_MAX + neg)
 		return false;
 	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
@@ -245,7 +247,8 @@ static bool dec_i64n(const char *p, const char *pe, const char **end, int64_t *v
 	return true;
 }
 
-/* "S.FFFF" seconds into 0.1 ms ticks (further digits dropped). */
+/* "S.FFFF" seconds into 0.1 ms ticks (further digits dropped); the time
+ * fields are short, so a byte loop (8-digit steps cost more here). */
 static bool secs_ticks(const char *p, const char **end, uint32_t *t, bool *range)
 {
 	uint64_t whole = 0, frac = 0;
@@ -608,6 +611,15 @@ struct segf {                     /* the fields of one segment line */
 	bool is_w, has_off;
 };
 
+/* A '.' in s..e (a short token: no call). */
+static inline bool has_dot(const char *s, const char *e)
+{
+	for (; s < e; s++)
+		if (*s == '.')
+			return true;
+	return false;
+}
+
 /* Split and parse the fields after the module token (p): 7 of them, or 6
  * for X_MPIIO lines of 3.1.x parsers (no offset); then OST tokens
  * ("[106]", "[  5]") and a thread id (N/A or a number) may follow. */
@@ -624,8 +636,7 @@ static int seg_fields(struct dxt *D, int m, const char *p, unsigned long line, s
 		tok[ntok++] = p;
 		p += scan_any3(p, (size_t)(pe - p), 0, ' ', '\t', '\r');
 		/* the time fields hold a '.': two of them end the fixed part */
-		if (ntok >= 6 && memchr(tok[ntok - 1], '.', (size_t)(p - tok[ntok - 1])) &&
-		    memchr(tok[ntok - 2], '.', (size_t)(tok[ntok - 1] - tok[ntok - 2])))
+		if (ntok >= 6 && has_dot(tok[ntok - 1], p) && has_dot(tok[ntok - 2], tok[ntok - 1]))
 			break;
 	}
 	if (ntok == 8)
@@ -637,7 +648,7 @@ static int seg_fields(struct dxt *D, int m, const char *p, unsigned long line, s
 	/* tok: rank kind segment [offset] length start end */
 	f->has_off = ntok == 7;
 	f->off = -1;
-	if (!dec_i64n(tok[0], pe, &end, &f->rank) || (*end != ' ' && *end != '\t'))
+	if (!dec_i64(tok[0], &end, &f->rank) || (*end != ' ' && *end != '\t'))
 		return bad(D, line, "expected a rank after %s", seg_name[m]);
 	if (starts(tok[1], "write ") || starts(tok[1], "write\t"))
 		f->is_w = true;
@@ -645,7 +656,7 @@ static int seg_fields(struct dxt *D, int m, const char *p, unsigned long line, s
 		f->is_w = false;
 	else
 		return bad(D, line, "expected 'write' or 'read' after the rank");
-	if (!dec_i64n(tok[2], pe, &end, &f->segix) || (*end != ' ' && *end != '\t'))
+	if (!dec_i64(tok[2], &end, &f->segix) || (*end != ' ' && *end != '\t'))
 		return bad(D, line, "expected a segment number");
 	if (f->has_off && (!dec_i64n(tok[3], pe, &end, &f->off) || (*end != ' ' && *end != '\t')))
 		return bad(D, line, "expected an offset");
