@@ -555,6 +555,58 @@ static void t_read_bad(void **state)
 	}
 }
 
+/* --skip-bad: a line that names a file before its add line is bad, and
+ * is not replayed either (once pass 2 found the file, added further on,
+ * and replayed it); a line over the length bound counts once. */
+static void t_read_skip_bad(void **state)
+{
+	(void)state;
+	char log[300], ops[300];
+	struct opstream s;
+	struct rerr e;
+	struct load_opts lo = { .format = "fio-iolog", .skip_bad = true };
+	struct load_result res;
+	char *args[] = { log };
+
+	path_in(log, sizeof(log), "sb.iolog");
+	path_in(ops, sizeof(ops), "sb.ops");
+	size_t big = (1u << 20) + 10;
+	char *text = malloc(big + 200);
+	assert_non_null(text);
+	int k = sprintf(text, "fio version 2 iolog\n/a read 0 10\n/a add\n/a open\n/a read 0 20\n/a ");
+	memset(text + k, 'x', big);
+	strcpy(text + k + big, "\n/a write 5 5\n/a close\n");
+	write_text(log, text);
+	free(text);
+	unlink(ops);
+	assert_int_equal(trace_load(args, 1, &lo, ops, &res, &e), 0);
+	assert_int_equal(res.bad_lines, 2);
+	assert_int_equal(opstream_open(&s, ops, NULL), 0);
+	const struct want w[] = {
+		{ OP_OPEN, 0, 0, 0, "/a", 0, O_RDWR },
+		{ OP_READ, 0, 0, 20, "/a", 0, 0 },
+		{ OP_WRITE, 0, 5, 5, "/a", 0, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/a", 0, 0 },
+	};
+	expect_ops(&s, 0, w, sizeof(w) / sizeof(w[0]));
+	opstream_close(&s);
+	unlink(log);
+	unlink(ops);
+
+	/* without --skip-bad the early line stops the load, naming it */
+	path_in(log, sizeof(log), "sb2.iolog");
+	write_text(log, "fio version 2 iolog\n/a add\n/a open\n/b write 0 1\n/b add\n/a close\n");
+	lo.skip_bad = false;
+	unlink(ops);
+	assert_int_not_equal(trace_load(args, 1, &lo, ops, &res, &e), 0);
+	char msg[400];
+	snprintf(msg, sizeof(msg), "%s:4: file not added", log);
+	if (!strstr(e.msg, msg))
+		fail_msg("expected '%s' in '%s'", msg, e.msg);
+	assert_int_equal(access(ops, F_OK), -1);
+	unlink(log);
+}
+
 /* Numbers of any width (8 digits at a time), names alike but in the
  * middle (one hash slot each, the last-file shortcut never confused). */
 static void t_read_numbers_names(void **state)
@@ -735,6 +787,7 @@ int main(void)
 		cmocka_unit_test(t_read_v3),
 		cmocka_unit_test(t_read_bad),
 		cmocka_unit_test(t_read_numbers_names),
+		cmocka_unit_test(t_read_skip_bad),
 		cmocka_unit_test(t_roundtrip),
 		cmocka_unit_test(t_natural_order),
 	};

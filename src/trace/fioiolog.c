@@ -345,11 +345,12 @@ out:
  * Reading iologs (trace format "fio-iolog")
  *
  * One rank per file (files in natural order: rank-2 before rank-10).  Two
- * passes over each file: the first checks every line and learns which
- * files the log writes (their opens get O_RDWR, the others O_RDONLY: an
- * iolog records no flags; never O_CREAT, since fio creates and lays out
- * every added file before its job starts, so replay prepares them), the
- * second feeds the builder.
+ * passes over each file: the first only learns which files the log writes
+ * (their opens get O_RDWR, the others O_RDONLY: an iolog records no flags;
+ * never O_CREAT, since fio creates and lays out every added file before
+ * its job starts, so replay prepares them): it reads the action of each
+ * line and parses just the add and write lines.  The second checks every
+ * line, reports the bad ones and feeds the builder with the others.
  *
  *   add          declares FILE (no op)
  *   open, close  an open (mode 0644 when created) and a close
@@ -371,8 +372,10 @@ out:
 struct ifile {
 	char *name;
 	size_t len;              /* strlen(name) */
-	int written, open;
-	unsigned long added;     /* line of its add, 0 none */
+	int written;             /* pass 1: a valid write line names it */
+	int open;                /* pass 2: open in the op stream (also synthesized) */
+	int added;               /* pass 2: its add line was read */
+	int xopen;               /* pass 2: opened by an open line, not closed since */
 };
 
 struct iolog {
@@ -687,7 +690,52 @@ static int iolog_emit(struct iolog *L, const struct iline *il, size_t fi, unsign
 	return feed_ev(L, &ev, line);
 }
 
-/* One pass over the file: pass 1 checks and learns, pass 2 emits. */
+/* The token of index `want` of l (tokens as iolog_line splits them); false
+ * when the line has fewer. */
+static bool nth_token(const char *l, size_t want, const char **t, size_t *tn)
+{
+	size_t len = strlen(l), i = 0;
+
+	for (size_t k = 0;; k++) {
+		while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
+			i++;
+		if (i == len)
+			return false;
+		size_t j = scan_any3(l, len, i, ' ', '\t', '\r');
+		if (k == want) {
+			*t = l + i;
+			*tn = j - i;
+			return true;
+		}
+		i = j;
+	}
+}
+
+/* Pass 1's work for a line: an add line makes its file known, a write line
+ * marks its file written, both when the line is valid and, for a write,
+ * the file added before it (as pass 2 will find).  Every other line is
+ * left to pass 2 after reading its action.  0 or -ENOMEM. */
+static int iolog_learn(struct iolog *L, const char *l)
+{
+	const char *t;
+	size_t tn;
+	struct iline il;
+	const char *why;
+
+	if (!nth_token(l, L->version == 3 ? 2 : 1, &t, &tn))
+		return 0;
+	size_t a = act_find(t, tn);
+	if ((a != A_ADD && a != A_WRITE) || iolog_line(L, l, &il, &why))
+		return 0;
+	int64_t fi = file_find(L, il.file, il.flen, il.act == A_ADD);
+	if (fi < -1)
+		return (int)fi;
+	if (fi >= 0 && il.act == A_WRITE)
+		L->f[fi].written = 1;
+	return 0;
+}
+
+/* One pass over the file: pass 1 learns, pass 2 checks and emits. */
 static int iolog_pass(struct iolog *L, int pass)
 {
 	struct linereader lr;
@@ -703,7 +751,8 @@ static int iolog_pass(struct iolog *L, int pass)
 		const char *why = NULL;
 
 		if (rc == -E2BIG) {
-			rc = trace_bad_line(L->in, L->e, L->src, lr.lineno, "line too long");
+			rc = pass == 2 ? trace_bad_line(L->in, L->e, L->src, lr.lineno, "line too long")
+				       : 0;
 			if (rc)
 				break;
 			continue;
@@ -720,43 +769,42 @@ static int iolog_pass(struct iolog *L, int pass)
 				break;
 			continue;
 		}
+		if (pass == 1) {
+			rc = iolog_learn(L, l);
+			if (rc)
+				break;
+			continue;
+		}
 		rc = iolog_line(L, l, &il, &why);
 		if (rc == 1) {
 			rc = 0;
 			continue;
 		}
-		int64_t fi = rc ? -1 : file_find(L, il.file, il.flen, il.act == A_ADD && pass == 1);
+		int64_t fi = rc ? -1 : file_find(L, il.file, il.flen, 0);
 		if (fi < -1) {
 			rc = (int)fi;
 			break;
 		}
-		if (!rc && fi < 0) {
+		if (!rc && (fi < 0 || (il.act != A_ADD && !L->f[fi].added))) {
 			why = "file not added (no 'FILE add' line before)";
 			rc = -EINVAL;
 		}
-		if (!rc && pass == 1 && il.act == A_OPEN && L->f[fi].open) {
+		if (!rc && il.act == A_OPEN && L->f[fi].xopen) {
 			why = "file opened again without a close";
 			rc = -EINVAL;
 		}
 		if (rc) {
-			if (pass == 2)          /* reported in pass 1 already */
-				continue;
 			rc = trace_bad_line(L->in, L->e, L->src, lr.lineno, why);
 			if (rc)
 				break;
 			continue;
 		}
-		if (pass == 1) {
-			if (il.act == A_ADD && !L->f[fi].added)
-				L->f[fi].added = lr.lineno;
-			if (il.act == A_WRITE)
-				L->f[fi].written = 1;
-			if (il.act == A_OPEN)
-				L->f[fi].open = 1;
-			if (il.act == A_CLOSE)
-				L->f[fi].open = 0;
-			continue;
-		}
+		if (il.act == A_ADD)
+			L->f[fi].added = 1;
+		else if (il.act == A_OPEN)
+			L->f[fi].xopen = 1;
+		else if (il.act == A_CLOSE)
+			L->f[fi].xopen = 0;
 		rc = iolog_emit(L, &il, (size_t)fi, lr.lineno);
 		if (rc)
 			break;
