@@ -326,6 +326,80 @@ static void test_ff_merge_by_time(void **state)
 	done(&res, &s);
 }
 
+/* -ff of many threads writing at a shared file position, their clocks
+ * often equal: the merge takes lines by time, ties in file order (the
+ * pids' numeric order), so each write lands where a model says. */
+static void test_ff_merge_many_ties(void **state)
+{
+	(void)state;
+	enum { NT = 37, NW = 40 };
+	static char text[NT][NW * 64];
+	struct { unsigned t, file, k, len; } w[NT * NW], x;
+	size_t nw = 0;
+	unsigned seed = 12345;
+	char main_text[NT * 96 + 200], *m = main_text;
+
+	for (unsigned t = 0; t < NT; t++)
+		m += sprintf(m, "10:00:00.000001 clone3({flags=CLONE_VM|CLONE_FILES|CLONE_THREAD}, 88)"
+			     " = %u\n", 101 + t);
+	sprintf(m, "10:00:00.000005 openat(AT_FDCWD, \"/x\", O_RDWR|O_CREAT, 0644) = 3\n");
+	put("tie.100", main_text);
+	for (unsigned t = 0; t < NT; t++) {
+		char *q = text[t], name[32];
+		unsigned us = 10;
+		for (unsigned k = 0; k < NW; k++) {
+			seed = seed * 1103515245u + 12345u;
+			us += (seed >> 16) % 3;         /* 0: a tie with the line before */
+			unsigned len = 1 + (seed >> 20) % 50;
+			q += sprintf(q, "10:00:00.%06u write(3, \"a\", %u) = %u\n", us, len, len);
+			w[nw++] = (typeof(x)){ us, t, k, len };
+		}
+		snprintf(name, sizeof(name), "tie.%u", 101 + t);
+		put(name, text[t]);
+	}
+	/* the model: by time, then file (pid) order, then line order */
+	for (size_t i = 1; i < nw; i++)
+		for (size_t j = i; j > 0; j--) {
+			bool less = w[j].t < w[j - 1].t ||
+				    (w[j].t == w[j - 1].t && w[j].file < w[j - 1].file);
+			if (!less)
+				break;
+			x = w[j], w[j] = w[j - 1], w[j - 1] = x;
+		}
+	static uint64_t want[NT][NW];
+	uint64_t pos = 0;
+	for (size_t i = 0; i < nw; i++) {
+		want[w[i].file][w[i].k] = pos;
+		pos += w[i].len;
+	}
+	struct load_result res;
+	struct opstream s;
+	char *arg[1] = { (char *)tp("tie") };
+	load(arg, 1, NULL, false, &res, &s);
+	assert_int_equal(s.nranks, NT + 1);
+	for (unsigned t = 0; t < NT; t++) {
+		char rank[32];
+		snprintf(rank, sizeof(rank), "pid %u", 101 + t);
+		uint32_t r = 0;
+		while (r < s.nranks && strcmp(opstream_rank_name(&s, r), rank))
+			r++;
+		assert_true(r < s.nranks);
+		uint64_t n, k = 0;
+		const struct op *o = opstream_rank_ops(&s, r, &n);
+		for (uint64_t i = 0; i < n; i++)
+			if (o[i].kind == OP_WRITE) {
+				assert_true(k < NW);
+				if (o[i].offset != want[t][k])
+					fail_msg("pid %u write %lu at %lu, expected %lu", 101 + t,
+						 (unsigned long)k, (unsigned long)o[i].offset,
+						 (unsigned long)want[t][k]);
+				k++;
+			}
+		assert_int_equal(k, NW);
+	}
+	done(&res, &s);
+}
+
 /* -f to stderr: the main's clone3 is cut by "strace: Process 201 attached"
  * and its thread prints first: the main is still found to be 200 */
 static void test_stderr_cut_clone(void **state)
@@ -424,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_ff_relative_child_clock),
 		cmocka_unit_test(test_ops_passthrough_and_errors),
 		cmocka_unit_test(test_ff_merge_by_time),
+		cmocka_unit_test(test_ff_merge_many_ties),
 		cmocka_unit_test(test_midnight),
 		cmocka_unit_test(test_stderr_cut_clone),
 		cmocka_unit_test(test_detect_ltrace),

@@ -2264,31 +2264,38 @@ static void files_release(struct sfiles *fs)
 	free(fs->open);
 }
 
-/* Min-heap of file indexes by next timestamp (ties: file order), for the
- * timestamp merge of -ff files. */
-static bool sfile_less(const struct sfile *fs, size_t x, size_t y)
+/* Min-heap of the files by next timestamp (ties: file order), for the
+ * timestamp merge of -ff files.  An entry holds its file's key, so that a
+ * step down compares neighbours in the heap, not records far apart. */
+struct hent {
+	uint64_t key;
+	size_t i;
+};
+
+static inline bool hent_less(struct hent a, struct hent b)
 {
-	return fs[x].key < fs[y].key || (fs[x].key == fs[y].key && x < y);
+	return a.key < b.key || (a.key == b.key && a.i < b.i);
 }
 
-static void sift_down(size_t *heap, size_t nh, size_t c, const struct sfile *fs)
+/* The entry at c moved down to its place (a hole carried down, one
+ * store per level). */
+static void sift_down(struct hent *heap, size_t nh, size_t c)
 {
+	struct hent x = heap[c];
+
 	for (;;) {
-		size_t l = 2 * c + 1, r = l + 1, m = c;
-		if (l < nh && sfile_less(fs, heap[l], heap[m]))
-			m = l;
-		if (r < nh && sfile_less(fs, heap[r], heap[m]))
-			m = r;
-		if (m == c)
-			return;
-		size_t t = heap[c];
+		size_t l = 2 * c + 1, m;
+		if (l >= nh)
+			break;
+		m = l + 1 < nh && hent_less(heap[l + 1], heap[l]) ? l + 1 : l;
+		if (!hent_less(heap[m], x))
+			break;
 		heap[c] = heap[m];
-		heap[m] = t;
 		c = m;
 	}
+	heap[c] = x;
 }
 
-/* pid from an strace -ff name PREFIX.<digits>, or STRACE_NOPID */
 static int64_t suffix_pid(const char *name)
 {
 	const char *dot = strrchr(name, '.');
@@ -2519,28 +2526,37 @@ static int files_init(struct strace_parser *p, struct sfiles *fs, struct trace_i
 /* k-way merge by timestamp: the builder sees the processes' calls in time
  * order, as a -f trace would show them. */
 static int merge_by_time(struct strace_parser *p, struct sfiles *fs, struct trace_input *in,
-			 size_t *heap, struct rerr *e)
+			 struct rerr *e)
 {
+	struct hent *heap = malloc((fs->n ? fs->n : 1) * sizeof(*heap));
 	size_t nh = 0;
+	int rc = 0;
+
+	if (!heap)
+		return rerr_set(e, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < fs->n; i++)
 		if (fs->f[i].have)
-			heap[nh++] = i;
+			heap[nh++] = (struct hent){ fs->f[i].key, i };
 	for (size_t k = nh / 2; k-- > 0;)
-		sift_down(heap, nh, k, fs->f);
+		sift_down(heap, nh, k);
 	while (nh) {
-		int rc = handle(p, &fs->f[heap[0]], in, e);
+		size_t i = heap[0].i;
+		rc = handle(p, &fs->f[i], in, e);
 		if (!rc)
-			rc = files_next(fs, heap[0], in, 1, e);
+			rc = files_next(fs, i, in, 1, e);
 		if (rc < 0)
-			return rc;
-		if (!rc)
+			break;
+		if (rc)
+			heap[0].key = fs->f[i].key;
+		else
 			heap[0] = heap[--nh];
-		sift_down(heap, nh, 0, fs->f);
+		rc = 0;
+		sift_down(heap, nh, 0);
 	}
-	return 0;
+	free(heap);
+	return rc;
 }
 
-/* files by -ff pid (no pid first), then by position: a stable order */
 static int by_pid(const void *x, const void *y, void *arg)
 {
 	const struct sfile *fs = arg;
@@ -2632,7 +2648,7 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 	}
 	rc = files_init(p, &fs, in, &merge, e);
 	if (!rc)
-		rc = merge ? merge_by_time(p, &fs, in, heap, e) :
+		rc = merge ? merge_by_time(p, &fs, in, e) :
 			     walk_by_clone(p, &fs, in, heap, &sink, e);
 	if (!rc)
 		rc = strace_parser_finish(p, e);
