@@ -937,6 +937,26 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 	return NULL;
 }
 
+/* A line's prefix as prefix() read it, kept by the -ff merge (which reads
+ * it for the line's timestamp) so that the parse does not read it again:
+ * valid for that line and length only. */
+struct sprefix {
+	const char *line;
+	size_t len;
+	const char *why;
+	size_t pos;
+	int64_t pid;
+	int bracketed, kind;
+	uint64_t ts;
+};
+
+static void prefix_read(struct sprefix *x, const char *l, size_t len)
+{
+	x->line = l;
+	x->len = len;
+	x->why = prefix(l, len, &x->pos, &x->pid, &x->bracketed, &x->kind, &x->ts);
+}
+
 static uint64_t norm_ts(struct strace_src *src, int kind, uint64_t ts)
 {
 	const uint64_t day = 86400ull * 1000000000ull;
@@ -2090,21 +2110,27 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 	return decode(p, src, pid, ts, lineno, t, i, body, bn, line, len, e);
 }
 
-int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *line, size_t len,
-		       unsigned long lineno, struct rerr *e)
+/* strace_parser_line, given the line's prefix when the caller read it
+ * (pre: NULL, or prefix_read() of this line). */
+static int parser_line(struct strace_parser *p, struct strace_src *src, char *line, size_t len,
+		       unsigned long lineno, const struct sprefix *pre, struct rerr *e)
 {
 	p->bad = 0;
 	int rc = line_preamble(p, src, &line, &len, lineno, e);
 	if (rc)
 		return rc > 0 ? 0 : rc;
-	size_t pos;
-	int64_t rawpid, pid;
-	int bracketed, kind;
+	struct sprefix x;
+	if (!pre || pre->line != line || pre->len != len) {  /* none, or the line changed */
+		prefix_read(&x, line, len);
+		pre = &x;
+	}
+	size_t pos = pre->pos;
+	int64_t rawpid = pre->pid, pid;
+	int bracketed = pre->bracketed;
 	uint64_t ts;
-	const char *why = prefix(line, len, &pos, &rawpid, &bracketed, &kind, &ts);
-	if (why)
-		return bad_line(p, e, src, lineno, line, len, why);
-	ts = norm_ts(src, kind, ts);
+	if (pre->why)
+		return bad_line(p, e, src, lineno, line, len, pre->why);
+	ts = norm_ts(src, pre->kind, pre->ts);
 	/* scratch for decoded strings of this line (never longer) */
 	rc = reserve(&p->scratch, &p->scap, 2 * len + 1024);
 	if (rc)
@@ -2114,6 +2140,12 @@ int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *li
 	if (rc)
 		return rc;
 	return event_text(p, src, pid, lineno, ts, line + pos, len - pos, line, len, e);
+}
+
+int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *line, size_t len,
+		       unsigned long lineno, struct rerr *e)
+{
+	return parser_line(p, src, line, len, lineno, NULL, e);
 }
 
 int strace_parser_finish(struct strace_parser *p, struct rerr *e)
@@ -2179,6 +2211,7 @@ struct sfile {
 	uint64_t off;           /* where to reopen a closed file           */
 	unsigned long lineno;   /* number of the current line              */
 	uint64_t key;           /* timestamp of the current line (merge)   */
+	struct sprefix pre;     /* its prefix, read for the key (merge)    */
 	uint64_t used;          /* last read, for the choice of a file to close */
 };
 
@@ -2405,6 +2438,7 @@ static int files_next(struct sfiles *fs, size_t i, struct trace_input *in, int w
 	int rc = files_open(fs, i, e);
 	if (rc)
 		return rc;
+	f->pre.line = NULL;             /* read again below only for a key */
 	rc = lr_next(&f->lr, &f->line, &f->len);
 	f->lineno = f->lr.lineno;
 	if (rc == 0) {
@@ -2423,16 +2457,12 @@ static int files_next(struct sfiles *fs, size_t i, struct trace_input *in, int w
 	in->bytes += f->len + 1;
 	if (!want_key)
 		return 1;
-	size_t pos;
-	int64_t pid;
-	int br, kind;
-	uint64_t ts;
-	if (!prefix(f->line, f->len, &pos, &pid, &br, &kind, &ts) &&
-	    (kind == TS_TOD || kind == TS_EPOCH)) {
+	prefix_read(&f->pre, f->line, f->len);
+	if (!f->pre.why && (f->pre.kind == TS_TOD || f->pre.kind == TS_EPOCH)) {
 		/* same normalization the parse applies (idempotent) */
 		struct strace_src tmp = f->src;
 		tmp.carry = NULL;
-		f->key = norm_ts(&tmp, kind, ts);
+		f->key = norm_ts(&tmp, f->pre.kind, f->pre.ts);
 		f->src.day_off = tmp.day_off;
 	}
 	return 1;
@@ -2447,7 +2477,8 @@ static int handle(struct strace_parser *p, struct sfile *f, struct trace_input *
 		rc = rerr_at(e, -EINVAL, f->src.name, f->lineno,
 			     "expected a line shorter than %u bytes", LR_MAX);
 	} else {
-		rc = strace_parser_line(p, &f->src, f->line, f->len, f->lineno, e);
+		rc = parser_line(p, &f->src, f->line, f->len, f->lineno,
+				 f->pre.line == f->line ? &f->pre : NULL, e);
 	}
 	if (rc && p->bad && in->skip_bad) {
 		if (!in->bad_lines++) {
