@@ -82,6 +82,36 @@ static void test_merge(void **state)
 
 /* Many percentiles at once equal each asked alone, in fio's ascending
  * list and in any order; an empty histogram gives zeros. */
+/* All zero is empty: memory fresh from the kernel (the runner's shared
+ * slots) needs no hist_init; min and max come from the first value, in
+ * hist_add as in hist_merge, whatever the value. */
+static void test_zero_is_empty(void **state)
+{
+	(void)state;
+	static struct hist z, a, m;     /* zero-initialized, never hist_init'ed */
+	double q[2] = { 50.0, 100.0 };
+	uint64_t out[2] = { 9, 9 };
+
+	assert_int_equal(z.n, 0);
+	hist_percentiles(&z, q, 2, out);
+	assert_int_equal(out[0], 0);
+	assert_int_equal(out[1], 0);
+	assert_true(hist_mean(&z) == 0.0);
+	hist_add(&a, 5000);             /* larger than the zero in min */
+	assert_int_equal(a.min, 5000);
+	assert_int_equal(a.max, 5000);
+	assert_int_equal(hist_percentile(&a, 1.0), 5000);
+	hist_merge(&m, &z);             /* empty into empty: still empty */
+	assert_int_equal(m.n, 0);
+	hist_merge(&m, &a);             /* into empty: takes src's min */
+	assert_int_equal(m.min, 5000);
+	hist_add(&a, 7);
+	hist_merge(&m, &a);
+	assert_int_equal(m.min, 7);
+	assert_int_equal(m.max, 5000);
+	assert_int_equal(m.n, 3);
+}
+
 static void test_percentiles_at_once(void **state)
 {
 	(void)state;
@@ -115,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_percentiles_at_once),
+		cmocka_unit_test(test_zero_is_empty),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,7 +18,7 @@
 
 struct hist {
 	uint64_t n;
-	uint64_t min, max;      /* exact                     */
+	uint64_t min, max;      /* exact; meaningful when n > 0 (all zero: empty) */
 	double sum, sumsq;      /* for mean and stddev       */
 	uint32_t b[HIST_NBUCKETS];
 };

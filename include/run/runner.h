@@ -164,7 +164,8 @@ uint64_t runner_op_req(const struct op *op, int fd, void *buf, uint32_t align,
 
 /* Run one rank's ops in the calling process, as a worker does after the
  * barrier (no fork): used by the workers and by unit tests.  w must be
- * zeroed by the caller and its histograms initialized (runner_worker_init).
+ * zeroed by the caller (all-zero histograms are empty), then given to
+ * runner_worker_init.
  * stop: polled between ops (may be NULL).  Returns 0 or -errno of the
  * first failing op (unless continue_on_error). */
 struct worker_ctx {

@@ -10,10 +10,11 @@
 const double hist_pcts[HIST_NPCT] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80,
 				      90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 
+/* All zero is empty (min and max mean something once n > 0), so memory
+ * fresh from the kernel is a set of empty histograms already. */
 void hist_init(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));
-	h->min = UINT64_MAX;
 }
 
 unsigned hist_bucket(uint64_t v)
@@ -51,9 +52,9 @@ uint64_t hist_bucket_mid(unsigned idx)
 
 void hist_add(struct hist *h, uint64_t v)
 {
-	h->n++;
-	if (v < h->min)
+	if (!h->n || v < h->min)
 		h->min = v;
+	h->n++;
 	if (v > h->max)
 		h->max = v;
 	double d = (double)v;
@@ -66,9 +67,9 @@ void hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (!src->n)
 		return;
-	dst->n += src->n;
-	if (src->min < dst->min)
+	if (!dst->n || src->min < dst->min)
 		dst->min = src->min;
+	dst->n += src->n;
 	if (src->max > dst->max)
 		dst->max = src->max;
 	dst->sum += src->sum;

@@ -69,6 +69,7 @@ struct runner {
 	struct run_shared *sh;
 	size_t sh_size;
 	pid_t *pids;
+	uint8_t *used;               /* per slot: a worker wrote results there */
 	pid_t parent;
 	int dir_fd;                  /* O_RDONLY fd of TARGET for syncfs   */
 	struct topo *topo;           /* NULL when hwloc could not load     */
@@ -204,9 +205,7 @@ uint64_t runner_op_req(const struct op *op, int fd, void *buf, uint32_t align, s
 
 void runner_worker_init(struct worker_result *w)
 {
-	for (int c = 0; c < RC__COUNT; c++)
-		hist_init(&w->cls[c].lat);
-	hist_init(&w->lag);
+	/* the histograms: all zero is empty (hist_init) */
 	w->numa_node = -1;
 }
 
@@ -1417,7 +1416,8 @@ int runner_init(struct runner **rp, struct plan *p, const struct opstream *s,
 	}
 	r->sh->nworkers = (uint32_t)p->nprocs;
 	r->pids = calloc(p->nprocs, sizeof(*r->pids));
-	if (!r->pids) {
+	r->used = calloc(p->nprocs, 1);
+	if (!r->pids || !r->used) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -1471,14 +1471,20 @@ void runner_free(struct runner *r)
 	if (r->topo)
 		topo_free(r->topo);
 	free(r->pids);
+	free(r->used);
 	free(r);
 }
 
+/* A slot made ready for a worker.  One no worker has used is still as the
+ * kernel mapped it, all zero (empty histograms): only its own fields are
+ * set, so that 1024 slots of ~80 KiB are not all written (and faulted in)
+ * by the parent before the workers start. */
 static void reset_slot(struct runner *r, unsigned i)
 {
 	struct worker_result *w = &r->sh->w[i];
 
-	memset(w, 0, sizeof(*w));
+	if (r->used[i])
+		memset(w, 0, sizeof(*w));
 	runner_worker_init(w);
 	w->rank = (int32_t)r->plan->procs[i].rank;
 	w->copy = r->plan->procs[i].copy;
@@ -1597,6 +1603,7 @@ static int group_fork(struct group *g, struct rerr *e)
 	for (unsigned i = g->first; i < g->first + g->count; i++) {
 		reset_slot(r, i);
 		r->pids[i] = -1;
+		r->used[i] = 1;         /* a worker (or, under MPI, a gather) fills it */
 	}
 	fflush(NULL);
 	for (unsigned i = g->first; i < g->first + g->count; i++) {
