@@ -417,16 +417,30 @@ static void expect_ops(const struct opstream *s, uint32_t r, const struct want *
 	}
 }
 
+/* Write `text` as NAME.iolog in the test directory and load it into s;
+ * log and ops (300 bytes each) get the two paths, for unlink. */
+static void load_text(const char *name, const char *text, char *log, char *ops,
+		      struct opstream *s)
+{
+	struct rerr e;
+	char n[64];
+
+	snprintf(n, sizeof(n), "%s.iolog", name);
+	path_in(log, 300, n);
+	snprintf(n, sizeof(n), "%s.ops", name);
+	path_in(ops, 300, n);
+	write_text(log, text);
+	if (load_log(log, ops, s, &e))
+		fail_msg("%s: %s", log, e.msg);
+}
+
 static void t_read_v2(void **state)
 {
 	(void)state;
 	char log[300], ops[300], v[64];
 	struct opstream s;
-	struct rerr e;
 
-	path_in(log, sizeof(log), "a.iolog");
-	path_in(ops, sizeof(ops), "a.ops");
-	write_text(log, "fio version 2 iolog\n"
+	load_text("a", "fio version 2 iolog\n"
 			"/x/w add\n/x/r add\n"
 			"/x/w open\n"
 			"/x/w write 0 4096\n"
@@ -437,8 +451,8 @@ static void t_read_v2(void **state)
 			"/x/w trim 0 4096\n"            /* not replayed */
 			"/x/w datasync 0 0\n"
 			"/x/w close\n"
-			"/x/w close\n");                /* not open any more: ignored */
-	assert_int_equal(load_log(log, ops, &s, &e), 0);
+			"/x/w close\n",                 /* not open any more: ignored */
+		  log, ops, &s);
 	assert_int_equal(s.nranks, 1);
 	assert_string_equal(opstream_rank_name(&s, 0), "a.iolog");
 	const struct want w[] = {
@@ -467,11 +481,8 @@ static void t_read_v3(void **state)
 	(void)state;
 	char log[300], ops[300];
 	struct opstream s;
-	struct rerr e;
 
-	path_in(log, sizeof(log), "j.iolog");
-	path_in(ops, sizeof(ops), "j.ops");
-	write_text(log, "fio version 3 iolog\n"
+	load_text("j", "fio version 3 iolog\n"
 			"14 /tmp/fiot/j.0.0 add\n"
 			"18 /tmp/fiot/j.0.1 add\n"
 			"111 /tmp/fiot/j.0.0 open\n"
@@ -481,8 +492,8 @@ static void t_read_v3(void **state)
 			"1273 /tmp/fiot/j.0.1 write 12288 4096\n"
 			"1890 /tmp/fiot/j.0.0 sync 8192 0\n"
 			"4014 /tmp/fiot/j.0.1 close\n"
-			"4738 /tmp/fiot/j.0.0 close\n");
-	assert_int_equal(load_log(log, ops, &s, &e), 0);
+			"4738 /tmp/fiot/j.0.0 close\n",
+		  log, ops, &s);
 	const struct want w[] = {
 		{ OP_OPEN, 0, 0, 0, "/tmp/fiot/j.0.0", 0, O_RDONLY },
 		{ OP_READ, 4000, 0, 4096, "/tmp/fiot/j.0.0", 0, 0 },
@@ -605,11 +616,8 @@ static void t_read_numbers_names(void **state)
 	(void)state;
 	char log[300], ops[300];
 	struct opstream s;
-	struct rerr e;
 
-	path_in(log, sizeof(log), "n.iolog");
-	path_in(ops, sizeof(ops), "n.ops");
-	write_text(log, "fio version 2 iolog\n"
+	load_text("n", "fio version 2 iolog\n"
 			"/scratch/rank0001/out.dat add\n"
 			"/scratch/rank0002/out.dat add\n"
 			"/scratch/rank0001/out.dat read 0 7\n"
@@ -617,8 +625,8 @@ static void t_read_numbers_names(void **state)
 			"/scratch/rank0002/out.dat read 123456789 000000000000000000004096\n"
 			"/scratch/rank0001/out.dat write 9223372036854775807 1\n"
 			"/scratch/rank0001/out.dat read 00000000000000000000000000000000 99999999\n"
-			"/scratch/rank0002/out.dat\twrite\t1234567812345678 100000000\r\n");
-	assert_int_equal(load_log(log, ops, &s, &e), 0);
+			"/scratch/rank0002/out.dat\twrite\t1234567812345678 100000000\r\n",
+		  log, ops, &s);
 	const struct want w[] = {
 		{ OP_OPEN, 0, 0, 0, "/scratch/rank0001/out.dat", OPF_SYNTH, O_RDWR },
 		{ OP_READ, 0, 0, 7, "/scratch/rank0001/out.dat", 0, 0 },
