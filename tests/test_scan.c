@@ -4,6 +4,7 @@
  * over its length bound. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -124,6 +125,46 @@ static char *tmpfile_with(const char *data, size_t n)
 	return path;
 }
 
+/* scan_decn against a digit-at-a-time loop with its own overflow test:
+ * runs of every length up to 30 (zeros in front, values at 2^64 - 1 and
+ * just past it), cut by the span's end or a non-digit. */
+static void t_decn(void **state)
+{
+	(void)state;
+	unsigned seed = 29;
+	char s[40];
+	for (int it = 0; it < 300000; it++) {
+		size_t run = (size_t)(rand_r(&seed) % 31), n = (size_t)(rand_r(&seed) % 36);
+		for (size_t i = 0; i < sizeof(s); i++)
+			s[i] = i < run ? (char)('0' + (it % 3 ? rand_r(&seed) % 10 : 0)) : "x /9"[rand_r(&seed) % 4];
+		if (it % 7 == 0 && run > 2)
+			s[rand_r(&seed) % run] = 'a';
+		uint64_t want = 0, got = 7;
+		bool wovf = false, ovf = true;
+		size_t k = 0;
+		for (; k < n && s[k] >= '0' && s[k] <= '9'; k++)
+			if (__builtin_mul_overflow(want, 10, &want) ||
+			    __builtin_add_overflow(want, (uint64_t)(s[k] - '0'), &want))
+				wovf = true;
+		assert_int_equal(scan_decn(s, n, &got, &ovf), k);
+		assert_int_equal(ovf, wovf);
+		if (!wovf)
+			assert_int_equal(got, want);
+	}
+	uint64_t v;
+	bool ovf;
+	assert_int_equal(scan_decn("18446744073709551615", 20, &v, &ovf), 20);
+	assert_false(ovf);
+	assert_int_equal(v, UINT64_MAX);
+	assert_int_equal(scan_decn("18446744073709551616", 20, &v, &ovf), 20);
+	assert_true(ovf);
+	assert_int_equal(scan_decn("000000000000000000000000042 ", 28, &v, &ovf), 27);
+	assert_false(ovf);
+	assert_int_equal(v, 42);
+	assert_int_equal(scan_decn("", 0, &v, &ovf), 0);
+	assert_int_equal(v, 0);
+}
+
 static void t_lines_across_blocks(void **state)
 {
 	(void)state;
@@ -205,6 +246,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_scan_any),
 		cmocka_unit_test(t_dec8),
+		cmocka_unit_test(t_decn),
 		cmocka_unit_test(t_lines_across_blocks),
 		cmocka_unit_test(t_line_too_long),
 	};

@@ -1,13 +1,14 @@
 /*
  * scan.h - find the next of two or three bytes in a span, 16 bytes at a
  * time where the CPU has SSE2 (every x86-64), one at a time elsewhere; and
- * read up to 8 decimal digits at once.  The text readers spend most of
+ * read decimal digits 8 at a time.  The text readers spend most of
  * their time skipping quoted strings and path decorations and reading
  * numbers; these make that a few instructions per 16 bytes or 8 digits.
  */
 #ifndef REPLAY_UTIL_SCAN_H
 #define REPLAY_UTIL_SCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -137,6 +138,28 @@ static inline unsigned scan_dec8(const char *s, size_t n, uint64_t *v)
 		r = r * 10 + (uint64_t)(s[k] - '0'), k++;
 	*v = r;
 	return k;
+}
+
+/*
+ * All the decimal digits at the start of s[0..n), any number of them, 8 at
+ * a step: their count, their value in *v, and *ovf set when that value
+ * does not fit 64 bits (*v then means nothing).  The first step needs no
+ * overflow check; each further one is checked.
+ */
+static inline size_t scan_decn(const char *s, size_t n, uint64_t *v, bool *ovf)
+{
+	uint64_t x, d;
+	unsigned k = scan_dec8(s, n, &x);
+	size_t i = k;
+
+	*ovf = false;
+	while (k == 8 && i < n && (k = scan_dec8(s + i, n - i, &d)) > 0) {
+		if (__builtin_mul_overflow(x, scan_pow10[k], &x) || __builtin_add_overflow(x, d, &x))
+			*ovf = true;
+		i += k;
+	}
+	*v = x;
+	return i;
 }
 
 #endif

@@ -19,6 +19,7 @@
  * as the file's head, so the reader's accessors work on it unchanged.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -142,6 +143,13 @@ static uint64_t fnv1a(const char *s)
 /* Records start right after the header (64-byte aligned). */
 #define OPS_RECORDS0 ((uint64_t)sizeof(struct ops_header))
 
+/* The mkostemps template of a temporary file next to path; false when too
+ * long. */
+static bool tmp_name(char *buf, size_t size, const char *path)
+{
+	return snprintf(buf, size, "%s.tmpXXXXXX", path) < (int)size;
+}
+
 int opsw_open(struct ops_writer **wp, const char *path)
 {
 	struct ops_writer *w = calloc(1, sizeof(*w));
@@ -154,7 +162,7 @@ int opsw_open(struct ops_writer **wp, const char *path)
 	w->path = strdup(path);
 	if (!w->path)
 		goto fail;
-	if (snprintf(w->tmp, sizeof(w->tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(w->tmp)) {
+	if (!tmp_name(w->tmp, sizeof(w->tmp), path)) {
 		w->tmp[0] = '\0';
 		ret = -ENAMETOOLONG;
 		goto fail;
@@ -396,9 +404,11 @@ static struct ops_rank rank_entry(const struct wrank *r, uint64_t first)
 				  .pid = r->pid, .t0_ns = r->t0, .host = r->host };
 }
 
-/* The header of w's tables laid out from byte `at` on (info, strings,
- * paths, ranks); ops_off and file_size are the caller's. */
-static void layout(const struct ops_writer *w, struct ops_header *h, uint64_t at)
+/* The header of w's file: every section's place.  A file has its records
+ * first, at OPS_RECORDS0, and the tables after them; the sink's tables
+ * (records_first false) start after the header and its records are not
+ * there (ops_off is the tables' aligned end, as is file_size). */
+static void layout(const struct ops_writer *w, struct ops_header *h, bool records_first)
 {
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, OPS_MAGIC, 8);
@@ -408,27 +418,25 @@ static void layout(const struct ops_writer *w, struct ops_header *h, uint64_t at
 	h->npaths = w->npaths;
 	for (uint32_t i = 0; i < w->nranks; i++)
 		h->nops += w->ranks[i].count;
-	h->info_off = at;
+	h->info_off = records_first ? OPS_RECORDS0 + h->nops * sizeof(struct op) : sizeof(*h);
 	h->info_len = w->info.len + 1;
 	h->str_off = h->info_off + h->info_len;
 	h->str_len = w->strs.len;
 	h->paths_off = align64(h->str_off + h->str_len);
 	h->ranks_off = align64(h->paths_off + (uint64_t)w->npaths * sizeof(struct ops_path));
 	h->file_size = h->ranks_off + (uint64_t)w->nranks * sizeof(struct ops_rank);
+	h->ops_off = records_first ? OPS_RECORDS0 : (h->file_size = align64(h->file_size));
 }
 
-/* The tables and the header into fd, whose records (nops of them, in rank
- * order) are at OPS_RECORDS0. */
+/* The tables and the header into fd, whose records (in rank order) are at
+ * OPS_RECORDS0. */
 static int write_tables(const struct ops_writer *w, int fd)
 {
 	struct ops_header h;
-	uint64_t nops = 0, first = 0;
+	uint64_t first = 0;
 	int ret;
 
-	for (uint32_t i = 0; i < w->nranks; i++)
-		nops += w->ranks[i].count;
-	layout(w, &h, OPS_RECORDS0 + nops * sizeof(struct op));
-	h.ops_off = OPS_RECORDS0;
+	layout(w, &h, true);
 	if (w->info.len && (ret = write_full(fd, w->info.p, w->info.len, h.info_off)) < 0)
 		return ret;
 	if ((ret = write_full(fd, "", 1, h.info_off + w->info.len)) < 0 ||
@@ -483,9 +491,7 @@ static int copy_in_order(struct ops_writer *w)
 	uint64_t pos = OPS_RECORDS0;
 	int fd = -1, ret = -ENOMEM;
 
-	memcpy(tmp, w->tmp, sizeof(tmp));
-	tmp[strlen(tmp) - 6] = '\0';
-	strcat(tmp, "XXXXXX");
+	tmp_name(tmp, sizeof(tmp), w->path);    /* fits: the first one did */
 	if (!chunk)
 		goto out;
 	fd = tmpfile_make(tmp, 0, true);
@@ -574,8 +580,7 @@ int opsw_finish_tables(struct ops_writer *w, struct opstream *s, const char **wh
 
 	memset(s, 0, sizeof(*s));
 	*why = NULL;
-	layout(w, &h, sizeof(h));
-	h.ops_off = h.file_size = align64(h.file_size);   /* the records are not here */
+	layout(w, &h, false);                  /* the records are not here */
 	m = calloc(1, h.ops_off);
 	if (!m) {
 		ret = -ENOMEM;

@@ -228,22 +228,16 @@ static bool dec_i64(const char *p, const char **end, int64_t *v)
  * for ranks and segment numbers, a digit or three). */
 static bool dec_i64n(const char *p, const char *pe, const char **end, int64_t *v)
 {
-	bool neg = p < pe && *p == '-';
-	uint64_t x = 0, d;
-	const char *s;
-	unsigned k;
+	bool neg = p < pe && *p == '-', ovf;
+	uint64_t x;
 
 	if (neg)
 		p++;
-	s = p;
-	k = scan_dec8(p, (size_t)(pe - p), &x);         /* 8 digits cannot overflow */
-	for (p += k; k == 8 && (k = scan_dec8(p, (size_t)(pe - p), &d)) > 0; p += k)
-		if (__builtin_mul_overflow(x, scan_pow10[k], &x) || __builtin_add_overflow(x, d, &x))
-			return false;
-	if (p == s || x > (uint64_t)INT64_MAX + neg)
+	size_t k = scan_decn(p, (size_t)(pe - p), &x, &ovf);
+	if (!k || ovf || x > (uint64_t)INT64_MAX + neg)
 		return false;
 	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
-	*end = p;
+	*end = p + k;
 	return true;
 }
 

@@ -488,48 +488,42 @@ static size_t act_find(const char *s, size_t n)
 	return i;
 }
 
-/* All of s[0..n) decimal digits, any number of them, the value in 64 bits:
- * 8 digits at a time. */
+/* All of s[0..n) decimal digits, any number of them, the value in 64 bits. */
 static inline int u64_tok(const char *s, size_t n, uint64_t *v)
 {
-	uint64_t x = 0, d;
-	size_t i = 0;
+	bool ovf;
 
-	if (!n)
-		return -EINVAL;
-	if (n <= 8)             /* most lengths, small offsets: one step */
-		return scan_dec8(s, n, v) == n ? 0 : -EINVAL;
-	while (i < n) {
-		unsigned k = scan_dec8(s + i, n - i, &d);
-		if (!k || __builtin_mul_overflow(x, scan_pow10[k], &x) ||
-		    __builtin_add_overflow(x, d, &x))
-			return -EINVAL;
-		i += k;
+	return n && scan_decn(s, n, v, &ovf) == n && !ovf ? 0 : -EINVAL;
+}
+
+/* The first `max` fields of l (split on blanks, tabs and CRs; a NUL ends
+ * the line) into tok/tl; how many there are, up to max. */
+static size_t iolog_tokens(const char *l, const char **tok, size_t *tl, size_t max)
+{
+	size_t n = 0, len = strlen(l), i = 0;
+
+	while (n < max) {
+		while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
+			i++;
+		if (i == len)
+			break;
+		size_t j = scan_any3(l, len, i, ' ', '\t', '\r');
+		tok[n] = l + i;
+		tl[n++] = j - i;
+		i = j;
 	}
-	*v = x;
-	return 0;
+	return n;
 }
 
 /* Split and check one line; *why on failure.  0, 1 (blank), -EINVAL. */
 static int iolog_line(const struct iolog *L, const char *l, struct iline *out, const char **why)
 {
-	const char *tok[6];
-	size_t tl[6], n = 0, len = strlen(l), i = 0;    /* a NUL ends the line */
+	const char *tok[7];
+	size_t tl[7], n = iolog_tokens(l, tok, tl, 7), i;
 
-	for (;;) {
-		while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
-			i++;
-		if (i == len)
-			break;
-		if (n == 6) {
-			*why = "too many fields";
-			return -EINVAL;
-		}
-		size_t j = scan_any3(l, len, i, ' ', '\t', '\r');
-		tok[n] = l + i;
-		tl[n] = j - i;
-		n++;
-		i = j;
+	if (n == 7) {
+		*why = "too many fields";
+		return -EINVAL;
 	}
 	if (!n)
 		return 1;
@@ -690,41 +684,20 @@ static int iolog_emit(struct iolog *L, const struct iline *il, size_t fi, unsign
 	return feed_ev(L, &ev, line);
 }
 
-/* The token of index `want` of l (tokens as iolog_line splits them); false
- * when the line has fewer. */
-static bool nth_token(const char *l, size_t want, const char **t, size_t *tn)
-{
-	size_t len = strlen(l), i = 0;
-
-	for (size_t k = 0;; k++) {
-		while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
-			i++;
-		if (i == len)
-			return false;
-		size_t j = scan_any3(l, len, i, ' ', '\t', '\r');
-		if (k == want) {
-			*t = l + i;
-			*tn = j - i;
-			return true;
-		}
-		i = j;
-	}
-}
-
 /* Pass 1's work for a line: an add line makes its file known, a write line
  * marks its file written, both when the line is valid and, for a write,
  * the file added before it (as pass 2 will find).  Every other line is
  * left to pass 2 after reading its action.  0 or -ENOMEM. */
 static int iolog_learn(struct iolog *L, const char *l)
 {
-	const char *t;
-	size_t tn;
+	const char *tok[3];
+	size_t tl[3], k = L->version == 3 ? 2 : 1;
 	struct iline il;
 	const char *why;
 
-	if (!nth_token(l, L->version == 3 ? 2 : 1, &t, &tn))
+	if (iolog_tokens(l, tok, tl, k + 1) <= k)
 		return 0;
-	size_t a = act_find(t, tn);
+	size_t a = act_find(tok[k], tl[k]);
 	if ((a != A_ADD && a != A_WRITE) || iolog_line(L, l, &il, &why))
 		return 0;
 	int64_t fi = file_find(L, il.file, il.flen, il.act == A_ADD);

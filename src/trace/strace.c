@@ -466,17 +466,9 @@ static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x
 {
 	uint64_t v = 0;
 	if (base == 10) {
-		/* the first 8 digits need no overflow check */
-		unsigned k = *i < n ? scan_dec8(s + *i, n - *i, &v) : 0;
-		for (*i += k; k == 8 && *i < n; *i += k) {
-			uint64_t c;
-			k = scan_dec8(s + *i, n - *i, &c);
-			if (__builtin_mul_overflow(v, scan_pow10[k], &v) ||
-			    __builtin_add_overflow(v, c, &v))
-				return -ERANGE;
-		}
-		*x = v;
-		return 0;
+		bool ovf;
+		*i += scan_decn(s + *i, n - *i, x, &ovf);
+		return ovf ? -ERANGE : 0;
 	}
 	for (; *i < n; (*i)++) {
 		int d = hexval((unsigned char)s[*i]);
@@ -2329,6 +2321,7 @@ static void sift_down(struct hent *heap, size_t nh, size_t c)
 	heap[c] = x;
 }
 
+/* pid from an strace -ff name PREFIX.<digits>, or STRACE_NOPID */
 static int64_t suffix_pid(const char *name)
 {
 	const char *dot = strrchr(name, '.');
