@@ -386,6 +386,7 @@ struct iolog {
 	unsigned version;
 	struct ifile *f;
 	size_t nf, capf;
+	size_t nwritten;         /* pass 1: files marked written */
 	uint32_t *hash;          /* file index + 1, open addressing */
 	size_t hcap;
 	size_t last;             /* the file the last line named (nf: none) */
@@ -698,13 +699,27 @@ static int iolog_learn(struct iolog *L, const char *l)
 	if (iolog_tokens(l, tok, tl, k + 1) <= k)
 		return 0;
 	size_t a = act_find(tok[k], tl[k]);
-	if ((a != A_ADD && a != A_WRITE) || iolog_line(L, l, &il, &why))
+	if (a != A_ADD && a != A_WRITE)
+		return 0;
+	if (a == A_WRITE) {
+		/* a file already known written stays so whatever this line holds */
+		if (L->nwritten == L->nf)
+			return 0;       /* every file known so far is */
+		int64_t fi = file_find(L, tok[k - 1], tl[k - 1], 0);
+		if (fi >= 0 && L->f[fi].written)
+			return 0;
+		if (fi < -1)
+			return (int)fi;
+	}
+	if (iolog_line(L, l, &il, &why))
 		return 0;
 	int64_t fi = file_find(L, il.file, il.flen, il.act == A_ADD);
 	if (fi < -1)
 		return (int)fi;
-	if (fi >= 0 && il.act == A_WRITE)
+	if (fi >= 0 && il.act == A_WRITE && !L->f[fi].written) {
 		L->f[fi].written = 1;
+		L->nwritten++;
+	}
 	return 0;
 }
 
@@ -836,7 +851,7 @@ static void iolog_release(struct iolog *L)
 	free(L->hash);
 	L->f = NULL;
 	L->hash = NULL;
-	L->nf = L->capf = L->hcap = 0;
+	L->nf = L->capf = L->hcap = L->nwritten = 0;
 }
 
 static int info_count(struct builder *b, const char *key, uint64_t v)
