@@ -124,12 +124,42 @@ static void t_clock15(void **state)
 	assert_true(tx_clock15("00:00:00.000001 rest", &ns) && ns == 1000);
 }
 
+/* tx_clock15n gives tx_clock15's answer on any 15 bytes: clocks of every
+ * value, a byte changed anywhere to anything. */
+static void t_clock15n(void **state)
+{
+	(void)state;
+	unsigned seed = 3;
+	for (int it = 0; it < 400000; it++) {
+		char s[16];
+		snprintf(s, sizeof(s), "%02u:%02u:%02u.%06u", (unsigned)(rand_r(&seed) % 26),
+			 (unsigned)(rand_r(&seed) % 62), (unsigned)(rand_r(&seed) % 62),
+			 (unsigned)(rand_r(&seed) % 1000000));
+		for (int k = rand_r(&seed) % 3; k > 0; k--)
+			s[rand_r(&seed) % 15] = (char)(it % 4 ? "0123456789:./ a"[rand_r(&seed) % 15]
+							      : rand_r(&seed) & 0xff);
+		char *p = exact(s, 15);
+		uint64_t a = 1, b = 2;
+		bool ra = tx_clock15(p, &a), rb = tx_clock15n(p, &b);
+		assert_int_equal(ra, rb);
+		if (ra)
+			assert_true(a == b);
+		free(p);
+	}
+	uint64_t ns;
+	assert_true(tx_clock15n("23:59:59.999999", &ns) && ns == 86399999999000ull);
+	assert_true(tx_clock15n("00:00:00.000001", &ns) && ns == 1000);
+	assert_false(tx_clock15n("00:00:00:000001", &ns));
+	assert_false(tx_clock15n("00.00:00.000001", &ns));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_digit_space),
 		cmocka_unit_test(t_dec_hex),
 		cmocka_unit_test(t_clock15),
+		cmocka_unit_test(t_clock15n),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -297,10 +297,6 @@ static char *sunescape(struct strace_parser *p, const char *s, size_t n)
 	return d;
 }
 
-static int is_name_char(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
 
 static inline __attribute__((always_inline)) struct span trim(struct span a)
 {
@@ -321,12 +317,20 @@ static inline __attribute__((always_inline)) struct span trim(struct span a)
 /* Character classes for the hot loops. */
 #define CL_BAD  1   /* control bytes: binary garbage */
 #define CL_SPEC 2   /* what split() has to look at   */
+#define CL_NAME 4   /* [A-Za-z0-9_]: syscall, errno and argument names */
 static const uint8_t cls[256] = {
 	[0 ... 8] = CL_BAD, [10 ... 31] = CL_BAD, [127] = CL_BAD,
 	['"'] = CL_SPEC, ['/'] = CL_SPEC, ['<'] = CL_SPEC, ['('] = CL_SPEC,
 	['['] = CL_SPEC, ['{'] = CL_SPEC, [')'] = CL_SPEC, [']'] = CL_SPEC,
 	['}'] = CL_SPEC, [','] = CL_SPEC,
+	['a' ... 'z'] = CL_NAME, ['A' ... 'Z'] = CL_NAME, ['0' ... '9'] = CL_NAME,
+	['_'] = CL_NAME,
 };
+
+static inline int is_name_char(int c)
+{
+	return cls[(uint8_t)c] & CL_NAME;
+}
 
 /* Index of the first control byte (not tab) or DEL in s, n when none;
  * eight bytes at a time (the classic "has a byte less than" test). */
@@ -893,9 +897,9 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 	while (i < len && l[i] == ' ')
 		i++;
 	size_t st = i;
-	while (i < len && l[i] >= '0' && l[i] <= '9')
-		i++;
-	size_t pe = i;
+	uint64_t v = 0;
+	bool ovf;
+	i += scan_decn(l + i, len - i, &v, &ovf);
 	if (i > st && i < len && l[i] == '<' && !*bracketed) {   /* -Y: N<comm> */
 		const char *gt = memchr(l + i, '>', len - i);
 		if (gt && (size_t)(gt - l) + 1 < len && gt[1] == ' ')
@@ -903,9 +907,7 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 	}
 	if (i > st && i < len && l[i] == ' ' && !*bracketed) {
 		/* a pid column */
-		uint64_t v = 0;
-		size_t k = st;
-		if (digits(l, pe, &k, 10, &v) || v > INT64_MAX)
+		if (ovf || v > INT64_MAX)
 			return "a pid that fits 64 bits";
 		*pid = (int64_t)v;
 		while (i < len && l[i] == ' ')
@@ -914,7 +916,7 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 		while (i < len && l[i] >= '0' && l[i] <= '9')
 			i++;
 	}
-	if (i == st + 2 && len - st > 15 && l[st + 15] == ' ' && tx_clock15(l + st, ts)) {
+	if (i == st + 2 && len - st > 15 && l[st + 15] == ' ' && tx_clock15n(l + st, ts)) {
 		/* -tt's "HH:MM:SS.uuuuuu ", the usual case, at once */
 		*kind = TS_TOD;
 		for (i = st + 16; i < len && l[i] == ' '; i++)
