@@ -614,24 +614,31 @@ static inline bool has_dot(const char *s, const char *e)
 	return false;
 }
 
-/* Split and parse the fields after the module token (p): 7 of them, or 6
- * for X_MPIIO lines of 3.1.x parsers (no offset); then OST tokens
- * ("[106]", "[  5]") and a thread id (N/A or a number) may follow. */
-static int seg_fields(struct dxt *D, int m, const char *p, unsigned long line, struct segf *f)
+/* Split and parse the fields after the module token (p, up to pe, the
+ * line's end): 7 of them, or 6 for X_MPIIO lines of 3.1.x parsers (no
+ * offset); then OST tokens ("[106]", "[  5]") and a thread id (N/A or a
+ * number) may follow. */
+static int seg_fields(struct dxt *D, int m, const char *p, const char *pe, unsigned long line,
+		      struct segf *f)
 {
-	const char *tok[8], *end, *pe = p + strlen(p);     /* a NUL ends the line */
-	size_t ntok = 0;
-	bool range;
+	const char *tok[8], *end;
+	size_t ntok = 0, tl[8];
+	bool range, dot_prev = false;
 
 	while (ntok < 8) {
 		p += scan_skip2(p, (size_t)(pe - p), 0, ' ', '\t');
 		if (p == pe || *p == '[' || *p == '\r')
 			break;
-		tok[ntok++] = p;
+		tok[ntok] = p;
 		p += scan_any3(p, (size_t)(pe - p), 0, ' ', '\t', '\r');
-		/* the time fields hold a '.': two of them end the fixed part */
-		if (ntok >= 6 && has_dot(tok[ntok - 1], p) && has_dot(tok[ntok - 2], tok[ntok - 1]))
+		tl[ntok] = (size_t)(p - tok[ntok]);
+		ntok++;
+		/* the time fields hold a '.': two of them end the fixed part
+		 * (each token from the fifth looked at once) */
+		bool dot = ntok >= 5 && has_dot(tok[ntok - 1], p);
+		if (ntok >= 6 && dot && dot_prev)
 			break;
+		dot_prev = dot;
 	}
 	if (ntok == 8)
 		return bad(D, line, "expected start and end times in seconds (S.FFFF) as the last"
@@ -644,9 +651,10 @@ static int seg_fields(struct dxt *D, int m, const char *p, unsigned long line, s
 	f->off = -1;
 	if (!dec_i64(tok[0], &end, &f->rank) || (*end != ' ' && *end != '\t'))
 		return bad(D, line, "expected a rank after %s", seg_name[m]);
-	if (starts(tok[1], "write ") || starts(tok[1], "write\t"))
+	/* the token ends at a blank, a tab or a CR: only the first two do */
+	if (tl[1] == 5 && !memcmp(tok[1], "write", 5) && (tok[1][5] == ' ' || tok[1][5] == '\t'))
 		f->is_w = true;
-	else if (starts(tok[1], "read ") || starts(tok[1], "read\t"))
+	else if (tl[1] == 4 && !memcmp(tok[1], "read", 4) && (tok[1][4] == ' ' || tok[1][4] == '\t'))
 		f->is_w = false;
 	else
 		return bad(D, line, "expected 'write' or 'read' after the rank");
@@ -706,9 +714,12 @@ static int segment_line(struct dxt *D, const char *p, unsigned long line)
 	int m = MOD_NONE;
 	int rc;
 
+	size_t pl = strlen(p);          /* a NUL ends the line */
 	for (int i = 0; i < NMOD; i++)
-		if (starts(p, seg_name[i]) && (p[7] == ' ' || p[7] == '\t'))
+		if (pl > 7 && !memcmp(p, seg_name[i], 7) && (p[7] == ' ' || p[7] == '\t')) {
 			m = i;
+			break;
+		}
 	if (m == MOD_NONE) {
 		size_t n = strcspn(p, " \t");
 		return bad(D, line, "unknown module '%.*s' (expected X_POSIX or X_MPIIO)",
@@ -723,7 +734,7 @@ static int segment_line(struct dxt *D, const char *p, unsigned long line)
 	if (!k->have_rank || !k->have_counts)
 		return bad(D, line, "segment of a block without its '# DXT, %s' line",
 			   k->have_rank ? "write_count:" : "rank:");
-	rc = seg_fields(D, m, p + 7, line, &f);
+	rc = seg_fields(D, m, p + 7, p + pl, line, &f);
 	if (rc <= 0) {
 		k->damaged = 1;         /* a bad line (0: skipped with --skip-bad) */
 		return rc;
