@@ -86,6 +86,8 @@ struct skipname {
 struct builder {
 	struct ops_writer *w;
 	struct imap procs;           /* pid -> struct proc* */
+	struct proc *lastp;          /* the last event's process (never freed
+					before the builder: procs stay in the map) */
 	struct rankst *ranks;
 	uint32_t nranks, rcap;
 	uint64_t *sizes;             /* path id -> largest size seen */
@@ -214,6 +216,8 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz)
 
 static uint64_t *size_of(struct builder *b, uint32_t file)
 {
+	if (file < b->nsizes)
+		return &b->sizes[file];
 	if (file == OP_NOFILE)
 		return NULL;
 	if (grow((void **)&b->sizes, &b->nsizes, file + 1, sizeof(*b->sizes)))
@@ -230,7 +234,12 @@ static void size_at_least(struct builder *b, uint32_t file, uint64_t end)
 
 static int proc_get(struct builder *b, int64_t pid, struct proc **out)
 {
-	struct proc *p = imap_get(&b->procs, pid);
+	struct proc *p = b->lastp;
+	if (p && p->pid == pid && p->tab) {
+		*out = p;               /* the same process as the last event */
+		return 0;
+	}
+	p = imap_get(&b->procs, pid);
 	if (!p) {
 		p = calloc(1, sizeof(*p));
 		if (!p)
@@ -255,12 +264,16 @@ static int proc_get(struct builder *b, int64_t pid, struct proc **out)
 			return -ENOMEM;
 		p->adopted = p->touched = 0;
 	}
-	*out = p;
+	*out = b->lastp = p;
 	return 0;
 }
 
 static int rank_of(struct builder *b, struct proc *p, uint64_t ts, uint32_t *rank)
 {
+	if (p->rank >= 0 && b->ranks[p->rank].t0_set) {
+		*rank = (uint32_t)p->rank;      /* every event after a rank's first */
+		return 0;
+	}
 	if (p->rank < 0) {
 		char name[64];
 		if (p->pid >= 0)
