@@ -153,6 +153,36 @@ static void t_clock15n(void **state)
 	assert_false(tx_clock15n("00.00:00.000001", &ns));
 }
 
+/* tx_dur8 against its definition (one digit, '.', six digits) on durations
+ * of every value with bytes changed anywhere. */
+static void t_dur8(void **state)
+{
+	(void)state;
+	unsigned seed = 9;
+	for (int it = 0; it < 400000; it++) {
+		char s[9];
+		snprintf(s, sizeof(s), "%u.%06u", (unsigned)(rand_r(&seed) % 10),
+			 (unsigned)(rand_r(&seed) % 1000000));
+		for (int k = rand_r(&seed) % 3; k > 0; k--)
+			s[rand_r(&seed) % 8] = (char)(it % 4 ? "0123456789.:/ <>"[rand_r(&seed) % 16]
+							     : rand_r(&seed) & 0xff);
+		char *p = exact(s, 8);
+		uint64_t sec, us, want = 0, got = 1;
+		bool ok = tx_dec(p, 1, &sec) && p[1] == '.' && tx_dec(p + 2, 6, &us);
+		if (ok)
+			want = sec * 1000000000ull + us * 1000;
+		assert_int_equal(tx_dur8(p, &got), ok);
+		if (ok)
+			assert_true(got == want);
+		free(p);
+	}
+	uint64_t ns;
+	assert_true(tx_dur8("9.999999", &ns) && ns == 9999999000ull);
+	assert_true(tx_dur8("0.000009", &ns) && ns == 9000);
+	assert_false(tx_dur8("0,000009", &ns));
+	assert_false(tx_dur8("10.00000", &ns));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +190,7 @@ int main(void)
 		cmocka_unit_test(t_dec_hex),
 		cmocka_unit_test(t_clock15),
 		cmocka_unit_test(t_clock15n),
+		cmocka_unit_test(t_dur8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

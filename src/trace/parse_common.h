@@ -145,4 +145,34 @@ static inline bool tx_clock15n(const char *p, uint64_t *ns)
 #endif
 }
 
+/* "S.uuuuuu" (8 bytes: one digit of seconds, six of microseconds), the
+ * duration strace -T prints for nearly every call, as ns; false for
+ * anything else.  p has 8 readable bytes. */
+static inline bool tx_dur8(const char *p, uint64_t *ns)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t b;
+	memcpy(&b, p, 8);
+	if ((b & 0xff00ull) != 0x2e00ull)
+		return false;
+	uint64_t secs = (b & 0xff) - '0';
+	b = (b & ~0xff00ull) | 0x3000ull;       /* "S0uuuuuu": every byte a digit */
+	if (((b & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
+	    (((b & 0x0f0f0f0f0f0f0f0full) + 0x0606060606060606ull) & 0x1010101010101010ull))
+		return false;
+	b = (b & 0x0f0f0f0f0f0f0f0full & ~0xffffull);  /* "00uuuuuu" */
+	b = (b * 10 + (b >> 8)) & 0x00ff00ff00ff00ffull;
+	b = ((b & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
+	     ((b >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >> 32;
+	*ns = secs * 1000000000ull + b * 1000;
+	return true;
+#else
+	uint64_t s, us;
+	if (!tx_dec(p, 1, &s) || p[1] != '.' || !tx_dec(p + 2, 6, &us))
+		return false;
+	*ns = s * 1000000000ull + us * 1000;
+	return true;
+#endif
+}
+
 #endif

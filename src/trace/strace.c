@@ -493,6 +493,19 @@ static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x
 static int num(struct span a, int64_t *v, struct span *rest)
 {
 	a = trim(a);
+	if (a.n && (unsigned)(a.s[0] - '1') < 9) {
+		/* the usual case: up to 18 decimal digits (below 2^63, no
+		 * overflow), nothing after them or rest wanted */
+		uint64_t x;
+		bool ovf;
+		size_t k = scan_decn(a.s, a.n < 18 ? a.n : 18, &x, &ovf);
+		if (k < 18 && (rest || k == a.n)) {
+			*v = (int64_t)x;
+			if (rest)
+				*rest = (struct span){ a.s + k, a.n - k };
+			return 0;
+		}
+	}
 	if (!rest && a.n > 4 && a.s[a.n - 1] == '/' && a.s[a.n - 2] == '*') {
 		/* "4096, then a comment" (strace -X verbose) */
 		const char *cm = memmem(a.s, a.n, "/*", 2);
@@ -1722,11 +1735,20 @@ static int take_duration(struct span *rs, uint64_t *dur)
 	*dur = 0;
 	if (!rs->n || rs->s[rs->n - 1] != '>')
 		return 0;
-	const char *lt = memrchr(rs->s, '<', rs->n);
+	const char *lt;
+	uint64_t ns = 0, ip;
+	if (rs->n >= 11 && rs->s[rs->n - 10] == '<' && rs->s[rs->n - 11] == ' ' &&
+	    tx_dur8(rs->s + rs->n - 9, &ns)) {
+		/* -T's usual " <S.uuuuuu>": no other '<' in it, so the last */
+		lt = rs->s + rs->n - 10;
+		*dur = ns;
+		rs->n = (size_t)(lt - rs->s);
+		return 0;
+	}
+	lt = memrchr(rs->s, '<', rs->n);
 	if (!lt || lt == rs->s || lt[-1] != ' ')
 		return 0;    /* a decoration, not a duration */
 	size_t dn = (size_t)(rs->s + rs->n - lt - 2);
-	uint64_t ns = 0, ip;
 	if (!dn || secfrac(lt + 1, dn, &ns, &ip) != dn)
 		return -1;
 	*dur = ns;
