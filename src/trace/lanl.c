@@ -433,7 +433,9 @@ static int parse_result(const char *p, struct lline *l, const char **why)
 	if (*p == '<') {
 		p = skip_ws(p + 1);
 		q = strchr(p, '>');
-		if (!q || parse_secs(p, (size_t)(q - p), &l->dur)) {
+		/* -T's usual "S.uuuuuu" at once, anything else the long way */
+		if (!q || (!(q - p == 8 && tx_dur8(p, &l->dur)) &&
+			   parse_secs(p, (size_t)(q - p), &l->dur))) {
 			*why = "expected '<SECS>' after the result";
 			return -EINVAL;
 		}
