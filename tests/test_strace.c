@@ -108,6 +108,72 @@ static void test_pid_column_tt_T_y(void **state)
 	assert_int_equal(ev->line, 1);
 }
 
+/* read/write/pread64/pwrite64 as strace usually prints them are read in one
+ * pass (rw_args); the same calls spelled a little differently take the
+ * general path.  Both must give the same event, field for field. */
+static void test_rw_one_pass_matches_general(void **state)
+{
+	struct fx *f = *state;
+	static const char *const pairs[][2] = {
+		{ "9 10:00:00.000001 pread64(3</a/b.dat>, \"xy\"..., 4096, 8192) = 4096 <0.000010>",
+		  "9 10:00:00.000001 pread64(3</a/b.dat> ,  \"xy\"...,\t4096 , 8192 ) = 4096 <0.000010>" },
+		{ "9 10:00:00.000002 write(0</dev/pts/0<char 136:0>>, \"a\\\"b\\\\\", 5) = 5",
+		  "9 10:00:00.000002 write(0</dev/pts/0<char 136:0>>, \"a\\\"b\\\\\" , 5) = 5" },
+		{ "9 10:00:00.000003 read(12</x->y>, \"\\x41\\x42\", 2) = 2 <1.000001>",
+		  "9 10:00:00.000003 read( 12</x->y>, \"\\x41\\x42\", 2) = 2 <1.000001>" },
+		{ "9 10:00:00.000004 pwrite64(7</s p\\x41ce>, \"\"..., 0, 0) = 0",
+		  "9 10:00:00.000004 pwrite64(7</s p\\x41ce>, \"\"..., 0,  0) = 0" },
+		{ "9 10:00:00.000005 read(4, \"q\", 99999999999999999) = -1 EIO (Input/output error)",
+		  "9 10:00:00.000005 read(4, \"q\",  99999999999999999) = -1 EIO (Input/output error)" },
+		{ "9 10:00:00.000006 pread64(5</f>, \"z\", 1, 12345678901234567) = 1",
+		  "9 10:00:00.000006 pread64(5</f>, \"z\", 1, 12345678901234567 ) = 1" },
+	};
+	size_t np = sizeof(pairs) / sizeof(pairs[0]);
+	for (size_t i = 0; i < np; i++) {
+		FEED_OK(f, pairs[i][0]);
+		FEED_OK(f, pairs[i][1]);
+	}
+	assert_int_equal(f->cap.n, 2 * (int)np);
+	for (size_t i = 0; i < np; i++) {
+		const struct sc_event *a = &f->cap.ev[2 * i], *b = &f->cap.ev[2 * i + 1];
+		assert_int_equal(a->call, b->call);
+		assert_string_equal(a->name, b->name);
+		assert_int_equal(a->fd, b->fd);
+		if (a->fdpath || b->fdpath)
+			assert_string_equal(a->fdpath, b->fdpath);
+		assert_int_equal(a->len, b->len);
+		assert_int_equal(a->offset, b->offset);
+		assert_int_equal(a->ret, b->ret);
+		assert_int_equal(a->dur_ns, b->dur_ns);
+		assert_int_equal(a->ts_ns, b->ts_ns);
+		assert_int_equal(a->line + 1, b->line);
+	}
+	const struct sc_event *e = f->cap.ev;
+	assert_string_equal(e[0].fdpath, "/a/b.dat");
+	assert_int_equal(e[0].offset, 8192);
+	assert_string_equal(e[2].fdpath, "/dev/pts/0");
+	assert_int_equal(e[2].fd, 0);
+	assert_string_equal(e[4].fdpath, "/x->y");
+	assert_int_equal(e[4].dur_ns, 1000001000ull);
+	assert_string_equal(e[6].fdpath, "/s pAce");
+	assert_int_equal(e[6].len, 0);
+	assert_null(e[8].fdpath);
+	assert_int_equal(e[8].len, 99999999999999999ull);
+	assert_int_equal(e[8].ret, -EIO);
+	assert_int_equal(e[10].offset, 12345678901234567ll);
+	/* what the one pass leaves alone is still read, or refused, as before */
+	FEED_OK(f, "9 10:00:00.000007 read(3, \"x\", 010) = 8");           /* octal */
+	assert_int_equal(f->cap.ev[f->cap.n - 1].len, 8);
+	FEED_OK(f, "9 10:00:00.000008 write(3, \"x\", 1, 7) = 1");         /* extra argument */
+	assert_int_equal(f->cap.ev[f->cap.n - 1].len, 1);
+	FEED_OK(f, "9 10:00:00.000009 read(3</d>(deleted), \"x\", 1) = 1");
+	assert_string_equal(f->cap.ev[f->cap.n - 1].fdpath, "/d");
+	assert_int_equal(feed(f, "9 10:00:00.000010 pread64(3</a>, \"x\", 1) = 1"), -EINVAL);
+	assert_int_equal(feed(f, "9 10:00:00.000011 write(3</a, \"x\", 1) = 1"), -EINVAL);
+	assert_int_equal(feed(f, "9 10:00:00.000012 write(3</a>, \"x, 1) = 1"), -EINVAL);
+	assert_int_equal(feed(f, "9 10:00:00.000013 write(3</a>, \"x\", 123456789012345678901) = 1"), -EINVAL);
+}
+
 static void test_open_decorations(void **state)
 {
 	struct fx *f = *state;
@@ -806,6 +872,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pid_column_tt_T_y, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rw_one_pass_matches_general, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_decorations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stderr_pid_prefix_ttt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relative_and_none, setup, teardown),

@@ -379,6 +379,34 @@ static size_t first_ctrl(const char *s, size_t n)
 	return n;
 }
 
+/* The closing '"' of the string whose opening '"' is at s[i] (a backslash
+ * escapes the next byte); n when there is none. */
+static size_t quote_end(const char *s, size_t n, size_t i)
+{
+	for (i = scan_any2(s, n, i + 1, '"', '\\'); i < n && s[i] == '\\';)
+		i = scan_any2(s, n, i + 2, '"', '\\');
+	return i;
+}
+
+/* The '>' closing the -y decoration whose '<' is at s[i]: one not part of
+ * "->" (-yy nests one: </dev/null<char 1:3>>); n when there is none. */
+static size_t deco_end(const char *s, size_t n, size_t i)
+{
+	int dd = 1;
+	for (i = scan_any3(s, n, i + 1, '\\', '<', '>'); i < n;
+	     i = scan_any3(s, n, i + 1, '\\', '<', '>')) {
+		if (s[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (s[i] == '<')
+			dd++;
+		if (s[i] == '>' && s[i - 1] != '-' && !--dd)
+			return i;
+	}
+	return n;
+}
+
 static const char *split(const char *s, size_t n, int stop_paren, struct span *args,
 			 int max, int *nargs, size_t *end)
 {
@@ -392,10 +420,7 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 		}
 		char c = s[i];
 		if (c == '"') {
-			/* to the closing quote; a backslash escapes the next byte */
-			for (i = scan_any2(s, n, i + 1, '"', '\\'); i < n && s[i] == '\\';)
-				i = scan_any2(s, n, i + 2, '"', '\\');
-			if (i >= n)
+			if ((i = quote_end(s, n, i)) >= n)
 				return "closing '\"'";
 			i++;
 			continue;
@@ -408,21 +433,8 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 			continue;
 		}
 		if (c == '<' && i > 0 && is_name_char((unsigned char)s[i - 1])) {
-			/* -y decoration: <path>, ends at a '>' not part of "->";
-			 * -yy nests one: </dev/null<char 1:3>> */
-			int dd = 1;
-			for (i = scan_any3(s, n, i + 1, '\\', '<', '>'); i < n;
-			     i = scan_any3(s, n, i + 1, '\\', '<', '>')) {
-				if (s[i] == '\\') {
-					i++;
-					continue;
-				}
-				if (s[i] == '<')
-					dd++;
-				if (s[i] == '>' && s[i - 1] != '-' && !--dd)
-					break;
-			}
-			if (i >= n)
+			/* -y decoration: <path> */
+			if ((i = deco_end(s, n, i)) >= n)
 				return "'>' closing a path decoration";
 			i++;
 			continue;
@@ -1795,6 +1807,76 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 	return NULL;
 }
 
+/* A number argument as num() takes the usual ones: "0" or up to 17
+ * digits without a leading zero.  Its length, 0 when it is not one. */
+static size_t plain_dec(const char *s, size_t n, int64_t *v)
+{
+	uint64_t x;
+	bool ovf;
+	size_t k = scan_decn(s, n < 18 ? n : 18, &x, &ovf);
+	if (!k || k == 18 || (s[0] == '0' && k > 1))
+		return 0;
+	*v = (int64_t)x;
+	return k;
+}
+
+/*
+ * The arguments of read, write, pread64 and pwrite64 as strace prints them
+ * nearly always, "FD[<path>], "data"[...], LEN[, OFF])", read in one pass
+ * into d->ev (fd, fdpath, len, offset) and d->close: exactly what split()
+ * and fill_generic() make of such text.  false for anything else (no
+ * decoration of the fd's text or a different shape, numbers num() reads
+ * the long way, blanks other than one after each comma...): the general
+ * path then reads it, and reports it when it is bad.
+ */
+static bool rw_args(struct dec *d, const char *s, size_t n)
+{
+	struct sc_event *ev = &d->ev;
+	size_t i, k;
+	int64_t v;
+
+	if (!(k = plain_dec(s, n, &ev->fd)))
+		return false;
+	i = k;
+	ev->fdpath = NULL;
+	if (i < n && s[i] == '<') {
+		size_t gt = deco_end(s, n, i);
+		if (gt >= n)
+			return false;
+		ev->fdpath = decoration(d->p, s + i + 1, gt - i - 1);
+		i = gt + 1;
+	}
+	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || s[i + 2] != '"' ||
+	    (i = quote_end(s, n, i + 2)) >= n)
+		return false;
+	i++;
+	if (n - i >= 3 && !memcmp(s + i, "...", 3))
+		i += 3;
+	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || !(k = plain_dec(s + i + 2, n - i - 2, &v)))
+		return false;
+	ev->len = (uint64_t)v;
+	i += 2 + k;
+	if (d->cs->off >= 0) {
+		if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' ||
+		    !(k = plain_dec(s + i + 2, n - i - 2, &ev->offset)))
+			return false;
+		i += 2 + k;
+	}
+	if (i >= n || s[i] != ')')
+		return false;
+	d->close = i;
+	d->na = 0;
+	return true;
+}
+
+/* A call rw_args() reads: fd, buffer, length and maybe offset, nothing else. */
+static bool rw_call(const struct callspec *cs)
+{
+	return cs && cs->shape == SH_PLAIN && cs->fd == 0 && cs->len == 2 &&
+	       (cs->off < 0 || cs->off == 3) && cs->dirfd < 0 && cs->path < 0 &&
+	       cs->path2 < 0 && cs->flags < 0 && cs->mode < 0;
+}
+
 /*
  * Decode a complete call: name, and body = text after '(' (args, ')',
  * '= RET', optional <DUR>).  Fills and emits the event(s).
@@ -1805,13 +1887,20 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 {
 	struct dec d;           /* d.a[k] is read only below d.na */
 	d.p = p;
-	d.cs = NULL;
+	d.cs = lookup(p, name, nlen);
 	d.body = body;
 	d.e = e;
-	const char *why = split(body, blen, 1, d.a, MAXARGS, &d.na, &d.close);
-	if (why)
-		return bad_line(p, e, src, lineno, line, len, why);
 	sc_event_init(&d.ev);
+	size_t sused = p->sused;
+	bool fast = rw_call(d.cs) && rw_args(&d, body, blen);
+	const char *why;
+	if (!fast) {            /* the general way, from scratch */
+		p->sused = sused;
+		sc_event_init(&d.ev);
+		why = split(body, blen, 1, d.a, MAXARGS, &d.na, &d.close);
+		if (why)
+			return bad_line(p, e, src, lineno, line, len, why);
+	}
 	d.ev.src = src->name;
 	d.ev.line = lineno;
 	d.ev.pid = pid;
@@ -1821,7 +1910,6 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 		return bad_line(p, e, src, lineno, line, len, why);
 	p->syscalls++;
 
-	d.cs = lookup(p, name, nlen);
 	if (!d.cs) {
 		d.ev.call = SC_SKIP;
 		d.ev.name = sdup(p, name, nlen);
@@ -1829,7 +1917,7 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 	}
 	d.ev.name = d.cs->name;
 	d.ev.call = (enum sc_call)d.cs->call;
-	int rc = fill_generic(&d);
+	int rc = fast ? 0 : fill_generic(&d);
 	if (!rc)
 		rc = shapes[d.cs->shape](&d);
 	if (!rc)
