@@ -645,6 +645,46 @@ static void t_read_numbers_names(void **state)
 	unlink(ops);
 }
 
+/* Files added late, after every file before them is written (pass 1 then
+ * looks only at lines holding "add"): each still gets the flags its own
+ * writes call for, whatever the length of its line or where "add" sits. */
+static void t_read_late_adds(void **state)
+{
+	(void)state;
+	char log[300], ops[300];
+	struct opstream s;
+
+	load_text("late", "fio version 2 iolog\n"
+			"/a add\n/a write 0 1\n"
+			"/b add\n"                                      /* short line */
+			"/b read 0 1\n"
+			"/q/a/d/d/long/enough/name/to/pass/sixteen add\n"  /* "add" last */
+			"/q/a/d/d/long/enough/name/to/pass/sixteen write 0 2\n"
+			"/added\tadd\n"                                /* "add" twice */
+			"/added read 0 3\n"
+			"/b read 0 4\n",
+		  log, ops, &s);
+	const struct want w[] = {
+		{ OP_OPEN, 0, 0, 0, "/a", OPF_SYNTH, O_RDWR },
+		{ OP_WRITE, 0, 0, 1, "/a", 0, 0 },
+		{ OP_OPEN, 0, 0, 0, "/b", OPF_SYNTH, O_RDONLY },
+		{ OP_READ, 0, 0, 1, "/b", 0, 0 },
+		{ OP_OPEN, 0, 0, 0, "/q/a/d/d/long/enough/name/to/pass/sixteen", OPF_SYNTH, O_RDWR },
+		{ OP_WRITE, 0, 0, 2, "/q/a/d/d/long/enough/name/to/pass/sixteen", 0, 0 },
+		{ OP_OPEN, 0, 0, 0, "/added", OPF_SYNTH, O_RDONLY },
+		{ OP_READ, 0, 0, 3, "/added", 0, 0 },
+		{ OP_READ, 0, 0, 4, "/b", 0, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/a", OPF_SYNTH, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/b", OPF_SYNTH, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/q/a/d/d/long/enough/name/to/pass/sixteen", OPF_SYNTH, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/added", OPF_SYNTH, 0 },
+	};
+	expect_ops(&s, 0, w, sizeof(w) / sizeof(w[0]));
+	opstream_close(&s);
+	unlink(log);
+	unlink(ops);
+}
+
 /* ---- round trip: export, read back, export again ------------------------ */
 
 static char *slurp_all(const char *dirpath, unsigned nranks)
@@ -786,6 +826,7 @@ int main(void)
 		cmocka_unit_test(t_read_v3),
 		cmocka_unit_test(t_read_bad),
 		cmocka_unit_test(t_read_numbers_names),
+		cmocka_unit_test(t_read_late_adds),
 		cmocka_unit_test(t_read_skip_bad),
 		cmocka_unit_test(t_roundtrip),
 		cmocka_unit_test(t_natural_order),

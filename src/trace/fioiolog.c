@@ -685,17 +685,50 @@ static int iolog_emit(struct iolog *L, const struct iline *il, size_t fi, unsign
 	return feed_ev(L, &ev, line);
 }
 
+/* Whether s[0..n) holds "add" (16 places at a step where the CPU has
+ * SSE2): a line without it is no add line. */
+static bool has_add(const char *s, size_t n)
+{
+	size_t i = 0;
+#if defined(__SSE2__)
+	const __m128i a = _mm_set1_epi8('a'), d = _mm_set1_epi8('d');
+	if (n >= 18) {
+		/* the places 0..n-3, 16 at a time, the last 16 overlapping */
+		for (;; i += 16) {
+			if (i + 18 > n)
+				i = n - 18;
+			__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 1));
+			__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 2));
+			if (_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(x0, a),
+							    _mm_and_si128(_mm_cmpeq_epi8(x1, d),
+									  _mm_cmpeq_epi8(x2, d)))))
+				return true;
+			if (i + 18 == n)
+				return false;
+		}
+	}
+#endif
+	for (; i + 3 <= n; i++)
+		if (s[i] == 'a' && s[i + 1] == 'd' && s[i + 2] == 'd')
+			return true;
+	return false;
+}
+
 /* Pass 1's work for a line: an add line makes its file known, a write line
  * marks its file written, both when the line is valid and, for a write,
  * the file added before it (as pass 2 will find).  Every other line is
  * left to pass 2 after reading its action.  0 or -ENOMEM. */
-static int iolog_learn(struct iolog *L, const char *l)
+static int iolog_learn(struct iolog *L, const char *l, size_t len)
 {
 	const char *tok[3];
 	size_t tl[3], k = L->version == 3 ? 2 : 1;
 	struct iline il;
 	const char *why;
 
+	/* once every file known so far is written, only add lines matter */
+	if (L->nwritten == L->nf && !has_add(l, len))
+		return 0;
 	if (iolog_tokens(l, tok, tl, k + 1) <= k)
 		return 0;
 	size_t a = act_find(tok[k], tl[k]);
@@ -758,7 +791,7 @@ static int iolog_pass(struct iolog *L, int pass)
 			continue;
 		}
 		if (pass == 1) {
-			rc = iolog_learn(L, l);
+			rc = iolog_learn(L, l, n);
 			if (rc)
 				break;
 			continue;
