@@ -733,6 +733,43 @@ static void t_bad_input(void **st)
 		 13, "time beyond 429496 s");
 }
 
+/* Segment times, "%.4f" as the parsers print them (read at once) and any
+ * other spelling (the long way): the ticks of 0.1 ms each one gives. */
+static void t_times(void **st)
+{
+	(void)st;
+	static const struct { const char *end; uint64_t ticks; } c[] = {
+		{ "0.0001", 1 }, { "12.3456", 123456 }, { "99999.9999", 999999999 },
+		{ "123456.7890", 1234567890 }, { "1.23456", 12345 }, { "1.2", 12000 },
+		{ "429496.7295", 4294967295ull },
+	};
+	size_t nc = sizeof(c) / sizeof(c[0]);
+	char path[512], line[200];
+	struct opstream s;
+
+	snprintf(path, sizeof(path), "%s/times.dxt.txt", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "# darshan log version: 3.21\n# nprocs: 1\n\n# DXT_POSIX module data\n\n"
+		"# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		"# DXT, write_count: %zu, read_count: 0\n", nc);
+	for (size_t k = 0; k < nc; k++) {
+		snprintf(line, sizeof(line), " X_POSIX       0  write %8zu %15zu %15d      0.0000 %11s\n",
+			 k, k * 100, 100, c[k].end);
+		fputs(line, f);
+	}
+	fclose(f);
+	load(path, NULL, &s);
+	assert_int_equal(s.nops, nc + 2);               /* open, the writes, close */
+	for (size_t k = 0; k < nc; k++) {
+		assert_int_equal(s.ops[k + 1].kind, OP_WRITE);
+		assert_int_equal(s.ops[k + 1].offset, k * 100);
+		assert_true(s.ops[k + 1].dur_ns == c[k].ticks * 100000ull);
+	}
+	opstream_close(&s);
+	unlink(path);
+}
+
 /* Broken compressed input: gzip's own complaint is the error. */
 static void t_gzip_broken(void **st)
 {
@@ -889,6 +926,7 @@ int main(void)
 		cmocka_unit_test(t_incomplete),
 		cmocka_unit_test(t_mpiio),
 		cmocka_unit_test(t_bad_input),
+		cmocka_unit_test(t_times),
 		cmocka_unit_test(t_gzip_broken),
 		cmocka_unit_test(t_darshan_log),
 		cmocka_unit_test(t_detect),

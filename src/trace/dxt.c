@@ -250,6 +250,21 @@ static bool secs_ticks(const char *p, const char **end, uint32_t *t, bool *range
 	int nd = 0;
 
 	*range = false;
+	/* darshan-dxt-parser's "%.4f": up to 5 digits, '.', 4 digits (below
+	 * 10^9 ticks: no range to check) */
+	while (nd < 5 && *p >= '0' && *p <= '9')
+		whole = whole * 10 + (uint64_t)(*p++ - '0'), nd++;
+	if (nd && p[0] == '.' && tx_digit(p[1]) && tx_digit(p[2]) && tx_digit(p[3]) &&
+	    tx_digit(p[4]) && !tx_digit(p[5])) {
+		*t = (uint32_t)(whole * 10000 + (uint64_t)(p[1] - '0') * 1000 +
+				(uint64_t)(p[2] - '0') * 100 + (uint64_t)(p[3] - '0') * 10 +
+				(uint64_t)(p[4] - '0'));
+		*end = p + 5;
+		return true;
+	}
+	p = s;          /* anything else the long way */
+	whole = 0;
+	nd = 0;
 	while (*p >= '0' && *p <= '9') {
 		if (whole > UINT32_MAX)
 			*range = true;
