@@ -526,9 +526,7 @@ static bool parse_barrier_line(const char *p, int *rank, char *host, size_t hcap
 		return false;
 	const char *r = p;
 	const char *h = skip_ws(q + 1);
-	q = h;
-	while (*q && *q != ' ' && *q != '\t')
-		q++;
+	q = h + strcspn(h, " \t");
 	if (q == h)
 		return false;
 	size_t hl = (size_t)(q - h);
