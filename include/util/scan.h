@@ -101,12 +101,31 @@ static const uint64_t scan_pow10[20] = {
 	100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
 };
 
+/* Eight bytes loaded little endian (s[0] lowest): a mask with a bit set in
+ * each byte that is not an ASCII digit (a digit's high nibble is 3 and its
+ * low one plus 6 stays below 16; no carry crosses bytes either way). */
+static inline uint64_t scan_nondigits8(uint64_t x)
+{
+	return ((x & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
+	       (((x & 0x0f0f0f0f0f0f0f0full) + 0x0606060606060606ull) & 0x1010101010101010ull);
+}
+
+/* The number eight digit bytes spell (loaded as above: s[0] the most
+ * significant digit; only each byte's low nibble is read): combined into
+ * pairs, fours and the eight by multiplications. */
+static inline uint64_t scan_value8(uint64_t x)
+{
+	x &= 0x0f0f0f0f0f0f0f0full;
+	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;
+	return ((x & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
+		((x >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >> 32;
+}
+
 /*
  * The decimal digits at the start of s[0..n), at most 8 of them: their
  * count, and their value in *v.  With 8 bytes readable (little endian) it
- * converts them at once: one load, a digit test on every byte, then the
- * digits combined into pairs, fours and the eight by multiplications;
- * byte by byte otherwise.
+ * converts them at once (one load, scan_nondigits8, scan_value8); byte by
+ * byte otherwise.
  */
 static inline unsigned scan_dec8(const char *s, size_t n, uint64_t *v)
 {
@@ -114,21 +133,13 @@ static inline unsigned scan_dec8(const char *s, size_t n, uint64_t *v)
 		uint64_t x;
 		memcpy(&x, s, 8);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		/* a byte is a digit when its high nibble is 3 and its low one
-		 * plus 6 stays below 16 (no carry crosses bytes either way) */
-		uint64_t bad = ((x & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
-			       (((x & 0x0f0f0f0f0f0f0f0full) + 0x0606060606060606ull) &
-				0x1010101010101010ull);
+		uint64_t bad = scan_nondigits8(x);
 		unsigned k = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
 		if (!k) {
 			*v = 0;
 			return 0;
 		}
-		uint64_t d = (x & 0x0f0f0f0f0f0f0f0full) << (8 * (8 - k)); /* leading zeros */
-		d = (d * 10 + (d >> 8)) & 0x00ff00ff00ff00ffull;            /* pairs */
-		d = ((d & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
-		     ((d >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >> 32;
-		*v = d;
+		*v = scan_value8(x << (8 * (8 - k)));           /* leading zeros */
 		return k;
 #endif
 	}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trace/trace.h"
+#include "util/scan.h"
 
 /* Room for `need` elements of `sz` bytes in *p, whose capacity *cap
  * starts at `first` and doubles.  0, or -ENOMEM with *p unchanged. */
@@ -115,30 +116,24 @@ static inline bool tx_clock15(const char *p, uint64_t *ns)
 static inline bool tx_clock15n(const char *p, uint64_t *ns)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ull, lo = 0x0f0f0f0f0f0f0f0full,
-		       zeros = 0x3030303030303030ull;
+	const uint64_t zeros = 0x3030303030303030ull;
 	uint64_t a, b;
 	memcpy(&a, p, 8);               /* H H : M M : S S */
 	memcpy(&b, p + 7, 8);           /* S . u u u u u u */
 	/* the separators in place, then as '0' so every byte is a digit */
-	const uint64_t sa = 0x0000ff0000ff0000ull, sb = 0xff00ull;
-	if ((a & sa) != 0x00003a00003a0000ull || (b & sb) != 0x2e00ull)
+	const uint64_t sa = 0x0000ff0000ff0000ull, sb = 0xffffull;
+	if ((a & sa) != 0x00003a00003a0000ull || (b & 0xff00ull) != 0x2e00ull)
 		return false;
 	a = (a & ~sa) | (zeros & sa);
-	b = (b & ~(sb | 0xffull)) | (zeros & (sb | 0xffull));
-	if ((((a & hi) ^ zeros) | (((a & lo) + 0x0606060606060606ull) & 0x1010101010101010ull)) ||
-	    (((b & hi) ^ zeros) | (((b & lo) + 0x0606060606060606ull) & 0x1010101010101010ull)))
+	b = (b & ~sb) | (zeros & sb);   /* "00uuuuuu": S is checked in a */
+	if (scan_nondigits8(a) | scan_nondigits8(b))
 		return false;
-	a &= lo;
-	b &= lo;
+	a &= 0x0f0f0f0f0f0f0f0full;
 	uint64_t h = (a & 0xff) * 10 + (a >> 8 & 0xff), m = (a >> 24 & 0xff) * 10 + (a >> 32 & 0xff),
 		 sec = (a >> 48 & 0xff) * 10 + (a >> 56 & 0xff);
-	b = (b * 10 + (b >> 8)) & 0x00ff00ff00ff00ffull;            /* pairs */
-	b = ((b & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
-	     ((b >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >> 32;
 	if (h >= 24 || m >= 60 || sec >= 60)
 		return false;
-	*ns = ((h * 60 + m) * 60 + sec) * 1000000000ull + b * 1000;
+	*ns = ((h * 60 + m) * 60 + sec) * 1000000000ull + scan_value8(b) * 1000;
 	return true;
 #else
 	return tx_clock15(p, ns);
@@ -155,16 +150,10 @@ static inline bool tx_dur8(const char *p, uint64_t *ns)
 	memcpy(&b, p, 8);
 	if ((b & 0xff00ull) != 0x2e00ull)
 		return false;
-	uint64_t secs = (b & 0xff) - '0';
 	b = (b & ~0xff00ull) | 0x3000ull;       /* "S0uuuuuu": every byte a digit */
-	if (((b & 0xf0f0f0f0f0f0f0f0ull) ^ 0x3030303030303030ull) |
-	    (((b & 0x0f0f0f0f0f0f0f0full) + 0x0606060606060606ull) & 0x1010101010101010ull))
+	if (scan_nondigits8(b))
 		return false;
-	b = (b & 0x0f0f0f0f0f0f0f0full & ~0xffffull);  /* "00uuuuuu" */
-	b = (b * 10 + (b >> 8)) & 0x00ff00ff00ff00ffull;
-	b = ((b & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
-	     ((b >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >> 32;
-	*ns = secs * 1000000000ull + b * 1000;
+	*ns = ((b & 0xff) - '0') * 1000000000ull + scan_value8(b & ~0xffffull) * 1000;
 	return true;
 #else
 	uint64_t s, us;

@@ -297,7 +297,6 @@ static char *sunescape(struct strace_parser *p, const char *s, size_t n)
 	return d;
 }
 
-
 static inline __attribute__((always_inline)) struct span trim(struct span a)
 {
 	if (a.n && a.s[0] != ' ' && a.s[0] != '\t' && a.s[a.n - 1] != ' ' && a.s[a.n - 1] != '\t')
@@ -498,6 +497,20 @@ static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x
 	return 0;
 }
 
+/* The usual number argument, read at once: "0", or 1 to 17 digits without
+ * a leading zero (below 2^63: no overflow); num() reads it the same way.
+ * Its length, 0 when the text does not start with one. */
+static inline size_t plain_dec(const char *s, size_t n, int64_t *v)
+{
+	uint64_t x;
+	bool ovf;
+	size_t k = scan_decn(s, n < 18 ? n : 18, &x, &ovf);
+	if (!k || k == 18 || (s[0] == '0' && k > 1))
+		return 0;
+	*v = (int64_t)x;
+	return k;
+}
+
 /* Integer: decimal, -decimal, 0x hex, 0 octal; trailing decoration/comment
  * allowed when rest != NULL (set to what follows).  -ERANGE when it does
  * not fit an int64_t (a hex value up to 2^64-1 is taken as its two's
@@ -505,18 +518,15 @@ static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x
 static int num(struct span a, int64_t *v, struct span *rest)
 {
 	a = trim(a);
-	if (a.n && (unsigned)(a.s[0] - '1') < 9) {
-		/* the usual case: up to 18 decimal digits (below 2^63, no
-		 * overflow), nothing after them or rest wanted */
-		uint64_t x;
-		bool ovf;
-		size_t k = scan_decn(a.s, a.n < 18 ? a.n : 18, &x, &ovf);
-		if (k < 18 && (rest || k == a.n)) {
-			*v = (int64_t)x;
-			if (rest)
-				*rest = (struct span){ a.s + k, a.n - k };
-			return 0;
-		}
+	size_t k;
+	int64_t pv;
+	/* the usual case (not "0", which may start "0x"), nothing after it
+	 * or rest wanted */
+	if (a.n && a.s[0] != '0' && (k = plain_dec(a.s, a.n, &pv)) && (rest || k == a.n)) {
+		*v = pv;
+		if (rest)
+			*rest = (struct span){ a.s + k, a.n - k };
+		return 0;
 	}
 	if (!rest && a.n > 4 && a.s[a.n - 1] == '/' && a.s[a.n - 2] == '*') {
 		/* "4096, then a comment" (strace -X verbose) */
@@ -1805,19 +1815,6 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 	}
 	ev->ret = v;
 	return NULL;
-}
-
-/* A number argument as num() takes the usual ones: "0" or up to 17
- * digits without a leading zero.  Its length, 0 when it is not one. */
-static size_t plain_dec(const char *s, size_t n, int64_t *v)
-{
-	uint64_t x;
-	bool ovf;
-	size_t k = scan_decn(s, n < 18 ? n : 18, &x, &ovf);
-	if (!k || k == 18 || (s[0] == '0' && k > 1))
-		return 0;
-	*v = (int64_t)x;
-	return k;
 }
 
 /*
