@@ -61,15 +61,16 @@ static void t_rules(void **state)
 	overlap_release(&o);
 }
 
-/* Reads of a file with no write in flight stay out of the trees (O(1));
- * the first write on the file indexes them, and the file is plain again
- * once idle. */
-static void t_read_lists(void **state)
+/* A file's ops stay in its list while few, or while all are reads; a
+ * write past OVL_LIST_MAX ops in flight (added, or only checked) moves
+ * them into the trees, and the file is listed again once idle. */
+static void t_lists(void **state)
 {
 	(void)state;
 	struct overlap o;
+	unsigned slot = 99, n = OVL_LIST_MAX + 4, i;
 
-	assert_int_equal(overlap_init(&o, 8, 2), 0);
+	assert_int_equal(overlap_init(&o, n + 2, 2), 0);
 	overlap_add(&o, 0, 1, 0, 100, 0);
 	overlap_add(&o, 1, 1, 50, 100, 0);
 	overlap_add(&o, 2, 1, 500, 100, 0);
@@ -78,19 +79,62 @@ static void t_read_lists(void **state)
 	assert_int_equal(overlap_conflicts(&o, 1, 0, 1000, 0, NULL), 0);
 	overlap_done(&o, 1);                            /* out of the middle of the list */
 	assert_int_equal(o.f[1].inflight, 2);
-	unsigned slot = 99;
 	assert_int_equal(overlap_conflicts(&o, 1, 520, 1, 1, &slot), 1);
 	assert_int_equal(slot, 2);
-	assert_int_equal(o.f[1].indexed, 1);
-	assert_int_equal(o.f[1].rlist, UINT32_MAX);
 	assert_int_equal(overlap_conflicts(&o, 1, 120, 300, 1, NULL), 0);
-	overlap_add(&o, 3, 1, 700, 10, 0);              /* indexed now: into the tree */
-	assert_int_equal(overlap_conflicts(&o, 1, 705, 1, 1, &slot), 1);
+	/* a write joins the short list: reads are checked against it */
+	overlap_add(&o, 3, 1, 700, 10, 1);
+	assert_int_equal(o.f[1].indexed, 0);
+	assert_int_equal(o.f[1].writes, UINT32_MAX);
+	assert_int_equal(o.f[1].nwrites, 1);
+	assert_int_equal(overlap_conflicts(&o, 1, 705, 1, 0, &slot), 1);
 	assert_int_equal(slot, 3);
+	assert_int_equal(overlap_conflicts(&o, 1, 50, 10, 0, NULL), 0);   /* read on reads */
+	assert_int_equal(overlap_conflicts(&o, 1, 50, 10, 1, &slot), 1);  /* write on a read */
+	assert_int_equal(slot, 0);
 	overlap_done(&o, 0);
 	overlap_done(&o, 2);
 	overlap_done(&o, 3);
 	assert_int_equal(o.f[1].inflight, 0);
+	assert_int_equal(o.f[1].nwrites, 0);
+	assert_int_equal(o.busy, 0);
+
+	/* reads only: listed at any count; the first write checked indexes */
+	for (i = 0; i < n; i++)
+		overlap_add(&o, i, 1, i * 10, 10, 0);
+	assert_int_equal(o.f[1].indexed, 0);
+	assert_int_equal(overlap_conflicts(&o, 1, 0, 1000, 0, NULL), 0);
+	assert_int_equal(o.f[1].indexed, 0);
+	assert_int_equal(overlap_conflicts(&o, 1, 35, 1, 1, &slot), 1);
+	assert_int_equal(slot, 3);
+	assert_int_equal(o.f[1].indexed, 1);
+	assert_int_equal(o.f[1].list, UINT32_MAX);
+	assert_true(o.f[1].reads != UINT32_MAX);
+	overlap_add(&o, n, 1, 5000, 10, 1);             /* indexed: into the write tree */
+	assert_true(o.f[1].writes != UINT32_MAX);
+	assert_int_equal(overlap_conflicts(&o, 1, 5005, 1, 0, &slot), 1);
+	assert_int_equal(slot, n);
+	for (i = 0; i <= n; i++)
+		overlap_done(&o, i);
+	assert_int_equal(o.f[1].indexed, 0);
+	assert_int_equal(o.f[1].reads, UINT32_MAX);
+	assert_int_equal(o.f[1].writes, UINT32_MAX);
+
+	/* writes: listed up to OVL_LIST_MAX in flight, indexed past it */
+	for (i = 0; i < OVL_LIST_MAX; i++)
+		overlap_add(&o, i, 1, i * 10, 10, 1);
+	assert_int_equal(o.f[1].indexed, 0);
+	assert_int_equal(overlap_conflicts(&o, 1, 15, 1, 0, &slot), 1);
+	assert_int_equal(slot, 1);
+	overlap_add(&o, OVL_LIST_MAX, 1, 9000, 10, 0);  /* one more, a read */
+	assert_int_equal(o.f[1].indexed, 1);
+	assert_int_equal(o.f[1].list, UINT32_MAX);
+	assert_int_equal(overlap_conflicts(&o, 1, 9005, 1, 1, &slot), 1);
+	assert_int_equal(slot, OVL_LIST_MAX);
+	assert_int_equal(overlap_conflicts(&o, 1, 25, 1, 0, &slot), 1);
+	assert_int_equal(slot, 2);
+	for (i = 0; i <= OVL_LIST_MAX; i++)
+		overlap_done(&o, i);
 	assert_int_equal(o.f[1].indexed, 0);
 	assert_int_equal(o.busy, 0);
 	overlap_release(&o);
@@ -129,7 +173,7 @@ static void t_random(void **state)
 {
 	(void)state;
 	static struct model m;
-	const unsigned ns[] = { 1, 3, 64, 512 };
+	const unsigned ns[] = { 1, 3, 12, 24, 40, 64, 512 };
 	uint64_t x = 88172645463325252ull;
 
 	for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
@@ -178,7 +222,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_rules),
-		cmocka_unit_test(t_read_lists),
+		cmocka_unit_test(t_lists),
 		cmocka_unit_test(t_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,8 +9,9 @@
  * and before issuing a data op reaps until overlap_conflicts() is 0.
  *
  * Cost, at any depth: a read on a file with no write in flight is O(1)
- * to check, add and remove; otherwise O(log n) expected in the ops in
- * flight on that file (per file interval trees), never a scan of every
+ * to check, add and remove; otherwise a scan of at most OVL_LIST_MAX ops
+ * (a file with that few in flight), or O(log n) expected in the ops in
+ * flight on that file (per file interval trees); never a scan of every
  * op in flight.
  *
  * Under --direct pass the rounded range: a rounded write touches more
@@ -26,17 +27,22 @@ struct ovl_slot {
 	uint64_t maxend;         /* largest end in its subtree              */
 	uint32_t file;           /* index into files                        */
 	uint32_t prio;           /* treap priority                          */
-	uint32_t left, right;    /* children; prev/next in an unindexed read list */
+	uint32_t left, right;    /* children; prev/next in a file's list */
 	uint8_t write;
 	uint8_t busy;
 };
 
+/* A file's ops in flight are listed (scanned) while at most this many, or
+ * while none of them is a write; past that, in trees until it is idle. */
+#define OVL_LIST_MAX 16
+
 struct ovl_file {
-	uint32_t writes;         /* interval tree of the writes in flight   */
-	uint32_t reads;          /* interval tree of the reads in flight (indexed files) */
-	uint32_t rlist;          /* reads in flight while not indexed       */
+	uint32_t writes;         /* interval tree of the writes in flight (indexed) */
+	uint32_t reads;          /* interval tree of the reads in flight (indexed)  */
+	uint32_t list;           /* ops in flight while not indexed         */
 	uint32_t inflight;
-	uint8_t indexed;         /* a write was checked or added since the file was last idle */
+	uint32_t nwrites;        /* of them writes                          */
+	uint8_t indexed;         /* in the trees until the file is idle     */
 };
 
 struct overlap {

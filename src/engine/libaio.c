@@ -210,7 +210,9 @@ static int aio_commit(struct engine *e)
 		if (ret > 0) {
 			p->inflight += (unsigned)ret;
 			p->npending -= (unsigned)ret;
-			memmove(p->pending, p->pending + ret, p->npending * sizeof(*p->pending));
+			if (p->npending)
+				memmove(p->pending, p->pending + ret,
+					p->npending * sizeof(*p->pending));
 			idle_tries = 0;
 			continue;
 		}

@@ -33,6 +33,7 @@ unsigned engine_take_done(struct io_req **done, unsigned *ndone, struct io_req *
 		got++;
 	}
 	*ndone -= got;
-	memmove(done, done + got, *ndone * sizeof(*done));
+	if (*ndone)
+		memmove(done, done + got, *ndone * sizeof(*done));
 	return got;
 }

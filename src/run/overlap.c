@@ -1,14 +1,15 @@
 /*
  * overlap.c - in-flight conflict tracking (see overlap.h).
  *
- * Per file, the writes in flight are an interval tree: a treap keyed by
- * (offset, slot), each node holding the largest end offset of its subtree,
- * so "does anything overlap [off, end)?" descends one path.  Reads need
- * checking only against writes, so while a file has no write in flight its
- * reads sit in a plain list (O(1) in and out: read after read costs
- * nothing); the first write checked or added on the file moves them into a
- * second tree, where later reads go until the file is idle again.  Nodes
- * are the slots themselves: nothing is allocated after overlap_init().
+ * A file's ops in flight sit in a plain list (O(1) in and out) while a
+ * scan of it stays short: while the file has at most OVL_LIST_MAX ops in
+ * flight, or no write in flight (then a read needs no check at all).
+ * Past that, the first check or add that would have to scan moves the
+ * file's ops into two interval trees, its writes and its reads: treaps
+ * keyed by (offset, slot), each node holding the largest end offset of
+ * its subtree, so "does anything overlap [off, end)?" descends one path.
+ * The file goes back to the list when it is idle again.  Nodes are the
+ * slots themselves: nothing is allocated after overlap_init().
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ int overlap_init(struct overlap *o, unsigned nslots, unsigned nfiles)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i <= nfiles; i++)
-		o->f[i] = (struct ovl_file){ .writes = NIL, .reads = NIL, .rlist = NIL };
+		o->f[i] = (struct ovl_file){ .writes = NIL, .reads = NIL, .list = NIL };
 	return 0;
 }
 
@@ -161,18 +162,30 @@ static void tree_add(struct overlap *o, uint32_t *root, uint32_t i)
 	*root = insert(o->s, *root, i);
 }
 
-/* From now on the file's reads are in a tree: move the listed ones. */
+/* Past the list's limit: the file's listed ops go into the trees, and
+ * its later ones too, until it is idle again. */
 static void make_indexed(struct overlap *o, struct ovl_file *f)
 {
-	uint32_t i = f->rlist;
+	uint32_t i = f->list;
 
 	while (i != NIL) {
 		uint32_t next = o->s[i].right;
-		tree_add(o, &f->reads, i);
+		tree_add(o, o->s[i].write ? &f->writes : &f->reads, i);
 		i = next;
 	}
-	f->rlist = NIL;
+	f->list = NIL;
 	f->indexed = 1;
+}
+
+/* A listed op of file f overlapping [off, end), a write unless any
+ * (write != 0); NIL if none.  Only while the list is short. */
+static uint32_t list_find(const struct ovl_slot *s, const struct ovl_file *f, uint64_t off,
+			  uint64_t end, int any)
+{
+	for (uint32_t i = f->list; i != NIL; i = s[i].right)
+		if ((any || s[i].write) && off < s[i].end && s[i].off < end)
+			return i;
+	return NIL;
 }
 
 int overlap_conflicts(struct overlap *o, uint32_t file, uint64_t off, uint64_t len,
@@ -185,13 +198,16 @@ int overlap_conflicts(struct overlap *o, uint32_t file, uint64_t off, uint64_t l
 	if (!len || !o->busy)
 		return 0;
 	f = file_of(o, file);
-	if (!f->inflight)
+	if (!f->inflight || (!write && !f->nwrites))
 		return 0;
-	hit = find(o->s, f->writes, off, end);
-	if (hit == NIL && write) {
-		if (!f->indexed)
-			make_indexed(o, f);
-		hit = find(o->s, f->reads, off, end);
+	if (!f->indexed && f->inflight > OVL_LIST_MAX)
+		make_indexed(o, f);     /* a long list, with a write to check */
+	if (!f->indexed) {
+		hit = list_find(o->s, f, off, end, write);
+	} else {
+		hit = find(o->s, f->writes, off, end);
+		if (hit == NIL && write)
+			hit = find(o->s, f->reads, off, end);
 	}
 	if (hit == NIL)
 		return 0;
@@ -214,19 +230,20 @@ void overlap_add(struct overlap *o, unsigned slot, uint32_t file, uint64_t off, 
 	*n = (struct ovl_slot){ .off = off, .end = off + len, .write = (uint8_t)!!write, .busy = 1,
 				.file = (uint32_t)(f - o->f) };
 	f->inflight++;
+	f->nwrites += n->write;
 	o->busy++;
-	if (write && !f->indexed)
+	/* the list holds any number of reads, but a write only with a short
+	 * list (and a read joins a list with a write only while it is short) */
+	if (!f->indexed && f->nwrites && f->inflight > OVL_LIST_MAX)
 		make_indexed(o, f);
-	if (write) {
-		tree_add(o, &f->writes, slot);
-	} else if (f->indexed) {
-		tree_add(o, &f->reads, slot);
+	if (f->indexed) {
+		tree_add(o, write ? &f->writes : &f->reads, slot);
 	} else {
 		n->left = NIL;
-		n->right = f->rlist;
-		if (f->rlist != NIL)
-			o->s[f->rlist].left = slot;
-		f->rlist = slot;
+		n->right = f->list;
+		if (f->list != NIL)
+			o->s[f->list].left = slot;
+		f->list = slot;
 	}
 }
 
@@ -239,20 +256,22 @@ void overlap_done(struct overlap *o, unsigned slot)
 		return;
 	n = &o->s[slot];
 	f = &o->f[n->file];
-	if (n->write) {
-		f->writes = erase(o->s, f->writes, slot);
-	} else if (f->indexed) {
-		f->reads = erase(o->s, f->reads, slot);
+	if (f->indexed) {
+		if (n->write)
+			f->writes = erase(o->s, f->writes, slot);
+		else
+			f->reads = erase(o->s, f->reads, slot);
 	} else {
 		if (n->left != NIL)
 			o->s[n->left].right = n->right;
 		else
-			f->rlist = n->right;
+			f->list = n->right;
 		if (n->right != NIL)
 			o->s[n->right].left = n->left;
 	}
 	n->busy = 0;
 	o->busy--;
+	f->nwrites -= n->write;
 	if (--f->inflight == 0)
 		f->indexed = 0;
 }

@@ -655,7 +655,9 @@ static int slot_submitted(struct wstate *ws, struct slot *sl, uint32_t file, uin
 {
 	int ret;
 
-	if (ws->ovl_ok)
+	/* an op waited for here is done before the next one is issued: no
+	 * later op can conflict with it, so it stays out of the index */
+	if (ws->ovl_ok && wait != WAIT_DONE)
 		overlap_add(&ws->ovl, sl->req.slot, file, sl->req.offset, sl->req.len,
 			    sl->req.dir != IO_READ);
 	ws->inflight++;

@@ -212,13 +212,6 @@ int lr_next(struct linereader *lr, char **line, size_t *len)
 	}
 }
 
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 int parse_i64(const char *s, size_t n, int64_t *out)
 {
 	char tmp[64];
