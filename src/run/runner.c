@@ -1196,7 +1196,9 @@ static int before_op(struct wstate *ws, uint64_t i)
 	return ret;
 }
 
-static int replay_ops(struct wstate *ws, const uint32_t *stop)
+/* Kept a function (never inlined) so that scripts/bench-instr can count
+ * the instructions of the op loop by its name. */
+static __attribute__((noinline)) int replay_ops(struct wstate *ws, const uint32_t *stop)
 {
 	struct worker_result *w = ws->w;
 	uint64_t t_io, t_end;
