@@ -18,6 +18,7 @@
 #include "ops/opstream.h"
 #include "plan/plan.h"
 #include "report/report.h"
+#include "run/overlap.h"
 #include "run/runner.h"
 
 #define TMPDIR_TEMPLATE "/tmp/replay-test-runnerXXXXXX"
@@ -420,6 +421,63 @@ static void test_replay_async(void **state)
 }
 
 
+/* --overlap at depth 32: writes to disjoint ranges of one file go in
+ * flight together (more than OVL_LIST_MAX of them: the index's trees),
+ * while writes to one range, or reads of the range a write covers, go
+ * one at a time (the file's short list), and every read finds the bytes
+ * the write before it wrote. */
+static void test_overlap_order(void **state)
+{
+	(void)state;
+	enum { N = 40, SAME, DISJOINT, RW };
+	const char *const paths[] = { "/data/o.dat" };
+	const struct engine_ops *engines[] = { &engine_uring, &engine_libaio };
+	int ran = 0;
+
+	for (size_t k = 0; k < 2; k++) {
+		if (!engine_usable(engines[k]))
+			continue;
+		ran++;
+		for (int shape = SAME; shape <= RW; shape++) {
+			struct runner_opts o = { .engine = engines[k], .depth = 32, .overlap = true,
+						 .on_mismatch = MM_WARN };
+			struct worker_result *w = calloc(1, sizeof(*w));
+			struct op ops[N + 2];
+			struct fixture f;
+
+			ops[0] = (struct op){ .kind = OP_OPEN, .file = 0, .handle = 0,
+					      .oflags = O_RDWR | O_CREAT | O_TRUNC, .aux = 0644,
+					      .result = 3 };
+			for (unsigned i = 0; i < N; i++)
+				ops[1 + i] = (struct op){
+					.kind = shape == RW && i % 2 ? OP_READ : OP_WRITE,
+					.file = OP_NOFILE, .handle = 0,
+					.offset = shape == DISJOINT ? (uint64_t)i * 4096 : 0,
+					.len = 4096, .result = 4096 };
+			ops[N + 1] = (struct op){ .kind = OP_CLOSE, .file = OP_NOFILE, .handle = 0 };
+			write_ops(&f, paths, 1, ops, N + 2);
+			build_plan(&f);
+			assert_int_equal(run_rank(&f, &o, w, NULL), 0);
+			assert_int_equal(w->cls[RC_WRITE].total_ios + w->cls[RC_READ].total_ios, N);
+			assert_int_equal(w->cls[RC_READ].done_bytes, w->cls[RC_READ].io_bytes);
+			assert_int_equal(w->mismatch[OP_READ] + w->mismatch[OP_WRITE], 0);
+			if (shape == DISJOINT) {
+				assert_true(w->max_inflight > OVL_LIST_MAX && w->max_inflight <= 32);
+				assert_size(&f, "data/o.dat", N * 4096);
+			} else {
+				assert_int_equal(w->max_inflight, 1);
+				assert_size(&f, "data/o.dat", 4096);
+			}
+			release(&f);
+			free(w);
+		}
+	}
+	if (!ran) {
+		print_message("SKIP: neither io_uring nor libaio can run here\n");
+		skip();
+	}
+}
+
 /* A rank's I/O buffer follows what it transfers, not what it asks for:
  * `read(3, ..., 2147483647) = 10` (the builder caps the request at
  * OP_MAX_DATA_LEN, as the kernel does) needs 10 bytes (4 KiB, the least),
@@ -586,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_replay_stops_on_error),
 		cmocka_unit_test(test_replay_null_engine_and_stop),
 		cmocka_unit_test(test_replay_async),
+		cmocka_unit_test(test_overlap_order),
 		cmocka_unit_test(test_buffer_bounded),
 		cmocka_unit_test(test_pieces),
 		cmocka_unit_test(test_flush_open_error),
