@@ -168,23 +168,28 @@ static uint64_t xs(uint64_t *x)
 }
 
 /* Random adds, completions and checks against the model: same answers,
- * and a named slot really is an in-flight op the new one must wait for. */
+ * and a named slot really is an in-flight op the new one must wait for.
+ * Phases of 400 steps that mostly add, then mostly complete, with 2 files
+ * in some rounds, take files past OVL_LIST_MAX and back to idle again and
+ * again (lists, the move into the trees, trees, lists again). */
 static void t_random(void **state)
 {
 	(void)state;
 	static struct model m;
 	const unsigned ns[] = { 1, 3, 12, 24, 40, 64, 512 };
+	const unsigned nfiles[] = { 5, 2 };
 	uint64_t x = 88172645463325252ull;
 
-	for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
-		unsigned n = ns[k];
+	for (size_t k = 0; k < 2 * sizeof(ns) / sizeof(ns[0]); k++) {
+		unsigned n = ns[k / 2], nf = nfiles[k % 2];
 		struct overlap o;
 
 		memset(&m, 0, sizeof(m));
 		assert_int_equal(overlap_init(&o, n, 4), 0);
 		for (int step = 0; step < 60000; step++) {
 			unsigned slot = (unsigned)(xs(&x) % n), r = (unsigned)(xs(&x) % 16);
-			uint32_t file = (uint32_t)(xs(&x) % 5);  /* 4 is beyond the table */
+			unsigned adds = (step / 400) % 2 ? 8 : 3;    /* of the 10 not checks */
+			uint32_t file = (uint32_t)(xs(&x) % nf);  /* 4: beyond the table of 4 */
 			/* small offsets so ranges meet often; zero lengths too */
 			uint64_t off = xs(&x) % 4096, len = r == 0 ? 0 : xs(&x) % 300;
 			int write = (xs(&x) % 4) == 0;
@@ -198,7 +203,7 @@ static void t_random(void **state)
 					assert_true(write || m.write[got]);
 					assert_true(off < m.end[got] && m.off[got] < off + len);
 				}
-			} else if (r < 11) {
+			} else if (r < 6 + adds) {
 				overlap_add(&o, slot, file, off, len, write);
 				m.busy[slot] = 1;
 				m.off[slot] = off;
