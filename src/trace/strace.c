@@ -1888,12 +1888,17 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 	d.body = body;
 	d.e = e;
 	sc_event_init(&d.ev);
-	size_t sused = p->sused;
-	bool fast = rw_call(d.cs) && rw_args(&d, body, blen);
+	bool fast = false;
 	const char *why;
-	if (!fast) {            /* the general way, from scratch */
-		p->sused = sused;
-		sc_event_init(&d.ev);
+	if (rw_call(d.cs)) {
+		size_t sused = p->sused;
+		fast = rw_args(&d, body, blen);
+		if (!fast) {    /* undo what it read before it gave up */
+			p->sused = sused;
+			sc_event_init(&d.ev);
+		}
+	}
+	if (!fast) {            /* the general way */
 		why = split(body, blen, 1, d.a, MAXARGS, &d.na, &d.close);
 		if (why)
 			return bad_line(p, e, src, lineno, line, len, why);
@@ -2690,6 +2695,7 @@ static int merge_by_time(struct strace_parser *p, struct sfiles *fs, struct trac
 	return rc;
 }
 
+/* files by -ff pid (no pid first), then by position: a stable order */
 static int by_pid(const void *x, const void *y, void *arg)
 {
 	const struct sfile *fs = arg;
