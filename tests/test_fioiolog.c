@@ -552,7 +552,9 @@ static void t_read_bad(void **state)
 	bad_log("fio version 3 iolog\n0 /a add\n1 /a read 0 1 2\n", 3, "expected 'TIME FILE ACTION'");
 	bad_log("fio version 2 iolog\n/a add\n/a read 0 1 2 3 4\n", 3, "too many fields");
 	/* numbers of every width: past 8 digits, past 64 bits, a stray byte */
-	static const char *const badnum[] = { "12a4", "1234567x", "123456789a", "12345678a0123",
+	static const char *const badnum[] = { "12a4", "1234567x", "x2345678", "123456789a",
+					      "12345678a0123", "1/345678901234", "123456789012345:",
+					      ":234567890123456", "12345678901234567/",
 					      "18446744073709551616", "99999999999999999999999",
 					      "+5", "" };
 	for (size_t i = 0; i < sizeof(badnum) / sizeof(badnum[0]); i++) {
@@ -625,7 +627,11 @@ static void t_read_numbers_names(void **state)
 			"/scratch/rank0002/out.dat read 123456789 000000000000000000004096\n"
 			"/scratch/rank0001/out.dat write 9223372036854775807 1\n"
 			"/scratch/rank0001/out.dat read 00000000000000000000000000000000 99999999\n"
-			"/scratch/rank0002/out.dat\twrite\t1234567812345678 100000000\r\n",
+			"/scratch/rank0002/out.dat\twrite\t1234567812345678 100000000\r\n"
+			"/scratch/rank0001/out.dat read 12345678901234567 12345678\n"
+			"/scratch/rank0001/out.dat read 123456789012345 123456789\n"
+			"  \t /scratch/rank0001/out.dat \t read \t\t 98765432109876543 \t   "
+			"  \t 1 \t \r\n",                              /* 64 bytes and more */
 		  log, ops, &s);
 	const struct want w[] = {
 		{ OP_OPEN, 0, 0, 0, "/scratch/rank0001/out.dat", OPF_SYNTH, O_RDWR },
@@ -636,10 +642,85 @@ static void t_read_numbers_names(void **state)
 		{ OP_WRITE, 0, 9223372036854775807ull, 1, "/scratch/rank0001/out.dat", 0, 0 },
 		{ OP_READ, 0, 0, 99999999, "/scratch/rank0001/out.dat", 0, 0 },
 		{ OP_WRITE, 0, 1234567812345678ull, 100000000, "/scratch/rank0002/out.dat", 0, 0 },
+		{ OP_READ, 0, 12345678901234567ull, 12345678, "/scratch/rank0001/out.dat", 0, 0 },
+		{ OP_READ, 0, 123456789012345ull, 123456789, "/scratch/rank0001/out.dat", 0, 0 },
+		{ OP_READ, 0, 98765432109876543ull, 1, "/scratch/rank0001/out.dat", 0, 0 },
 		{ OP_CLOSE, 0, 0, 0, "/scratch/rank0001/out.dat", OPF_SYNTH, 0 },
 		{ OP_CLOSE, 0, 0, 0, "/scratch/rank0002/out.dat", OPF_SYNTH, 0 },
 	};
 	expect_ops(&s, 0, w, sizeof(w) / sizeof(w[0]));
+	opstream_close(&s);
+	unlink(log);
+	unlink(ops);
+}
+
+/* A NUL ends a line (what follows it on the line is not read), at any
+ * place in a short line or a long one. */
+static void t_read_nul(void **state)
+{
+	(void)state;
+	static const char text[] = "fio version 2 iolog\n/a add\n/a read 7 8\0 junk 9\n"
+				   "/a write 1 2\0\n/a read 3 4\t\0/a x\n\0/a read 5 6\n"
+				   "/a write 10 11 \0 and more than sixty-four bytes after the NUL\n";
+	char log[300], ops[300];
+	struct opstream s;
+	struct rerr e;
+	FILE *f;
+
+	path_in(log, sizeof(log), "nul.iolog");
+	path_in(ops, sizeof(ops), "nul.ops");
+	f = fopen(log, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, sizeof(text) - 1, f), sizeof(text) - 1);
+	fclose(f);
+	if (load_log(log, ops, &s, &e))
+		fail_msg("%s: %s", log, e.msg);
+	const struct want w[] = {
+		{ OP_OPEN, 0, 0, 0, "/a", OPF_SYNTH, O_RDWR },
+		{ OP_READ, 0, 7, 8, "/a", 0, 0 },
+		{ OP_WRITE, 0, 1, 2, "/a", 0, 0 },
+		{ OP_READ, 0, 3, 4, "/a", 0, 0 },
+		{ OP_WRITE, 0, 10, 11, "/a", 0, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/a", OPF_SYNTH, 0 },
+	};
+	expect_ops(&s, 0, w, sizeof(w) / sizeof(w[0]));
+	opstream_close(&s);
+	unlink(log);
+	unlink(ops);
+}
+
+/* A file added and written far into a log (buffers of lines after every
+ * file known was written, which pass 1 passes over whole unless they hold
+ * "add"): opened for writing; one added there and only read, read-only. */
+static void t_read_late_adds_far(void **state)
+{
+	(void)state;
+	size_t cap = 8u << 20, n = 0;
+	char *text = malloc(cap), log[300], ops[300];
+	struct opstream s;
+
+	assert_non_null(text);
+	n += (size_t)sprintf(text, "fio version 2 iolog\n/a add\n");
+	for (int i = 0; i < 150000; i++)
+		n += (size_t)sprintf(text + n, "/a write %d 1\n", i);
+	n += (size_t)sprintf(text + n, "/z add\n/y add\n/z read 0 1\n/y read 0 2\n");
+	for (int i = 0; i < 150000; i++)
+		n += (size_t)sprintf(text + n, "/a read %d 1\n", i);
+	n += (size_t)sprintf(text + n, "/z write 9 9\n");
+	assert_true(n < cap);
+	load_text("far", text, log, ops, &s);
+	free(text);
+	uint64_t got;
+	const struct op *o = opstream_rank_ops(&s, 0, &got);
+	assert_int_equal(got, 1 + 150000 + 2 + 2 + 150000 + 1 + 3);
+	assert_int_equal(o[150001].kind, OP_OPEN);
+	assert_string_equal(opstream_path(&s, o[150001].file), "/z");
+	assert_int_equal(o[150001].oflags, O_RDWR);
+	assert_int_equal(o[150003].kind, OP_OPEN);
+	assert_string_equal(opstream_path(&s, o[150003].file), "/y");
+	assert_int_equal(o[150003].oflags, O_RDONLY);
+	assert_int_equal(o[got - 4].kind, OP_WRITE);
+	assert_int_equal(o[got - 4].offset, 9);
 	opstream_close(&s);
 	unlink(log);
 	unlink(ops);
@@ -827,6 +908,8 @@ int main(void)
 		cmocka_unit_test(t_read_bad),
 		cmocka_unit_test(t_read_numbers_names),
 		cmocka_unit_test(t_read_late_adds),
+		cmocka_unit_test(t_read_late_adds_far),
+		cmocka_unit_test(t_read_nul),
 		cmocka_unit_test(t_read_skip_bad),
 		cmocka_unit_test(t_roundtrip),
 		cmocka_unit_test(t_natural_order),

@@ -209,6 +209,77 @@ static void t_lines_across_blocks(void **state)
 	free(data);
 }
 
+/* lr_next_block, alternating with lr_next, over the lines of
+ * t_lines_across_blocks and an over-long one: every line comes back once,
+ * in order, split from the blocks at their '\n's; LR_PAD bytes after each
+ * line's end are read (AddressSanitizer checks they are the buffer's). */
+static void t_blocks(void **state)
+{
+	(void)state;
+	size_t cap = (1u << 21) + LR_MAX + 64, n = 0, want_lines = 0, blocks = 0;
+	char *data = malloc(cap);
+	assert_non_null(data);
+	for (size_t len = 0; n < (1u << 21); len = (len + 7) % 301) {
+		for (size_t k = 0; k < len; k++)
+			data[n + k] = (char)('a' + (len + k) % 26);
+		n += len;
+		data[n++] = '\n';
+		want_lines++;
+		if (want_lines == 5000) {       /* one line over LR_MAX */
+			memset(data + n, 'L', LR_MAX + 10);
+			n += LR_MAX + 10;
+			data[n++] = '\n';
+		}
+	}
+	memcpy(data + n, "tail", 4);
+	n += 4;
+	want_lines++;
+	char *path = tmpfile_with(data, n);
+	struct linereader lr;
+	assert_int_equal(lr_open(&lr, path), 0);
+	char *b;
+	size_t len, pos = 0, lines = 0, toolong = 0;
+	int rc;
+	volatile unsigned sum = 0;
+	for (int k = 0; (rc = k % 3 ? lr_next_block(&lr, &b, &len) : lr_next(&lr, &b, &len)) != 0; k++) {
+		if (rc == -E2BIG) {
+			toolong++;
+			assert_int_equal(data[pos], 'L');
+			pos += LR_MAX + 11;
+			continue;
+		}
+		assert_int_equal(rc, 1);
+		blocks++;
+		for (char *p = b, *end = b + len;; p++) {
+			char *nl = memchr(p, '\n', (size_t)(end - p));
+			if (!nl)
+				nl = end;
+			*nl = '\0';
+			for (int i = 1; i <= LR_PAD; i++)
+				sum += (unsigned char)nl[i];
+			assert_memory_equal(p, data + pos, (size_t)(nl - p));
+			pos += (size_t)(nl - p);
+			lines++;
+			if (pos < n) {
+				assert_int_equal(data[pos], '\n');
+				pos++;
+			}
+			if (nl == end)
+				break;
+			p = nl;
+		}
+	}
+	(void)sum;
+	assert_int_equal(toolong, 1);
+	assert_int_equal(lines, want_lines);
+	assert_int_equal(pos, n);
+	assert_true(blocks < lines / 50);       /* most come many to a block */
+	lr_close(&lr);
+	unlink(path);
+	free(path);
+	free(data);
+}
+
 static void t_line_too_long(void **state)
 {
 	(void)state;
@@ -249,6 +320,7 @@ int main(void)
 		cmocka_unit_test(t_decn),
 		cmocka_unit_test(t_lines_across_blocks),
 		cmocka_unit_test(t_line_too_long),
+		cmocka_unit_test(t_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

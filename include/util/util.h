@@ -34,6 +34,10 @@ void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Bounded line reader: lines longer than LR_MAX are reported, not grown. */
 #define LR_MAX (1u << 20)
+/* Bytes after a returned line's terminating NUL that may be read (their
+ * contents unspecified): a reader may load 16 bytes at any place up to
+ * and including the NUL without checking for the buffer's end. */
+#define LR_PAD 16
 struct linereader {
 	int fd;
 	const char *name;        /* for messages                          */
@@ -54,11 +58,19 @@ uint64_t lr_tell(const struct linereader *lr);
  * `name` is for messages.  lr_close does not close fd. */
 int  lr_fdopen(struct linereader *lr, int fd, const char *name);
 void lr_close(struct linereader *lr);
-/* Next line, NUL-terminated, without '\n'; *len its length.
+/* Next line, NUL-terminated, without '\n'; *len its length; LR_PAD
+ * readable bytes follow the NUL.
  * Returns 1 line, 0 EOF, -E2BIG over-long line (skipped), -errno read error.
  * A final line without '\n' is returned too.  The pointer stays valid until
  * the next call. */
 int  lr_next(struct linereader *lr, char **line, size_t *len);
+/* The whole lines buffered, at once (for a pass that looks at most lines
+ * only in bulk): *block points at them and *len spans them without the
+ * last '\n' (the lines inside are separated by '\n'); block[*len], that
+ * '\n', may be overwritten, and LR_PAD readable bytes follow it.  When no
+ * whole line is buffered, lr_next's next line (NUL-terminated).  Returns
+ * as lr_next; lineno counts only the lines lr_next returned. */
+int  lr_next_block(struct linereader *lr, char **block, size_t *len);
 
 /* CLOCK_MONOTONIC in ns; inline: the runner reads it twice per op */
 static inline uint64_t now_ns(void)

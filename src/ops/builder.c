@@ -232,14 +232,9 @@ static void size_at_least(struct builder *b, uint32_t file, uint64_t end)
 		*s = end;
 }
 
-static int proc_get(struct builder *b, int64_t pid, struct proc **out)
+static int __attribute__((noinline)) proc_find(struct builder *b, int64_t pid, struct proc **out)
 {
-	struct proc *p = b->lastp;
-	if (p && p->pid == pid && p->tab) {
-		*out = p;               /* the same process as the last event */
-		return 0;
-	}
-	p = imap_get(&b->procs, pid);
+	struct proc *p = imap_get(&b->procs, pid);
 	if (!p) {
 		p = calloc(1, sizeof(*p));
 		if (!p)
@@ -268,12 +263,20 @@ static int proc_get(struct builder *b, int64_t pid, struct proc **out)
 	return 0;
 }
 
-static int rank_of(struct builder *b, struct proc *p, uint64_t ts, uint32_t *rank)
+static inline int proc_get(struct builder *b, int64_t pid, struct proc **out)
 {
-	if (p->rank >= 0 && b->ranks[p->rank].t0_set) {
-		*rank = (uint32_t)p->rank;      /* every event after a rank's first */
+	struct proc *p = b->lastp;
+	if (p && p->pid == pid && p->tab) {
+		*out = p;               /* the same process as the last event */
 		return 0;
 	}
+	return proc_find(b, pid, out);
+}
+
+/* rank_of for a process's first event: its rank made, its t0 set. */
+static int __attribute__((noinline)) rank_first(struct builder *b, struct proc *p, uint64_t ts,
+						uint32_t *rank)
+{
 	if (p->rank < 0) {
 		char name[64];
 		if (p->pid >= 0)
@@ -299,6 +302,15 @@ static int rank_of(struct builder *b, struct proc *p, uint64_t ts, uint32_t *ran
 	}
 	*rank = (uint32_t)p->rank;
 	return 0;
+}
+
+static inline int rank_of(struct builder *b, struct proc *p, uint64_t ts, uint32_t *rank)
+{
+	if (p->rank >= 0 && b->ranks[p->rank].t0_set) {
+		*rank = (uint32_t)p->rank;      /* every event after a rank's first */
+		return 0;
+	}
+	return rank_first(b, p, ts, rank);
 }
 
 static int emit_rank(struct builder *b, uint32_t rank, const struct sc_event *ev, struct op *op)

@@ -418,6 +418,19 @@ static uint64_t name_hash(const char *s, size_t n)
 	return h ^ (h >> 29);
 }
 
+/* Whether a[0..n) and b[0..n) match, the last 8 bytes first (names of
+ * one job's files differ at their ends: "job0.file0", "job0.file1"). */
+static inline bool same_name(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	if (n < 8)
+		return !memcmp(a, b, n);
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y && !memcmp(a, b, n - 8);
+}
+
 /* Index of the file named (s, n); -1 absent (or, with add, created). */
 static int64_t file_find(struct iolog *L, const char *s, size_t n, int add)
 {
@@ -437,12 +450,12 @@ static int64_t file_find(struct iolog *L, const char *s, size_t n, int add)
 		L->hash = h;
 		L->hcap = cap;
 	}
-	if (L->last < L->nf && L->f[L->last].len == n && !memcmp(L->f[L->last].name, s, n))
+	if (L->last < L->nf && L->f[L->last].len == n && same_name(L->f[L->last].name, s, n))
 		return (int64_t)L->last;
 	size_t j = name_hash(s, n) & (L->hcap - 1);
 	while (L->hash[j]) {
 		struct ifile *f = &L->f[L->hash[j] - 1];
-		if (f->len == n && !memcmp(f->name, s, n))
+		if (f->len == n && same_name(f->name, s, n))
 			return L->last = L->hash[j] - 1;
 		j = (j + 1) & (L->hcap - 1);
 	}
@@ -489,38 +502,103 @@ static size_t act_find(const char *s, size_t n)
 	return i;
 }
 
-/* All of s[0..n) decimal digits, any number of them, the value in 64 bits. */
-static inline int u64_tok(const char *s, size_t n, uint64_t *v)
+/*
+ * All of s[0..n) decimal digits, any number of them, the value in 64 bits.
+ * s lies in a line from lr_next, so 8 bytes can be loaded at s and at
+ * s + n - 8 (LR_PAD bytes follow the line): up to 16 digits take two
+ * loads, checked and converted 8 at a time; longer runs go 8 digits a step.
+ */
+static int __attribute__((noinline, cold)) u64_long(const char *s, size_t n, uint64_t *v)
 {
 	bool ovf;
 
 	return n && scan_decn(s, n, v, &ovf) == n && !ovf ? 0 : -EINVAL;
 }
 
-/* The first `max` fields of l (split on blanks, tabs and CRs; a NUL ends
- * the line) into tok/tl; how many there are, up to max. */
-static size_t iolog_tokens(const char *l, const char **tok, size_t *tl, size_t max)
+static inline int u64_tok(const char *s, size_t n, uint64_t *v)
 {
-	size_t n = 0, len = strlen(l), i = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n - 1 < 16) {
+		uint64_t x, y;
+		memcpy(&x, s, 8);
+		if (n <= 8) {
+			unsigned sh = 8 * (8 - (unsigned)n);    /* drop what follows */
+			if (scan_nondigits8(x << sh) & (~0ull << sh))
+				return -EINVAL;
+			*v = scan_value8(x << sh);
+			return 0;
+		}
+		unsigned sh = 8 * (16 - (unsigned)n);           /* the first n - 8 */
+		memcpy(&y, s + n - 8, 8);
+		if ((scan_nondigits8(x << sh) & (~0ull << sh)) | scan_nondigits8(y))
+			return -EINVAL;
+		*v = scan_value8(x << sh) * 100000000ull + scan_value8(y);
+		return 0;
+	}
+#endif
+	return u64_long(s, n, v);
+}
 
-	while (n < max) {
-		while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
+#if defined(__SSE2__)
+/* Bits of the 16 bytes at s: blanks (space, tab, CR) in *b, NULs returned. */
+static inline unsigned blanks16(const char *s, unsigned *b)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i e = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+				 _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
+	*b = (unsigned)_mm_movemask_epi8(_mm_or_si128(e, _mm_cmpeq_epi8(x, _mm_set1_epi8('\r'))));
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128()));
+}
+#endif
+
+/* The first `max` fields of the line l[0..n) from lr_next (split on
+ * blanks, tabs and CRs; a NUL ends the line) into tok/tl; how many there
+ * are, up to max.  A line shorter than 64 bytes (almost every one) is read
+ * 16 bytes at a time into bit masks, its fields found from their edges. */
+static size_t iolog_tokens(const char *l, size_t n, const char **tok, size_t *tl, size_t max)
+{
+	size_t cnt = 0, i = 0;
+
+#if defined(__SSE2__)
+	if (n < 64) {
+		uint64_t blank = 0, nul = 0;
+		for (size_t j = 0; j <= n; j += 16) {   /* l[n] is the NUL */
+			unsigned b, z = blanks16(l + j, &b);
+			blank |= (uint64_t)b << j;
+			nul |= (uint64_t)z << j;
+		}
+		/* the line ends at its first NUL, at bit n or before */
+		uint64_t field = ~blank & ((1ull << __builtin_ctzll(nul)) - 1);
+		while (field && cnt < max) {
+			unsigned s = (unsigned)__builtin_ctzll(field);
+			unsigned e = (unsigned)__builtin_ctzll(~field & (~0ull << s));
+			tok[cnt] = l + s;
+			tl[cnt++] = e - s;
+			field &= ~0ull << e;
+		}
+		return cnt;
+	}
+#endif
+	n = strnlen(l, n);
+	while (cnt < max) {
+		while (i < n && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
 			i++;
-		if (i == len)
+		if (i == n)
 			break;
-		size_t j = scan_any3(l, len, i, ' ', '\t', '\r');
-		tok[n] = l + i;
-		tl[n++] = j - i;
+		size_t j = scan_any3(l, n, i, ' ', '\t', '\r');
+		tok[cnt] = l + i;
+		tl[cnt++] = j - i;
 		i = j;
 	}
-	return n;
+	return cnt;
 }
 
 /* Split and check one line; *why on failure.  0, 1 (blank), -EINVAL. */
-static int iolog_line(const struct iolog *L, const char *l, struct iline *out, const char **why)
+static int iolog_line(const struct iolog *L, const char *l, size_t len, struct iline *out,
+		      const char **why)
 {
 	const char *tok[7];
-	size_t tl[7], n = iolog_tokens(l, tok, tl, 7), i;
+	size_t tl[7], n = iolog_tokens(l, len, tok, tl, 7), i;
 
 	if (n == 7) {
 		*why = "too many fields";
@@ -729,7 +807,7 @@ static int iolog_learn(struct iolog *L, const char *l, size_t len)
 	/* once every file known so far is written, only add lines matter */
 	if (L->nwritten == L->nf && !has_add(l, len))
 		return 0;
-	if (iolog_tokens(l, tok, tl, k + 1) <= k)
+	if (iolog_tokens(l, len, tok, tl, k + 1) <= k)
 		return 0;
 	size_t a = act_find(tok[k], tl[k]);
 	if (a != A_ADD && a != A_WRITE)
@@ -744,7 +822,7 @@ static int iolog_learn(struct iolog *L, const char *l, size_t len)
 		if (fi < -1)
 			return (int)fi;
 	}
-	if (iolog_line(L, l, &il, &why))
+	if (iolog_line(L, l, len, &il, &why))
 		return 0;
 	int64_t fi = file_find(L, il.file, il.flen, il.act == A_ADD);
 	if (fi < -1)
@@ -756,8 +834,63 @@ static int iolog_learn(struct iolog *L, const char *l, size_t len)
 	return 0;
 }
 
-/* One pass over the file: pass 1 learns, pass 2 checks and emits. */
-static int iolog_pass(struct iolog *L, int pass)
+/*
+ * Pass 1: the files added and those written, from the lines iolog_learn
+ * reads.  The file comes a buffer of whole lines at a time: once every
+ * file known is written, a buffer without "add" in it is passed over
+ * whole; otherwise each of its lines is learnt.  Over-long lines are
+ * passed over (pass 2 reports them).
+ */
+static int iolog_pass1(struct iolog *L)
+{
+	struct linereader lr;
+	char *l;
+	size_t n;
+	int rc;
+
+	rc = lr_open(&lr, L->src);
+	if (rc < 0)
+		return rerr_set(L->e, rc, "cannot open '%s': %s", L->src, strerror(-rc));
+	rc = lr_next(&lr, &l, &n);
+	if (rc == 0)
+		rc = rerr_set(L->e, -EINVAL, "%s: empty iolog", L->src);
+	else if (rc > 0)
+		rc = iolog_header(L, l, lr.lineno);
+	else if (rc == -E2BIG)
+		rc = 0;
+	else if (rc < 0)
+		rc = rerr_set(L->e, rc, "cannot read '%s': %s", L->src, strerror(-rc));
+	while (!rc && (rc = lr_next_block(&lr, &l, &n)) != 0) {
+		if (rc == -E2BIG) {
+			rc = 0;
+			continue;
+		}
+		if (rc < 0) {
+			rc = rerr_set(L->e, rc, "cannot read '%s': %s", L->src, strerror(-rc));
+			break;
+		}
+		rc = 0;
+		if (L->nwritten == L->nf && !has_add(l, n))
+			continue;
+		for (char *p = l, *end = l + n; !rc; p++) {
+			char *nl = memchr(p, '\n', (size_t)(end - p));
+			if (!nl)
+				nl = end;
+			*nl = '\0';
+			rc = iolog_learn(L, p, (size_t)(nl - p));   /* 0 or -ENOMEM */
+			if (rc)
+				rc = rerr_set(L->e, rc, "out of memory");
+			if (nl == end)
+				break;
+			p = nl;
+		}
+	}
+	lr_close(&lr);
+	return rc;
+}
+
+/* Pass 2: check every line and emit its events. */
+static int iolog_pass2(struct iolog *L)
 {
 	struct linereader lr;
 	char *l;
@@ -772,8 +905,7 @@ static int iolog_pass(struct iolog *L, int pass)
 		const char *why = NULL;
 
 		if (rc == -E2BIG) {
-			rc = pass == 2 ? trace_bad_line(L->in, L->e, L->src, lr.lineno, "line too long")
-				       : 0;
+			rc = trace_bad_line(L->in, L->e, L->src, lr.lineno, "line too long");
 			if (rc)
 				break;
 			continue;
@@ -782,21 +914,14 @@ static int iolog_pass(struct iolog *L, int pass)
 			rc = rerr_set(L->e, rc, "cannot read '%s': %s", L->src, strerror(-rc));
 			break;
 		}
-		if (pass == 1)
-			L->in->lines++, L->in->bytes += n + 1;
+		L->in->lines++, L->in->bytes += n + 1;
 		if (lr.lineno == 1) {
 			rc = iolog_header(L, l, lr.lineno);
 			if (rc)
 				break;
 			continue;
 		}
-		if (pass == 1) {
-			rc = iolog_learn(L, l, n);
-			if (rc)
-				break;
-			continue;
-		}
-		rc = iolog_line(L, l, &il, &why);
+		rc = iolog_line(L, l, n, &il, &why);
 		if (rc == 1) {
 			rc = 0;
 			continue;
@@ -832,7 +957,7 @@ static int iolog_pass(struct iolog *L, int pass)
 	}
 	if (!rc && lr.lineno == 0)
 		rc = rerr_set(L->e, -EINVAL, "%s: empty iolog", L->src);
-	if (!rc && pass == 2) {
+	if (!rc) {
 		/* what is still open is closed, as fio does when the job ends */
 		for (size_t i = 0; i < L->nf && !rc; i++)
 			if (L->f[i].open)
@@ -920,12 +1045,12 @@ static int fioiolog_parse(struct trace_input *in, struct builder *b, struct rerr
 			rc = rerr_set(e, rc, "out of memory");
 			break;
 		}
-		rc = iolog_pass(&L, 1);
+		rc = iolog_pass1(&L);
 		for (size_t k = 0; k < L.nf; k++)
 			L.f[k].open = 0;
 		L.clock_ns = L.last_ns = 0;
 		if (!rc)
-			rc = iolog_pass(&L, 2);
+			rc = iolog_pass2(&L);
 		so += L.synth_opens;
 		sc += L.synth_closes;
 		cno += L.close_not_open;

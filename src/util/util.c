@@ -83,7 +83,7 @@ int lr_open(struct linereader *lr, const char *path)
 		posix_fadvise(lr->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 	lr->cap = LR_FIRST;
-	lr->buf = malloc(lr->cap + 1);
+	lr->buf = malloc(lr->cap + 1 + LR_PAD);
 	if (!lr->buf) {
 		lr_close(lr);
 		return -ENOMEM;
@@ -117,7 +117,7 @@ int lr_fdopen(struct linereader *lr, int fd, const char *name)
 	lr->fd = fd;
 	lr->name = name;
 	lr->cap = LR_FIRST;
-	lr->buf = malloc(lr->cap + 1);
+	lr->buf = malloc(lr->cap + 1 + LR_PAD);
 	return lr->buf ? 0 : -ENOMEM;
 }
 
@@ -144,7 +144,7 @@ static ssize_t lr_fill(struct linereader *lr)
 		if (lr->cap >= LR_MAX + LR_CHUNK)
 			return -E2BIG;
 		size_t nc = lr->cap * 2 < LR_MAX + LR_CHUNK ? lr->cap * 2 : LR_MAX + LR_CHUNK;
-		char *nb = realloc(lr->buf, nc + 1);
+		char *nb = realloc(lr->buf, nc + 1 + LR_PAD);
 		if (!nb)
 			return -ENOMEM;
 		lr->buf = nb;
@@ -210,6 +210,20 @@ int lr_next(struct linereader *lr, char **line, size_t *len)
 			lr->eof = 1;
 		scan = lr->start + keep;
 	}
+}
+
+int lr_next_block(struct linereader *lr, char **block, size_t *len)
+{
+	if (lr->end > lr->start) {
+		char *nl = memrchr(lr->buf + lr->start, '\n', lr->end - lr->start);
+		if (nl) {
+			*block = lr->buf + lr->start;
+			*len = (size_t)(nl - *block);
+			lr->start = (size_t)(nl - lr->buf) + 1;
+			return 1;
+		}
+	}
+	return lr_next(lr, block, len);
 }
 
 int parse_i64(const char *s, size_t n, int64_t *out)
