@@ -23,6 +23,7 @@
 #include "ops/opstream.h"
 #include "trace/dxt.h"
 #include "trace/trace.h"
+#include "util/scan.h"
 
 #define TMPDIR_TEMPLATE "/tmp/replay-test-dxtXXXXXX"
 #include "tmpdir_fixture.h"
@@ -770,6 +771,109 @@ static void t_times(void **st)
 	unlink(path);
 }
 
+/* Random blanks or tabs, 1 to 3 of them, into b at *n. */
+static void seps(char *b, size_t *n, unsigned *seed)
+{
+	for (int k = 1 + rand_r(seed) % 3; k > 0; k--)
+		b[(*n)++] = rand_r(seed) % 3 ? ' ' : '\t';
+}
+
+/* The decimal digits of v, zero-padded to at least w of them. */
+static size_t digits(char *b, uint64_t v, int w)
+{
+	return (size_t)sprintf(b, "%0*llu", w, (unsigned long long)v);
+}
+
+/*
+ * Segment fields of every width (1 to 20 digits, zeros in front), between
+ * blanks and tabs, read right: offsets, lengths, times (1 to 5 digits of
+ * seconds); then each integer or time field of a line with one of its
+ * digits replaced by another byte: refused at that line, naming the field.
+ */
+static void t_field_widths(void **st)
+{
+	(void)st;
+	enum { N = 400 };
+	static uint64_t off[N], len[N], t0[N], t1[N];
+	char path[512], *text = malloc(N * 200 + 1024);
+	unsigned seed = 77;
+	size_t n = 0;
+	struct opstream s;
+
+	assert_non_null(text);
+	snprintf(path, sizeof(path), "%s/widths.dxt.txt", dir);
+	n += (size_t)sprintf(text, "# darshan log version: 3.21\n# nprocs: 1\n\n# DXT_POSIX module data\n\n"
+			     "# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+			     "# DXT, write_count: %d, read_count: 0\n", N);
+	for (int k = 0; k < N; k++) {
+		int wo = 1 + rand_r(&seed) % 18;
+		off[k] = ((uint64_t)rand_r(&seed) << 31 | (uint64_t)rand_r(&seed)) % scan_pow10[wo];
+		len[k] = (uint64_t)rand_r(&seed) % scan_pow10[1 + rand_r(&seed) % 9];
+		t0[k] = (uint64_t)k * 2500 + (uint64_t)rand_r(&seed) % 2000;   /* rising: the order kept */
+		t1[k] = t0[k] + (uint64_t)rand_r(&seed) % 500000;
+		n += (size_t)sprintf(text + n, " X_POSIX");
+		seps(text, &n, &seed);
+		n += digits(text + n, 0, 1 + rand_r(&seed) % 20);
+		seps(text, &n, &seed);
+		n += (size_t)sprintf(text + n, "write");
+		seps(text, &n, &seed);
+		n += digits(text + n, (uint64_t)k, 1 + rand_r(&seed) % 20);
+		seps(text, &n, &seed);
+		n += digits(text + n, off[k], rand_r(&seed) % 4 ? 1 : 1 + rand_r(&seed) % 20);
+		seps(text, &n, &seed);
+		n += digits(text + n, len[k], rand_r(&seed) % 4 ? 1 : 1 + rand_r(&seed) % 20);
+		seps(text, &n, &seed);
+		n += (size_t)sprintf(text + n, "%llu.%04llu", (unsigned long long)(t0[k] / 10000),
+				     (unsigned long long)(t0[k] % 10000));
+		seps(text, &n, &seed);
+		n += (size_t)sprintf(text + n, "%llu.%04llu\n", (unsigned long long)(t1[k] / 10000),
+				     (unsigned long long)(t1[k] % 10000));
+	}
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, n, f), n);
+	fclose(f);
+	load(path, NULL, &s);
+	assert_int_equal(s.nops, N + 2);
+	for (int k = 0; k < N; k++) {
+		const struct op *o = &s.ops[k + 1];
+		if (o->kind != OP_WRITE || o->offset != off[k] || o->len != len[k] ||
+		    o->dur_ns != (t1[k] - t0[k]) * 100000ull)
+			fail_msg("segment %d: got offset %llu length %llu dur %llu, want %llu %llu %llu",
+				 k, (unsigned long long)o->offset, (unsigned long long)o->len,
+				 (unsigned long long)o->dur_ns, (unsigned long long)off[k],
+				 (unsigned long long)len[k], (unsigned long long)((t1[k] - t0[k]) * 100000));
+	}
+	opstream_close(&s);
+	unlink(path);
+
+	/* one byte of a field replaced: rank, segment, offset, length, start, end */
+	static const char *const want[] = { "expected a rank after X_POSIX", "expected a segment number",
+					    "expected an offset", "expected a length",
+					    "expected start and end times", "" };
+	static const char bad[] = "x:/!aZ";
+	for (int it = 0; it < 600; it++) {
+		char fld[6][40], line[300], *w;
+		int fi = it % 6, wd = 1 + rand_r(&seed) % 20;
+		digits(fld[0], 0, wd);
+		digits(fld[1], 0, 1 + rand_r(&seed) % 20);
+		digits(fld[2], (uint64_t)rand_r(&seed), 1 + rand_r(&seed) % 20);
+		digits(fld[3], (uint64_t)rand_r(&seed) % 1000, 1 + rand_r(&seed) % 20);
+		sprintf(fld[4], "%d.%04d", rand_r(&seed) % 1000, rand_r(&seed) % 10000);
+		sprintf(fld[5], "%d.%04d", 1000 + rand_r(&seed) % 1000, rand_r(&seed) % 10000);
+		w = fld[fi];
+		size_t wl = strlen(w), at;
+		do
+			at = (size_t)rand_r(&seed) % wl;
+		while (w[at] == '.');
+		w[at] = bad[rand_r(&seed) % (sizeof(bad) - 1)];
+		snprintf(line, sizeof(line), " X_POSIX %s%swrite\t%s %s  %s\t%s %s\n", fld[0],
+			 rand_r(&seed) % 2 ? "\t" : "  ", fld[1], fld[2], fld[3], fld[4], fld[5]);
+		bad_case(line, 13, want[fi]);
+	}
+	free(text);
+}
+
 /* Broken compressed input: gzip's own complaint is the error. */
 static void t_gzip_broken(void **st)
 {
@@ -927,6 +1031,7 @@ int main(void)
 		cmocka_unit_test(t_mpiio),
 		cmocka_unit_test(t_bad_input),
 		cmocka_unit_test(t_times),
+		cmocka_unit_test(t_field_widths),
 		cmocka_unit_test(t_gzip_broken),
 		cmocka_unit_test(t_darshan_log),
 		cmocka_unit_test(t_detect),

@@ -629,16 +629,100 @@ static inline bool has_dot(const char *s, const char *e)
 	return false;
 }
 
-/* Split and parse the fields after the module token (p, up to pe, the
- * line's end): 7 of them, or 6 for X_MPIIO lines of 3.1.x parsers (no
- * offset); then OST tokens ("[106]", "[  5]") and a thread id (N/A or a
- * number) may follow. */
-static int seg_fields(struct dxt *D, int m, const char *p, const char *pe, unsigned long line,
-		      struct segf *f)
+/*
+ * The field t[0..n) as an integer when it is one of 1 to 16 digits after
+ * an optional '-' (every offset, length, rank and segment number in
+ * practice): true and *v.  False for anything else, which the callers
+ * then read the long way.  The field lies in a segment line after its
+ * module token, so the 8 bytes before its end can be loaded, and the 8
+ * from its start when it is longer than 8.
+ */
+static inline __attribute__((always_inline)) bool field_dec16(const char *t, size_t n, int64_t *v)
 {
-	const char *tok[8], *end;
-	size_t ntok = 0, tl[8];
-	bool range, dot_prev = false;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	bool neg = *t == '-';
+	const char *d = t + neg;
+	size_t k = n - neg;
+	uint64_t x, y, val;
+
+	if (k - 1 >= 16)
+		return false;
+	if (k <= 8) {
+		uint64_t keep = ~0ull << (8 * (8 - k));         /* the field's bytes */
+		memcpy(&x, d + k - 8, 8);
+		if (scan_nondigits8(x) & keep)
+			return false;
+		val = scan_value8(x & keep);
+	} else {
+		unsigned sh = 8 * (16 - (unsigned)k);           /* its first k - 8 */
+		memcpy(&x, d, 8);
+		memcpy(&y, d + k - 8, 8);
+		if ((scan_nondigits8(x << sh) & (~0ull << sh)) | scan_nondigits8(y))
+			return false;
+		val = scan_value8(x << sh) * 100000000ull + scan_value8(y);
+	}
+	*v = neg ? -(int64_t)val : (int64_t)val;
+	return true;
+#else
+	(void)t, (void)n, (void)v;
+	return false;
+#endif
+}
+
+/* An integer field that a blank or a tab ends, read by dec_i64n (wide)
+ * or dec_i64. */
+static __attribute__((noinline)) bool field_i64_long(const char *t, const char *pe, bool wide,
+						     int64_t *v)
+{
+	const char *end;
+
+	if (!(wide ? dec_i64n(t, pe, &end, v) : dec_i64(t, &end, v)))
+		return false;
+	return *end == ' ' || *end == '\t';
+}
+
+/* An integer field that a blank or a tab ends: field_dec16, else the long
+ * way.  False when it is not one. */
+static inline __attribute__((always_inline)) bool field_i64(const char *t, size_t n, const char *pe,
+							    bool wide, int64_t *v)
+{
+	if (field_dec16(t, n, v))
+		return t[n] == ' ' || t[n] == '\t';
+	return field_i64_long(t, pe, wide, v);
+}
+
+/* The time field t[0..n): secs_ticks's "S.FFFF" with 1 to 3 digits of
+ * seconds in one load of the 8 bytes that end it (the '.' then always in
+ * the fourth); anything else through secs_ticks. */
+static inline bool field_ticks(const char *t, size_t n, const char **end, uint32_t *ticks,
+			       bool *range)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n - 6 <= 2) {
+		uint64_t x, keep = (~0ull << (8 * (8 - n))) & ~(0xffull << 24);
+		memcpy(&x, t + n - 8, 8);
+		if (((x >> 24) & 0xff) == '.' && !(scan_nondigits8(x) & keep)) {
+			uint64_t frac = scan_value8(x & ~0xffffffffull);
+			uint64_t whole = scan_value8((x & keep) << 40);
+			*ticks = (uint32_t)(whole * 10000 + frac);
+			*range = false;
+			*end = t + n;
+			return true;
+		}
+	}
+#endif
+	return secs_ticks(t, end, ticks, range);
+}
+
+/* The fields of a segment line after its module token, p up to pe (the
+ * line's end): at most 8, split at blanks and tabs (a CR ends a field too),
+ * ending at the line's end, a CR or a '[' where a field would start, or
+ * at the second of two fields in a row from the fifth holding a '.' (the
+ * start and end times).  Their count. */
+static size_t seg_tokens(const char *p, const char *pe, const char **tok, size_t *tl)
+{
+	size_t ntok = 0;
+	bool dot_prev = false;
 
 	while (ntok < 8) {
 		p += scan_skip2(p, (size_t)(pe - p), 0, ' ', '\t');
@@ -655,6 +739,20 @@ static int seg_fields(struct dxt *D, int m, const char *p, const char *pe, unsig
 			break;
 		dot_prev = dot;
 	}
+	return ntok;
+}
+
+/* Split and parse the fields after the module token (p, up to pe, the
+ * line's end): 7 of them, or 6 for X_MPIIO lines of 3.1.x parsers (no
+ * offset); then OST tokens ("[106]", "[  5]") and a thread id (N/A or a
+ * number) may follow. */
+static int seg_fields(struct dxt *D, int m, const char *p, const char *pe, unsigned long line,
+		      struct segf *f)
+{
+	const char *tok[8], *end;
+	size_t tl[8], ntok = seg_tokens(p, pe, tok, tl);
+	bool range;
+
 	if (ntok == 8)
 		return bad(D, line, "expected start and end times in seconds (S.FFFF) as the last"
 			   " fields of the %s line", seg_name[m]);
@@ -664,7 +762,7 @@ static int seg_fields(struct dxt *D, int m, const char *p, const char *pe, unsig
 	/* tok: rank kind segment [offset] length start end */
 	f->has_off = ntok == 7;
 	f->off = -1;
-	if (!dec_i64(tok[0], &end, &f->rank) || (*end != ' ' && *end != '\t'))
+	if (!field_i64(tok[0], tl[0], pe, false, &f->rank))
 		return bad(D, line, "expected a rank after %s", seg_name[m]);
 	/* the token ends at a blank, a tab or a CR: only the first two do */
 	if (tl[1] == 5 && !memcmp(tok[1], "write", 5) && (tok[1][5] == ' ' || tok[1][5] == '\t'))
@@ -673,14 +771,15 @@ static int seg_fields(struct dxt *D, int m, const char *p, const char *pe, unsig
 		f->is_w = false;
 	else
 		return bad(D, line, "expected 'write' or 'read' after the rank");
-	if (!dec_i64(tok[2], &end, &f->segix) || (*end != ' ' && *end != '\t'))
+	if (!field_i64(tok[2], tl[2], pe, false, &f->segix))
 		return bad(D, line, "expected a segment number");
-	if (f->has_off && (!dec_i64n(tok[3], pe, &end, &f->off) || (*end != ' ' && *end != '\t')))
+	if (f->has_off && !field_i64(tok[3], tl[3], pe, true, &f->off))
 		return bad(D, line, "expected an offset");
-	if (!dec_i64n(tok[3 + f->has_off], pe, &end, &f->len) || (*end != ' ' && *end != '\t'))
+	if (!field_i64(tok[3 + f->has_off], tl[3 + f->has_off], pe, true, &f->len))
 		return bad(D, line, "expected a length");
-	if (!secs_ticks(tok[4 + f->has_off], &end, &f->t0, &range) ||
-	    (*end != ' ' && *end != '\t') || !secs_ticks(tok[5 + f->has_off], &end, &f->t1, &range))
+	size_t i0 = 4 + f->has_off;
+	if (!field_ticks(tok[i0], tl[i0], &end, &f->t0, &range) ||
+	    (*end != ' ' && *end != '\t') || !field_ticks(tok[i0 + 1], tl[i0 + 1], &end, &f->t1, &range))
 		return range ? bad(D, line, "time beyond %u s, more than replay keeps",
 				   UINT32_MAX / 10000)
 			     : bad(D, line, "expected start and end times in seconds (S.FFFF)");
