@@ -380,8 +380,9 @@ static void ofd_drop_handle(struct ofd *o, uint32_t rank)
 
 /* Handle of o in p's rank, emitting an implicit open when p's rank has none
  * (the ofd was opened by another thread, or inherited over fork). */
-static int use_ofd(struct builder *b, struct proc *p, const struct sc_event *ev,
-		   struct ofd *o, uint32_t *handle)
+static __attribute__((noinline)) int use_ofd_first(struct builder *b, struct proc *p,
+						    const struct sc_event *ev, struct ofd *o,
+						    uint32_t *handle)
 {
 	uint32_t rank;
 	int rc = rank_of(b, p, ev->ts_ns, &rank);
@@ -404,6 +405,20 @@ static int use_ofd(struct builder *b, struct proc *p, const struct sc_event *ev,
 	e2.ret = 0;
 	b->inherited_opens++;
 	return emit(b, p, &e2, &op);
+}
+
+/* use_ofd_first unless p's rank has its t0 and a handle for o already. */
+static inline int use_ofd(struct builder *b, struct proc *p, const struct sc_event *ev,
+			  struct ofd *o, uint32_t *handle)
+{
+	if (p->rank >= 0 && b->ranks[p->rank].t0_set) {
+		uint32_t h = ofd_handle(o, (uint32_t)p->rank);
+		if (h != OP_NOHANDLE) {
+			*handle = h;
+			return 0;
+		}
+	}
+	return use_ofd_first(b, p, ev, o, handle);
 }
 
 /*
@@ -453,8 +468,9 @@ static struct ofd *ofd_new(uint32_t file, uint32_t oflags, const char *path)
  * dropped (counted).  Synthesizes an implicit open from an absolute -y
  * decoration for fds opened before the trace started.
  */
-static int lookup_fd(struct builder *b, struct proc *p, const struct sc_event *ev,
-		     int64_t fd, const char *fdpath, struct ofd **out)
+static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct proc *p,
+						     const struct sc_event *ev, int64_t fd,
+						     const char *fdpath, struct ofd **out)
 {
 	*out = NULL;
 	struct ofd *o = fd_get(p, fd);
@@ -519,6 +535,19 @@ static int lookup_fd(struct builder *b, struct proc *p, const struct sc_event *e
 		return rc;
 	*out = o;
 	return 0;
+}
+
+/* The ofd at fd: a table entry of a storage file that -y (when shown) does
+ * not contradict at once, anything else by lookup_fd_slow. */
+static inline int lookup_fd(struct builder *b, struct proc *p, const struct sc_event *ev,
+			    int64_t fd, const char *fdpath, struct ofd **out)
+{
+	struct ofd *o = fd_get(p, fd);
+	if (o && !o->special && (!fdpath || fdpath[0] == '/')) {
+		*out = o;
+		return 0;
+	}
+	return lookup_fd_slow(b, p, ev, fd, fdpath, out);
 }
 
 /* Join dir and rel into b->pathbuf, dropping "." and empty components and
