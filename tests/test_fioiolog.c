@@ -631,7 +631,9 @@ static void t_read_numbers_names(void **state)
 			"/scratch/rank0001/out.dat read 12345678901234567 12345678\n"
 			"/scratch/rank0001/out.dat read 123456789012345 123456789\n"
 			"  \t /scratch/rank0001/out.dat \t read \t\t 98765432109876543 \t   "
-			"  \t 1 \t \r\n",                              /* 64 bytes and more */
+			"  \t 1 \t \r\n"                               /* 64 bytes and more */
+			"/r1/s/common/tail add\n/r2/s/common/tail add\n"   /* differ in the first 8 */
+			"/r1/s/common/tail read 0 1\n/r2/s/common/tail read 0 2\n",
 		  log, ops, &s);
 	const struct want w[] = {
 		{ OP_OPEN, 0, 0, 0, "/scratch/rank0001/out.dat", OPF_SYNTH, O_RDWR },
@@ -645,8 +647,14 @@ static void t_read_numbers_names(void **state)
 		{ OP_READ, 0, 12345678901234567ull, 12345678, "/scratch/rank0001/out.dat", 0, 0 },
 		{ OP_READ, 0, 123456789012345ull, 123456789, "/scratch/rank0001/out.dat", 0, 0 },
 		{ OP_READ, 0, 98765432109876543ull, 1, "/scratch/rank0001/out.dat", 0, 0 },
+		{ OP_OPEN, 0, 0, 0, "/r1/s/common/tail", OPF_SYNTH, O_RDONLY },
+		{ OP_READ, 0, 0, 1, "/r1/s/common/tail", 0, 0 },
+		{ OP_OPEN, 0, 0, 0, "/r2/s/common/tail", OPF_SYNTH, O_RDONLY },
+		{ OP_READ, 0, 0, 2, "/r2/s/common/tail", 0, 0 },
 		{ OP_CLOSE, 0, 0, 0, "/scratch/rank0001/out.dat", OPF_SYNTH, 0 },
 		{ OP_CLOSE, 0, 0, 0, "/scratch/rank0002/out.dat", OPF_SYNTH, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/r1/s/common/tail", OPF_SYNTH, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/r2/s/common/tail", OPF_SYNTH, 0 },
 	};
 	expect_ops(&s, 0, w, sizeof(w) / sizeof(w[0]));
 	opstream_close(&s);

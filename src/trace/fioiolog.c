@@ -397,7 +397,8 @@ struct iolog {
 };
 
 /* 8 bytes at a time (every byte counts: names often differ only in the
- * middle, "/scratch/rank0001/out.dat"), then a final mix. */
+ * middle, "/scratch/rank0001/out.dat"), the last 8 overlapping what came
+ * before, then a final mix. */
 static uint64_t name_hash(const char *s, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
@@ -410,7 +411,11 @@ static uint64_t name_hash(const char *s, size_t n)
 	}
 	if (i < n) {
 		w = 0;
-		memcpy(&w, s + i, n - i);
+		if (n >= 8)
+			memcpy(&w, s + n - 8, 8);
+		else
+			for (size_t k = 0; k < n; k++)
+				w |= (uint64_t)(unsigned char)s[k] << (8 * k);
 		h = (h ^ w) * 0xff51afd7ed558ccdull;
 	}
 	h ^= h >> 32;
@@ -428,7 +433,11 @@ static inline bool same_name(const char *a, const char *b, size_t n)
 		return !memcmp(a, b, n);
 	memcpy(&x, a + n - 8, 8);
 	memcpy(&y, b + n - 8, 8);
-	return x == y && !memcmp(a, b, n - 8);
+	for (size_t i = 0; x == y && i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+	}
+	return x == y;
 }
 
 /* Index of the file named (s, n); -1 absent (or, with add, created). */
