@@ -843,6 +843,19 @@ static int iolog_learn(struct iolog *L, const char *l, size_t len)
 	return 0;
 }
 
+/* Open L's file for a pass; 0 or the error, told in L->e. */
+static int iolog_open(struct iolog *L, struct linereader *lr)
+{
+	int rc = lr_open(lr, L->src);
+
+	return rc < 0 ? rerr_set(L->e, rc, "cannot open '%s': %s", L->src, strerror(-rc)) : 0;
+}
+
+static int read_error(struct iolog *L, int rc)
+{
+	return rerr_set(L->e, rc, "cannot read '%s': %s", L->src, strerror(-rc));
+}
+
 /*
  * Pass 1: the files added and those written, from the lines iolog_learn
  * reads.  The file comes a buffer of whole lines at a time: once every
@@ -857,9 +870,9 @@ static int iolog_pass1(struct iolog *L)
 	size_t n;
 	int rc;
 
-	rc = lr_open(&lr, L->src);
-	if (rc < 0)
-		return rerr_set(L->e, rc, "cannot open '%s': %s", L->src, strerror(-rc));
+	rc = iolog_open(L, &lr);
+	if (rc)
+		return rc;
 	rc = lr_next(&lr, &l, &n);
 	if (rc == 0)
 		rc = rerr_set(L->e, -EINVAL, "%s: empty iolog", L->src);
@@ -868,14 +881,14 @@ static int iolog_pass1(struct iolog *L)
 	else if (rc == -E2BIG)
 		rc = 0;
 	else if (rc < 0)
-		rc = rerr_set(L->e, rc, "cannot read '%s': %s", L->src, strerror(-rc));
+		rc = read_error(L, rc);
 	while (!rc && (rc = lr_next_block(&lr, &l, &n)) != 0) {
 		if (rc == -E2BIG) {
 			rc = 0;
 			continue;
 		}
 		if (rc < 0) {
-			rc = rerr_set(L->e, rc, "cannot read '%s': %s", L->src, strerror(-rc));
+			rc = read_error(L, rc);
 			break;
 		}
 		rc = 0;
@@ -906,9 +919,9 @@ static int iolog_pass2(struct iolog *L)
 	size_t n;
 	int rc;
 
-	rc = lr_open(&lr, L->src);
-	if (rc < 0)
-		return rerr_set(L->e, rc, "cannot open '%s': %s", L->src, strerror(-rc));
+	rc = iolog_open(L, &lr);
+	if (rc)
+		return rc;
 	while ((rc = lr_next(&lr, &l, &n)) != 0) {
 		struct iline il;
 		const char *why = NULL;
@@ -920,7 +933,7 @@ static int iolog_pass2(struct iolog *L)
 			continue;
 		}
 		if (rc < 0) {
-			rc = rerr_set(L->e, rc, "cannot read '%s': %s", L->src, strerror(-rc));
+			rc = read_error(L, rc);
 			break;
 		}
 		L->in->lines++, L->in->bytes += n + 1;
