@@ -10,6 +10,13 @@
  * probe() does a real io_uring_queue_init(): containers and hardened
  * kernels block io_uring (seccomp, kernel.io_uring_disabled) and answer
  * -ENOSYS, -EPERM or -EINVAL; that is reported, never papered over.
+ *
+ * The worker's ring is set up as fio sets up its own: completion work runs
+ * when the worker enters the kernel for it (DEFER_TASKRUN, the worker the
+ * only issuer) rather than interrupting it; TASKRUN_FLAG marks the ring
+ * when such work waits, so a peek (liburing enters to run it) still finds
+ * every completion a poll could.  Kernels without these (before 6.1) get
+ * COOP_TASKRUN, then a plain ring.
  */
 #include <errno.h>
 #include <liburing.h>
@@ -18,6 +25,28 @@
 #include <time.h>
 
 #include "engine/engine.h"
+
+/* the kernel's values, for liburing headers older than the flags */
+#ifndef IORING_SETUP_COOP_TASKRUN
+#define IORING_SETUP_COOP_TASKRUN (1U << 8)
+#endif
+#ifndef IORING_SETUP_TASKRUN_FLAG
+#define IORING_SETUP_TASKRUN_FLAG (1U << 9)
+#endif
+#ifndef IORING_SETUP_SINGLE_ISSUER
+#define IORING_SETUP_SINGLE_ISSUER (1U << 12)
+#endif
+#ifndef IORING_SETUP_DEFER_TASKRUN
+#define IORING_SETUP_DEFER_TASKRUN (1U << 13)
+#endif
+
+/* Setup flags, the first the kernel takes (it answers -EINVAL to flags it
+ * does not know). */
+static const unsigned uring_setup_flags[] = {
+	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+	IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+	0,
+};
 
 struct uring_priv {
 	struct io_uring ring;
@@ -72,7 +101,15 @@ static int uring_init(struct engine *e, const struct engine_opts *o)
 	p->done = calloc(depth, sizeof(*p->done));
 	if (!p->done)
 		goto out;
-	ret = io_uring_queue_init(depth, &p->ring, 0);
+	for (size_t i = 0; i < sizeof(uring_setup_flags) / sizeof(uring_setup_flags[0]); i++) {
+		struct io_uring_params prm;
+
+		memset(&prm, 0, sizeof(prm));
+		prm.flags = uring_setup_flags[i];
+		ret = io_uring_queue_init_params(depth, &p->ring, &prm);
+		if (ret != -EINVAL)
+			break;
+	}
 	if (ret < 0)
 		goto out;
 	p->ring_ok = 1;
