@@ -165,6 +165,40 @@ static void t_decn(void **state)
 	assert_int_equal(v, 0);
 }
 
+/* scan_dec16 against a byte loop: fields of 0 to 20 bytes, digits with
+ * now and then one other byte, followed by digits or anything (what
+ * follows the field must not count). */
+static void t_dec16(void **state)
+{
+	(void)state;
+	unsigned seed = 31;
+	char s[48];
+	for (int it = 0; it < 300000; it++) {
+		size_t n = (size_t)(rand_r(&seed) % 21);
+		for (size_t i = 0; i < sizeof(s); i++)
+			s[i] = (char)(rand_r(&seed) % 3 ? '0' + rand_r(&seed) % 10 : rand_r(&seed) % 256);
+		for (size_t i = 0; i < n; i++)
+			s[i] = (char)('0' + rand_r(&seed) % 10);
+		if (n && it % 5 == 0)
+			s[rand_r(&seed) % n] = "x /:\0a9"[rand_r(&seed) % 7];
+		bool want = n >= 1 && n <= 16;
+		uint64_t wv = 0, got = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (s[i] < '0' || s[i] > '9')
+				want = false;
+			wv = wv * 10 + (uint64_t)(s[i] - '0');
+		}
+		bool ok = scan_dec16(s, n, &got);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (ok != want || (ok && got != wv))
+			fail_msg("'%.*s' (%zu bytes): got %d %llu, want %d %llu", (int)n, s, n, ok,
+				 (unsigned long long)got, want, (unsigned long long)wv);
+#else
+		assert_false(ok);
+#endif
+	}
+}
+
 static void t_lines_across_blocks(void **state)
 {
 	(void)state;
@@ -318,6 +352,7 @@ int main(void)
 		cmocka_unit_test(t_scan_any),
 		cmocka_unit_test(t_dec8),
 		cmocka_unit_test(t_decn),
+		cmocka_unit_test(t_dec16),
 		cmocka_unit_test(t_lines_across_blocks),
 		cmocka_unit_test(t_line_too_long),
 		cmocka_unit_test(t_blocks),

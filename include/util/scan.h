@@ -152,6 +152,40 @@ static inline unsigned scan_dec8(const char *s, size_t n, uint64_t *v)
 }
 
 /*
+ * s[0..n) as 1 to 16 decimal digits, every byte of it: true and the value
+ * in *v; false when n is 0 or over 16 or a byte is not a digit (callers
+ * then read it the long way).  Loads 8 bytes at s, and 8 at s + n - 8 when
+ * n > 8: 8 bytes must be readable at s (a field of a line from lr_next
+ * is: LR_PAD bytes follow the line).  Little endian only (false elsewhere).
+ */
+static inline bool scan_dec16(const char *s, size_t n, uint64_t *v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x, y;
+
+	if (n - 1 >= 16)
+		return false;
+	memcpy(&x, s, 8);
+	if (n <= 8) {
+		unsigned sh = 8 * (8 - (unsigned)n);    /* drop what follows */
+		if (scan_nondigits8(x << sh) & (~0ull << sh))
+			return false;
+		*v = scan_value8(x << sh);
+		return true;
+	}
+	unsigned sh = 8 * (16 - (unsigned)n);           /* the first n - 8 */
+	memcpy(&y, s + n - 8, 8);
+	if ((scan_nondigits8(x << sh) & (~0ull << sh)) | scan_nondigits8(y))
+		return false;
+	*v = scan_value8(x << sh) * 100000000ull + scan_value8(y);
+	return true;
+#else
+	(void)s, (void)n, (void)v;
+	return false;
+#endif
+}
+
+/*
  * All the decimal digits at the start of s[0..n), any number of them, 8 at
  * a step: their count, their value in *v, and *ovf set when that value
  * does not fit 64 bits (*v then means nothing).  The first step needs no

@@ -630,43 +630,21 @@ static inline bool has_dot(const char *s, const char *e)
 }
 
 /*
- * The field t[0..n) as an integer when it is one of 1 to 16 digits after
- * an optional '-' (every offset, length, rank and segment number in
- * practice): true and *v.  False for anything else, which the callers
- * then read the long way.  The field lies in a segment line after its
- * module token, so the 8 bytes before its end can be loaded, and the 8
- * from its start when it is longer than 8.
+ * The field t[0..n) (n >= 1) as an integer when it is one of 1 to 16
+ * digits after an optional '-' (every offset, length, rank and segment
+ * number in practice): true and *v.  False for anything else, which the
+ * callers then read the long way.  The field lies in a line from lr_next,
+ * as scan_dec16 needs.
  */
 static inline __attribute__((always_inline)) bool field_dec16(const char *t, size_t n, int64_t *v)
 {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	bool neg = *t == '-';
-	const char *d = t + neg;
-	size_t k = n - neg;
-	uint64_t x, y, val;
+	uint64_t val;
 
-	if (k - 1 >= 16)
+	if (!scan_dec16(t + neg, n - neg, &val))
 		return false;
-	if (k <= 8) {
-		uint64_t keep = ~0ull << (8 * (8 - k));         /* the field's bytes */
-		memcpy(&x, d + k - 8, 8);
-		if (scan_nondigits8(x) & keep)
-			return false;
-		val = scan_value8(x & keep);
-	} else {
-		unsigned sh = 8 * (16 - (unsigned)k);           /* its first k - 8 */
-		memcpy(&x, d, 8);
-		memcpy(&y, d + k - 8, 8);
-		if ((scan_nondigits8(x << sh) & (~0ull << sh)) | scan_nondigits8(y))
-			return false;
-		val = scan_value8(x << sh) * 100000000ull + scan_value8(y);
-	}
 	*v = neg ? -(int64_t)val : (int64_t)val;
 	return true;
-#else
-	(void)t, (void)n, (void)v;
-	return false;
-#endif
 }
 
 /* An integer field that a blank or a tab ends, read by dec_i64n (wide)

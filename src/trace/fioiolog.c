@@ -512,10 +512,9 @@ static size_t act_find(const char *s, size_t n)
 }
 
 /*
- * All of s[0..n) decimal digits, any number of them, the value in 64 bits.
- * s lies in a line from lr_next, so 8 bytes can be loaded at s and at
- * s + n - 8 (LR_PAD bytes follow the line): up to 16 digits take two
- * loads, checked and converted 8 at a time; longer runs go 8 digits a step.
+ * All of s[0..n) decimal digits, any number of them, the value in 64 bits:
+ * up to 16 digits by scan_dec16 (s lies in a line from lr_next), longer
+ * runs (or a bad byte) 8 digits a step.
  */
 static int __attribute__((noinline, cold)) u64_long(const char *s, size_t n, uint64_t *v)
 {
@@ -526,26 +525,7 @@ static int __attribute__((noinline, cold)) u64_long(const char *s, size_t n, uin
 
 static inline int u64_tok(const char *s, size_t n, uint64_t *v)
 {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (n - 1 < 16) {
-		uint64_t x, y;
-		memcpy(&x, s, 8);
-		if (n <= 8) {
-			unsigned sh = 8 * (8 - (unsigned)n);    /* drop what follows */
-			if (scan_nondigits8(x << sh) & (~0ull << sh))
-				return -EINVAL;
-			*v = scan_value8(x << sh);
-			return 0;
-		}
-		unsigned sh = 8 * (16 - (unsigned)n);           /* the first n - 8 */
-		memcpy(&y, s + n - 8, 8);
-		if ((scan_nondigits8(x << sh) & (~0ull << sh)) | scan_nondigits8(y))
-			return -EINVAL;
-		*v = scan_value8(x << sh) * 100000000ull + scan_value8(y);
-		return 0;
-	}
-#endif
-	return u64_long(s, n, v);
+	return scan_dec16(s, n, v) ? 0 : u64_long(s, n, v);
 }
 
 #if defined(__SSE2__)
