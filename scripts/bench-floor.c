@@ -3,7 +3,7 @@
  * syscalls `replay run` issues for a trace of OPS 1-byte pwrite64 calls at
  * consecutive offsets to one file, with no replay logic around them.
  *
- *   bench-floor sync|libaio|io_uring DEPTH OPS FILE [timed]
+ *   bench-floor sync|libaio|io_uring DEPTH OPS FILE [timed|timed-tsc]
  *
  * Each engine issues what replay's engine of that name issues for such a
  * trace (src/engine/ *.c and src/run/runner.c):
@@ -21,7 +21,8 @@
  * With "timed", it also reads CLOCK_MONOTONIC where replay does to time its
  * ops: before every submission and after every completion (sync) or
  * every reap (libaio, io_uring): the floor of a replayer that reports
- * per-op latencies.
+ * per-op latencies.  "timed-tsc" reads the TSC there instead (x86-64), as
+ * replay does with --clock tsc (util/clock.h: an rdtsc and a multiply).
  *
  * Prints one line: engine depth ops cpu_ns (user+sys of the loop,
  * getrusage) wall_ns (CLOCK_MONOTONIC).  Compiled by bench-overhead with
@@ -40,6 +41,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 static char byte = 'x';
 static int timed;
@@ -53,9 +57,16 @@ static uint64_t mono_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-/* A latency timestamp, as replay takes one, when timed. */
+/* A latency timestamp, as replay takes one, when timed (2: the TSC scaled
+ * to ns, with a multiply and a shift as replay maps it). */
 static inline void stamp(void)
 {
+#if defined(__x86_64__)
+	if (timed == 2) {
+		stamp_sink = (uint64_t)(((unsigned __int128)__rdtsc() * 2045222520u) >> 32);
+		return;
+	}
+#endif
 	if (timed)
 		stamp_sink = mono_ns();
 }
@@ -222,8 +233,10 @@ int main(int argc, char **argv)
 
 	if (argc == 6 && !strcmp(argv[5], "timed"))
 		timed = 1;
+	else if (argc == 6 && !strcmp(argv[5], "timed-tsc"))
+		timed = 2;
 	else if (argc != 5) {
-		fprintf(stderr, "usage: bench-floor sync|libaio|io_uring DEPTH OPS FILE [timed]\n");
+		fprintf(stderr, "usage: bench-floor sync|libaio|io_uring DEPTH OPS FILE [timed|timed-tsc]\n");
 		return 2;
 	}
 	engine = argv[1];

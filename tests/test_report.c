@@ -158,7 +158,7 @@ static void test_run_and_summary(void **state)
 	struct run_shared *sh = calloc(1, sz);
 	struct report_info ri = { .version = "9.9", .timestamp = 1700000000, .mode = "sequential",
 				  .processes = 2, .engine = "sync", .depth = 1, .bind = "none",
-				  .repeats = 3, .drop_caches = true, .target = "/mnt/x",
+				  .repeats = 3, .drop_caches = true, .clock = "tsc", .target = "/mnt/x",
 				  .format = "strace" };
 	char *tr[] = { "a.txt" };
 	struct run_outcome out = { .completion_ns = 3000, .io_ns = 2000, .flush_ns = 1000,
@@ -227,7 +227,7 @@ static void test_run_and_summary(void **state)
 		      "\"direct\":false,\"overlap\":false,\"bind\":\"none\",\"repeats\":3,"
 		      "\"trace\":[\"a.txt\"],\"format\":\"strace\",\"drop_caches\":true,"
 		      "\"order\":\"\",\"dependencies\":0,\"barriers\":false,\"on_mismatch\":\"\",\"trace_incomplete\":false,"
-		      "\"timing\":\"afap\",\"speed\":1.0}");
+		      "\"timing\":\"afap\",\"speed\":1.0,\"clock\":\"tsc\"}");
 	assert_json_equal(json_object_get(doc, "options"), want);
 	json_decref(want);
 	v = json_object_get(doc, "host");

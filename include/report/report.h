@@ -72,6 +72,7 @@ struct report_info {
 	const struct topo_summary *topo; /* NULL: unknown                 */
 	const char *timing;           /* "afap", "think", "trace"         */
 	double speed;                 /* --speed (1 when not given)       */
+	const char *clock;            /* "tsc", "monotonic" (util/clock.h) */
 	const struct traced_times *traced; /* NULL: the trace has no durations */
 	const char *workload;         /* the trace's workload in one line (or NULL) */
 };

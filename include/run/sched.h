@@ -42,7 +42,7 @@ struct sched_clock {
 	void (*sleep_until)(void *ctx, uint64_t t); /* may return early       */
 	void *ctx;
 };
-/* CLOCK_MONOTONIC, clock_nanosleep(TIMER_ABSTIME). */
+/* now_ns() (util/clock.h), a relative clock_nanosleep to its deadline. */
 extern const struct sched_clock sched_monotonic;
 
 struct sched {

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "util/clock.h"
+
 struct rerr {
 	char msg[1024];
 };
@@ -71,14 +73,6 @@ int  lr_next(struct linereader *lr, char **line, size_t *len);
  * whole line is buffered, lr_next's next line (NUL-terminated).  Returns
  * as lr_next; lineno counts only the lines lr_next returned. */
 int  lr_next_block(struct linereader *lr, char **block, size_t *len);
-
-/* CLOCK_MONOTONIC in ns; inline: the runner reads it twice per op */
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Temporary files to remove if a signal ends the process while they
  * exist (the trace loader's .ops, the writer's temporaries): up to 8.

@@ -58,6 +58,8 @@ const struct optdef opt_table[] = {
 	  "normal (default), json or json+ (fio's names): json\nwithout -o prints the JSON, not the summary, on\nstdout; json+ adds fio's latency bins" },
 	{ OPT_STATUS_INTERVAL, 0, "status-interval", "SECONDS", CMD_RUN,
 	  "a progress line on stderr every SECONDS, tty or\nnot (batch logs); 0: none (default)" },
+	{ OPT_CLOCK, 0, "clock", "SOURCE", CMD_RUN,
+	  "what op times are read from: auto (default: tsc\nwhere the kernel's clocksource is tsc), tsc,\nmonotonic (clock_gettime)" },
 	{ OPT_DRY, 0, "dry-run", NULL, CMD_RUN, "print the plan (files, sizes, ranks) and exit" },
 	{ OPT_FORCE, 0, "force", NULL, CMD_RUN, "allow overwriting existing files in TARGET_DIR" },
 	{ OPT_FORCE, 0, "force", NULL, CMD_GEN, "replace an existing PATH written by replay gen" },
@@ -364,8 +366,10 @@ void opts_print_bash_completion(FILE *f)
 	      "        case $prev in\n"
 	      "        -m|--mode) COMPREPLY=($(compgen -W 'parallel sequential' -- \"$cur\")) ;;\n"
 	      "        -e|--engine) COMPREPLY=($(compgen -W 'sync libaio io_uring null' -- \"$cur\")) ;;\n"
-	      "        -f|--format) COMPREPLY=($(compgen -W 'strace lanl sandia' -- \"$cur\")) ;;\n"
+	      "        -f|--format) COMPREPLY=($(compgen -W 'strace lanl sandia dxt fio-iolog' -- \"$cur\")) ;;\n"
 	      "        --bind) COMPREPLY=($(compgen -W 'spread core numa none' -- \"$cur\")) ;;\n"
+	      "        --clock) COMPREPLY=($(compgen -W 'auto tsc monotonic' -- \"$cur\")) ;;\n"
+	      "        --timing) COMPREPLY=($(compgen -W 'afap think trace' -- \"$cur\")) ;;\n"
 	      "        -t|--to) COMPREPLY=($(compgen -W 'ops fio-iolog' -- \"$cur\")) ;;\n"
 	      "        *) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
 	      "        esac\n"

@@ -39,6 +39,7 @@ struct run_cli {
 	struct filter_opts fo;
 	const char *engine, *output, *mode, *bind;
 	bool dry, quiet, speed_given;
+	int clock;                   /* enum clock_source (util/clock.h)  */
 	int ofmt;                    /* 0 normal, 1 json, 2 json+          */
 	uint64_t repeats;
 	char **traces;
@@ -60,6 +61,7 @@ struct run_state {
 	struct traced_times traced;
 	struct runner *runner;
 	json_t *doc;
+	const char *clock;        /* now_ns()'s source, as reported         */
 	char incomplete[128];     /* the trace's "incomplete" info (DXT)    */
 	char workload[512];       /* the trace's workload in one line       */
 	struct disk_dev disk;     /* the target's disk ("" name: none)      */
@@ -136,6 +138,13 @@ static int run_option(void *ctx, int id, const char *arg)
 				    !strcmp(arg, "ignore") ? MM_IGNORE : -1;
 		if (c->ro.on_mismatch < 0) {
 			die_msg("invalid --on-mismatch '%s': expected stop, warn or ignore", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_CLOCK:
+		c->clock = clock_parse(arg);
+		if (c->clock < 0) {
+			die_msg("invalid clock '%s': expected auto, tsc or monotonic", arg);
 			return -1;
 		}
 		return 0;
@@ -385,6 +394,7 @@ static void fill_report_info(struct run_state *st, const struct run_cli *c)
 	const char *inc = opstream_info(&st->s, "incomplete", st->incomplete, sizeof(st->incomplete));
 	ri->trace_incomplete = inc && *inc ? inc : NULL;
 	ri->timing = timing_name(c->ro.timing);
+	ri->clock = st->clock;
 	ri->speed = c->ro.speed > 0 ? c->ro.speed : 1.0;
 	ri->traced = st->traced.have_dur ? &st->traced : NULL;
 	workload_line(st);
@@ -407,6 +417,13 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 		die_msg("interrupted by signal %d (%s)", runner_signal(), strsignal(runner_signal()));
 		return -EINTR;
 	}
+	const char *why;
+	int src = clock_setup(c->clock, &why);
+	if (src < 0) {
+		die_msg("--clock tsc: not usable here: %s (use auto or monotonic)", why);
+		return src;
+	}
+	st->clock = clock_name(src);
 	int ret = runner_init(&st->runner, &st->plan, &st->s, &c->ro, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);

@@ -462,6 +462,7 @@ json_t *report_doc_new(const struct report_info *ri)
 	bad |= set_new(opt, "drop_caches", json_boolean(ri->drop_caches));
 	bad |= set_new(opt, "timing", json_string(ri->timing ? ri->timing : "afap"));
 	bad |= set_new(opt, "speed", json_real(ri->speed > 0 ? ri->speed : 1.0));
+	bad |= set_new(opt, "clock", json_string(ri->clock ? ri->clock : "monotonic"));
 	bad |= set_new(doc, "options", opt);
 	bad |= set_new(doc, "runs", runs);
 	if (bad) {

@@ -28,12 +28,18 @@ static uint64_t mono_now(void *ctx)
 	return now_ns();
 }
 
+/* Relative: t is on now_ns()'s clock, which may be the TSC's mapping and
+ * drift from CLOCK_MONOTONIC by a few ppm. */
 static void mono_sleep_until(void *ctx, uint64_t t)
 {
 	(void)ctx;
-	struct timespec ts = { (time_t)(t / 1000000000ull), (long)(t % 1000000000ull) };
+	uint64_t now = now_ns();
+	if (t <= now)
+		return;
+	uint64_t d = t - now;
+	struct timespec ts = { (time_t)(d / 1000000000ull), (long)(d % 1000000000ull) };
 	/* EINTR: the caller looks at the clock again */
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 }
 
 const struct sched_clock sched_monotonic = { mono_now, mono_sleep_until, NULL };

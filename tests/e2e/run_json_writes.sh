@@ -7,6 +7,7 @@
 # both taken from that writer's output (the key list then gained the fields of
 # issue 11: filtered, options.order/dependencies/barriers/on_mismatch, dep_*/barrier_*
 # waits, mismatches; of issue 12: options.trace_incomplete; of issue 13: options.timing/speed,
+# of issue 17: options.clock (its value depends on the machine: not compared),
 # timing, fidelity; of issue 16: fio's top-level keys - fio version, timestamp_ms,
 # global options, headline_run, jobs, disk_util (its entries depend on the
 # disk under /tmp: not listed) - and runs.#.disk_util).
@@ -36,7 +37,7 @@ keys() {
 diff <(keys "$tmp/r.json") <(grep -v '^host\.topology' "$SRCDIR/tests/data/run/n64-keys.list") ||
     fail "key paths differ from the writer before (< now, > before)"
 values() {
-	jq -S '{options: (.options | del(.trace, .order, .dependencies, .barriers, .on_mismatch, .trace_incomplete, .timing, .speed)), runs: [.runs[] | {incomplete, failed,
+	jq -S '{options: (.options | del(.trace, .order, .dependencies, .barriers, .on_mismatch, .trace_incomplete, .timing, .speed, .clock)), runs: [.runs[] | {incomplete, failed,
 	        drop_caches, headline, jobs: [.jobs[] | {rank, rank_name, copy, status, ops,
 	        ops_done, short_ios, eagain, sync_fallback, rounded_ops, rounded_extra_bytes,
 	        errors, not_issued: (.not_issued | del(.filtered)), max_inflight,

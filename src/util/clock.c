@@ -1,0 +1,114 @@
+/* clock.c - now_ns()'s source: CLOCK_MONOTONIC or the TSC (clock.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+#include "util/clock.h"
+
+struct tsc_map clock_tsc;
+
+int clock_parse(const char *s)
+{
+	if (!strcmp(s, "auto"))
+		return CLOCK_SRC_AUTO;
+	if (!strcmp(s, "tsc"))
+		return CLOCK_SRC_TSC;
+	if (!strcmp(s, "monotonic"))
+		return CLOCK_SRC_MONOTONIC;
+	return -1;
+}
+
+const char *clock_name(int src)
+{
+	return src == CLOCK_SRC_TSC ? "tsc" : "monotonic";
+}
+
+int clock_tsc_usable(const char *cs_path, const char **why)
+{
+#if defined(__x86_64__)
+	unsigned a, b, c, d;
+	char cs[64] = "";
+	FILE *f;
+
+	/* invariant TSC: CPUID 0x80000007, EDX bit 8 (a constant rate in every
+	 * P-, C- and T-state) */
+	if (!__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8))) {
+		*why = "the CPU has no invariant TSC";
+		return -ENOTSUP;
+	}
+	/* the kernel keeps "tsc" as its clocksource only while it finds the
+	 * TSCs of all CPUs in step (else it falls back to another) */
+	f = fopen(cs_path ? cs_path : "/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
+	if (!f || !fgets(cs, sizeof(cs), f)) {
+		if (f)
+			fclose(f);
+		*why = "the kernel's clocksource cannot be read";
+		return -ENOTSUP;
+	}
+	fclose(f);
+	cs[strcspn(cs, "\n")] = '\0';
+	if (strcmp(cs, "tsc") != 0) {
+		*why = "the kernel's clocksource is not tsc";
+		return -ENOTSUP;
+	}
+	*why = NULL;
+	return 0;
+#else
+	(void)cs_path;
+	*why = "the TSC is read on x86-64 only";
+	return -ENOTSUP;
+#endif
+}
+
+#if defined(__x86_64__)
+/* A (TSC, CLOCK_MONOTONIC) pair read together: of 5 tries, the one whose
+ * clock read sits between the closest two TSC reads, TSC at their middle. */
+static void tsc_pair(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = __rdtsc(), n = clock_mono_ns(), b = __rdtsc();
+
+		if (b > a && b - a < best) {
+			best = b - a;
+			*tsc = a + (b - a) / 2;
+			*ns = n;
+		}
+	}
+}
+#endif
+
+int clock_setup(int want, const char **why)
+{
+	*why = NULL;
+	clock_tsc.on = 0;
+	if (want == CLOCK_SRC_MONOTONIC)
+		return CLOCK_SRC_MONOTONIC;
+	if (clock_tsc_usable(NULL, why) < 0)
+		return want == CLOCK_SRC_TSC ? -ENOTSUP : CLOCK_SRC_MONOTONIC;
+#if defined(__x86_64__)
+	uint64_t t0 = 0, n0 = 0, t1 = 0, n1 = 0;
+
+	tsc_pair(&t0, &n0);
+	do
+		tsc_pair(&t1, &n1);
+	while (n1 - n0 < CLOCK_CAL_NS);
+	if (t1 <= t0) {
+		*why = "the TSC did not advance";
+		return want == CLOCK_SRC_TSC ? -ENOTSUP : CLOCK_SRC_MONOTONIC;
+	}
+	clock_tsc.mult = (uint64_t)(((unsigned __int128)(n1 - n0) << 32) / (t1 - t0));
+	clock_tsc.t0 = t1;
+	clock_tsc.n0 = n1;
+	clock_tsc.last = n1;
+	clock_tsc.on = 1;
+	*why = NULL;
+	return CLOCK_SRC_TSC;
+#else
+	return want == CLOCK_SRC_TSC ? -ENOTSUP : CLOCK_SRC_MONOTONIC;
+#endif
+}
