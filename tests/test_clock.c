@@ -105,7 +105,9 @@ static void t_monotonic(void **state)
 	(void)state;
 
 	assert_int_equal(clock_setup(CLOCK_SRC_MONOTONIC, &why), CLOCK_SRC_MONOTONIC);
+	clock_start();
 	assert_int_equal(clock_tsc.on, 0);
+	assert_int_equal(clock_current(), CLOCK_SRC_MONOTONIC);
 	uint64_t a = clock_mono_ns(), v = now_ns(), b = clock_mono_ns();
 	assert_true(a <= v && v <= b);
 }
@@ -125,9 +127,17 @@ static void t_tsc_mapping(void **state)
 		assert_non_null(why);
 		assert_int_equal(clock_tsc.on, 0);
 		assert_int_equal(clock_setup(CLOCK_SRC_AUTO, &why), CLOCK_SRC_MONOTONIC);
+		clock_start();
+		assert_int_equal(clock_current(), CLOCK_SRC_MONOTONIC);
 		skip();
 	}
+	uint64_t t0 = clock_mono_ns();
 	assert_int_equal(clock_setup(CLOCK_SRC_AUTO, &why), CLOCK_SRC_TSC);
+	/* CLOCK_MONOTONIC until the setup ends, and after it the TSC */
+	assert_int_equal(clock_current(), CLOCK_SRC_MONOTONIC);
+	clock_start();
+	assert_true(clock_mono_ns() - t0 >= CLOCK_CAL_NS);     /* (it waited) */
+	assert_int_equal(clock_current(), CLOCK_SRC_TSC);
 	assert_int_equal(clock_tsc.on, 1);
 	assert_true(clock_tsc.mult > 0);
 	for (int i = 0; i < 6; i++) {
@@ -156,6 +166,7 @@ static void t_never_back(void **state)
 
 	for (int src = 0; src < 2; src++) {
 		clock_setup(src ? CLOCK_SRC_AUTO : CLOCK_SRC_MONOTONIC, &why);
+		clock_start();
 		uint64_t prev = now_ns();
 		for (int i = 0; i < 2000000; i++) {
 			uint64_t v = now_ns();
@@ -175,6 +186,7 @@ static void t_sleep_until(void **state)
 
 	for (int src = 0; src < 2; src++) {
 		clock_setup(src ? CLOCK_SRC_AUTO : CLOCK_SRC_MONOTONIC, &why);
+		clock_start();
 		for (int i = 0; i < 5; i++) {
 			uint64_t due = now_ns() + 3000000;
 

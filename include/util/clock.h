@@ -2,13 +2,14 @@
  * clock.h - the clock every duration of a run is read from.
  *
  * now_ns() is CLOCK_MONOTONIC in nanoseconds.  After clock_setup() picks
- * the TSC, it is the CPU's time-stamp counter instead, mapped onto
- * CLOCK_MONOTONIC at the moment of setup (ns = n0 + (tsc - t0) x rate,
- * the rate measured against CLOCK_MONOTONIC over CLOCK_CAL_NS): one rdtsc
- * and a multiply where clock_gettime costs about twice that, read twice
- * per op.  Processes forked after the setup share its mapping, so their
- * times compare; the mapped clock drifts from CLOCK_MONOTONIC by the rate's
- * error (a few ppm: ms over an hour).  A process never sees it go back.
+ * the TSC and clock_start() ends the setup, it is the CPU's time-stamp
+ * counter, mapped onto CLOCK_MONOTONIC at that moment: ns = n0 + (tsc -
+ * t0) x rate, the rate measured against CLOCK_MONOTONIC over at least
+ * CLOCK_CAL_NS.  One rdtsc and a multiply where clock_gettime costs about
+ * twice that, read twice per op.  Processes forked after the setup share
+ * its mapping, so their times compare; the mapped clock drifts from
+ * CLOCK_MONOTONIC by the rate's error (a few ppm: ms over an hour).  A
+ * process never sees it go back.
  */
 #ifndef REPLAY_UTIL_CLOCK_H
 #define REPLAY_UTIL_CLOCK_H
@@ -65,10 +66,20 @@ const char *clock_name(int src);
  * read from cs_path; NULL: the running kernel's). */
 int clock_tsc_usable(const char *cs_path, const char **why);
 /* Pick now_ns()'s source: want CLOCK_SRC_AUTO takes the TSC where usable,
- * else CLOCK_MONOTONIC.  Returns the source used (CLOCK_SRC_TSC or
+ * else CLOCK_MONOTONIC.  Returns the source picked (CLOCK_SRC_TSC or
  * CLOCK_SRC_MONOTONIC), or -ENOTSUP with *why when the TSC was asked for
- * and is not usable.  Measures the rate (CLOCK_CAL_NS) each time it picks
- * the TSC. */
+ * and is not usable.  The TSC's rate is measured from here to
+ * clock_start() (CLOCK_CAL_NS at least), so that the work done between
+ * the two hides it; until then now_ns() reads CLOCK_MONOTONIC. */
 int clock_setup(int want, const char **why);
+/* Finish what clock_setup() began: from here now_ns() reads the TSC when
+ * it was picked (it sleeps the part of CLOCK_CAL_NS not yet gone by; a
+ * TSC that did not advance leaves CLOCK_MONOTONIC).  Once; no-op after. */
+void clock_start(void);
+/* The source now_ns() reads. */
+static inline int clock_current(void)
+{
+	return clock_tsc.on ? CLOCK_SRC_TSC : CLOCK_SRC_MONOTONIC;
+}
 
 #endif

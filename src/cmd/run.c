@@ -418,17 +418,17 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 		return -EINTR;
 	}
 	const char *why;
-	int src = clock_setup(c->clock, &why);
-	if (src < 0) {
+	if (clock_setup(c->clock, &why) < 0) {
 		die_msg("--clock tsc: not usable here: %s (use auto or monotonic)", why);
-		return src;
+		return -ENOTSUP;
 	}
-	st->clock = clock_name(src);
 	int ret = runner_init(&st->runner, &st->plan, &st->s, &c->ro, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);
 		return ret;
 	}
+	clock_start();          /* the TSC's rate measured across runner_init */
+	st->clock = clock_name(clock_current());
 	if (c->x && c->x->runner && c->x->runner(c->x->ctx, st->runner) < 0)
 		return -EINVAL;
 	fill_report_info(st, c);

@@ -82,33 +82,52 @@ static void tsc_pair(uint64_t *tsc, uint64_t *ns)
 }
 #endif
 
+/* The first pair of a rate measured by clock_setup(), until clock_start() */
+static struct { uint64_t t0, n0; int pending; } cal;
+
 int clock_setup(int want, const char **why)
 {
 	*why = NULL;
 	clock_tsc.on = 0;
+	cal.pending = 0;
 	if (want == CLOCK_SRC_MONOTONIC)
 		return CLOCK_SRC_MONOTONIC;
 	if (clock_tsc_usable(NULL, why) < 0)
 		return want == CLOCK_SRC_TSC ? -ENOTSUP : CLOCK_SRC_MONOTONIC;
 #if defined(__x86_64__)
-	uint64_t t0 = 0, n0 = 0, t1 = 0, n1 = 0;
+	tsc_pair(&cal.t0, &cal.n0);
+	cal.pending = 1;
+	return CLOCK_SRC_TSC;
+#else
+	return want == CLOCK_SRC_TSC ? -ENOTSUP : CLOCK_SRC_MONOTONIC;
+#endif
+}
 
-	tsc_pair(&t0, &n0);
+void clock_start(void)
+{
+#if defined(__x86_64__)
+	uint64_t t1 = 0, n1 = 0;
+
+	if (!cal.pending)
+		return;
+	cal.pending = 0;
+	n1 = clock_mono_ns();
+	if (n1 - cal.n0 < CLOCK_CAL_NS) {
+		uint64_t d = CLOCK_CAL_NS - (n1 - cal.n0);
+		struct timespec ts = { 0, (long)d };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
 	do
 		tsc_pair(&t1, &n1);
-	while (n1 - n0 < CLOCK_CAL_NS);
-	if (t1 <= t0) {
-		*why = "the TSC did not advance";
-		return want == CLOCK_SRC_TSC ? -ENOTSUP : CLOCK_SRC_MONOTONIC;
-	}
-	clock_tsc.mult = (uint64_t)(((unsigned __int128)(n1 - n0) << 32) / (t1 - t0));
+	while (n1 - cal.n0 < CLOCK_CAL_NS);
+	if (t1 <= cal.t0)
+		return;                 /* a TSC that did not advance: CLOCK_MONOTONIC */
+	clock_tsc.mult = (uint64_t)(((unsigned __int128)(n1 - cal.n0) << 32) / (t1 - cal.t0));
 	clock_tsc.t0 = t1;
 	clock_tsc.n0 = n1;
 	clock_tsc.last = n1;
 	clock_tsc.on = 1;
-	*why = NULL;
-	return CLOCK_SRC_TSC;
-#else
-	return want == CLOCK_SRC_TSC ? -ENOTSUP : CLOCK_SRC_MONOTONIC;
 #endif
 }
