@@ -25,6 +25,7 @@
 #include "report/report.h"
 #include "report/stat.h"
 #include "report/diskutil.h"
+#include "report/jsontext.h"
 #include "run/runner.h"
 #include "run/sched.h"
 #include "run/topo.h"
@@ -565,10 +566,20 @@ static int report_results(struct run_state *st, const struct run_cli *c, int ret
 			return 1;
 		}
 	}
-	if (json_out && root && (json_dumpf(st->doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) < 0 ||
-				 fputc('\n', stdout) == EOF || fflush(stdout))) {
-		die_msg("cannot write the JSON to stdout: %s", strerror(errno));
-		return 1;
+	if (json_out && root) {
+		size_t tlen;
+		char *text = json_text(st->doc, &tlen);
+		if (!text) {
+			die_msg("cannot write the JSON to stdout: out of memory");
+			return 1;
+		}
+		bool bad = fwrite(text, 1, tlen, stdout) != tlen || fputc('\n', stdout) == EOF ||
+			   fflush(stdout);
+		free(text);
+		if (bad) {
+			die_msg("cannot write the JSON to stdout: %s", strerror(errno));
+			return 1;
+		}
 	}
 	if (ret < 0)
 		return 1;
