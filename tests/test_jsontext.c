@@ -144,9 +144,28 @@ static void t_random_documents(void **state)
 	}
 }
 
+static void real_same(double v)
+{
+	json_t *r = json_real(v);
+	char *want = json_dumps(r, JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+	char got[32];
+	int n = json_text_real(got, v);
+
+	assert_non_null(want);
+	assert_int_equal(n, (int)strlen(want));
+	assert_string_equal(got, want);
+	free(want);
+	json_decref(r);
+}
+
 static void t_reals(void **state)
 {
+	static const double edge[] = { 0.0, -0.0, 1.0, -1.0, 999999999999999.0, -999999999999999.0,
+				       1e15, -1e15, 1e15 + 1, 1e16, 1e17, 9007199254740993.0, 0.5, -0.5,
+				       1e-300, 5e-324, 1.7976931348623157e308, 123.0, 4503599627370496.5 };
 	(void)state;
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+		real_same(edge[i]);
 	for (int i = 0; i < 200000; i++) {
 		json_t *r = rand_real();
 		char *want = json_dumps(r, JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));

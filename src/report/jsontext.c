@@ -1,4 +1,5 @@
 /* jsontext.c - json_dumps' indented text, written fast (jsontext.h). */
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,8 +71,31 @@ static void jt_int(struct jt *t, json_int_t v)
 
 int json_text_real(char *buf, double v)
 {
-	int n = snprintf(buf, 32, "%.17g", v);
 	char *e;
+	int n;
+
+	/* an integral value below 1e15 (most of a results document's reals:
+	 * zeros, counts): "%.17g" prints its digits, jansson adds ".0" */
+	if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v) {
+		char d[24];
+		int k = sizeof(d);
+		int64_t x = (int64_t)v;
+		uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+
+		d[--k] = '0';
+		d[--k] = '.';
+		do {
+			d[--k] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (x < 0 || (x == 0 && signbit(v)))
+			d[--k] = '-';
+		n = (int)sizeof(d) - k;
+		memcpy(buf, d + k, (size_t)n);
+		buf[n] = '\0';
+		return n;
+	}
+	n = snprintf(buf, 32, "%.17g", v);
 
 	if (n < 0 || n >= 26)
 		return -1;
