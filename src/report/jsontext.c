@@ -54,19 +54,25 @@ static void jt_newline(struct jt *t, int depth)
 	t->n += n;
 }
 
+/* v's decimal digits (a '-' first when neg) ending just before end: their
+ * start. */
+static char *dec_before(char *end, uint64_t v, bool neg)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--end = '-';
+	return end;
+}
+
 static void jt_int(struct jt *t, json_int_t v)
 {
 	char d[24];
-	int k = sizeof(d);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	char *p = dec_before(d + sizeof(d), v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
 
-	do {
-		d[--k] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		d[--k] = '-';
-	jt_put(t, d + k, sizeof(d) - (size_t)k);
+	jt_put(t, p, (size_t)(d + sizeof(d) - p));
 }
 
 int json_text_real(char *buf, double v)
@@ -78,20 +84,14 @@ int json_text_real(char *buf, double v)
 	 * zeros, counts): "%.17g" prints its digits, jansson adds ".0" */
 	if (v > -1e15 && v < 1e15 && v == (double)(int64_t)v) {
 		char d[24];
-		int k = sizeof(d);
 		int64_t x = (int64_t)v;
-		uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+		char *p;
 
-		d[--k] = '0';
-		d[--k] = '.';
-		do {
-			d[--k] = (char)('0' + u % 10);
-			u /= 10;
-		} while (u);
-		if (x < 0 || (x == 0 && signbit(v)))
-			d[--k] = '-';
-		n = (int)sizeof(d) - k;
-		memcpy(buf, d + k, (size_t)n);
+		d[22] = '.';
+		d[23] = '0';
+		p = dec_before(d + 22, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, signbit(v));
+		n = (int)(d + sizeof(d) - p);
+		memcpy(buf, p, (size_t)n);
 		buf[n] = '\0';
 		return n;
 	}
