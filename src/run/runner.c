@@ -754,10 +754,9 @@ static int issue_pieces(struct wstate *ws, uint64_t idx, int fd, uint32_t align)
 /* A synchronous engine's request (whole, not rounded): done inside
  * queue(), so what issue_req() does around it with a slot, done here with
  * the request on the stack. */
-static int issue_sync(struct wstate *ws, uint64_t idx, int fd)
+static int issue_sync(struct wstate *ws, uint64_t idx, int fd, unsigned cls)
 {
 	const struct op *op = &ws->ops[idx];
-	unsigned cls = rclass_of(op->kind);
 	struct io_req req;
 	uint64_t want, t0, t;
 	int q;
@@ -788,7 +787,7 @@ static int issue(struct wstate *ws, uint64_t idx, int fd, uint32_t align, enum w
 	if (op_is_data(op->kind) && runner_op_len(op) > ws->piece)
 		return issue_pieces(ws, idx, fd, align);
 	if (!ws->async && (align <= 1 || !op_is_data(op->kind)))
-		return issue_sync(ws, idx, fd);
+		return issue_sync(ws, idx, fd, rclass_of(op->kind));
 	return issue_req(ws, idx, fd, align, wait, NULL);
 }
 
@@ -888,6 +887,9 @@ static int do_data(struct wstate *ws, uint64_t idx, const struct op *op)
 		return 0;
 	if (op_is_write(op->kind))
 		ws->written[ws->hfile[op->handle]] = 1;
+	/* the usual case of the sync engine, first */
+	if (!ws->async && !o->direct && runner_op_len(op) <= ws->piece)
+		return issue_sync(ws, idx, fd, op_is_write(op->kind) ? RC_WRITE : RC_READ);
 	wait = op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
 	       o->overlap || ws->ahead ? WAIT_AHEAD : WAIT_DONE;
 	return issue(ws, idx, fd, o->direct ? ws->halign[op->handle] : 0, wait);
