@@ -20,7 +20,26 @@ _Static_assert(OP__COUNT <= 24, "MM_KINDS is too small for the op kinds");
  * "close", "meta" (seek is counted under meta but not issued). */
 enum rclass { RC_READ, RC_WRITE, RC_SYNC, RC_OPEN, RC_CLOSE, RC_META, RC__COUNT };
 const char *rclass_name(enum rclass c);
-enum rclass rclass_of(unsigned op_kind);
+/* inline: the runner asks it for every op */
+static inline enum rclass rclass_of(unsigned op_kind)
+{
+	switch (op_kind) {
+	case OP_READ: case OP_AREAD:
+		return RC_READ;
+	case OP_WRITE: case OP_AWRITE:
+		return RC_WRITE;
+	case OP_FSYNC: case OP_FDATASYNC:
+		return RC_SYNC;
+	case OP_OPEN:
+		return RC_OPEN;
+	case OP_CLOSE:
+		return RC_CLOSE;
+	default:
+		/* ftruncate, fallocate, unlink, rename, mkdir, rmdir, stat,
+		 * and seek (counted as meta by stat, never issued by run) */
+		return RC_META;
+	}
+}
 
 struct class_stats {
 	uint64_t total_ios;     /* ops issued                                 */

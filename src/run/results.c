@@ -12,22 +12,3 @@ const char *rclass_name(enum rclass c)
 	return (unsigned)c < RC__COUNT ? rclass_names[c] : "?";
 }
 
-enum rclass rclass_of(unsigned op_kind)
-{
-	switch (op_kind) {
-	case OP_READ: case OP_AREAD:
-		return RC_READ;
-	case OP_WRITE: case OP_AWRITE:
-		return RC_WRITE;
-	case OP_FSYNC: case OP_FDATASYNC:
-		return RC_SYNC;
-	case OP_OPEN:
-		return RC_OPEN;
-	case OP_CLOSE:
-		return RC_CLOSE;
-	default:
-		/* ftruncate, fallocate, unlink, rename, mkdir, rmdir, stat,
-		 * and seek (counted as meta by stat, never issued by run) */
-		return RC_META;
-	}
-}

@@ -887,10 +887,9 @@ static int do_data(struct wstate *ws, uint64_t idx, const struct op *op)
 		return 0;
 	if (op_is_write(op->kind))
 		ws->written[ws->hfile[op->handle]] = 1;
-	/* the usual case of the sync engine, first */
-	if (!ws->async && !o->direct && runner_op_len(op) <= ws->piece)
-		return issue_sync(ws, idx, fd, op_is_write(op->kind) ? RC_WRITE : RC_READ);
-	wait = op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
+	/* (a synchronous engine completes every op at once: no wait to choose) */
+	wait = !ws->async ? WAIT_DONE :
+	       op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
 	       o->overlap || ws->ahead ? WAIT_AHEAD : WAIT_DONE;
 	return issue(ws, idx, fd, o->direct ? ws->halign[op->handle] : 0, wait);
 }

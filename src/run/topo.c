@@ -33,10 +33,9 @@ struct topo {
  * topology comes from HWLOC_XMLFILE; a list the user set is left alone. */
 static void topo_skip_io_plugins(void)
 {
-	static const char io[] = "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,"
-				 "hwloc_rsmi,hwloc_levelzero";
-	static const char io_xml[] = "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,"
-				     "hwloc_rsmi,hwloc_levelzero,hwloc_xml_libxml";
+#define IO_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero"
+	static const char io[] = IO_PLUGINS, io_xml[] = IO_PLUGINS ",hwloc_xml_libxml";
+#undef IO_PLUGINS
 	const char *xml = getenv("HWLOC_XMLFILE");
 
 	if (getenv("HWLOC_PLUGINS_BLACKLIST") || getenv("HWLOC_PLUGINS_BLOCKLIST"))
