@@ -243,6 +243,75 @@ static void t_lines_across_blocks(void **state)
 	free(data);
 }
 
+/* lr_next_ctrl over 2 MiB of random lines (lengths 0 to 300, one over
+ * LR_MAX) in which a byte now and then is a control byte, a tab, DEL or
+ * above 0x7f: each line comes back as lr_next returns it, and *ctrl is
+ * the index a plain loop finds (the first byte below 0x20 but a tab, or
+ * DEL; len when none), also when it lies in a part read before a refill. */
+static void t_lines_ctrl(void **state)
+{
+	(void)state;
+	static const unsigned char odd[] = { 0, 1, '\t', '\r', 0x0b, 0x1f, 0x7f, 0x80, 0xc3, 0xff, ' ' };
+	size_t cap = (1u << 21) + 2 * (LR_MAX + 16), n = 0;
+	char *data = malloc(cap);
+	assert_non_null(data);
+	unsigned seed = 12345;
+	for (size_t i = 0; n < (1u << 21); i++) {
+		seed = seed * 1103515245u + 12345u;
+		size_t len = (seed >> 8) % 301;
+		if (i == 3000)
+			len = LR_MAX + 5;               /* reported as too long */
+		for (size_t k = 0; k < len; k++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = seed >> 16;
+			data[n + k] = r % 97 == 0 ? (char)odd[(r / 97) % sizeof(odd)] : (char)('a' + r % 26);
+		}
+		n += len;
+		data[n++] = '\n';
+	}
+	memcpy(data + n, "t\001il", 5);           /* last line without '\n' */
+	n += 5;
+	char *path = tmpfile_with(data, n);
+	struct linereader a, b;
+	assert_int_equal(lr_open(&a, path), 0);
+	assert_int_equal(lr_open(&b, path), 0);
+	char *la, *lb;
+	size_t na, nb, ctrl, lines = 0, with = 0, toolong = 0;
+	int ra, rb;
+	do {
+		ra = lr_next(&a, &la, &na);
+		ctrl = 12345;
+		rb = lr_next_ctrl(&b, &lb, &nb, &ctrl);
+		assert_int_equal(ra, rb);
+		assert_int_equal(a.lineno, b.lineno);
+		if (rb == -E2BIG)
+			toolong++;
+		if (rb != 1)
+			continue;
+		lines++;
+		assert_int_equal(na, nb);
+		assert_memory_equal(la, lb, nb);
+		size_t want = nb;
+		for (size_t k = 0; k < nb; k++) {
+			unsigned char c = (unsigned char)lb[k];
+			if ((c < 0x20 && c != '\t') || c == 0x7f) {
+				want = k;
+				break;
+			}
+		}
+		assert_int_equal(ctrl, want);
+		with += want < nb;
+	} while (ra != 0);
+	assert_true(lines > 5000);
+	assert_true(with > 1000 && with < lines);       /* both kinds seen */
+	assert_true(toolong > 0);
+	lr_close(&a);
+	lr_close(&b);
+	unlink(path);
+	free(path);
+	free(data);
+}
+
 /* lr_next_block, alternating with lr_next, over the lines of
  * t_lines_across_blocks and an over-long one: every line comes back once,
  * in order, split from the blocks at their '\n's; LR_PAD bytes after each
@@ -356,6 +425,7 @@ int main(void)
 		cmocka_unit_test(t_lines_across_blocks),
 		cmocka_unit_test(t_line_too_long),
 		cmocka_unit_test(t_blocks),
+		cmocka_unit_test(t_lines_ctrl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

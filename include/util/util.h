@@ -66,6 +66,11 @@ void lr_close(struct linereader *lr);
  * A final line without '\n' is returned too.  The pointer stays valid until
  * the next call. */
 int  lr_next(struct linereader *lr, char **line, size_t *len);
+/* lr_next, and in *ctrl the index in the line of its first byte below
+ * 0x20 other than a tab, or DEL (0x7f); *len when it has none.  One pass
+ * finds the line's end and that byte. */
+int  lr_next_ctrl(struct linereader *lr, char **line, size_t *len, size_t *ctrl);
+#define LR_NOCTRL ((size_t)-1)
 /* The whole lines buffered, at once (for a pass that looks at most lines
  * only in bulk): *block points at them and *len spans them without the
  * last '\n' (the lines inside are separated by '\n'); block[*len], that

@@ -170,6 +170,7 @@ struct strace_parser {
 	uint8_t call_len[128];          /* strlen(calls[i].name)           */
 	struct imap pend;               /* pid -> struct pend*             */
 	struct imap seen;               /* pid -> SEEN | CHILD bits        */
+	int64_t seen_fast[16];          /* pids known SEEN, by pid & 15    */
 	int64_t *clones;                /* pids with an unfinished clone   */
 	size_t nclones, ccap;
 	char *scratch;                  /* decoded strings of one line     */
@@ -1017,6 +1018,8 @@ int strace_parser_new(struct strace_parser **out, strace_emit_fn emit, void *arg
 		return -ENOMEM;
 	p->emit = emit;
 	p->arg = arg;
+	for (int i = 0; i < 16; i++)
+		p->seen_fast[i] = i + 1;        /* in no pid's slot: empty */
 	_Static_assert(NCALLS <= sizeof(p->call_len), "call_len too small");
 	for (size_t i = 0; i < NCALLS; i++) {
 		p->call_len[i] = (uint8_t)strlen(calls[i].name);
@@ -1073,15 +1076,20 @@ static int mark_child(struct strace_parser *p, int64_t pid)
 }
 
 /* First line of pid: while exactly one clone is in flight, pid is its child. */
-static int note_pid(struct strace_parser *p, const struct strace_src *src, int64_t pid,
-		    unsigned long lineno, struct rerr *e)
+static int note_pid_slow(struct strace_parser *p, const struct strace_src *src, int64_t pid,
+			 unsigned long lineno, struct rerr *e)
 {
 	unsigned bits = pidbits(p, pid);
-	if (bits & SEEN)
+	if (bits & SEEN) {
+		p->seen_fast[(uint64_t)pid & 15] = pid;
 		return 0;
+	}
 	int rc = imap_put(&p->seen, pid, (void *)(uintptr_t)(bits | SEEN));
-	if (rc || p->nclones != 1 || p->clones[0] == pid)
+	if (rc)
 		return rc;
+	p->seen_fast[(uint64_t)pid & 15] = pid;
+	if (p->nclones != 1 || p->clones[0] == pid)
+		return 0;
 	struct pend *pe = imap_get(&p->pend, p->clones[0]);
 	if (!pe || !pe->active)
 		return 0;
@@ -1099,6 +1107,15 @@ static int note_pid(struct strace_parser *p, const struct strace_src *src, int64
 	if (rc)
 		return rc;
 	return p->emit(p->arg, &ev, e);
+}
+
+/* SEEN, once set, stays: most lines are of a pid the cache knows. */
+static inline int note_pid(struct strace_parser *p, const struct strace_src *src, int64_t pid,
+			   unsigned long lineno, struct rerr *e)
+{
+	if (p->seen_fast[(uint64_t)pid & 15] == pid)
+		return 0;
+	return note_pid_slow(p, src, pid, lineno, e);
 }
 
 static int emit_skip(struct strace_parser *p, const struct strace_src *src, int64_t pid,
@@ -1784,6 +1801,21 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 				size_t close, struct sc_event *ev)
 {
 	size_t i = close + 1;
+	/* the usual " = N <S.uuuuuu>" (N "0" or a plain decimal) at once: what
+	 * the general way below makes of it */
+	if (blen - i >= 15 && body[i] == ' ' && body[i + 1] == '=' && body[i + 2] == ' ' &&
+	    body[blen - 11] == ' ' && body[blen - 10] == '<' && body[blen - 1] == '>') {
+		size_t ds = i + 3, dn = blen - 11 - ds;
+		int64_t v;
+		uint64_t ns;
+		if ((body[ds] == '0' ? (dn == 1 && (v = 0, true))
+				     : plain_dec(body + ds, dn, &v) == dn) &&
+		    tx_dur8(body + blen - 9, &ns)) {
+			ev->ret = v;
+			ev->dur_ns = ns;
+			return NULL;
+		}
+	}
 	while (i < blen && (body[i] == ' ' || body[i] == '\t'))
 		i++;
 	if (i >= blen || body[i] != '=')
@@ -1984,11 +2016,12 @@ static int cut_line(struct strace_parser *p, struct strace_src *src, char *line,
  * with it; -errno.
  */
 static int line_preamble(struct strace_parser *p, struct strace_src *src, char **linep,
-			 size_t *lenp, unsigned long lineno, struct rerr *e)
+			 size_t *lenp, size_t bad, unsigned long lineno, struct rerr *e)
 {
 	char *line = *linep;
 	size_t len = *lenp;
-	size_t bad = first_ctrl(line, len);
+	if (bad == LR_NOCTRL)
+		bad = first_ctrl(line, len);
 	if (bad < len && !(line[bad] == '\r' && bad == len - 1))
 		return bad_line(p, e, src, lineno, line, len, "text (found a binary byte)");
 	if (len && line[len - 1] == '\r')
@@ -2217,12 +2250,13 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 }
 
 /* strace_parser_line, given the line's prefix when the caller read it
- * (pre: NULL, or prefix_read() of this line). */
+ * (pre: NULL, or prefix_read() of this line) and its first control byte
+ * as lr_next_ctrl found it (ctrl: LR_NOCTRL when not looked for). */
 static int parser_line(struct strace_parser *p, struct strace_src *src, char *line, size_t len,
-		       unsigned long lineno, const struct sprefix *pre, struct rerr *e)
+		       size_t ctrl, unsigned long lineno, const struct sprefix *pre, struct rerr *e)
 {
 	p->bad = 0;
-	int rc = line_preamble(p, src, &line, &len, lineno, e);
+	int rc = line_preamble(p, src, &line, &len, ctrl, lineno, e);
 	if (rc)
 		return rc > 0 ? 0 : rc;
 	struct sprefix x;
@@ -2251,7 +2285,7 @@ static int parser_line(struct strace_parser *p, struct strace_src *src, char *li
 int strace_parser_line(struct strace_parser *p, struct strace_src *src, char *line, size_t len,
 		       unsigned long lineno, struct rerr *e)
 {
-	return parser_line(p, src, line, len, lineno, NULL, e);
+	return parser_line(p, src, line, len, LR_NOCTRL, lineno, NULL, e);
 }
 
 int strace_parser_finish(struct strace_parser *p, struct rerr *e)
@@ -2311,6 +2345,7 @@ struct sfile {
 	struct strace_src src;
 	char *line;             /* current line: in lr's buffer, or in own */
 	size_t len;
+	size_t ctrl;            /* its first control byte (lr_next_ctrl)    */
 	char *own;
 	size_t owncap;
 	int have, open;
@@ -2546,7 +2581,7 @@ static int files_next(struct sfiles *fs, size_t i, struct trace_input *in, int w
 	if (rc)
 		return rc;
 	f->pre.line = NULL;             /* read again below only for a key */
-	rc = lr_next(&f->lr, &f->line, &f->len);
+	rc = lr_next_ctrl(&f->lr, &f->line, &f->len, &f->ctrl);
 	f->lineno = f->lr.lineno;
 	if (rc == 0) {
 		f->have = 0;
@@ -2584,7 +2619,7 @@ static int handle(struct strace_parser *p, struct sfile *f, struct trace_input *
 		rc = rerr_at(e, -EINVAL, f->src.name, f->lineno,
 			     "expected a line shorter than %u bytes", LR_MAX);
 	} else {
-		rc = parser_line(p, &f->src, f->line, f->len, f->lineno,
+		rc = parser_line(p, &f->src, f->line, f->len, f->ctrl, f->lineno,
 				 f->pre.line == f->line ? &f->pre : NULL, e);
 	}
 	if (rc && p->bad && in->skip_bad) {

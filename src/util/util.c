@@ -161,13 +161,86 @@ static ssize_t lr_fill(struct linereader *lr)
 	}
 }
 
-int lr_next(struct linereader *lr, char **line, size_t *len)
+#if defined(__SSE2__)
+/* Bit k: buf[i + k] is below 0x20 or DEL (k < 16). */
+static inline unsigned ctrl16(const char *buf, size_t i)
+{
+	const __m128i c1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(buf + i));
+	return (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x), _mm_cmpeq_epi8(x, del)));
+}
+
+/* The bytes of m (bit k: buf[i + k]) in order: the index of a '\n', or
+ * SIZE_MAX after noting the first other one but '\t' in *bad. */
+static inline size_t ctrl_bits(const char *buf, size_t i, uint64_t m, size_t *bad)
+{
+	for (; m; m &= m - 1) {
+		size_t k = i + (size_t)__builtin_ctzll(m);
+		if (buf[k] == '\n')
+			return k;
+		if (buf[k] != '\t' && *bad == LR_NOCTRL)
+			*bad = k;
+	}
+	return SIZE_MAX;
+}
+#endif
+
+/* The first '\n' of buf[i..end) (end when none), and in *bad, when it is
+ * still LR_NOCTRL, the first byte before it that lr_next_ctrl reports: a
+ * control byte other than '\t' and '\n', or DEL.  32 bytes a step where
+ * there is SSE2; the last step may load bytes past end (in the buffer's
+ * LR_PAD) and drops their bits. */
+static size_t scan_nl_ctrl(const char *buf, size_t i, size_t end, size_t *bad)
+{
+#if defined(__SSE2__)
+	size_t k;
+	while (i + 32 <= end) {
+		uint64_t m = ctrl16(buf, i) | (uint64_t)ctrl16(buf, i + 16) << 16;
+		if (m && (k = ctrl_bits(buf, i, m, bad)) != SIZE_MAX)
+			return k;
+		i += 32;
+	}
+	for (; i < end; i += 16) {
+		uint64_t m = ctrl16(buf, i);
+		if (end - i < 16)
+			m &= (1u << (end - i)) - 1;
+		if (m && (k = ctrl_bits(buf, i, m, bad)) != SIZE_MAX)
+			return k;
+	}
+	return end;
+#else
+	for (; i < end; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		if (c == '\n')
+			return i;
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			if (*bad == LR_NOCTRL)
+				*bad = i;
+	}
+	return end;
+#endif
+}
+
+/* lr_next, and with ctrl the index of the line's first control byte (as
+ * scan_nl_ctrl) in *ctrl, *len when there is none. */
+static inline __attribute__((always_inline)) int next_line(struct linereader *lr, char **line,
+							   size_t *len, size_t *ctrl)
 {
 	int skipping = 0;
-	size_t scan = lr->start;
+	size_t scan = lr->start, bad = LR_NOCTRL;     /* bad: from lr->start */
 
 	for (;;) {
-		char *nl = memchr(lr->buf + scan, '\n', lr->end - scan);
+		char *nl;
+		if (ctrl) {
+			size_t b = LR_NOCTRL;
+			size_t k = scan_nl_ctrl(lr->buf, scan, lr->end, &b);
+			if (b != LR_NOCTRL && bad == LR_NOCTRL)
+				bad = b - lr->start;
+			nl = k < lr->end ? lr->buf + k : NULL;
+		} else {
+			nl = memchr(lr->buf + scan, '\n', lr->end - scan);
+		}
 		if (nl) {
 			size_t pos = (size_t)(nl - lr->buf);
 			lr->lineno++;
@@ -178,6 +251,8 @@ int lr_next(struct linereader *lr, char **line, size_t *len)
 			*nl = '\0';
 			*line = lr->buf + lr->start;
 			*len = pos - lr->start;
+			if (ctrl)
+				*ctrl = bad == LR_NOCTRL ? *len : bad;
 			lr->start = pos + 1;
 			return 1;
 		}
@@ -187,6 +262,8 @@ int lr_next(struct linereader *lr, char **line, size_t *len)
 				lr->buf[lr->end] = '\0';
 				*line = lr->buf + lr->start;
 				*len = lr->end - lr->start;
+				if (ctrl)
+					*ctrl = bad == LR_NOCTRL ? *len : bad;
 				lr->start = lr->end;
 				return 1;
 			}
@@ -210,6 +287,16 @@ int lr_next(struct linereader *lr, char **line, size_t *len)
 			lr->eof = 1;
 		scan = lr->start + keep;
 	}
+}
+
+int lr_next(struct linereader *lr, char **line, size_t *len)
+{
+	return next_line(lr, line, len, NULL);
+}
+
+int lr_next_ctrl(struct linereader *lr, char **line, size_t *len, size_t *ctrl)
+{
+	return next_line(lr, line, len, ctrl);
 }
 
 int lr_next_block(struct linereader *lr, char **block, size_t *len)
