@@ -558,12 +558,13 @@ static size_t iolog_tokens(const char *l, size_t n, const char **tok, size_t *tl
 		}
 		/* the line ends at its first NUL, at bit n or before */
 		uint64_t field = ~blank & ((1ull << __builtin_ctzll(nul)) - 1);
-		while (field && cnt < max) {
-			unsigned s = (unsigned)__builtin_ctzll(field);
-			unsigned e = (unsigned)__builtin_ctzll(~field & (~0ull << s));
+		/* a field's first byte, and the byte after its last (a field
+		 * ends before the NUL, at bit 63 at the latest) */
+		uint64_t starts = field & ~(field << 1), ends = ~field & (field << 1);
+		for (; starts && cnt < max; starts &= starts - 1, ends &= ends - 1) {
+			unsigned s = (unsigned)__builtin_ctzll(starts);
 			tok[cnt] = l + s;
-			tl[cnt++] = e - s;
-			field &= ~0ull << e;
+			tl[cnt++] = (unsigned)__builtin_ctzll(ends) - s;
 		}
 		return cnt;
 	}
