@@ -455,6 +455,30 @@ static void test_clone_adoption(void **state)
 	assert_int_equal(e[4].flags & CLONE_FILES, 0);
 }
 
+/* The same adoption after 32 other pids had lines (every slot of the
+ * parser's small cache of pids already seen holds one): a pid new to the
+ * trace is still told from the ones seen. */
+static void test_clone_adoption_after_many(void **state)
+{
+	struct fx *f = *state;
+	char l[128];
+	for (int pid = 1000; pid < 1032; pid++) {
+		snprintf(l, sizeof(l), "%d   getpid() = %d", pid, pid);
+		FEED_OK(f, l);
+	}
+	int n0 = f->cap.n;
+	FEED_OK(f, "1000  clone3({flags=CLONE_VM|CLONE_FILES|CLONE_THREAD, child_tid=0x1} <unfinished ...>");
+	FEED_OK(f, "1048  write(3, \"x\", 1) = 1");   /* 1048 & 15 == 1000 & 15 */
+	FEED_OK(f, "1000  <... clone3 resumed> => {parent_tid=[1048]}, 88) = 1048");
+	assert_int_equal(f->cap.n, n0 + 3);
+	struct sc_event *e = f->cap.ev + n0;
+	assert_int_equal(e[0].call, SC_CLONE);
+	assert_int_equal(e[0].pid, 1000);
+	assert_int_equal(e[0].ret, 1048);
+	assert_int_equal(e[1].pid, 1048);
+	assert_int_equal(e[1].call, SC_WRITE);
+}
+
 static void test_metadata_calls(void **state)
 {
 	struct fx *f = *state;
@@ -886,6 +910,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_cut_by_attached, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clone_adoption, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clone_adoption_after_many, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
