@@ -498,6 +498,131 @@ static void test_ltrace_sample(void **st)
 	assert_int_equal(in.bad_lines, 0);
 }
 
+static unsigned split_rand(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 16;
+}
+
+/* A "..." argument of random bytes (commas, brackets, quotes, escapes). */
+static void split_quoted(char *out, size_t cap, unsigned *seed)
+{
+	static const char alpha[] = "ab,()[]{}<>' x.";
+	size_t o = 0, n = split_rand(seed) % 41;
+	out[o++] = '"';
+	for (size_t i = 0; i < n && o + 4 < cap; i++) {
+		unsigned r = split_rand(seed) % 20;
+		if (r == 0) {
+			out[o++] = '\\';
+			out[o++] = '"';
+		} else if (r == 1) {
+			out[o++] = '\\';
+			out[o++] = '\\';
+		} else {
+			out[o++] = alpha[split_rand(seed) % (sizeof(alpha) - 1)];
+		}
+	}
+	out[o++] = '"';
+	if (split_rand(seed) % 3 == 0 && o + 4 < cap)
+		memcpy(out + o, "...", 3), o += 3;
+	out[o] = '\0';
+}
+
+/* A whole call line has its arguments split as they are scanned (16 bytes
+ * at a time with SSE2); a call resumed after <unfinished ...> has them
+ * split by split_args from the pending copy.  Both must give the same
+ * events for any argument list: random lists of numbers, blanks, quoted
+ * strings (escapes, commas and brackets inside, across 16-byte windows),
+ * nested brackets, empty arguments. */
+static void test_split_scan_agrees(void **st)
+{
+	(void)st;
+	static const char *const names[] = { "SYS_pwrite64", "SYS_lseek", "SYS__llseek", "SYS_open", "SYS_read",
+					     "SYS_ftruncate64", "SYS_rename", "SYS_writev", "SYS_dup2", "SYS_mkdir",
+					     "SYS_openat", "MPIO_Wait" };
+	static const char *const pieces[] = { "3", " 4", "5 ", "\t6\t", "0x1000", "010", "-1", "+7", "", " ",
+					      "{1, 2}", "(a, [b, c])", "[1,2]", "'q,)'", "0xffffff9c", "-0",
+					      "1234567890123456", "12345678901234567", "99999999999999999999",
+					      "<x>", "a b", "0", "65536", "2097152", "17330864128" };
+	char *dir = fb_tmpdir();
+	unsigned seed = 2026;
+	for (int it = 0; it < 600; it++) {
+		char args[1024] = "", q[128];
+		int n = (int)(split_rand(&seed) % 11);
+		for (int i = 0; i < n; i++) {
+			if (i)
+				strcat(args, split_rand(&seed) % 4 ? ", " : ",");
+			if (split_rand(&seed) % 4 == 0) {
+				split_quoted(q, sizeof(q), &seed);
+				strcat(args, q);
+			} else {
+				strcat(args, pieces[split_rand(&seed) % (sizeof(pieces) / sizeof(pieces[0]))]);
+			}
+		}
+		const char *nm = names[split_rand(&seed) % (sizeof(names) / sizeof(names[0]))];
+		char text[4096];
+		snprintf(text, sizeof(text),
+			 "10:00:00.000001 %s(%s) = 5 <0.000010>\n"
+			 "10:00:00.000002 %s(%s <unfinished ...>\n"
+			 "10:00:00.000003 <... %s resumed> ) = 5 <0.000010>\n", nm, args, nm, args, nm);
+		char *f = fb_write(dir, "r.3.trace", text);
+		char *files[] = { f };
+		struct trace_input in;
+		struct rerr e;
+		int rc = fb_parse(&trace_lanl, files, 1, true, &in, &e);
+		if (rc)
+			fail_msg("parse '%s': %s", text, e.msg);
+		if (in.bad_lines != 0 && in.bad_lines != 2)
+			fail_msg("'%s': %lu bad lines", text, (unsigned long)in.bad_lines);
+		if (fb_nrec % 2)
+			fail_msg("'%s': %zu events", text, fb_nrec);
+		size_t h = fb_nrec / 2;
+		for (size_t i = 0; i < h; i++) {
+			const struct sc_event *a = &fb_recs[i].ev, *b = &fb_recs[h + i].ev;
+			if (a->call != b->call || a->fd != b->fd || a->fd2 != b->fd2 || a->offset != b->offset ||
+			    a->len != b->len || a->ret != b->ret || a->flags != b->flags || a->mode != b->mode ||
+			    a->whence != b->whence || a->iovcnt != b->iovcnt || a->dirfd != b->dirfd ||
+			    strcmp(a->name, b->name) || !a->path != !b->path ||
+			    (a->path && strcmp(a->path, b->path)) || !a->path2 != !b->path2 ||
+			    (a->path2 && strcmp(a->path2, b->path2)))
+				fail_msg("'%s': event %zu differs", text, i);
+		}
+		free(f);
+	}
+	fb_rmdir(dir);
+}
+
+/* Pass 1 reads whole buffered blocks of lines: a barrier line far into a
+ * file (past the first buffer and a refill) is still reported with its
+ * own line number, and the one it contradicts with its. */
+static void test_pass1_line_numbers(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	size_t cap = 6000 * 80 + 256, o = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	for (int i = 0; i < 5000; i++)
+		o += (size_t)snprintf(text + o, cap - o, "10:00:00.%06d SYS_lseek(3, %d, 0) = %d <0.000001>\n",
+				      i, i * 4096, i * 4096);
+	o += (size_t)snprintf(text + o, cap - o, "0: hostA (11) Entered barrier at 1.000000\n");
+	for (int i = 0; i < 900; i++)
+		o += (size_t)snprintf(text + o, cap - o, "10:00:01.%06d SYS_write(3, \"abc\", 3) = 3 <0.000001>\n", i);
+	snprintf(text + o, cap - o, "0: hostB (12) Entered barrier at 2.000000\n");
+	char *f = fb_write(dir, "deep.11.trace", text);
+	char *files[] = { f };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	if (!strstr(e.msg, "deep.11.trace:5902: rank 0 is 'hostB (12)' here but 'hostA (11)'") ||
+	    !strstr(e.msg, "deep.11.trace:5001"))
+		fail_msg("got '%s'", e.msg);
+	free(text);
+	free(f);
+	fb_rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +636,8 @@ int main(void)
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_summary_crosscheck),
 		cmocka_unit_test(test_ltrace_sample),
+		cmocka_unit_test(test_split_scan_agrees),
+		cmocka_unit_test(test_pass1_line_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

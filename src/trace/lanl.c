@@ -34,13 +34,6 @@
 /* ------------------------------------------------------------------ */
 /* small lexical helpers                                              */
 
-static const char *skip_ws(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\r')
-		p++;
-	return p;
-}
-
 /* strtoll base-0 rules on exactly n bytes: [-]dec, 0x hex, 0 octal. */
 static int num_parse(const char *s, size_t n, int64_t *out)
 {
@@ -104,6 +97,23 @@ static int num_parse(const char *s, size_t n, int64_t *out)
 	if ((neg && v > (uint64_t)INT64_MAX + 1) || (!neg && base != 16 && v > INT64_MAX))
 		return -ERANGE;
 	return 0;
+}
+
+/* num_parse for a field with 8 readable bytes at s and at s + n - 8 (a
+ * field of a line from lr_next, or of a buffer padded as one: LR_PAD
+ * bytes after its NUL): up to 16 plain decimal digits at once. */
+static inline int num_parse_p(const char *s, size_t n, int64_t *out)
+{
+	uint64_t dv;
+	if (n - 1 < 16 && s[0] != '0' && scan_dec16(s, n, &dv)) {
+		*out = (int64_t)dv;
+		return 0;
+	}
+	if (n == 1 && s[0] == '0') {    /* what num_parse makes of "0" */
+		*out = 0;
+		return 0;
+	}
+	return num_parse(s, n, out);
 }
 
 /* "SECS[.frac]" (any size) -> ns. */
@@ -195,9 +205,12 @@ struct larg {
 
 /* Byte classes of argument text: what ends a run of plain bytes. */
 enum { AC_QUOTE = 1, AC_OPEN = 2, AC_CLOSE = 4, AC_COMMA = 8, AC_LT = 16, AC_NUL = 32,
-       AC_NAME = 64 /* of a call name: alnum, '_', '@', '.' */ };
+       AC_NAME = 64 /* of a call name: alnum, '_', '@', '.' */, AC_WS = 128 /* skip_ws's */,
+       AC_SPACE = 256 /* tx_space's: isspace() in the C locale */ };
 #define AN_ AC_NAME
-static const unsigned char arg_class[256] = {
+static const uint16_t arg_class[256] = {
+	[' '] = AC_WS | AC_SPACE, ['\t'] = AC_WS | AC_SPACE, ['\r'] = AC_WS | AC_SPACE,
+	['\n'] = AC_SPACE, ['\v'] = AC_SPACE, ['\f'] = AC_SPACE,
 	['\0'] = AC_NUL, ['"'] = AC_QUOTE, ['\''] = AC_QUOTE, ['<'] = AC_LT,
 	['('] = AC_OPEN, ['['] = AC_OPEN, ['{'] = AC_OPEN,
 	[')'] = AC_CLOSE, [']'] = AC_CLOSE, ['}'] = AC_CLOSE, [','] = AC_COMMA,
@@ -215,6 +228,14 @@ static const unsigned char arg_class[256] = {
 };
 #undef AN_
 #define ACLASS(c) arg_class[(unsigned char)(c)]
+
+/* Past ' ', '\t' and '\r'. */
+static inline const char *skip_ws(const char *p)
+{
+	while (ACLASS(*p) & AC_WS)
+		p++;
+	return p;
+}
 
 /* Scan from p (inside an argument list at depth 1) to the closing ')'.
  * Quotes ("..." and '...') with backslash escapes never end anything.
@@ -289,6 +310,180 @@ static int split_args(const char *s, size_t n, struct larg *a, int max)
 	return na;
 }
 
+/* The top-level argument [st, e) trimmed, as split_args stores it. */
+static inline struct larg arg_trim(const char *st, const char *e)
+{
+	while (st < e && (ACLASS(*st) & AC_SPACE))
+		st++;
+	while (e > st && (ACLASS(e[-1]) & AC_SPACE))
+		e--;
+	return (struct larg){ st, (size_t)(e - st) };
+}
+
+/* The end of a quoted run: from q (just past the opening quote c) to the
+ * closing quote, a backslash taking the next byte unless that is the NUL
+ * (scan_args's rule); NULL when the line (NUL at lend, or an embedded
+ * one) ends first. */
+static inline const char *quote_end(const char *q, const char *lend, char c)
+{
+	for (;;) {
+		q += scan_any3(q, (size_t)(lend - q), 0, c, '\\', '\0');
+		if (*q == c)
+			return q;
+		if (!*q || !q[1])
+			return NULL;
+		q += 2;
+	}
+}
+
+#if defined(__SSE2__)
+/* Bit i set: p[i] is one of the bytes scan_split stops at (NUL, quotes,
+ * brackets, ',' and '<'). */
+static inline unsigned arg_stops16(const char *p)
+{
+	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	const __m128i lo = _mm_or_si128(x, _mm_set1_epi8(0x20));   /* '[' ']' as '{' '}' */
+	__m128i m = _mm_cmpeq_epi8(x, _mm_setzero_si128());
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('\'')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xfe)),
+					   _mm_set1_epi8('(')));            /* '(' ')' */
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(',')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('<')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(lo, _mm_set1_epi8('{')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(lo, _mm_set1_epi8('}')));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/* Past the bytes of a call name (AC_NAME: alnum, '_', '@', '.') at p, in
+ * a line from lr_next; with SSE2 16 at a time (a load starts only after
+ * name bytes, none of them the NUL: within LR_PAD of it). */
+static inline const char *name_end(const char *p)
+{
+#if defined(__SSE2__)
+	for (;;) {
+		const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+		const __m128i lc = _mm_or_si128(x, _mm_set1_epi8(0x20));      /* A-Z as a-z */
+		/* signed compares: bytes from 0x80 are negative, never inside */
+		__m128i m = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+					  _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+		m = _mm_or_si128(m, _mm_and_si128(_mm_cmpgt_epi8(lc, _mm_set1_epi8('a' - 1)),
+						  _mm_cmplt_epi8(lc, _mm_set1_epi8('z' + 1))));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('_')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('@')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('.')));
+		unsigned out = ~(unsigned)_mm_movemask_epi8(m) & 0xffffu;
+		if (out)
+			return p + __builtin_ctz(out);
+		p += 16;
+	}
+#else
+	while (ACLASS(*p) & AC_NAME)
+		p++;
+	return p;
+#endif
+}
+
+/* scan_args and split_args in one pass, for a call line read by lr_next
+ * (lend: its terminating NUL, LR_PAD readable bytes after it; an
+ * embedded NUL still ends the line).  Returns what scan_args returns;
+ * when that is the closing ')', a[0..LMAXARGS) and *na are what
+ * split_args gives for the text before it.  With SSE2 the stop bytes of
+ * 16 at a time are found at once (loads never start past lend). */
+static const char *scan_split(const char *p, const char *lend, bool *cut, struct larg *a, int *na)
+{
+	const char *st = p;
+	int depth = 1, k = 0;
+	*cut = false;
+#if defined(__SSE2__)
+	for (;;) {
+		unsigned m = arg_stops16(p);
+		for (; m; m &= m - 1) {
+			const char *c = p + __builtin_ctz(m);
+			char ch = *c;
+			if (ch == ',') {
+				if (depth == 1) {
+					if (k < LMAXARGS)
+						a[k] = arg_trim(st, c);
+					k++;
+					st = c + 1;
+				}
+				continue;
+			}
+			if (!ch)
+				return NULL;
+			if (ch == '"' || ch == '\'') {
+				c = quote_end(c + 1, lend, ch);
+				if (!c)
+					return NULL;
+				p = c + 1;      /* reload past the closing quote */
+				goto next;
+			}
+			if (ch == '<') {
+				if (!strncmp(c, "<unfinished ...>", 16) || !strncmp(c, "<no return ...>", 15)) {
+					*cut = true;
+					return c;
+				}
+			} else if (ch == '(' || ch == '[' || ch == '{') {
+				depth++;
+			} else if (--depth == 0) {
+				p = c;
+				goto close;
+			}
+		}
+		p += 16;        /* no NUL among them: p stays within lend */
+next:;
+	}
+#else
+	(void)lend;
+	for (;; p++) {
+		while (!(ACLASS(*p) & (AC_NUL | AC_QUOTE | AC_LT | AC_OPEN | AC_CLOSE | AC_COMMA)))
+			p++;
+		char c = *p;
+		if (c == ',') {
+			if (depth == 1) {
+				if (k < LMAXARGS)
+					a[k] = arg_trim(st, p);
+				k++;
+				st = p + 1;
+			}
+			continue;
+		}
+		if (!c)
+			return NULL;
+		if (c == '"' || c == '\'') {
+			p = quote_end(p + 1, lend, c);
+			if (!p)
+				return NULL;
+			continue;
+		}
+		if (c == '<') {
+			if (!strncmp(p, "<unfinished ...>", 16) || !strncmp(p, "<no return ...>", 15)) {
+				*cut = true;
+				return p;
+			}
+		} else if (ACLASS(c) & AC_OPEN) {
+			depth++;
+		} else if (--depth == 0) {
+			goto close;
+		}
+	}
+#endif
+close:
+	if (*p != ')')
+		return NULL;
+	struct larg last = arg_trim(st, p);
+	if (!k && !last.n) {
+		*na = 0;        /* "()" */
+	} else {
+		if (k < LMAXARGS)
+			a[k] = last;
+		*na = k + 1;
+	}
+	return p;
+}
+
 /* Decode a quoted argument into out.  *trunc: printed cut ("..."). */
 static int arg_string(const struct larg *a, char *out, size_t cap, bool *trunc)
 {
@@ -329,11 +524,13 @@ static int arg_string(const struct larg *a, char *out, size_t cap, bool *trunc)
 	return 0;
 }
 
+/* Argument i as a number; every argument text is padded (a line, the
+ * joined buffer, a pending call's copy): num_parse_p. */
 static int arg_num(const struct larg *a, int na, int i, int64_t *v)
 {
 	if (i >= na || i >= LMAXARGS)
 		return -EINVAL;
-	return num_parse(a[i].s, a[i].n, v);
+	return num_parse_p(a[i].s, a[i].n, v);
 }
 
 /* ------------------------------------------------------------------ */
@@ -353,6 +550,8 @@ struct lline {
 	bool has_ret;
 	int64_t ret;
 	uint64_t dur;
+	int na;                     /* LL_CALL: its arguments, split      */
+	struct larg a[LMAXARGS];
 };
 
 /* The clock token at p ("HH:MM:SS.uuuuuu" decoded at once, anything else
@@ -369,6 +568,17 @@ static const char *clock_token(const char *p, struct lline *l, const char **why)
 		return NULL;
 	}
 	return skip_ws(q);
+}
+
+/* A line starting "HH:MM:SS.uuuuuu" and a blank or its end (nearly every
+ * call line): its clock in *tod, and what follows the blanks; NULL for
+ * anything else.  p has 15 readable bytes (a line from lr_next). */
+static inline const char *clock15_first(const char *p, uint64_t *tod)
+{
+	if (!tx_digit(p[0]) || !tx_digit(p[1]) || p[2] != ':' || !tx_clock15n(p, tod) ||
+	    !(p[15] == ' ' || p[15] == '\t' || !p[15]))
+		return NULL;
+	return skip_ws(p + 15);
 }
 
 /* Optional "PID " or "[pid PID] " and the clock.  Returns the rest or NULL. */
@@ -404,18 +614,38 @@ static const char *parse_prefix(const char *p, struct lline *l, const char **why
 	return clock_token(p, l, why);
 }
 
-/* After the ')' of a call: "= RET [<SECS>]". */
+/* After the ')' of a call: "= RET [<SECS>]"; p is in a line from
+ * lr_next (padded). */
 static int parse_result(const char *p, struct lline *l, const char **why)
 {
-	p = skip_ws(p);
+	/* the blanks of the usual ") = N <S.uuuuuu>" tested at once, any
+	 * others skipped */
+	p = p[0] == ' ' && p[1] == '=' ? p + 1 : skip_ws(p);
 	l->has_ret = false;
 	l->dur = 0;
 	if (*p != '=') {
 		*why = "expected '=' after ')'";
 		return -EINVAL;
 	}
-	p = skip_ws(p + 1);
+	p = p[1] == ' ' && !(ACLASS(p[2]) & AC_WS) ? p + 2 : skip_ws(p + 1);
 	const char *q = p;
+	uint64_t v;
+	/* the usual result: 1 to 15 decimal digits (no leading 0) then the
+	 * token's end, its value 8 digits at a time (what num_parse gives) */
+	unsigned k = scan_dec8(p, 8, &v);
+	if (k == 8) {           /* an offset: 8 more, at most 15 in all */
+		uint64_t v2;
+		unsigned k2 = scan_dec8(p + 8, 8, &v2);
+		v = v * scan_pow10[k2] + v2;
+		k += k2;
+	}
+	if (k && k < 16 && (p[0] != '0' || k == 1) &&
+	    (p[k] == ' ' || p[k] == '\t' || p[k] == '<' || !p[k])) {
+		l->ret = (int64_t)v;
+		l->has_ret = true;
+		q = p + k;
+		goto dur;
+	}
 	while (*q && *q != ' ' && *q != '\t' && *q != '<')
 		q++;
 	if (q == p) {
@@ -423,14 +653,21 @@ static int parse_result(const char *p, struct lline *l, const char **why)
 		return -EINVAL;
 	}
 	if (!(q - p == 1 && *p == '?')) {
-		if (num_parse(p, (size_t)(q - p), &l->ret)) {
+		if (num_parse_p(p, (size_t)(q - p), &l->ret)) {
 			*why = "expected a number after '='";
 			return -EINVAL;
 		}
 		l->has_ret = true;
 	}
-	p = skip_ws(q);
+dur:
+	p = q[0] == ' ' && q[1] == '<' ? q + 1 : skip_ws(q);
 	if (*p == '<') {
+		uint64_t d;
+		/* "<S.uuuuuu>": no blank to skip, no '>' before the one after it */
+		if (tx_dur8(p + 1, &d) && p[9] == '>') {
+			l->dur = d;
+			return 0;
+		}
 		p = skip_ws(p + 1);
 		q = strchr(p, '>');
 		/* -T's usual "S.uuuuuu" at once, anything else the long way */
@@ -443,13 +680,11 @@ static int parse_result(const char *p, struct lline *l, const char **why)
 	return 0;
 }
 
-/* The shape of a call line (after comments/barriers were handled).
- * Returns 1 call, 0 nothing to do (signal/exit line), -EINVAL + *why. */
-static int call_shape(const char *line, struct lline *l, const char **why)
+/* The shape of a call line after its prefix (p), in a line from lr_next
+ * whose NUL is at lend.  Returns 1 call, 0 nothing to do (signal/exit
+ * line), -EINVAL + *why. */
+static int call_body(const char *p, const char *lend, struct lline *l, const char **why)
 {
-	const char *p = parse_prefix(skip_ws(line), l, why);
-	if (!p)
-		return -EINVAL;
 	if (!*p || (*p == '-' && !strncmp(p, "---", 3)) || (*p == '+' && !strncmp(p, "+++", 3)))
 		return 0;
 	bool cut;
@@ -477,8 +712,7 @@ static int call_shape(const char *line, struct lline *l, const char **why)
 		return parse_result(end + 1, l, why) ? -EINVAL : 1;
 	}
 	const char *n = p;
-	while (ACLASS(*p) & AC_NAME)
-		p++;
+	p = name_end(p);
 	if (p == n || *p != '(') {
 		*why = "expected 'NAME(' after the time";
 		return -EINVAL;
@@ -486,7 +720,7 @@ static int call_shape(const char *line, struct lline *l, const char **why)
 	l->name = n;
 	l->namelen = (size_t)(p - n);
 	p++;
-	const char *end = scan_args(p, &cut);
+	const char *end = scan_split(p, lend, &cut, l->a, &l->na);
 	if (!end) {
 		*why = "expected ')' closing the argument list";
 		return -EINVAL;
@@ -504,16 +738,23 @@ static int call_shape(const char *line, struct lline *l, const char **why)
 	return parse_result(end + 1, l, why) ? -EINVAL : 1;
 }
 
-/* A call line: its shape, and l->name made a string in place (cut at
- * LMAXNAME bytes; what follows the name is not read again). */
-static int parse_call_line(char *line, struct lline *l, const char **why)
+/* The shape of a call line (after comments/barriers were handled). */
+static int call_shape(const char *line, const char *lend, struct lline *l, const char **why)
 {
-	int k = call_shape(line, l, why);
+	const char *p = parse_prefix(skip_ws(line), l, why);
+	if (!p)
+		return -EINVAL;
+	return call_body(p, lend, l, why);
+}
+
+/* l->name made a string in place (cut at LMAXNAME bytes; what follows
+ * the name is not read again). */
+static void name_terminate(char *line, struct lline *l, int k)
+{
 	if (k > 0) {
 		size_t nl = l->namelen < LMAXNAME ? l->namelen : LMAXNAME;
 		line[(size_t)(l->name - line) + nl] = '\0';
 	}
-	return k;
 }
 
 /* "R: host (pid) Entered|Exited barrier at S.U" */
@@ -683,6 +924,80 @@ static void scan_type_option(struct lanl *L, const char *p)
 		L->nto1 = 0;
 }
 
+/* Does p start "DD:" then 12 bytes above ' ' (no blank, no NUL), one ' '
+ * or '\t', and a byte that is neither a blank skip_ws skips nor '('?
+ * Then parse_barrier_line reads "DD" as a rank and the 12 bytes as a host
+ * and finds no "(PID)" after them: not a barrier line (every -tt call
+ * line of a LANL trace, its clock not even decoded).  p is in a line from
+ * lr_next (LR_PAD readable bytes after its NUL): the two loads end 14
+ * bytes past p, after p[0..2] were found to be no NUL. */
+static inline bool clock_call_shape(const char *p)
+{
+	if (!tx_digit(p[0]) || !tx_digit(p[1]) || p[2] != ':')
+		return false;
+	uint64_t a, b;
+	memcpy(&a, p + 3, 8);           /* bytes 3..10 */
+	memcpy(&b, p + 7, 8);           /* bytes 7..14 */
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	/* a byte below 0x21 in either: a blank, a control byte or the NUL */
+	if (((a - 0x21 * ones) & ~a & high) | ((b - 0x21 * ones) & ~b & high))
+		return false;
+	return (p[15] == ' ' || p[15] == '\t') && p[16] != ' ' && p[16] != '\t' && p[16] != '\r' &&
+	       p[16] != '(';
+}
+
+/* One line of pass 1 (NUL-terminated, LR_PAD readable bytes after it):
+ * 0 go on, 1 the summary table starts (stop), -errno. */
+static int p1_line(struct lanl *L, struct lfile *f, const char *line, unsigned long lineno,
+		   uint64_t *barriers)
+{
+	const char *p = skip_ws(line);
+	if (*p == '#') {
+		if (strstr(p, "SUMMARY COUNT OF TRACED CALL"))
+			return 1;
+		scan_type_option(L, p);
+		return 0;
+	}
+	int r;
+	int64_t pid;
+	char host[64];
+	/* a clock-first call line is no barrier line, and adds nothing
+	 * once a call and a time are known */
+	if (f->calls && f->has_tod && clock_call_shape(p))
+		return 0;
+	if (parse_barrier_line(p, &r, host, sizeof(host), &pid)) {
+		int rc = add_tentry(L, r, host, pid, f->path, lineno);
+		if (rc)
+			return rc;
+		(*barriers)++;
+		if (f->inrank == -1)
+			f->inrank = r;
+		else if (f->inrank != r)
+			f->inrank = -2;
+		return 0;
+	}
+	/* a clock-first line (no pid column) once a call and a time
+	 * are known adds nothing: calls is only tested for 0 */
+	if (f->calls && f->has_tod && tx_digit(p[0]) && tx_digit(p[1]) && p[2] == ':')
+		return 0;
+	struct lline l;
+	const char *why;
+	if (*p && parse_prefix(p, &l, &why)) {
+		f->calls++;
+		if (l.has_pid && f->colpid < 0)
+			f->colpid = l.pid;
+		if (!f->has_tod) {
+			f->has_tod = true;
+			f->first_tod = l.tod;
+		}
+	}
+	return 0;
+}
+
+/* Pass 1 reads the lines buffered a block at a time (lr_next_block: the
+ * same lines lr_next would give, without a call per line); each is cut
+ * at its '\n' in place.  lr.lineno counts only the lines lr_next gave
+ * (at a refill, or an over-long line), inblocks the others. */
 static int pass1_file(struct lanl *L, struct lfile *f)
 {
 	struct linereader lr;
@@ -690,54 +1005,44 @@ static int pass1_file(struct lanl *L, struct lfile *f)
 	if (rc)
 		return rerr_set(L->e, rc, "cannot open '%s': %s", f->path, strerror(-rc));
 	uint64_t barriers = 0;
+	unsigned long inblocks = 0;
 	f->inrank = -1;
 	f->colpid = -1;
 	f->rank = -1;
-	char *line;
+	char *blk;
 	size_t len;
-	while ((rc = lr_next(&lr, &line, &len)) != 0) {
+	while ((rc = lr_next_block(&lr, &blk, &len)) != 0) {
 		if (rc == -E2BIG)
 			continue;
 		if (rc < 0) {
 			rerr_set(L->e, rc, "cannot read '%s': %s", f->path, strerror(-rc));
 			goto out;
 		}
-		const char *p = skip_ws(line);
-		if (*p == '#') {
-			if (strstr(p, "SUMMARY COUNT OF TRACED CALL"))
-				break;
-			scan_type_option(L, p);
-			continue;
-		}
-		int r;
-		int64_t pid;
-		char host[64];
-		if (parse_barrier_line(p, &r, host, sizeof(host), &pid)) {
-			rc = add_tentry(L, r, host, pid, f->path, lr.lineno);
-			if (rc)
-				goto out;
-			barriers++;
-			if (f->inrank == -1)
-				f->inrank = r;
-			else if (f->inrank != r)
-				f->inrank = -2;
-			continue;
-		}
-		/* a clock-first line (no pid column) once a call and a time
-		 * are known adds nothing: calls is only tested for 0 */
-		if (f->calls && f->has_tod && tx_digit(p[0]) && tx_digit(p[1]) && p[2] == ':')
-			continue;
-		struct lline l;
-		const char *why;
-		if (*p && parse_prefix(p, &l, &why)) {
-			f->calls++;
-			if (l.has_pid && f->colpid < 0)
-				f->colpid = l.pid;
-			if (!f->has_tod) {
-				f->has_tod = true;
-				f->first_tod = l.tod;
+		if (blk[len] != '\n') {        /* one line from lr_next */
+			rc = p1_line(L, f, blk, inblocks + lr.lineno, &barriers);
+		} else {
+			char *e = blk + len;
+			rc = 0;
+			for (char *ln = blk; !rc; ln++) {
+				char *nl = memchr(ln, '\n', (size_t)(e - ln));
+				if (!nl)
+					nl = e;         /* the block's last line */
+				*nl = '\0';
+				inblocks++;
+				/* p1_line's first test, without the call */
+				if (f->calls && f->has_tod && clock_call_shape(ln))
+					rc = 0;
+				else
+					rc = p1_line(L, f, ln, inblocks + lr.lineno, &barriers);
+				if (nl == e)
+					break;
+				ln = nl;
 			}
 		}
+		if (rc > 0)
+			break;
+		if (rc < 0)
+			goto out;
 	}
 	rc = 0;
 	f->timing = barriers && !f->calls;
@@ -1015,6 +1320,9 @@ struct lpend {                  /* an <unfinished ...> call          */
 
 struct scall;
 enum { CK_NEW = 0, CK_SYS, CK_MPI, CK_OTHER };
+/* What sys_rw and do_mpi test of a call's name, found at its first call */
+enum { NF_RD = 1, NF_VEC = 2,                           /* SYS_ read/write */
+       NF_IREAD = 4, NF_IWRITE = 8, NF_AT = 16, NF_WAIT = 32, NF_BARRIER = 64 };  /* MPI */
 
 struct fstate {
 	struct lanl *L;
@@ -1031,9 +1339,11 @@ struct fstate {
 	int64_t fh_addr, fh_fd;     /* last fh -> fd association          */
 	struct scount {         /* calls by name (the summary cross-check) */
 		char name[128];
+		size_t len;         /* strlen(name)                        */
 		uint64_t n;
 		int kind;           /* CK_*, found at the name's first call */
 		int (*sys)(struct scall *x);    /* CK_SYS: its handler, NULL none */
+		unsigned flags;     /* NF_*: what the handlers test of the name */
 	} *cnt;
 	size_t ncnt, ccap;
 	uint32_t *chash;            /* cnt index + 1 by name, open addressing */
@@ -1060,12 +1370,23 @@ static uint64_t clock_ts(struct fstate *s, uint64_t tod)
 	return s->day * DAY_NS + tod;
 }
 
-static uint32_t name_hash(const char *s)
+/* A hash of the n bytes at s (8 at a time; only those bytes are read). */
+static uint32_t name_hash(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+	if (n < 8) {
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	} else {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&w, s + i, 8);
+			h = (h ^ w) * 0x100000001b3ull;
+		}
+		memcpy(&w, s + n - 8, 8);       /* the last 8, overlapping */
+		h = (h ^ w) * 0x100000001b3ull;
+	}
+	h ^= h >> 29;
+	return (uint32_t)(h ^ h >> 32);
 }
 
 /* Rebuild the name index at twice the size. */
@@ -1076,7 +1397,7 @@ static int count_rehash(struct fstate *s)
 	if (!h)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->ncnt; i++) {
-		size_t j = name_hash(s->cnt[i].name) & (cap - 1);
+		size_t j = name_hash(s->cnt[i].name, s->cnt[i].len) & (cap - 1);
 		while (h[j])
 			j = (j + 1) & (cap - 1);
 		h[j] = (uint32_t)i + 1;
@@ -1087,17 +1408,17 @@ static int count_rehash(struct fstate *s)
 	return 0;
 }
 
-/* Count a call by name; *ix: its entry in s->cnt. */
-static int count_call(struct fstate *s, const char *name, size_t *ix)
+/* Count a call by name (nl bytes, its strlen); *ix: its entry in s->cnt. */
+static int count_call(struct fstate *s, const char *name, size_t nl, size_t *ix)
 {
 	if (s->ncnt * 2 >= s->chcap) {
 		int rc = count_rehash(s);
 		if (rc)
 			return rc;
 	}
-	size_t j = name_hash(name) & (s->chcap - 1);
+	size_t j = name_hash(name, nl) & (s->chcap - 1);
 	for (; s->chash[j]; j = (j + 1) & (s->chcap - 1))
-		if (!strcmp(s->cnt[s->chash[j] - 1].name, name)) {
+		if (s->cnt[s->chash[j] - 1].len == nl && !memcmp(s->cnt[s->chash[j] - 1].name, name, nl)) {
 			*ix = s->chash[j] - 1;
 			s->cnt[*ix].n++;
 			return 0;
@@ -1108,6 +1429,7 @@ static int count_call(struct fstate *s, const char *name, size_t *ix)
 	struct scount *c = &s->cnt[s->ncnt];
 	*c = (struct scount){ .n = 1, .kind = CK_NEW };
 	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->len = strlen(c->name);
 	s->chash[j] = (uint32_t)s->ncnt + 1;
 	*ix = s->ncnt++;
 	return 0;
@@ -1124,6 +1446,7 @@ static int emit(struct fstate *s, struct sc_event *ev)
 struct call {
 	int64_t pid;
 	const char *name;           /* as traced                         */
+	size_t namelen;             /* strlen(name)                      */
 	const char *args;
 	size_t argslen;
 	bool has_ret;
@@ -1131,6 +1454,8 @@ struct call {
 	uint64_t ts, dur;
 	unsigned long line;
 	struct lpend *pend;         /* its <unfinished> record, or NULL  */
+	const struct larg *a;       /* its arguments split (a line's), or NULL */
+	int na;
 };
 
 static struct lpend *pend_find_mpi(struct fstate *s, int64_t pid, const char *prefix)
@@ -1223,8 +1548,10 @@ struct scall {
 	const struct call *c;
 	struct sc_event *ev;
 	const char *n;           /* the name without "SYS_"                */
-	struct larg a[LMAXARGS];
+	unsigned flags;          /* NF_* of the name                       */
+	const struct larg *a;    /* its arguments (the line's split, or own) */
 	int na;
+	struct larg own[LMAXARGS];
 };
 
 enum { SYS_EMIT = 0, SYS_ARGS = 1, SYS_SKIP = 2 };  /* handler results >= 0 */
@@ -1305,9 +1632,7 @@ static int sys_rw(struct scall *x)
 {
 	struct sc_event *ev = x->ev;
 	const char *n = x->n;
-	bool rd = n[0] == 'r' || !strncmp(n, "pread", 5);
-	const char *base = n + (n[0] == 'p');
-	bool vec = !strcmp(base, rd ? "readv" : "writev");
+	bool rd = x->flags & NF_RD, vec = x->flags & NF_VEC;
 	int64_t v, v2;
 	if (num_at(x, 0, &ev->fd) || num_at(x, 2, &v))
 		return SYS_ARGS;
@@ -1462,10 +1787,20 @@ static int (*sys_handler(const char *n))(struct scall *x)
 }
 
 static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev,
-		  int (*fn)(struct scall *x))
+		  int (*fn)(struct scall *x), unsigned flags)
 {
-	struct scall x = { .s = s, .c = c, .ev = ev, .n = c->name + 4 };
-	x.na = split_args(c->args, c->argslen, x.a, LMAXARGS);
+	struct scall x;
+	x.s = s;
+	x.c = c;
+	x.ev = ev;
+	x.n = c->name + 4;
+	x.flags = flags;
+	x.a = c->a;
+	x.na = c->na;
+	if (fn && !c->a) {          /* a call only counted needs no arguments */
+		x.na = split_args(c->args, c->argslen, x.own, LMAXARGS);
+		x.a = x.own;
+	}
 	ev->name = x.n;
 	ev->ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
 	int rc = fn ? fn(&x) : SYS_SKIP;
@@ -1480,19 +1815,28 @@ static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev,
 	return rc;
 }
 
-static int do_mpi(struct fstate *s, const struct call *c, struct sc_event *ev)
+static int do_mpi(struct fstate *s, const struct call *c, struct sc_event *ev, unsigned flags)
 {
-	struct larg a[LMAXARGS];
-	int na = split_args(c->args, c->argslen, a, LMAXARGS);
+	struct larg own[LMAXARGS];
+	const struct larg *a = own;
+	int na = 0;
 	const char *n = c->name;
 	int64_t v;
 	ev->name = n;
 	ev->ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
-	bool rd = !strncmp(n, "MPI_File_iread", 14), wr = !strncmp(n, "MPI_File_iwrite", 15);
+	bool rd = flags & NF_IREAD, wr = flags & NF_IWRITE, wait = flags & NF_WAIT;
+	if (rd || wr || wait) {     /* the only MPI calls whose arguments are read */
+		if (c->a) {
+			na = c->na;
+			a = c->a;
+		} else {
+			na = split_args(c->args, c->argslen, own, LMAXARGS);
+		}
+	}
 	if (rd || wr) {
 		/* MPI_File_iwrite(fh, buf, count, datatype, &request)
 		 * MPI_File_iwrite_at(fh, offset, buf, count, datatype, &request) */
-		bool at = strstr(n, "_at") != NULL;
+		bool at = flags & NF_AT;
 		int64_t req, count, fh, off = SC_NOOFF;
 		if (arg_num(a, na, 0, &fh) || arg_num(a, na, na - 1, &req) ||
 		    arg_num(a, na, at ? 3 : 2, &count) || (at && arg_num(a, na, 1, &off)))
@@ -1528,7 +1872,7 @@ static int do_mpi(struct fstate *s, const struct call *c, struct sc_event *ev)
 		int rc = add_req(s, c->pid, req, ev->async_id, SC_RET_UNKNOWN, false);
 		return rc ? rc : emit(s, ev);
 	}
-	if (!strcmp(n, "MPIO_Wait") || !strcmp(n, "MPI_Wait")) {
+	if (wait) {
 		if (arg_num(a, na, 0, &v))
 			return bad_args(s, c);
 		bool any = false;
@@ -1553,12 +1897,37 @@ static int do_mpi(struct fstate *s, const struct call *c, struct sc_event *ev)
 		ev->call = SC_SKIP;     /* MPI_REQUEST_NULL or untraced submit */
 		return emit(s, ev);
 	}
-	if (!strcmp(n, "MPI_Barrier")) {
+	if (flags & NF_BARRIER) {
 		ev->call = SC_BARRIER;
 		return emit(s, ev);
 	}
 	ev->call = SC_SKIP;
 	return emit(s, ev);
+}
+
+/* Kind, handler and NF_* flags of a call name (its first call). */
+static void classify(struct scount *k, const char *name)
+{
+	k->flags = 0;
+	if (!strncmp(name, "SYS_", 4)) {
+		const char *n = name + 4;
+		k->kind = CK_SYS;
+		k->sys = sys_handler(n);
+		bool rd = n[0] == 'r' || !strncmp(n, "pread", 5);
+		const char *base = n + (n[0] == 'p');
+		k->flags = (rd ? NF_RD : 0) | (!strcmp(base, rd ? "readv" : "writev") ? NF_VEC : 0);
+		return;
+	}
+	if (!strncmp(name, "MPI_", 4) || !strncmp(name, "MPIO_", 5)) {
+		k->kind = CK_MPI;
+		bool rd = !strncmp(name, "MPI_File_iread", 14), wr = !strncmp(name, "MPI_File_iwrite", 15);
+		k->flags = (rd ? NF_IREAD : 0) | (wr ? NF_IWRITE : 0) |
+			   (strstr(name, "_at") ? NF_AT : 0) |
+			   (!rd && !wr && (!strcmp(name, "MPIO_Wait") || !strcmp(name, "MPI_Wait")) ? NF_WAIT : 0) |
+			   (!strcmp(name, "MPI_Barrier") ? NF_BARRIER : 0);
+		return;
+	}
+	k->kind = CK_OTHER;
 }
 
 static int do_call(struct fstate *s, const struct call *c)
@@ -1571,23 +1940,16 @@ static int do_call(struct fstate *s, const struct call *c)
 	ev.ts_ns = c->ts;
 	ev.dur_ns = c->dur;
 	size_t ix;
-	int rc = count_call(s, c->name, &ix);
+	int rc = count_call(s, c->name, c->namelen, &ix);
 	if (rc)
 		return rc;
 	struct scount *k = &s->cnt[ix];
-	if (k->kind == CK_NEW) {        /* the name's first call: classify it once */
-		if (!strncmp(c->name, "SYS_", 4)) {
-			k->kind = CK_SYS;
-			k->sys = sys_handler(c->name + 4);
-		} else {
-			k->kind = !strncmp(c->name, "MPI_", 4) || !strncmp(c->name, "MPIO_", 5)
-				  ? CK_MPI : CK_OTHER;
-		}
-	}
+	if (k->kind == CK_NEW)          /* the name's first call: classify it once */
+		classify(k, c->name);
 	if (k->kind == CK_SYS)
-		return do_sys(s, c, &ev, k->sys);
+		return do_sys(s, c, &ev, k->sys, k->flags);
 	if (k->kind == CK_MPI)
-		return do_mpi(s, c, &ev);
+		return do_mpi(s, c, &ev, k->flags);
 	ev.call = SC_SKIP;          /* a library call around a SYS_ call */
 	ev.name = c->name;
 	return emit(s, &ev);
@@ -1621,10 +1983,8 @@ static void summary_row(struct fstate *s, const char *p)
 
 static void fstate_release(struct fstate *s)
 {
-	for (size_t i = 0; i < s->npend; i++) {
-		free(s->pend[i].name);
-		free(s->pend[i].args);
-	}
+	for (size_t i = 0; i < s->npend; i++)
+		free(s->pend[i].name);     /* args are in the same block */
 	free(s->pend);
 	free(s->rq);
 	free(s->mpifds);
@@ -1644,13 +2004,16 @@ static int pend_start(struct fstate *s, int64_t pid, const char *name, const str
 		return rc;
 	struct lpend *pe = &s->pend[s->npend];
 	*pe = (struct lpend){ .pid = pid, .ts = ts, .line = lineno };
-	pe->name = strdup(name);
-	pe->args = strndup(l->args, l->argslen);
-	if (!pe->name || !pe->args) {
-		free(pe->name);
-		free(pe->args);
+	/* name and arguments in one block; the arguments padded as a line
+	 * (num_parse_p may read LR_PAD bytes past their NUL) */
+	size_t nl = strlen(name);
+	pe->name = malloc(nl + 1 + l->argslen + 1 + LR_PAD);
+	if (!pe->name)
 		return -ENOMEM;
-	}
+	memcpy(pe->name, name, nl + 1);
+	pe->args = pe->name + nl + 1;
+	memcpy(pe->args, l->args, l->argslen);
+	memset(pe->args + l->argslen, 0, 1 + LR_PAD);
 	s->npend++;
 	return 0;
 }
@@ -1667,7 +2030,6 @@ static size_t pend_find(const struct fstate *s, int64_t pid, const char *name)
 static void pend_drop(struct fstate *s, size_t i)
 {
 	free(s->pend[i].name);
-	free(s->pend[i].args);
 	memmove(&s->pend[i], &s->pend[i + 1], (s->npend - i - 1) * sizeof(*s->pend));
 	s->npend--;
 }
@@ -1680,7 +2042,7 @@ static int pend_join(struct lpend *pe, const struct lline *l, char **joined, siz
 	const char *cont = skip_ws(l->args);
 	size_t cl = l->argslen - (size_t)(cont - l->args);
 	size_t hl = strlen(pe->args), jl = hl;
-	int rc = trace_grow((void **)joined, jcap, hl + cl + 3, 1, 256);
+	int rc = trace_grow((void **)joined, jcap, hl + cl + 3 + LR_PAD, 1, 256);
 	if (rc)
 		return rc;
 	char *j = *joined;
@@ -1691,7 +2053,7 @@ static int pend_join(struct lpend *pe, const struct lline *l, char **joined, siz
 	}
 	memcpy(j + jl, cont, cl);
 	jl += cl;
-	j[jl] = '\0';
+	memset(j + jl, 0, 1 + LR_PAD);  /* padded as a line: num_parse_p */
 	c->args = j;
 	c->argslen = jl;
 	c->ts = pe->ts;
@@ -1743,9 +2105,11 @@ static int call_line(struct fstate *s, struct p2 *st, const struct lline *l, uns
 	uint64_t ts = clock_ts(s, l->tod);
 	if (l->kind == LL_UNFINISHED)
 		return pend_start(s, cpid, l->name, l, ts, lineno);
-	struct call c = { .pid = cpid, .name = l->name, .args = l->args, .argslen = l->argslen,
+	struct call c = { .pid = cpid, .name = l->name,
+			  .namelen = l->namelen < LMAXNAME ? l->namelen : LMAXNAME, .args = l->args, .argslen = l->argslen,
 			  .has_ret = l->has_ret, .ret = l->ret, .ts = ts, .dur = l->dur,
-			  .line = lineno };
+			  .line = lineno, .a = l->kind == LL_CALL ? l->a : NULL,
+			  .na = l->kind == LL_CALL ? l->na : 0 };
 	size_t pi = SIZE_MAX;
 	if (l->kind == LL_RESUMED) {
 		pi = pend_find(s, cpid, l->name);
@@ -1761,8 +2125,8 @@ static int call_line(struct fstate *s, struct p2 *st, const struct lline *l, uns
 	return rc;
 }
 
-/* One line of the file; 0 or -errno. */
-static int p2_line(struct fstate *s, struct p2 *st, char *line, unsigned long lineno)
+/* One line of the file (len bytes, from lr_next); 0 or -errno. */
+static int p2_line(struct fstate *s, struct p2 *st, char *line, size_t len, unsigned long lineno)
 {
 	const char *p = skip_ws(line);
 	if (st->summary) {
@@ -1780,11 +2144,23 @@ static int p2_line(struct fstate *s, struct p2 *st, char *line, unsigned long li
 	int r;
 	int64_t pid;
 	char host[64];
-	if (parse_barrier_line(p, &r, host, sizeof(host), &pid))
-		return 0;       /* the tracer's own barrier, not the app's */
 	struct lline l;
 	const char *why = NULL;
-	int k = parse_call_line(line, &l, &why);
+	int k;
+	const char *q = clock15_first(p, &l.tod);
+	if (q) {
+		/* what parse_barrier_line would read as "R: HOST" is the clock:
+		 * a barrier line only if a '(' follows; the prefix is the clock */
+		if (*q == '(' && parse_barrier_line(p, &r, host, sizeof(host), &pid))
+			return 0;
+		l.has_pid = false;
+		k = call_body(q, line + len, &l, &why);
+	} else {
+		if (parse_barrier_line(p, &r, host, sizeof(host), &pid))
+			return 0;       /* the tracer's own barrier, not the app's */
+		k = call_shape(line, line + len, &l, &why);
+	}
+	name_terminate(line, &l, k);
 	if (k < 0)
 		return bad_line(s->L, s->src, lineno, why);
 	return k ? call_line(s, st, &l, lineno) : 0;
@@ -1795,20 +2171,44 @@ static int pass2_file(struct lanl *L, struct lfile *f)
 	struct fstate s = { .L = L, .f = f, .src = f->path, .fh_addr = -1, .fh_fd = -1 };
 	struct p2 st = { .mainpid = -1 };
 	struct linereader lr;
-	char *line;
-	size_t len;
+	char *blk;
+	size_t blen, len = 0;       /* len: the last line's (what an error adds) */
+	unsigned long inblocks = 0; /* lines read in blocks: lr.lineno counts lr_next's */
 	int rc = lr_open(&lr, f->path);
 	if (rc)
 		return rerr_set(L->e, rc, "cannot open '%s': %s", f->path, strerror(-rc));
-	while ((rc = lr_next(&lr, &line, &len)) != 0) {
+	/* the lines buffered, a block at a time (as in pass 1) */
+	while ((rc = lr_next_block(&lr, &blk, &blen)) != 0) {
+		if (rc > 0 && blk[blen] == '\n') {
+			char *e = blk + blen;
+			for (char *ln = blk;; ln++) {
+				char *nl = memchr(ln, '\n', (size_t)(e - ln));
+				if (!nl)
+					nl = e;
+				*nl = '\0';
+				len = (size_t)(nl - ln);
+				inblocks++;
+				L->in->lines++;
+				L->in->bytes += len + 1;
+				rc = p2_line(&s, &st, ln, len, inblocks + lr.lineno);
+				if (rc || nl == e)
+					break;
+				ln = nl;
+			}
+			if (rc)
+				break;
+			continue;
+		}
+		if (rc > 0)
+			len = blen;     /* one line from lr_next */
 		L->in->lines++;
 		L->in->bytes += len + 1;
 		if (rc == -E2BIG)
-			rc = bad_line(L, f->path, lr.lineno, "line too long");
+			rc = bad_line(L, f->path, inblocks + lr.lineno, "line too long");
 		else if (rc < 0)
 			rc = rerr_set(L->e, rc, "cannot read '%s': %s", f->path, strerror(-rc));
 		else
-			rc = p2_line(&s, &st, line, lr.lineno);
+			rc = p2_line(&s, &st, blk, len, inblocks + lr.lineno);
 		if (rc)
 			break;
 	}
