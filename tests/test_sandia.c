@@ -244,6 +244,161 @@ static void test_unknown_and_variants(void **st)
 	assert_string_equal(in.note, "");
 }
 
+/* The reader takes a quick way through lines of the usual shape
+ * (fields_fast, fp_prefix, the time:() and iovec shortcuts) and the
+ * general one through the rest.  The same text read both ways must give
+ * the same events: B is A with " zz (0)" at the end of every line (a
+ * blank before '(' leaves the whole line to the general tokenizer; zz is
+ * no field anything looks up).  A has the shapes at the edges of the
+ * quick way: names of 15 to 17 bytes (its 16-byte window), values and
+ * nesting across windows, times of 16 and 17 digits and with leading
+ * zeros (octal to strtoll), iovecs it must leave alone, more than 255
+ * fields, blanks, CRs and malformed lines. */
+#define FP_LINES                                                                                    \
+	HDR                                                                                         \
+	EV("ENTER", 1, "open)path(/a/b)flags(66)mode(0644)") EV("EXIT", 2, "open)ret(3)")          \
+	EV("ENTER", 3, "iwritev)fd(3)abcdefghijklmno(1)"                                            \
+			"ziovec(base(0x1)len(10))ziovec(base(0x0123456789abcdef01234)len(20))")     \
+	EV("EXIT", 4, "iwritev)ioid(0x10)")                                                         \
+	EV("ENTER", 5, "iowait)ioid(0x10)") EV("EXIT", 6, "iowait)cc(30)")                          \
+	EV("ENTER", 7, "writev)fd(3)iovec(base(1)len(010))iovec(base(2)len(0))"                     \
+			"iov(base(1)len(7)base(2)iov_len(8))ziovec(base(x(y))len(5))"               \
+			"ziovec(BASE(1)len(4))ziovec(base(1)len( 3))ziovec(base(1)len(12345678901234567))") \
+	EV("EXIT", 8, "writev)ret(1)")                                                              \
+	"tracetype(ENTER)time:(100)time:(0777)str(close)fd(3)\n"                                    \
+	"tracetype(EXIT)time:(100)time:(999999)str(close)ret(0)\n"                                  \
+	"tracetype(ENTER)time:(100)time:(0999999)str(close)fd(3)\n"                                 \
+	EV("ENTER", 9, "lseek)fd(3)OFFSET_HIGH(1)offset_low(16)whence(SEEK_CUR)")                    \
+	EV("EXIT", 10, "lseek)ret(5)")                                                              \
+	EV("ENTER", 11, "pwrite)fd(3)offset_hXgh(1)len(0x10)position(0x20)")                        \
+	EV("EXIT", 12, "pwrite)nbytes(16)")                                                         \
+	EV("ENTER", 12, "frob)abcdefghijklmnop(2)abcdefghijklmnopq(3)fd(3)")                         \
+	EV("EXIT", 12, "frob)ret(0)")                                                               \
+	EV("ENTER", 13, "frob)fd(3)x(((((((((((((((((((a)))))))))))))))))))"                        \
+			"y(0123456789012345678901234567890123456789)") EV("EXIT", 14, "frob)ret(0)")  \
+	EV("ENTER", 15, "ireadx)fd(3)ziovec(base(0x1000)len(4096))xtvec(off(8192)len(2048))"        \
+			"xtvec(off(20000)len(2048))") EV("EXIT", 16, "ireadx)ret(9)")                 \
+	EV("ENTER", 17, "iowait)ioid(9)") EV("EXIT", 18, "iowait)ret(3000)")                        \
+	"tracetype(ENTER) time:(100) time:(19) str(read) fd(3) len(7)\r\n"                          \
+	EV("EXIT", 20, "read)ret(7)\r")                                                             \
+	"tracetype(ENTER)time:(100)time:(21)str(close)fd(3\n"                                       \
+	"tracetype(ENTER)time:(100)time:(22)str(close)fd:x(3)\n"                                    \
+	"tracetype(ENTER)time:(100)time:(23)str(close)(3)\n"                                        \
+	"tracetype(EXIT)time:(100)time:(24)str(close\n"                                             \
+	"tracetype(ENTER)time:(100)time:(25)str(x)\n" "tracetype(EXIT)time:(100)time:(26)str(x)\n"    \
+	/* seconds that start like the line before's (fp_prefix remembers them) */                \
+	"tracetype(ENTER)time:(1000)time:(5)str(fsync)fd(3)\n"                                      \
+	"tracetype(EXIT)time:(1000)time:(6)str(fsync)ret(0)\n"                                      \
+	"tracetype(ENTER)time:(100)time:(7)str(fsync)fd(3)\n"                                       \
+	"tracetype(EXIT)time:(10)time:(8)str(fsync)ret(0)\n"                                        \
+	"tracetype(ENTER)time:(0100)time:(9)str(fsync)fd(3)\n"                                      \
+	"tracetype(EXIT)time:(0100)time:(10)str(fsync)ret(0)\n"                                     \
+	"tracetype(ENTER)time:(1001)time:(11)str(fsync)fd(3)\n"                                     \
+	"tracetype(EXIT)time:(1001x)time:(12)str(fsync)ret(0)\n"                                    \
+	"tracetype(EXIT)time:(1001)time:(12)str(fsync)ret(0)\n"                                     \
+	"tracetype(ENTER)time:(1234567890123456)time:(010)str(close)fd(3)\n"                        \
+	"tracetype(EXIT)time:(12345678901234567)time:(0)str(close)ret(0)\n"
+
+static char *fp_text(bool general)
+{
+	/* A, with a line of 300 fields (their index, first[], stops at 255) */
+	static const char head[] = FP_LINES;
+	size_t cap = sizeof(head) + 8192;
+	char *t = malloc(cap), *o = malloc(cap * 2);
+	assert_non_null(t);
+	assert_non_null(o);
+	size_t n = (size_t)snprintf(t, cap, "%stracetype(ENTER)time:(100)time:(30)str(write)", head);
+	for (int i = 0; i < 300; i++)
+		n += (size_t)snprintf(t + n, cap - n, "f%d(%d)", i, i);
+	snprintf(t + n, cap - n, "fd(3)count(12)\n" EV("EXIT", 31, "write)ret(12)"));
+	if (!general) {
+		free(o);
+		return t;
+	}
+	size_t k = 0;
+	for (const char *c = t, *ls = t; *c; c++) {
+		if (*c == '\n') {
+			if (strncmp(ls, "header", 6))
+				k += (size_t)sprintf(o + k, " zz (0)");
+			ls = c + 1;
+		}
+		o[k++] = *c;
+	}
+	o[k] = '\0';
+	free(t);
+	return o;
+}
+
+static void test_fast_and_general_agree(void **st)
+{
+	(void)st;
+	struct trace_input in[2];
+	struct rerr e[2];
+	struct rec *a = NULL;
+	size_t na = 0;
+	for (int g = 0; g < 2; g++) {
+		char *text = fp_text(g), *dir;
+		int rc = parse_text(text, true, &in[g], &e[g], &dir);
+		fb_rmdir(dir);
+		free(text);
+		if (rc)
+			fail_msg("parse (%s): %s", g ? "general" : "fast", e[g].msg);
+		if (!g) {
+			na = fb_nrec;
+			a = malloc(na * sizeof(*a));
+			assert_non_null(a);
+			memcpy(a, fb_recs, na * sizeof(*a));
+		}
+	}
+	assert_int_equal(fb_nrec, na);
+	assert_int_equal(in[0].bad_lines, in[1].bad_lines);
+	assert_int_equal(in[0].bad_lines, 6);
+	assert_non_null(strstr(in[0].first_bad, "t.sanitized:12: expected 'time:"));
+	assert_string_equal(strstr(in[0].first_bad, "t.sanitized:"), strstr(in[1].first_bad, "t.sanitized:"));
+	assert_string_equal(in[0].note, in[1].note);
+	for (size_t i = 0; i < na; i++) {
+		const struct sc_event *x = &a[i].ev, *y = &fb_recs[i].ev;
+		if (x->line != y->line || x->pid != y->pid || x->ts_ns != y->ts_ns || x->dur_ns != y->dur_ns ||
+		    x->call != y->call || strcmp(a[i].name, fb_recs[i].name) || x->fd != y->fd ||
+		    x->fd2 != y->fd2 || !x->path != !y->path || (x->path && strcmp(a[i].path, fb_recs[i].path)) ||
+		    !x->path2 != !y->path2 || (x->path2 && strcmp(a[i].path2, fb_recs[i].path2)) ||
+		    x->flags != y->flags || x->mode != y->mode || x->offset != y->offset ||
+		    x->whence != y->whence || x->len != y->len || x->iovcnt != y->iovcnt || x->ret != y->ret ||
+		    x->async_id != y->async_id)
+			fail_msg("event %zu (line %lu, %s) differs between the fast and general readers", i,
+				 x->line, a[i].name);
+	}
+	/* and what they agree on is right */
+	const int64_t p = fb_ranks[0].pid;
+	const struct sc_event *w = fb_nth(p, SC_AWRITE, 0);
+	assert_int_equal(w->len, 30);
+	assert_int_equal(w->iovcnt, 2);
+	const struct sc_event *wv = fb_nth(p, SC_WRITE, 0);
+	/* 010 is 8 (strtoll's octal), 0, 7 (the iov_len after a len is not
+	 * counted: the k-th len, else the k-th iov_len), 5 (x(y) nested), 4
+	 * (BASE), 3 (a blank), 12345678901234567 */
+	assert_int_equal(wv->len, 8 + 0 + 7 + 5 + 4 + 3 + 12345678901234567ull);
+	assert_int_equal(wv->iovcnt, 7);
+	/* time:(0777) is 511 us; time:(0999999) is no number (a bad line) */
+	const struct sc_event *cl = fb_nth(p, SC_CLOSE, 0);
+	assert_int_equal(cl->ts_ns, 100ull * 1000000000ull + 511000ull);
+	assert_int_equal(cl->dur_ns, 999999000ull - 511000ull);
+	/* fsync: 1000 s, 100 s (its EXIT at 10 s: no duration), 0100 (octal:
+	 * 64 s, after 1000 s: fed at 1000 s), 1001 s */
+	assert_int_equal(fb_count(p, SC_FSYNC), 4);
+	assert_int_equal(fb_nth(p, SC_FSYNC, 0)->dur_ns, 1000);
+	assert_int_equal(fb_nth(p, SC_FSYNC, 1)->dur_ns, 0);
+	assert_int_equal(fb_nth(p, SC_FSYNC, 2)->dur_ns, 1000);
+	assert_int_equal(fb_nth(p, SC_FSYNC, 3)->ts_ns, 1001ull * 1000000000ull + 11000ull);
+	assert_int_equal(fb_nth(p, SC_LSEEK, 0)->offset, (1LL << 32) + 16);
+	assert_int_equal(fb_nth(p, SC_WRITE, 1)->offset, 0x20);
+	assert_int_equal(fb_nth(p, SC_READ, 0)->len, 7);
+	const struct sc_event *wr = fb_nth(p, SC_WRITE, 2);
+	assert_int_equal(wr->len, 12);
+	assert_int_equal(wr->fd, 3);
+	free(a);
+}
+
 /* Two files, the same process in both: one rank. */
 /* Field names in any case, names longer than 8 bytes that differ only
  * after the 8th (offset_hXgh is not offset_high), hex and octal values. */
@@ -313,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_and_variants),
 		cmocka_unit_test(test_field_names),
 		cmocka_unit_test(test_sections_across_files),
+		cmocka_unit_test(test_fast_and_general_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,14 @@
  * and the traced duration.  Async submits (ireadv, iwritev, ireadx,
  * iwritex, ifsync, ifdatasync) are paired with the iowait that names their
  * I/O id, or, when ids are not traced, with the oldest outstanding one.
+ *
+ * Speed: a line is read in a copy (with LR_PAD bytes after it, like
+ * lr_next's) in its rank's next free ENTER slot, so an ENTER keeps it as
+ * it is.  Lines of the usual shape take a quick way (fields_fast: the
+ * tracetype/time/time/str start read at once, with the times; a field per
+ * 16-byte window; iovec_plain for base()len() values); anything else goes
+ * the general way (fields_parse_gen and the checks after it), which
+ * decides every error.  The quick way gives what the general one would.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,7 +39,8 @@
 #define SYNTH_PID 0x50000000LL
 #define SMAXPEND  4096
 #define PATH_BUF  4096
-#define CCACHE    64            /* call names remembered (direct-mapped) */
+#define CCACHE    64            /* call names remembered (direct-mapped;
+                                 * call_index's hash has 6 bits) */
 
 struct sfield {
 	const char *name, *val;
@@ -43,6 +52,21 @@ struct sfields {
 	struct sfield *f;
 	size_t n, cap;
 	uint64_t mask;              /* key_bit() of every name present     */
+	uint8_t first[64];          /* for a bit b of mask: the index of the
+	                             * first field whose key_bix() is b (0
+	                             * when that index is over 255: a lookup
+	                             * starts there) */
+	bool pre;                   /* fp_prefix made fields 0 to 3: tracetype,
+	                             * time, time, str                   */
+	bool ts_ok;                 /* fp_prefix read the two time:() values */
+	uint64_t ts;                /* and this is event_time's answer      */
+	/* fp_prefix's memory of the last seconds it read (they change
+	 * seldom): tn digits and ')' in tb (tn 0: none), their value in
+	 * tv, and whether fp_dec reads them (tok) */
+	char tb[16];
+	unsigned char tn;
+	bool tok;
+	uint64_t tv;
 };
 
 /* A field name's first 8 bytes, A-Z folded to a-z (strncasecmp's folding
@@ -76,9 +100,24 @@ static inline uint64_t name_key(const char *s, size_t n, size_t avail)
 
 /* One of 64 bits for a key: a name whose bit is not in a field set's
  * mask is not there (most lookups end here). */
+static inline unsigned key_bix(uint64_t key)
+{
+	return (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 58);
+}
+
 static inline uint64_t key_bit(uint64_t key)
 {
-	return 1ull << ((key * 0x9E3779B97F4A7C15ull) >> 58);
+	return 1ull << key_bix(key);
+}
+
+/* Field k (its key) added to a set: the mask and first[]. */
+static inline void fields_note(struct sfields *out, size_t k, uint64_t key)
+{
+	unsigned b = key_bix(key);
+	if (!(out->mask >> b & 1)) {
+		out->first[b] = k <= UINT8_MAX ? (uint8_t)k : 0;
+		out->mask |= 1ull << b;
+	}
 }
 
 /* Bytes of a field name: alnum, '_', '-', '.' */
@@ -96,11 +135,13 @@ static const unsigned char name_byte[256] = {
 };
 
 /* Parse "name(value)name:(value) ..." with nested parentheses in values.
- * Returns 0 or -EINVAL with *why. */
-static int fields_parse(const char *s, size_t len, struct sfields *out, const char **why)
+ * Returns 0 or -EINVAL with *why.  (The general way; fields_parse tries
+ * fields_fast first.) */
+static int fields_parse_gen(const char *s, size_t len, struct sfields *out, const char **why)
 {
 	out->n = 0;
 	out->mask = 0;
+	out->pre = out->ts_ok = false;
 	size_t i = 0;
 	for (;;) {
 		while (i < len && tx_space(s[i]))
@@ -144,8 +185,8 @@ static int fields_parse(const char *s, size_t len, struct sfields *out, const ch
 			out->cap = nc;
 		}
 		uint64_t key = name_key(s + ns, ne - ns, len - ns);
+		fields_note(out, out->n, key);
 		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs, key };
-		out->mask |= key_bit(key);
 		i++;
 	}
 }
@@ -156,14 +197,25 @@ struct fname {
 	const char *s;
 	size_t n;
 	uint64_t key, bit;
+	unsigned bix;
+	uint64_t key2;              /* name_key() of bytes 8 to 15          */
+	uint64_t rest;              /* bits of this name and those after it */
 };
-#define FN(x) { x, sizeof(x) - 1, 0, 0 }
-#define FN_END { NULL, 0, 0, 0 }
+#define FN(x) { x, sizeof(x) - 1, 0, 0, 0, 0, 0 }
+#define FN_END { NULL, 0, 0, 0, 0, 0, 0 }
 
-static bool fname_is(const struct sfield *f, const struct fname *n)
+static inline bool fname_is(const struct sfield *f, const struct fname *n)
 {
-	return f->key == n->key && f->nlen == n->n &&
-	       (n->n <= 8 || !strncasecmp(f->name + 8, n->s + 8, n->n - 8));
+	if (f->key != n->key || f->nlen != n->n)
+		return false;
+	if (n->n <= 8)
+		return true;
+	/* a field's name lies in a line with LR_PAD bytes after it: 8 bytes
+	 * can be loaded at name + 8 (bytes 8 to 15 folded as strncasecmp's
+	 * C locale does) */
+	if (n->n <= 16)
+		return name_key(f->name + 8, n->n - 8, 8) == n->key2;
+	return !strncasecmp(f->name + 8, n->s + 8, n->n - 8);
 }
 
 /* k-th field called n->s (k from 0), NULL when absent. */
@@ -171,15 +223,82 @@ static const struct sfield *field_nth(const struct sfields *fs, const struct fna
 {
 	if (!(fs->mask & n->bit))
 		return NULL;
-	for (size_t i = 0; i < fs->n; i++)
+	for (size_t i = fs->first[n->bix]; i < fs->n; i++)
 		if (fname_is(&fs->f[i], n) && k-- == 0)
 			return &fs->f[i];
 	return NULL;
 }
 
+/* The first byte at or after p of s[0..len) that is not a digit (len
+ * when none), 8 bytes a step; p <= len. */
+static inline size_t fp_digits(const char *s, size_t len, size_t p)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (;;) {
+		uint64_t x, bad;
+		memcpy(&x, s + p, 8);
+		bad = scan_nondigits8(x);
+		size_t k = bad ? (size_t)__builtin_ctzll(bad) / 8 : 8;
+		p += k;
+		if (p >= len)
+			return len;
+		if (k < 8)
+			return p;
+	}
+#else
+	while (p < len && tx_digit(s[p]))
+		p++;
+	return p;
+#endif
+}
+
+/* fp_digits, and the value of those digits in *v with *ok when they
+ * are what fp_dec reads (1 to 16 digits, no leading 0). */
+static inline size_t fp_digits_val(const char *s, size_t len, size_t p, uint64_t *v, bool *ok)
+{
+	size_t p0 = p;
+	uint64_t acc = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (int step = 0;; step++) {
+		uint64_t x, bad;
+		memcpy(&x, s + p, 8);
+		bad = scan_nondigits8(x);
+		size_t k = bad ? (size_t)__builtin_ctzll(bad) / 8 : 8;
+		if (k > len - p)
+			k = len - p;
+		if (k && step < 2)      /* 16 digits at most are read */
+			acc = acc * scan_pow10[k] + scan_value8(x << (8 * (8 - k)));
+		p += k;
+		if (k < 8 || p >= len)
+			break;
+	}
+#else
+	for (; p < len && tx_digit(s[p]); p++)
+		if (p - p0 < 16)
+			acc = acc * 10 + (uint64_t)(s[p] - '0');
+#endif
+	size_t n = p - p0;
+	*ok = n - 1 < 16 && (s[p0] != '0' || n == 1);
+	*v = acc;
+	return p;
+}
+
+/* s[0..n), all digits: as val_num reads it in one step (1 to 16 digits,
+ * no leading 0) into *v; false otherwise. */
+static inline bool fp_dec(const char *s, size_t n, uint64_t *v)
+{
+	return n - 1 < 16 && (s[0] != '0' || n == 1) && scan_dec16(s, n, v);
+}
+
 static int val_num(const char *s, size_t n, int64_t *v)
 {
 	uint64_t d;
+	/* 1 to 16 digits without a leading 0, in one step (scan_dec16 loads
+	 * 8 bytes at s: a value lies in a line with LR_PAD bytes after it) */
+	if (fp_dec(s, n, &d)) {
+		*v = (int64_t)d;
+		return 0;
+	}
 	while (n && tx_space(*s))
 		s++, n--;
 	while (n && tx_space(s[n - 1]))
@@ -198,9 +317,9 @@ static int val_num(const char *s, size_t n, int64_t *v)
 }
 
 /* First field among the NULL-terminated names that holds a number. */
-static bool field_num(const struct sfields *fs, const struct fname *names, int64_t *v)
+static inline bool field_num(const struct sfields *fs, const struct fname *names, int64_t *v)
 {
-	for (; names->s; names++) {
+	for (; names->s && (fs->mask & names->rest); names++) {
 		const struct sfield *f = field_nth(fs, names, 0);
 		if (f && !val_num(f->val, f->vlen, v))
 			return true;
@@ -251,9 +370,231 @@ static struct fname *const fname_lists[] = { F_FD, F_RET, F_BYTES, F_ERR, F_IOID
 
 static void fnames_init(void)
 {
-	for (size_t i = 0; fname_lists[i]; i++)
-		for (struct fname *f = fname_lists[i]; f->s; f++)
-			f->key = name_key(f->s, f->n, 0), f->bit = key_bit(f->key);
+	for (size_t i = 0; fname_lists[i]; i++) {
+		struct fname *f = fname_lists[i];
+		for (; f->s; f++) {
+			f->key = name_key(f->s, f->n, 0), f->bit = key_bit(f->key), f->bix = key_bix(f->key);
+			f->key2 = f->n > 8 ? name_key(f->s + 8, f->n - 8, 0) : 0;
+		}
+		for (uint64_t rest = 0; f-- != fname_lists[i];)
+			f->rest = rest |= f->bit;
+	}
+}
+
+/*
+ * The fast way for the common shape, each field from one 16-byte window
+ * at its start (SSE2; byte by byte elsewhere): the name runs to the first
+ * byte that is not a name byte, an optional ':', '(' right after, and the
+ * value to the first ')' when no '(' comes before it (else the depth
+ * count of fields_parse_gen).  Anything else (a name of 16 bytes or more,
+ * a blank or tab between name and '(', no '(' there, an unclosed value,
+ * no memory) returns false, and fields_parse_gen does it all again (and
+ * words the error).  When it returns true, out is what fields_parse_gen
+ * would have made.  Loads 16 bytes at s + i for i < len, and 8 at s:
+ * a span lies in a line with LR_PAD bytes after its NUL.
+ */
+
+/* One field at s[ns..len) (s[ns] not a blank): its name's end *ne, its
+ * value's start *vs and the ')' closing it *e; false when it is not of
+ * the common shape or not closed. */
+static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, size_t *vs, size_t *e)
+{
+	size_t rem = len - ns, j;
+#if defined(__SSE2__)
+	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + ns));
+	/* name bytes: (c | 0x20) - 'a' < 26, or c - '-' < 13 but not '/'
+	 * (digits, '-', '.'), or '_'; unsigned, as signed compares of the
+	 * values less 128 */
+	const __m128i al = _mm_cmplt_epi8(_mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
+						       _mm_set1_epi8((char)('a' + 128))),
+					  _mm_set1_epi8((char)(26 - 128)));
+	const __m128i dg = _mm_andnot_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('/')),
+					    _mm_cmplt_epi8(_mm_sub_epi8(x, _mm_set1_epi8((char)('-' + 128))),
+							   _mm_set1_epi8((char)(13 - 128))));
+	const __m128i nb = _mm_or_si128(_mm_or_si128(al, dg), _mm_cmpeq_epi8(x, _mm_set1_epi8('_')));
+	unsigned in = rem < 16 ? (1u << rem) - 1 : 0xffffu;
+	unsigned names = (unsigned)_mm_movemask_epi8(nb) & in;
+	unsigned k = (unsigned)__builtin_ctz(~names);   /* <= rem; 16: longer */
+	if (k == 0 || k == 16)
+		return false;
+	j = k;
+	if (j < rem && s[ns + j] == ':')
+		j++;
+	if (j >= rem || s[ns + j] != '(')
+		return false;
+	*ne = ns + k;
+	*vs = ns + j + 1;
+	if (j + 1 < 16) {
+		unsigned after = in & (0xffffu << (j + 1));
+		unsigned po = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('('))) & after;
+		unsigned pc = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(')'))) & after;
+		if (pc && (pc & -pc) < (po & -po ? po & -po : 0x10000u)) {
+			*e = ns + (size_t)__builtin_ctz(pc);
+			return true;
+		}
+	}
+	/* nested: the parentheses of 16 bytes at a time, in order */
+	unsigned long depth = 1;
+	for (size_t q = *vs; q < len; q += 16) {
+		const __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(s + q));
+		unsigned lim = len - q < 16 ? (1u << (len - q)) - 1 : 0xffffu;
+		unsigned c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(y, _mm_set1_epi8(')'))) & lim;
+		unsigned m = ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(y, _mm_set1_epi8('('))) & lim) | c;
+		for (; m; m &= m - 1) {
+			if (!(c & m & -m)) {
+				depth++;
+			} else if (--depth == 0) {
+				*e = q + (size_t)__builtin_ctz(m);
+				return true;
+			}
+		}
+	}
+	return false;
+#else
+	j = 0;
+	while (j < rem && name_byte[(unsigned char)s[ns + j]])
+		j++;
+	*ne = ns + j;
+	if (j == 0)
+		return false;
+	if (j < rem && s[ns + j] == ':')
+		j++;
+	if (j >= rem || s[ns + j] != '(')
+		return false;
+	*vs = ns + j + 1;
+	size_t i = *vs;
+	unsigned long depth = 1;
+	for (; (i = scan_any2(s, len, i, '(', ')')) < len; i++) {
+		if (s[i] == ')') {
+			if (--depth == 0)
+				break;
+		} else {
+			depth++;
+		}
+	}
+	*e = i;
+	return i < len;
+#endif
+}
+
+/* The first n (1 to 16) bytes of a and b are the same; 16 bytes can be
+ * read at each. */
+static inline bool fp_same(const char *a, const char *b, unsigned n)
+{
+#if defined(__SSE2__)
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)a);
+	__m128i y = _mm_loadu_si128((const __m128i *)(const void *)b);
+	unsigned need = (unsigned)((2ull << (n - 1)) - 1);
+	return ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) & need) == need;
+#else
+	return !memcmp(a, b, n);
+#endif
+}
+
+/* The fields of the usual line start, "tracetype(ENTER)" or
+ * "tracetype(EXIT)", "time:(DIGITS)" twice and "str(CALL)": 4 added to out
+ * (with room for them) and the index past them; 0 when s does not start
+ * so. */
+static size_t fp_prefix(const char *s, size_t len, struct sfields *out)
+{
+	size_t p, tl, d[2], de[2];
+	uint64_t dv[2];
+	bool dok[2];
+	if (len < 36 || memcmp(s, "tracetype(", 10))
+		return 0;
+	if (!memcmp(s + 10, "ENTER)", 6))
+		tl = 5;
+	else if (!memcmp(s + 10, "EXIT)", 5))
+		tl = 4;
+	else
+		return 0;
+	p = 11 + tl;
+	for (int t = 0; t < 2; t++) {
+		if (p + 6 > len || memcmp(s + p, "time:(", 6))
+			return 0;
+		p += 6;
+		d[t] = p;
+		if (t == 0 && out->tn && p + out->tn < len && fp_same(s + p, out->tb, out->tn + 1u)) {
+			p += out->tn;           /* the seconds of the line before */
+			dv[0] = out->tv;
+			dok[0] = out->tok;
+		} else {
+			p = fp_digits_val(s, len, p, &dv[t], &dok[t]);
+			if (p >= len || s[p] != ')')
+				return 0;
+			if (t == 0 && p - d[0] - 1 < 14) {
+				memcpy(out->tb, s + d[0], 16);
+				out->tn = (unsigned char)(p - d[0]);
+				out->tv = dv[0];
+				out->tok = dok[0];
+			}
+		}
+		de[t] = p++;
+	}
+	if (p + 4 > len || memcmp(s + p, "str(", 4))
+		return 0;
+	size_t cs = p + 4, ce = scan_any2(s, len, cs, '(', ')');
+	if (ce >= len || s[ce] != ')')
+		return 0;
+	if (out->cap < 4) {
+		void *q = realloc(out->f, 32 * sizeof(*out->f));
+		if (!q)
+			return 0;
+		out->f = q;
+		out->cap = 32;
+	}
+	const uint64_t kt = N_TRACETYPE[0].key, km = N_TIME[0].key, ks = N_STR[0].key;
+	out->f[0] = (struct sfield){ s, s + 10, 9, tl, kt };
+	out->f[1] = (struct sfield){ s + d[0] - 6, s + d[0], 4, de[0] - d[0], km };
+	out->f[2] = (struct sfield){ s + d[1] - 6, s + d[1], 4, de[1] - d[1], km };
+	out->f[3] = (struct sfield){ s + cs - 4, s + cs, 3, ce - cs, ks };
+	fields_note(out, 0, kt);
+	fields_note(out, 1, km);
+	fields_note(out, 3, ks);
+	out->n = 4;
+	out->pre = true;
+	/* event_time's answer when both are plain (else it works it out) */
+	if (dok[0] && dok[1] && dv[1] < 1000000) {
+		out->ts = dv[0] * NS_PER_S + dv[1] * 1000;
+		out->ts_ok = true;
+	}
+	return ce + 1;
+}
+
+static bool fields_fast(const char *s, size_t len, struct sfields *out)
+{
+	out->n = 0;
+	out->mask = 0;
+	out->pre = out->ts_ok = false;
+	size_t i = fp_prefix(s, len, out);
+	for (;;) {
+		while (i < len && tx_space(s[i]))
+			i++;
+		if (i >= len)
+			return true;
+		size_t ns = i, ne, vs, e;
+		if (!fp_field(s, len, ns, &ne, &vs, &e))
+			return false;
+		if (out->n == out->cap) {
+			size_t nc = out->cap ? out->cap * 2 : 32;
+			void *p = realloc(out->f, nc * sizeof(*out->f));
+			if (!p)
+				return false;
+			out->f = p;
+			out->cap = nc;
+		}
+		uint64_t key = name_key(s + ns, ne - ns, len - ns);
+		fields_note(out, out->n, key);
+		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, e - vs, key };
+		i = e + 1;
+	}
+}
+
+static int fields_parse(const char *s, size_t len, struct sfields *out, const char **why)
+{
+	if (fields_fast(s, len, out))
+		return 0;
+	return fields_parse_gen(s, len, out, why);
 }
 
 /* String field: first of names, else the k-th str() field after the call
@@ -279,15 +620,39 @@ static bool field_str(const struct sfields *fs, const struct fname *names, unsig
 	return true;
 }
 
+/* An iovec value of the usual shape, "base(ANY)len(DIGITS)" (ANY without
+ * parentheses, DIGITS as fp_dec reads them): true and the length in *len
+ * (what the general loop below makes of it: one iovec of that length). */
+static bool iovec_plain(const char *v, size_t n, uint64_t *len)
+{
+	if (n < 11 || memcmp(v, "base(", 5))
+		return false;
+	size_t q = scan_any2(v, n, 5, '(', ')');
+	if (q + 6 > n || v[q] != ')' || memcmp(v + q + 1, "len(", 4))
+		return false;
+	size_t ds = q + 5, de = fp_digits(v, n, ds);
+	return de == n - 1 && v[de] == ')' && fp_dec(v + ds, de - ds, len);
+}
+
 /* Sum of len() over all iovec fields (ziovec, iovec, iov), and their count. */
 static void iovec_total(const struct sfields *fs, uint64_t *total, uint32_t *cnt, struct sfields *tmp)
 {
 	*total = 0;
 	*cnt = 0;
+	const uint64_t bits = N_IOVEC[0].rest;
+	if (!(fs->mask & bits))
+		return;
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct sfield *f = &fs->f[i];
-		if (!fname_is(f, &N_IOVEC[0]) && !fname_is(f, &N_IOVEC[1]) && !fname_is(f, &N_IOVEC[2]))
+		if (!(key_bit(f->key) & bits) ||
+		    (!fname_is(f, &N_IOVEC[0]) && !fname_is(f, &N_IOVEC[1]) && !fname_is(f, &N_IOVEC[2])))
 			continue;
+		uint64_t len;
+		if (iovec_plain(f->val, f->vlen, &len)) {
+			*total += len;
+			(*cnt)++;
+			continue;
+		}
 		const char *why;
 		if (fields_parse(f->val, f->vlen, tmp, &why))
 			continue;
@@ -316,8 +681,13 @@ static int extents(const struct sfields *fs, struct xt **out, size_t *n, struct 
 {
 	*n = 0;
 	size_t cap = 0;
+	const uint64_t bits = N_XT[0].rest;
+	if (!(fs->mask & bits))
+		return 0;
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct sfield *f = &fs->f[i];
+		if (!(key_bit(f->key) & bits))
+			continue;
 		bool isx = false;
 		for (const struct fname *x = N_XT; x->s; x++)
 			isx |= fname_is(f, x);
@@ -347,7 +717,9 @@ struct sub {                    /* outstanding async submit            */
 	int64_t ioid;               /* traced I/O id, -1 unknown           */
 	bool data;                  /* false: ifsync/ifdatasync            */
 	size_t first, n;            /* async ids first .. first+n-1        */
-	uint64_t *lens;             /* per async id requested bytes        */
+	uint64_t *lens;             /* per async id requested bytes (NULL
+	                             * when n is 1: len1)                 */
+	uint64_t len1;
 };
 
 struct spend {                  /* an ENTER waiting for its EXIT       */
@@ -380,7 +752,7 @@ struct sandia {
 	struct rerr *e;
 	struct srank *r;
 	size_t nr, rcap;
-	struct sfields f2, tmp;     /* the line's fields; iovec/extent scratch */
+	struct sfields tmp;         /* iovec/extent scratch                  */
 	struct ccache {             /* call name -> scalls[] index          */
 		char name[64];
 		size_t ix;
@@ -476,18 +848,19 @@ static int whence_of(const struct sfields *fs, int *w)
 	return -EINVAL;
 }
 
-static int add_sub(struct srank *r, int64_t ioid, bool data, size_t first, size_t n, uint64_t *lens)
+static int add_sub(struct srank *r, int64_t ioid, bool data, size_t first, size_t n, uint64_t *lens,
+		   uint64_t len1)
 {
 	int rc = grow((void **)&r->subs, &r->scap, r->nsubs + 1, sizeof(*r->subs));
 	if (rc)
 		return rc;
-	r->subs[r->nsubs++] = (struct sub){ ioid, data, first, n, lens };
+	r->subs[r->nsubs++] = (struct sub){ ioid, data, first, n, lens, len1 };
 	return 0;
 }
 
 /* ---- calls: a row per name, a small handler per kind of call ---------- */
 
-/* One paired call being decoded: ENTER fields in en, EXIT in S->f2. */
+/* One paired call being decoded: ENTER fields in en, EXIT in ex. */
 struct scall {
 	struct sandia *S;
 	struct srank *r;
@@ -573,9 +946,10 @@ static int h_isubmit(struct scall *c, bool rd)
 	const struct xt *xs = nx ? S->xts : &one;
 	if (!nx)
 		nx = 1;
-	uint64_t *lens = calloc(nx, sizeof(*lens));
-	if (!lens)
+	uint64_t len1 = 0, *lens = NULL;
+	if (nx > 1 && !(lens = calloc(nx, sizeof(*lens))))
 		return -ENOMEM;
+	uint64_t *ls = lens ? lens : &len1;
 	size_t first = (size_t)c->r->next_id + 1;
 	for (size_t i = 0; i < nx && !rc; i++) {
 		struct sc_event a = c->ev;
@@ -585,11 +959,11 @@ static int h_isubmit(struct scall *c, bool rd)
 		a.iovcnt = cnt ? cnt : 1;
 		a.async_id = ++c->r->next_id;
 		a.ret = SC_RET_UNKNOWN;
-		lens[i] = xs[i].len;
+		ls[i] = xs[i].len;
 		rc = emit(S, c->r, &a);
 	}
 	if (!rc)
-		rc = add_sub(c->r, ioid, true, first, nx, lens);
+		rc = add_sub(c->r, ioid, true, first, nx, lens, len1);
 	if (rc)
 		free(lens);
 	return rc;
@@ -605,7 +979,7 @@ static int h_sync(struct scall *c)
 	c->ev.call = strstr(c->call, "data") ? SC_FDATASYNC : SC_FSYNC;
 	if (c->call[0] == 'i') {
 		c->ev.ret = c->has_ret && c->ret < 0 ? c->ret : 0;
-		int rc = add_sub(c->r, submit_ioid(c), false, 0, 0, NULL);
+		int rc = add_sub(c->r, submit_ioid(c), false, 0, 0, NULL, 0);
 		if (rc)
 			return rc;
 	}
@@ -621,9 +995,16 @@ static int h_iowait(struct scall *c)
 	bool hasid = field_num(c->en, F_IOID, &ioid);
 	size_t k = SIZE_MAX;
 	char msg[160];
-	for (size_t i = 0; i < r->nsubs && k == SIZE_MAX; i++)
-		if (!hasid || r->subs[i].ioid == ioid || r->subs[i].ioid < 0)
-			k = i;
+	if (!hasid) {
+		if (r->nsubs)
+			k = 0;
+	} else {
+		for (size_t i = 0; i < r->nsubs; i++)
+			if (r->subs[i].ioid == ioid || r->subs[i].ioid < 0) {
+				k = i;
+				break;
+			}
+	}
 	if (k == SIZE_MAX) {
 		snprintf(msg, sizeof(msg), "iowait without a pending submit (ireadv, iwritev, ireadx, "
 			 "iwritex, ifsync)%s", hasid ? " of that I/O id" : "");
@@ -636,6 +1017,7 @@ static int h_iowait(struct scall *c)
 	if (!known)
 		c->S->iovec_guess += sb.data;
 	int rc = 0;
+	const uint64_t *ls = sb.lens ? sb.lens : &sb.len1;
 	for (size_t i = 0; i < sb.n && !rc; i++) {
 		struct sc_event w = c->ev;
 		w.call = SC_AWAIT;
@@ -645,7 +1027,7 @@ static int h_iowait(struct scall *c)
 		} else if (bytes < 0) {
 			w.ret = bytes;
 		} else {
-			w.ret = (int64_t)(sb.lens[i] < (uint64_t)bytes ? sb.lens[i] : (uint64_t)bytes);
+			w.ret = (int64_t)(ls[i] < (uint64_t)bytes ? ls[i] : (uint64_t)bytes);
 			bytes -= w.ret;
 			if (i + 1 == sb.n)
 				w.ret += bytes;
@@ -778,13 +1160,15 @@ static const struct {
 };
 
 /* scalls[] index of a call name (the table's size: none), remembered
- * per name in a small direct-mapped cache. */
-static size_t call_index(struct sandia *S, const char *call)
+ * per name in a small direct-mapped cache.  call is event_line's 64-byte
+ * buffer, its first 8 bytes set (cl the name's length). */
+static size_t call_index(struct sandia *S, const char *call, size_t cl)
 {
-	uint32_t h = 2166136261u;
-	for (const char *c = call; *c; c++)
-		h = (h ^ (unsigned char)*c) * 16777619u;
-	struct ccache *k = &S->calls[h % CCACHE];
+	uint64_t w;
+	memcpy(&w, call, 8);
+	if (cl < 8)
+		w &= (1ull << (8 * cl)) - 1;
+	struct ccache *k = &S->calls[((w ^ cl) * 0x9E3779B97F4A7C15ull) >> 58];
 	if (k->set && !strcmp(k->name, call))
 		return k->ix;
 	size_t i = 0, n = sizeof(scalls) / sizeof(scalls[0]);
@@ -796,13 +1180,23 @@ static size_t call_index(struct sandia *S, const char *call)
 	return i;
 }
 
-/* The paired call: ENTER fields in en, EXIT fields in S->f2. */
-static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, const char *call,
-		   uint64_t ts, uint64_t dur, const char *src, unsigned long lineno)
+/* The paired call: ENTER fields in en, EXIT fields in ex. */
+static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, const struct sfields *ex,
+		   const char *call, size_t cl, uint64_t ts, uint64_t dur, const char *src,
+		   unsigned long lineno)
 {
-	struct scall cs = { .S = S, .r = r, .call = call, .en = en, .ex = &S->f2,
-			    .src = src, .lineno = lineno, .path = S->path, .path2 = S->path2 };
+	struct scall cs;                /* every member set: ev once, not twice */
 	struct scall *c = &cs;
+	c->S = S;
+	c->r = r;
+	c->call = call;
+	c->en = en;
+	c->ex = ex;
+	c->ret = 0;
+	c->src = src;
+	c->lineno = lineno;
+	c->path = S->path;
+	c->path2 = S->path2;
 	sc_event_init(&c->ev);
 	c->ev.src = src;
 	c->ev.line = lineno;
@@ -818,7 +1212,7 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 	c->ev.ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
 	c->hasfd = field_num(c->en, F_FD, &c->ev.fd);
 	int rc = 0;
-	size_t i = call_index(S, call), n = sizeof(scalls) / sizeof(scalls[0]);
+	size_t i = call_index(S, call, cl), n = sizeof(scalls) / sizeof(scalls[0]);
 	if (i < n) {
 		rc = scalls[i].fn(c);
 	} else {
@@ -838,6 +1232,10 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
  * time(SECS.frac). */
 static int event_time(const struct sfields *fs, uint64_t *ns)
 {
+	if (fs->ts_ok) {                /* fp_prefix read them */
+		*ns = fs->ts;
+		return 0;
+	}
 	const struct sfield *a = field_nth(fs, N_TIME, 0), *b = field_nth(fs, N_TIME, 1);
 	int64_t s, us;
 	if (!a)
@@ -863,6 +1261,13 @@ static int event_time(const struct sfields *fs, uint64_t *ns)
 		*ns = (uint64_t)s * NS_PER_S + frac;
 		return 0;
 	}
+	/* the usual: both 1 to 16 digits, no leading 0 (what the checks
+	 * below and val_num make of them) */
+	uint64_t ds, dus;
+	if (fp_dec(a->val, a->vlen, &ds) && fp_dec(b->val, b->vlen, &dus) && dus < 1000000) {
+		*ns = ds * NS_PER_S + dus * 1000;
+		return 0;
+	}
 	for (size_t i = 0; i < a->vlen; i++)
 		if (!tx_digit(a->val[i]))
 			return -EINVAL;
@@ -886,42 +1291,32 @@ static void spend_free(struct spend *p)
 /* Drop pending entry k of r; its slot (buffers kept) goes past the end. */
 static void pend_drop(struct srank *r, size_t k)
 {
+	if (k + 1 == r->npend) {        /* the innermost: nothing moves */
+		r->npend--;
+		return;
+	}
 	struct spend t = r->pend[k];
 	memmove(&r->pend[k], &r->pend[k + 1], (r->npend - k - 1) * sizeof(*r->pend));
 	r->pend[--r->npend] = t;
 }
 
-/* Keep an ENTER line (line, len; its fields in fs) in slot p: a copy of the
- * line, the fields moved onto the copy.  A line with a NUL byte is kept up
- * to it and parsed again, as a C string (its EXIT then fails as it did). */
-static int pend_keep(struct spend *p, const char *line, size_t len, const struct sfields *fs)
+/* A copy of the line (len bytes, NULs and all) in slot p's buffer, with
+ * LR_PAD bytes after its NUL as lr_next's lines have them (the fields of
+ * the copy are read by fields_fast and scan_dec16).  Every event line is
+ * read from the copy in its rank's next free slot: an ENTER line then
+ * keeps it, and its fields, as they are. */
+static int line_copy(struct spend *p, const char *line, size_t len)
 {
-	size_t n = strnlen(line, len);
-	if (n + 1 > p->cap) {
-		char *nb = realloc(p->line, n + 1);
+	if (len + 1 > p->cap) {
+		char *nb = realloc(p->line, len + 1 + LR_PAD);
 		if (!nb)
 			return -ENOMEM;
+		memset(nb + len + 1, 0, LR_PAD);
 		p->line = nb;
-		p->cap = n + 1;
+		p->cap = len + 1;
 	}
-	memcpy(p->line, line, n);
-	p->line[n] = '\0';
-	if (n < len) {
-		const char *why;
-		p->parsed = fields_parse(p->line, n, &p->f, &why);
-		return p->parsed == -ENOMEM ? -ENOMEM : 0;
-	}
-	p->parsed = 0;
-	int rc = grow((void **)&p->f.f, &p->f.cap, fs->n, sizeof(*p->f.f));
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < fs->n; i++) {
-		p->f.f[i] = fs->f[i];
-		p->f.f[i].name = p->line + (fs->f[i].name - line);
-		p->f.f[i].val = p->line + (fs->f[i].val - line);
-	}
-	p->f.n = fs->n;
-	p->f.mask = fs->mask;
+	memcpy(p->line, line, len);
+	p->line[len] = '\0';
 	return 0;
 }
 
@@ -937,18 +1332,31 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 		      const char *line, size_t len)
 {
 	const char *why = NULL;
-	int rc = fields_parse(line, len, &S->f2, &why);
+	size_t cap0 = r->pcap;
+	int rc = grow((void **)&r->pend, &r->pcap, r->npend + 1, sizeof(*r->pend));
+	if (rc)
+		return rc;
+	if (r->pcap != cap0)
+		memset(r->pend + cap0, 0, (r->pcap - cap0) * sizeof(*r->pend));
+	struct spend *p = &r->pend[r->npend];          /* free: this line's */
+	rc = line_copy(p, line, len);
+	if (rc)
+		return rc;
+	struct sfields *fs = &p->f;
+	rc = fields_parse(p->line, len, fs, &why);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc)
 		return bad_line(S, src, lineno, why);
-	const struct sfield *tt = field_nth(&S->f2, N_TRACETYPE, 0);
-	const struct sfield *cs = field_nth(&S->f2, N_STR, 0);
+	/* after fp_prefix, the first tracetype and str are fields 0 and 3 */
+	const struct sfield *tt = fs->pre ? &fs->f[0] : field_nth(fs, N_TRACETYPE, 0);
+	const struct sfield *cs = fs->pre ? &fs->f[3] : field_nth(fs, N_STR, 0);
 	if (!tt)
 		return bad_line(S, src, lineno, "expected 'tracetype(ENTER|EXIT)'");
 	const char *tv = tt->val, *cv = cs ? cs->val : NULL;
 	size_t tl = tt->vlen, cl = cs ? cs->vlen : 0;
-	trim(&tv, &tl);
+	if (!fs->pre)                   /* else exactly ENTER or EXIT */
+		trim(&tv, &tl);
 	if (cs)
 		trim(&cv, &cl);
 	bool enter = tl == 5 && (!memcmp(tv, "ENTER", 5) || !strncasecmp(tv, "ENTER", 5));
@@ -956,30 +1364,34 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 	if (!enter && !exitl)
 		return bad_line(S, src, lineno, "expected 'tracetype(ENTER)' or 'tracetype(EXIT)'");
 	uint64_t ts;
-	if (event_time(&S->f2, &ts))
+	if (event_time(fs, &ts))
 		return bad_line(S, src, lineno, "expected 'time:(SECS)time:(USECS)'");
 	if (!cs || !cl || cl >= sizeof(r->pend[0].call))
 		return bad_line(S, src, lineno, "expected 'str(CALL)'");
 	char call[64];
-	memcpy(call, cv, cl);
+	if (cl < 16)                    /* 16 bytes can be read at cv (LR_PAD) */
+		memcpy(call, cv, 16);
+	else
+		memcpy(call, cv, cl);
 	call[cl] = '\0';
 	if (enter) {
 		if (r->npend >= SMAXPEND)
 			return rerr_at(S->e, -EINVAL, src, lineno, "more than %d ENTER lines without EXIT",
 				       SMAXPEND);
-		size_t cap0 = r->pcap;
-		rc = grow((void **)&r->pend, &r->pcap, r->npend + 1, sizeof(*r->pend));
-		if (rc)
-			return rc;
-		memset(r->pend + cap0, 0, (r->pcap - cap0) * sizeof(*r->pend));
-		struct spend *p = &r->pend[r->npend];
 		p->ts = ts;
 		p->src = src;
 		p->lineno = lineno;
 		memcpy(p->call, call, sizeof(call));
-		rc = pend_keep(p, line, len, &S->f2);
-		if (rc)
-			return rc;
+		/* a line with a NUL byte is kept up to it and parsed again, as
+		 * a C string (its EXIT then fails as it did) */
+		size_t n = strnlen(p->line, len);
+		p->parsed = 0;
+		if (n < len) {
+			p->line[n] = '\0';
+			p->parsed = fields_parse(p->line, n, &p->f, &why);
+			if (p->parsed == -ENOMEM)
+				return -ENOMEM;
+		}
 		r->npend++;
 		return 0;
 	}
@@ -994,10 +1406,11 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 		snprintf(msg, sizeof(msg), "EXIT of '%s' without an ENTER", call);
 		return bad_line(S, src, lineno, msg);
 	}
-	struct spend *p = &r->pend[k];
-	rc = p->parsed;
+	struct spend *en = &r->pend[k];
+	rc = en->parsed;
 	if (!rc)
-		rc = do_call(S, r, &p->f, call, p->ts, ts >= p->ts ? ts - p->ts : 0, p->src, p->lineno);
+		rc = do_call(S, r, &en->f, fs, call, cl, en->ts, ts >= en->ts ? ts - en->ts : 0, en->src,
+			     en->lineno);
 	pend_drop(r, k);
 	return rc;
 }
@@ -1052,7 +1465,7 @@ static int parse_file(struct sandia *S, const char *path)
 			rc = 0;
 			continue;
 		}
-		if (!strncmp(p, "header", 6)) {
+		if (*p == 'h' && !strncmp(p, "header", 6)) {
 			rc = header_line(S, path, lr.lineno, p, &cur);
 			if (rc)
 				goto out;
@@ -1099,7 +1512,6 @@ static int sandia_parse(struct trace_input *in, struct builder *b, struct rerr *
 		free(S.r[i].subs);
 	}
 	free(S.r);
-	free(S.f2.f);
 	free(S.tmp.f);
 	free(S.xts);
 	return rc;
