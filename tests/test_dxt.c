@@ -785,6 +785,106 @@ static size_t digits(char *b, uint64_t v, int w)
 }
 
 /*
+ * Segment lines of every shape read the same, whether dxt.c's fast path
+ * (the canonical "X_POSIX  R  write  S  OFF  LEN  S.FFFF  S.FFFF  [N]...
+ * N/A|TID" with 1-15 digit numbers, 1-5 digits of seconds) takes them or
+ * leaves them to the general reader: tabs, CRs, long gaps, 16+ digit
+ * numbers, 4-6 digits of seconds, more than 4 decimals, signs, OSTs as
+ * "[  5]", lines past 128 and 240 bytes, a thread id of 25 digits.  Then
+ * near-canonical lines the fast path must refuse, with the general
+ * reader's messages.
+ */
+static void t_fast_path(void **st)
+{
+	(void)st;
+	static const struct {
+		const char *fmt;        /* %d: the segment number */
+		uint64_t off, len, t0, t1;
+	} g[] = {
+		{ " X_POSIX       0  write        %d               0         1048576      0.0100      0.0116   [100]   N/A",
+		  0, 1048576, 100, 116 },
+		{ "\tX_POSIX\t0\twrite\t%d\t4096\t512\t0.0200\t0.0300", 4096, 512, 200, 300 },
+		{ "X_POSIX 0 write %d 1 2 0.0300 0.0301", 1, 2, 300, 301 },
+		{ " X_POSIX 0 write %d 123456789012345 7 0.0400 0.0401 [1] [2] [3]", 123456789012345ull, 7, 400, 401 },
+		{ " X_POSIX 0 write %d 1234567890123456 12345678 0.0500 0.0501 140737353971456",
+		  1234567890123456ull, 12345678, 500, 501 },
+		{ " X_POSIX 0 write %d 12345678901234567 123456789 0.0600 0.0601 1407373539714561407373539",
+		  12345678901234567ull, 123456789, 600, 601 },
+		{ " X_POSIX 0 write %d 0000000000000042 00042 0.0700 0.0701  N/A\r", 42, 42, 700, 701 },
+		{ " X_POSIX                                        0 write %d                                        9 "
+		  "                 10 0.0800                                  0.0801", 9, 10, 800, 801 },
+		{ " X_POSIX 0 write %d 11 12 0.0900 0.0901 [  5] [ 12]", 11, 12, 900, 901 },
+		{ " X_POSIX 0 write %d 13 14 0.1000 0.10010 [1] [2] [3] [4] [5] [6] [7] [8] [9] [10] [11] [12] [13] "
+		  "[14] [15] [16] [17] [18] [19] [20] [21] [22] [23] [24] [25] [26] [27] [28] [29] [30] [31] [32] "
+		  "[33] [34] [35] [36] [37] [38] [39] [40] N/A", 13, 14, 1000, 1001 },
+		{ " X_POSIX 0 write %d 15 16 0.1100 0.1101N/A", 15, 16, 1100, 1101 },
+		{ " X_POSIX -0 write %d 17 18 0.1200 0.1201", 17, 18, 1200, 1201 },
+		{ " X_POSIX 0 write %d 19 20 0.13009 0.1301", 19, 20, 1300, 1301 },
+		{ " X_POSIX 0 write %d 21 22 0.1400 0.1401 [1234567] [12345678] 7", 21, 22, 1400, 1401 },
+		{ " X_POSIX 0 write %d 23 24 0.1500 0.1501 [9]", 23, 24, 1500, 1501 },
+		{ " X_POSIX 0 write %d 25 26 1234.5678 1234.5679", 25, 26, 12345678, 12345679 },
+		{ " X_POSIX 0 write %d 27 28 12345.6789 12345.6790   N/A", 27, 28, 123456789, 123456790 },
+		{ " X_POSIX 0 write %d 29 30 100000.0000 429496.7295", 29, 30, 1000000000, 4294967295u },
+	};
+	enum { N = sizeof(g) / sizeof(g[0]) };
+	char path[512];
+	struct opstream s;
+
+	snprintf(path, sizeof(path), "%s/fast.dxt.txt", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "# darshan log version: 3.21\n# nprocs: 1\n\n# DXT_POSIX module data\n\n"
+		"# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		"# DXT, write_count: %d, read_count: 0\n", (int)N);
+	for (int k = 0; k < N; k++) {
+		const char *d = strstr(g[k].fmt, "%d");
+		fprintf(f, "%.*s%d%s\n", (int)(d - g[k].fmt), g[k].fmt, k, d + 2);
+	}
+	fclose(f);
+	load(path, NULL, &s);
+	assert_int_equal(s.nops, N + 2);
+	for (int k = 0; k < N; k++) {
+		const struct op *o = &s.ops[k + 1];
+		if (o->kind != OP_WRITE || o->offset != g[k].off || o->len != g[k].len ||
+		    o->dur_ns != (g[k].t1 - g[k].t0) * 100000ull ||
+		    o->t_ns - s.ops[1].t_ns != (g[k].t0 - g[0].t0) * 100000ull)
+			fail_msg("line %d: got offset %llu length %llu start %llu dur %llu", k,
+				 (unsigned long long)o->offset, (unsigned long long)o->len,
+				 (unsigned long long)(o->t_ns - s.ops[1].t_ns), (unsigned long long)o->dur_ns);
+	}
+	opstream_close(&s);
+	unlink(path);
+
+	/* near the canonical shape: left to the general reader, its messages */
+#define W " X_POSIX       0  write        0               0             100      0.0010      0.0020"
+	bad_case(W "   [5\n", 13, "expected an OST index as '[N]'");
+	bad_case(W "   [5]x\n", 13, "unexpected 'x' after the end time");
+	bad_case(W "   [12345678901234567890]\n", 13, "expected an OST index as '[N]'");
+	bad_case(W "   N/A N/A\n", 13, "unexpected 'N/A' after the end time");
+	bad_case(W "   12x\n", 13, "unexpected 'x' after the end time");
+	bad_case(W "   [5] N/A [6]\n", 13, "unexpected '[6]' after the end time");
+	bad_case(W "\r   [5]\n", 13, "unexpected '[5]' after the end time");
+	bad_case(W "\t[3]\t[4]\t[\n", 13, "expected an OST index as '[N]'");
+#undef W
+	bad_case(" X_POSIX       0  write        0               0             100      0.0010\r     0.0020\n",
+		 13, "truncated X_POSIX line");
+	bad_case(" X_POSIX       0  writex       0               0             100      0.0010      0.0020\n",
+		 13, "expected 'write' or 'read' after the rank");
+	bad_case(" X_POSIX       0  write        0               0          -00100      0.0010      0.0020\n",
+		 13, "negative length -100");
+	bad_case(" X_POSIX       0  write        0               0             100      0.0010.5    0.0020\n",
+		 13, "expected start and end times in seconds (S.FFFF)");
+	bad_case(" X_POSIX       0  write        0               0             100      0.0010 429496.7296\n",
+		 13, "time beyond 429496 s");
+	bad_case(" X_POSIX      +0  write        0               0             100      0.0010      0.0020\n",
+		 13, "expected a rank after X_POSIX");
+	bad_case(" X_POSIX       0  write      1.5               0             100      0.0010      0.0020\n",
+		 13, "expected a segment number");
+	bad_case(" X_POSIX       0  write        0               0             100      0.\n",
+		 13, "truncated X_POSIX line");
+}
+
+/*
  * Segment fields of every width (1 to 20 digits, zeros in front), between
  * blanks and tabs, read right: offsets, lengths, times (1 to 5 digits of
  * seconds); then each integer or time field of a line with one of its
@@ -1032,6 +1132,7 @@ int main(void)
 		cmocka_unit_test(t_bad_input),
 		cmocka_unit_test(t_times),
 		cmocka_unit_test(t_field_widths),
+		cmocka_unit_test(t_fast_path),
 		cmocka_unit_test(t_gzip_broken),
 		cmocka_unit_test(t_darshan_log),
 		cmocka_unit_test(t_detect),

@@ -724,8 +724,8 @@ static size_t seg_tokens(const char *p, const char *pe, const char **tok, size_t
  * line's end): 7 of them, or 6 for X_MPIIO lines of 3.1.x parsers (no
  * offset); then OST tokens ("[106]", "[  5]") and a thread id (N/A or a
  * number) may follow. */
-static int seg_fields(struct dxt *D, int m, const char *p, const char *pe, unsigned long line,
-		      struct segf *f)
+static __attribute__((noinline)) int seg_fields(struct dxt *D, int m, const char *p,
+						const char *pe, unsigned long line, struct segf *f)
 {
 	const char *tok[8], *end;
 	size_t tl[8], ntok = seg_tokens(p, pe, tok, tl);
@@ -782,6 +782,227 @@ static int seg_fields(struct dxt *D, int m, const char *p, const char *pe, unsig
 	return 1;
 }
 
+/* ---- segment lines: the fast path ------------------------------------------- */
+
+/*
+ * Most segment lines have one shape:
+ *
+ *    X_POSIX  RANK  write|read  SEG  OFF  LEN  S.FFFF  S.FFFF  [N]...  [N/A|TID]
+ *
+ * fields separated by blanks and tabs; rank, segment, offset and length
+ * of 1 to 15 digits (no sign), 1 to 5 digits of seconds and exactly 4
+ * after the '.', OSTs as "[N]" with 1 to 7 digits, a thread id of digits.
+ * seg_fast reads such a line in one pass, left to right: blanks skipped
+ * and digits counted 16 bytes at a time (SSE2 compares and a movemask;
+ * elsewhere a byte loop, and digits 8 at a time), each number converted
+ * from one or two 8-byte loads (scan_value8), a time's seconds and
+ * decimals in one.  For any other line it returns false, with no side
+ * effect, and segment_line reads the line the long way (seg_fields): what a line
+ * means and every message stay those of seg_fields.  The fast path takes
+ * only lines that seg_fields takes without a complaint, and gives the
+ * same fields.  Little endian only (the 8-byte loads); elsewhere every
+ * line goes the long way.
+ *
+ * Bounds: the line comes from lr_next, its NUL at pe and LR_PAD (16)
+ * readable bytes after that.  Every load starts at or before pe (a load
+ * only goes on past bytes that are blanks or digits, which the NUL is
+ * not), or, for the 8 bytes that end a time, at most 3 bytes before its
+ * '.'.
+ */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline __attribute__((always_inline)) bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The first byte from q that is not a blank or a tab (the NUL at the
+ * line's end stops it at the latest). */
+static inline __attribute__((always_inline)) const char *skip_blanks(const char *q)
+{
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
+
+	for (;;) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab))) ^ 0xffffu;
+		if (m)
+			return q + __builtin_ctz(m);
+		q += 16;
+	}
+#else
+	while (is_blank(*q))
+		q++;
+	return q;
+#endif
+}
+
+/* From q, a blank or a tab, to the first byte after the blanks and tabs
+ * there; NULL when q is not a blank or a tab. */
+static inline __attribute__((always_inline)) const char *skip_gap(const char *q)
+{
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+	unsigned m = (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, tab))) ^ 0xffffu;
+
+	if (m & 1)
+		return NULL;
+	if (m)
+		return q + __builtin_ctz(m);
+	return skip_blanks(q + 16);
+#else
+	if (!is_blank(*q))
+		return NULL;
+	return skip_blanks(q + 1);
+#endif
+}
+
+#if defined(__SSE2__)
+/* Bit i set: t[i] is a digit, for i < 16 (t at most at the NUL). */
+static inline __attribute__((always_inline)) unsigned digits16(const char *t)
+{
+	__m128i v = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)t),
+				 _mm_set1_epi8('0'));
+	const __m128i nine = _mm_set1_epi8(9);
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, nine), nine));
+}
+
+/* How many digits t starts with, up to 16 (16: 16 or more). */
+static inline __attribute__((always_inline)) unsigned ndigits(const char *t)
+{
+	return (unsigned)__builtin_ctz(~digits16(t));
+}
+#else
+static inline __attribute__((always_inline)) unsigned ndigits(const char *t)
+{
+	uint64_t x, bad;
+
+	memcpy(&x, t, 8);
+	bad = scan_nondigits8(x);
+	if (bad)
+		return (unsigned)__builtin_ctzll(bad) >> 3;
+	memcpy(&x, t + 8, 8);   /* 8 digits: t[8] is no further than the NUL */
+	bad = scan_nondigits8(x);
+	return 8 + (bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8);
+}
+#endif
+
+/* 1 to 15 digits at t: the value, and *q after them. */
+static inline __attribute__((always_inline)) bool fast_dec(const char *t, const char **q, int64_t *v)
+{
+	unsigned k = ndigits(t);
+	uint64_t x, y;
+
+	if (k - 1 >= 15)
+		return false;   /* none, or 16 and more: the long way */
+	memcpy(&x, t, 8);
+	if (k <= 8) {
+		*v = (int64_t)scan_value8(x << (64 - 8 * k));
+	} else {
+		memcpy(&y, t + k - 8, 8);
+		*v = (int64_t)(scan_value8(x << (128 - 8 * k)) * 100000000ull + scan_value8(y));
+	}
+	*q = t + k;
+	return true;
+}
+
+/* 1 to 5 digits at t, '.', 4 digits: 0.1 ms ticks (secs_ticks's value for
+ * it; below 10^9, no range to check), and *q after it. */
+static inline __attribute__((always_inline)) bool fast_ticks(const char *t, const char **q, uint32_t *ticks)
+{
+	unsigned d = ndigits(t);                /* digits of seconds */
+	uint64_t x, y;
+
+	if (d - 1 > 4 || t[d] != '.' || ndigits(t + d + 1) != 4)
+		return false;
+	/* the last 3 digits of seconds (fewer: bytes before t, dropped), the
+	 * '.' and 4 digits */
+	memcpy(&y, t + d - 3, 8);
+	/* "WWW.FFFF" as the digits "0WWWFFFF": whole * 10000 + frac at once
+	 * (the bytes of y before t dropped) */
+	static const uint64_t whole_bytes[6] = { 0, 0xff0000, 0xffff00, 0xffffff, 0xffffff, 0xffffff };
+	uint64_t v = scan_value8((y & 0xffffffff00000000ull) | ((y & whole_bytes[d]) << 8));
+	if (d >= 4) {
+		memcpy(&x, t, 8);
+		v += (d == 4 ? (x & 0xf) : (x & 0xf) * 10 + ((x >> 8) & 0xf)) * 10000000;
+	}
+	*ticks = (uint32_t)v;
+	*q = t + d + 5;
+	return true;
+}
+#endif
+
+/* The line p[0..pe) (a NUL at pe): true and the module and fields when
+ * it has the shape above. */
+static bool seg_fast(const char *p, const char *pe, int *mod, struct segf *f)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const char *q, *t;
+	uint64_t x, y;
+
+	if (pe - p < 8)
+		return false;
+	memcpy(&x, p, 8);
+	y = x & 0x00ffffffffffffffull;
+	if (y == 0x5849534f505f58ull)           /* "X_POSIX" */
+		*mod = MOD_POSIX;
+	else if (y == 0x4f4949504d5f58ull)      /* "X_MPIIO" */
+		*mod = MOD_MPIIO;
+	else
+		return false;
+	/* each field after a blank or a tab (skip_gap) */
+	if (!(q = skip_gap(p + 7)) || !fast_dec(q, &q, &f->rank) || !(t = skip_gap(q)))
+		return false;
+	memcpy(&x, t, 8);
+	if ((x & 0xffffffffffull) == 0x6574697277ull)           /* "write" */
+		f->is_w = true, q = t + 5;
+	else if ((x & 0xffffffffull) == 0x64616572ull)          /* "read" */
+		f->is_w = false, q = t + 4;
+	else
+		return false;
+	if (!(q = skip_gap(q)) || !fast_dec(q, &q, &f->segix) || !(q = skip_gap(q)) ||
+	    !fast_dec(q, &q, &f->off) || !(q = skip_gap(q)) || !fast_dec(q, &q, &f->len) ||
+	    !(q = skip_gap(q)) || !fast_ticks(q, &q, &f->t0) || !(q = skip_gap(q)) ||
+	    !fast_ticks(q, &q, &f->t1))
+		return false;
+	f->has_off = true;
+	/* a blank or the end after the end time; then "[N]"..., then N/A or a
+	 * thread id, or nothing */
+	for (;;) {
+		if (q == pe)
+			return true;
+		if (!(q = skip_gap(q)))
+			return false;
+		if (q == pe)
+			return true;
+		if (*q != '[')
+			break;
+		unsigned k = ndigits(q + 1);
+		if (!k || k > 7 || q[1 + k] != ']')
+			return false;
+		q += 2 + k;
+	}
+	memcpy(&x, q, 8);
+	if ((x & 0xffffffull) == 0x412f4eull)   /* "N/A" */
+		return q + 3 == pe;
+	if (!tx_digit(*q))
+		return false;
+	for (;;) {                              /* a thread id: digits up to the end */
+		memcpy(&x, q, 8);
+		uint64_t bad = scan_nondigits8(x);
+		if (bad)
+			return q + (__builtin_ctzll(bad) >> 3) == pe;
+		q += 8;
+	}
+#else
+	(void)p, (void)pe, (void)mod, (void)f;
+	return false;
+#endif
+}
+
 /* A bad segment line of block k: with --skip-bad the block keeps going
  * without the order checks (its numbering has a gap now). */
 static int seg_bad(struct dxt *D, struct dblock *k, unsigned long line, const char *fmt, ...)
@@ -800,18 +1021,25 @@ static int seg_bad(struct dxt *D, struct dblock *k, unsigned long line, const ch
 
 static int spill_run(struct dxt *D);
 
-static int segment_line(struct dxt *D, const char *p, unsigned long line)
+/* The segment line p (up to pe, its end as lr_next gave it: a NUL may
+ * come before). */
+static int segment_line(struct dxt *D, const char *p, const char *pe, unsigned long line)
 {
 	struct segf f;
 	int m = MOD_NONE;
 	int rc;
+	size_t pl = 0;
+	bool fast = seg_fast(p, pe, &m, &f);
 
-	size_t pl = strlen(p);          /* a NUL ends the line */
-	for (int i = 0; i < NMOD; i++)
-		if (pl > 7 && !memcmp(p, seg_name[i], 7) && (p[7] == ' ' || p[7] == '\t')) {
-			m = i;
-			break;
-		}
+	if (!fast) {
+		m = MOD_NONE;
+		pl = strlen(p);         /* a NUL ends the line */
+		for (int i = 0; i < NMOD; i++)
+			if (pl > 7 && !memcmp(p, seg_name[i], 7) && (p[7] == ' ' || p[7] == '\t')) {
+				m = i;
+				break;
+			}
+	}
 	if (m == MOD_NONE) {
 		size_t n = strcspn(p, " \t");
 		return bad(D, line, "unknown module '%.*s' (expected X_POSIX or X_MPIIO)",
@@ -826,8 +1054,7 @@ static int segment_line(struct dxt *D, const char *p, unsigned long line)
 	if (!k->have_rank || !k->have_counts)
 		return bad(D, line, "segment of a block without its '# DXT, %s' line",
 			   k->have_rank ? "write_count:" : "rank:");
-	rc = seg_fields(D, m, p + 7, p + pl, line, &f);
-	if (rc <= 0) {
+	if (!fast && (rc = seg_fields(D, m, p + 7, p + pl, line, &f)) <= 0) {
 		k->damaged = 1;         /* a bad line (0: skipped with --skip-bad) */
 		return rc;
 	}
@@ -929,7 +1156,7 @@ static int text_line(struct dxt *D, char *l, size_t n, unsigned long line)
 	}
 	const char *p = skip_ws(l);
 	if (p[0] == 'X' && p[1] == '_')
-		return segment_line(D, p, line);
+		return segment_line(D, p, l + n, line);
 	return bad(D, line, "expected a '#' line or an X_POSIX/X_MPIIO segment line");
 }
 
@@ -1210,21 +1437,28 @@ struct segsrc {                   /* the sorted segments, by index   */
 	int err;                  /* a read failed (D->e says why)    */
 };
 
+/* seg_at's read ahead: SEG_BUF records from i; NULL on a read error. */
+static __attribute__((noinline)) const struct seg *seg_fill(struct segsrc *S, size_t i)
+{
+	uint64_t total = S->D->spilled + S->D->nseg;
+	size_t k = total - i < SEG_BUF ? (size_t)(total - i) : SEG_BUF;
+
+	S->err = spill_io(S->D, false, S->buf, k * sizeof(struct seg), S->first + i);
+	if (S->err)
+		return NULL;
+	S->b0 = i;
+	S->bn = k;
+	return &S->buf[0];
+}
+
 /* Segment i (read ahead SEG_BUF records at a time); NULL on a read error. */
-static const struct seg *seg_at(struct segsrc *S, size_t i)
+static inline const struct seg *seg_at(struct segsrc *S, size_t i)
 {
 	if (S->mem)
 		return &S->mem[i];
-	if (i < S->b0 || i >= S->b0 + S->bn) {
-		uint64_t total = S->D->spilled + S->D->nseg;
-		size_t k = total - i < SEG_BUF ? (size_t)(total - i) : SEG_BUF;
-		S->err = spill_io(S->D, false, S->buf, k * sizeof(struct seg), S->first + i);
-		if (S->err)
-			return NULL;
-		S->b0 = i;
-		S->bn = k;
-	}
-	return &S->buf[i - S->b0];
+	if (i - S->b0 < S->bn)          /* b0 <= i < b0 + bn */
+		return &S->buf[i - S->b0];
+	return seg_fill(S, i);
 }
 
 struct fstate {                   /* one file of the rank being fed */
