@@ -754,6 +754,197 @@ static void test_resolved_identity(void **state)
 	assert_string_equal(opstream_path(&f->s, ops[5].file), "/f/more.txt");
 }
 
+/* ---- the fast paths against the general ones ------------------------------ */
+
+/* A sink gets no slot from opsw_slot, so every op of a builder over one
+ * takes the general path (do_data, emit, opsw_append); over a file the
+ * common reads and writes are built in place by data_fast. */
+struct sunk {
+	struct op *ops[8];
+	uint64_t n[8];
+};
+
+static int sunk_op(void *arg, uint32_t rank, const struct op *op)
+{
+	struct sunk *k = arg;
+	assert_true(rank < 8);
+	k->ops[rank] = realloc(k->ops[rank], (k->n[rank] + 1) * sizeof(*op));
+	assert_non_null(k->ops[rank]);
+	k->ops[rank][k->n[rank]++] = *op;
+	return 0;
+}
+
+/* Reads and writes of every shape the fast path takes or turns away. */
+static void fast_scenario(struct fx *f)
+{
+	struct sc_event ev;
+	op_open(f, 10, "/d/a", O_RDWR | O_CREAT, 3);
+	op_open(f, 10, "/d/log", O_WRONLY | O_APPEND, 4);
+	op_open(f, 20, "/d/b", O_RDWR, 5);
+	/* pid 10 + 64 and 10 share pseen's slot: distinct processes */
+	op_open(f, 74, "/d/c", O_RDWR, 3);
+	ev = ev0(f, 10, SC_CLONE);
+	ev.flags = CLONE_VM | CLONE_FILES | CLONE_THREAD;
+	ev.ret = 11;
+	feed(f, &ev);
+	for (int i = 0; i < 700; i++) {
+		int64_t pid = i % 7 == 3 ? 20 : i % 11 == 5 ? 11 : i % 13 == 7 ? 74 : 10;
+		int64_t fd = pid == 20 ? 5 : 3;
+		enum sc_call c = i % 3 ? SC_WRITE : SC_READ;
+		int64_t off = i % 4 == 1 ? (int64_t)i * 100 : SC_NOOFF;
+		int64_t ret = i % 17 == 2 ? -EIO : i % 19 == 4 ? SC_RET_UNKNOWN :
+			      i % 23 == 6 ? 0 : (int64_t)(i % 5) * 512 + 1;
+		ev = ev0(f, pid, c);
+		ev.fd = fd;
+		ev.len = i % 29 == 8 ? (uint64_t)1 << 40 : (uint64_t)(i % 5) * 512 + 7;
+		ev.offset = off;
+		ev.ret = ret;
+		ev.iovcnt = i % 31 == 9 ? 0 : i % 37 == 10 ? 70000 : (uint32_t)(i % 3) + 1;
+		ev.dur_ns = (uint64_t)i * 3;
+		if (i % 41 == 11)
+			ev.ts_ns -= 500000;         /* time going back: clamped */
+		if (i % 43 == 12)
+			ev.ts_ns = 1;               /* before the rank's t0 */
+		if (i % 47 == 13)
+			ev.opflags = OPF_SYNTH;
+		if (i % 53 == 14)
+			ev.fdpath = "/d/a";         /* -y agreeing */
+		if (i % 59 == 15)
+			ev.name = "io_submit";
+		if (i % 61 == 16 && c == SC_WRITE)
+			ev.flags = O_APPEND;        /* pwritev2 RWF_APPEND: general path */
+		feed(f, &ev);
+		if (i % 67 == 17)                   /* O_APPEND file: general path, */
+			op_rw(f, 10, SC_WRITE, 4, 100, SC_NOOFF, 100); /* uses sizes */
+		if (i % 71 == 18) {                 /* the size the writes left */
+			ev = ev0(f, 10, SC_LSEEK);
+			ev.fd = 3;
+			ev.whence = SEEK_END;
+			ev.offset = 0;
+			ev.ret = SC_RET_UNKNOWN;
+			feed(f, &ev);
+		}
+		if (i % 5 == 2) {                   /* seeks of every kind */
+			static const int whence[] = { SEEK_SET, SEEK_CUR, SEEK_END };
+			ev = ev0(f, pid, SC_LSEEK);
+			ev.fd = fd;
+			ev.whence = whence[i % 3];
+			ev.offset = i % 9 == 2 ? -100000000 : (int64_t)i * 10 - 300;
+			ev.ret = i % 4 == 0 ? SC_RET_UNKNOWN : i % 4 == 1 ? -EINVAL :
+				 (int64_t)i * 7;
+			feed(f, &ev);
+		}
+		if (i % 73 == 19) {                 /* skipped calls between */
+			ev = ev0(f, pid, SC_SKIP);
+			ev.name = i % 2 ? "futex" : "clock_gettime";
+			feed(f, &ev);
+		}
+	}
+	/* an fd the table does not know, one -y says is a socket, a
+	 * special file */
+	op_rw(f, 10, SC_READ, 9, 10, SC_NOOFF, 10);
+	ev = ev0(f, 10, SC_WRITE);
+	ev.fd = 3;
+	ev.len = 5;
+	ev.ret = 5;
+	ev.fdpath = "socket:[123]";
+	feed(f, &ev);
+	op_open(f, 10, "/dev/null", O_WRONLY, 6);
+	op_rw(f, 10, SC_WRITE, 6, 10, SC_NOOFF, 10);
+	op_fd(f, 10, SC_CLOSE, 4, 0);
+	op_fd(f, 20, SC_CLOSE, 5, 0);
+}
+
+static void test_fast_path_same_ops(void **state)
+{
+	struct fx *f = *state;
+	fast_scenario(f);
+	finish(f);
+
+	struct fx g = { .ts = 1000000000 };
+	struct sunk k = { 0 };
+	struct ops_sink sink = { .op = sunk_op, .arg = &k };
+	assert_int_equal(opsw_open_sink(&g.w, &sink), 0);
+	assert_int_equal(builder_new(&g.b, g.w), 0);
+	fast_scenario(&g);
+	struct rerr e = { "" };
+	assert_int_equal(builder_finish(g.b, &e), 0);
+	struct opstream t;
+	const char *why = NULL;
+	assert_int_equal(opsw_finish_tables(g.w, &t, &why), 0);
+
+	assert_int_equal(f->s.nranks, t.nranks);
+	assert_int_equal(f->s.nranks, 4);
+	assert_int_equal(f->s.npaths, t.npaths);
+	assert_string_equal(f->s.info, t.info);
+	uint64_t total = 0;
+	for (uint32_t r = 0; r < f->s.nranks; r++) {
+		uint64_t n;
+		const struct op *o = rank_ops(f, r, &n);
+		assert_int_equal(n, k.n[r]);
+		for (uint64_t i = 0; i < n; i++)
+			if (memcmp(&o[i], &k.ops[r][i], sizeof(*o)))
+				fail_msg("rank %u op %llu (line %u) differs: kind %u/%u t %llu/%llu "
+					 "off %llu/%llu len %llu/%llu res %lld/%lld iov %u/%u fl %u/%u",
+					 r, (unsigned long long)i, o[i].line, o[i].kind,
+					 k.ops[r][i].kind, (unsigned long long)o[i].t_ns,
+					 (unsigned long long)k.ops[r][i].t_ns,
+					 (unsigned long long)o[i].offset,
+					 (unsigned long long)k.ops[r][i].offset,
+					 (unsigned long long)o[i].len,
+					 (unsigned long long)k.ops[r][i].len,
+					 (long long)o[i].result, (long long)k.ops[r][i].result,
+					 o[i].iovcnt, k.ops[r][i].iovcnt, o[i].flags,
+					 k.ops[r][i].flags);
+		total += n;
+		free(k.ops[r]);
+	}
+	assert_true(total > 700);
+	/* the ranks: pid 10, 20, 74, 11 in order of first op */
+	assert_string_equal(opstream_rank_name(&f->s, 2), "pid 74");
+	opstream_close(&t);
+	builder_free(g.b);
+}
+
+/* count_skip remembers where a name was: the same address holding
+ * another name later must count under that one. */
+static void test_skip_names_same_address(void **state)
+{
+	struct fx *f = *state;
+	char buf[32];
+	const char *names[] = { "futex", "clock_gettime", "futex", "futex", "getpid",
+				"clock_gettime", "a_much_longer_skipped_name", "futex" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		strcpy(buf, names[i]);
+		struct sc_event ev = ev0(f, 1, SC_SKIP);
+		ev.name = buf;
+		feed(f, &ev);
+		ev = ev0(f, 1, SC_SKIP);
+		ev.name = names[i];
+		feed(f, &ev);
+	}
+	struct sc_event ev = ev0(f, 1, SC_SKIP);
+	ev.name = NULL;
+	feed(f, &ev);
+	finish(f);
+	char v[32];
+	assert_non_null(opstream_info(&f->s, "skipped.futex", v, sizeof(v)));
+	assert_string_equal(v, "8");
+	assert_non_null(opstream_info(&f->s, "skipped.clock_gettime", v, sizeof(v)));
+	assert_string_equal(v, "4");
+	assert_non_null(opstream_info(&f->s, "skipped.getpid", v, sizeof(v)));
+	assert_string_equal(v, "2");
+	assert_non_null(opstream_info(&f->s, "skipped.a_much_longer_skipped_name", v, sizeof(v)));
+	assert_string_equal(v, "2");
+	assert_non_null(opstream_info(&f->s, "skipped.?", v, sizeof(v)));
+	assert_string_equal(v, "1");
+	assert_int_equal(builder_stats(f->b)->skipped_calls, 17);
+	/* first seen, first listed */
+	assert_true(strstr(f->s.info, "skipped.futex=") < strstr(f->s.info, "skipped.clock_gettime="));
+	assert_true(strstr(f->s.info, "skipped.getpid=") <
+		    strstr(f->s.info, "skipped.a_much_longer_skipped_name="));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -772,6 +963,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_relative_cwd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rwf_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolved_identity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fast_path_same_ops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_skip_names_same_address, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

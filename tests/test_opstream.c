@@ -213,6 +213,23 @@ static struct op tagged(uint32_t rank, uint64_t i)
 			    .offset = i, .len = 1, .result = 1, .t_ns = rank };
 }
 
+/* How check_feed hands records over: 0 opsw_append, 1 opsw_slot +
+ * opsw_commit whenever a slot is given (else opsw_append), 2 either at
+ * random. */
+static int feed_slots;
+
+static int put(struct ops_writer *w, uint32_t rank, const struct op *op)
+{
+	if (feed_slots == 1 || (feed_slots == 2 && rand() % 2)) {
+		struct op *slot = opsw_slot(w, rank);
+		if (slot) {
+			*slot = *op;
+			return opsw_commit(w, rank);
+		}
+	}
+	return opsw_append(w, rank, op);
+}
+
 /* The order in which ranks hand their records to the writer. */
 enum feed { FEED_IN_ORDER, FEED_RANDOM, FEED_REVERSED, FEED_RESUMED };
 
@@ -249,7 +266,7 @@ static void check_feed(enum feed how, unsigned seed)
 			uint32_t i = how == FEED_IN_ORDER ? k : NR - 1 - k;
 			for (; fed[i] < want[i]; fed[i]++) {
 				struct op op = tagged(i, fed[i]);
-				assert_int_equal(opsw_append(w, i, &op), 0);
+				assert_int_equal(put(w, i, &op), 0);
 			}
 		}
 		break;
@@ -259,7 +276,7 @@ static void check_feed(enum feed how, unsigned seed)
 			if (fed[i] == want[i])
 				continue;
 			struct op op = tagged(i, fed[i]++);
-			assert_int_equal(opsw_append(w, i, &op), 0);
+			assert_int_equal(put(w, i, &op), 0);
 			left--;
 		}
 		break;
@@ -268,16 +285,16 @@ static void check_feed(enum feed how, unsigned seed)
 		want[3] = 700, want[6] = 600;
 		for (uint64_t k = 0; k < 350; k++) {
 			struct op op = tagged(3, fed[3]++);
-			assert_int_equal(opsw_append(w, 3, &op), 0);
+			assert_int_equal(put(w, 3, &op), 0);
 		}
 		for (; fed[6] < want[6]; fed[6]++) {
 			struct op op = tagged(6, fed[6]);
-			assert_int_equal(opsw_append(w, 6, &op), 0);
+			assert_int_equal(put(w, 6, &op), 0);
 		}
 		for (uint32_t i = 0; i < NR; i++)
 			for (; fed[i] < want[i]; fed[i]++) {
 				struct op op = tagged(i, fed[i]);
-				assert_int_equal(opsw_append(w, i, &op), 0);
+				assert_int_equal(put(w, i, &op), 0);
 			}
 		total = 0;
 		for (uint32_t i = 0; i < NR; i++)
@@ -322,12 +339,59 @@ static void check_feed(enum feed how, unsigned seed)
 static void test_feed_orders(void **state)
 {
 	(void)state;
-	for (unsigned seed = 0; seed < 18; seed++) {
-		check_feed(FEED_IN_ORDER, seed);
-		check_feed(FEED_RANDOM, seed);
-		check_feed(FEED_REVERSED, seed);
-		check_feed(FEED_RESUMED, seed);
+	for (feed_slots = 0; feed_slots < 3; feed_slots++)
+		for (unsigned seed = 0; seed < 18; seed++) {
+			check_feed(FEED_IN_ORDER, seed);
+			check_feed(FEED_RANDOM, seed);
+			check_feed(FEED_REVERSED, seed);
+			check_feed(FEED_RESUMED, seed);
+		}
+	feed_slots = 0;
+}
+
+/* opsw_slot gives no slot where opsw_append must decide: a sink, an
+ * unknown rank, a rank without a record yet. */
+static void test_slot_refused(void **state)
+{
+	(void)state;
+	char path[256];
+	struct ops_writer *w;
+	uint32_t r;
+	path_in(path, sizeof(path), "slot.ops");
+	assert_int_equal(opsw_open(&w, path), 0);
+	assert_int_equal(opsw_rank(w, "r", 1, &r), 0);
+	assert_null(opsw_slot(w, r));
+	assert_null(opsw_slot(w, r + 1));
+	struct op op = tagged(0, 0);
+	assert_int_equal(opsw_append(w, r, &op), 0);
+	assert_non_null(opsw_slot(w, r));
+	/* a later rank fills a chunk: r is done, written in place; a record
+	 * more of r must go through opsw_append, which knows the file is no
+	 * longer in place */
+	uint32_t r2;
+	assert_int_equal(opsw_rank(w, "r2", 2, &r2), 0);
+	for (uint64_t i = 0; i < OPSW_CHUNK; i++) {
+		struct op o2 = tagged(1, i);
+		struct op *slot = opsw_slot(w, r2);
+		if (slot) {
+			*slot = o2;
+			assert_int_equal(opsw_commit(w, r2), 0);
+		} else {
+			assert_int_equal(opsw_append(w, r2, &o2), 0);
+		}
 	}
+	assert_int_equal(opsw_in_place(w), 1);
+	assert_null(opsw_slot(w, r));
+	assert_int_equal(opsw_append(w, r, &op), 0);
+	assert_int_equal(opsw_in_place(w), 0);
+	assert_non_null(opsw_slot(w, r));
+	opsw_abort(w);
+	struct ops_sink sink = { 0 };
+	assert_int_equal(opsw_open_sink(&w, &sink), 0);
+	assert_int_equal(opsw_rank(w, "r", 1, &r), 0);
+	assert_int_equal(opsw_append(w, r, &op), 0);
+	assert_null(opsw_slot(w, r));
+	opsw_abort(w);
 }
 
 /* An aborted writer leaves nothing in the output's directory. */
@@ -361,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_records_validated),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_feed_orders),
+		cmocka_unit_test(test_slot_refused),
 		cmocka_unit_test(test_abort_cleans),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

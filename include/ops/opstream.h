@@ -77,6 +77,41 @@ void opsw_rank_t0(struct ops_writer *w, uint32_t rank, uint64_t t0_ns);
 /* Record the host a rank ran on (copied into the string table). */
 int  opsw_rank_host(struct ops_writer *w, uint32_t rank, const char *host);
 int  opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op);
+/*
+ * Filling a record in place, for the hot paths: opsw_slot() is where the
+ * rank's next record goes, or NULL when it has none to give (a sink, a
+ * rank with no record yet, one opsw_append must take next, no such rank):
+ * opsw_append() the record then.  Fill every field of a slot, then
+ * opsw_commit() takes it as opsw_append() would have taken it (0 or
+ * -errno); nothing else may be appended in between.
+ */
+#define OPSW_CHUNK 256u            /* records a rank buffers */
+struct opsw_fill {                 /* the writer's, per rank: read only */
+	struct op *buf;            /* OPSW_CHUNK records, NULL until the first */
+	uint32_t nbuf;             /* records in buf */
+	uint32_t fast;             /* opsw_slot may give out buf[nbuf] */
+	uint64_t count;            /* records of the rank */
+};
+struct opsw_head {                 /* the start of struct ops_writer */
+	struct opsw_fill *fill;
+	uint32_t nranks;
+};
+int  opsw_full(struct ops_writer *w, uint32_t rank);
+static inline struct op *opsw_slot(struct ops_writer *w, uint32_t rank)
+{
+	const struct opsw_head *h = (const struct opsw_head *)(void *)w;
+	if (rank >= h->nranks || !h->fill[rank].fast)
+		return NULL;
+	return &h->fill[rank].buf[h->fill[rank].nbuf];
+}
+static inline int opsw_commit(struct ops_writer *w, uint32_t rank)
+{
+	struct opsw_fill *f = &((struct opsw_head *)(void *)w)->fill[rank];
+	f->count++;
+	if (++f->nbuf < OPSW_CHUNK)
+		return 0;
+	return opsw_full(w, rank);
+}
 /* Append "key=value\n" to the info blob (value may not contain '\n'). */
 int  opsw_info(struct ops_writer *w, const char *key, const char *value);
 /* 1 while every record so far is in its final place (opsw_finish will not

@@ -81,19 +81,27 @@ struct rankst {
 struct skipname {
 	char *name;
 	uint64_t n;
+	size_t len;
 };
 
 struct builder {
 	struct ops_writer *w;
 	struct imap procs;           /* pid -> struct proc* */
-	struct proc *lastp;          /* the last event's process (never freed
-					before the builder: procs stay in the map) */
+	struct proc *pseen[64];      /* by pid & 63: the process last found with
+					that pid (never freed before the builder:
+					procs stay in the map) */
 	struct rankst *ranks;
 	uint32_t nranks, rcap;
 	uint64_t *sizes;             /* path id -> largest size seen */
 	uint32_t nsizes;
 	struct skipname *skips;
-	size_t nskips, skcap, skiplast;
+	size_t nskips, skcap;
+	uint32_t *skhash;            /* open addressing: skips index + 1, 0 empty */
+	size_t skhcap;
+	struct skipseen {            /* count_skip: the name found last at */
+		const char *at;      /* this address (a reader's table entry, */
+		size_t i;            /* its line buffer...) was skips[i]'s    */
+	} skipseen[64];
 	struct build_stats st;
 	uint64_t inherited_opens, unknown_async, sfr_as_fdatasync, procs_seen, iocbs;
 	char *pathbuf;               /* scratch for path resolution */
@@ -259,15 +267,15 @@ static int __attribute__((noinline)) proc_find(struct builder *b, int64_t pid, s
 			return -ENOMEM;
 		p->adopted = p->touched = 0;
 	}
-	*out = b->lastp = p;
+	*out = b->pseen[pid & 63] = p;
 	return 0;
 }
 
 static inline int proc_get(struct builder *b, int64_t pid, struct proc **out)
 {
-	struct proc *p = b->lastp;
+	struct proc *p = b->pseen[pid & 63];
 	if (p && p->pid == pid && p->tab) {
-		*out = p;               /* the same process as the last event */
+		*out = p;               /* seen before, and not exited since */
 		return 0;
 	}
 	return proc_find(b, pid, out);
@@ -326,7 +334,13 @@ static int emit_rank(struct builder *b, uint32_t rank, const struct sc_event *ev
 	op->flags |= ev->opflags;
 	if (!op->iovcnt)
 		op->iovcnt = 1;
-	rc = opsw_append(b->w, rank, op);
+	struct op *slot = opsw_slot(b->w, rank);
+	if (slot) {
+		*slot = *op;
+		rc = opsw_commit(b->w, rank);
+	} else {
+		rc = opsw_append(b->w, rank, op);
+	}
 	if (rc)
 		return rc;
 	b->st.ops++;
@@ -1252,21 +1266,68 @@ static int learn_cwd(struct proc *p, const struct sc_event *ev)
 	return 0;
 }
 
-static int count_skip(struct builder *b, const char *name)
+/* The slot of skipseen for a name at address `at`. */
+static inline struct skipseen *skip_seen(struct builder *b, const char *at)
 {
-	if (!name)
-		name = "?";
-	/* a run of the same skipped call (futex, an MPI wrapper) is common */
-	if (b->skiplast < b->nskips && !strcmp(b->skips[b->skiplast].name, name)) {
-		b->skips[b->skiplast].n++;
-		return 0;
+	uintptr_t a = (uintptr_t)at;
+	return &b->skipseen[(a ^ (a >> 6) ^ (a >> 12)) & 63];
+}
+
+static uint64_t skip_hash(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
 	}
-	for (size_t i = 0; i < b->nskips; i++)
-		if (!strcmp(b->skips[i].name, name)) {
-			b->skips[i].n++;
-			b->skiplast = i;
-			return 0;
+	if (i < n) {
+		if (n >= 8) {
+			memcpy(&w, s + n - 8, 8);   /* the last 8, overlapping */
+		} else {
+			w = 0;
+			for (size_t k = 0; k < n; k++)
+				w = w << 8 | (unsigned char)s[k];
 		}
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+	}
+	h ^= h >> 32;
+	return h;
+}
+
+static int skip_rehash(struct builder *b)
+{
+	size_t cap = b->skhcap ? b->skhcap * 2 : 64;
+	uint32_t *t = calloc(cap, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->nskips; i++) {
+		size_t j = skip_hash(b->skips[i].name, b->skips[i].len) & (cap - 1);
+		while (t[j])
+			j = (j + 1) & (cap - 1);
+		t[j] = (uint32_t)i + 1;
+	}
+	free(b->skhash);
+	b->skhash = t;
+	b->skhcap = cap;
+	return 0;
+}
+
+/* count_skip for a name not at the address skipseen remembers: by hash. */
+static __attribute__((noinline)) int count_skip_slow(struct builder *b, const char *name,
+						     struct skipseen *c)
+{
+	if ((b->nskips + 1) * 2 > b->skhcap && skip_rehash(b))
+		return -ENOMEM;
+	size_t len = strlen(name), mask = b->skhcap - 1;
+	size_t j = skip_hash(name, len) & mask, i;
+	while (b->skhash[j]) {
+		i = b->skhash[j] - 1;
+		if (b->skips[i].len == len && !memcmp(b->skips[i].name, name, len))
+			goto found;
+		j = (j + 1) & mask;
+	}
 	if (b->nskips == b->skcap) {
 		size_t ncap = b->skcap ? b->skcap * 2 : 32;
 		struct skipname *n = realloc(b->skips, ncap * sizeof(*n));
@@ -1278,8 +1339,31 @@ static int count_skip(struct builder *b, const char *name)
 	char *s = strdup(name);
 	if (!s)
 		return -ENOMEM;
-	b->skips[b->nskips++] = (struct skipname){ s, 1 };
+	i = b->nskips++;
+	b->skips[i] = (struct skipname){ s, 0, len };
+	b->skhash[j] = (uint32_t)i + 1;
+found:
+	b->skips[i].n++;
+	*c = (struct skipseen){ name, i };
 	return 0;
+}
+
+/*
+ * Count a skipped call under its name.  Readers mostly pass the same few
+ * addresses (their call tables, their line buffer), so the entry last
+ * found for a name at this address is tried first: one strcmp (the
+ * address may hold another name by now), else the list is searched.
+ */
+static inline int count_skip(struct builder *b, const char *name)
+{
+	if (!name)
+		name = "?";
+	struct skipseen *c = skip_seen(b, name);
+	if (c->at == name && !strcmp(b->skips[c->i].name, name)) {
+		b->skips[c->i].n++;
+		return 0;
+	}
+	return count_skip_slow(b, name, c);
 }
 
 /* ---- API ------------------------------------------------------------------ */
@@ -1388,25 +1472,222 @@ static int dispatch(struct builder *b, struct proc *p, const struct sc_event *ev
 	}
 }
 
-int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
+static __attribute__((noinline, cold)) int event_fail(const struct sc_event *ev, int rc,
+						       struct rerr *e)
+{
+	return rerr_at(e, rc, ev->src ? ev->src : "?", ev->line, "cannot record %s: %s",
+		       ev->name ? ev->name : "event", strerror(-rc));
+}
+
+/*
+ * The ofd a read, write or seek on ev->fd uses, when lookup_fd and use_ofd
+ * would give it without a side effect: an fd of the table that is a
+ * storage file, -y not contradicting it, p's rank started and holding a
+ * handle for it (*h).  NULL otherwise: the general path takes the event.
+ */
+static inline __attribute__((always_inline)) struct ofd *fast_ofd(struct builder *b,
+								  struct proc *p,
+								  const struct sc_event *ev,
+								  uint32_t *h)
+{
+	const struct fdtab *t = p->tab;
+	uint64_t fd = (uint64_t)ev->fd;
+	if (fd >= t->cap)
+		return NULL;
+	struct ofd *o = t->fds[fd];
+	if (!o || o->special || (ev->fdpath && ev->fdpath[0] != '/'))
+		return NULL;
+	int64_t rank = p->rank;
+	if (rank < 0 || !b->ranks[rank].t0_set)
+		return NULL;
+	for (uint32_t i = 0; i < o->nh; i++)
+		if (o->h[i].rank == (uint32_t)rank) {
+			*h = o->h[i].handle;
+			return o;
+		}
+	return NULL;
+}
+
+/* What emit_rank sets, and counts, for op in slot of rank (then
+ * committed); ret is ev->ret. */
+static inline __attribute__((always_inline)) int fast_commit(struct builder *b, uint32_t rank,
+							     const struct sc_event *ev,
+							     int64_t ret, struct op *op)
+{
+	struct rankst *rs = &b->ranks[rank];
+	uint64_t tn = ev->ts_ns > rs->t0 ? ev->ts_ns - rs->t0 : 0;
+	if (tn < rs->last_t)
+		tn = rs->last_t;
+	rs->last_t = tn;
+	op->t_ns = tn;
+	op->dur_ns = ev->dur_ns;
+	op->line = (uint32_t)ev->line;
+	int rc = opsw_commit(b->w, rank);
+	if (rc)
+		return rc;
+	b->st.ops++;
+	if (ret < 0 && ret != SC_RET_UNKNOWN)
+		b->st.failed_calls++;
+	return 0;
+}
+
+/*
+ * The common data event, as do_data + emit would record it, built in
+ * place in the rank's writer buffer: a read or write (not async) fast_ofd
+ * finds the ofd of, no O_APPEND (neither the file's nor the call's), the
+ * writer giving a slot.  1 when the event is not such (nothing done then:
+ * do_data takes it), else 0 or -errno.
+ */
+_Static_assert((int)OP_READ == (int)SC_READ && (int)OP_WRITE == (int)SC_WRITE,
+	       "data_fast takes the op kind from the call");
+static inline __attribute__((always_inline)) int data_fast(struct builder *b, struct proc *p,
+							   const struct sc_event *ev)
+{
+	uint32_t h;
+	struct ofd *o = fast_ofd(b, p, ev, &h);
+	if (!o)
+		return 1;
+	if (ev->call == SC_WRITE && ((o->oflags & O_APPEND) || (ev->flags & O_APPEND)))
+		return 1;
+	uint32_t rank = (uint32_t)p->rank;
+	struct op *op = opsw_slot(b->w, rank);
+	if (!op)
+		return 1;
+	/* from here on as do_data does it */
+	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
+	int64_t ret = ev->ret;
+	int positional = ev->offset >= 0;
+	uint64_t off = positional ? (uint64_t)ev->offset : o->pos;
+	uint64_t moved = ret > 0 ? (uint64_t)ret : ret == SC_RET_UNKNOWN ? len : 0;
+	if (!positional)
+		o->pos = off + moved;
+	if (moved) {
+		uint32_t file = o->file;
+		if (file < b->nsizes) {
+			if (b->sizes[file] < off + moved)
+				b->sizes[file] = off + moved;
+		} else {
+			size_at_least(b, file, off + moved);
+		}
+	}
+	uint32_t iov = ev->iovcnt;
+	op->offset = off;
+	op->len = len;
+	op->result = ret;
+	op->file = o->file;
+	op->handle = h;
+	op->oflags = 0;
+	op->aux = 0;
+	op->kind = (uint8_t)ev->call;   /* OP_READ or OP_WRITE */
+	op->flags = ev->opflags;
+	op->iovcnt = (uint16_t)(iov > UINT16_MAX ? UINT16_MAX : iov ? iov : 1);
+	return fast_commit(b, rank, ev, ret, op);
+}
+
+/* do_seek for an lseek fast_ofd finds the ofd of, built in place; 1 when
+ * the writer gives no slot (nothing done then). */
+static inline __attribute__((always_inline)) int seek_fast(struct builder *b, struct proc *p,
+							   const struct sc_event *ev)
+{
+	uint32_t h;
+	struct ofd *o = fast_ofd(b, p, ev, &h);
+	if (!o)
+		return 1;
+	uint32_t rank = (uint32_t)p->rank;
+	struct op *op = opsw_slot(b->w, rank);
+	if (!op)
+		return 1;
+	/* from here on as do_seek does it */
+	int64_t np, ret = ev->ret;
+	if (ret >= 0) {
+		np = ret;
+	} else if (ret == SC_RET_UNKNOWN) {
+		int64_t base = 0;
+		if (ev->whence == SEEK_CUR)
+			base = (int64_t)o->pos;
+		else if (ev->whence == SEEK_END) {
+			uint64_t *s = size_of(b, o->file);
+			base = s ? (int64_t)*s : 0;
+		}
+		np = base + ev->offset;
+		if (np < 0)
+			np = -1;
+	} else {
+		np = -1;            /* failed: position unchanged */
+	}
+	if (np >= 0)
+		o->pos = (uint64_t)np;
+	op->offset = o->pos;
+	op->len = 0;
+	op->result = ret == SC_RET_UNKNOWN ? (int64_t)o->pos : ret;
+	op->file = o->file;
+	op->handle = h;
+	op->oflags = 0;
+	op->aux = (uint32_t)ev->whence;
+	op->kind = OP_SEEK;
+	op->flags = ev->opflags;
+	op->iovcnt = 1;
+	return fast_commit(b, rank, ev, ret, op);
+}
+
+/* Every event but those builder_event hands its handler itself. */
+static __attribute__((noinline)) int event_slow(struct builder *b, const struct sc_event *ev,
+						struct rerr *e)
 {
 	struct proc *p;
-	const char *src = ev->src ? ev->src : "?";
-	b->st.events++;
-	if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit") && ev->call != SC_SKIP)
+	if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit"))
 		b->iocbs++;
 	int rc = proc_get(b, ev->pid, &p);
-	if (!rc)
-		rc = learn_cwd(p, ev);
 	if (!rc) {
-		rc = dispatch(b, p, ev);
-		if (rc == 1)
-			return rerr_at(e, -EINVAL, src, ev->line, "unknown event kind %d", (int)ev->call);
+		rc = learn_cwd(p, ev);
+		if (!rc) {
+			rc = dispatch(b, p, ev);
+			if (rc == 1)
+				return rerr_at(e, -EINVAL, ev->src ? ev->src : "?", ev->line,
+					       "unknown event kind %d", (int)ev->call);
+		}
 	}
-	if (!rc)
-		return 0;
-	return rerr_at(e, rc, src, ev->line, "cannot record %s: %s", ev->name ? ev->name : "event",
-		       strerror(-rc));
+	return rc ? event_fail(ev, rc, e) : 0;
+}
+
+/*
+ * The calls traces are full of go straight to their handler: reads and
+ * writes (data_fast, else do_data), seeks (seek_fast, else do_seek), async
+ * submits, skipped calls and barriers.  For them learn_cwd has nothing to
+ * learn and dispatch would pick that very handler.
+ */
+int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
+{
+	b->st.events++;
+	unsigned c = ev->call;
+	struct proc *p;
+	int rc;
+	if (c == SC_READ || c == SC_WRITE) {
+		if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit"))
+			b->iocbs++;
+		rc = proc_get(b, ev->pid, &p);
+		if (!rc && (rc = data_fast(b, p, ev)) == 1)
+			rc = do_data(b, p, ev);
+	} else if (c == SC_SKIP) {
+		rc = proc_get(b, ev->pid, &p);
+		if (!rc) {
+			b->st.skipped_calls++;
+			rc = count_skip(b, ev->name);
+		}
+	} else if (c == SC_LSEEK || c == SC_BARRIER || c == SC_AREAD || c == SC_AWRITE) {
+		if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit"))
+			b->iocbs++;
+		rc = proc_get(b, ev->pid, &p);
+		if (!rc) {
+			if (c == SC_LSEEK)
+				rc = (rc = seek_fast(b, p, ev)) == 1 ? do_seek(b, p, ev) : rc;
+			else
+				rc = c == SC_BARRIER ? do_barrier(b, p, ev) : do_data(b, p, ev);
+		}
+	} else {
+		return event_slow(b, ev, e);
+	}
+	return rc ? event_fail(ev, rc, e) : 0;
 }
 
 static int info_u64(struct ops_writer *w, const char *key, uint64_t v)
@@ -1482,6 +1763,7 @@ void builder_free(struct builder *b)
 	for (size_t i = 0; i < b->nskips; i++)
 		free(b->skips[i].name);
 	free(b->skips);
+	free(b->skhash);
 	free(b->pathbuf);
 	free(b);
 }

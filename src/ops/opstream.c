@@ -34,8 +34,6 @@
 
 #define CHECK_WINDOW (2u << 20)  /* opstream_open lets checked pages go by 2 MiB */
 
-#define OPSW_CHUNK 256u
-
 struct wchunk {
 	uint64_t off;        /* in the output's temporary file */
 	uint32_t n;          /* records, 1..OPSW_CHUNK */
@@ -46,12 +44,11 @@ struct wrank {
 	int64_t pid;
 	uint64_t t0;
 	uint64_t host;       /* string table offset, 0 = "" */
-	uint64_t count;
 	uint32_t maxh1;      /* sink: highest handle + 1, 0 none */
 	struct wchunk *chunks; /* where the rank's written records are */
 	size_t nchunks, capchunks;
-	struct op *buf;      /* OPSW_CHUNK records, allocated lazily */
-	unsigned nbuf;
+	/* its buffer (OPSW_CHUNK records, allocated lazily), its buffered
+	 * records and its count: w->head.fill[rank] */
 };
 
 struct buf {
@@ -60,6 +57,8 @@ struct buf {
 };
 
 struct ops_writer {
+	struct opsw_head head;   /* first: opsw_slot() reads it; head.nranks
+				  * is nranks, head.fill one per rank */
 	char *path;
 	char tmp[PATH_MAX];  /* the temporary output, "" none */
 	int fd;              /* open on tmp, -1 none */
@@ -67,7 +66,7 @@ struct ops_writer {
 	uint32_t cur;        /* records in place: ranks below cur are done */
 	int in_place;        /* every chunk so far in final order */
 	struct wrank *ranks;
-	uint32_t nranks, capranks;
+	uint32_t nranks, capranks, capfill;
 	struct ops_path *paths;
 	uint32_t npaths, cappaths;
 	uint32_t *hash;      /* open addressing: path id + 1, 0 empty */
@@ -240,6 +239,15 @@ int opsw_rank(struct ops_writer *w, const char *name, int64_t pid, uint32_t *ran
 		w->ranks = nr;
 		w->capranks = cap;
 	}
+	if (w->nranks == w->capfill) {
+		uint32_t cap = w->capfill ? w->capfill * 2 : 16;
+		struct opsw_fill *nf = realloc(w->head.fill, cap * sizeof(*nf));
+		if (!nf)
+			return -ENOMEM;
+		w->head.fill = nf;
+		w->capfill = cap;
+	}
+	memset(&w->head.fill[w->nranks], 0, sizeof(*w->head.fill));
 	struct wrank *r = &w->ranks[w->nranks];
 	memset(r, 0, sizeof(*r));
 	r->pid = pid;
@@ -247,6 +255,7 @@ int opsw_rank(struct ops_writer *w, const char *name, int64_t pid, uint32_t *ran
 	if (ret < 0)
 		return ret;
 	*rank = w->nranks++;
+	w->head.nranks = w->nranks;
 	return 0;
 }
 
@@ -308,14 +317,16 @@ static int sink_append(struct ops_writer *w, struct wrank *r, uint32_t rank, con
 		return -EINVAL;
 	if (op->handle != OP_NOHANDLE && op->handle >= r->maxh1)
 		r->maxh1 = op->handle + 1;
-	r->count++;
+	w->head.fill[rank].count++;
 	return w->sink.op ? w->sink.op(w->sink.arg, rank, op) : 0;
 }
 
 /* Write r's buffered records at the end of the temporary file. */
-static int flush_rank(struct ops_writer *w, struct wrank *r)
+static int flush_rank(struct ops_writer *w, uint32_t rank)
 {
-	if (!r->nbuf)
+	struct wrank *r = &w->ranks[rank];
+	struct opsw_fill *f = &w->head.fill[rank];
+	if (!f->nbuf)
 		return 0;
 	if (r->nchunks == r->capchunks) {
 		size_t cap = r->capchunks ? r->capchunks * 2 : 16;
@@ -325,13 +336,13 @@ static int flush_rank(struct ops_writer *w, struct wrank *r)
 		r->chunks = nc;
 		r->capchunks = cap;
 	}
-	size_t n = (size_t)r->nbuf * sizeof(struct op);
-	int ret = write_full(w->fd, r->buf, n, w->end);
+	size_t n = (size_t)f->nbuf * sizeof(struct op);
+	int ret = write_full(w->fd, f->buf, n, w->end);
 	if (ret < 0)
 		return ret;
-	r->chunks[r->nchunks++] = (struct wchunk){ .off = w->end, .n = r->nbuf };
+	r->chunks[r->nchunks++] = (struct wchunk){ .off = w->end, .n = f->nbuf };
 	w->end += n;
-	r->nbuf = 0;
+	f->nbuf = 0;
 	return 0;
 }
 
@@ -340,11 +351,25 @@ static int flush_rank(struct ops_writer *w, struct wrank *r)
 static int close_ranks(struct ops_writer *w, uint32_t upto)
 {
 	for (; w->cur < upto; w->cur++) {
-		int ret = flush_rank(w, &w->ranks[w->cur]);
+		int ret = flush_rank(w, w->cur);
+		if (ret < 0)
+			return ret;
+		/* done: a record more must go through opsw_append, which
+		 * marks the file out of place */
+		w->head.fill[w->cur].fast = 0;
+	}
+	return 0;
+}
+
+/* The rest of an append once rank's buffer is full (n records). */
+int opsw_full(struct ops_writer *w, uint32_t rank)
+{
+	if (w->in_place) {
+		int ret = close_ranks(w, rank);
 		if (ret < 0)
 			return ret;
 	}
-	return 0;
+	return flush_rank(w, rank);
 }
 
 int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
@@ -354,23 +379,23 @@ int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
 	struct wrank *r = &w->ranks[rank];
 	if (w->is_sink)
 		return sink_append(w, r, rank, op);
+	struct opsw_fill *f = &w->head.fill[rank];
 	if (rank < w->cur)
 		w->in_place = 0;        /* a done rank goes on: copied at the end */
-	if (!r->buf) {
-		r->buf = malloc(OPSW_CHUNK * sizeof(struct op));
-		if (!r->buf)
+	if (!f->buf) {
+		f->buf = malloc(OPSW_CHUNK * sizeof(struct op));
+		if (!f->buf)
 			return -ENOMEM;
 	}
-	r->buf[r->nbuf++] = *op;
-	r->count++;
-	if (r->nbuf < OPSW_CHUNK)
+	/* from now on opsw_slot() may give out the buffer's next record:
+	 * the rank has a buffer and, if it is below w->cur, the file is no
+	 * longer in place (close_ranks clears this as it passes the rank) */
+	f->fast = 1;
+	f->buf[f->nbuf++] = *op;
+	f->count++;
+	if (f->nbuf < OPSW_CHUNK)
 		return 0;
-	if (w->in_place) {
-		int ret = close_ranks(w, rank);
-		if (ret < 0)
-			return ret;
-	}
-	return flush_rank(w, r);
+	return opsw_full(w, rank);
 }
 
 int opsw_in_place(const struct ops_writer *w)
@@ -398,9 +423,10 @@ static uint64_t align64(uint64_t v)
 }
 
 /* The rank table's entry of r, whose records start at `first`. */
-static struct ops_rank rank_entry(const struct wrank *r, uint64_t first)
+static struct ops_rank rank_entry(const struct ops_writer *w, uint32_t i, uint64_t first)
 {
-	return (struct ops_rank){ .first = first, .count = r->count, .name = r->name,
+	const struct wrank *r = &w->ranks[i];
+	return (struct ops_rank){ .first = first, .count = w->head.fill[i].count, .name = r->name,
 				  .pid = r->pid, .t0_ns = r->t0, .host = r->host };
 }
 
@@ -417,7 +443,7 @@ static void layout(const struct ops_writer *w, struct ops_header *h, bool record
 	h->nranks = w->nranks;
 	h->npaths = w->npaths;
 	for (uint32_t i = 0; i < w->nranks; i++)
-		h->nops += w->ranks[i].count;
+		h->nops += w->head.fill[i].count;
 	h->info_off = records_first ? OPS_RECORDS0 + h->nops * sizeof(struct op) : sizeof(*h);
 	h->info_len = w->info.len + 1;
 	h->str_off = h->info_off + h->info_len;
@@ -450,8 +476,8 @@ static int write_tables(const struct ops_writer *w, int fd)
 		if (!ri)
 			return -ENOMEM;
 		for (uint32_t i = 0; i < w->nranks; i++) {
-			ri[i] = rank_entry(&w->ranks[i], first);
-			first += w->ranks[i].count;
+			ri[i] = rank_entry(w, i, first);
+			first += w->head.fill[i].count;
 		}
 		ret = write_full(fd, ri, w->nranks * sizeof(*ri), h.ranks_off);
 		free(ri);
@@ -471,7 +497,7 @@ static int chunks_in_order(const struct ops_writer *w)
 
 	for (uint32_t i = 0; i < w->nranks; i++) {
 		const struct wrank *r = &w->ranks[i];
-		if (r->nbuf)
+		if (w->head.fill[i].nbuf)
 			return 0;
 		for (size_t c = 0; c < r->nchunks; c++) {
 			if (r->chunks[c].off != pos)
@@ -508,9 +534,10 @@ static int copy_in_order(struct ops_writer *w)
 				goto out;
 			pos += n;
 		}
-		if (r->nbuf) {
-			size_t n = (size_t)r->nbuf * sizeof(struct op);
-			if ((ret = write_full(fd, r->buf, n, pos)) < 0)
+		const struct opsw_fill *f = &w->head.fill[i];
+		if (f->nbuf) {
+			size_t n = (size_t)f->nbuf * sizeof(struct op);
+			if ((ret = write_full(fd, f->buf, n, pos)) < 0)
 				goto out;
 			pos += n;
 		}
@@ -594,11 +621,11 @@ int opsw_finish_tables(struct ops_writer *w, struct opstream *s, const char **wh
 		memcpy(m + h.paths_off, w->paths, w->npaths * sizeof(struct ops_path));
 	for (uint32_t i = 0; i < w->nranks; i++) {
 		const struct wrank *r = &w->ranks[i];
-		struct ops_rank ri = rank_entry(r, first);
-		if (r->maxh1 && handle_bad(r->maxh1 - 1, r->count))
+		struct ops_rank ri = rank_entry(w, i, first);
+		if (r->maxh1 && handle_bad(r->maxh1 - 1, w->head.fill[i].count))
 			*why = BAD_HANDLE;
 		memcpy(m + h.ranks_off + (uint64_t)i * sizeof(ri), &ri, sizeof(ri));
-		first += r->count;
+		first += w->head.fill[i].count;
 	}
 	s->map = m;
 	s->size = h.ops_off;
@@ -626,9 +653,10 @@ void opsw_abort(struct ops_writer *w)
 	}
 	for (uint32_t i = 0; i < w->nranks; i++) {
 		free(w->ranks[i].chunks);
-		free(w->ranks[i].buf);
+		free(w->head.fill[i].buf);
 	}
 	free(w->ranks);
+	free(w->head.fill);
 	free(w->paths);
 	free(w->hash);
 	free(w->strs.p);
