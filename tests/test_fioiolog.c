@@ -774,6 +774,341 @@ static void t_read_late_adds(void **state)
 	unlink(ops);
 }
 
+/* ---- pass 2 a block of lines at a time, the usual line read at once ---- */
+
+/* trace_load of text (n bytes) as NAME.iolog into s (skip_bad as given);
+ * log and ops (300 bytes each) get the paths. */
+static int load_bytes(const char *name, const char *text, size_t n, bool skip_bad, char *log,
+		      char *ops, struct load_result *res, struct rerr *e)
+{
+	struct load_opts lo = { .format = "fio-iolog", .skip_bad = skip_bad };
+	char nm[64], *args[] = { log };
+	FILE *f;
+
+	snprintf(nm, sizeof(nm), "%s.iolog", name);
+	path_in(log, 300, nm);
+	snprintf(nm, sizeof(nm), "%s.ops", name);
+	path_in(ops, 300, nm);
+	f = fopen(log, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, n, f), n);
+	fclose(f);
+	unlink(ops);
+	e->msg[0] = 0;
+	return trace_load(args, 1, &lo, ops, res, e);
+}
+
+static const char *const big_names[] = {
+	"/mnt/target/job0.file0", "/mnt/target/job0.file1", "/mnt/target/job0.file2",
+	"/mnt/target/job0.file3", "/s",
+	"/a/rather/long/directory/name/that/makes/the/line/long/data.bin",
+};
+
+/* Line i of the big log: file, kind, offset, length, time (us). */
+static void big_line(unsigned i, unsigned *file, unsigned *kind, uint64_t *off, uint64_t *len,
+		     uint64_t *t_us)
+{
+	uint32_t h = i * 2654435761u;
+	static const unsigned bits[] = { 12, 30, 40, 53 };
+
+	*file = i % 9 == 4 ? 4 + (i / 9) % 2 : (h >> 13) % 4;
+	*kind = i % 50 == 49 ? OP_FSYNC : i % 50 == 24 ? OP_FDATASYNC :
+		(h >> 9) & 1 ? OP_WRITE : OP_READ;
+	*off = ((uint64_t)i * 4096 * 1000003) & ((1ull << bits[i % 4]) - 1);
+	if (i % 13 == 0)
+		*off |= 1ull << 62;                     /* 19 digits: the long way */
+	*len = i % 101 == 0 ? 0x7ffff000ull : 1 + (uint64_t)i * 7919 % 200000;
+	if (*kind == OP_FSYNC || *kind == OP_FDATASYNC)
+		*off = *len = 0;
+	*t_us = i < 20000 ? 5 + (uint64_t)i * 37 : 123456789012ull + i;
+}
+
+/* 40,000 I/O lines (several reads of the file, lines across their
+ * buffers), every 11th written another valid way (blanks doubled, a tab,
+ * a CR, a leading or a trailing blank, 20-digit numbers), and names
+ * short (< 8 bytes), usual and long (lines over 64 bytes): every op
+ * as the line says, lines and bytes counted. */
+static void read_big(unsigned version)
+{
+	const unsigned nlines = 40000;
+	size_t cap = 8u << 20, n = 0;
+	char *text = malloc(cap), log[300], ops[300];
+	struct load_result res;
+	struct opstream s;
+	struct rerr e;
+
+	assert_non_null(text);
+	n += (size_t)sprintf(text, "fio version %u iolog\n", version);
+	for (unsigned f = 0; f < 6; f++)
+		n += (size_t)sprintf(text + n, "%s%s add\n", version == 3 ? "0 " : "", big_names[f]);
+	for (unsigned f = 0; f < 4; f++)
+		n += (size_t)sprintf(text + n, "%s%s open\n", version == 3 ? "1 " : "", big_names[f]);
+	for (unsigned i = 0; i < nlines; i++) {
+		unsigned file, kind;
+		uint64_t off, len, t;
+		const char *act;
+		char ts[32] = "";
+
+		big_line(i, &file, &kind, &off, &len, &t);
+		act = kind == OP_FSYNC ? "sync" : kind == OP_FDATASYNC ? "datasync" :
+		      kind == OP_WRITE ? "write" : "read";
+		if (version == 3)
+			snprintf(ts, sizeof(ts), "%llu ", (unsigned long long)t);
+		const char *nm = big_names[file];
+		unsigned long long o = (unsigned long long)off, l = (unsigned long long)len;
+		if (i % 11 != 5) {
+			n += (size_t)sprintf(text + n, "%s%s %s %llu %llu\n", ts, nm, act, o, l);
+			continue;
+		}
+		switch ((i / 11) % 6) {
+		case 0:
+			n += (size_t)sprintf(text + n, "%s%s  %s %llu  %llu\n", ts, nm, act, o, l);
+			break;
+		case 1:
+			n += (size_t)sprintf(text + n, "%s%s\t%s %llu %llu\n", ts, nm, act, o, l);
+			break;
+		case 2:
+			n += (size_t)sprintf(text + n, "%s%s %s %llu %llu\r\n", ts, nm, act, o, l);
+			break;
+		case 3:
+			n += (size_t)sprintf(text + n, "%s%s %s %020llu %020llu\n", ts, nm, act, o, l);
+			break;
+		case 4:
+			n += (size_t)sprintf(text + n, "%s%s %s %llu %llu \n", ts, nm, act, o, l);
+			break;
+		default:
+			n += (size_t)sprintf(text + n, " %s%s %s %llu %llu\n", ts, nm, act, o, l);
+			break;
+		}
+	}
+	assert_true(n < cap);
+	if (load_bytes("big", text, n, false, log, ops, &res, &e))
+		fail_msg("%s", e.msg);
+	free(text);
+	assert_int_equal(res.lines, 1 + 6 + 4 + nlines);
+	assert_int_equal(res.bytes, n);
+	assert_int_equal(res.bad_lines, 0);
+	assert_int_equal(opstream_open(&s, ops, NULL), 0);
+
+	uint64_t got, k = 0, t0 = version == 3 ? 1000 : 0;
+	const struct op *o = opstream_rank_ops(&s, 0, &got);
+	for (unsigned i = 0; i < nlines; i++) {
+		unsigned file, kind;
+		uint64_t off, len, t;
+
+		big_line(i, &file, &kind, &off, &len, &t);
+		while (k < got && (o[k].kind == OP_OPEN || o[k].kind == OP_CLOSE))
+			k++;
+		assert_true(k < got);
+		if (o[k].kind != kind || strcmp(opstream_path(&s, o[k].file), big_names[file]) ||
+		    o[k].t_ns != (version == 3 ? t * 1000 - t0 : 0) || o[k].line != i + 12 ||
+		    (op_is_data(kind) && (o[k].offset != off || o[k].len != len)))
+			fail_msg("v%u line %u: got %s %s t=%llu %llu %llu", version, i + 12,
+				 op_kind_name(o[k].kind), opstream_path(&s, o[k].file),
+				 (unsigned long long)o[k].t_ns, (unsigned long long)o[k].offset,
+				 (unsigned long long)o[k].len);
+		k++;
+	}
+	while (k < got && o[k].kind == OP_CLOSE)
+		k++;
+	assert_int_equal(k, got);
+	opstream_close(&s);
+	unlink(log);
+	unlink(ops);
+}
+
+static void t_read_big(void **state)
+{
+	(void)state;
+	read_big(2);
+	read_big(3);
+}
+
+/* The log of t_read_big_lineno: nlines reads of /a, line `bad` (a number)
+ * bad, a last bad line without '\n' after them when tail; the offset in
+ * the file of each line's start in starts[line] when starts. */
+static size_t lineno_log(char *text, unsigned nlines, unsigned bad, bool tail, size_t *starts)
+{
+	size_t n = (size_t)sprintf(text, "fio version 2 iolog\n/a add\n");
+	unsigned line = 2;
+
+	for (unsigned i = 0; i < nlines; i++) {
+		line++;
+		if (starts)
+			starts[line] = n;
+		n += (size_t)sprintf(text + n, line == bad ? "/a read x%u %u\n" : "/a read %u %u\n",
+				     i * 7, 1 + i % 5000);
+	}
+	if (tail)
+		n += (size_t)sprintf(text + n, "/a read 1 x");      /* no '\n' */
+	return n;
+}
+
+/* A bad line anywhere (the first of the first buffer of lines, the one
+ * across two reads of the file, the first after it, a last one without
+ * '\n') is reported with its own number; with --skip-bad, the first of
+ * them, and every line counted. */
+static void t_read_big_lineno(void **state)
+{
+	(void)state;
+	const unsigned nlines = 30000;
+	size_t cap = 4u << 20, *starts = calloc(nlines + 4, sizeof(size_t));
+	char *text = malloc(cap), log[300], ops[300], want[400];
+	struct load_result res;
+	struct rerr e;
+	unsigned at[12] = { 3, 2000 }, nat = 2;
+
+	assert_non_null(text);
+	assert_non_null(starts);
+	/* the reads of the file: 64 KiB each, the part of a line left over
+	 * at the end of one moved to the start of the buffer first */
+	size_t n = lineno_log(text, nlines, 0, false, starts), edge = 65536;
+	for (unsigned line = 3; line <= nlines + 2 && nat < 10; line++) {
+		size_t end = line < nlines + 2 ? starts[line + 1] : n;
+		if (starts[line] < edge && end > edge) {
+			at[nat++] = line;               /* across two reads */
+			at[nat++] = line + 1;           /* the next buffer's first */
+			edge = starts[line] + 65536;
+		}
+	}
+	assert_int_equal(nat, 10);
+	at[nat++] = nlines + 3;                 /* the tail */
+	for (unsigned a = 0; a < nat; a++) {
+		bool tail = at[a] == nlines + 3;
+		n = lineno_log(text, nlines, at[a], tail, NULL);
+		assert_true(n < cap);
+		assert_int_not_equal(load_bytes("bl", text, n, false, log, ops, &res, &e), 0);
+		snprintf(want, sizeof(want), "%s:%u: expected OFFSET and LENGTH as unsigned decimal numbers",
+			 log, at[a]);
+		if (!strstr(e.msg, want))
+			fail_msg("expected '%s' in '%s'", want, e.msg);
+		assert_int_equal(access(ops, F_OK), -1);
+		assert_int_equal(load_bytes("bl", text, n, true, log, ops, &res, &e), 0);
+		assert_int_equal(res.bad_lines, 1);
+		assert_non_null(strstr(res.first_bad, want + strlen(log) - strlen("bl.iolog")));
+		assert_int_equal(res.lines, tail ? nlines + 3 : nlines + 2);
+		assert_int_equal(res.bytes, tail ? n + 1 : n);
+		unlink(log);
+		unlink(ops);
+	}
+	free(starts);
+
+	/* a line too long counts, the lines after it keep their numbers */
+	size_t big = (1u << 20) + 100;
+	free(text);
+	text = malloc(big + 200000);
+	assert_non_null(text);
+	n = (size_t)sprintf(text, "fio version 2 iolog\n/a add\n");
+	for (unsigned i = 0; i < 5000; i++)
+		n += (size_t)sprintf(text + n, "/a read %u 1\n", i);
+	memset(text + n, 'y', big);
+	n += big;
+	text[n++] = '\n';
+	for (unsigned i = 0; i < 5000; i++)
+		n += (size_t)sprintf(text + n, "/a write %u 1\n", i);
+	assert_int_equal(load_bytes("bl", text, n, true, log, ops, &res, &e), 0);
+	assert_int_equal(res.bad_lines, 1);
+	assert_non_null(strstr(res.first_bad, "bl.iolog:5003: line too long"));
+	assert_int_equal(res.lines, 2 + 5000 + 5000);
+	struct opstream s;
+	uint64_t got;
+	assert_int_equal(opstream_open(&s, ops, NULL), 0);
+	const struct op *o = opstream_rank_ops(&s, 0, &got);
+	assert_int_equal(got, 1 + 5000 + 5000 + 1);
+	for (unsigned i = 0; i < 5000; i++) {
+		assert_int_equal(o[1 + i].line, 3 + i);
+		assert_int_equal(o[1 + 5000 + i].line, 5004 + i);
+		assert_int_equal(o[1 + 5000 + i].offset, i);
+	}
+	opstream_close(&s);
+	free(text);
+	unlink(log);
+	unlink(ops);
+}
+
+/* Pass 1 finds a late "add" wherever it falls in a buffer (its "dd" across
+ * 16-, 32- or 64-byte steps, after names full of "dd"): the file added
+ * and, written, opened for writing. */
+static void t_read_add_anywhere(void **state)
+{
+	(void)state;
+	char text[1024], name[300], log[300], ops[300];
+	struct opstream s;
+	struct rerr e;
+
+	for (unsigned k = 1; k < 200; k++) {
+		int n = snprintf(name, sizeof(name), "/dd/");
+		for (unsigned j = 0; j < k; j++)
+			name[n++] = j % 3 ? 'd' : 'x';
+		name[n] = '\0';
+		/* blanks after "add" on every other: lines of 192 bytes and more */
+		snprintf(text, sizeof(text),
+			 "fio version 2 iolog\n/ddd add\n/ddd write 0 1\n%s add%*s\n%s write 5 6\n",
+			 name, k % 2 ? 150 : 0, "", name);
+		path_in(log, sizeof(log), "aa.iolog");
+		path_in(ops, sizeof(ops), "aa.ops");
+		write_text(log, text);
+		if (load_log(log, ops, &s, &e))
+			fail_msg("k=%u: %s", k, e.msg);
+		uint64_t got;
+		const struct op *o = opstream_rank_ops(&s, 0, &got);
+		assert_int_equal(got, 6);
+		assert_int_equal(o[2].kind, OP_OPEN);
+		assert_string_equal(opstream_path(&s, o[2].file), name);
+		assert_int_equal(o[2].oflags, O_RDWR);
+		assert_int_equal(o[3].offset, 5);
+		opstream_close(&s);
+		unlink(log);
+		unlink(ops);
+	}
+}
+
+/* Many names alike: the same last 8 bytes and lengths apart, or the same
+ * length and first and last 8 bytes, the middle ones apart (the slots of
+ * files found lately shared): each line's own file. */
+static void t_read_names_alike(void **state)
+{
+	(void)state;
+	char names[80][64], log[300], ops[300];
+	size_t cap = 1u << 20, n = 0;
+	char *text = malloc(cap);
+	unsigned nn = 0;
+	struct opstream s;
+
+	assert_non_null(text);
+	for (unsigned i = 1; i <= 40; i++, nn++) {
+		memset(names[nn], 0, sizeof(names[nn]));
+		names[nn][0] = '/';
+		memset(names[nn] + 1, 'a', i);
+		strcat(names[nn], "/out.dat");
+	}
+	for (unsigned i = 0; i < 20; i++, nn++)
+		snprintf(names[nn], sizeof(names[nn]), "/mnt/xx/ra%06u/out.dat", i * 37);
+	for (unsigned i = 0; i < 10; i++, nn++)
+		snprintf(names[nn], sizeof(names[nn]), "/r%u/s/common/tail", i);
+	n += (size_t)sprintf(text, "fio version 3 iolog\n");
+	for (unsigned i = 0; i < nn; i++)
+		n += (size_t)sprintf(text + n, "0 %s add\n", names[i]);
+	for (unsigned i = 0; i < 3000; i++)
+		n += (size_t)sprintf(text + n, "%u %s read %u 1\n", i, names[i * 2654435761u % nn], i);
+	assert_true(n < cap);
+	load_text("alike", text, log, ops, &s);
+	free(text);
+	uint64_t got;
+	const struct op *o = opstream_rank_ops(&s, 0, &got);
+	for (unsigned i = 0, k = 0; i < 3000; i++, k++) {
+		while (k < got && o[k].kind == OP_OPEN)
+			k++;
+		assert_true(k < got);
+		assert_int_equal(o[k].kind, OP_READ);
+		assert_int_equal(o[k].offset, i);
+		assert_string_equal(opstream_path(&s, o[k].file), names[i * 2654435761u % nn]);
+	}
+	opstream_close(&s);
+	unlink(log);
+	unlink(ops);
+}
+
 /* ---- round trip: export, read back, export again ------------------------ */
 
 static char *slurp_all(const char *dirpath, unsigned nranks)
@@ -919,6 +1254,10 @@ int main(void)
 		cmocka_unit_test(t_read_late_adds_far),
 		cmocka_unit_test(t_read_nul),
 		cmocka_unit_test(t_read_skip_bad),
+		cmocka_unit_test(t_read_big),
+		cmocka_unit_test(t_read_big_lineno),
+		cmocka_unit_test(t_read_add_anywhere),
+		cmocka_unit_test(t_read_names_alike),
 		cmocka_unit_test(t_roundtrip),
 		cmocka_unit_test(t_natural_order),
 	};

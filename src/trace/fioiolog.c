@@ -394,6 +394,8 @@ struct iolog {
 	uint64_t clock_ns;       /* v2: sum of waits */
 	uint64_t last_ns;        /* time of the last line fed */
 	uint64_t synth_opens, synth_closes, close_not_open;
+	uint32_t recent[16];     /* pass 2: file index + 1 by name_key, 0 none */
+	struct sc_event ev;      /* pass 2: read/write/sync events (src, pid set) */
 };
 
 /* 8 bytes at a time (every byte counts: names often differ only in the
@@ -481,6 +483,48 @@ static int64_t file_find(struct iolog *L, const char *s, size_t n, int add)
 	f->len = n;
 	L->hash[j] = (uint32_t)L->nf + 1;
 	return (int64_t)L->nf++;
+}
+
+/* A slot of L->recent for a name of n >= 8 bytes, from its last 8 (the
+ * bytes one job's files differ in) and its length. */
+static inline size_t name_key(const char *s, size_t n)
+{
+	uint64_t w;
+
+	memcpy(&w, s + n - 8, 8);
+	return (size_t)(((w ^ n) * 0x9e3779b97f4a7c15ull) >> 60);
+}
+
+/* file_find(L, s, n, 0) for pass 2, the files named lately first: a
+ * name's slot in L->recent holds the last file found there. */
+static inline int64_t file_find_recent(struct iolog *L, const char *s, size_t n)
+{
+	if (n < 8)
+		return file_find(L, s, n, 0);
+	size_t k = name_key(s, n);
+	uint32_t r = L->recent[k];
+	if (r && L->f[r - 1].len == n) {
+		/* n <= 24 (most names): 3 words each, compared at once */
+		const char *f = L->f[r - 1].name;
+		uint64_t x0, y0, x1, y1, x2, y2;
+		if (n > 24) {
+			if (same_name(f, s, n))
+				return r - 1;
+		} else {
+			memcpy(&x0, f, 8);
+			memcpy(&y0, s, 8);
+			memcpy(&x1, f + (n > 16 ? 8 : 0), 8);
+			memcpy(&y1, s + (n > 16 ? 8 : 0), 8);
+			memcpy(&x2, f + n - 8, 8);
+			memcpy(&y2, s + n - 8, 8);
+			if (!((x0 ^ y0) | (x1 ^ y1) | (x2 ^ y2)))
+				return r - 1;
+		}
+	}
+	int64_t fi = file_find(L, s, n, 0);
+	if (fi >= 0)
+		L->recent[k] = (uint32_t)fi + 1;
+	return fi;
 }
 
 enum iact { A_ADD, A_OPEN, A_CLOSE, A_READ, A_WRITE, A_SYNC, A_DATASYNC, A_TRIM, A_WAIT };
@@ -701,6 +745,33 @@ static int io_close(struct iolog *L, size_t fi, uint64_t ts, unsigned long line,
 	return feed_ev(L, &ev, line);
 }
 
+/* The event of a read, write, sync or datasync line on open file fi.
+ * L->ev is sc_event_init's with src and pid set, and builder_event leaves
+ * it be: only what such an event sets changes (all of it, each time). */
+static inline int emit_io(struct iolog *L, const struct iline *il, size_t fi, uint64_t ts,
+			  unsigned long line)
+{
+	struct sc_event *io = &L->ev;
+
+	io->line = line;
+	io->fd = (int64_t)fi + 3;
+	io->ts_ns = ts;
+	if (il->act == A_SYNC || il->act == A_DATASYNC) {
+		io->call = il->act == A_SYNC ? SC_FSYNC : SC_FDATASYNC;
+		io->name = il->act == A_SYNC ? "sync" : "datasync";
+		io->offset = SC_NOOFF;
+		io->len = 0;
+		io->ret = 0;
+	} else {
+		io->call = il->act == A_READ ? SC_READ : SC_WRITE;
+		io->name = il->act == A_READ ? "read" : "write";
+		io->offset = (int64_t)il->off;
+		io->len = il->len;
+		io->ret = (int64_t)il->len;
+	}
+	return builder_event(L->b, io, L->e);
+}
+
 /* Pass 2's work for one checked line. */
 static int iolog_emit(struct iolog *L, const struct iline *il, size_t fi, unsigned long line)
 {
@@ -736,46 +807,58 @@ static int iolog_emit(struct iolog *L, const struct iline *il, size_t fi, unsign
 		if (rc)
 			return rc;
 	}
-	sc_event_init(&ev);
-	ev.fd = (int64_t)fi + 3;
-	ev.ts_ns = ts;
-	if (il->act == A_SYNC || il->act == A_DATASYNC) {
-		ev.call = il->act == A_SYNC ? SC_FSYNC : SC_FDATASYNC;
-		ev.name = il->act == A_SYNC ? "sync" : "datasync";
-		ev.ret = 0;
-	} else {
-		ev.call = il->act == A_READ ? SC_READ : SC_WRITE;
-		ev.name = il->act == A_READ ? "read" : "write";
-		ev.offset = (int64_t)il->off;
-		ev.len = il->len;
-		ev.ret = (int64_t)il->len;
-	}
-	return feed_ev(L, &ev, line);
+	return emit_io(L, il, fi, ts, line);
 }
 
-/* Whether s[0..n) holds "add" (16 places at a step where the CPU has
- * SSE2): a line without it is no add line. */
+/* Whether s[0..n) holds "add" (s[n] and LR_PAD bytes after it readable).
+ * Where the CPU has SSE2, 32 bytes a step: one compare with 'd' each 16,
+ * the pairs "dd" from the mask and the byte before each pair checked for
+ * an 'a' (a pair is rare but in "add"). */
 static bool has_add(const char *s, size_t n)
 {
 	size_t i = 0;
 #if defined(__SSE2__)
-	const __m128i a = _mm_set1_epi8('a'), d = _mm_set1_epi8('d');
-	if (n >= 18) {
-		/* the places 0..n-3, 16 at a time, the last 16 overlapping */
-		for (;; i += 16) {
-			if (i + 18 > n)
-				i = n - 18;
-			__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-			__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 1));
-			__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 2));
-			if (_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(x0, a),
-							    _mm_and_si128(_mm_cmpeq_epi8(x1, d),
-									  _mm_cmpeq_epi8(x2, d)))))
+	const __m128i d = _mm_set1_epi8('d');
+	uint32_t prev = 0;      /* s[i - 1] is a 'd' */
+
+	/* 64 bytes a step while they lie in s[0..n) */
+	for (; i + 64 <= n; i += 64) {
+		const __m128i *q = (const __m128i *)(const void *)(s + i);
+		uint64_t m = (uint64_t)(unsigned)_mm_movemask_epi8(
+				     _mm_cmpeq_epi8(_mm_loadu_si128(q), d)) |
+			     (uint64_t)(unsigned)_mm_movemask_epi8(
+				     _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), d)) << 16 |
+			     (uint64_t)(unsigned)_mm_movemask_epi8(
+				     _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), d)) << 32 |
+			     (uint64_t)(unsigned)_mm_movemask_epi8(
+				     _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), d)) << 48;
+		uint64_t dd = m & (m << 1 | prev);
+		prev = (uint32_t)(m >> 63);
+		for (; dd; dd &= dd - 1) {
+			size_t k = i + (size_t)__builtin_ctzll(dd);
+			if (k >= 2 && s[k - 2] == 'a')
 				return true;
-			if (i + 18 == n)
-				return false;
 		}
 	}
+	for (; i < n; i += 32) {
+		uint32_t m = (uint32_t)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), d));
+		if (n - i > 16)  /* s + i + 16 <= s + n: readable */
+			m |= (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+				     _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16)), d))
+			     << 16;
+		if (n - i < 32)
+			m &= (1u << (n - i)) - 1;
+		/* bit k: s[i + k - 1] and s[i + k] are both 'd' */
+		uint32_t dd = m & (m << 1 | prev);
+		prev = m >> 31;
+		for (; dd; dd &= dd - 1) {
+			size_t k = i + (size_t)__builtin_ctz(dd);
+			if (k >= 2 && s[k - 2] == 'a')
+				return true;
+		}
+	}
+	return false;
 #endif
 	for (; i + 3 <= n; i++)
 		if (s[i] == 'a' && s[i + 1] == 'd' && s[i + 2] == 'd')
@@ -892,10 +975,194 @@ static int iolog_pass1(struct iolog *L)
 	return rc;
 }
 
-/* Pass 2: check every line and emit its events. */
+/* Pass 2's work for a line iolog_line found good naming file fi (as
+ * file_find found it): the file's checks, then its events.  0, or the
+ * error (told in L->e, but -ENOMEM). */
+static int pass2_fi(struct iolog *L, const struct iline *il, int64_t fi, unsigned long lineno)
+{
+	const char *why;
+
+	if (fi < -1)
+		return (int)fi;
+	if (fi < 0 || (il->act != A_ADD && !L->f[fi].added))
+		why = "file not added (no 'FILE add' line before)";
+	else if (il->act == A_OPEN && L->f[fi].xopen)
+		why = "file opened again without a close";
+	else {
+		if (il->act == A_ADD)
+			L->f[fi].added = 1;
+		else if (il->act == A_OPEN)
+			L->f[fi].xopen = 1;
+		else if (il->act == A_CLOSE)
+			L->f[fi].xopen = 0;
+		return iolog_emit(L, il, (size_t)fi, lineno);
+	}
+	return trace_bad_line(L->in, L->e, L->src, lineno, why);
+}
+
+/* Pass 2's work for line number lineno, l[0..n) NUL-terminated with
+ * LR_PAD readable bytes after (the general way, any line). */
+static int pass2_line(struct iolog *L, char *l, size_t n, unsigned long lineno)
+{
+	struct iline il;
+	const char *why = NULL;
+	int rc;
+
+	L->in->lines++, L->in->bytes += n + 1;
+	if (lineno == 1)
+		return iolog_header(L, l, lineno);
+	rc = iolog_line(L, l, n, &il, &why);
+	if (rc == 1)
+		return 0;
+	if (rc)
+		return trace_bad_line(L->in, L->e, L->src, lineno, why);
+	return pass2_fi(L, &il, file_find_recent(L, il.file, il.flen), lineno);
+}
+
+#if defined(__SSE2__)
+/* Bits of the 16 bytes at s: the spaces in *sp; the other bytes up to
+ * 0x20 (NUL, tab, CR, '\n', any control) returned. */
+static inline uint64_t ctl16(const char *s, uint64_t *sp)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i spc = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
+	__m128i low = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
+
+	*sp = (unsigned)_mm_movemask_epi8(spc);
+	return (unsigned)_mm_movemask_epi8(_mm_andnot_si128(spc, low));
+}
+#endif
+
+/*
+ * iolog_line for the usual line, p[0..len) (len < 64) with spaces at the
+ * bits of sp and no other byte up to 0x20: fields one space apart, none
+ * at either end, numbers of 1 to 16 digits, good throughout.  true with
+ * *il as iolog_line makes it; false for any other line (iolog_line then
+ * reads it).  8 bytes are readable after p[len].
+ */
+static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t len, uint64_t sp,
+				   struct iline *il)
+{
+	size_t pos = 0, fe, ae, oe;
+
+	if (!len || (sp & (sp >> 1 | 1 | 1ull << (len - 1))))
+		return false;   /* a blank first, last, or after another */
+	if (L->version == 3) {
+		if (!sp)
+			return false;
+		pos = (size_t)__builtin_ctzll(sp);
+		sp &= sp - 1;
+		if (!scan_dec16(p, pos, &il->t_us))
+			return false;
+		pos++;
+	} else {
+		il->t_us = 0;
+	}
+	if (!sp)
+		return false;   /* no action */
+	fe = (size_t)__builtin_ctzll(sp);
+	sp &= sp - 1;
+	il->file = p + pos;
+	il->flen = fe - pos;
+	const char *a = p + fe + 1;
+	if (!sp) {
+		ae = len;
+	} else {
+		ae = (size_t)__builtin_ctzll(sp);
+		sp &= sp - 1;
+	}
+	size_t al = (size_t)(p + ae - a), act;
+	if (al == 4 && !memcmp(a, "read", 4))
+		act = A_READ;
+	else if (al == 5 && !memcmp(a, "write", 5))
+		act = A_WRITE;
+	else
+		act = act_find(a, al);
+	if (act >= sizeof(act_names) / sizeof(act_names[0]))
+		return false;
+	il->act = (enum iact)act;
+	if (ae == len) {
+		if (act > A_CLOSE)
+			return false;
+		il->off = il->len = 0;
+		return true;
+	}
+	if (act <= A_CLOSE || !sp || (act == A_WAIT && L->version == 3))
+		return false;
+	oe = (size_t)__builtin_ctzll(sp);
+	if (sp & (sp - 1))
+		return false;   /* too many fields */
+	if (!scan_dec16(p + ae + 1, oe - ae - 1, &il->off) ||
+	    !scan_dec16(p + oe + 1, len - oe - 1, &il->len))
+		return false;
+	if ((act == A_READ || act == A_WRITE) && il->len > OP_MAX_DATA_LEN)
+		return false;
+	return true;
+}
+
+/*
+ * Pass 2 over a block of whole lines from lr_next_block: blk[0..n), the
+ * last line's '\n' at blk[n], LR_PAD readable bytes after it; *lineno the
+ * number of the line before the block, counted on.  A line with 64
+ * readable bytes from its start is looked at 16 bytes at a time, its
+ * end and blanks from the masks, and read by iolog_line_fast when it has
+ * the usual shape; any other line goes to pass2_line, its '\n' a NUL.
+ */
+static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *lineno)
+{
+	char *p = blk, *end = blk + n;
+	/* readable: up to end + LR_PAD, inside lr's buffer (line 1 is never
+	 * in a block: the header goes the general way all the same) */
+	const char *lim = end + 1 + LR_PAD;
+	bool fast_ok = *lineno != 0;
+	uint64_t lines = 0, bytes = 0;  /* the fast path's, for L->in */
+	int rc = 0;
+
+	while (!rc && p <= end) {
+#if defined(__SSE2__)
+		if (fast_ok && (size_t)(lim - p) >= 64) {
+			uint64_t s0, s1, s2, s3;
+			uint64_t c = ctl16(p, &s0) | ctl16(p + 16, &s1) << 16 |
+				     ctl16(p + 32, &s2) << 32 | ctl16(p + 48, &s3) << 48;
+			if (c) {
+				size_t len = (size_t)__builtin_ctzll(c);
+				struct iline il;
+				uint64_t sp = (s0 | s1 << 16 | s2 << 32 | s3 << 48) & ((1ull << len) - 1);
+				if (p[len] == '\n' && iolog_line_fast(L, p, len, sp, &il)) {
+					lines++, bytes += len + 1;
+					++*lineno;
+					p += len + 1;
+					int64_t fi = file_find_recent(L, il.file, il.flen);
+					if (fi < 0 || il.act < A_READ || il.act > A_DATASYNC ||
+					    !L->f[fi].added || !L->f[fi].open) {
+						rc = pass2_fi(L, &il, fi, *lineno);
+						continue;
+					}
+					/* I/O on a file added and open: pass2_fi's
+					 * iolog_emit comes down to this */
+					uint64_t ts = L->version == 3 ? il.t_us * 1000 : L->clock_ns;
+					L->last_ns = ts;
+					rc = emit_io(L, &il, (size_t)fi, ts, *lineno);
+					continue;
+				}
+			}
+		}
+#endif
+		char *nl = memchr(p, '\n', (size_t)(end - p) + 1);
+		*nl = '\0';
+		rc = pass2_line(L, p, (size_t)(nl - p), ++*lineno);
+		p = nl + 1;
+	}
+	L->in->lines += lines, L->in->bytes += bytes;
+	return rc;
+}
+
+/* Pass 2: check every line and emit its events, a block of whole lines
+ * at a time (lineno: lr.lineno counts only the lines lr_next gave). */
 static int iolog_pass2(struct iolog *L)
 {
 	struct linereader lr;
+	unsigned long lineno = 0;
 	char *l;
 	size_t n;
 	int rc;
@@ -903,12 +1170,17 @@ static int iolog_pass2(struct iolog *L)
 	rc = iolog_open(L, &lr);
 	if (rc)
 		return rc;
-	while ((rc = lr_next(&lr, &l, &n)) != 0) {
-		struct iline il;
-		const char *why = NULL;
+	sc_event_init(&L->ev);
+	L->ev.src = L->src;
+	L->ev.pid = L->pid;
+	for (;;) {
+		unsigned long before = lr.lineno;
 
+		rc = lr_next_block(&lr, &l, &n);
+		if (!rc)
+			break;
 		if (rc == -E2BIG) {
-			rc = trace_bad_line(L->in, L->e, L->src, lr.lineno, "line too long");
+			rc = trace_bad_line(L->in, L->e, L->src, ++lineno, "line too long");
 			if (rc)
 				break;
 			continue;
@@ -917,54 +1189,20 @@ static int iolog_pass2(struct iolog *L)
 			rc = read_error(L, rc);
 			break;
 		}
-		L->in->lines++, L->in->bytes += n + 1;
-		if (lr.lineno == 1) {
-			rc = iolog_header(L, l, lr.lineno);
-			if (rc)
-				break;
-			continue;
-		}
-		rc = iolog_line(L, l, n, &il, &why);
-		if (rc == 1) {
-			rc = 0;
-			continue;
-		}
-		int64_t fi = rc ? -1 : file_find(L, il.file, il.flen, 0);
-		if (fi < -1) {
-			rc = (int)fi;
-			break;
-		}
-		if (!rc && (fi < 0 || (il.act != A_ADD && !L->f[fi].added))) {
-			why = "file not added (no 'FILE add' line before)";
-			rc = -EINVAL;
-		}
-		if (!rc && il.act == A_OPEN && L->f[fi].xopen) {
-			why = "file opened again without a close";
-			rc = -EINVAL;
-		}
-		if (rc) {
-			rc = trace_bad_line(L->in, L->e, L->src, lr.lineno, why);
-			if (rc)
-				break;
-			continue;
-		}
-		if (il.act == A_ADD)
-			L->f[fi].added = 1;
-		else if (il.act == A_OPEN)
-			L->f[fi].xopen = 1;
-		else if (il.act == A_CLOSE)
-			L->f[fi].xopen = 0;
-		rc = iolog_emit(L, &il, (size_t)fi, lr.lineno);
+		if (lr.lineno != before)
+			rc = pass2_line(L, l, n, ++lineno);       /* one line from lr_next */
+		else
+			rc = pass2_block(L, l, n, &lineno);
 		if (rc)
 			break;
 	}
-	if (!rc && lr.lineno == 0)
+	if (!rc && lineno == 0)
 		rc = rerr_set(L->e, -EINVAL, "%s: empty iolog", L->src);
 	if (!rc) {
 		/* what is still open is closed, as fio does when the job ends */
 		for (size_t i = 0; i < L->nf && !rc; i++)
 			if (L->f[i].open)
-				rc = io_close(L, i, L->last_ns, lr.lineno, OPF_SYNTH);
+				rc = io_close(L, i, L->last_ns, lineno, OPF_SYNTH);
 	}
 	lr_close(&lr);
 	return rc;
