@@ -503,6 +503,181 @@ static void t_spilled_runs(void **st)
 	unlink(b);
 }
 
+/* ---- pass 2 on made-up dumps: the sort, the merge, the per-file sums ---- */
+
+#define P2_RANKS 6
+#define P2_FILES 5
+
+/* A dump of P2_RANKS ranks (numbered out of order, rank 4 with MPIIO
+ * segments only) by P2_FILES files, with starts up to tmax seconds
+ * (pseudo-random, many equal), zero lengths, and (rank 7, /p2/f1) in two
+ * blocks: the first read-only, with the first segment; the second with
+ * writes, the last to start and the one that ends last.  Returns the
+ * number of POSIX segments. */
+static unsigned p2_dump(const char *path, double tmax)
+{
+	static const int rank[P2_RANKS] = { 7, 1000000, 3, 0, 12, 4 };
+	FILE *f = fopen(path, "w");
+	unsigned seed = 12345, nseg = 0;
+
+	assert_non_null(f);
+	fprintf(f, "# darshan log version: 3.21\n# start_time: 1594155460\n# nprocs: 7\n\n"
+		"# ***************************************************\n"
+		"# DXT_POSIX module data\n"
+		"# ***************************************************\n\n");
+	for (int fi = 0; fi < P2_FILES; fi++)
+		for (int ri = 0; ri < P2_RANKS - 1; ri++) {
+			int nw = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 9;
+			int nr = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 9;
+			bool dup = rank[ri] == 7 && fi == 1;
+			if (dup)
+				nw = 0, nr = 2;
+			fprintf(f, "# DXT, file_id: %d, file_name: /p2/f%d\n"
+				"# DXT, rank: %d, hostname: h%d\n"
+				"# DXT, write_count: %d, read_count: %d\n"
+				"# Module    Rank  Wt/Rd  Segment          Offset          Length    Start(s)      End(s)\n",
+				100 + fi, fi, rank[ri], ri, nw, nr);
+			for (int k = 0; k < nw + nr; k++) {
+				unsigned x = (seed = seed * 1103515245u + 12345u) >> 8;
+				/* starts on a coarse grid: many are equal */
+				double t0 = (double)(x % 64) * tmax / 64;
+				double t1 = t0 + (double)(x % 3) * 0.0001;
+				if (dup)        /* both first, one ends late */
+					t0 = 0, t1 = k ? tmax + 1 : 0.0001;
+				fprintf(f, " X_POSIX %7d  %s %8d %15u %15u %11.4f %11.4f\n", rank[ri],
+					k < nw ? "write" : "read", k < nw ? k : k - nw, x % 100000,
+					x % 5 ? x % 4096 : 0, t0, t1);
+				nseg++;
+			}
+			fprintf(f, "\n");
+			if (dup) {
+				fprintf(f, "# DXT, file_id: 101, file_name: /p2/f1\n"
+					"# DXT, rank: 7, hostname: h0\n"
+					"# DXT, write_count: 2, read_count: 0\n"
+					" X_POSIX       7  write        0               0              10 %11.4f %11.4f\n"
+					" X_POSIX       7  write        1              10              10 %11.4f %11.4f\n\n",
+					tmax / 2, tmax + 2, tmax / 4, tmax / 4);
+				nseg += 2;
+			}
+		}
+	fprintf(f, "# ***************************************************\n"
+		"# DXT_MPIIO module data\n"
+		"# ***************************************************\n\n"
+		"# DXT, file_id: 100, file_name: /p2/f0\n# DXT, rank: 4, hostname: h5\n"
+		"# DXT, write_count: 1, read_count: 0\n"
+		" X_MPIIO       4  write        0               0              10      1.0000      2.0000\n");
+	fclose(f);
+	return nseg;
+}
+
+/* Every rank's ops in order (start, then line), one open and one close per
+ * (rank, file) around its segments, the close at the latest end; the
+ * sorted runs of the spill file merged give the very same ops. */
+static void t_pass2(void **st)
+{
+	(void)st;
+	/* 3.0 s: keys of a few bits; 400,000 s: 32-bit starts, more than 3
+	 * radix passes (rank above them) */
+	static const double tmax[] = { 3.0, 400000.0 };
+	static const size_t runs[] = { 1, 5, 64 };
+	char txt[600], a[600], b[600];
+
+	snprintf(txt, sizeof(txt), "%s/p2.dxt.txt", dir);
+	snprintf(a, sizeof(a), "%s/p2mem.ops", dir);
+	snprintf(b, sizeof(b), "%s/p2runs.ops", dir);
+	for (size_t t = 0; t < sizeof(tmax) / sizeof(tmax[0]); t++) {
+		unsigned nseg = p2_dump(txt, tmax[t]);
+		struct opstream x, y;
+		load_runs(txt, NULL, 0, a, &x);
+		assert_int_equal(x.nranks, P2_RANKS - 1);       /* rank 4: MPIIO only */
+		static const char *const names[] = { "rank 0", "rank 3", "rank 7", "rank 12",
+						     "rank 1000000" };
+		uint64_t data = 0;
+		for (uint32_t r = 0; r < x.nranks; r++) {
+			assert_string_equal(opstream_rank_name(&x, r), names[r]);
+			uint64_t n;
+			const struct op *o = opstream_rank_ops(&x, r, &n);
+			uint32_t opens[P2_FILES + 1] = { 0 }, closes[P2_FILES + 1] = { 0 };
+			uint64_t close_t[P2_FILES + 1] = { 0 }, end[P2_FILES + 1] = { 0 };
+			uint32_t fl[P2_FILES + 1] = { 0 }, w[P2_FILES + 1] = { 0 };
+			for (uint64_t i = 0; i < n; i++) {
+				uint32_t fi = o[i].file;
+				assert_true(fi < x.npaths && fi <= P2_FILES);
+				if (i)
+					assert_true(o[i].t_ns >= o[i - 1].t_ns);
+				if (i && op_is_data(o[i].kind) && op_is_data(o[i - 1].kind) &&
+				    o[i].t_ns == o[i - 1].t_ns)
+					assert_true(o[i].line > o[i - 1].line);
+				if (o[i].kind == OP_OPEN) {
+					assert_int_equal(opens[fi]++, 0);
+					fl[fi] = o[i].oflags;
+				} else if (o[i].kind == OP_CLOSE) {
+					assert_int_equal(closes[fi]++, 0);
+					close_t[fi] = o[i].t_ns;
+				} else {
+					assert_true(op_is_data(o[i].kind));
+					assert_int_equal(opens[fi], 1);
+					assert_int_equal(closes[fi], 0);
+					if (o[i].t_ns + o[i].dur_ns > end[fi])
+						end[fi] = o[i].t_ns + o[i].dur_ns;
+					w[fi] |= o[i].kind == OP_WRITE;
+					data++;
+				}
+			}
+			for (uint32_t fi = 0; fi < x.npaths; fi++) {
+				if (!opens[fi])
+					continue;
+				assert_int_equal(closes[fi], 1);
+				assert_int_equal(close_t[fi], end[fi]);
+				assert_int_equal(fl[fi], w[fi] ? O_RDWR | O_CREAT : O_RDONLY);
+			}
+			if (!strcmp(names[r], "rank 7")) {      /* the file in two blocks */
+				uint32_t line[2] = { 0, 0 }, nl = 0, ln = 0;
+				char l[256], prev[256] = "";
+				FILE *f = fopen(txt, "r");
+				assert_non_null(f);
+				while (fgets(l, sizeof(l), f)) {
+					ln++;
+					if (!strcmp(l, "# DXT, rank: 7, hostname: h0\n") &&
+					    !strcmp(prev, "# DXT, file_id: 101, file_name: /p2/f1\n"))
+						line[nl++ % 2] = ln - 1;
+					strcpy(prev, l);
+				}
+				fclose(f);
+				assert_int_equal(nl, 2);
+				uint32_t f1 = UINT32_MAX;
+				for (uint32_t fi = 0; fi < x.npaths; fi++)
+					if (!strcmp(opstream_path(&x, fi), "/p2/f1"))
+						f1 = fi;
+				assert_true(f1 < x.npaths);
+				assert_int_equal(opens[f1], 1);
+				assert_int_equal(fl[f1], O_RDWR | O_CREAT);
+				assert_int_equal(o[n - 1].kind, OP_CLOSE);
+				assert_int_equal(o[n - 1].file, f1);
+				/* the open's line: the block of the first segment; the
+				 * close's: of the last */
+				for (uint64_t i = 0; i < n; i++)
+					if (o[i].file == f1 && o[i].kind == OP_OPEN)
+						assert_int_equal(o[i].line, line[0]);
+				assert_int_equal(o[n - 1].line, line[1]);
+			}
+		}
+		assert_int_equal(data, nseg);
+		for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+			load_runs(txt, NULL, runs[r], b, &y);
+			assert_int_equal(x.nops, y.nops);
+			if (memcmp(x.ops, y.ops, x.nops * sizeof(*x.ops)))
+				fail_msg("%.0f s: runs of %zu differ from the sort in memory", tmax[t],
+					 runs[r]);
+			opstream_close(&y);
+		}
+		opstream_close(&x);
+	}
+	unlink(txt);
+	unlink(a);
+	unlink(b);
+}
+
 /* ---- the MPI-IO layer ------------------------------------------------------------- */
 
 static void t_mpiio(void **st)
@@ -1137,6 +1312,7 @@ int main(void)
 		cmocka_unit_test(t_darshan_log),
 		cmocka_unit_test(t_detect),
 		cmocka_unit_test(t_spilled_runs),
+		cmocka_unit_test(t_pass2),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -83,6 +83,14 @@ struct dblock {
 	int8_t module;
 	uint8_t have_rank, have_counts;
 	uint8_t damaged;          /* a segment line was skipped (--skip-bad) */
+	uint8_t kept;             /* a segment of the layer kept        */
+	uint8_t writes;           /* a write of the layer kept; then of all the
+	                           * blocks of its (rank, file): see file_sums */
+	/* of the segments kept (the layer's): the latest end, and the last in
+	 * pass 2's order (start, then line); file_sums makes them those of all
+	 * the blocks of the block's (rank, file), and lblock the line of the
+	 * block that holds the last */
+	uint32_t maxend, lstart, lline, lblock;
 };
 
 struct dxt {
@@ -1106,6 +1114,14 @@ static int segment_line(struct dxt *D, const char *p, const char *pe, unsigned l
 					   .end = f.t1,
 					   .block = (uint32_t)D->cur | (f.is_w ? WRITE_BIT : 0),
 					   .line = (uint32_t)line };
+	if (f.t1 > k->maxend)           /* what pass 2 needs of the block */
+		k->maxend = f.t1;
+	if (f.t0 >= k->lstart) {        /* later in the text: after on equal starts */
+		k->lstart = f.t0;
+		k->lline = (uint32_t)line;
+	}
+	k->writes |= f.is_w;
+	k->kept = 1;
 	return 0;
 }
 
@@ -1185,26 +1201,8 @@ static int read_text(struct dxt *D, const char *path)
 
 /* ---- pass 2: per rank, into the builder --------------------------------------- */
 
-static const struct dxt *sort_ctx;
-
-static int64_t seg_rank(const struct dxt *D, const struct seg *s)
-{
-	return D->ranks[D->blocks[s->block & ~WRITE_BIT].rank].rank;
-}
-
-static int cmp_seg(const void *a, const void *b)
-{
-	const struct seg *x = a, *y = b;
-	const struct dxt *D = sort_ctx;
-	int64_t rx = D->ranks[D->blocks[x->block & ~WRITE_BIT].rank].rank;
-	int64_t ry = D->ranks[D->blocks[y->block & ~WRITE_BIT].rank].rank;
-
-	if (rx != ry)
-		return rx < ry ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return (x->line > y->line) - (x->line < y->line);
-}
+/* Pass 2 orders the records by (rank number, start, line): sort_segs within
+ * a run, merge_open and seg_next across the runs. */
 
 static const struct drank *rank_sort_ctx;
 
@@ -1214,50 +1212,102 @@ static int cmp_rank_ix(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* D->segs sorted as cmp_seg orders them, by a stable radix sort: the
- * records are in line order, so sorting on (rank's place among the rank
- * numbers, start) keeps equal keys by line.  Passes over a key byte that
- * every record shares are skipped. */
-static int sort_segs(struct dxt *D)
+/* Each rank's place among the rank numbers: ord[rank index]; NULL when
+ * out of memory. */
+static uint32_t *rank_order(const struct dxt *D)
 {
-	size_t n = D->nseg;
-	if (n < 2)
-		return 0;
 	uint32_t *ord = malloc((D->nrank ? D->nrank : 1) * sizeof(*ord));
 	uint32_t *rix = malloc((D->nrank ? D->nrank : 1) * sizeof(*rix));
-	uint64_t *key = malloc(2 * n * sizeof(*key));
-	uint32_t *idx = malloc(2 * n * sizeof(*idx));
-	struct seg *out = malloc(n * sizeof(*out));
-	int rc = ord && rix && key && idx && out ? 0 : -ENOMEM;
-	for (uint32_t r = 0; !rc && r < D->nrank; r++)
-		rix[r] = r;
-	if (!rc) {
+	if (ord && rix) {
+		for (uint32_t r = 0; r < D->nrank; r++)
+			rix[r] = r;
 		rank_sort_ctx = D->ranks;
 		qsort(rix, D->nrank, sizeof(*rix), cmp_rank_ix);
 		rank_sort_ctx = NULL;
 		for (uint32_t r = 0; r < D->nrank; r++)
 			ord[rix[r]] = r;
-		for (size_t i = 0; i < n; i++) {
-			const struct seg *g = &D->segs[i];
-			key[i] = (uint64_t)ord[D->blocks[g->block & ~WRITE_BIT].rank] << 32 | g->start;
-			idx[i] = (uint32_t)i;
+	} else {
+		free(ord);
+		ord = NULL;
+	}
+	free(rix);
+	return ord;
+}
+
+#define SORT_DIGIT 11u            /* at most 11 key bits per radix pass */
+#define SORT_PASSES 6u            /* 64 bits / SORT_DIGIT, rounded up  */
+
+/* D->segs sorted by (rank number, start, line), by a stable LSD radix sort: the
+ * records are in line order, so sorting on (rank's place among the rank
+ * numbers, start) keeps equal keys by line.  The key packs the rank's place
+ * just above the bits the largest start needs, and is sorted on in as few
+ * passes of at most SORT_DIGIT bits as its width takes (the usual trace:
+ * 3 or fewer), all counted while the keys are made; a pass whose digit
+ * every record shares is skipped. */
+static int sort_segs(struct dxt *D)
+{
+	size_t n = D->nseg;
+	if (n < 2)
+		return 0;
+	uint32_t *ord = rank_order(D);
+	uint32_t *bord = malloc((D->nblock ? D->nblock : 1) * sizeof(*bord));
+	uint64_t *key = malloc(2 * n * sizeof(*key));
+	uint32_t *idx = malloc(2 * n * sizeof(*idx));
+	uint32_t *cnt = malloc(SORT_PASSES * ((size_t)1 << SORT_DIGIT) * sizeof(*cnt));
+	struct seg *out = malloc(n * sizeof(*out));
+	int rc = ord && bord && key && idx && cnt && out ? 0 : -ENOMEM;
+	if (!rc) {
+		const struct seg *sg = D->segs;
+		uint32_t smax = 0;
+		for (size_t i = 0; i < n; i++)
+			smax |= sg[i].start;
+		unsigned sbits = smax ? 32u - (unsigned)__builtin_clz(smax) : 0;
+		uint32_t omax = 0;
+		for (size_t k = 0; k < D->nblock; k++) {        /* each block's rank's place */
+			bord[k] = ord[D->blocks[k].rank];
+			omax |= bord[k];
 		}
+		unsigned hi = sbits + (omax ? 32u - (unsigned)__builtin_clz(omax) : 0);
+		unsigned np = (hi + SORT_DIGIT - 1) / SORT_DIGIT;
+		unsigned w = np ? (hi + np - 1) / np : 0;       /* bits per pass */
+		uint32_t mask = (1u << w) - 1;
+		size_t nb = (size_t)1 << w;
 		uint64_t *k0 = key, *k1 = key + n;
 		uint32_t *i0 = idx, *i1 = idx + n;
-		for (unsigned sh = 0; sh < 64; sh += 8) {
-			size_t cnt[256] = { 0 };
-			for (size_t i = 0; i < n; i++)
-				cnt[(k0[i] >> sh) & 255]++;
-			if (cnt[(k0[0] >> sh) & 255] == n)
-				continue;       /* one value in this byte: order unchanged */
-			for (size_t b = 0, at = 0; b < 256; b++) {
-				size_t c = cnt[b];
-				cnt[b] = at;
-				at += c;
+		memset(cnt, 0, (np > 3 ? np : 3) * nb * sizeof(*cnt));
+		if (np <= 3) {          /* the usual: rank and start in 33 bits */
+			uint32_t *c0 = cnt, *c1 = cnt + nb, *c2 = cnt + 2 * nb;
+			for (size_t i = 0; i < n; i++) {
+				uint64_t k = (uint64_t)bord[sg[i].block & ~WRITE_BIT] << sbits | sg[i].start;
+				k0[i] = k;
+				i0[i] = (uint32_t)i;
+				c0[k & mask]++;
+				c1[(k >> w) & mask]++;
+				c2[(k >> 2 * w) & mask]++;
+			}
+		} else {
+			for (size_t i = 0; i < n; i++) {
+				uint64_t k = (uint64_t)bord[sg[i].block & ~WRITE_BIT] << sbits | sg[i].start;
+				k0[i] = k;
+				i0[i] = (uint32_t)i;
+				for (unsigned p = 0; p < np; p++)
+					cnt[p * nb + ((k >> (p * w)) & mask)]++;
+			}
+		}
+		for (unsigned p = 0; p < np; p++) {
+			uint32_t *c = cnt + p * nb;
+			unsigned sh = p * w;
+			if (c[(k0[0] >> sh) & mask] == n)
+				continue;       /* one value in this digit: order unchanged */
+			for (size_t b = 0, at = 0; b < nb; b++) {
+				size_t v = c[b];
+				c[b] = (uint32_t)at;
+				at += v;
 			}
 			for (size_t i = 0; i < n; i++) {
-				size_t j = cnt[(k0[i] >> sh) & 255]++;
-				k1[j] = k0[i];
+				uint64_t k = k0[i];
+				uint32_t j = c[(k >> sh) & mask]++;
+				k1[j] = k;
 				i1[j] = i0[i];
 			}
 			uint64_t *tk = k0;
@@ -1268,13 +1318,17 @@ static int sort_segs(struct dxt *D)
 			i1 = ti;
 		}
 		for (size_t i = 0; i < n; i++)
-			out[i] = D->segs[i0[i]];
-		memcpy(D->segs, out, n * sizeof(*out));
+			out[i] = sg[i0[i]];
+		free(D->segs);          /* the sorted copy takes its place */
+		D->segs = out;
+		D->capseg = n;
+		out = NULL;
 	}
 	free(ord);
-	free(rix);
+	free(bord);
 	free(key);
 	free(idx);
+	free(cnt);
 	free(out);
 	return rc;
 }
@@ -1330,141 +1384,166 @@ static int spill_run(struct dxt *D)
 struct cursor {                   /* one sorted run being merged     */
 	struct seg *buf;          /* SEG_BUF records (NULL: the run in memory) */
 	uint64_t next, end;       /* records still to read: [next, end) */
-	size_t i, n;              /* buf[i..n) not yet taken         */
-	const struct seg *mem;
+	const struct seg *at, *lim; /* [at, lim) in view, not yet taken: at
+	                           * is the head */
+	uint64_t key;             /* the head's (rank's place, start) */
+	uint32_t line;            /* and line: what the merge compares */
 };
 
-static const struct seg *cur_head(const struct cursor *c)
+/* The head's sort key, from bord: each block's rank's place. */
+static inline void cur_key(struct cursor *c, const uint32_t *bord)
 {
-	return c->mem ? &c->mem[c->i] : &c->buf[c->i];
+	const struct seg *s = c->at;
+	c->key = (uint64_t)bord[s->block & ~WRITE_BIT] << 32 | s->start;
+	c->line = s->line;
+}
+
+/* Cursor x's head before y's: by (rank number, start, line). */
+static inline bool cur_before(const struct cursor *x, const struct cursor *y)
+{
+	return x->key < y->key || (x->key == y->key && x->line < y->line);
 }
 
 /* The cursor's next record into view; 0 at the end (*more false). */
 static int cur_fill(struct dxt *D, struct cursor *c, bool *more)
 {
-	if (c->i < c->n) {
+	if (c->at < c->lim) {
 		*more = true;
 		return 0;
 	}
 	*more = false;
-	if (c->mem || c->next >= c->end)
+	if (!c->buf || c->next >= c->end)
 		return 0;
 	size_t k = c->end - c->next < SEG_BUF ? (size_t)(c->end - c->next) : SEG_BUF;
 	int rc = spill_io(D, false, c->buf, k * sizeof(struct seg), c->next);
 	c->next += k;
-	c->i = 0;
-	c->n = k;
+	c->at = c->buf;
+	c->lim = c->buf + k;
 	*more = !rc;
 	return rc;
 }
 
-/* Merge the runs and the sorted records in memory into one sorted run
- * after them in the spill file; *first: where it starts. */
-static int merge_runs(struct dxt *D, uint64_t *first)
+/* The sorted segments, by index, taken in order: all in memory, or the
+ * runs of the spill file and the records in memory merged as they are
+ * taken (a heap of the runs' heads). */
+struct segsrc {
+	struct dxt *D;
+	const struct seg *mem;    /* all of them, or NULL: merged    */
+	struct cursor *c;         /* the runs, the one in memory last */
+	struct cursor **heap;     /* of the runs not exhausted       */
+	size_t nc, live;
+	size_t pos;               /* index of heap[0]'s head         */
+	const uint32_t *bord;     /* each block's rank's place       */
+	int err;                  /* a read failed (D->e says why)    */
+};
+
+static void merge_free(struct segsrc *S)
 {
-	size_t nc = D->nruns + 1, live = 0;
-	struct cursor *c = calloc(nc, sizeof(*c));
-	struct cursor **heap = calloc(nc, sizeof(*heap));
-	struct seg *out = malloc(SEG_BUF * sizeof(*out));
-	size_t nout = 0;
-	uint64_t at = D->spilled + D->nseg;     /* the merged run goes here */
-	int rc = c && heap && out ? 0 : -ENOMEM;
-	*first = at;
+	for (size_t r = 0; S->c && r < S->nc; r++)
+		free(S->c[r].buf);
+	free(S->c);
+	free(S->heap);
+	free((void *)S->bord);
+	S->c = NULL;
+	S->heap = NULL;
+	S->bord = NULL;
+}
+
+/* Ready to merge the runs and the sorted records in memory. */
+static int merge_open(struct dxt *D, struct segsrc *S)
+{
+	size_t nc = D->nruns + 1;
+	uint32_t *ord = rank_order(D);
+	uint32_t *bord = malloc((D->nblock ? D->nblock : 1) * sizeof(*bord));
+
+	S->mem = NULL;
+	S->nc = nc;
+	S->live = 0;
+	S->pos = 0;
+	S->c = calloc(nc, sizeof(*S->c));
+	S->heap = calloc(nc, sizeof(*S->heap));
+	S->bord = bord;
+	int rc = S->c && S->heap && ord && bord ? 0 : -ENOMEM;
+	for (size_t k = 0; k < D->nblock && !rc; k++)
+		bord[k] = ord[D->blocks[k].rank];
+	free(ord);
+	struct cursor *c = S->c;
 	for (size_t r = 0; r < D->nruns && !rc; r++) {
 		c[r] = (struct cursor){ .next = D->runs[r],
 					.end = r + 1 < D->nruns ? D->runs[r + 1] : D->spilled };
 		if (!(c[r].buf = malloc(SEG_BUF * sizeof(struct seg))))
 			rc = -ENOMEM;
 	}
-	c[nc - 1] = (struct cursor){ .mem = D->segs, .n = D->nseg };
+	if (!rc)
+		c[nc - 1] = (struct cursor){ .at = D->segs, .lim = D->segs + D->nseg };
 	for (size_t r = 0; r < nc && !rc; r++) {
 		bool more;
 		rc = cur_fill(D, &c[r], &more);
 		if (!rc && more) {      /* sift up into the heap of heads */
-			size_t i = live++;
-			for (; i && cmp_seg(cur_head(&c[r]), cur_head(heap[(i - 1) / 2])) < 0;
-			     i = (i - 1) / 2)
-				heap[i] = heap[(i - 1) / 2];
-			heap[i] = &c[r];
+			size_t i = S->live++;
+			cur_key(&c[r], bord);
+			for (; i && cur_before(&c[r], S->heap[(i - 1) / 2]); i = (i - 1) / 2)
+				S->heap[i] = S->heap[(i - 1) / 2];
+			S->heap[i] = &c[r];
 		}
 	}
-	while (live && !rc) {
-		struct cursor *h = heap[0];
-		out[nout++] = *cur_head(h);
-		h->i++;
-		if (nout == SEG_BUF) {
-			rc = spill_io(D, true, out, nout * sizeof(*out), at);
-			at += nout;
-			nout = 0;
-		}
-		bool more;
-		if (!rc)
-			rc = cur_fill(D, h, &more);
-		if (rc)
-			break;
-		struct cursor *x = more ? h : heap[--live];
-		size_t i = 0;           /* sift x down from the root */
-		for (;;) {
-			size_t l = 2 * i + 1, m = l;
-			if (l >= live)
-				break;
-			if (l + 1 < live && cmp_seg(cur_head(heap[l + 1]), cur_head(heap[l])) < 0)
-				m = l + 1;
-			if (cmp_seg(cur_head(heap[m]), cur_head(x)) >= 0)
-				break;
-			heap[i] = heap[m];
-			i = m;
-		}
-		if (live)
-			heap[i] = x;
-	}
-	if (!rc && nout)
-		rc = spill_io(D, true, out, nout * sizeof(*out), at);
-	for (size_t r = 0; c && r < nc; r++)
-		free(c[r].buf);
-	free(c);
-	free(heap);
-	free(out);
 	return rc;
 }
 
-struct segsrc {                   /* the sorted segments, by index   */
-	struct dxt *D;
-	const struct seg *mem;    /* all of them, or NULL: in the file */
-	uint64_t first;           /* file record of index 0           */
-	struct seg *buf;          /* SEG_BUF records: b0 .. b0+bn-1   */
-	size_t b0, bn;
-	int err;                  /* a read failed (D->e says why)    */
-};
-
-/* seg_at's read ahead: SEG_BUF records from i; NULL on a read error. */
-static __attribute__((noinline)) const struct seg *seg_fill(struct segsrc *S, size_t i)
+/* The merge's next record (index S->pos + 1); NULL on a read error. */
+static inline __attribute__((always_inline)) const struct seg *seg_next(struct segsrc *S)
 {
-	uint64_t total = S->D->spilled + S->D->nseg;
-	size_t k = total - i < SEG_BUF ? (size_t)(total - i) : SEG_BUF;
+	struct cursor **heap = S->heap;
+	struct cursor *h = heap[0];
+	bool more;
 
-	S->err = spill_io(S->D, false, S->buf, k * sizeof(struct seg), S->first + i);
-	if (S->err)
+	if (++h->at < h->lim) {
+		more = true;
+	} else if ((S->err = cur_fill(S->D, h, &more))) {
 		return NULL;
-	S->b0 = i;
-	S->bn = k;
-	return &S->buf[0];
+	}
+	struct cursor *x = h;
+	if (more)
+		cur_key(h, S->bord);
+	else
+		x = heap[--S->live];
+	size_t i = 0, live = S->live;   /* sift x down from the root */
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+		if (l >= live)
+			break;
+		if (l + 1 < live && cur_before(heap[l + 1], heap[l]))
+			m = l + 1;
+		if (!cur_before(heap[m], x))
+			break;
+		heap[i] = heap[m];
+		i = m;
+	}
+	S->pos++;
+	if (!live) {            /* not reached: seg_at stops at the total */
+		S->err = rerr_set(S->D->e, -EIO, "%s: the sorted segments end early", S->D->src);
+		return NULL;
+	}
+	heap[i] = x;
+	return heap[0]->at;
 }
 
-/* Segment i (read ahead SEG_BUF records at a time); NULL on a read error. */
+/* Segment i, i the last one taken or the next (from 0 up); NULL on a read
+ * error. */
 static inline const struct seg *seg_at(struct segsrc *S, size_t i)
 {
 	if (S->mem)
 		return &S->mem[i];
-	if (i - S->b0 < S->bn)          /* b0 <= i < b0 + bn */
-		return &S->buf[i - S->b0];
-	return seg_fill(S, i);
+	if (i == S->pos)
+		return S->heap[0]->at;
+	return seg_next(S);
 }
 
 struct fstate {                   /* one file of the rank being fed */
-	uint32_t last;            /* index of its last segment       */
+	uint32_t last;            /* line of its last segment        */
 	uint32_t last_line;       /* its block's line (the close's)  */
 	uint32_t close_t;         /* latest end of its segments      */
+	uint32_t lstart;          /* start of its last segment (file_sums) */
 	int32_t fd;               /* synthesized fd, -1 not open     */
 	uint8_t writes, used;
 };
@@ -1572,42 +1651,105 @@ static int emit_open(struct feeder *F, uint32_t file, const struct dblock *k, ui
 	return feed(F, &ev);
 }
 
-/* Segments [a, b) of one rank, sorted. */
-static int feed_rank(struct feeder *F, size_t a, size_t b)
+/* Each block of the layer gets what pass 2 needs of all the blocks of its
+ * (rank, file), which pass 1 summed block by block: the latest end, whether
+ * one writes, the last segment in pass 2's order and its block's line.
+ * darshan-dxt-parser writes one block per (rank, file) and module; a text
+ * that repeats one still gets one open and one close per rank and file.
+ * fs (one per file, all unused) is scratch, left unused. */
+static int file_sums(struct dxt *D, struct fstate *fs)
+{
+	size_t nb = D->nblock, nr = D->nrank;
+	uint32_t *at = calloc(nr + 1, sizeof(*at));
+	uint32_t *bl = malloc((nb ? nb : 1) * sizeof(*bl));
+	if (!at || !bl) {
+		free(at);
+		free(bl);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < nb; k++)         /* the blocks with segments, by rank */
+		if (D->blocks[k].kept)
+			at[D->blocks[k].rank + 1]++;
+	for (size_t r = 0; r < nr; r++)
+		at[r + 1] += at[r];
+	for (size_t k = 0; k < nb; k++)
+		if (D->blocks[k].kept)
+			bl[at[D->blocks[k].rank]++] = (uint32_t)k;
+	for (size_t r = 0, a = 0; r < nr; a = at[r++]) {        /* rank r: bl[a, at[r]) */
+		for (size_t j = a; j < at[r]; j++) {
+			const struct dblock *k = &D->blocks[bl[j]];
+			struct fstate *st = &fs[k->file];
+			if (!st->used) {
+				*st = (struct fstate){ .used = 1, .close_t = k->maxend, .writes = k->writes,
+						       .lstart = k->lstart, .last = k->lline,
+						       .last_line = k->line };
+				continue;
+			}
+			if (k->maxend > st->close_t)
+				st->close_t = k->maxend;
+			st->writes |= k->writes;
+			if (k->lstart > st->lstart || (k->lstart == st->lstart && k->lline > st->last)) {
+				st->lstart = k->lstart;
+				st->last = k->lline;
+				st->last_line = k->line;
+			}
+		}
+		for (size_t j = a; j < at[r]; j++) {
+			struct dblock *k = &D->blocks[bl[j]];
+			struct fstate *st = &fs[k->file];
+			k->maxend = st->close_t;
+			k->writes = st->writes;
+			k->lline = st->last;
+			k->lblock = st->last_line;
+			st->used = 0;
+		}
+	}
+	free(at);
+	free(bl);
+	return 0;
+}
+
+/* The segments of one rank, sorted: from a to the first of another rank
+ * (or the end, total); *next: where that is.  An open of each file before
+ * its first segment, a close once its last has ended (file_sums says
+ * which one that is). */
+static int feed_rank(struct feeder *F, size_t a, size_t total, size_t *next)
 {
 	struct dxt *D = F->D;
+	const struct dblock *blocks = D->blocks;
 	int rc = 0;
+	const struct seg *s = seg_at(F->src, a);
 
+	if (!s)
+		return F->src->err;
+	uint32_t rank = blocks[s->block & ~WRITE_BIT].rank;
 	F->ntouched = 0;
 	F->nheap = 0;
 	F->nfree = 0;
 	F->nextfd = 3;
-	for (size_t i = a; i < b; i++) {
-		const struct seg *s = seg_at(F->src, i);
-		if (!s)
-			return F->src->err;
-		uint32_t f = D->blocks[s->block & ~WRITE_BIT].file;
-		struct fstate *st = &F->fs[f];
-		if (!st->used) {
-			*st = (struct fstate){ .used = 1, .fd = -1 };
-			F->touched[F->ntouched++] = f;
-		}
-		st->last = (uint32_t)i;
-		st->last_line = D->blocks[s->block & ~WRITE_BIT].line;
-		if (s->end > st->close_t)
-			st->close_t = s->end;
-		if (s->block & WRITE_BIT)
-			st->writes = 1;
-	}
-	for (size_t i = a; i < b && !rc; i++) {
-		const struct seg *s = seg_at(F->src, i);
+	F->pid = D->ranks[rank].rank;
+
+	struct sc_event ev;             /* what every segment's event shares */
+	sc_event_init(&ev);
+	ev.src = D->src;
+	ev.pid = F->pid;
+	size_t i;
+	for (i = a; i < total && !rc; i++) {
+		s = seg_at(F->src, i);
 		if (!s) {
 			rc = F->src->err;
 			break;
 		}
-		const struct dblock *k = &D->blocks[s->block & ~WRITE_BIT];
+		const struct dblock *k = &blocks[s->block & ~WRITE_BIT];
+		if (k->rank != rank)
+			break;          /* the next rank's first segment */
 		struct fstate *st = &F->fs[k->file];
-		struct sc_event ev;
+		if (!st->used) {
+			*st = (struct fstate){ .used = 1, .fd = -1, .close_t = k->maxend,
+					       .writes = k->writes, .last = k->lline,
+					       .last_line = k->lblock };
+			F->touched[F->ntouched++] = k->file;
+		}
 
 		while (F->nheap && F->heap[0].t <= s->start && !rc) {
 			struct pending p = heap_pop(F);
@@ -1617,9 +1759,9 @@ static int feed_rank(struct feeder *F, size_t a, size_t b)
 			rc = emit_open(F, k->file, k, s->start);
 		if (rc)
 			break;
-		sc_event_init(&ev);
-		ev.call = s->block & WRITE_BIT ? SC_WRITE : SC_READ;
-		ev.name = s->block & WRITE_BIT ? "write" : "read";
+		bool w = s->block & WRITE_BIT;
+		ev.call = w ? SC_WRITE : SC_READ;
+		ev.name = w ? "write" : "read";
 		ev.fd = st->fd;
 		ev.offset = s->off;
 		ev.len = s->len;
@@ -1629,16 +1771,17 @@ static int feed_rank(struct feeder *F, size_t a, size_t b)
 		ev.line = s->line;
 		if (s->len > OP_MAX_DATA_LEN)
 			F->clamped++;
-		rc = feed(F, &ev);
-		if (!rc && i == st->last)
+		rc = builder_event(D->b, &ev, D->e);
+		if (!rc && s->line == st->last)
 			heap_push(F, (struct pending){ st->close_t, (uint32_t)i, k->file });
 	}
+	*next = i;
 	while (F->nheap && !rc) {
 		struct pending p = heap_pop(F);
 		rc = emit_close(F, &p);
 	}
-	for (size_t i = 0; i < F->ntouched; i++)
-		F->fs[F->touched[i]].used = 0;
+	for (size_t j = 0; j < F->ntouched; j++)
+		F->fs[F->touched[j]].used = 0;
 	return rc;
 }
 
@@ -1773,20 +1916,12 @@ static int feed_all(struct dxt *D)
 		if (D->banner_seen[m] && !D->banner_data[m])
 			D->incomplete[m] = true;
 	size_t total = D->spilled + D->nseg;
-	struct segsrc src = { .D = D, .mem = D->segs };
 	if (!total)
 		return nothing(D);
 	rc = sort_segs(D);
-	sort_ctx = D;           /* the merge compares records */
-	if (!rc && D->nruns) {        /* the runs and the rest, merged in the file */
-		src.mem = NULL;
-		rc = merge_runs(D, &src.first);
-		if (!rc && !(src.buf = malloc(SEG_BUF * sizeof(*src.buf))))
-			rc = -ENOMEM;
-		free(D->segs);  /* what was in memory is in the file now */
-		D->segs = NULL;
-	}
-	sort_ctx = NULL;
+	struct segsrc src = { .D = D, .mem = D->segs };   /* sort_segs moved them */
+	if (!rc && D->nruns)    /* the runs and the rest, merged as fed */
+		rc = merge_open(D, &src);
 	F.src = &src;
 	/* declare the ranks that have segments in the layer, by rank number */
 	struct drank *order = rc ? NULL : malloc((D->nrank ? D->nrank : 1) * sizeof(*order));
@@ -1800,6 +1935,8 @@ static int feed_all(struct dxt *D)
 		rc = -ENOMEM;
 		goto out;
 	}
+	if ((rc = file_sums(D, F.fs)))
+		goto out;
 	memcpy(order, D->ranks, D->nrank * sizeof(*order));
 	qsort(order, D->nrank, sizeof(*order), cmp_rank_num);
 	for (size_t i = 0; i < D->nrank && !rc; i++) {
@@ -1817,24 +1954,8 @@ static int feed_all(struct dxt *D)
 	if (rc)
 		goto out;
 	F.base_ns = D->start_time > 0 ? (uint64_t)D->start_time * 1000000000ull : 0;
-	for (size_t a = 0; a < total && !rc;) {
-		const struct seg *s = seg_at(&src, a);
-		if (!s) {
-			rc = src.err;
-			break;
-		}
-		int64_t r = seg_rank(D, s);
-		size_t b = a + 1;
-		while (b < total && (s = seg_at(&src, b)) && seg_rank(D, s) == r)
-			b++;
-		if (!s) {
-			rc = src.err;
-			break;
-		}
-		F.pid = r;
-		rc = feed_rank(&F, a, b);
-		a = b;
-	}
+	for (size_t a = 0; a < total && !rc;)
+		rc = feed_rank(&F, a, total, &a);
 	if (!rc)
 		rc = write_info(D, &F, other_only);
 	if (rc && !D->e->msg[0])
@@ -1847,7 +1968,7 @@ out:
 	free(F.touched);
 	free(F.heap);
 	free(F.freefd);
-	free(src.buf);
+	merge_free(&src);
 	return rc;
 }
 
