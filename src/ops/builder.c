@@ -1006,16 +1006,11 @@ static int do_await(struct builder *b, struct proc *p, const struct sc_event *ev
 	return emit(b, p, ev, &op);
 }
 
-static int do_seek(struct builder *b, struct proc *p, const struct sc_event *ev)
+/* o's position after the lseek ev: its result, or when the trace does not
+ * show it (= ?) worked out from whence and offset; a failed one leaves it. */
+static inline __attribute__((always_inline)) void seek_to(struct builder *b, struct ofd *o,
+							  const struct sc_event *ev)
 {
-	struct ofd *o;
-	int rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
-	if (rc || !o)
-		return rc;
-	uint32_t h;
-	rc = use_ofd(b, p, ev, o, &h);
-	if (rc)
-		return rc;
 	int64_t np;
 	if (ev->ret >= 0 && ev->ret != SC_RET_UNKNOWN) {
 		np = ev->ret;
@@ -1035,6 +1030,19 @@ static int do_seek(struct builder *b, struct proc *p, const struct sc_event *ev)
 	}
 	if (np >= 0)
 		o->pos = (uint64_t)np;
+}
+
+static int do_seek(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	struct ofd *o;
+	int rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
+	if (rc || !o)
+		return rc;
+	uint32_t h;
+	rc = use_ofd(b, p, ev, o, &h);
+	if (rc)
+		return rc;
+	seek_to(b, o, ev);
 	struct op op = op_new(OP_SEEK);
 	op.handle = h;
 	op.file = o->file;
@@ -1598,25 +1606,8 @@ static inline __attribute__((always_inline)) int seek_fast(struct builder *b, st
 	if (!op)
 		return 1;
 	/* from here on as do_seek does it */
-	int64_t np, ret = ev->ret;
-	if (ret >= 0) {
-		np = ret;
-	} else if (ret == SC_RET_UNKNOWN) {
-		int64_t base = 0;
-		if (ev->whence == SEEK_CUR)
-			base = (int64_t)o->pos;
-		else if (ev->whence == SEEK_END) {
-			uint64_t *s = size_of(b, o->file);
-			base = s ? (int64_t)*s : 0;
-		}
-		np = base + ev->offset;
-		if (np < 0)
-			np = -1;
-	} else {
-		np = -1;            /* failed: position unchanged */
-	}
-	if (np >= 0)
-		o->pos = (uint64_t)np;
+	int64_t ret = ev->ret;
+	seek_to(b, o, ev);
 	op->offset = o->pos;
 	op->len = 0;
 	op->result = ret == SC_RET_UNKNOWN ? (int64_t)o->pos : ret;

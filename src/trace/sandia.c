@@ -134,6 +134,19 @@ static const unsigned char name_byte[256] = {
 	['Y'] = 1, ['Z'] = 1,
 };
 
+/* The ')' that closes a '(' just before s[i], parentheses nesting in
+ * between; len when there is none. */
+static size_t paren_close(const char *s, size_t len, size_t i)
+{
+	unsigned long depth = 1;
+	for (; (i = scan_any2(s, len, i, '(', ')')) < len; i++)
+		if (s[i] == '(')
+			depth++;
+		else if (--depth == 0)
+			return i;
+	return len;
+}
+
 /* Parse "name(value)name:(value) ..." with nested parentheses in values.
  * Returns 0 or -EINVAL with *why.  (The general way; fields_parse tries
  * fields_fast first.) */
@@ -161,16 +174,8 @@ static int fields_parse_gen(const char *s, size_t len, struct sfields *out, cons
 			return -EINVAL;
 		}
 		size_t vs = ++i;
-		int depth = 1;
-		for (; (i = scan_any2(s, len, i, '(', ')')) < len; i++) {
-			if (s[i] == ')') {
-				if (--depth == 0)
-					break;
-			} else {
-				depth++;
-			}
-		}
-		if (depth) {
+		i = paren_close(s, len, i);
+		if (i >= len) {
 			*why = "expected ')' closing a field value";
 			return -EINVAL;
 		}
@@ -462,16 +467,7 @@ static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, si
 	if (j >= rem || s[ns + j] != '(')
 		return false;
 	*vs = ns + j + 1;
-	size_t i = *vs;
-	unsigned long depth = 1;
-	for (; (i = scan_any2(s, len, i, '(', ')')) < len; i++) {
-		if (s[i] == ')') {
-			if (--depth == 0)
-				break;
-		} else {
-			depth++;
-		}
-	}
+	size_t i = paren_close(s, len, *vs);
 	*e = i;
 	return i < len;
 #endif
