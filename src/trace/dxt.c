@@ -818,10 +818,12 @@ static __attribute__((noinline)) int seg_fields(struct dxt *D, int m, const char
  * '.'.
  */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if !defined(__SSE2__)
 static inline __attribute__((always_inline)) bool is_blank(char c)
 {
 	return c == ' ' || c == '\t';
 }
+#endif
 
 /* The first byte from q that is not a blank or a tab (the NUL at the
  * line's end stops it at the latest). */

@@ -1111,10 +1111,12 @@ static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t 
 static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *lineno)
 {
 	char *p = blk, *end = blk + n;
+#if defined(__SSE2__)
 	/* readable: up to end + LR_PAD, inside lr's buffer (line 1 is never
 	 * in a block: the header goes the general way all the same) */
 	const char *lim = end + 1 + LR_PAD;
 	bool fast_ok = *lineno != 0;
+#endif
 	uint64_t lines = 0, bytes = 0;  /* the fast path's, for L->in */
 	int rc = 0;
 
