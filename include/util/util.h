@@ -107,4 +107,32 @@ const char *fmt_bytes(char *buf, size_t len, double bytes);   /* "1.5 MiB" */
 const char *fmt_ns(char *buf, size_t len, double ns);         /* "850 ns", "12.5 µs", "12.30 ms", "1.234 s" */
 const char *fmt_utc_now(char *buf, size_t len);              /* "2026-11-25T08:40:01Z" */
 
+/* A hash of the n bytes at s, for tables of names (files, call names):
+ * 8 bytes at a time, the last 8 overlapping what came before (every byte
+ * counts: names often differ only in the middle, "/scratch/rank0001/
+ * out.dat"), then a final mix.  Reads those n bytes only. */
+static inline uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		__builtin_memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	if (i < n) {
+		w = 0;
+		if (n >= 8)
+			__builtin_memcpy(&w, s + n - 8, 8);
+		else
+			for (size_t k = 0; k < n; k++)
+				w |= (uint64_t)(unsigned char)s[k] << (8 * k);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+	}
+	h ^= h >> 32;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
+
 #endif

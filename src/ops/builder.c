@@ -1281,29 +1281,6 @@ static inline struct skipseen *skip_seen(struct builder *b, const char *at)
 	return &b->skipseen[(a ^ (a >> 6) ^ (a >> 12)) & 63];
 }
 
-static uint64_t skip_hash(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
-	}
-	if (i < n) {
-		if (n >= 8) {
-			memcpy(&w, s + n - 8, 8);   /* the last 8, overlapping */
-		} else {
-			w = 0;
-			for (size_t k = 0; k < n; k++)
-				w = w << 8 | (unsigned char)s[k];
-		}
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-	}
-	h ^= h >> 32;
-	return h;
-}
-
 static int skip_rehash(struct builder *b)
 {
 	size_t cap = b->skhcap ? b->skhcap * 2 : 64;
@@ -1311,7 +1288,7 @@ static int skip_rehash(struct builder *b)
 	if (!t)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->nskips; i++) {
-		size_t j = skip_hash(b->skips[i].name, b->skips[i].len) & (cap - 1);
+		size_t j = hash_bytes(b->skips[i].name, b->skips[i].len) & (cap - 1);
 		while (t[j])
 			j = (j + 1) & (cap - 1);
 		t[j] = (uint32_t)i + 1;
@@ -1329,7 +1306,7 @@ static __attribute__((noinline)) int count_skip_slow(struct builder *b, const ch
 	if ((b->nskips + 1) * 2 > b->skhcap && skip_rehash(b))
 		return -ENOMEM;
 	size_t len = strlen(name), mask = b->skhcap - 1;
-	size_t j = skip_hash(name, len) & mask, i;
+	size_t j = hash_bytes(name, len) & mask, i;
 	while (b->skhash[j]) {
 		i = b->skhash[j] - 1;
 		if (b->skips[i].len == len && !memcmp(b->skips[i].name, name, len))

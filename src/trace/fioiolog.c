@@ -398,33 +398,6 @@ struct iolog {
 	struct sc_event ev;      /* pass 2: read/write/sync events (src, pid set) */
 };
 
-/* 8 bytes at a time (every byte counts: names often differ only in the
- * middle, "/scratch/rank0001/out.dat"), the last 8 overlapping what came
- * before, then a final mix. */
-static uint64_t name_hash(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
-	}
-	if (i < n) {
-		w = 0;
-		if (n >= 8)
-			memcpy(&w, s + n - 8, 8);
-		else
-			for (size_t k = 0; k < n; k++)
-				w |= (uint64_t)(unsigned char)s[k] << (8 * k);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-	}
-	h ^= h >> 32;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 29);
-}
-
 /* Whether a[0..n) and b[0..n) match, the last 8 bytes first (names of
  * one job's files differ at their ends: "job0.file0", "job0.file1"). */
 static inline bool same_name(const char *a, const char *b, size_t n)
@@ -452,7 +425,7 @@ static int64_t file_find(struct iolog *L, const char *s, size_t n, int add)
 		if (!h)
 			return -ENOMEM;
 		for (size_t i = 0; i < L->nf; i++) {
-			size_t j = name_hash(L->f[i].name, L->f[i].len) & (cap - 1);
+			size_t j = hash_bytes(L->f[i].name, L->f[i].len) & (cap - 1);
 			while (h[j])
 				j = (j + 1) & (cap - 1);
 			h[j] = (uint32_t)i + 1;
@@ -463,7 +436,7 @@ static int64_t file_find(struct iolog *L, const char *s, size_t n, int add)
 	}
 	if (L->last < L->nf && L->f[L->last].len == n && same_name(L->f[L->last].name, s, n))
 		return (int64_t)L->last;
-	size_t j = name_hash(s, n) & (L->hcap - 1);
+	size_t j = hash_bytes(s, n) & (L->hcap - 1);
 	while (L->hash[j]) {
 		struct ifile *f = &L->f[L->hash[j] - 1];
 		if (f->len == n && same_name(f->name, s, n))

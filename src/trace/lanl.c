@@ -1370,25 +1370,6 @@ static uint64_t clock_ts(struct fstate *s, uint64_t tod)
 	return s->day * DAY_NS + tod;
 }
 
-/* A hash of the n bytes at s (8 at a time; only those bytes are read). */
-static uint32_t name_hash(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-	if (n < 8) {
-		for (size_t i = 0; i < n; i++)
-			h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	} else {
-		for (size_t i = 0; i + 8 < n; i += 8) {
-			memcpy(&w, s + i, 8);
-			h = (h ^ w) * 0x100000001b3ull;
-		}
-		memcpy(&w, s + n - 8, 8);       /* the last 8, overlapping */
-		h = (h ^ w) * 0x100000001b3ull;
-	}
-	h ^= h >> 29;
-	return (uint32_t)(h ^ h >> 32);
-}
-
 /* Rebuild the name index at twice the size. */
 static int count_rehash(struct fstate *s)
 {
@@ -1397,7 +1378,7 @@ static int count_rehash(struct fstate *s)
 	if (!h)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->ncnt; i++) {
-		size_t j = name_hash(s->cnt[i].name, s->cnt[i].len) & (cap - 1);
+		size_t j = hash_bytes(s->cnt[i].name, s->cnt[i].len) & (cap - 1);
 		while (h[j])
 			j = (j + 1) & (cap - 1);
 		h[j] = (uint32_t)i + 1;
@@ -1416,7 +1397,7 @@ static int count_call(struct fstate *s, const char *name, size_t nl, size_t *ix)
 		if (rc)
 			return rc;
 	}
-	size_t j = name_hash(name, nl) & (s->chcap - 1);
+	size_t j = hash_bytes(name, nl) & (s->chcap - 1);
 	for (; s->chash[j]; j = (j + 1) & (s->chcap - 1))
 		if (s->cnt[s->chash[j] - 1].len == nl && !memcmp(s->cnt[s->chash[j] - 1].name, name, nl)) {
 			*ix = s->chash[j] - 1;
