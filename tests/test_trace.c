@@ -489,6 +489,34 @@ static void test_ff_relative_child_clock(void **state)
 	done(&res, &s);
 }
 
+/* strace of a program reading a Sandia .sanitized file (tar, cat): the
+ * bytes it read, in quotes, hold "tracetype(" and "str(", but no line
+ * starts with them: strace, not Sandia.  And the Sandia lines themselves,
+ * indented, still are Sandia. */
+static void test_detect_strace_of_sandia_bytes(void **state)
+{
+	(void)state;
+	put("cat.tr", "6140  20:53:31.183945 openat(AT_FDCWD</tmp>, \"cth.sanitized\", O_RDONLY) = 6</tmp/cth.sanitized> <0.000020>\n"
+		      "6140  20:53:31.184000 read(6</tmp/cth.sanitized>, \"header app(cth)nprocs(2)rank(0)headernode(1.2)\\ntracetype(ENTER)time:(1)time:(2)str(open)\"..., 10240) = 10240 <0.000354>\n"
+		      "6140  20:53:31.184339 write(1</dev/pts/0>, \"(0)whence(0)\\ntracetype(EXIT)time\"..., 10240) = 10240 <0.000021>\n"
+		      "6140  20:53:31.184400 close(6</tmp/cth.sanitized>) = 0 <0.000005>\n");
+	struct load_result res;
+	struct opstream s;
+	char *arg[1] = { (char *)tp("cat.tr") };
+	load(arg, 1, NULL, false, &res, &s);
+	assert_string_equal(res.format, "strace");
+	expect(&s, "pid 6140", 1, 10240, 0, 0);
+	done(&res, &s);
+
+	put("ind.sanitized", "header app(x)nprocs(1)rank(0)headernode(1.2)\n"
+			     "  tracetype(ENTER)time:(1)time:(2)str(open)path(/a)flags(0)mode(0)\n"
+			     "  tracetype(EXIT)time:(1)time:(3)str(open)ret(3)\n");
+	arg[0] = (char *)tp("ind.sanitized");
+	load(arg, 1, NULL, false, &res, &s);
+	assert_string_equal(res.format, "sandia");
+	done(&res, &s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_midnight),
 		cmocka_unit_test(test_stderr_cut_clone),
 		cmocka_unit_test(test_detect_ltrace),
+		cmocka_unit_test(test_detect_strace_of_sandia_bytes),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

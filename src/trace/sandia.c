@@ -1513,16 +1513,33 @@ static int sandia_parse(struct trace_input *in, struct builder *b, struct rerr *
 	return rc;
 }
 
+/* Only what starts a line counts (after blanks, as the parser skips
+ * them): "tracetype(" of an event line, "header ... headernode(" of a
+ * section's header.  Another trace may hold those words elsewhere on its
+ * lines (strace of a program reading a .sanitized file shows its bytes in
+ * quotes, the newlines escaped), and is not taken for this format. */
 static int sandia_probe(const char *head, size_t len)
 {
-	size_t n = len < 65536 ? len : 65536;
-	if (memmem(head, n, "tracetype(", 10) && memmem(head, n, "str(", 4))
-		return 95;
-	if (memmem(head, n, "headernode(", 11))
-		return 90;
-	if (memmem(head, n, "tracetype(", 10))
-		return 70;
-	return 0;
+	const char *end = head + (len < 65536 ? len : 65536);
+	bool ev = false, ev_str = false, hdr = false;
+
+	for (const char *p = head; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+
+		while (p < le && (*p == ' ' || *p == '\t'))
+			p++;
+		size_t n = (size_t)(le - p);
+		if (n >= 10 && !memcmp(p, "tracetype(", 10)) {
+			ev = true;
+			if (memmem(p, n, "str(", 4))
+				ev_str = true;
+		} else if (n >= 6 && !memcmp(p, "header", 6) && memmem(p, n, "headernode(", 11)) {
+			hdr = true;
+		}
+		p = le + 1;
+	}
+	return ev_str ? 95 : hdr ? 90 : ev ? 70 : 0;
 }
 
 const struct trace_format trace_sandia = {
