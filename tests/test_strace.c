@@ -295,6 +295,66 @@ static void test_unfinished_resumed_interleaved(void **state)
 	assert_string_equal(e[2].fdpath, "/tmp/fmtprobe/t.dat");
 }
 
+/* strace -z / -Z (real capture of a shell's $(pwd), strace 6.1): the
+ * rest of a call left unfinished comes on the next line, bare; a call
+ * name on that line is a call of its own */
+static void test_bare_continuation(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "13097 20:56:24.727970 +++ exited with 0 +++");
+	FEED_OK(f, "13095 20:56:24.727840 read(3</tmp/p.dat>,  <unfinished ...>");
+	FEED_OK(f, "\"\", 4096)                               = 0 <0.000130>");
+	FEED_OK(f, "13302 20:56:26.984525 pread64(4</tmp/q.dat>, \"ab\"..., 8192, 100 <unfinished ...>");
+	FEED_OK(f, "0) = 8192 <0.000197>");
+	/* not after an unfinished line: a bad line, as before */
+	assert_int_equal(feed(f, "0) = 8192 <0.000197>"), -EINVAL);
+	FEED_OK(f, "13302 20:56:26.985000 write(4</tmp/q.dat>,  <unfinished ...>");
+	FEED_OK(f, "13303 20:56:26.985100 close(5</tmp/r.dat>) = 0 <0.000010>");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[1].pid, 13095);
+	assert_int_equal(e[1].call, SC_READ);
+	assert_int_equal(e[1].fd, 3);
+	assert_int_equal(e[1].len, 4096);
+	assert_int_equal(e[1].ret, 0);
+	assert_int_equal(e[1].ts_ns, TOD(20, 56, 24, 727840));
+	assert_int_equal(e[2].pid, 13302);
+	assert_int_equal(e[2].offset, 1000);
+	assert_int_equal(e[2].len, 8192);
+	assert_int_equal(e[3].pid, 13303);
+	assert_int_equal(e[3].call, SC_CLOSE);
+}
+
+/* -e read=all -e write=all: the hex dumps after a transfer are skipped */
+static void test_hexdump_lines(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "12953 20:56:23.477778 pwritev2(3</tmp/p.bin>, [{iov_base=\"aaaa\"..., iov_len=100}, {iov_base=\"bbbb\"..., iov_len=200}], 2, 4096, 0) = 300 <0.000013>");
+	FEED_OK(f, " * 100 bytes in buffer 0");
+	FEED_OK(f, " | 00000  61 61 61 61 61 61 61 61  61 61 61 61 61 61 61 61  aaaaaaaaaaaaaaaa |");
+	FEED_OK(f, " | 00060  61 61 61 61                                       aaaa             |");
+	FEED_OK(f, " * 200 bytes in buffer 1");
+	FEED_OK(f, " | 000c0  62 62 62 62 62 62 62 62                           bbbbbbbb         |");
+	FEED_OK(f, "12953 20:56:23.477800 fsync(3</tmp/p.bin>) = 0 <0.000013>");
+	assert_int_equal(f->cap.n, 2);
+	assert_int_equal(f->cap.ev[0].call, SC_WRITE);
+	assert_int_equal(f->cap.ev[0].ret, 300);
+	assert_int_equal(f->cap.ev[1].call, SC_FSYNC);
+	/* a bar and a word is not a dump */
+	assert_int_equal(feed(f, " | 0000x  61"), -EINVAL);
+}
+
+/* strace -e raw=all: no file names to replay; said so at the first
+ * open that succeeded (a failed one with an address is EFAULT's) */
+static void test_raw_capture(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "12578 20:56:19.064800 openat(AT_FDCWD, 0x7ffd00000000, O_RDONLY) = -1 EFAULT (Bad address) <0.000010>");
+	assert_int_equal(feed(f, "12578 20:56:19.064900 openat(0xffffff9c, 0x7fbcb84030b1, 0x80000, 0) = 0x3 <0.000022>"),
+			 -EINVAL);
+	assert_non_null(strstr(f->e.msg, "strace -e raw="));
+}
+
 static void test_unfinished_never_resumed(void **state)
 {
 	struct fx *f = *state;
@@ -870,6 +930,13 @@ static void test_syscall_numbers(void **state)
 	assert_int_equal(e[2].pid, 8868);
 	/* an empty bracket is not a syscall number */
 	assert_int_equal(feed(f, "8869  23:04:55.840003 [ ] close(3) = 0"), -EINVAL);
+	/* -i where strace does not know the address (real capture of dd) */
+	FEED_OK(f, "8869  23:04:55.840004 [????????????????] +++ exited with 0 +++");
+	FEED_OK(f, "8868  23:04:55.840005 [????????????????] write(1, \"ab\", 2) = 2");
+	assert_int_equal(f->cap.n, 5);
+	assert_int_equal(f->cap.ev[3].pid, 8869);
+	assert_int_equal(f->cap.ev[4].call, SC_WRITE);
+	assert_int_equal(f->cap.ev[4].len, 2);
 }
 
 /* strace -C (real capture tests/data/strace/sysbench_C.txt): the summary
@@ -903,6 +970,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ff_file_pid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished_resumed_interleaved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished_never_resumed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bare_continuation, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hexdump_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_raw_capture, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quoted_buffers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iovecs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seeks, setup, teardown),

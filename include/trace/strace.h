@@ -29,6 +29,8 @@ struct strace_src {
 	uint64_t last_ts, day_off;
 	bool summary;            /* in the -c/-C table ("% time ...")       */
 	char *carry;             /* head of a line cut by "strace: Process"  */
+	unsigned long cont_line; /* the last "<unfinished ...>" line, and   */
+	int64_t cont_pid;        /* its pid (-z/-Z: a bare rest may follow) */
 	size_t carry_len, carry_cap;
 };
 

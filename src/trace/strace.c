@@ -892,8 +892,10 @@ static const char *timestamp(const char *l, size_t len, size_t st, size_t *ip, i
 	return NULL;
 }
 
-/* -i: "[00007f3c2a1b2c3d] " instruction pointer; -n: "[  59] " syscall
- * number (right-aligned); both may be given.  Returns the position after. */
+/* -i: "[00007f3c2a1b2c3d] " instruction pointer ("[????????????????] "
+ * where strace does not know it: a process's "+++ exited" line); -n:
+ * "[  59] " syscall number (right-aligned); both may be given.  Returns
+ * the position after. */
 static size_t skip_ip_and_number(const char *l, size_t len, size_t i)
 {
 	for (int k = 0; k < 2 && i + 2 < len && l[i] == '['; k++) {
@@ -901,7 +903,7 @@ static size_t skip_ip_and_number(const char *l, size_t len, size_t i)
 		while (j < len && l[j] == ' ')
 			j++;
 		size_t d = j;
-		while (j < len && hexval((unsigned char)l[j]) >= 0)
+		while (j < len && (hexval((unsigned char)l[j]) >= 0 || l[j] == '?'))
 			j++;
 		if (j == d || j + 1 >= len || l[j] != ']' || l[j + 1] != ' ')
 			break;
@@ -1339,7 +1341,7 @@ struct dec {
 	struct rerr *e;
 };
 
-enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3 };
+enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4 };
 
 static struct span arg(const struct dec *d, int k)
 {
@@ -1366,8 +1368,14 @@ static int fill_generic(struct dec *d)
 		return DEC_BAD;
 	if (cs->dirfd >= 0 && fd_at(d, cs->dirfd, &ev->dirfd, &ev->fdpath))
 		return DEC_BAD;
-	if (cs->path >= 0)
-		ev->path = strarg(d->p, arg(d, cs->path), &ev->path_flags);
+	if (cs->path >= 0) {
+		struct span pa = trim(arg(d, cs->path));
+		ev->path = strarg(d->p, pa, &ev->path_flags);
+		/* a file opened by an address, not a name: strace -e raw= */
+		if (!ev->path && cs->call == SC_OPEN && ev->ret >= 0 && pa.n > 2 &&
+		    pa.s[0] == '0' && pa.s[1] == 'x')
+			return DEC_BAD_RAW;
+	}
 	if (cs->path2 >= 0)
 		ev->path2 = strarg(d->p, arg(d, cs->path2), NULL);
 	if (cs->len >= 0) {
@@ -1959,6 +1967,10 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 	if (!rc && negative_transfer(&d))
 		return bad_line(p, e, src, lineno, line, len,
 				"a length and offset >= 0 (the call succeeded)");
+	if (rc == DEC_BAD_RAW)
+		return bad_line(p, e, src, lineno, line, len,
+				"a path in quotes, not an address (a capture made with strace -e raw=..."
+				" has no file names: capture without it)");
 	if (rc == DEC_BAD || rc == DEC_BAD_IOCB)
 		return bad_line(p, e, src, lineno, line, len, rc == DEC_BAD_IOCB ? "an iocb array" :
 						"arguments of the form strace prints");
@@ -2015,6 +2027,21 @@ static int cut_line(struct strace_parser *p, struct strace_src *src, char *line,
  * table, strace's own messages.  0: parse *line as a call line; 1: done
  * with it; -errno.
  */
+/* -e read=SET / -e write=SET: the bytes of each read or write dumped
+ * after the call, " | 00010  03 00 3e 00 ...  ..>..... |", for a vector
+ * each buffer's after " * 100 bytes in buffer 0" (t after the blanks). */
+static bool hexdump_line(const char *t, size_t n)
+{
+	if (n >= 4 && t[0] == '*' && t[1] == ' ' && t[2] >= '0' && t[2] <= '9')
+		return memmem(t, n, " bytes in buffer ", 17) != NULL;
+	if (n < 9 || t[0] != '|' || t[1] != ' ' || t[7] != ' ')
+		return false;
+	for (int k = 2; k < 7; k++)
+		if (hexval((unsigned char)t[k]) < 0)
+			return false;
+	return true;
+}
+
 static int line_preamble(struct strace_parser *p, struct strace_src *src, char **linep,
 			 size_t *lenp, size_t bad, unsigned long lineno, struct rerr *e)
 {
@@ -2044,6 +2071,8 @@ static int line_preamble(struct strace_parser *p, struct strace_src *src, char *
 		return 1;
 	if (len - nb >= 2 && line[nb] == '>' && line[nb + 1] == ' ')
 		return 1;                                /* -k backtrace frame */
+	if (hexdump_line(line + nb, len - nb))
+		return 1;                                /* -e read=/-e write= */
 	/* -C: the summary table after the calls ("% time     seconds ...",
 	 * "------ ----", " 45.12    0.002567   12   200    3 pread64") */
 	if (len - nb >= 6 && !memcmp(line + nb, "% time", 6)) {
@@ -2122,25 +2151,22 @@ static int exit_line(struct strace_parser *p, struct strace_src *src, int64_t pi
 	return p->emit(p->arg, &ev, e);
 }
 
-/* "<... NAME resumed>REST": joined to the pending start and decoded. */
-static int resumed_line(struct strace_parser *p, struct strace_src *src, int64_t pid,
-			unsigned long lineno, uint64_t ts, char *t, size_t tn, const char *line,
-			size_t len, struct rerr *e)
+/* The rest of pid's pending call (name: what the line says it is, or
+ * NULL for a bare continuation), joined to its start and decoded. */
+static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
+		  unsigned long lineno, uint64_t ts, const char *name, size_t nlen, char *rest,
+		  size_t rn, const char *line, size_t len, struct rerr *e)
 {
-	size_t i = 5, ns = 5;
-	while (i < tn && is_name_char((unsigned char)t[i]))
-		i++;
-	if (i == ns || tn - i < 9 || memcmp(t + i, " resumed>", 9))
-		return bad_line(p, e, src, lineno, line, len, "'<... NAME resumed>'");
-	size_t nlen = i - ns;
-	char *rest = t + i + 9;
-	size_t rn = tn - i - 9, keep;
+	size_t keep;
 	struct pend *pe = imap_get(&p->pend, pid);
-	if (!pe || !pe->active || strlen(pe->name) != nlen || memcmp(pe->name, t + ns, nlen)) {
+	if (!pe || !pe->active ||
+	    (name && (strlen(pe->name) != nlen || memcmp(pe->name, name, nlen)))) {
 		/* no start (attached mid-call): nothing to decode */
 		p->syscalls++;
-		return emit_skip(p, src, pid, lineno, ts, "resumed-without-start", e);
+		return emit_skip(p, src, pid, lineno, !name && pe ? pe->ts : ts,
+				 "resumed-without-start", e);
 	}
+	nlen = strlen(pe->name);
 	pe->active = 0;
 	if (pe->is_clone)
 		clones_del(p, pid);
@@ -2159,6 +2185,19 @@ static int resumed_line(struct strace_parser *p, struct strace_src *src, int64_t
 	char nm[64];
 	memcpy(nm, pe->name, nlen + 1);
 	return decode(p, src, pid, pe->ts, pe->line, nm, nlen, j, jl, line, len, e);
+}
+
+/* "<... NAME resumed>REST": joined to the pending start and decoded. */
+static int resumed_line(struct strace_parser *p, struct strace_src *src, int64_t pid,
+			unsigned long lineno, uint64_t ts, char *t, size_t tn, const char *line,
+			size_t len, struct rerr *e)
+{
+	size_t i = 5, ns = 5;
+	while (i < tn && is_name_char((unsigned char)t[i]))
+		i++;
+	if (i == ns || tn - i < 9 || memcmp(t + i, " resumed>", 9))
+		return bad_line(p, e, src, lineno, line, len, "'<... NAME resumed>'");
+	return resume(p, src, pid, lineno, ts, t + ns, i - ns, t + i + 9, tn - i - 9, line, len, e);
 }
 
 static int clones_push(struct strace_parser *p, int64_t pid)
@@ -2206,6 +2245,8 @@ static int unfinished_line(struct strace_parser *p, struct strace_src *src, int6
 	pe->line = lineno;
 	pe->src = src->name;
 	pe->active = 1;
+	src->cont_line = lineno;
+	src->cont_pid = pid;
 	const struct callspec *cs = lookup(p, name, nlen);
 	pe->is_clone = cs && cs->shape == SH_CLONE;
 	return pe->is_clone ? clones_push(p, pid) : 0;
@@ -2249,6 +2290,22 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 	return decode(p, src, pid, ts, lineno, t, i, body, bn, line, len, e);
 }
 
+/* Whether the line, its prefix read, starts like an event: a call, a
+ * resumed call, a signal or an exit. */
+static bool event_like(const struct sprefix *pre, const char *line, size_t len)
+{
+	const char *t = line + pre->pos;
+	size_t tn = len - pre->pos, i = 0;
+
+	if (pre->why)
+		return false;
+	if (tn >= 4 && (!memcmp(t, "--- ", 4) || !memcmp(t, "+++ ", 4) || !memcmp(t, "<... ", 4)))
+		return true;
+	while (i < tn && is_name_char((unsigned char)t[i]))
+		i++;
+	return i && i < tn && t[i] == '(';
+}
+
 /* strace_parser_line, given the line's prefix when the caller read it
  * (pre: NULL, or prefix_read() of this line) and its first control byte
  * as lr_next_ctrl found it (ctrl: LR_NOCTRL when not looked for). */
@@ -2268,6 +2325,16 @@ static int parser_line(struct strace_parser *p, struct strace_src *src, char *li
 	int64_t rawpid = pre->pid, pid;
 	int bracketed = pre->bracketed;
 	uint64_t ts;
+	if (src->cont_line && src->cont_line + 1 == lineno && !event_like(pre, line, len)) {
+		/* strace -z/-Z prints the rest of a call it left unfinished on
+		 * the next line, bare: no prefix, no "<... NAME resumed>" */
+		rc = reserve(&p->scratch, &p->scap, 2 * len + 1024);
+		if (rc)
+			return rc;
+		p->sused = 0;
+		src->cont_line = 0;
+		return resume(p, src, src->cont_pid, lineno, 0, NULL, 0, line, len, line, len, e);
+	}
 	if (pre->why)
 		return bad_line(p, e, src, lineno, line, len, pre->why);
 	ts = norm_ts(src, pre->kind, pre->ts);
@@ -2850,8 +2917,9 @@ static int strace_probe(const char *head, size_t len)
 		const char *l = head + i;
 		size_t n = (size_t)(nl - l);
 		i += n + 1;
-		if (!n || (n >= 8 && !memcmp(l, "strace: ", 8)) || (n >= 2 && !memcmp(l, " > ", n < 3 ? 2 : 3)))
-			continue;       /* blank, strace message, -k frame */
+		if (!n || (n >= 8 && !memcmp(l, "strace: ", 8)) || (n >= 2 && !memcmp(l, " > ", n < 3 ? 2 : 3)) ||
+		    (n >= 10 && l[0] == ' ' && hexdump_line(l + 1, n - 1)))
+			continue;       /* blank, strace message, -k frame, -e read= dump */
 		for (size_t k = 0; k < n; k++)
 			if ((unsigned char)l[k] < 0x09 || l[k] == 0x7f)
 				return 0;

@@ -32,6 +32,7 @@ PREFIX_F = re.compile(r'^(\d+)\s+')
 PREFIX_BR = re.compile(r'^\[pid\s+(\d+)\]\s+')
 TIME = re.compile(r'^(\d+:\d+:\d+(?:\.\d+)?|\d+\.\d+)\s+')
 CALL = re.compile(r'^([a-z_][a-z0-9_]*)\((.*)$', re.S)
+IPNUM = re.compile(r'^\[[ 0-9a-f?]+\]\s+')      # -i address, -n number
 RESUMED = re.compile(r'^<\.\.\. ([a-z_][a-z0-9_]*) resumed>\s?(.*)$', re.S)
 RESULT = re.compile(r'\)\s+=\s+(-?\d+|0x[0-9a-f]+|\?)(<[^>]*>)?(.*)$')
 DECOR = re.compile(r'^(-?\d+)<(.*)>$', re.S)
@@ -268,21 +269,36 @@ class Oracle:
         self.call(pid, name, args, ret, dec)
 
     def feed(self, path, ffpid=None):
+        cont = None     # pid of the call the previous line left unfinished
         with open(path, errors='replace') as f:
             for raw in f:
                 s = raw.rstrip('\n')
                 pid = ffpid
+                prefixed = False
                 if pid is None:
                     m = PREFIX_F.match(s) or PREFIX_BR.match(s)
                     if m:
                         pid = int(m.group(1))
                         s = s[m.end():]
+                        prefixed = True
                     else:
                         pid = 0
                 m = TIME.match(s)
                 if m:
                     s = s[m.end():]
+                    prefixed = True
+                for _ in range(2):
+                    m = IPNUM.match(s)
+                    if m:
+                        s = s[m.end():]
                 s = re.sub(r'\s*<\d+\.\d+>$', '', s)
+                if cont is not None and not prefixed and not CALL.match(s):
+                    # strace -z/-Z: the rest of the unfinished call, bare
+                    p = self.pending.get(cont)
+                    if p is not None:
+                        s = '<... %s resumed>%s' % (p[0], s)
+                        pid = cont
+                cont = pid if s.endswith('<unfinished ...>') else None
                 self.line(pid, s)
 
 

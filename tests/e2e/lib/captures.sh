@@ -100,3 +100,41 @@ while os.read(fd, 100000):
 os.close(fd)
 PY
 }
+
+# strace flag sets other than STRACE_FLAGS, each adding what its lines look
+# like: -z (--successful-only; strace 6.1 prints the rest of a call it left
+# unfinished on the next line, bare: no pid, time or "<... resumed>"),
+# -e read=all -e write=all (a hex dump of every transfer's bytes after its
+# line), -i and -n ("[00007f..]", "[????????????????]" and "[  17]" before
+# each call).
+cap_python_z() {
+    need python3 || return 77
+    strace "${STRACE_FLAGS[@]}" -z -o "$T" python3 - "$W" <<'PY'
+import os, sys, threading
+w = sys.argv[1]
+def writer(i):
+    fd = os.open(os.path.join(w, "t%d.dat" % i), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    for k in range(300):
+        os.write(fd, bytes([65 + i]) * (1024 + 512 * i))
+    os.close(fd)
+ts = [threading.Thread(target=writer, args=(i,)) for i in range(3)]
+[t.start() for t in ts]
+s = os.open(os.path.join(w, "sync.bin"), os.O_RDWR | os.O_CREAT, 0o644)
+for k in range(30):
+    os.pwrite(s, b"s" * 4096, k * 4096)
+    os.fsync(s)
+    os.pread(s, 512, k * 2048)
+[t.join() for t in ts]
+os.close(s)
+PY
+}
+cap_sqlite_xdump() {
+    need sqlite3 || return 77
+    ( cd "$W" && strace "${STRACE_FLAGS[@]}" -e read=all -e write=all -o "$T" sqlite3 db.sqlite \
+        "create table t(a integer, b text);" \
+        "begin; insert into t values(1, printf('%.2000c', 'x')); insert into t values(2, 'y'); commit;" \
+        "begin; update t set b = printf('%.3000c', 'z') where a > 1; commit;" >/dev/null )
+}
+cap_dd_in() {
+    strace "${STRACE_FLAGS[@]}" -i -n -o "$T" dd if=/dev/zero of="$W/out.img" bs=16k count=8 status=none
+}
