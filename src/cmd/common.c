@@ -159,6 +159,12 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 	char wb[512];
 	if (dxt_incomplete_warning(s, wb, sizeof(wb)))
 		warn_msg("%s: %s", name, wb);
+	/* requests queued in an io_uring's memory: a syscall trace has the
+	 * io_uring_enter calls, not what they submitted */
+	if (opstream_info(s, "skipped.io_uring_enter", wb, sizeof(wb)) && strcmp(wb, "0"))
+		warn_msg("%s: the traced program did I/O through io_uring (%s io_uring_enter calls):"
+			 " strace does not show those requests, so they are not in the trace and are"
+			 " not replayed", name, wb);
 }
 
 /* The end of cmd_load_trace and cmd_stream_trace. */
