@@ -415,6 +415,66 @@ static void t_line_too_long(void **state)
 	free(data);
 }
 
+/* path_join_buf: the usual paths at once, the same result as the long
+ * way for any input (random paths of "a", "bc", ".", "..", "...", ".x",
+ * "x." and empty components, absolute or not, with and without a dir) */
+static void t_path_join(void **state)
+{
+	(void)state;
+	static const struct { const char *dir, *rel, *want; } fixed[] = {
+		{ NULL, "/lus/scratch/run/img_0001.npz", "/lus/scratch/run/img_0001.npz" },
+		{ "/lus/scratch", "run/out.0", "/lus/scratch/run/out.0" },
+		{ "/", "a", "/a" },
+		{ NULL, "/", "/" },
+		{ "/a/b", "../c", "/a/c" },
+		{ "/a", "./b/", "/a/b" },
+		{ NULL, "//a//b/.", "/a/b" },
+		{ NULL, "/..", "/" },
+		{ "d", "..", "." },
+		{ NULL, "../../x", "../../x" },
+		{ NULL, "", "." },
+		{ "/a", "...", "/a/..." },
+		{ "/a", ".hidden/x.", "/a/.hidden/x." },
+	};
+	char out[600], ref[600];
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		size_t n = path_join_buf(out, fixed[i].dir, fixed[i].rel);
+		if (strcmp(out, fixed[i].want) || n != strlen(out))
+			fail_msg("join('%s', '%s') = '%s' (%zu), expected '%s'",
+				 fixed[i].dir ? fixed[i].dir : "(none)", fixed[i].rel, out, n, fixed[i].want);
+	}
+	static const char *parts[] = { "a", "bc", ".", "..", "...", ".x", "x.", "", "d.e" };
+	unsigned seed = 12345;
+	for (int it = 0; it < 200000; it++) {
+		char dir[256], rel[256];
+		char *ps[2] = { dir, rel };
+		for (int k = 0; k < 2; k++) {
+			seed = seed * 1103515245u + 12345u;
+			size_t n = 0, np = (seed >> 16) % 6;
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) & 1)
+				ps[k][n++] = '/';
+			for (size_t j = 0; j < np; j++) {
+				seed = seed * 1103515245u + 12345u;
+				const char *q = parts[(seed >> 16) % 9];
+				if (j)
+					ps[k][n++] = '/';
+				memcpy(ps[k] + n, q, strlen(q));
+				n += strlen(q);
+			}
+			seed = seed * 1103515245u + 12345u;
+			if (((seed >> 16) & 7) == 0)
+				ps[k][n++] = '/';
+			ps[k][n] = 0;
+		}
+		seed = seed * 1103515245u + 12345u;
+		const char *d = (seed >> 16) & 1 ? dir : NULL;
+		size_t n = path_join_buf(out, d, rel), m = path_join_general(ref, d, rel);
+		if (strcmp(out, ref) || n != m)
+			fail_msg("join('%s', '%s'): '%s', the long way '%s'", d ? d : "(none)", rel, out, ref);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +486,7 @@ int main(void)
 		cmocka_unit_test(t_line_too_long),
 		cmocka_unit_test(t_blocks),
 		cmocka_unit_test(t_lines_ctrl),
+		cmocka_unit_test(t_path_join),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,6 +107,16 @@ const char *fmt_bytes(char *buf, size_t len, double bytes);   /* "1.5 MiB" */
 const char *fmt_ns(char *buf, size_t len, double ns);         /* "850 ns", "12.5 µs", "12.30 ms", "1.234 s" */
 const char *fmt_utc_now(char *buf, size_t len);              /* "2026-11-25T08:40:01Z" */
 
+/* dir (NULL: none) and rel joined into out, which has room for
+ * strlen(dir) + strlen(rel) + 3 bytes: empty and "." components dropped,
+ * ".." folded lexically ("/.." is "/"; a relative path keeps its leading
+ * ".."s), "." for nothing; absolute when dir (else rel) starts with '/'.
+ * Returns the length.  path_join_buf takes paths already in that form at
+ * once (what the kernel shows with -y, what it joined before);
+ * path_join_general is the long way, for any input. */
+size_t path_join_buf(char *out, const char *dir, const char *rel);
+size_t path_join_general(char *out, const char *dir, const char *rel);
+
 /* A hash of the n bytes at s, for tables of names (files, call names):
  * 8 bytes at a time, the last 8 overlapping what came before (every byte
  * counts: names often differ only in the middle, "/scratch/rank0001/

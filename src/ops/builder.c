@@ -564,8 +564,7 @@ static inline int lookup_fd(struct builder *b, struct proc *p, const struct sc_e
 	return lookup_fd_slow(b, p, ev, fd, fdpath, out);
 }
 
-/* Join dir and rel into b->pathbuf, dropping "." and empty components and
- * folding ".." lexically.  Returns the buffer. */
+/* Join dir and rel into b->pathbuf (path_join_buf).  Returns the buffer. */
 static const char *path_join(struct builder *b, const char *dir, const char *rel)
 {
 	size_t need = (dir ? strlen(dir) : 0) + strlen(rel) + 3;
@@ -576,51 +575,8 @@ static const char *path_join(struct builder *b, const char *dir, const char *rel
 		b->pathbuf = n;
 		b->pathcap = need * 2;
 	}
-	char *out = b->pathbuf;
-	size_t n = 0;
-	int absolute = dir ? dir[0] == '/' : rel[0] == '/';
-	if (absolute)
-		out[n++] = '/';
-	for (int part = 0; part < 2; part++) {
-		const char *s = part == 0 ? dir : rel;
-		if (!s)
-			continue;
-		while (*s) {
-			while (*s == '/')
-				s++;
-			const char *c = s;
-			while (*s && *s != '/')
-				s++;
-			size_t l = (size_t)(s - c);
-			if (!l || (l == 1 && c[0] == '.'))
-				continue;
-			if (l == 2 && c[0] == '.' && c[1] == '.' && absolute) {
-				while (n > 1 && out[n - 1] != '/')
-					n--;
-				if (n > 1)
-					n--;    /* the '/' before the dropped part */
-				continue;
-			}
-			if (l == 2 && c[0] == '.' && c[1] == '.' && n &&
-			    !(n == 2 && out[0] == '.' && out[1] == '.') &&
-			    !(n > 2 && !memcmp(out + n - 3, "/..", 3))) {
-				/* relative "d/.." folds too, "../.." does not */
-				while (n && out[n - 1] != '/')
-					n--;
-				if (n)
-					n--;
-				continue;
-			}
-			if (n && out[n - 1] != '/')
-				out[n++] = '/';
-			memcpy(out + n, c, l);
-			n += l;
-		}
-	}
-	if (!n)
-		out[n++] = '.';
-	out[n] = 0;
-	return out;
+	path_join_buf(b->pathbuf, dir, rel);
+	return b->pathbuf;
 }
 
 /* Resolve an event's path against its dirfd.  NULL on ENOMEM. */

@@ -129,14 +129,9 @@ static int str_add(struct ops_writer *w, const char *s, uint64_t *off)
 	return buf_append(&w->strs, s, strlen(s) + 1);
 }
 
-static uint64_t fnv1a(const char *s)
+static uint64_t path_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
-	}
-	return h;
+	return hash_bytes(s, strlen(s));
 }
 
 /* Records start right after the header (64-byte aligned). */
@@ -190,7 +185,7 @@ int opsw_path(struct ops_writer *w, const char *path, uint32_t flags, uint32_t *
 		if (!h)
 			return -ENOMEM;
 		for (uint32_t i = 0; i < w->npaths; i++) {
-			size_t j = fnv1a(w->strs.p + w->paths[i].name) & (cap - 1);
+			size_t j = path_hash(w->strs.p + w->paths[i].name) & (cap - 1);
 			while (h[j])
 				j = (j + 1) & (cap - 1);
 			h[j] = i + 1;
@@ -199,7 +194,7 @@ int opsw_path(struct ops_writer *w, const char *path, uint32_t flags, uint32_t *
 		w->hash = h;
 		w->hashcap = cap;
 	}
-	size_t j = fnv1a(path) & (w->hashcap - 1);
+	size_t pl = strlen(path), j = hash_bytes(path, pl) & (w->hashcap - 1);
 	while (w->hash[j]) {
 		uint32_t i = w->hash[j] - 1;
 		if (!strcmp(w->strs.p + w->paths[i].name, path)) {

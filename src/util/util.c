@@ -501,3 +501,100 @@ void ranklist_free(struct ranklist *rl)
 	rl->r = NULL;
 	rl->n = 0;
 }
+
+/* ---- paths ---------------------------------------------------------------- */
+
+size_t path_join_general(char *out, const char *dir, const char *rel)
+{
+	size_t n = 0;
+	int absolute = dir ? dir[0] == '/' : rel[0] == '/';
+	if (absolute)
+		out[n++] = '/';
+	for (int part = 0; part < 2; part++) {
+		const char *s = part == 0 ? dir : rel;
+		if (!s)
+			continue;
+		while (*s) {
+			while (*s == '/')
+				s++;
+			const char *c = s;
+			while (*s && *s != '/')
+				s++;
+			size_t l = (size_t)(s - c);
+			if (!l || (l == 1 && c[0] == '.'))
+				continue;
+			if (l == 2 && c[0] == '.' && c[1] == '.' && absolute) {
+				while (n > 1 && out[n - 1] != '/')
+					n--;
+				if (n > 1)
+					n--;    /* the '/' before the dropped part */
+				continue;
+			}
+			if (l == 2 && c[0] == '.' && c[1] == '.' && n &&
+			    !(n == 2 && out[0] == '.' && out[1] == '.') &&
+			    !(n > 2 && !memcmp(out + n - 3, "/..", 3))) {
+				/* relative "d/.." folds too, "../.." does not */
+				while (n && out[n - 1] != '/')
+					n--;
+				if (n)
+					n--;
+				continue;
+			}
+			if (n && out[n - 1] != '/')
+				out[n++] = '/';
+			memcpy(out + n, c, l);
+			n += l;
+		}
+	}
+	if (!n)
+		out[n++] = '.';
+	out[n] = 0;
+	return n;
+}
+
+/* s[0..l) already as path_join_general would write it: not empty, no
+ * empty, "." or ".." component, no '/' at the end (but "/" itself).  One
+ * memchr per component. */
+static bool path_plain(const char *s, size_t l)
+{
+	const char *e = s + l, *c = s;
+
+	if (!l || (l > 1 && s[l - 1] == '/'))
+		return false;
+	for (;;) {
+		if (c == e)
+			return true;                    /* "/" */
+		if (*c == '/' && c != s)
+			return false;                   /* "//" */
+		if (c[0] == '.' && (c + 1 == e || c[1] == '/' ||
+				    (c[1] == '.' && (c + 2 == e || c[2] == '/'))))
+			return false;
+		const char *sl = memchr(c, '/', (size_t)(e - c));
+		if (!sl)
+			return true;
+		c = sl + 1;
+	}
+}
+
+size_t path_join_buf(char *out, const char *dir, const char *rel)
+{
+	size_t rl = strlen(rel);
+
+	if (!dir) {
+		if (path_plain(rel, rl)) {
+			memcpy(out, rel, rl + 1);
+			return rl;
+		}
+	} else if (rel[0] != '/') {
+		size_t dl = strlen(dir);
+		if (path_plain(dir, dl) && path_plain(rel, rl)) {
+			if (dl == 1 && dir[0] == '/')
+				dl = 0;                 /* "/" + "a": "/a" */
+			memcpy(out, dir, dl);
+			out[dl] = '/';
+			memcpy(out + dl + 1, rel, rl + 1);
+			return dl + 1 + rl;
+		}
+	}
+	return path_join_general(out, dir, rel);
+}
