@@ -448,6 +448,8 @@ static int is_special(const char *path)
 		"/dev/ptmx", "/dev/console", "/dev/tty", "/dev/stdin", "/dev/stdout",
 		"/dev/stderr", "/dev/kmsg", "/dev/log",
 	};
+	if (path[0] != '/' || (path[1] != 'p' && path[1] != 's' && path[1] != 'd'))
+		return 0;       /* none of those */
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		size_t n = strlen(dirs[i]);
 		if (!strncmp(path, dirs[i], n) && (path[n] == '/' || !path[n]))
@@ -679,18 +681,25 @@ static const char *resolve_spelled(struct builder *b, struct proc *p, const char
 	return path_join(b, dir, path);
 }
 
+/* The path id of the resolved path full (and a copy of it). */
+static int intern_full(struct builder *b, const char *full, uint32_t flags, uint32_t *id,
+		       char **copy)
+{
+	if (copy) {
+		*copy = strdup(full);
+		if (!*copy)
+			return -ENOMEM;
+	}
+	return opsw_path(b->w, full, flags, id);
+}
+
 static int intern(struct builder *b, struct proc *p, const struct sc_event *ev,
 		  const char *path, int64_t dirfd, uint32_t *id, char **copy)
 {
 	const char *full = resolve(b, p, path, dirfd, ev->fdpath);
 	if (!full)
 		return -ENOMEM;
-	if (copy) {
-		*copy = strdup(full);
-		if (!*copy)
-			return -ENOMEM;
-	}
-	return opsw_path(b->w, full, path == ev->path ? ev->path_flags : 0, id);
+	return intern_full(b, full, path == ev->path ? ev->path_flags : 0, id, copy);
 }
 
 /* ---- calls ---------------------------------------------------------------- */
@@ -741,7 +750,7 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 	}
 	uint32_t file;
 	char *full = NULL;
-	int rc = intern(b, p, ev, path, ev->dirfd, &file, &full);
+	int rc = intern_full(b, r, path == ev->path ? ev->path_flags : 0, &file, &full);
 	if (rc)
 		return rc;
 	struct op op = op_new(OP_OPEN);

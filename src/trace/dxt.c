@@ -367,15 +367,16 @@ static int block_end(struct dxt *D)
 	int rc = 0;
 
 	D->cur = -1;
-	/* the rank line may have been skipped (--skip-bad): no rank then */
-	char rank[32] = "no rank line";
-	if (k->have_rank)
-		snprintf(rank, sizeof(rank), "rank %" PRId64, D->ranks[k->rank].rank);
-	if (k->seen_w != k->nw || k->seen_r != k->nr)
+	if (k->seen_w != k->nw || k->seen_r != k->nr) {
+		/* the rank line may have been skipped (--skip-bad): no rank then */
+		char rank[32] = "no rank line";
+		if (k->have_rank)
+			snprintf(rank, sizeof(rank), "rank %" PRId64, D->ranks[k->rank].rank);
 		rc = bad(D, k->line, "block of '%s' (%s) lists %u writes and %u"
 			 " reads, its header says %u and %u (truncated dump?)",
 			 D->strs + D->files[k->file].name, rank, k->seen_w,
 			 k->seen_r, k->nw, k->nr);
+	}
 	return rc;
 }
 
