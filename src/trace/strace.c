@@ -2071,7 +2071,7 @@ static int line_preamble(struct strace_parser *p, struct strace_src *src, char *
 		return 1;
 	if (len - nb >= 2 && line[nb] == '>' && line[nb + 1] == ' ')
 		return 1;                                /* -k backtrace frame */
-	if (hexdump_line(line + nb, len - nb))
+	if ((line[nb] == '|' || line[nb] == '*') && hexdump_line(line + nb, len - nb))
 		return 1;                                /* -e read=/-e write= */
 	/* -C: the summary table after the calls ("% time     seconds ...",
 	 * "------ ----", " 45.12    0.002567   12   200    3 pread64") */
@@ -2166,7 +2166,8 @@ static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
 		return emit_skip(p, src, pid, lineno, !name && pe ? pe->ts : ts,
 				 "resumed-without-start", e);
 	}
-	nlen = strlen(pe->name);
+	if (!name)
+		nlen = strlen(pe->name);
 	pe->active = 0;
 	if (pe->is_clone)
 		clones_del(p, pid);
@@ -2252,6 +2253,23 @@ static int unfinished_line(struct strace_parser *p, struct strace_src *src, int6
 	return pe->is_clone ? clones_push(p, pid) : 0;
 }
 
+/* strace -z/-Z prints the rest of a call it left unfinished on the next
+ * line, bare: no prefix, no "<... NAME resumed>".  A line that does not
+ * read as an event, right after an unfinished one, is that rest: 0 or
+ * -errno as resume() returns; 1 when it is not (the line is bad). */
+static int continuation(struct strace_parser *p, struct strace_src *src, char *line, size_t len,
+			unsigned long lineno, struct rerr *e)
+{
+	if (!src->cont_line || src->cont_line + 1 != lineno)
+		return 1;
+	int rc = reserve(&p->scratch, &p->scap, 2 * len + 1024);
+	if (rc)
+		return rc;
+	p->sused = 0;
+	src->cont_line = 0;
+	return resume(p, src, src->cont_pid, lineno, 0, NULL, 0, line, len, line, len, e);
+}
+
 /* The text after the prefix: signal, exit, resumed, unfinished or a call. */
 static int event_text(struct strace_parser *p, struct strace_src *src, int64_t pid,
 		      unsigned long lineno, uint64_t ts, char *t, size_t tn, const char *line,
@@ -2269,10 +2287,13 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 	size_t i = 0, keep;
 	while (i < tn && is_name_char((unsigned char)t[i]))
 		i++;
-	if (!i)
-		return bad_line(p, e, src, lineno, line, len, "a syscall name");
-	if (i >= tn || t[i] != '(')
-		return bad_line(p, e, src, lineno, line, len, "'(' after the syscall name");
+	if (!i || i >= tn || t[i] != '(') {
+		int rc = continuation(p, src, (char *)line, len, lineno, e);
+		if (rc != 1)
+			return rc;
+		return bad_line(p, e, src, lineno, line, len,
+				!i ? "a syscall name" : "'(' after the syscall name");
+	}
 	char *body = t + i + 1;
 	size_t bn = tn - i - 1;
 	if (bn >= 14 && !memcmp(body + bn - 14, "<detached ...>", 14)) {
@@ -2288,22 +2309,6 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 		return unfinished_line(p, src, pid, lineno, ts, t, i, body, keep, e);
 	}
 	return decode(p, src, pid, ts, lineno, t, i, body, bn, line, len, e);
-}
-
-/* Whether the line, its prefix read, starts like an event: a call, a
- * resumed call, a signal or an exit. */
-static bool event_like(const struct sprefix *pre, const char *line, size_t len)
-{
-	const char *t = line + pre->pos;
-	size_t tn = len - pre->pos, i = 0;
-
-	if (pre->why)
-		return false;
-	if (tn >= 4 && (!memcmp(t, "--- ", 4) || !memcmp(t, "+++ ", 4) || !memcmp(t, "<... ", 4)))
-		return true;
-	while (i < tn && is_name_char((unsigned char)t[i]))
-		i++;
-	return i && i < tn && t[i] == '(';
 }
 
 /* strace_parser_line, given the line's prefix when the caller read it
@@ -2325,18 +2330,10 @@ static int parser_line(struct strace_parser *p, struct strace_src *src, char *li
 	int64_t rawpid = pre->pid, pid;
 	int bracketed = pre->bracketed;
 	uint64_t ts;
-	if (src->cont_line && src->cont_line + 1 == lineno && !event_like(pre, line, len)) {
-		/* strace -z/-Z prints the rest of a call it left unfinished on
-		 * the next line, bare: no prefix, no "<... NAME resumed>" */
-		rc = reserve(&p->scratch, &p->scap, 2 * len + 1024);
-		if (rc)
-			return rc;
-		p->sused = 0;
-		src->cont_line = 0;
-		return resume(p, src, src->cont_pid, lineno, 0, NULL, 0, line, len, line, len, e);
+	if (pre->why) {
+		rc = continuation(p, src, line, len, lineno, e);
+		return rc != 1 ? rc : bad_line(p, e, src, lineno, line, len, pre->why);
 	}
-	if (pre->why)
-		return bad_line(p, e, src, lineno, line, len, pre->why);
 	ts = norm_ts(src, pre->kind, pre->ts);
 	/* scratch for decoded strings of this line (never longer) */
 	rc = reserve(&p->scratch, &p->scap, 2 * len + 1024);
