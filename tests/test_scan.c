@@ -475,6 +475,84 @@ static void t_path_join(void **state)
 	}
 }
 
+/* The first of " / < ( ) [ ] { } , from i, byte by byte. */
+static size_t args_spec_slow(const char *s, size_t n, size_t i)
+{
+	while (i < n && !strchr("\"/<()[]{},", s[i] ? s[i] : 'a'))
+		i++;
+	return i;
+}
+
+/* scan_args_spec from a fresh walk */
+static size_t scan_args_spec(const char *s, size_t n, size_t i)
+{
+	struct scan_cur c = SCAN_CUR_INIT;
+	return scan_args_next(s, n, i, &c);
+}
+
+/* scan_args_next finds the first of " / < ( ) [ ] { } , as a byte-by-byte
+ * search does: every byte value at every place in spans of every length
+ * up to 40, random spans, and walks that step past each find or jump. */
+static void t_args_spec(void **state)
+{
+	(void)state;
+	char buf[64];
+	for (int c = 0; c < 256; c++)
+		for (size_t n = 1; n <= 40; n++)
+			for (size_t at = 0; at < n; at += 3) {
+				memset(buf, 'a', sizeof(buf));
+				buf[at] = (char)c;
+				size_t want = args_spec_slow(buf, n, 0) < n ? at : n;
+				for (size_t i = 0; i <= at; i += 5)
+					if (scan_args_spec(buf, n, i) != want)
+						fail_msg("byte 0x%02x at %zu of %zu from %zu: %zu, expected %zu",
+							 c, at, n, i, scan_args_spec(buf, n, i), want);
+			}
+	unsigned seed = 7;
+	for (int it = 0; it < 100000; it++) {
+		size_t n = 0;
+		seed = seed * 1103515245u + 12345u;
+		n = (seed >> 16) % 64;
+		for (size_t k = 0; k < n; k++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = (seed >> 16) & 0xff;
+			buf[k] = (char)((r & 7) ? 'A' + (r % 60) : r);   /* mostly letters */
+		}
+		seed = seed * 1103515245u + 12345u;
+		size_t i = n ? (seed >> 16) % (n + 1) : 0;
+		assert_int_equal(scan_args_spec(buf, n, i), args_spec_slow(buf, n, i));
+	}
+	/* scan_args_next: the same answers on a walk that steps past each
+	 * find or jumps ahead (as split() does past a quoted string) */
+	for (int it = 0; it < 100000; it++) {
+		char w[200];
+		seed = seed * 1103515245u + 12345u;
+		size_t n = (seed >> 16) % sizeof(w);
+		for (size_t k = 0; k < n; k++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = (seed >> 16) & 0xff;
+			w[k] = (char)((r & 3) ? 'a' + (r % 26) : r);
+		}
+		struct scan_cur cur = SCAN_CUR_INIT;
+		size_t i = 0;
+		for (;;) {
+			size_t got = scan_args_next(w, n, i, &cur), want = args_spec_slow(w, n, i);
+			if (got != want)
+				fail_msg("walk %d: from %zu of %zu: %zu, expected %zu", it, i, n, got, want);
+			if (got >= n)
+				break;
+			seed = seed * 1103515245u + 12345u;
+			i = got + 1 + ((seed >> 16) % 4 == 0 ? (seed >> 20) % 40 : 0);
+			if (i > n)
+				break;
+		}
+	}
+	/* the set itself */
+	const char *set = "\"/<()[]{},";
+	for (int c = 0; c < 256; c++)
+		assert_int_equal(scan_is_args_spec((char)c), c && strchr(set, c) != NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +565,7 @@ int main(void)
 		cmocka_unit_test(t_blocks),
 		cmocka_unit_test(t_lines_ctrl),
 		cmocka_unit_test(t_path_join),
+		cmocka_unit_test(t_args_spec),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

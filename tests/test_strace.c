@@ -311,6 +311,17 @@ static void test_bare_continuation(void **state)
 	FEED_OK(f, "13302 20:56:26.985000 write(4</tmp/q.dat>,  <unfinished ...>");
 	FEED_OK(f, "13303 20:56:26.985100 close(5</tmp/r.dat>) = 0 <0.000010>");
 	assert_int_equal(f->cap.n, 4);
+	/* a corrupt prefixed line after an unfinished one is a bad line of
+	 * its own (its own message), and the call is still resumed later */
+	FEED_OK(f, "13304 20:56:26.986000 pwrite64(6</tmp/s.dat>, \"ab\", 2, 7 <unfinished ...>");
+	assert_int_equal(feed(f, "4008  10:050:00.035830 getpid() = 4000 <0.000828>"), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "timestamp"));
+	assert_int_equal(feed(f, "4i09  10:00:00.009247 getpid() = 4000 <0.000828>"), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "timestamp"));
+	FEED_OK(f, "13304 20:56:26.986100 <... pwrite64 resumed>) = 2 <0.000010>");
+	assert_int_equal(f->cap.n, 5);
+	assert_int_equal(f->cap.ev[4].offset, 7);
+	assert_int_equal(f->cap.ev[4].ret, 2);
 	struct sc_event *e = f->cap.ev;
 	assert_int_equal(e[1].pid, 13095);
 	assert_int_equal(e[1].call, SC_READ);

@@ -93,6 +93,64 @@ static inline size_t scan_skip2(const char *s, size_t n, size_t i, char a, char 
 	return n;
 }
 
+/* Whether c is one of the bytes that structure a syscall's arguments as
+ * strace prints them: " / < ( ) [ ] { } , */
+static inline bool scan_is_args_spec(char c)
+{
+	return c == '"' || c == '/' || c == '<' || c == '(' || c == ')' || c == '[' ||
+	       c == ']' || c == '{' || c == '}' || c == ',';
+}
+
+/* Index of the first byte of s[i..n) that scan_is_args_spec() takes; n
+ * when none.  For a left-to-right walk that asks again from just past what
+ * it found (or from further on): 16 bytes a compare ('(' and ')' as
+ * (x | 1) == ')', '[' '{' and ']' '}' as (x & ~0x20) == '[' or ']', the
+ * other four one by one), the mask of the 16 bytes last compared kept in
+ * *c, so that a byte is compared once.  Start a walk with SCAN_CUR_INIT;
+ * s and n the same for every call of a walk, i never going back. */
+struct scan_cur {
+	size_t blk;             /* the 16 bytes at blk were compared ...    */
+	unsigned m;             /* ... and gave this mask                   */
+};
+#define SCAN_CUR_INIT { SIZE_MAX / 2, 0 }
+
+static inline size_t scan_args_next(const char *s, size_t n, size_t i, struct scan_cur *c)
+{
+#if defined(__SSE2__)
+	if (i - c->blk < 16) {
+		unsigned m = c->m & (~0u << (i - c->blk));
+		if (m)
+			return c->blk + (size_t)__builtin_ctz(m);
+		i = c->blk + 16;
+	}
+	const __m128i one = _mm_set1_epi8(1), n20 = _mm_set1_epi8((char)0xdf),
+		      rp = _mm_set1_epi8(')'), lb = _mm_set1_epi8('['), rb = _mm_set1_epi8(']'),
+		      q = _mm_set1_epi8('"'), sl = _mm_set1_epi8('/'), lt = _mm_set1_epi8('<'),
+		      cm = _mm_set1_epi8(',');
+	while (i + 16 <= n) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i b = _mm_and_si128(x, n20);
+		__m128i e = _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128(x, one), rp),
+					 _mm_or_si128(_mm_cmpeq_epi8(b, lb), _mm_cmpeq_epi8(b, rb)));
+		e = _mm_or_si128(e, _mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, sl)));
+		e = _mm_or_si128(e, _mm_or_si128(_mm_cmpeq_epi8(x, lt), _mm_cmpeq_epi8(x, cm)));
+		unsigned m = (unsigned)_mm_movemask_epi8(e);
+		if (m) {
+			c->blk = i;
+			c->m = m;
+			return i + (size_t)__builtin_ctz(m);
+		}
+		i += 16;
+	}
+#else
+	(void)c;
+#endif
+	for (; i < n; i++)
+		if (scan_is_args_spec(s[i]))
+			return i;
+	return n;
+}
+
 /* Powers of ten up to 10^19. */
 static const uint64_t scan_pow10[20] = {
 	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,

@@ -316,13 +316,9 @@ static inline __attribute__((always_inline)) struct span trim(struct span a)
  */
 /* Character classes for the hot loops. */
 #define CL_BAD  1   /* control bytes: binary garbage */
-#define CL_SPEC 2   /* what split() has to look at   */
 #define CL_NAME 4   /* [A-Za-z0-9_]: syscall, errno and argument names */
 static const uint8_t cls[256] = {
 	[0 ... 8] = CL_BAD, [10 ... 31] = CL_BAD, [127] = CL_BAD,
-	['"'] = CL_SPEC, ['/'] = CL_SPEC, ['<'] = CL_SPEC, ['('] = CL_SPEC,
-	['['] = CL_SPEC, ['{'] = CL_SPEC, [')'] = CL_SPEC, [']'] = CL_SPEC,
-	['}'] = CL_SPEC, [','] = CL_SPEC,
 	['a' ... 'z'] = CL_NAME, ['A' ... 'Z'] = CL_NAME, ['0' ... '9'] = CL_NAME,
 	['_'] = CL_NAME,
 };
@@ -412,12 +408,9 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 {
 	int depth = 0, na = 0;
 	size_t start = 0, i = 0;
+	struct scan_cur cur = SCAN_CUR_INIT;
 	*end = n;
-	while (i < n) {
-		if (!(cls[(uint8_t)s[i]] & CL_SPEC)) {
-			i++;
-			continue;
-		}
+	while ((i = scan_args_next(s, n, i, &cur)) < n) {
 		char c = s[i];
 		if (c == '"') {
 			if ((i = quote_end(s, n, i)) >= n)
@@ -616,12 +609,7 @@ static const char *strarg(struct strace_parser *p, struct span a, uint32_t *trun
 	a = trim(a);
 	if (!a.n || a.s[0] != '"')
 		return NULL;
-	size_t i = 1;
-	while (i < a.n && a.s[i] != '"') {
-		if (a.s[i] == '\\')
-			i++;
-		i++;
-	}
+	size_t i = quote_end(a.s, a.n, 0);
 	if (i >= a.n)
 		return NULL;
 	if (trunc && a.n >= i + 4 && !memcmp(a.s + i + 1, "...", 3))
@@ -2253,14 +2241,36 @@ static int unfinished_line(struct strace_parser *p, struct strace_src *src, int6
 	return pe->is_clone ? clones_push(p, pid) : 0;
 }
 
+/* A line whose prefix did not read but looks like one: "[pid" or a time
+ * after a blank ("HH:MM:SS" or 9+ digits and '.') in its first 48 bytes:
+ * a corrupt line of its own, not the bare rest of a call. */
+static bool prefix_like(const char *l, size_t len)
+{
+	size_t n = len < 48 ? len : 48;
+
+	if (memmem(l, n, "[pid", 4))
+		return true;
+	for (size_t i = 1; i < n; i++) {
+		if (l[i - 1] != ' ' || l[i] < '0' || l[i] > '9')
+			continue;
+		size_t d = i;
+		while (d < len && l[d] >= '0' && l[d] <= '9')
+			d++;
+		if ((d - i == 2 && d < len && l[d] == ':') || (d - i >= 9 && d < len && l[d] == '.'))
+			return true;
+	}
+	return false;
+}
+
 /* strace -z/-Z prints the rest of a call it left unfinished on the next
- * line, bare: no prefix, no "<... NAME resumed>".  A line that does not
- * read as an event, right after an unfinished one, is that rest: 0 or
- * -errno as resume() returns; 1 when it is not (the line is bad). */
+ * line, bare: no prefix, no "<... NAME resumed>".  A line without a pid
+ * or time that does not read as an event, right after an unfinished one,
+ * is that rest: 0 or -errno as resume() returns; 1 when it is not (the
+ * line is bad). */
 static int continuation(struct strace_parser *p, struct strace_src *src, char *line, size_t len,
 			unsigned long lineno, struct rerr *e)
 {
-	if (!src->cont_line || src->cont_line + 1 != lineno)
+	if (!src->cont_line || src->cont_line + 1 != lineno || prefix_like(line, len))
 		return 1;
 	int rc = reserve(&p->scratch, &p->scap, 2 * len + 1024);
 	if (rc)
@@ -2288,7 +2298,8 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 	while (i < tn && is_name_char((unsigned char)t[i]))
 		i++;
 	if (!i || i >= tn || t[i] != '(') {
-		int rc = continuation(p, src, (char *)line, len, lineno, e);
+		/* only a line with no prefix at all may be a bare rest */
+		int rc = t == line ? continuation(p, src, t, len, lineno, e) : 1;
 		if (rc != 1)
 			return rc;
 		return bad_line(p, e, src, lineno, line, len,
@@ -2331,7 +2342,9 @@ static int parser_line(struct strace_parser *p, struct strace_src *src, char *li
 	int bracketed = pre->bracketed;
 	uint64_t ts;
 	if (pre->why) {
-		rc = continuation(p, src, line, len, lineno, e);
+		/* a pid column read: a corrupt line, not a bare rest */
+		rc = pre->pid == STRACE_NOPID && !bracketed ?
+			     continuation(p, src, line, len, lineno, e) : 1;
 		return rc != 1 ? rc : bad_line(p, e, src, lineno, line, len, pre->why);
 	}
 	ts = norm_ts(src, pre->kind, pre->ts);
