@@ -649,7 +649,10 @@ static void test_copy_calls(void **state)
 	FEED_OK(f, "1 copy_file_range(4, [100] => [150], 5, [0] => [50], 50, 0) = 50");
 	FEED_OK(f, "1 sendfile(6, 4</i>, NULL, 4096) = 4096");
 	FEED_OK(f, "1 sendfile64(6, 4, [8192] => [8200], 4096) = 8");
-	assert_int_equal(f->cap.n, 8);
+	/* fio --ioengine=splice: file to pipe at an offset, pipe to file */
+	FEED_OK(f, "30635 splice(8</tmp/sw/fw/j.0.0>, [45056], 7<pipe:[7212588]>, NULL, 4096, 0) = 4096");
+	FEED_OK(f, "30635 splice(7<pipe:[7212588]>, NULL, 8</tmp/sw/fw/j.0.0>, [8192], 4096, SPLICE_F_MOVE) = 1000");
+	assert_int_equal(f->cap.n, 12);
 	struct sc_event *e = f->cap.ev;
 	assert_int_equal(e[0].call, SC_READ);
 	assert_int_equal(e[0].fd, 4);
@@ -672,6 +675,18 @@ static void test_copy_calls(void **state)
 	assert_int_equal(e[6].offset, 8192);
 	assert_int_equal(e[6].len, 8);
 	assert_string_equal(e[7].name, "sendfile64");
+	assert_int_equal(e[8].call, SC_READ);
+	assert_string_equal(e[8].fdpath, "/tmp/sw/fw/j.0.0");
+	assert_int_equal(e[8].offset, 45056);
+	assert_int_equal(e[8].len, 4096);
+	assert_int_equal(e[9].call, SC_WRITE);
+	assert_string_equal(e[9].fdpath, "pipe:[7212588]");
+	assert_int_equal(e[10].fd, 7);
+	assert_int_equal(e[11].call, SC_WRITE);
+	assert_int_equal(e[11].fd, 8);
+	assert_int_equal(e[11].offset, 8192);
+	assert_int_equal(e[11].len, 1000);
+	assert_string_equal(e[11].name, "splice");
 }
 
 static void test_close_range_chdir(void **state)

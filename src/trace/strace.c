@@ -133,6 +133,7 @@ static const struct callspec calls[] = {
 	ROW("copy_file_range", SC_READ,      SH_COPY,      NO, NO, NO, NO, NO, NO, NO, NO),
 	ROW("sendfile",        SC_READ,      SH_COPY,      NO, NO, NO, NO, NO, NO, NO, NO),
 	ROW("sendfile64",      SC_READ,      SH_COPY,      NO, NO, NO, NO, NO, NO, NO, NO),
+	ROW("splice",          SC_READ,      SH_COPY,      NO, NO, NO, NO, NO, NO, NO, NO),
 	ROW("close_range",     SC_CLOSE_RANGE, SH_CLOSE_RANGE, 0, NO, NO, NO, NO, NO, NO, NO),
 	ROW("chdir",           SC_CHDIR,     SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
 	ROW("fchdir",          SC_CHDIR,     SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
@@ -1576,14 +1577,15 @@ static int sh_io_submit(struct dec *d)
 }
 
 /*
- * copy_file_range(in, off_in, out, off_out, len, flags), sendfile(out, in,
- * offset, count): a read of what was moved from `in`, then a write of it
- * to `out`.  An offset given as [N] (or [N] => [M]) is explicit; NULL uses
- * the position.
+ * copy_file_range(in, off_in, out, off_out, len, flags), splice (the same
+ * arguments; one side is a pipe, whose op the builder drops), sendfile(out,
+ * in, offset, count): a read of what was moved from `in`, then a write of
+ * it to `out`.  An offset given as [N] (or [N] => [M]) is explicit; NULL
+ * uses the position.
  */
 static int sh_copy(struct dec *d)
 {
-	int cfr = !strcmp(d->cs->name, "copy_file_range");
+	int cfr = d->cs->name[0] != 's' || d->cs->name[1] == 'p';     /* not sendfile* */
 	struct sc_event rd = d->ev, wr = d->ev;
 	int64_t v;
 	rd.call = SC_READ;
