@@ -1273,8 +1273,8 @@ static void test_bad_ids(void **state)
  * skip_reasons); the others, which check failed. */
 #define CHILD_SKIP 77
 static const char *const skip_reasons[] = {
-	"cannot make a private mount namespace here (unshare(CLONE_NEWNS) or "
-	"making / private failed: not root, or a container without CAP_SYS_ADMIN)",
+	("cannot make a private mount namespace here (unshare(CLONE_NEWNS) or "
+	 "making / private failed: not root, or a container without CAP_SYS_ADMIN)"),
 	"cannot mount a tmpfs in the private mount namespace",
 	"cannot bind-mount a file in the private mount namespace",
 };
