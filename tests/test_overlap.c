@@ -61,9 +61,10 @@ static void t_rules(void **state)
 	overlap_release(&o);
 }
 
-/* A file's ops stay in its list while few, or while all are reads; a
- * write past OVL_LIST_MAX ops in flight (added, or only checked) moves
- * them into the trees, and the file is listed again once idle. */
+/* A file's ops stay in its list while few, while all are reads, or while
+ * no check looks inside the span they cover; a check inside it past
+ * OVL_LIST_MAX ops in flight moves them into the trees, and the file is
+ * listed again once idle. */
 static void t_lists(void **state)
 {
 	(void)state;
@@ -120,13 +121,21 @@ static void t_lists(void **state)
 	assert_int_equal(o.f[1].reads, UINT32_MAX);
 	assert_int_equal(o.f[1].writes, UINT32_MAX);
 
-	/* writes: listed up to OVL_LIST_MAX in flight, indexed past it */
+	/* writes: listed up to OVL_LIST_MAX in flight; past it, listed still
+	 * until a check looks inside the span they cover, then indexed */
 	for (i = 0; i < OVL_LIST_MAX; i++)
 		overlap_add(&o, i, 1, i * 10, 10, 1);
 	assert_int_equal(o.f[1].indexed, 0);
 	assert_int_equal(overlap_conflicts(&o, 1, 15, 1, 0, &slot), 1);
 	assert_int_equal(slot, 1);
 	overlap_add(&o, OVL_LIST_MAX, 1, 9000, 10, 0);  /* one more, a read */
+	assert_int_equal(o.f[1].indexed, 0);
+	/* outside [0, 9010): no look, still listed */
+	assert_int_equal(overlap_conflicts(&o, 1, 9010, 100, 1, NULL), 0);
+	assert_int_equal(overlap_conflicts(&o, 1, 160, 10, 0, NULL), 0);    /* past the writes */
+	assert_int_equal(o.f[1].indexed, 0);
+	/* inside: the long list goes into the trees */
+	assert_int_equal(overlap_conflicts(&o, 1, 5000, 1, 1, NULL), 0);
 	assert_int_equal(o.f[1].indexed, 1);
 	assert_int_equal(o.f[1].list, UINT32_MAX);
 	assert_int_equal(overlap_conflicts(&o, 1, 9005, 1, 1, &slot), 1);
@@ -137,14 +146,35 @@ static void t_lists(void **state)
 		overlap_done(&o, i);
 	assert_int_equal(o.f[1].indexed, 0);
 	assert_int_equal(o.busy, 0);
+
+	/* a sequential stream of writes at any depth: each checked and added
+	 * past the end of those in flight, completed in order: never indexed */
+	for (i = 0; i < 4 * n; i++) {
+		unsigned sl = i % n;
+		if (i >= n)
+			overlap_done(&o, sl);           /* the oldest completes */
+		assert_int_equal(overlap_conflicts(&o, 1, (uint64_t)i * 4096, 4096, 1, NULL), 0);
+		overlap_add(&o, sl, 1, (uint64_t)i * 4096, 4096, 1);
+		/* a read just past what is in flight need not wait */
+		assert_int_equal(overlap_conflicts(&o, 1, (uint64_t)(i + 1) * 4096, 1, 0, NULL), 0);
+	}
+	assert_int_equal(o.f[1].indexed, 0);
+	/* a read of what is in flight must wait (the first look inside) */
+	assert_int_equal(overlap_conflicts(&o, 1, (uint64_t)(4 * n - 3) * 4096 + 100, 1, 0, &slot), 1);
+	assert_int_equal(slot, (4 * n - 3) % n);
+	assert_int_equal(o.f[1].indexed, 1);
+	for (i = 0; i < n; i++)
+		overlap_done(&o, i);
+	assert_int_equal(o.f[1].hi, 0);
+	assert_int_equal(o.f[1].whi, 0);
 	overlap_release(&o);
 }
 
 /* The model: every slot's range, checked one by one. */
 struct model {
-	uint64_t off[512], end[512];
-	uint32_t file[512];
-	int write[512], busy[512];
+	uint64_t off[4096], end[4096];
+	uint32_t file[4096];
+	int write[4096], busy[4096];
 };
 
 static int model_conflicts(const struct model *m, unsigned n, uint32_t file, uint64_t off,
@@ -223,12 +253,65 @@ static void t_random(void **state)
 	}
 }
 
+/* The same against the model for streams: offsets mostly climbing (so
+ * most checks fall past the span in flight and need no look), now and
+ * then back inside it, or far ahead; reads and writes; depths up to 4096. */
+static void t_random_streams(void **state)
+{
+	(void)state;
+	static struct model m;
+	const unsigned ns[] = { 2, 17, 64, 4096 };
+	uint64_t x = 1442695040888963407ull;
+
+	for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+		unsigned n = ns[k];
+		uint64_t pos[2] = { 0, 0 };
+		struct overlap o;
+
+		memset(&m, 0, sizeof(m));
+		assert_int_equal(overlap_init(&o, n, 2), 0);
+		for (int step = 0; step < 60000; step++) {
+			unsigned slot = (unsigned)(xs(&x) % n), r = (unsigned)(xs(&x) % 16);
+			uint32_t file = (uint32_t)(xs(&x) % 2);
+			uint64_t len = 1 + xs(&x) % 8192, off = pos[file], j = xs(&x) % 32;
+			int write = (xs(&x) % 3) != 0;
+
+			if (j == 0)
+				off = off > 100000 ? off - xs(&x) % 100000 : 0;     /* back inside */
+			else if (j == 1)
+				off += xs(&x) % 1000000;                             /* far ahead */
+			if (r < 5) {
+				unsigned got = UINT32_MAX;
+				int c = overlap_conflicts(&o, file, off, len, write, &got);
+				assert_int_equal(c, model_conflicts(&m, n, file, off, len, write));
+				if (c)
+					assert_true(got < n && m.busy[got] && m.file[got] == file &&
+						    (write || m.write[got]) &&
+						    off < m.end[got] && m.off[got] < off + len);
+			} else if (r < 12) {
+				overlap_add(&o, slot, file, off, len, write);
+				m.busy[slot] = 1;
+				m.off[slot] = off;
+				m.end[slot] = off + len;
+				m.file[slot] = file;
+				m.write[slot] = write;
+				pos[file] = off + len;
+			} else {
+				overlap_done(&o, slot);
+				m.busy[slot] = 0;
+			}
+		}
+		overlap_release(&o);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_rules),
 		cmocka_unit_test(t_lists),
 		cmocka_unit_test(t_random),
+		cmocka_unit_test(t_random_streams),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

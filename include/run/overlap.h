@@ -8,11 +8,13 @@
  * runner tracks its in-flight ops here, by slot (the engine's req->slot),
  * and before issuing a data op reaps until overlap_conflicts() is 0.
  *
- * Cost, at any depth: a read on a file with no write in flight is O(1)
- * to check, add and remove; otherwise a scan of at most OVL_LIST_MAX ops
- * (a file with that few in flight), or O(log n) expected in the ops in
- * flight on that file (per file interval trees); never a scan of every
- * op in flight.
+ * Cost, at any depth: O(1) to check, add and remove for a read on a file
+ * with no write in flight, and for an op outside the span its file's ops
+ * in flight (writes in flight, for a read) have covered since the file was
+ * last idle: sequential and strided streams; otherwise a scan of at most
+ * OVL_LIST_MAX ops (a file with that few in flight), or O(log n) expected
+ * in the ops in flight on that file (per file interval trees); never a
+ * scan of every op in flight.
  *
  * Under --direct pass the rounded range: a rounded write touches more
  * bytes than traced.
@@ -33,10 +35,14 @@ struct ovl_slot {
 };
 
 /* A file's ops in flight are listed (scanned) while at most this many, or
- * while none of them is a write; past that, in trees until it is idle. */
+ * while no check has had to look at them; past that, in trees until it
+ * is idle. */
 #define OVL_LIST_MAX 16
 
 struct ovl_file {
+	uint64_t lo, hi;         /* [lo, hi) holds every op in flight ...   */
+	uint64_t wlo, whi;       /* ... and every write, since the file (its
+	                          * writes) last had none: lo > hi when none */
 	uint32_t writes;         /* interval tree of the writes in flight (indexed) */
 	uint32_t reads;          /* interval tree of the reads in flight (indexed)  */
 	uint32_t list;           /* ops in flight while not indexed         */

@@ -1,11 +1,14 @@
 /*
  * overlap.c - in-flight conflict tracking (see overlap.h).
  *
- * A file's ops in flight sit in a plain list (O(1) in and out) while a
- * scan of it stays short: while the file has at most OVL_LIST_MAX ops in
- * flight, or no write in flight (then a read needs no check at all).
- * Past that, the first check or add that would have to scan moves the
- * file's ops into two interval trees, its writes and its reads: treaps
+ * A file's ops in flight sit in a plain list (O(1) in and out) while no
+ * check has to look at them: a read when no write is in flight, and an op
+ * outside the span [lo, hi) that its file's ops in flight have covered
+ * since the file was last idle ([wlo, whi) of its writes, for a read),
+ * need no look, which keeps sequential and strided streams in the list at
+ * any depth; a check inside that span scans the list while it has at most
+ * OVL_LIST_MAX ops.  Past that, such a check moves the file's ops into
+ * two interval trees, its writes and its reads: treaps
  * keyed by (offset, slot), each node holding the largest end offset of
  * its subtree, so "does anything overlap [off, end)?" descends one path.
  * The file goes back to the list when it is idle again.  Nodes are the
@@ -30,7 +33,8 @@ int overlap_init(struct overlap *o, unsigned nslots, unsigned nfiles)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i <= nfiles; i++)
-		o->f[i] = (struct ovl_file){ .writes = NIL, .reads = NIL, .list = NIL };
+		o->f[i] = (struct ovl_file){ .writes = NIL, .reads = NIL, .list = NIL,
+					     .lo = UINT64_MAX, .wlo = UINT64_MAX };
 	return 0;
 }
 
@@ -200,6 +204,8 @@ int overlap_conflicts(struct overlap *o, uint32_t file, uint64_t off, uint64_t l
 	f = file_of(o, file);
 	if (!f->inflight || (!write && !f->nwrites))
 		return 0;
+	if (write ? end <= f->lo || off >= f->hi : end <= f->wlo || off >= f->whi)
+		return 0;               /* outside all that was in flight */
 	if (!f->indexed && f->inflight > OVL_LIST_MAX)
 		make_indexed(o, f);     /* a long list, with a write to check */
 	if (!f->indexed) {
@@ -232,10 +238,15 @@ void overlap_add(struct overlap *o, unsigned slot, uint32_t file, uint64_t off, 
 	f->inflight++;
 	f->nwrites += n->write;
 	o->busy++;
-	/* the list holds any number of reads, but a write only with a short
-	 * list (and a read joins a list with a write only while it is short) */
-	if (!f->indexed && f->nwrites && f->inflight > OVL_LIST_MAX)
-		make_indexed(o, f);
+	if (off < f->lo)
+		f->lo = off;
+	if (n->end > f->hi)
+		f->hi = n->end;
+	if (write && off < f->wlo)
+		f->wlo = off;
+	if (write && n->end > f->whi)
+		f->whi = n->end;
+	/* listed until a check has to look inside [lo, hi) with the list long */
 	if (f->indexed) {
 		tree_add(o, write ? &f->writes : &f->reads, slot);
 	} else {
@@ -272,6 +283,13 @@ void overlap_done(struct overlap *o, unsigned slot)
 	n->busy = 0;
 	o->busy--;
 	f->nwrites -= n->write;
-	if (--f->inflight == 0)
+	if (!f->nwrites) {
+		f->wlo = UINT64_MAX;
+		f->whi = 0;
+	}
+	if (--f->inflight == 0) {
 		f->indexed = 0;
+		f->lo = UINT64_MAX;
+		f->hi = 0;
+	}
 }
