@@ -843,11 +843,36 @@ static void test_errno_and_flags(void **state)
 	assert_int_equal(strace_errno("EAGAIN", 6), EAGAIN);
 	assert_int_equal(strace_errno("ERESTARTSYS", 11), 512);
 	assert_int_equal(strace_errno("EBOGUS", 6), 0);
+	assert_int_equal(strace_errno("", 0), 0);
+	assert_int_equal(strace_errno("EWOULDBLOCK", 11), EAGAIN);
+	assert_int_equal(strace_errno("ERESTART_RESTARTBLOCK", 21), 516);
+	assert_int_equal(strace_errno("ENOENTX", 7), 0);
+	assert_int_equal(strace_errno("ENOEN", 5), 0);
+	/* every name of the C library back to its first number */
+	for (int i = 1; i < 200; i++) {
+		const char *n = strerrorname_np(i);
+		int first = i;
+		if (!n)
+			continue;
+		for (int k = 1; k < i; k++)
+			if (strerrorname_np(k) && !strcmp(strerrorname_np(k), n)) {
+				first = k;
+				break;
+			}
+		if (strace_errno(n, strlen(n)) != first)
+			fail_msg("%s: %d, expected %d", n, strace_errno(n, strlen(n)), first);
+	}
 	int64_t fl;
 	assert_int_equal(strace_oflags("O_RDWR|O_DIRECT|O_SYNC", 22, &fl), 0);
 	assert_int_equal(fl, O_RDWR | O_DIRECT | O_SYNC);
 	assert_int_equal(strace_oflags("0x8002", 6, &fl), 0);
 	assert_int_equal(fl, 0x8002);
+	/* -X verbose: the number, its comment ignored; a lone '/' is no comment */
+	assert_int_equal(strace_oflags("0x80241 /* O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC */", 47, &fl), 0);
+	assert_int_equal(fl, 0x80241);
+	assert_int_equal(strace_oflags("O_RDONLY/", 9, &fl), -EINVAL);
+	assert_int_equal(strace_oflags("O_TMPFILE|O_RDWR", 16, &fl), 0);
+	assert_int_equal(fl, 020200000 | O_RDWR);
 	assert_int_equal(strace_oflags("O_BOGUS", 7, &fl), -EINVAL);
 }
 

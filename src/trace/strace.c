@@ -621,24 +621,36 @@ static const char *strarg(struct strace_parser *p, struct span a, uint32_t *trun
 
 struct sym {
 	const char *name;
+	size_t len;
 	int64_t val;
 };
+#define SYM(name, val) { name, sizeof(name) - 1, val }
 
 static const struct sym oflag_syms[] = {
-	{ "O_RDONLY", 0 }, { "O_WRONLY", 01 }, { "O_RDWR", 02 }, { "O_ACCMODE", 03 },
-	{ "O_CREAT", 0100 }, { "O_EXCL", 0200 }, { "O_NOCTTY", 0400 },
-	{ "O_TRUNC", 01000 }, { "O_APPEND", 02000 }, { "O_NONBLOCK", 04000 },
-	{ "O_NDELAY", 04000 }, { "O_DSYNC", 010000 }, { "O_ASYNC", 020000 },
-	{ "FASYNC", 020000 }, { "O_DIRECT", 040000 }, { "O_LARGEFILE", 0100000 },
-	{ "O_DIRECTORY", 0200000 }, { "O_NOFOLLOW", 0400000 }, { "O_NOATIME", 01000000 },
-	{ "O_CLOEXEC", 02000000 }, { "O_SYNC", 04010000 }, { "O_RSYNC", 04010000 },
-	{ "__O_SYNC", 04000000 }, { "O_PATH", 010000000 }, { "O_TMPFILE", 020200000 },
-	{ "__O_TMPFILE", 020000000 },
+	SYM("O_RDONLY", 0), SYM("O_WRONLY", 01), SYM("O_RDWR", 02), SYM("O_ACCMODE", 03),
+	SYM("O_CREAT", 0100), SYM("O_EXCL", 0200), SYM("O_NOCTTY", 0400),
+	SYM("O_TRUNC", 01000), SYM("O_APPEND", 02000), SYM("O_NONBLOCK", 04000),
+	SYM("O_NDELAY", 04000), SYM("O_DSYNC", 010000), SYM("O_ASYNC", 020000),
+	SYM("FASYNC", 020000), SYM("O_DIRECT", 040000), SYM("O_LARGEFILE", 0100000),
+	SYM("O_DIRECTORY", 0200000), SYM("O_NOFOLLOW", 0400000), SYM("O_NOATIME", 01000000),
+	SYM("O_CLOEXEC", 02000000), SYM("O_SYNC", 04010000), SYM("O_RSYNC", 04010000),
+	SYM("__O_SYNC", 04000000), SYM("O_PATH", 010000000), SYM("O_TMPFILE", 020200000),
+	SYM("__O_TMPFILE", 020000000),
 };
+
+/* The first "ab" in s[0..n), or NULL. */
+static const char *find2(const char *s, size_t n, char a, char b)
+{
+	const char *e = s + n, *q = s;
+
+	while ((q = memchr(q, a, (size_t)(e - q))) && q + 1 < e && q[1] != b)
+		q++;
+	return q && q + 1 < e ? q : NULL;
+}
 
 static int symflags(const struct sym *tab, size_t ntab, const char *s, size_t n, int64_t *out)
 {
-	const char *cm = memmem(s, n, "/*", 2);     /* -X verbose: a number, then a comment */
+	const char *cm = find2(s, n, '/', '*');     /* -X verbose: a number, then a comment */
 	if (cm)
 		n = (size_t)(cm - s);
 	struct span a = trim((struct span){ s, n });
@@ -657,7 +669,7 @@ static int symflags(const struct sym *tab, size_t ntab, const char *s, size_t n,
 		} else {
 			size_t k;
 			for (k = 0; k < ntab; k++)
-				if (strlen(tab[k].name) == part.n && !memcmp(tab[k].name, part.s, part.n))
+				if (tab[k].len == part.n && !memcmp(tab[k].name, part.s, part.n))
 					break;
 			if (k == ntab)
 				return -EINVAL;
@@ -677,8 +689,8 @@ int strace_oflags(const char *s, size_t len, int64_t *flags)
 static int whencearg(struct span a, int *w)
 {
 	static const struct sym ws[] = {
-		{ "SEEK_SET", SEEK_SET }, { "SEEK_CUR", SEEK_CUR }, { "SEEK_END", SEEK_END },
-		{ "SEEK_DATA", 3 }, { "SEEK_HOLE", 4 },
+		SYM("SEEK_SET", SEEK_SET), SYM("SEEK_CUR", SEEK_CUR), SYM("SEEK_END", SEEK_END),
+		SYM("SEEK_DATA", 3), SYM("SEEK_HOLE", 4),
 	};
 	int64_t v;
 	if (symflags(ws, 5, a.s, a.n, &v))
@@ -687,21 +699,53 @@ static int whencearg(struct span a, int *w)
 	return 0;
 }
 
+/* errno names: the C library's for 1..199 (strerrorname_np), then the
+ * kernel's own that strace prints; a hash of them made at the first use
+ * (one thread parses), 512 slots for at most 207 names. */
+#define ERRNO_SLOTS 512
+static struct { const char *name; size_t len; int val; } errno_tab[ERRNO_SLOTS];
+
+static uint32_t errno_slot(const char *s, size_t n)
+{
+	return name_hash(s, n) & (ERRNO_SLOTS - 1);
+}
+
+static void errno_put(const char *name, size_t len, int val)
+{
+	uint32_t h = errno_slot(name, len);
+	while (errno_tab[h].name) {
+		if (errno_tab[h].len == len && !memcmp(errno_tab[h].name, name, len))
+			return;         /* the first number for a name stays */
+		h = (h + 1) & (ERRNO_SLOTS - 1);
+	}
+	errno_tab[h].name = name;
+	errno_tab[h].len = len;
+	errno_tab[h].val = val;
+}
+
 int strace_errno(const char *name, size_t len)
 {
 	static const struct sym extra[] = {
-		{ "ERESTARTSYS", 512 }, { "ERESTARTNOINTR", 513 }, { "ERESTARTNOHAND", 514 },
-		{ "ENOIOCTLCMD", 515 }, { "ERESTART_RESTARTBLOCK", 516 },
-		{ "EWOULDBLOCK", EAGAIN }, { "EDEADLOCK", EDEADLK }, { "ENOTSUP", EOPNOTSUPP },
+		SYM("ERESTARTSYS", 512), SYM("ERESTARTNOINTR", 513), SYM("ERESTARTNOHAND", 514),
+		SYM("ENOIOCTLCMD", 515), SYM("ERESTART_RESTARTBLOCK", 516),
+		SYM("EWOULDBLOCK", EAGAIN), SYM("EDEADLOCK", EDEADLK), SYM("ENOTSUP", EOPNOTSUPP),
 	};
-	for (int i = 1; i < 200; i++) {
-		const char *n = strerrorname_np(i);
-		if (n && strlen(n) == len && !memcmp(n, name, len))
-			return i;
+	static bool made;
+	if (!made) {
+		for (int i = 1; i < 200; i++) {
+			const char *n = strerrorname_np(i);
+			if (n)
+				errno_put(n, strlen(n), i);
+		}
+		for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+			errno_put(extra[i].name, extra[i].len, (int)extra[i].val);
+		made = true;
 	}
-	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
-		if (strlen(extra[i].name) == len && !memcmp(extra[i].name, name, len))
-			return (int)extra[i].val;
+	if (!len)
+		return 0;
+	for (uint32_t h = errno_slot(name, len); errno_tab[h].name; h = (h + 1) & (ERRNO_SLOTS - 1))
+		if (errno_tab[h].len == len && !memcmp(errno_tab[h].name, name, len))
+			return errno_tab[h].val;
 	return 0;
 }
 
