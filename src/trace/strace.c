@@ -664,12 +664,15 @@ static int symflags(const struct sym *tab, size_t ntab, const char *s, size_t n,
 			j++;
 		struct span part = trim((struct span){ a.s + i, j - i });
 		int64_t x;
-		if (!num(part, &x, NULL)) {
+		bool word = part.n && (is_name_char((unsigned char)part.s[0]) &&
+				       !(part.s[0] >= '0' && part.s[0] <= '9'));
+		if (!word && !num(part, &x, NULL)) {
 			v |= x;
 		} else {
 			size_t k;
 			for (k = 0; k < ntab; k++)
-				if (tab[k].len == part.n && !memcmp(tab[k].name, part.s, part.n))
+				if (tab[k].len == part.n && tab[k].name[part.n - 1] == part.s[part.n - 1] &&
+				    !memcmp(tab[k].name, part.s, part.n))
 					break;
 			if (k == ntab)
 				return -EINVAL;
