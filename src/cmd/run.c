@@ -321,7 +321,8 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	}
 	st->have_ops = true;
 	trace_load_opened(&st->lr);
-	trace_warn_incomplete(&st->s, c->traces[0]);
+	if (!c->x || c->x->root)        /* replay-mpi: said once, by rank 0 */
+		trace_warn_incomplete(&st->s, c->traces[0]);
 	ret = filter_build(&st->filt, &st->s, &c->fo, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);
