@@ -11,7 +11,8 @@ ROOT, in order, as JSON:
                      ...]}, "unsupported": {...}}
 
 kinds: read, write (offset, length moved), fsync, fdatasync, ftruncate
-(length = new size).  The offset of a read/write without one comes from a
+(length = new size); copy_file_range, splice and sendfile are a read from
+their source and a write to their destination.  The offset of a read/write without one comes from a
 model of open file descriptions: fd tables per process (threads share one,
 fork copies it), dup shares a description, lseek sets the position, a
 transfer moves it by what it returned.  A write on an O_APPEND description
@@ -240,9 +241,27 @@ class Oracle:
                     self.emit(pid, kind, path, num(f.get('aio_offset', '0')), num(f.get('aio_nbytes', '0')))
                 else:
                     self.emit(pid, kind, path, None, None)
-        elif name in ('copy_file_range', 'sendfile', 'sendfile64', 'splice', 'mmap'):
-            _, path = fdpath(a[0]) if name != 'mmap' else fdpath(a[4] if len(a) > 4 else '')
-            if self.mapped(path) is not None or (len(a) > 1 and self.mapped(fdpath(a[1])[1])):
+        elif name in ('copy_file_range', 'splice', 'sendfile', 'sendfile64'):
+            # the bytes moved: read from the source, written to the
+            # destination, each at its [offset] or at its position (moved)
+            if name.startswith('sendfile'):
+                ends = [(a[1], a[2]), (a[0], 'NULL')]
+            else:
+                ends = [(a[0], a[1]), (a[2], a[3])]
+            for kind, (fa, oa) in zip(('read', 'write'), ends):
+                fd, d = self.desc(pid, fa)
+                if d is None:
+                    continue
+                m = re.match(r'\s*\[(\d+)\]', oa)
+                if m:
+                    self.emit(pid, kind, d.path, int(m.group(1)), ret)
+                else:
+                    off = None if (kind == 'write' and d.append) else d.pos
+                    self.emit(pid, kind, d.path, off, ret)
+                    d.pos += ret
+        elif name == 'mmap':
+            _, path = fdpath(a[4] if len(a) > 4 else '')
+            if self.mapped(path) is not None:
                 self.unsupported[name] = self.unsupported.get(name, 0) + 1
 
     def line(self, pid, text):

@@ -138,3 +138,16 @@ cap_sqlite_xdump() {
 cap_dd_in() {
     strace "${STRACE_FLAGS[@]}" -i -n -o "$T" dd if=/dev/zero of="$W/out.img" bs=16k count=8 status=none
 }
+
+# Calls that move bytes between two descriptors: cp and cat (coreutils 9:
+# copy_file_range between files), fio --ioengine=splice (splice between
+# its file and a pipe).
+cap_cp_copy() {
+    head -c 300000 /dev/urandom >"$W/src.bin"
+    strace "${STRACE_FLAGS[@]}" -o "$T" sh -c 'cp "$1/src.bin" "$1/cp.bin" && cat "$1/src.bin" >"$1/cat.bin"' sh "$W"
+}
+cap_fio_splice() {
+    need fio || return 77
+    ( cd "$W" && strace "${STRACE_FLAGS[@]}" -o "$T" fio --name=j --filename=f.dat --size=256k \
+        --rw=randrw --bs=4k --ioengine=splice --randseed=7 --output=/dev/null )
+}
