@@ -109,6 +109,7 @@ struct seg_layout {
 	uint8_t f;                /* the fixed part's length; 0: none yet */
 	bool wide;                /* pair 5 (high digits of rank, segment) */
 	unsigned backoff;         /* lines not to try                     */
+	unsigned misses;          /* lines in a row it did not take       */
 	/* the tail (after the end time) last taken, when 16 bytes or less */
 	uint8_t tail[16] __attribute__((aligned(16)));
 	uint8_t tlen;
@@ -1071,7 +1072,9 @@ static bool seg_fast(const char *p, const char *pe, int *mod, struct segf *f)
  *
  * A line that fails the layout gets one of its own (layout_build: the
  * first 8 token ends), kept if the line then reads with it; when it does
- * not either, the next SEG_BACKOFF lines are not tried at all.  Whatever
+ * not either, the next SEG_BACKOFF lines are not tried at all, twice as
+ * many after each such line in a row (up to 64 times as many: a trace
+ * whose lines fit no layout pays for one line in a thousand).  Whatever
  * it returns false for goes to seg_fast, then seg_fields.
  *
  * What it takes is a subset of what seg_fast takes (only spaces separate
@@ -1440,7 +1443,8 @@ static __attribute__((noinline)) bool cols_relayout(struct seg_layout *c, const 
 		*c = nl;
 		return true;
 	}
-	c->backoff = SEG_BACKOFF;
+	c->backoff = SEG_BACKOFF << (c->misses < 6 ? c->misses : 6);
+	c->misses++;
 	return false;
 }
 #endif
@@ -1468,8 +1472,10 @@ static inline bool seg_cols(struct seg_layout *c, const char *p, const char *pe,
 		*mod = MOD_MPIIO;
 	else
 		return false;
-	if (c->f && cols_read(c, p, n, f))
+	if (c->f && cols_read(c, p, n, f)) {
+		c->misses = 0;
 		return true;
+	}
 	return cols_relayout(c, p, n, f);
 #else
 	(void)c, (void)p, (void)pe, (void)mod, (void)f;
