@@ -1059,6 +1059,172 @@ static void t_fast_path(void **st)
 		 13, "truncated X_POSIX line");
 }
 
+/* A number of n digits (n <= 19) whose value is below 10^n: random, zeros
+ * in front at times. */
+static uint64_t rnd_digits(unsigned *seed, int n)
+{
+	uint64_t v = (uint64_t)rand_r(seed) << 42 ^ (uint64_t)rand_r(seed) << 21 ^ (uint64_t)rand_r(seed);
+
+	return v % scan_pow10[n];
+}
+
+/*
+ * dxt.c's column path (seg_cols) keeps the columns of the last segment
+ * line it read and reads the next line against them: lines in columns of
+ * every width (right-aligned in spans of 1 to 24 bytes), the columns
+ * changing every few lines, fields across 16- and 64-byte boundaries,
+ * numbers of 1 to 15 digits (16 and more: the other paths), seconds of 1
+ * to 6 digits, rank and segment wider than 8 digits, write and read,
+ * lines of 63, 64, 127 and 128 bytes, tails of 0 to 70 bytes (16 and 17,
+ * 64 and 65), the same tail again with other digits, a tab or a line that
+ * fits no columns in between: each line reads as written.
+ */
+static void t_columns(void **st)
+{
+	(void)st;
+	enum { N = 4000 };
+	static uint64_t off[N], len[N], t0[N], t1[N];
+	static bool isw[N];
+	char path[512], *text = malloc((size_t)N * 300 + 1024), line[400];
+	unsigned seed = 4242;
+	size_t n = 0;
+	int w[8] = { 8, 8, 7, 9, 16, 16, 12, 12 }, nw = 0, nr = 0;
+	struct opstream s;
+
+	assert_non_null(text);
+	/* writes first, then reads: the text's order */
+	for (int k = 0; k < N; k++)
+		isw[k] = k < N / 2;
+	for (int k = 0; k < N; k++) {
+		if (k % 37 == 0) {      /* new columns, or back to darshan's */
+			for (int i = 0; i < 8; i++)
+				w[i] = rand_r(&seed) % 3 ? (int)(1 + rand_r(&seed) % 24) : (int[]){ 8, 8, 7, 9, 16, 16, 12, 12 }[i];
+		}
+		int ow = 1 + rand_r(&seed) % (rand_r(&seed) % 4 ? 10 : 16);
+		int lw = 1 + rand_r(&seed) % (rand_r(&seed) % 4 ? 9 : 16);
+		off[k] = rnd_digits(&seed, ow);
+		len[k] = rnd_digits(&seed, lw < 9 ? lw : 9);   /* an op's length: 31 bits */
+		/* start times rise with k: the order of the ops is the text's */
+		t0[k] = (uint64_t)k * 200000 + (uint64_t)rand_r(&seed) % 2000;
+		if (k >= N - 100)       /* 6 digits of seconds */
+			t0[k] = 1000000000 + (uint64_t)k * 1000;
+		if (k % 5 == 0)
+			t0[k] = (uint64_t)k * 25 + (uint64_t)rand_r(&seed) % 20;   /* short seconds */
+		if (k && t0[k] <= t0[k - 1])
+			t0[k] = t0[k - 1] + 1;
+		t1[k] = t0[k] + (uint64_t)rand_r(&seed) % (rand_r(&seed) % 2 ? 100 : 20000000);
+		int seg = isw[k] ? nw++ : nr++;
+		size_t l = 0;
+		if (rand_r(&seed) % 8 == 0)
+			line[l++] = ' ';
+		l += (size_t)snprintf(line + l, sizeof(line) - l, "%*s", w[0] - 1, "X_POSIX");
+		/* rank 0 and the segment, zeros in front at times */
+		int rz = rand_r(&seed) % 6 ? 1 : 1 + rand_r(&seed) % 15;
+		l += (size_t)snprintf(line + l, sizeof(line) - l, " %*s", w[1] - 1 > rz ? w[1] - 1 : rz, "");
+		l -= (size_t)rz;
+		for (int i = 0; i < rz; i++)
+			line[l++] = '0';
+		l += (size_t)snprintf(line + l, sizeof(line) - l, " %*s", w[2] - 1, isw[k] ? "write" : "read");
+		l += (size_t)snprintf(line + l, sizeof(line) - l, " %*d", w[3] - 1, seg);
+		l += (size_t)snprintf(line + l, sizeof(line) - l, " %*llu", w[4] - 1, (unsigned long long)off[k]);
+		l += (size_t)snprintf(line + l, sizeof(line) - l, " %*s%0*llu", w[5] - 1 > lw ? w[5] - 1 - lw : 0, "", lw,
+				      (unsigned long long)len[k]);
+		l += (size_t)snprintf(line + l, sizeof(line) - l, " %*llu.%04llu", w[6] > 6 ? w[6] - 6 : 1, (unsigned long long)(t0[k] / 10000),
+				     (unsigned long long)(t0[k] % 10000));
+		l += (size_t)snprintf(line + l, sizeof(line) - l, " %*llu.%04llu", w[7] > 6 ? w[7] - 6 : 1, (unsigned long long)(t1[k] / 10000),
+				     (unsigned long long)(t1[k] % 10000));
+		switch (rand_r(&seed) % 12) {
+		case 0: case 1: case 2:
+			break;
+		case 3: case 4: case 5:
+			l += (size_t)snprintf(line + l, sizeof(line) - l, "   [%d]   N/A", 100 + k / 300);
+			break;
+		case 6:
+			l += (size_t)snprintf(line + l, sizeof(line) - l, "   [%d]   N/A", rand_r(&seed) % 1000);
+			break;
+		case 7:
+			for (int i = rand_r(&seed) % 12; i >= 0; i--)
+				l += (size_t)snprintf(line + l, sizeof(line) - l, "%*s[%d]", 1 + rand_r(&seed) % 3, "",
+						     rand_r(&seed) % 10000000);
+			break;
+		case 8:
+			l += (size_t)snprintf(line + l, sizeof(line) - l, " %d", rand_r(&seed));
+			break;
+		case 9: {               /* the line exactly 63, 64, 127 or 128 bytes */
+			size_t want = (size_t)(int[]){ 63, 64, 127, 128, 80, 81, 96, 97 }[rand_r(&seed) % 8];
+			size_t lead = line[0] == ' ' ? 1 : 0;
+			if (l - lead + 2 <= want) {
+				line[l++] = ' ';
+				while (l - lead < want)
+					line[l++] = (char)('0' + rand_r(&seed) % 10);
+			}
+			break;
+		}
+		case 10:                /* a tail of 16 or 17 bytes, 64 or 65 */
+			l += (size_t)snprintf(line + l, sizeof(line) - l, "%s",
+					     (const char *[]){ "   [12]  [3] N/A", "    [12]  [3] N/A",
+							       "  [1] [2] [3] [4] [5] [6] [7] [8] [9] [10] [11] [1] [2] [3] N/A",
+							       "  [1] [2] [3] [4] [5] [6] [7] [8] [9] [10] [11] [1] [2] [3]  N/A" }
+						     [rand_r(&seed) % 4]);
+			break;
+		default:                /* a tab: no columns */
+			l += (size_t)snprintf(line + l, sizeof(line) - l, "\t[7]");
+			break;
+		}
+		if (rand_r(&seed) % 10 == 0)
+			l += (size_t)snprintf(line + l, sizeof(line) - l, "  ");
+		line[l++] = '\n';
+		memcpy(text + n, line, l);
+		n += l;
+	}
+	snprintf(path, sizeof(path), "%s/columns.dxt.txt", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "# darshan log version: 3.21\n# nprocs: 1\n\n# DXT_POSIX module data\n\n"
+		"# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		"# DXT, write_count: %d, read_count: %d\n", nw, nr);
+	assert_int_equal(fwrite(text, 1, n, f), n);
+	fclose(f);
+	free(text);
+	load(path, NULL, &s);
+	assert_int_equal(s.nops, N + 2);
+	for (int k = 0; k < N; k++) {
+		const struct op *o = &s.ops[k + 1];
+		if (o->kind != (isw[k] ? OP_WRITE : OP_READ) || o->offset != off[k] || o->len != len[k] ||
+		    o->dur_ns != (t1[k] - t0[k]) * 100000ull ||
+		    o->t_ns - s.ops[1].t_ns != (t0[k] - t0[0]) * 100000ull)
+			fail_msg("line %d: got offset %llu length %llu start %llu dur %llu", k,
+				 (unsigned long long)o->offset, (unsigned long long)o->len,
+				 (unsigned long long)(o->t_ns - s.ops[1].t_ns), (unsigned long long)o->dur_ns);
+	}
+	opstream_close(&s);
+	unlink(path);
+
+	/* after a line that sets the columns, lines that fit them but for a
+	 * byte: the general reader's messages */
+#define C " X_POSIX       0  write        0               0             100      0.0010      0.0020   [5]   N/A\n"
+	bad_case(C " X_POSIX       0   read        0               0             1x0      0.0030      0.0040   [5]   N/A\n",
+		 14, "expected a length");
+	bad_case(C " X_POSIX       0   rEad        0               0             100      0.0030      0.0040   [5]   N/A\n",
+		 14, "expected 'write' or 'read' after the rank");
+	bad_case(C " X_POSIX       0   read        0               0             100      0.0030      0.0040   [5]   N/B\n",
+		 14, "unexpected 'N/B' after the end time");
+	bad_case(C " X_POSIX       0   read        0               0             100      0.0030      0.0040   [5    N/A\n",
+		 14, "expected an OST index as '[N]'");
+	bad_case(C " X_POSIX       1   read        0               0             100      0.0030      0.0040   [5]   N/A\n",
+		 14, "segment of rank 1 in the block of rank 0");
+	bad_case(C " X_POSIX       0   read        0               0             100      0.0030      0.0.40   [5]   N/A\n",
+		 14, "unexpected '.40   [5]   N/A' after the end time");
+	bad_case(C " X_POSIX       0   read        0               0            -100      0.0030      0.0040   [5]   N/A\n",
+		 14, "negative length -100");
+	bad_case(C " X_POSIX       0   read        0      1 0                    100      0.0030      0.0040   [5]   N/A\n",
+		 14, "expected start and end times in seconds (S.FFFF) as the last fields");
+	bad_case(C " X_POSIX       0   read        0               0             100      0.0030      0.0040   [5]   N/A\r\n"
+		 " X_POSIX       0   read        1               0             100      0.0030      0.0040   [5]x  N/A\n",
+		 15, "unexpected 'x  N/A' after the end time");
+#undef C
+}
+
 /*
  * Segment fields of every width (1 to 20 digits, zeros in front), between
  * blanks and tabs, read right: offsets, lengths, times (1 to 5 digits of
@@ -1308,6 +1474,7 @@ int main(void)
 		cmocka_unit_test(t_times),
 		cmocka_unit_test(t_field_widths),
 		cmocka_unit_test(t_fast_path),
+		cmocka_unit_test(t_columns),
 		cmocka_unit_test(t_gzip_broken),
 		cmocka_unit_test(t_darshan_log),
 		cmocka_unit_test(t_detect),

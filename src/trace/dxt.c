@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,31 @@ struct dblock {
 	uint32_t maxend, lstart, lline, lblock;
 };
 
+/* Where the fields of a segment line are, taken from a line that had
+ * them there (seg_cols): bit i of a mask is byte i of the line. */
+struct seg_layout {
+	uint8_t keep[6][16] __attribute__((aligned(16)));  /* per window pair */
+	uint64_t fix[2];          /* bytes of a fixed class ...           */
+	uint64_t nb[2], dg[2];    /* ... a non-space, a digit             */
+	uint64_t var[2];          /* a space or a right-aligned digit     */
+	uint8_t ksec[16] __attribute__((aligned(16)));  /* pair 3's seconds (keep[3]:
+	                                                 * its decimals) */
+	uint64_t sec45[2];        /* 4th and 5th digits of seconds: pair 4 */
+	uint8_t win[6][2];        /* window starts                        */
+	uint8_t kind, dot[2];     /* "write" or " read"; the times' dots  */
+	uint8_t f;                /* the fixed part's length; 0: none yet */
+	bool wide;                /* pair 5 (high digits of rank, segment) */
+	unsigned backoff;         /* lines not to try                     */
+	unsigned misses;          /* lines in a row it did not take       */
+	/* the tail (after the end time) last taken, when 16 bytes or less */
+	uint8_t tail[16] __attribute__((aligned(16)));
+	uint8_t tlen;
+	uint16_t tsp, tdg;        /* its spaces, its digits               */
+	/* the multipliers of dec8x2, read from here: a constant would be
+	 * turned into shifts and adds */
+	uint8_t mul[3][16] __attribute__((aligned(16)));
+};
+
 struct dxt {
 	struct trace_input *in;
 	struct builder *b;
@@ -135,6 +161,7 @@ struct dxt {
 	char osts[1024];
 	size_t nosts;
 	bool osts_mdt;
+	struct seg_layout lay;    /* of the segment lines (seg_cols)    */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -628,6 +655,10 @@ struct segf {                     /* the fields of one segment line */
 	uint32_t t0, t1;
 	bool is_w, has_off;
 };
+/* seg_cols stores rank and segix, off and len, t0 and t1 at once */
+_Static_assert(offsetof(struct segf, segix) == offsetof(struct segf, rank) + 8 &&
+	       offsetof(struct segf, len) == offsetof(struct segf, off) + 8 &&
+	       offsetof(struct segf, t1) == offsetof(struct segf, t0) + 4, "segf pairs");
 
 /* A '.' in s..e (a short token: no call). */
 static inline bool has_dot(const char *s, const char *e)
@@ -1014,6 +1045,444 @@ static bool seg_fast(const char *p, const char *pe, int *mod, struct segf *f)
 #endif
 }
 
+/* ---- segment lines: the column path ------------------------------------------ */
+
+/*
+ * darshan-dxt-parser prints its numbers right-aligned in fixed widths, so
+ * in the lines of a log each field of the fixed part (module to end time)
+ * ends at the same byte whatever its value: the "layout" of those ends,
+ * kept from the last line that had one (struct seg_layout), tells where
+ * every field of the next line is before anything of it is read.
+ * seg_cols reads a line of 64 to 127 bytes against it in three steps:
+ *
+ *  1. two masks of the fixed part, one bit a byte (up to 128 bits as two
+ *     words): its spaces and its digits, from one SSE2 load and two
+ *     compares per 16 bytes;
+ *  2. the fixed part checked with a few word operations: each byte the
+ *     layout fixes (the module, the kind, the dots, the space after each
+ *     field, a field's last digit, the spaces before its longest number)
+ *     of the class it says (space, digit or other), and in the rest of a
+ *     field's span only spaces then digits; then the bytes of the kind
+ *     and the dots themselves; then the tail (OSTs, N/A or a thread id):
+ *     the same bytes as the last tail taken, or the same spaces, digits
+ *     and other bytes, or else walked (cols_tail);
+ *  3. the numbers from 8-byte windows ending at the known columns (a
+ *     space reads as a 0 digit, bytes before the field's span are masked
+ *     off), two windows per SSE2 conversion.
+ *
+ * A line that fails the layout gets one of its own (layout_build: the
+ * first 8 token ends), kept if the line then reads with it; when it does
+ * not either, the next SEG_BACKOFF lines are not tried at all, twice as
+ * many after each such line in a row (up to 64 times as many: a trace
+ * whose lines fit no layout pays for one line in a thousand).  Whatever
+ * it returns false for goes to seg_fast, then seg_fields.
+ *
+ * What it takes is a subset of what seg_fast takes (only spaces separate
+ * fields: a tab reads as "another byte" and fits no layout; numbers of at
+ * most 15 digits, seconds of 1 to 5 digits and exactly 4 decimals, the
+ * same tail), with the same values; the layout decides only where to
+ * look, the checks of step 2 alone decide whether a line is taken.
+ *
+ * Bounds: the line comes from lr_next (LR_PAD readable bytes after its
+ * NUL at pe): the mask loads start below pe, every window and compare
+ * lies in the fixed part, inside the line, and the tail reads at most up
+ * to pe + 2.
+ */
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SEG_BACKOFF 16u
+
+/* Bits of the spaces (sp) and of the digits (dg) among the 16 bytes at
+ * t. */
+static inline __attribute__((always_inline)) void classes16(const char *t, unsigned *sp, unsigned *dg)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)t);
+	/* '0'..'9' + 0x50 are the signed bytes -128..-119 */
+	__m128i d = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x50)), _mm_set1_epi8(-118));
+
+	*sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+	*dg = (unsigned)_mm_movemask_epi8(d);
+}
+
+/* classes16 of the 16 bytes at p + 16 j into bits 16 (j % 4) on of the
+ * words sp, dg. */
+static inline __attribute__((always_inline)) void classes_at(const char *p, unsigned j, uint64_t *sp,
+							      uint64_t *dg)
+{
+	unsigned s, d;
+
+	classes16(p + 16 * j, &s, &d);
+	*sp |= (uint64_t)s << (16 * (j % 4));
+	*dg |= (uint64_t)d << (16 * (j % 4));
+}
+
+/* The non-spaces nb and the digits dg of the first 16 x nch bytes at p
+ * (4 <= nch <= 8; the bits of later bytes: in nb set, in dg clear). */
+static inline __attribute__((always_inline)) void line_masks(const char *p, unsigned nch, uint64_t nb[2],
+							      uint64_t dg[2])
+{
+	uint64_t s0 = 0, s1 = 0, d0 = 0, d1 = 0;
+
+	for (unsigned j = 0; j < 4; j++)
+		classes_at(p, j, &s0, &d0);
+	for (unsigned j = 4; j < 8; j++)
+		if (nch > j)
+			classes_at(p, j, &s1, &d1);
+	nb[0] = ~s0;
+	dg[0] = d0;
+	nb[1] = ~s1;
+	dg[1] = d1;
+}
+
+/* The masks of the whole line p[0..n), 64 <= n <= 127 (bits from n on
+ * clear). */
+static void full_masks(const char *p, size_t n, uint64_t nb[2], uint64_t dg[2])
+{
+	line_masks(p, (unsigned)(n + 15) / 16, nb, dg);
+	nb[1] &= (1ull << (n - 64)) - 1;        /* n - 64 < 64 */
+	dg[1] &= (1ull << (n - 64)) - 1;
+}
+
+/* Bits [a, b) of the two-word mask m set. */
+static void mask_set(uint64_t m[2], unsigned a, unsigned b)
+{
+	for (; a < b; a++)
+		m[a >> 6] |= 1ull << (a & 63);
+}
+
+/* Byte i of the line fixed to a space (cls 0), a digit (1) or another
+ * byte (2). */
+static void fix_byte(struct seg_layout *c, unsigned i, int cls)
+{
+	mask_set(c->fix, i, i + 1);
+	if (cls)
+		mask_set(c->nb, i, i + 1);
+	if (cls == 1)
+		mask_set(c->dg, i, i + 1);
+}
+
+/* The span (prev, e] of a number of at most `most` digits (15) or of the
+ * seconds of a time (5), its last digit at e: the space after prev, the
+ * spaces before its longest value, then bytes that may be either
+ * (right-aligned digits). */
+static void span_digits(struct seg_layout *c, unsigned prev, unsigned e, unsigned most)
+{
+	unsigned lo = e + 1 >= prev + 2 + most ? e + 1 - most : prev + 2;
+
+	for (unsigned i = prev + 1; i < lo; i++)
+		fix_byte(c, i, 0);
+	mask_set(c->var, lo, e);
+	fix_byte(c, e, 1);
+}
+
+/* Window w of pair k: 8 bytes at s, those from position `from` on kept
+ * (at most `to`). */
+static void window(struct seg_layout *c, unsigned k, unsigned w, unsigned s, unsigned from,
+		   unsigned to)
+{
+	c->win[k][w] = (uint8_t)s;
+	for (unsigned j = 0; j < 8; j++)
+		c->keep[k][8 * w + j] = s + j >= from && s + j <= to ? 0x0f : 0;
+}
+
+/* The windows of a number, span (prev, e]: its low 8 digits window w of
+ * pair lo, the 8 before window w of pair hi (-1: none, the span holds at
+ * most 8 digits). */
+static void windows_num(struct seg_layout *c, unsigned w, unsigned prev, unsigned e, unsigned lo,
+			int hi)
+{
+	window(c, lo, w, e - 7, prev + 1, e);
+	if (hi >= 0)
+		window(c, (unsigned)hi, w, e - 15, prev + 1, e);
+}
+
+/* A layout from the ends of the first 8 tokens of a line (its non-spaces
+ * nb, no bits past its end): false when they cannot be one (a token too
+ * short for its field, too few tokens, a fixed part of 48 bytes or less). */
+static __attribute__((noinline)) bool layout_build(struct seg_layout *c, const uint64_t nb[2])
+{
+	uint64_t e0 = nb[0] & ~((nb[0] >> 1) | (nb[1] << 63)), e1 = nb[1] & ~(nb[1] >> 1);
+	unsigned e[8], k = 1;
+
+	if ((e0 & 0xff) != 0x40)        /* the module: bytes 0 to 6 */
+		return false;
+	e[0] = 6;
+	for (e0 &= ~0xffull; k < 8 && e0; k++, e0 &= e0 - 1)
+		e[k] = (unsigned)__builtin_ctzll(e0);
+	for (; k < 8 && e1; k++, e1 &= e1 - 1)
+		e[k] = 64 + (unsigned)__builtin_ctzll(e1);
+	/* room for " write" after the rank's space, and for a space, a digit,
+	 * '.' and 4 digits in each time's span */
+	if (k < 8 || e[2] < e[1] + 6 || e[6] < e[5] + 7 || e[7] < e[6] + 7 || e[7] < 48)
+		return false;
+	memset(c, 0, sizeof(*c));
+	_mm_store_si128((__m128i *)(void *)c->mul[0], _mm_set1_epi16(0x0a01));
+	_mm_store_si128((__m128i *)(void *)c->mul[1], _mm_set1_epi32(100 | 1 << 16));
+	_mm_store_si128((__m128i *)(void *)c->mul[2], _mm_set1_epi32(10000));
+	c->f = (uint8_t)(e[7] + 1);
+	for (unsigned i = 0; i < 7; i++)
+		fix_byte(c, i, 2);
+	span_digits(c, e[0], e[1], 15);                         /* rank */
+	for (unsigned i = e[1] + 1; i < e[2] - 4; i++)          /* kind */
+		fix_byte(c, i, 0);
+	for (unsigned i = e[2] - 3; i <= e[2]; i++)
+		fix_byte(c, i, 2);
+	c->kind = (uint8_t)(e[2] - 4);                          /* 'w' or ' ' */
+	for (unsigned i = 3; i < 6; i++)                        /* seg, off, len */
+		span_digits(c, e[i - 1], e[i], 15);
+	for (unsigned i = 6; i < 8; i++) {                      /* start, end */
+		span_digits(c, e[i - 1], e[i] - 5, 5);
+		fix_byte(c, e[i] - 4, 2);
+		for (unsigned j = e[i] - 3; j <= e[i]; j++)
+			fix_byte(c, j, 1);
+		c->dot[i - 6] = (uint8_t)(e[i] - 4);
+	}
+	/* windows, in pairs of the two fields that struct segf holds side
+	 * by side: rank and segment (pair 0, low 8 digits; pair 5, the
+	 * digits before, when a span holds more than 8), offset and length
+	 * (pair 1 the high 8 digits, pair 2 the low 8), the last 3 digits
+	 * of seconds and the decimals of start and end (pair 3), the 2
+	 * digits of seconds before (pair 4) */
+	c->wide = e[1] - e[0] > 9 || e[3] - e[2] > 9;
+	window(c, 5, 0, 0, 1, 0);
+	window(c, 5, 1, 0, 1, 0);
+	windows_num(c, 0, e[0], e[1], 0, e[1] - e[0] > 9 ? 5 : -1);
+	windows_num(c, 1, e[2], e[3], 0, e[3] - e[2] > 9 ? 5 : -1);
+	windows_num(c, 0, e[3], e[4], 2, 1);
+	windows_num(c, 1, e[4], e[5], 2, 1);
+	for (unsigned i = 6; i < 8; i++) {
+		/* "SSS.FFFF": keep[3] the decimals, ksec the seconds (of the
+		 * span) */
+		window(c, 3, i - 6, e[i] - 7, e[i] - 3, e[i]);
+		for (unsigned j = 0; j < 3; j++)
+			c->ksec[8 * (i - 6) + j] = e[i] - 7 + j > e[i - 1] ? 0x0f : 0;
+		/* the two digits before, when non-spaces */
+		window(c, 4, i - 6, e[i] - 15, e[i - 1] + 1, e[i] - 8);
+		for (unsigned j = e[i] - 9; j <= e[i] - 8; j++)
+			if (j > e[i - 1] + 1)
+				mask_set(c->sec45, j, j + 1);
+	}
+	return true;
+}
+
+/* The 8 bytes at a, then the 8 at b. */
+static inline __attribute__((always_inline)) __m128i load8x2(const char *a, const char *b)
+{
+	return _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)a),
+				  _mm_loadl_epi64((const __m128i *)(const void *)b));
+}
+
+/* Two 8-byte numbers, x's 64-bit lanes, one decimal digit a byte (its low
+ * nibble; the higher bits clear): their values. */
+static inline __attribute__((always_inline)) __m128i dec8x2v(__m128i x, const __m128i mul[3])
+{
+	/* a 16-bit lane holds digits h (low byte, written first) and l: times
+	 * 0x0a01 it is 256 (10 h + l) + h, below 2^16 */
+	x = _mm_srli_epi16(_mm_mullo_epi16(x, mul[0]), 8);
+	/* 32-bit lanes: the first pair x 100 + the second */
+	x = _mm_madd_epi16(x, mul[1]);
+	/* 64-bit lanes: the first four digits x 10^4 + the last four */
+	return _mm_add_epi64(_mm_mul_epu32(x, mul[2]), _mm_srli_epi64(x, 32));
+}
+
+/* Two 8-byte windows at a and b, digits and spaces, ANDed with keep's 16
+ * bytes (0x0f, or 0 for a byte outside the field): the decimal numbers
+ * they spell (a space or a dropped byte a 0 digit), as two 64-bit lanes. */
+static inline __attribute__((always_inline)) __m128i dec8x2(const char *a, const char *b,
+							     const uint8_t *keep, const __m128i mul[3])
+{
+	return dec8x2v(_mm_and_si128(load8x2(a, b), _mm_load_si128((const __m128i *)(const void *)keep)),
+		       mul);
+}
+
+/* The tail q[0..t) after the end time (t <= 64; tn, td its non-spaces and
+ * digits, no bits from t on), read as seg_fast reads it but with spaces
+ * only: nothing, or after spaces each "[N]" (1 to 7 digits), then "N/A"
+ * or a thread id up to the end.  q[t] is the line's NUL. */
+static bool tail_walk(const char *q0, unsigned t, uint64_t tn, uint64_t td)
+{
+	unsigned pos = 0;
+	uint64_t r, x;
+	const char *q;
+
+	if (!t)
+		return true;
+	for (;;) {                      /* pos < t: a bit of the words */
+		r = tn >> pos;
+		if (r & 1)
+			return false;   /* no space before the token */
+		if (!r)
+			return true;    /* spaces to the end (text_line trims them) */
+		pos += (unsigned)__builtin_ctzll(r);
+		q = q0 + pos;
+		if (*q != '[')
+			break;
+		unsigned k = (unsigned)__builtin_ctzll(~(td >> pos >> 1));
+		if (k - 1 >= 7 || q[1 + k] != ']')
+			return false;   /* q[1 + k]: at most the NUL */
+		pos += k + 2;
+		if (pos == t)
+			return true;
+	}
+	memcpy(&x, q, 4);               /* q < q0 + t: q[0..3] readable (LR_PAD) */
+	if ((x & 0xffffff) == 0x412f4eull)      /* "N/A" */
+		return pos + 3 == t;
+	/* a thread id: digits from pos to the end */
+	return !((~td & (t == 64 ? ~0ull : (1ull << t) - 1)) >> pos);
+}
+
+/* A tail of t bytes at q, 16 < t <= 64 (t - 16 more bytes readable). */
+static __attribute__((noinline)) bool tail_long(const char *q, unsigned t)
+{
+	uint64_t sp = 0, dg = 0, in = t == 64 ? ~0ull : (1ull << t) - 1;
+
+	for (unsigned j = 0; j < 4 && 16 * j < t; j++)
+		classes_at(q, j, &sp, &dg);
+	return tail_walk(q, t, ~sp & in, dg & in);
+}
+
+/* The tail p[f..n): read once with the spaces, digits and other bytes
+ * of the last 16-byte tail taken (c->tail...), else walked (and then,
+ * taken, kept in c). */
+static inline __attribute__((always_inline)) bool cols_tail(struct seg_layout *c, const char *p,
+							     unsigned f, size_t n)
+{
+	unsigned t = (unsigned)n - f, sp, dg;
+
+	if (!t)
+		return true;
+	if (t > 16)
+		return t <= 64 && tail_long(p + f, t);
+	/* p + f is below pe: 16 bytes readable */
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + f));
+	unsigned in = (1u << t) - 1, eq = 0;
+	if (t == c->tlen) {
+		eq = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(v, _mm_load_si128((const __m128i *)(const void *)c->tail)));
+		if (!(in & ~eq))        /* the same bytes */
+			return true;
+	}
+	classes16(p + f, &sp, &dg);
+	sp &= in;
+	dg &= in;
+	if (t == c->tlen && sp == c->tsp && dg == c->tdg && !(in & ~(sp | dg | eq))) {
+		/* the same classes and other bytes (the digits differ) */
+		_mm_store_si128((__m128i *)(void *)c->tail, v);
+		return true;
+	}
+	if (!tail_walk(p + f, t, ~sp & in, dg))
+		return false;
+	_mm_store_si128((__m128i *)(void *)c->tail, v);
+	c->tlen = (uint8_t)t;
+	c->tsp = (uint16_t)sp;
+	c->tdg = (uint16_t)dg;
+	return true;
+}
+
+/* The line p[0..n) read with layout c: true and the fields when it fits. */
+static inline __attribute__((always_inline)) bool cols_read(struct seg_layout *c, const char *p, size_t n,
+							     struct segf *f)
+{
+	uint64_t nb[2], dg[2], k;
+
+	if (n < c->f)
+		return false;
+	/* the chunks of the fixed part: no bit past it is looked at (the bit
+	 * after a span's variable bytes is inside it) */
+	line_masks(p, (c->f + 15u) / 16, nb, dg);
+	uint64_t n0 = nb[0], n1 = nb[1], d0 = dg[0], d1 = dg[1];
+	/* each fixed byte of its class; elsewhere in a span a non-space is a
+	 * digit followed by a non-space */
+	if ((((n0 ^ c->nb[0]) | (d0 ^ c->dg[0])) & c->fix[0]) |
+	    (n0 & ~(d0 & ((n0 >> 1) | (n1 << 63))) & c->var[0]) |
+	    (((n1 ^ c->nb[1]) | (d1 ^ c->dg[1])) & c->fix[1]) | (n1 & ~(d1 & (n1 >> 1)) & c->var[1]))
+		return false;
+	memcpy(&k, p + c->kind, 8);
+	k &= 0xffffffffffull;
+	if (k == 0x6574697277ull)               /* "write" */
+		f->is_w = true;
+	else if (k == 0x6461657220ull)          /* " read" */
+		f->is_w = false;
+	else
+		return false;
+	if (p[c->dot[0]] != '.' || p[c->dot[1]] != '.' || !cols_tail(c, p, c->f, n))
+		return false;
+	const __m128i *mul = (const __m128i *)(const void *)c->mul;
+	const __m128i e8 = _mm_set1_epi32(100000000);
+#define PAIR(i) dec8x2(p + c->win[i][0], p + c->win[i][1], c->keep[i], mul)
+	__m128i rs = PAIR(0);
+	if (c->wide)
+		rs = _mm_add_epi64(_mm_mul_epu32(PAIR(5), e8), rs);
+	/* the high parts are below 2^32 (pmuludq) */
+	_mm_storeu_si128((__m128i *)(void *)&f->rank, rs);
+	_mm_storeu_si128((__m128i *)(void *)&f->off, _mm_add_epi64(_mm_mul_epu32(PAIR(1), e8), PAIR(2)));
+	/* the times: "SSS.FFFF" as the digits "0SSSFFFF" (the '.' dropped, the
+	 * seconds one byte up), plus the 4th and 5th digits of seconds when
+	 * there are some (pair 4) */
+	__m128i x = load8x2(p + c->win[3][0], p + c->win[3][1]);
+	x = _mm_or_si128(_mm_and_si128(x, _mm_load_si128((const __m128i *)(const void *)c->keep[3])),
+			 _mm_slli_epi64(_mm_and_si128(x, _mm_load_si128((const __m128i *)(const void *)c->ksec)), 8));
+	__m128i t = dec8x2v(x, mul);
+	if ((n0 & c->sec45[0]) | (n1 & c->sec45[1]))
+		t = _mm_add_epi64(_mm_mul_epu32(PAIR(4), _mm_set1_epi32(10000000)), t);
+	_mm_storel_epi64((__m128i *)(void *)&f->t0, _mm_shuffle_epi32(t, 0x08));
+#undef PAIR
+	f->has_off = true;
+	return true;
+}
+
+/* The line did not fit c: a layout of its own, kept when the line fits
+ * it; otherwise no line is tried for a while. */
+static __attribute__((noinline)) bool cols_relayout(struct seg_layout *c, const char *p, size_t n,
+						   struct segf *f)
+{
+	struct seg_layout nl;
+	uint64_t nb[2], dg[2];
+
+	full_masks(p, n, nb, dg);
+	if (layout_build(&nl, nb) && cols_read(&nl, p, n, f)) {
+		*c = nl;
+		return true;
+	}
+	c->backoff = SEG_BACKOFF << (c->misses < 6 ? c->misses : 6);
+	c->misses++;
+	return false;
+}
+#endif
+
+/* The line p[0..pe) (a NUL at pe) through the column path: true and the
+ * module and fields when it takes it. */
+static inline bool seg_cols(struct seg_layout *c, const char *p, const char *pe, int *mod,
+			    struct segf *f)
+{
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	size_t n = (size_t)(pe - p);
+	uint64_t x;
+
+	if (c->backoff) {
+		c->backoff--;
+		return false;
+	}
+	if (n - 64 > 127 - 64)
+		return false;
+	memcpy(&x, p, 8);
+	x &= 0x00ffffffffffffffull;
+	if (x == 0x5849534f505f58ull)           /* "X_POSIX" */
+		*mod = MOD_POSIX;
+	else if (x == 0x4f4949504d5f58ull)      /* "X_MPIIO" */
+		*mod = MOD_MPIIO;
+	else
+		return false;
+	if (c->f && cols_read(c, p, n, f)) {
+		c->misses = 0;
+		return true;
+	}
+	return cols_relayout(c, p, n, f);
+#else
+	(void)c, (void)p, (void)pe, (void)mod, (void)f;
+	return false;
+#endif
+}
+
 /* A bad segment line of block k: with --skip-bad the block keeps going
  * without the order checks (its numbering has a gap now). */
 static int seg_bad(struct dxt *D, struct dblock *k, unsigned long line, const char *fmt, ...)
@@ -1040,7 +1509,7 @@ static int segment_line(struct dxt *D, const char *p, const char *pe, unsigned l
 	int m = MOD_NONE;
 	int rc;
 	size_t pl = 0;
-	bool fast = seg_fast(p, pe, &m, &f);
+	bool fast = seg_cols(&D->lay, p, pe, &m, &f) || seg_fast(p, pe, &m, &f);
 
 	if (!fast) {
 		m = MOD_NONE;
