@@ -177,6 +177,18 @@ struct model {
 	int write[4096], busy[4096];
 };
 
+/* overlap_add, and the same in the model */
+static void add_both(struct overlap *o, struct model *m, unsigned slot, uint32_t file, uint64_t off,
+		     uint64_t len, int write)
+{
+	overlap_add(o, slot, file, off, len, write);
+	m->busy[slot] = 1;
+	m->off[slot] = off;
+	m->end[slot] = off + len;
+	m->file[slot] = file;
+	m->write[slot] = write;
+}
+
 static int model_conflicts(const struct model *m, unsigned n, uint32_t file, uint64_t off,
 			   uint64_t len, int write)
 {
@@ -234,12 +246,7 @@ static void t_random(void **state)
 					assert_true(off < m.end[got] && m.off[got] < off + len);
 				}
 			} else if (r < 6 + adds) {
-				overlap_add(&o, slot, file, off, len, write);
-				m.busy[slot] = 1;
-				m.off[slot] = off;
-				m.end[slot] = off + len;
-				m.file[slot] = file;
-				m.write[slot] = write;
+				add_both(&o, &m, slot, file, off, len, write);
 			} else {
 				overlap_done(&o, slot);
 				m.busy[slot] = 0;
@@ -289,12 +296,7 @@ static void t_random_streams(void **state)
 						    (write || m.write[got]) &&
 						    off < m.end[got] && m.off[got] < off + len);
 			} else if (r < 12) {
-				overlap_add(&o, slot, file, off, len, write);
-				m.busy[slot] = 1;
-				m.off[slot] = off;
-				m.end[slot] = off + len;
-				m.file[slot] = file;
-				m.write[slot] = write;
+				add_both(&o, &m, slot, file, off, len, write);
 				pos[file] = off + len;
 			} else {
 				overlap_done(&o, slot);

@@ -2270,37 +2270,6 @@ static int info_u64(struct dxt *D, const char *key, uint64_t v)
 	return builder_info(D->b, key, buf);
 }
 
-/* An absolute path as the builder keeps it: no empty or "." component,
- * ".." folded (never above the root).  out has room for strlen(in) + 1. */
-static void norm_abs(const char *in, char *out)
-{
-	size_t n = 0;
-
-	while (*in) {
-		while (*in == '/')
-			in++;
-		const char *c = in;
-		while (*in && *in != '/')
-			in++;
-		size_t l = (size_t)(in - c);
-		if (!l || (l == 1 && c[0] == '.'))
-			continue;
-		if (l == 2 && c[0] == '.' && c[1] == '.') {
-			while (n && out[n - 1] != '/')
-				n--;
-			if (n)
-				n--;
-			continue;
-		}
-		out[n++] = '/';
-		memcpy(out + n, c, l);
-		n += l;
-	}
-	if (!n)
-		out[n++] = '/';
-	out[n] = 0;
-}
-
 static int write_info(struct dxt *D, const struct feeder *F, uint64_t other_only)
 {
 	char buf[256];
@@ -2341,11 +2310,11 @@ static int write_info(struct dxt *D, const struct feeder *F, uint64_t other_only
 		const char *name = D->strs + f->name;
 		if (!f->osts || name[0] != '/')
 			continue;
-		char *v = malloc(strlen(D->strs + f->osts) + strlen(name) + 2);
+		char *v = malloc(strlen(D->strs + f->osts) + strlen(name) + 4);
 		if (!v)
 			return -ENOMEM;
 		sprintf(v, "%s\t", D->strs + f->osts);
-		norm_abs(name, v + strlen(v));
+		path_join_buf(v + strlen(v), NULL, name);       /* as the builder keeps it */
 		rc = builder_info(D->b, "lustre_osts", v);
 		free(v);
 	}
