@@ -12,15 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+
+#include "util/simd.h"
 
 /* Index of the first byte of s[i..n) equal to a or b; n when none (also
  * when i >= n). */
 static inline size_t scan_any2(const char *s, size_t n, size_t i, char a, char b)
 {
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
 	while (i + 16 <= n) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
@@ -48,7 +47,7 @@ static inline size_t scan_any2(const char *s, size_t n, size_t i, char a, char b
 /* The same for three bytes. */
 static inline size_t scan_any3(const char *s, size_t n, size_t i, char a, char b, char c)
 {
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c);
 	while (i + 16 <= n) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
@@ -76,7 +75,7 @@ static inline size_t scan_any3(const char *s, size_t n, size_t i, char a, char b
  * skipped 16 bytes at a time); n when none. */
 static inline size_t scan_skip2(const char *s, size_t n, size_t i, char a, char b)
 {
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
 	while (i + 16 <= n) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
@@ -116,7 +115,7 @@ struct scan_cur {
 
 static inline size_t scan_args_next(const char *s, size_t n, size_t i, struct scan_cur *c)
 {
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	if (i - c->blk < 16) {
 		unsigned m = c->m & (~0u << (i - c->blk));
 		if (m)

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "util/clock.h"
+#include "util/simd.h"
 
 struct rerr {
 	char msg[1024];

@@ -850,7 +850,7 @@ static __attribute__((noinline)) int seg_fields(struct dxt *D, int m, const char
  * '.'.
  */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#if !defined(__SSE2__)
+#if !REPLAY_SSE2
 static inline __attribute__((always_inline)) bool is_blank(char c)
 {
 	return c == ' ' || c == '\t';
@@ -861,7 +861,7 @@ static inline __attribute__((always_inline)) bool is_blank(char c)
  * line's end stops it at the latest). */
 static inline __attribute__((always_inline)) const char *skip_blanks(const char *q)
 {
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
 
 	for (;;) {
@@ -883,7 +883,7 @@ static inline __attribute__((always_inline)) const char *skip_blanks(const char 
  * there; NULL when q is not a blank or a tab. */
 static inline __attribute__((always_inline)) const char *skip_gap(const char *q)
 {
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
 	unsigned m = (unsigned)_mm_movemask_epi8(
@@ -901,7 +901,7 @@ static inline __attribute__((always_inline)) const char *skip_gap(const char *q)
 #endif
 }
 
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 /* Bit i set: t[i] is a digit, for i < 16 (t at most at the NUL). */
 static inline __attribute__((always_inline)) unsigned digits16(const char *t)
 {
@@ -1088,7 +1088,7 @@ static bool seg_fast(const char *p, const char *pe, int *mod, struct segf *f)
  * lies in the fixed part, inside the line, and the tail reads at most up
  * to pe + 2.
  */
-#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if REPLAY_SSE2 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define SEG_BACKOFF 16u
 
 /* Bits of the spaces (sp) and of the digits (dg) among the 16 bytes at
@@ -1454,7 +1454,7 @@ static __attribute__((noinline)) bool cols_relayout(struct seg_layout *c, const 
 static inline bool seg_cols(struct seg_layout *c, const char *p, const char *pe, int *mod,
 			    struct segf *f)
 {
-#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if REPLAY_SSE2 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	size_t n = (size_t)(pe - p);
 	uint64_t x;
 

@@ -545,7 +545,7 @@ static inline int u64_tok(const char *s, size_t n, uint64_t *v)
 	return scan_dec16(s, n, v) ? 0 : u64_long(s, n, v);
 }
 
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 /* Bits of the 16 bytes at s: blanks (space, tab, CR) in *b, NULs returned. */
 static inline unsigned blanks16(const char *s, unsigned *b)
 {
@@ -565,7 +565,7 @@ static size_t iolog_tokens(const char *l, size_t n, const char **tok, size_t *tl
 {
 	size_t cnt = 0, i = 0;
 
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	if (n < 64) {
 		uint64_t blank = 0, nul = 0;
 		for (size_t j = 0; j <= n; j += 16) {   /* l[n] is the NUL */
@@ -790,7 +790,7 @@ static int iolog_emit(struct iolog *L, const struct iline *il, size_t fi, unsign
 static bool has_add(const char *s, size_t n)
 {
 	size_t i = 0;
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	const __m128i d = _mm_set1_epi8('d');
 	uint32_t prev = 0;      /* s[i - 1] is a 'd' */
 
@@ -992,7 +992,7 @@ static int pass2_line(struct iolog *L, char *l, size_t n, unsigned long lineno)
 	return pass2_fi(L, &il, file_find_recent(L, il.file, il.flen), lineno);
 }
 
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 /* Bits of the 16 bytes at s: the spaces in *sp; the other bytes up to
  * 0x20 (NUL, tab, CR, '\n', any control) returned. */
 static inline uint64_t ctl16(const char *s, uint64_t *sp)
@@ -1084,7 +1084,7 @@ static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t 
 static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *lineno)
 {
 	char *p = blk, *end = blk + n;
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	/* readable: up to end + LR_PAD, inside lr's buffer (line 1 is never
 	 * in a block: the header goes the general way all the same) */
 	const char *lim = end + 1 + LR_PAD;
@@ -1094,7 +1094,7 @@ static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *line
 	int rc = 0;
 
 	while (!rc && p <= end) {
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 		if (fast_ok && (size_t)(lim - p) >= 64) {
 			uint64_t s0, s1, s2, s3;
 			uint64_t c = ctl16(p, &s0) | ctl16(p + 16, &s1) << 16 |

@@ -336,7 +336,7 @@ static inline const char *quote_end(const char *q, const char *lend, char c)
 	}
 }
 
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 /* Bit i set: p[i] is one of the bytes scan_split stops at (NUL, quotes,
  * brackets, ',' and '<'). */
 static inline unsigned arg_stops16(const char *p)
@@ -361,7 +361,7 @@ static inline unsigned arg_stops16(const char *p)
  * name bytes, none of them the NUL: within LR_PAD of it). */
 static inline const char *name_end(const char *p)
 {
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	for (;;) {
 		const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
 		const __m128i lc = _mm_or_si128(x, _mm_set1_epi8(0x20));      /* A-Z as a-z */
@@ -396,7 +396,7 @@ static const char *scan_split(const char *p, const char *lend, bool *cut, struct
 	const char *st = p;
 	int depth = 1, k = 0;
 	*cut = false;
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	for (;;) {
 		unsigned m = arg_stops16(p);
 		for (; m; m &= m - 1) {

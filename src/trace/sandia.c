@@ -405,7 +405,7 @@ static void fnames_init(void)
 static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, size_t *vs, size_t *e)
 {
 	size_t rem = len - ns, j;
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + ns));
 	/* name bytes: (c | 0x20) - 'a' < 26, or c - '-' < 13 but not '/'
 	 * (digits, '-', '.'), or '_'; unsigned, as signed compares of the
@@ -477,7 +477,7 @@ static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, si
  * read at each. */
 static inline bool fp_same(const char *a, const char *b, unsigned n)
 {
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)a);
 	__m128i y = _mm_loadu_si128((const __m128i *)(const void *)b);
 	unsigned need = (unsigned)((2ull << (n - 1)) - 1);

@@ -336,7 +336,7 @@ static size_t first_ctrl(const char *s, size_t n)
 {
 	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 	size_t i = 0;
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	const __m128i c1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
 	/* bytes <= 0x1f or 0x7f among the 16 at p */
 #define CTRL16(p) _mm_movemask_epi8(_mm_or_si128(                                      \

@@ -161,7 +161,7 @@ static ssize_t lr_fill(struct linereader *lr)
 	}
 }
 
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 /* Bit k: buf[i + k] is below 0x20 or DEL (k < 16). */
 static inline unsigned ctrl16(const char *buf, size_t i)
 {
@@ -193,7 +193,7 @@ static inline size_t ctrl_bits(const char *buf, size_t i, uint64_t m, size_t *ba
  * LR_PAD) and drops their bits. */
 static size_t scan_nl_ctrl(const char *buf, size_t i, size_t end, size_t *bad)
 {
-#if defined(__SSE2__)
+#if REPLAY_SSE2
 	size_t k;
 	while (i + 32 <= end) {
 		uint64_t m = ctrl16(buf, i) | (uint64_t)ctrl16(buf, i + 16) << 16;
