@@ -959,6 +959,19 @@ static size_t digits(char *b, uint64_t v, int w)
 	return (size_t)sprintf(b, "%0*llu", w, (unsigned long long)v);
 }
 
+/* Op k + 1 of s (after the open): segment k, a write or a read at off of
+ * len bytes, starting `start` ticks after segment 0 and lasting `dur`. */
+static void expect_seg(const struct opstream *s, int k, bool w, uint64_t off, uint64_t len,
+		       uint64_t start, uint64_t dur)
+{
+	const struct op *o = &s->ops[k + 1];
+	if (o->kind != (w ? OP_WRITE : OP_READ) || o->offset != off || o->len != len ||
+	    o->dur_ns != dur * 100000ull || o->t_ns - s->ops[1].t_ns != start * 100000ull)
+		fail_msg("line %d: got offset %llu length %llu start %llu dur %llu", k,
+			 (unsigned long long)o->offset, (unsigned long long)o->len,
+			 (unsigned long long)(o->t_ns - s->ops[1].t_ns), (unsigned long long)o->dur_ns);
+}
+
 /*
  * Segment lines of every shape read the same, whether dxt.c's fast path
  * (the canonical "X_POSIX  R  write  S  OFF  LEN  S.FFFF  S.FFFF  [N]...
@@ -1018,15 +1031,8 @@ static void t_fast_path(void **st)
 	fclose(f);
 	load(path, NULL, &s);
 	assert_int_equal(s.nops, N + 2);
-	for (int k = 0; k < N; k++) {
-		const struct op *o = &s.ops[k + 1];
-		if (o->kind != OP_WRITE || o->offset != g[k].off || o->len != g[k].len ||
-		    o->dur_ns != (g[k].t1 - g[k].t0) * 100000ull ||
-		    o->t_ns - s.ops[1].t_ns != (g[k].t0 - g[0].t0) * 100000ull)
-			fail_msg("line %d: got offset %llu length %llu start %llu dur %llu", k,
-				 (unsigned long long)o->offset, (unsigned long long)o->len,
-				 (unsigned long long)(o->t_ns - s.ops[1].t_ns), (unsigned long long)o->dur_ns);
-	}
+	for (int k = 0; k < N; k++)
+		expect_seg(&s, k, true, g[k].off, g[k].len, g[k].t0 - g[0].t0, g[k].t1 - g[k].t0);
 	opstream_close(&s);
 	unlink(path);
 
@@ -1188,15 +1194,8 @@ static void t_columns(void **st)
 	free(text);
 	load(path, NULL, &s);
 	assert_int_equal(s.nops, N + 2);
-	for (int k = 0; k < N; k++) {
-		const struct op *o = &s.ops[k + 1];
-		if (o->kind != (isw[k] ? OP_WRITE : OP_READ) || o->offset != off[k] || o->len != len[k] ||
-		    o->dur_ns != (t1[k] - t0[k]) * 100000ull ||
-		    o->t_ns - s.ops[1].t_ns != (t0[k] - t0[0]) * 100000ull)
-			fail_msg("line %d: got offset %llu length %llu start %llu dur %llu", k,
-				 (unsigned long long)o->offset, (unsigned long long)o->len,
-				 (unsigned long long)(o->t_ns - s.ops[1].t_ns), (unsigned long long)o->dur_ns);
-	}
+	for (int k = 0; k < N; k++)
+		expect_seg(&s, k, isw[k], off[k], len[k], t0[k] - t0[0], t1[k] - t0[k]);
 	opstream_close(&s);
 	unlink(path);
 
