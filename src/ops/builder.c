@@ -871,17 +871,28 @@ static int do_dup(struct builder *b, struct proc *p, const struct sc_event *ev)
 	return rc == -EINVAL ? 0 : rc;
 }
 
+/* The ofd of ev's fd and the rank's handle of it: 0 with *o NULL when the
+ * op is dropped (counted by lookup_fd), or -errno. */
+static int fd_handle(struct builder *b, struct proc *p, const struct sc_event *ev, struct ofd **o,
+		     uint32_t *h)
+{
+	int rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, o);
+	if (rc || !*o)
+		return rc;
+	rc = use_ofd(b, p, ev, *o, h);
+	if (rc)
+		*o = NULL;
+	return rc;
+}
+
 #define RW_MAX OP_MAX_DATA_LEN
 
 static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 {
 	struct ofd *o;
-	int rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
-	if (rc || !o)
-		return rc;
 	uint32_t h;
-	rc = use_ofd(b, p, ev, o, &h);
-	if (rc)
+	int rc = fd_handle(b, p, ev, &o, &h);
+	if (rc || !o)
 		return rc;
 	int is_write = ev->call == SC_WRITE || ev->call == SC_AWRITE;
 	int async = ev->call == SC_AREAD || ev->call == SC_AWRITE;
@@ -1000,12 +1011,9 @@ static inline __attribute__((always_inline)) void seek_to(struct builder *b, str
 static int do_seek(struct builder *b, struct proc *p, const struct sc_event *ev)
 {
 	struct ofd *o;
-	int rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
-	if (rc || !o)
-		return rc;
 	uint32_t h;
-	rc = use_ofd(b, p, ev, o, &h);
-	if (rc)
+	int rc = fd_handle(b, p, ev, &o, &h);
+	if (rc || !o)
 		return rc;
 	seek_to(b, o, ev);
 	struct op op = op_new(OP_SEEK);
@@ -1020,12 +1028,9 @@ static int do_seek(struct builder *b, struct proc *p, const struct sc_event *ev)
 static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev, enum op_kind k)
 {
 	struct ofd *o;
-	int rc = lookup_fd(b, p, ev, ev->fd, ev->fdpath, &o);
-	if (rc || !o)
-		return rc;
 	uint32_t h;
-	rc = use_ofd(b, p, ev, o, &h);
-	if (rc)
+	int rc = fd_handle(b, p, ev, &o, &h);
+	if (rc || !o)
 		return rc;
 	struct op op = op_new(k);
 	op.handle = h;

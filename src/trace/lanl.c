@@ -385,92 +385,92 @@ static inline const char *name_end(const char *p)
 #endif
 }
 
+/* The bytes scan_split stops at (NUL, quotes, brackets, ',' and '<'),
+ * from `at` on: with SSE2 those of 16 bytes at once, kept as a mask until
+ * taken; elsewhere one byte at a time. */
+struct stops {
+	const char *at;
+#if REPLAY_SSE2
+	unsigned m;             /* stops among the 16 bytes at `at` not taken */
+#endif
+};
+
+static inline void stops_from(struct stops *s, const char *p)
+{
+	s->at = p;
+#if REPLAY_SSE2
+	s->m = arg_stops16(p);
+#endif
+}
+
+/* The next stop (a NUL at the latest). */
+static inline const char *stops_next(struct stops *s)
+{
+#if REPLAY_SSE2
+	while (!s->m) {
+		s->at += 16;    /* no NUL among those: still within LR_PAD of it */
+		s->m = arg_stops16(s->at);
+	}
+	const char *c = s->at + __builtin_ctz(s->m);
+	s->m &= s->m - 1;
+	return c;
+#else
+	const char *c = s->at;
+	while (!(ACLASS(*c) & (AC_NUL | AC_QUOTE | AC_LT | AC_OPEN | AC_CLOSE | AC_COMMA)))
+		c++;
+	s->at = c + 1;
+	return c;
+#endif
+}
+
 /* scan_args and split_args in one pass, for a call line read by lr_next
  * (lend: its terminating NUL, LR_PAD readable bytes after it; an
  * embedded NUL still ends the line).  Returns what scan_args returns;
  * when that is the closing ')', a[0..LMAXARGS) and *na are what
- * split_args gives for the text before it.  With SSE2 the stop bytes of
- * 16 at a time are found at once (loads never start past lend). */
+ * split_args gives for the text before it.  Loads never start past lend
+ * (a stop after a quoted string is looked for from the byte after its
+ * closing quote, at most lend). */
 static const char *scan_split(const char *p, const char *lend, bool *cut, struct larg *a, int *na)
 {
 	const char *st = p;
 	int depth = 1, k = 0;
+	struct stops s;
+
 	*cut = false;
-#if REPLAY_SSE2
+	stops_from(&s, p);
 	for (;;) {
-		unsigned m = arg_stops16(p);
-		for (; m; m &= m - 1) {
-			const char *c = p + __builtin_ctz(m);
-			char ch = *c;
-			if (ch == ',') {
-				if (depth == 1) {
-					if (k < LMAXARGS)
-						a[k] = arg_trim(st, c);
-					k++;
-					st = c + 1;
-				}
-				continue;
-			}
-			if (!ch)
-				return NULL;
-			if (ch == '"' || ch == '\'') {
-				c = quote_end(c + 1, lend, ch);
-				if (!c)
-					return NULL;
-				p = c + 1;      /* reload past the closing quote */
-				goto next;
-			}
-			if (ch == '<') {
-				if (!strncmp(c, "<unfinished ...>", 16) || !strncmp(c, "<no return ...>", 15)) {
-					*cut = true;
-					return c;
-				}
-			} else if (ch == '(' || ch == '[' || ch == '{') {
-				depth++;
-			} else if (--depth == 0) {
-				p = c;
-				goto close;
-			}
-		}
-		p += 16;        /* no NUL among them: p stays within lend */
-next:;
-	}
-#else
-	(void)lend;
-	for (;; p++) {
-		while (!(ACLASS(*p) & (AC_NUL | AC_QUOTE | AC_LT | AC_OPEN | AC_CLOSE | AC_COMMA)))
-			p++;
-		char c = *p;
-		if (c == ',') {
+		const char *c = stops_next(&s);
+		char ch = *c;
+		if (ch == ',') {
 			if (depth == 1) {
 				if (k < LMAXARGS)
-					a[k] = arg_trim(st, p);
+					a[k] = arg_trim(st, c);
 				k++;
-				st = p + 1;
+				st = c + 1;
 			}
 			continue;
 		}
-		if (!c)
+		if (!ch)
 			return NULL;
-		if (c == '"' || c == '\'') {
-			p = quote_end(p + 1, lend, c);
-			if (!p)
+		if (ch == '"' || ch == '\'') {
+			c = quote_end(c + 1, lend, ch);
+			if (!c)
 				return NULL;
+			stops_from(&s, c + 1);
 			continue;
 		}
-		if (c == '<') {
-			if (!strncmp(p, "<unfinished ...>", 16) || !strncmp(p, "<no return ...>", 15)) {
+		if (ch == '<') {
+			if (!strncmp(c, "<unfinished ...>", 16) || !strncmp(c, "<no return ...>", 15)) {
 				*cut = true;
-				return p;
+				return c;
 			}
-		} else if (ACLASS(c) & AC_OPEN) {
+		} else if (ch == '(' || ch == '[' || ch == '{') {
 			depth++;
 		} else if (--depth == 0) {
-			goto close;
+			p = c;
+			break;
 		}
 	}
-#endif
-close:
 	if (*p != ')')
 		return NULL;
 	struct larg last = arg_trim(st, p);

@@ -1633,7 +1633,7 @@ static int sh_io_submit(struct dec *d)
  */
 static int sh_copy(struct dec *d)
 {
-	int cfr = d->cs->name[0] != 's' || d->cs->name[1] == 'p';     /* not sendfile* */
+	int cfr = strncmp(d->cs->name, "sendfile", 8) != 0;  /* copy_file_range, splice */
 	struct sc_event rd = d->ev, wr = d->ev;
 	int64_t v;
 	rd.call = SC_READ;
