@@ -238,6 +238,8 @@ enum feed { FEED_IN_ORDER, FEED_RANDOM, FEED_REVERSED, FEED_RESUMED };
  * `how` says; every record must read back in its rank, in order, and the
  * writer must have known whether it could write them in place.
  */
+static size_t feed_hold = SIZE_MAX;     /* opsw_hold; SIZE_MAX: the default */
+
 static void check_feed(enum feed how, unsigned seed)
 {
 	enum { NR = 9 };
@@ -250,6 +252,8 @@ static void check_feed(enum feed how, unsigned seed)
 	srand(seed);
 	path_in(path, sizeof(path), "feed.ops");
 	assert_int_equal(opsw_open(&w, path), 0);
+	if (feed_hold != SIZE_MAX)
+		opsw_hold(w, feed_hold);
 	for (unsigned i = 0; i < NR; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "rank %u", i);
@@ -339,14 +343,23 @@ static void check_feed(enum feed how, unsigned seed)
 static void test_feed_orders(void **state)
 {
 	(void)state;
-	for (feed_slots = 0; feed_slots < 3; feed_slots++)
-		for (unsigned seed = 0; seed < 18; seed++) {
-			check_feed(FEED_IN_ORDER, seed);
-			check_feed(FEED_RANDOM, seed);
-			check_feed(FEED_REVERSED, seed);
-			check_feed(FEED_RESUMED, seed);
-		}
+	/* full buffers of interleaved ranks: all kept in memory (the default
+	 * holds these sizes whole), all spilled to the temporary file (0), or
+	 * the first three kept and the rest spilled, so that a rank's records
+	 * come from both */
+	static const size_t holds[] = { SIZE_MAX, 0, 3 * OPSW_CHUNK * sizeof(struct op) };
+	for (size_t h = 0; h < sizeof(holds) / sizeof(holds[0]); h++) {
+		feed_hold = holds[h];
+		for (feed_slots = 0; feed_slots < 3; feed_slots++)
+			for (unsigned seed = 0; seed < 18; seed++) {
+				check_feed(FEED_IN_ORDER, seed);
+				check_feed(FEED_RANDOM, seed);
+				check_feed(FEED_REVERSED, seed);
+				check_feed(FEED_RESUMED, seed);
+			}
+	}
 	feed_slots = 0;
+	feed_hold = SIZE_MAX;
 }
 
 /* opsw_slot gives no slot where opsw_append must decide: a sink, an

@@ -117,6 +117,10 @@ int  opsw_info(struct ops_writer *w, const char *key, const char *value);
 /* 1 while every record so far is in its final place (opsw_finish will not
  * copy them): no rank has had records after a higher-indexed rank's. */
 int  opsw_in_place(const struct ops_writer *w);
+/* At most `bytes` of full record buffers kept in memory while ranks
+ * interleave (default 32 MiB), the rest spilled to the temporary file and
+ * copied into place at the end; 0 spills them all.  For tests. */
+void opsw_hold(struct ops_writer *w, size_t bytes);
 /* Write the final file; frees w on success and on failure. */
 int  opsw_finish(struct ops_writer *w);
 void opsw_abort(struct ops_writer *w);

@@ -10,8 +10,14 @@
  * fio iologs), a rank's chunks follow the previous rank's, each rank's
  * last partial chunk written when the next rank starts: the records are
  * already in the final order and are written once.  When ranks interleave
- * (strace), opsw_finish copies them rank by rank into a second temporary
- * file.  Either way the finished file is renamed onto the target.
+ * (strace), full buffers are kept in memory, up to OPSW_HOLD bytes in all,
+ * and only those past it go to the temporary file; opsw_finish then writes
+ * every rank's records in order, the kept ones from memory and the spilled
+ * ones copied by the kernel (copy_file_range), into the temporary file
+ * itself when nothing was spilled, else into a second one.  A trace whose
+ * op stream fits OPSW_HOLD is so written once, and a longer one has only
+ * its part past OPSW_HOLD written twice.  Either way the finished file is
+ * renamed onto the target.
  *
  * A sink writer (opsw_open_sink) has no spill file and no buffers: each op
  * goes to the consumer as it comes, checked by the rules the reader
@@ -27,15 +33,18 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "ops/opstream.h"
 #include "util/util.h"
 
 #define CHECK_WINDOW (2u << 20)  /* opstream_open lets checked pages go by 2 MiB */
+#define OPSW_HOLD (32u << 20)    /* records kept in memory when ranks interleave */
 
 struct wchunk {
-	uint64_t off;        /* in the output's temporary file */
+	uint64_t off;        /* in the output's temporary file (mem NULL) */
+	struct op *mem;      /* or kept here (OPSW_CHUNK records' room) */
 	uint32_t n;          /* records, 1..OPSW_CHUNK */
 };
 
@@ -65,6 +74,8 @@ struct ops_writer {
 	uint64_t end;        /* where the next chunk goes */
 	uint32_t cur;        /* records in place: ranks below cur are done */
 	int in_place;        /* every chunk so far in final order */
+	size_t held;         /* bytes of the chunks kept in memory */
+	size_t hold;         /* at most this many (OPSW_HOLD; opsw_hold) */
 	struct wrank *ranks;
 	uint32_t nranks, capranks, capfill;
 	struct ops_path *paths;
@@ -153,6 +164,7 @@ int opsw_open(struct ops_writer **wp, const char *path)
 	w->fd = -1;
 	w->in_place = 1;
 	w->end = OPS_RECORDS0;
+	w->hold = OPSW_HOLD;
 	w->path = strdup(path);
 	if (!w->path)
 		goto fail;
@@ -332,6 +344,17 @@ static int flush_rank(struct ops_writer *w, uint32_t rank)
 		r->capchunks = cap;
 	}
 	size_t n = (size_t)f->nbuf * sizeof(struct op);
+	if (!w->in_place && w->held + OPSW_CHUNK * sizeof(struct op) <= w->hold) {
+		/* out of order anyway: keep the buffer, write it once at the end */
+		struct op *nb = malloc(OPSW_CHUNK * sizeof(struct op));
+		if (nb) {
+			r->chunks[r->nchunks++] = (struct wchunk){ .mem = f->buf, .n = f->nbuf };
+			w->held += OPSW_CHUNK * sizeof(struct op);
+			f->buf = nb;
+			f->nbuf = 0;
+			return 0;
+		}
+	}
 	int ret = write_full(w->fd, f->buf, n, w->end);
 	if (ret < 0)
 		return ret;
@@ -391,6 +414,11 @@ int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
 	if (f->nbuf < OPSW_CHUNK)
 		return 0;
 	return opsw_full(w, rank);
+}
+
+void opsw_hold(struct ops_writer *w, size_t bytes)
+{
+	w->hold = bytes;
 }
 
 int opsw_in_place(const struct ops_writer *w)
@@ -503,40 +531,159 @@ static int chunks_in_order(const struct ops_writer *w)
 	return pos == w->end;
 }
 
-/* Ranks interleaved: copy every rank's chunks, in rank order, from the
- * temporary file into a second one, which replaces it. */
+/*
+ * n bytes at off_in of fd_in to off_out of fd_out.  copy_file_range first:
+ * the kernel moves the pages from one file's cache to the other's (no copy
+ * through user space, one call where read+write were two; a reflink where
+ * the file system shares blocks).  Where it cannot (an old kernel, another
+ * file system: ENOSYS, EXDEV, EINVAL, EOPNOTSUPP), *cfr turns off and the
+ * bytes go through buf (OPSW_CHUNK records) by pread and pwrite.
+ */
+static int copy_range(int fd_in, uint64_t off_in, int fd_out, uint64_t off_out, size_t n,
+		      void *buf, bool *cfr)
+{
+	while (n && *cfr) {
+		loff_t i = (loff_t)off_in, o = (loff_t)off_out;
+		ssize_t k = copy_file_range(fd_in, &i, fd_out, &o, n, 0);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && (errno == ENOSYS || errno == EXDEV || errno == EINVAL ||
+			      errno == EOPNOTSUPP)) {
+			*cfr = false;
+			break;
+		}
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -EIO;
+		off_in += (uint64_t)k;
+		off_out += (uint64_t)k;
+		n -= (size_t)k;
+	}
+	while (n) {
+		size_t m = n < OPSW_CHUNK * sizeof(struct op) ? n : OPSW_CHUNK * sizeof(struct op);
+		int ret = read_full(fd_in, buf, m, off_in);
+		if (ret < 0 || (ret = write_full(fd_out, buf, m, off_out)) < 0)
+			return ret;
+		off_in += m;
+		off_out += m;
+		n -= m;
+	}
+	return 0;
+}
+
+/* Records kept in memory, each at its place in fd: a pwritev of up to
+ * IOVS of them at a time (what *np holds, from *pos on). */
+#define IOVS 64
+struct wv {
+	struct iovec iov[IOVS];
+	int n;
+	uint64_t at;         /* where iov[0] goes */
+	size_t len;
+};
+
+static int wv_flush(int fd, struct wv *v)
+{
+	int i = 0;
+	while (i < v->n) {
+		ssize_t k = pwritev(fd, v->iov + i, v->n - i, (off_t)v->at);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		v->at += (uint64_t)k;
+		v->len -= (size_t)k;
+		while (k > 0 && i < v->n) {       /* past what went */
+			size_t t = v->iov[i].iov_len < (size_t)k ? v->iov[i].iov_len : (size_t)k;
+			v->iov[i].iov_base = (char *)v->iov[i].iov_base + t;
+			v->iov[i].iov_len -= t;
+			k -= (ssize_t)t;
+			if (!v->iov[i].iov_len)
+				i++;
+		}
+	}
+	v->n = 0;
+	return 0;
+}
+
+static int wv_add(int fd, struct wv *v, void *p, size_t n, uint64_t pos)
+{
+	if (v->n && (v->n == IOVS || v->at + v->len != pos)) {
+		int ret = wv_flush(fd, v);
+		if (ret < 0)
+			return ret;
+	}
+	if (!v->n) {
+		v->at = pos;
+		v->len = 0;
+	}
+	v->iov[v->n++] = (struct iovec){ p, n };
+	v->len += n;
+	return 0;
+}
+
+/* Ranks interleaved: write every rank's records in rank order, the chunks
+ * kept in memory as they are, those spilled to the temporary file copied
+ * (a rank's chunks that lie one after another there, one copy), into the
+ * temporary file itself when none was spilled, else into a second one,
+ * which replaces it. */
 static int copy_in_order(struct ops_writer *w)
 {
 	char tmp[PATH_MAX];
-	struct op *chunk = malloc(OPSW_CHUNK * sizeof(struct op));
+	struct op *chunk = NULL;
+	struct wv v = { .n = 0 };
 	uint64_t pos = OPS_RECORDS0;
 	int fd = -1, ret = -ENOMEM;
+	bool cfr = true;        /* copy_file_range works here, as far as seen */
+	bool spilled = w->end > OPS_RECORDS0;
 
-	tmp_name(tmp, sizeof(tmp), w->path);    /* fits: the first one did */
-	if (!chunk)
-		goto out;
-	fd = tmpfile_make(tmp, 0, true);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
+	if (!spilled) {
+		fd = w->fd;
+	} else {
+		tmp_name(tmp, sizeof(tmp), w->path);    /* fits: the first one did */
+		chunk = malloc(OPSW_CHUNK * sizeof(struct op));
+		if (!chunk)
+			goto out;
+		fd = tmpfile_make(tmp, 0, true);
+		if (fd < 0) {
+			ret = -errno;
+			goto out;
+		}
 	}
 	for (uint32_t i = 0; i < w->nranks; i++) {
 		const struct wrank *r = &w->ranks[i];
-		for (size_t c = 0; c < r->nchunks; c++) {
+		for (size_t c = 0, d; c < r->nchunks; c = d) {
 			size_t n = (size_t)r->chunks[c].n * sizeof(struct op);
-			if ((ret = read_full(w->fd, chunk, n, r->chunks[c].off)) < 0 ||
-			    (ret = write_full(fd, chunk, n, pos)) < 0)
+			if (r->chunks[c].mem) {
+				d = c + 1;
+				if ((ret = wv_add(fd, &v, r->chunks[c].mem, n, pos)) < 0)
+					goto out;
+				pos += n;
+				continue;
+			}
+			uint64_t from = r->chunks[c].off;
+			for (d = c + 1; d < r->nchunks && !r->chunks[d].mem &&
+					r->chunks[d].off == from + n; d++)
+				n += (size_t)r->chunks[d].n * sizeof(struct op);
+			if ((ret = wv_flush(fd, &v)) < 0 ||
+			    (ret = copy_range(w->fd, from, fd, pos, n, chunk, &cfr)) < 0)
 				goto out;
 			pos += n;
 		}
 		const struct opsw_fill *f = &w->head.fill[i];
 		if (f->nbuf) {
 			size_t n = (size_t)f->nbuf * sizeof(struct op);
-			if ((ret = write_full(fd, f->buf, n, pos)) < 0)
+			if ((ret = wv_add(fd, &v, f->buf, n, pos)) < 0)
 				goto out;
 			pos += n;
 		}
 	}
+	if ((ret = wv_flush(fd, &v)) < 0)
+		goto out;
+	w->end = pos;
+	ret = 0;
+	if (!spilled)
+		goto out;
 	/* the copy replaces the first file */
 	close(w->fd);
 	unlink(w->tmp);
@@ -544,9 +691,8 @@ static int copy_in_order(struct ops_writer *w)
 	w->fd = fd;
 	memcpy(w->tmp, tmp, sizeof(tmp));
 	fd = -1;
-	ret = 0;
 out:
-	if (fd >= 0) {
+	if (spilled && fd >= 0) {
 		close(fd);
 		unlink(tmp);
 		tmpfile_untrack(tmp);
@@ -647,6 +793,8 @@ void opsw_abort(struct ops_writer *w)
 		tmpfile_untrack(w->tmp);
 	}
 	for (uint32_t i = 0; i < w->nranks; i++) {
+		for (size_t c = 0; c < w->ranks[i].nchunks; c++)
+			free(w->ranks[i].chunks[c].mem);
 		free(w->ranks[i].chunks);
 		free(w->head.fill[i].buf);
 	}
