@@ -51,4 +51,25 @@ for fmt in fio-iolog-v3 lanl; do
 		{ echo "FAIL $fmt: ops (reads bytes writes bytes) $(cat "$tmp/got"), awk says $(cat "$tmp/want")"; exit 1; }
 	rm -rf "$tmp/small" "$tmp/large" "$tmp/out.ops"
 done
+# strace: the ranks (pids) interleave, so the writer keeps their full
+# record buffers in memory up to its 32 MiB hold (the rest would spill to
+# the temporary file): RSS may grow by that, no more; and the records are
+# those awk reads in the text (complete calls and resumed ones)
+bash "$SRCDIR/scripts/bench-parse" --generate "$tmp/small" --format strace 2
+bash "$SRCDIR/scripts/bench-parse" --generate "$tmp/large" --format strace 24
+small=$(peak_kb "$tmp/small/strace")
+large=$(peak_kb "$tmp/large/strace")
+echo "strace: peak RSS ${small} kB at 2 MB, ${large} kB at 24 MB (.ops $(($(stat -c %s "$tmp/out.ops") / 1048576)) MB)"
+if [ $((large - small)) -gt $(((32 + 6) * 1024)) ]; then
+	echo "FAIL strace: peak RSS grew by $(((large - small) / 1024)) MB, more than the 32 MiB hold"
+	exit 1
+fi
+"$REPLAY" dump "$tmp/out.ops" | awk '!/^#/ && ($4 == "read" || $4 == "write") { n[$4]++; b[$4] += $7 }
+	END { printf "%d %.0f %d %.0f\n", n["read"], b["read"], n["write"], b["write"] }' >"$tmp/got"
+awk '/(pread64|pwrite64|read|write)\(.*\) += [0-9]+/ || /<\.\.\. (pread64|pwrite64|read|write) resumed>/ {
+	k = $0 ~ /(pread64|[^p]read)[(]|<[.][.][.] (pread64|read) / ? "r" : "w"
+	n[k]++; split($0, a, ") = "); b[k] += a[2] + 0 }
+	END { printf "%d %.0f %d %.0f\n", n["r"], b["r"], n["w"], b["w"] }' "$tmp/large/strace" >"$tmp/want"
+cmp -s "$tmp/got" "$tmp/want" ||
+	{ echo "FAIL strace: ops (reads bytes writes bytes) $(cat "$tmp/got"), awk says $(cat "$tmp/want")"; exit 1; }
 echo "convert peak RSS bounded: ok"
