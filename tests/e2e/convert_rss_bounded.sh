@@ -35,17 +35,17 @@ for fmt in fio-iolog-v3 lanl; do
 	# the large stream against awk: reads and writes, and their bytes
 	"$REPLAY" dump "$tmp/out.ops" | awk '!/^#/ && ($4 == "read" || $4 == "write" || $4 == "aread" ||
 		$4 == "awrite") { k = substr($4, length($4) - 3) == "read" ? "r" : "w"; n[k]++; b[k] += $7 }
-		END { printf "%d %d %d %d\n", n["r"], b["r"], n["w"], b["w"] }' >"$tmp/got"
+		END { printf "%d %.0f %d %.0f\n", n["r"], b["r"], n["w"], b["w"] }' >"$tmp/got"
 	if [ "$fmt" = lanl ]; then
 		# SYS_ reads and writes (a nested pwrite64 of an iwrite_at is the
 		# async write), with their traced results
 		cat "$tmp/large/lanl"/*.trace | awk '/ SYS_(p?read|p?write)(64)?\(/ {
 			k = $2 ~ /read/ ? "r" : "w"; n[k]++; split($0, a, ") = "); b[k] += a[2] + 0 }
-			END { printf "%d %d %d %d\n", n["r"], b["r"], n["w"], b["w"] }' >"$tmp/want"
+			END { printf "%d %.0f %d %.0f\n", n["r"], b["r"], n["w"], b["w"] }' >"$tmp/want"
 	else
 		cat "$tmp/large/$fmt"/*.iolog | awk '$3 == "read" || $3 == "write" {
 			k = $3 == "read" ? "r" : "w"; n[k]++; b[k] += $5 }
-			END { printf "%d %d %d %d\n", n["r"], b["r"], n["w"], b["w"] }' >"$tmp/want"
+			END { printf "%d %.0f %d %.0f\n", n["r"], b["r"], n["w"], b["w"] }' >"$tmp/want"
 	fi
 	cmp -s "$tmp/got" "$tmp/want" ||
 		{ echo "FAIL $fmt: ops (reads bytes writes bytes) $(cat "$tmp/got"), awk says $(cat "$tmp/want")"; exit 1; }
