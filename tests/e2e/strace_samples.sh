@@ -14,7 +14,7 @@ ops_sums() {
 		if ($4 == "read" && $8 >= 0) { r[$1]++; rb[$1] += $8 }
 		if ($4 == "write" && $8 >= 0) { w[$1]++; wb[$1] += $8 }
 		seen[$1] = 1 }
-		END { for (k in seen) printf "%d %d %d %d\n", r[k], rb[k], w[k], wb[k] }' | sort
+		END { for (k in seen) printf "%d %.0f %d %.0f\n", r[k], rb[k], w[k], wb[k] }' | sort
 }
 check() {   # name, expected (sorted), got
 	if [ "$2" != "$3" ]; then

@@ -15,7 +15,7 @@ got=$("$REPLAY" dump "$tmp/sb.ops" | awk '!/^#/ {
 	if ($4 == "read" && $8 >= 0) { r[$1]++; rb[$1] += $8 }
 	if ($4 == "write" && $8 >= 0) { w[$1]++; wb[$1] += $8 }
 	seen[$1] = 1 }
-	END { for (k in seen) printf "%d %d %d %d\n", r[k], rb[k], w[k], wb[k] }' | sort)
+	END { for (k in seen) printf "%d %.0f %d %.0f\n", r[k], rb[k], w[k], wb[k] }' | sort)
 # ranks with no data ops print "0 0 0 0" on our side only
 got=$(echo "$got" | grep -v '^0 0 0 0$')
 if [ "$want" != "$got" ]; then
@@ -41,7 +41,7 @@ got=$("$REPLAY" dump "$tmp/ff.ops" | awk '!/^#/ {
 	if ($4 == "read" && $8 >= 0) { r[$1]++; rb[$1] += $8 }
 	if ($4 == "write" && $8 >= 0) { w[$1]++; wb[$1] += $8 }
 	seen[$1] = 1 }
-	END { for (k in seen) printf "%d %d %d %d\n", r[k], rb[k], w[k], wb[k] }' | grep -v '^0 0 0 0$' | sort)
+	END { for (k in seen) printf "%d %.0f %d %.0f\n", r[k], rb[k], w[k], wb[k] }' | grep -v '^0 0 0 0$' | sort)
 if [ "$want" != "$got" ]; then
 	echo "FAIL -ff: expected"; echo "$want"; echo "got"; echo "$got"; exit 1
 fi
