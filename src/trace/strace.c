@@ -183,6 +183,7 @@ struct strace_parser {
 	int bad;                        /* last error was a malformed line */
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
 	uint64_t aio_next;              /* async ids given to iocbs        */
+	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
 };
 
 /* A process's libaio iocbs submitted and not yet reaped, oldest first:
@@ -319,10 +320,14 @@ static inline __attribute__((always_inline)) struct span trim(struct span a)
 /* Character classes for the hot loops. */
 #define CL_BAD  1   /* control bytes: binary garbage */
 #define CL_NAME 4   /* [A-Za-z0-9_]: syscall, errno and argument names */
+#define CL_NEST 8   /* what split() reads as more than a comma: quotes,
+		     * brackets, '<' of a decoration, '/' of a comment */
 static const uint8_t cls[256] = {
 	[0 ... 8] = CL_BAD, [10 ... 31] = CL_BAD, [127] = CL_BAD,
 	['a' ... 'z'] = CL_NAME, ['A' ... 'Z'] = CL_NAME, ['0' ... '9'] = CL_NAME,
 	['_'] = CL_NAME,
+	['"'] = CL_NEST, ['('] = CL_NEST, [')'] = CL_NEST, ['['] = CL_NEST, [']'] = CL_NEST,
+	['{'] = CL_NEST, ['}'] = CL_NEST, ['<'] = CL_NEST, ['/'] = CL_NEST,
 };
 
 static inline int is_name_char(int c)
@@ -1057,6 +1062,9 @@ int strace_parser_new(struct strace_parser **out, strace_emit_fn emit, void *arg
 		return -ENOMEM;
 	p->emit = emit;
 	p->arg = arg;
+	/* every line the general way: for tests that compare the two */
+	const char *g = getenv("REPLAY_STRACE_GENERAL");
+	p->general_only = g && *g && strcmp(g, "0");
 	for (int i = 0; i < 16; i++)
 		p->seen_fast[i] = i + 1;        /* in no pid's slot: empty */
 	_Static_assert(NCALLS <= sizeof(p->call_len), "call_len too small");
@@ -1915,10 +1923,20 @@ static bool rw_args(struct dec *d, const char *s, size_t n)
 	i = k;
 	ev->fdpath = NULL;
 	if (i < n && s[i] == '<') {
-		size_t gt = deco_end(s, n, i);
-		if (gt >= n)
-			return false;
-		ev->fdpath = decoration(d->p, s + i + 1, gt - i - 1);
+		/* "<path>": the first '>' after, when no '<', '\\' or "->" comes
+		 * before it, is deco_end()'s, and the path is the bytes between
+		 * (decoration() has nothing to undo) unless they end in
+		 * " (deleted)" */
+		size_t gt = scan_any3(s, n, i + 1, '\\', '<', '>'), pn = gt - i - 1;
+		if (gt < n && s[gt] == '>' && s[gt - 1] != '-' &&
+		    (pn < 10 || memcmp(s + gt - 10, " (deleted)", 10))) {
+			ev->fdpath = sdup(d->p, s + i + 1, pn);
+		} else {
+			gt = deco_end(s, n, i);
+			if (gt >= n)
+				return false;
+			ev->fdpath = decoration(d->p, s + i + 1, gt - i - 1);
+		}
 		i = gt + 1;
 	}
 	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || s[i + 2] != '"' ||
@@ -2372,6 +2390,111 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 	return decode(p, src, pid, ts, lineno, t, i, body, bn, line, len, e);
 }
 
+/*
+ * The usual call line, read straight through: "PID  HH:MM:SS.uuuuuu " (or,
+ * in a -ff file, no pid), a call complete on the line, and a read, write,
+ * pread64 or pwrite64 whose arguments rw_args() reads, or a call the
+ * table does not know (counted, skipped) with arguments that are only
+ * words and commas ("getpid()", "futex(0x7f0, FUTEX_WAKE_PRIVATE, 1)").
+ * What the general way (line_preamble, prefix, event_text, decode) does
+ * with such a line, without its many checks for other kinds of line: the
+ * same event, emitted after the same line_pid().  1 when it took the line
+ * (*rcp what the general way would return), 0 when the general way must
+ * read it: nothing changed but the scratch, and *x holds the line's
+ * prefix as prefix_read() reads it when that much was read (else x->line
+ * is NULL), so that the general way does not read it again.  The line
+ * has no control byte (ctrl from lr_next_ctrl).
+ */
+static int hot_line(struct strace_parser *p, struct strace_src *src, char *line, size_t len,
+		    unsigned long lineno, struct rerr *e, int *rcp, struct sprefix *x)
+{
+	size_t i = 0, st = 0;
+	int64_t rawpid = STRACE_NOPID, pid;
+	uint64_t v = 0, ts;
+
+	if (src->carry_len || src->summary || len < 24)
+		return 0;
+	while (i < 10 && (unsigned)(line[i] - '0') < 10)
+		v = v * 10 + (uint64_t)(line[i++] - '0');
+	if (!i)
+		return 0;
+	if (line[i] == ' ') {           /* the pid column */
+		rawpid = (int64_t)v;
+		for (st = i; st < len && line[st] == ' '; st++)
+			;
+	}
+	if (len - st <= 16 || line[st + 15] != ' ' || !tx_clock15n(line + st, &ts))
+		return 0;
+	for (i = st + 16; i < len && line[i] == ' '; i++)
+		;
+	if (i < len && line[i] == '[')
+		return 0;               /* -i/-n: prefix() reads "[...]" too */
+	*x = (struct sprefix){ .line = line, .len = len, .why = NULL, .pos = i, .pid = rawpid,
+			       .bracketed = 0, .kind = TS_TOD, .ts = ts };
+	/* a cut line ("... strace: Process N attached"), -i/-n's "[...]" */
+	if (i >= len || line[i] == '[' || !memcmp(line + len - 9, " attached", 9) ||
+	    !memcmp(line + len - 9, " detached", 9))
+		return 0;
+	const char *t = line + i;
+	size_t tn = len - i, k = 0;
+	while (k < tn && is_name_char((unsigned char)t[k]))
+		k++;
+	if (!k || k >= tn || t[k] != '(')
+		return 0;
+	const char *body = t + k + 1;
+	size_t bn = tn - k - 1;
+	/* a line ending in '>' ends in -T's " <S.uuuuuu>", not in
+	 * "<unfinished ...>" or "<detached ...>" */
+	if (body[bn - 1] == '>' && (bn < 12 || body[bn - 10] != '<' || body[bn - 11] != ' '))
+		return 0;
+
+	struct dec d;
+	d.p = p;
+	d.cs = lookup(p, t, k);
+	d.body = body;
+	d.e = e;
+	sc_event_init(&d.ev);
+	if (reserve(&p->scratch, &p->scap, 2 * len + 1024))
+		return 0;
+	p->sused = 0;
+	if (rw_call(d.cs)) {
+		if (!rw_args(&d, body, bn))
+			return 0;
+	} else if (!d.cs) {
+		size_t c = 0;           /* split() finds the first ')' */
+		while (c < bn && !(cls[(uint8_t)body[c]] & CL_NEST))
+			c++;
+		if (c >= bn || body[c] != ')')
+			return 0;
+		d.close = c;
+	} else {
+		return 0;
+	}
+	if (parse_result(p, body, bn, d.close, &d.ev))
+		return 0;
+	if (d.cs && negative_transfer(&d))
+		return 0;
+
+	/* the general way's order from here: time, pid, event */
+	ts = norm_ts(src, TS_TOD, ts);
+	if ((*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
+		return 1;
+	d.ev.src = src->name;
+	d.ev.line = lineno;
+	d.ev.pid = pid;
+	d.ev.ts_ns = ts;
+	p->syscalls++;
+	if (!d.cs) {
+		d.ev.call = SC_SKIP;
+		d.ev.name = sdup(p, t, k);
+	} else {
+		d.ev.name = d.cs->name;
+		d.ev.call = (enum sc_call)d.cs->call;
+	}
+	*rcp = p->emit(p->arg, &d.ev, e);
+	return 1;
+}
+
 /* strace_parser_line, given the line's prefix when the caller read it
  * (pre: NULL, or prefix_read() of this line) and its first control byte
  * as lr_next_ctrl found it (ctrl: LR_NOCTRL when not looked for). */
@@ -2379,10 +2502,18 @@ static int parser_line(struct strace_parser *p, struct strace_src *src, char *li
 		       size_t ctrl, unsigned long lineno, const struct sprefix *pre, struct rerr *e)
 {
 	p->bad = 0;
-	int rc = line_preamble(p, src, &line, &len, ctrl, lineno, e);
+	int rc;
+	struct sprefix x;
+	if (ctrl != LR_NOCTRL && ctrl >= len && !p->general_only) {
+		x.line = NULL;
+		if (hot_line(p, src, line, len, lineno, e, &rc, &x))
+			return rc;
+		if (x.line)
+			pre = &x;       /* its prefix, read */
+	}
+	rc = line_preamble(p, src, &line, &len, ctrl, lineno, e);
 	if (rc)
 		return rc > 0 ? 0 : rc;
-	struct sprefix x;
 	if (!pre || pre->line != line || pre->len != len) {  /* none, or the line changed */
 		prefix_read(&x, line, len);
 		pre = &x;
