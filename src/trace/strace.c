@@ -2435,18 +2435,36 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	if (i >= len || line[i] == '[' || !memcmp(line + len - 9, " attached", 9) ||
 	    !memcmp(line + len - 9, " detached", 9))
 		return 0;
-	const char *t = line + i;
-	size_t tn = len - i, k = 0;
+	char *t = line + i;
+	size_t tn = len - i, k = 0, keep;
+	if (reserve(&p->scratch, &p->scap, 2 * len + 1024))
+		return 0;
+	p->sused = 0;
+	if (tn >= 5 && !memcmp(t, "<... ", 5)) {
+		/* the rest of an unfinished call: joined and decoded */
+		ts = norm_ts(src, TS_TOD, ts);
+		if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
+			*rcp = resumed_line(p, src, pid, lineno, ts, t, tn, line, len, e);
+		return 1;
+	}
 	while (k < tn && is_name_char((unsigned char)t[k]))
 		k++;
 	if (!k || k >= tn || t[k] != '(')
 		return 0;
-	const char *body = t + k + 1;
+	char *body = t + k + 1;
 	size_t bn = tn - k - 1;
-	/* a line ending in '>' ends in -T's " <S.uuuuuu>", not in
-	 * "<unfinished ...>" or "<detached ...>" */
-	if (body[bn - 1] == '>' && (bn < 12 || body[bn - 10] != '<' || body[bn - 11] != ' '))
-		return 0;
+	/* a line ending in '>' ends in -T's " <S.uuuuuu>" (never in
+	 * "<unfinished ...>" too: its 10th byte from the end is an 'i'), in
+	 * "<unfinished ...>", or in something for the general way */
+	if (body[bn - 1] == '>' && (bn < 12 || body[bn - 10] != '<' || body[bn - 11] != ' ')) {
+		if (k >= sizeof(((struct pend *)0)->name) || !strip_unfinished(body, bn, &keep))
+			return 0;
+		/* kept until its "<... NAME resumed>" */
+		ts = norm_ts(src, TS_TOD, ts);
+		if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
+			*rcp = unfinished_line(p, src, pid, lineno, ts, t, k, body, keep, e);
+		return 1;
+	}
 
 	struct dec d;
 	d.p = p;
@@ -2454,9 +2472,6 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	d.body = body;
 	d.e = e;
 	sc_event_init(&d.ev);
-	if (reserve(&p->scratch, &p->scap, 2 * len + 1024))
-		return 0;
-	p->sused = 0;
 	if (rw_call(d.cs)) {
 		if (!rw_args(&d, body, bn))
 			return 0;
