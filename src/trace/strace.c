@@ -184,6 +184,9 @@ struct strace_parser {
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
 	uint64_t aio_next;              /* async ids given to iocbs        */
 	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
+	const char *hot_name;           /* the call hot_line looked up and  */
+	const struct callspec *hot_cs;  /* left to the general way: decode  */
+	size_t hot_nlen;                /* takes it from here               */
 };
 
 /* A process's libaio iocbs submitted and not yet reaped, oldest first:
@@ -1980,7 +1983,7 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 {
 	struct dec d;           /* d.a[k] is read only below d.na */
 	d.p = p;
-	d.cs = lookup(p, name, nlen);
+	d.cs = name == p->hot_name && nlen == p->hot_nlen ? p->hot_cs : lookup(p, name, nlen);
 	d.body = body;
 	d.e = e;
 	sc_event_init(&d.ev);
@@ -2392,13 +2395,13 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 
 /*
  * The usual call line, read straight through: "PID  HH:MM:SS.uuuuuu " (or,
- * in a -ff file, no pid), a call complete on the line, and a read, write,
- * pread64 or pwrite64 whose arguments rw_args() reads, or a call the
- * table does not know (counted, skipped) with arguments that are only
- * words and commas ("getpid()", "futex(0x7f0, FUTEX_WAKE_PRIVATE, 1)").
- * What the general way (line_preamble, prefix, event_text, decode) does
- * with such a line, without its many checks for other kinds of line: the
- * same event, emitted after the same line_pid().  1 when it took the line
+ * in a -ff file, no pid), then a call complete on the line (to decode(),
+ * or counted at once when the table does not know it and its arguments
+ * are words and commas: "getpid()", "futex(0x7f0, FUTEX_WAKE_PRIVATE, 1)"),
+ * one left "<unfinished ...>" or a "<... NAME resumed>" rest.  What the
+ * general way (line_preamble, prefix, event_text) does with such a line,
+ * without its many checks for other kinds of line: the same calls after
+ * the same line_pid().  1 when it took the line
  * (*rcp what the general way would return), 0 when the general way must
  * read it: nothing changed but the scratch, and *x holds the line's
  * prefix as prefix_read() reads it when that much was read (else x->line
@@ -2466,47 +2469,41 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		return 1;
 	}
 
-	struct dec d;
-	d.p = p;
-	d.cs = lookup(p, t, k);
-	d.body = body;
-	d.e = e;
-	sc_event_init(&d.ev);
-	if (rw_call(d.cs)) {
-		if (!rw_args(&d, body, bn))
-			return 0;
-	} else if (!d.cs) {
-		size_t c = 0;           /* split() finds the first ')' */
+	const struct callspec *cs = lookup(p, t, k);
+	struct sc_event ev;
+	size_t c = 0;
+	if (!cs) {
+		/* a call the table does not know, its arguments words and
+		 * commas: split() would find the first ')', decode() count it */
 		while (c < bn && !(cls[(uint8_t)body[c]] & CL_NEST))
 			c++;
-		if (c >= bn || body[c] != ')')
-			return 0;
-		d.close = c;
-	} else {
-		return 0;
+		if (c < bn && body[c] == ')') {
+			sc_event_init(&ev);
+			if (parse_result(p, body, bn, c, &ev))
+				c = bn;         /* decode() tells what is wrong */
+		} else {
+			c = bn;
+		}
 	}
-	if (parse_result(p, body, bn, d.close, &d.ev))
-		return 0;
-	if (d.cs && negative_transfer(&d))
-		return 0;
-
-	/* the general way's order from here: time, pid, event */
 	ts = norm_ts(src, TS_TOD, ts);
 	if ((*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
 		return 1;
-	d.ev.src = src->name;
-	d.ev.line = lineno;
-	d.ev.pid = pid;
-	d.ev.ts_ns = ts;
-	p->syscalls++;
-	if (!d.cs) {
-		d.ev.call = SC_SKIP;
-		d.ev.name = sdup(p, t, k);
-	} else {
-		d.ev.name = d.cs->name;
-		d.ev.call = (enum sc_call)d.cs->call;
+	if (cs || c >= bn) {
+		/* decode() reads it, as event_text() would hand it over */
+		p->hot_name = t;
+		p->hot_nlen = k;
+		p->hot_cs = cs;
+		*rcp = decode(p, src, pid, ts, lineno, t, k, body, bn, line, len, e);
+		return 1;
 	}
-	*rcp = p->emit(p->arg, &d.ev, e);
+	ev.src = src->name;
+	ev.line = lineno;
+	ev.pid = pid;
+	ev.ts_ns = ts;
+	ev.call = SC_SKIP;
+	p->syscalls++;
+	ev.name = sdup(p, t, k);
+	*rcp = p->emit(p->arg, &ev, e);
 	return 1;
 }
 
@@ -2519,6 +2516,7 @@ static int parser_line(struct strace_parser *p, struct strace_src *src, char *li
 	p->bad = 0;
 	int rc;
 	struct sprefix x;
+	p->hot_name = NULL;
 	if (ctrl != LR_NOCTRL && ctrl >= len && !p->general_only) {
 		x.line = NULL;
 		if (hot_line(p, src, line, len, lineno, e, &rc, &x))
