@@ -587,10 +587,15 @@ static const char *path_join(struct builder *b, const char *dir, const char *rel
 static const char *unalias(struct builder *b, const char *r)
 {
 	const struct alias *best = NULL;
+	size_t len = r && b->naliases ? strlen(r) : 0;
 	for (size_t i = 0; r && i < b->naliases; i++) {
 		const struct alias *a = &b->aliases[i];
-		if (!strncmp(r, a->from, a->flen) && (r[a->flen] == '/' || !r[a->flen]) &&
-		    (!best || a->flen > best->flen))
+		/* r is a->from, or below it: its last byte first, then the rest */
+		if (len < a->flen || (r[a->flen] != '/' && r[a->flen]) ||
+		    (a->flen && r[a->flen - 1] != a->from[a->flen - 1]) ||
+		    memcmp(r, a->from, a->flen))
+			continue;
+		if (!best || a->flen > best->flen)
 			best = a;
 	}
 	if (!best)

@@ -1764,9 +1764,14 @@ static bool negative_transfer(const struct dec *d)
 static const char *field_after(const char *s, size_t n, const char *key)
 {
 	size_t kl = strlen(key);
-	for (const char *q = s; (q = memmem(q, n - (size_t)(q - s), key, kl)); q += kl)
-		if (q > s && (q[-1] == '{' || q[-1] == ' '))
-			return q + kl;
+	/* at each '=', whether the key ends there (cheaper than memmem: a
+	 * stat's text has a dozen '=' and few keys) */
+	for (const char *q = s + kl - 1; q < s + n && (q = memchr(q, '=', (size_t)(s + n - q)));
+	     q++) {
+		const char *k = q + 1 - kl;
+		if (k > s && (k[-1] == '{' || k[-1] == ' ') && !memcmp(k, key, kl))
+			return q + 1;
+	}
 	return NULL;
 }
 
