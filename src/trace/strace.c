@@ -2448,8 +2448,8 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	if (reserve(&p->scratch, &p->scap, 2 * len + 1024))
 		return 0;
 	p->sused = 0;
-	if (tn >= 5 && !memcmp(t, "<... ", 5)) {
-		/* the rest of an unfinished call: joined and decoded */
+	if (t[0] == '<' && tn >= 5 && t[1] == '.' && t[2] == '.' && t[3] == '.' && t[4] == ' ') {
+		/* "<... ": the rest of an unfinished call, joined and decoded */
 		ts = norm_ts(src, TS_TOD, ts);
 		if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
 			*rcp = resumed_line(p, src, pid, lineno, ts, t, tn, line, len, e);
@@ -2849,8 +2849,9 @@ static int emit_builder(void *arg, const struct sc_event *ev, struct rerr *e)
 
 /* Next line of file i into f->line (NULL: over-long, reported by
  * handle()); sets f->key for merging.  1, 0 at the end, -errno + e. */
-static int files_next(struct sfiles *fs, size_t i, struct trace_input *in, int want_key,
-		      struct rerr *e)
+static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, size_t i,
+								 struct trace_input *in, int want_key,
+								 struct rerr *e)
 {
 	struct sfile *f = &fs->f[i];
 	int rc = files_open(fs, i, e);
@@ -2887,7 +2888,8 @@ static int files_next(struct sfiles *fs, size_t i, struct trace_input *in, int w
 }
 
 /* Parse f's current line; a malformed one is counted with --skip-bad. */
-static int handle(struct strace_parser *p, struct sfile *f, struct trace_input *in, struct rerr *e)
+static inline __attribute__((always_inline)) int handle(struct strace_parser *p, struct sfile *f,
+							     struct trace_input *in, struct rerr *e)
 {
 	int rc;
 	if (!f->line) {
