@@ -2854,8 +2854,10 @@ static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, s
 								 struct rerr *e)
 {
 	struct sfile *f = &fs->f[i];
-	int rc = files_open(fs, i, e);
-	if (rc)
+	int rc;
+	if (f->open)
+		f->used = ++fs->tick;   /* what files_open does for an open file */
+	else if ((rc = files_open(fs, i, e)))
 		return rc;
 	f->pre.line = NULL;             /* read again below only for a key */
 	rc = lr_next_ctrl(&f->lr, &f->line, &f->len, &f->ctrl);
