@@ -508,6 +508,21 @@ static inline size_t plain_dec(const char *s, size_t n, int64_t *v)
 {
 	uint64_t x;
 	bool ovf;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n >= 8) {
+		/* up to 7 digits (nearly every fd, length, offset and result)
+		 * from one 8-byte word, as scan_decn reads them */
+		memcpy(&x, s, 8);
+		uint64_t bad = scan_nondigits8(x);
+		if (bad) {
+			size_t k = (size_t)__builtin_ctzll(bad) / 8;
+			if (!k || (s[0] == '0' && k > 1))
+				return 0;
+			*v = (int64_t)scan_value8(x << (8 * (8 - k)));
+			return k;
+		}
+	}
+#endif
 	size_t k = scan_decn(s, n < 18 ? n : 18, &x, &ovf);
 	if (!k || k == 18 || (s[0] == '0' && k > 1))
 		return 0;
@@ -1870,8 +1885,10 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 		size_t ds = i + 3, dn = blen - 11 - ds;
 		int64_t v;
 		uint64_t ns;
+		/* the number ends at the blank before '<': read with what
+		 * follows, so that plain_dec has 8 bytes at once */
 		if ((body[ds] == '0' ? (dn == 1 && (v = 0, true))
-				     : plain_dec(body + ds, dn, &v) == dn) &&
+				     : plain_dec(body + ds, blen - ds, &v) == dn) &&
 		    tx_dur8(body + blen - 9, &ns)) {
 			ev->ret = v;
 			ev->dur_ns = ns;
