@@ -2178,8 +2178,10 @@ static int line_preamble(struct strace_parser *p, struct strace_src *src, char *
 
 /* Whose line it is: the prefixed pid, or for unprefixed lines the -ff
  * file's pid or the main process of "[pid N]" output. */
-static int line_pid(struct strace_parser *p, struct strace_src *src, int64_t rawpid,
-		    int bracketed, unsigned long lineno, int64_t *pidp, struct rerr *e)
+static inline __attribute__((always_inline)) int line_pid(struct strace_parser *p,
+							   struct strace_src *src, int64_t rawpid,
+							   int bracketed, unsigned long lineno,
+							   int64_t *pidp, struct rerr *e)
 {
 	int64_t pid;
 	int rc;
