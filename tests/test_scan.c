@@ -272,18 +272,32 @@ static void t_lines_ctrl(void **state)
 	memcpy(data + n, "t\001il", 5);           /* last line without '\n' */
 	n += 5;
 	char *path = tmpfile_with(data, n);
-	struct linereader a, b;
+	struct linereader a, b, li;
 	assert_int_equal(lr_open(&a, path), 0);
 	assert_int_equal(lr_open(&b, path), 0);
-	char *la, *lb;
-	size_t na, nb, ctrl, lines = 0, with = 0, toolong = 0;
-	int ra, rb;
+	assert_int_equal(lr_open(&li, path), 0);
+	char *la, *lb, *lc;
+	size_t na, nb, nc, ctrl, cc, lines = 0, with = 0, toolong = 0, calls = 0;
+	int ra, rb, rc;
 	do {
 		ra = lr_next(&a, &la, &na);
 		ctrl = 12345;
 		rb = lr_next_ctrl(&b, &lb, &nb, &ctrl);
 		assert_int_equal(ra, rb);
 		assert_int_equal(a.lineno, b.lineno);
+		/* lr_next_ctrl_inline, now and then lr_next_ctrl on the same
+		 * reader: the same lines, control bytes and line numbers */
+		cc = 54321;
+		rc = ++calls % 7 ? lr_next_ctrl_inline(&li, &lc, &nc, &cc) :
+				   lr_next_ctrl(&li, &lc, &nc, &cc);
+		assert_int_equal(rc, rb);
+		assert_int_equal(li.lineno, b.lineno);
+		if (rb == 1) {
+			assert_int_equal(nc, nb);
+			assert_memory_equal(lc, lb, nb);
+			assert_int_equal(lc[nc], 0);
+			assert_int_equal(cc, ctrl);
+		}
 		if (rb == -E2BIG)
 			toolong++;
 		if (rb != 1)
@@ -307,6 +321,7 @@ static void t_lines_ctrl(void **state)
 	assert_true(toolong > 0);
 	lr_close(&a);
 	lr_close(&b);
+	lr_close(&li);
 	unlink(path);
 	free(path);
 	free(data);

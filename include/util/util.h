@@ -72,6 +72,41 @@ int  lr_next(struct linereader *lr, char **line, size_t *len);
  * finds the line's end and that byte. */
 int  lr_next_ctrl(struct linereader *lr, char **line, size_t *len, size_t *ctrl);
 #define LR_NOCTRL ((size_t)-1)
+/* lr_next_ctrl, its usual case inline: the line ends within 256 buffered
+ * bytes and has no control byte but its '\n' (nor a tab).  Its bytes are
+ * looked at 64 at a time (the 16-byte compares of lr_next_ctrl), the
+ * first byte below 0x20 or DEL must be that '\n'; any other line, and
+ * near the buffer's end, lr_next_ctrl. */
+static inline int lr_next_ctrl_inline(struct linereader *lr, char **line, size_t *len,
+				      size_t *ctrl)
+{
+#if REPLAY_SSE2
+	const __m128i c1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
+	char *b = lr->buf + lr->start;
+	size_t have = lr->end - lr->start;
+	for (size_t at = 0; at < 256 && have - at >= 64; at += 64) {
+		uint64_t m = 0;
+		for (int q = 0; q < 4; q++) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + at + 16 * q));
+			m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
+				     _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x), _mm_cmpeq_epi8(x, del)))
+			     << (16 * q);
+		}
+		if (!m)
+			continue;
+		size_t k = at + (size_t)__builtin_ctzll(m);
+		if (b[k] != '\n')
+			break;
+		b[k] = '\0';
+		*line = b;
+		*len = *ctrl = k;
+		lr->start += k + 1;
+		lr->lineno++;
+		return 1;
+	}
+#endif
+	return lr_next_ctrl(lr, line, len, ctrl);
+}
 /* The whole lines buffered, at once (for a pass that looks at most lines
  * only in bulk): *block points at them and *len spans them without the
  * last '\n' (the lines inside are separated by '\n'); block[*len], that

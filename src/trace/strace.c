@@ -2879,7 +2879,7 @@ static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, s
 	else if ((rc = files_open(fs, i, e)))
 		return rc;
 	f->pre.line = NULL;             /* read again below only for a key */
-	rc = lr_next_ctrl(&f->lr, &f->line, &f->len, &f->ctrl);
+	rc = lr_next_ctrl_inline(&f->lr, &f->line, &f->len, &f->ctrl);
 	f->lineno = f->lr.lineno;
 	if (rc == 0) {
 		f->have = 0;
