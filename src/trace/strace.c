@@ -170,6 +170,7 @@ struct strace_parser {
 	void *arg;
 	uint8_t callidx[CALLHASH];      /* index + 1 into calls[], 0 empty */
 	uint8_t call_len[128];          /* strlen(calls[i].name)           */
+	uint64_t call_w[128][2];        /* its first 16 bytes, NUL-padded   */
 	struct imap pend;               /* pid -> struct pend*             */
 	struct imap seen;               /* pid -> SEEN | CHILD bits        */
 	int64_t seen_fast[16];          /* pids known SEEN, by pid & 15    */
@@ -1088,6 +1089,8 @@ int strace_parser_new(struct strace_parser **out, strace_emit_fn emit, void *arg
 	_Static_assert(NCALLS <= sizeof(p->call_len), "call_len too small");
 	for (size_t i = 0; i < NCALLS; i++) {
 		p->call_len[i] = (uint8_t)strlen(calls[i].name);
+		memcpy(p->call_w[i], calls[i].name,
+		       p->call_len[i] < 16 ? p->call_len[i] : 16);
 		uint32_t h = name_hash(calls[i].name, p->call_len[i]) % CALLHASH;
 		while (p->callidx[h])
 			h = (h + 1) % CALLHASH;
@@ -1104,6 +1107,37 @@ static const struct callspec *lookup(const struct strace_parser *p, const char *
 		const struct callspec *c = &calls[p->callidx[h] - 1];
 		if (p->call_len[c - calls] == n && !memcmp(c->name, s, n))
 			return c;
+		h = (h + 1) % CALLHASH;
+	}
+	return NULL;
+}
+
+/* lookup() of a name with 16 readable bytes at s (in a line from the line
+ * reader: LR_PAD bytes follow it): names up to 16 bytes compared as two
+ * words, the bytes past the name masked off. */
+static inline const struct callspec *lookup16(const struct strace_parser *p, const char *s,
+					      size_t n)
+{
+	if (n > 16)
+		return lookup(p, s, n);
+	uint64_t w0, w1;
+	memcpy(&w0, s, 8);
+	memcpy(&w1, s + 8, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n < 8) {
+		w0 &= (1ull << (8 * n)) - 1;
+		w1 = 0;
+	} else if (n < 16) {
+		w1 &= (1ull << (8 * (n - 8))) - 1;
+	}
+#else
+	return lookup(p, s, n);
+#endif
+	uint32_t h = name_hash(s, n) % CALLHASH;
+	while (p->callidx[h]) {
+		size_t i = p->callidx[h] - 1u;
+		if (p->call_len[i] == n && p->call_w[i][0] == w0 && p->call_w[i][1] == w1)
+			return &calls[i];
 		h = (h + 1) % CALLHASH;
 	}
 	return NULL;
@@ -2456,16 +2490,14 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		;
 	if (i < len && line[i] == '[')
 		return 0;               /* -i/-n: prefix() reads "[...]" too */
-	*x = (struct sprefix){ .line = line, .len = len, .why = NULL, .pos = i, .pid = rawpid,
-			       .bracketed = 0, .kind = TS_TOD, .ts = ts };
 	/* a cut line ("... strace: Process N attached"), -i/-n's "[...]" */
 	if (i >= len || line[i] == '[' || !memcmp(line + len - 9, " attached", 9) ||
 	    !memcmp(line + len - 9, " detached", 9))
-		return 0;
+		goto general;
 	char *t = line + i;
 	size_t tn = len - i, k = 0, keep;
 	if (reserve(&p->scratch, &p->scap, 2 * len + 1024))
-		return 0;
+		goto general;
 	p->sused = 0;
 	if (t[0] == '<' && tn >= 5 && t[1] == '.' && t[2] == '.' && t[3] == '.' && t[4] == ' ') {
 		/* "<... ": the rest of an unfinished call, joined and decoded */
@@ -2477,7 +2509,7 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	while (k < tn && is_name_char((unsigned char)t[k]))
 		k++;
 	if (!k || k >= tn || t[k] != '(')
-		return 0;
+		goto general;
 	char *body = t + k + 1;
 	size_t bn = tn - k - 1;
 	/* a line ending in '>' ends in -T's " <S.uuuuuu>" (never in
@@ -2485,7 +2517,7 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	 * "<unfinished ...>", or in something for the general way */
 	if (body[bn - 1] == '>' && (bn < 12 || body[bn - 10] != '<' || body[bn - 11] != ' ')) {
 		if (k >= sizeof(((struct pend *)0)->name) || !strip_unfinished(body, bn, &keep))
-			return 0;
+			goto general;
 		/* kept until its "<... NAME resumed>" */
 		ts = norm_ts(src, TS_TOD, ts);
 		if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
@@ -2493,7 +2525,7 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		return 1;
 	}
 
-	const struct callspec *cs = lookup(p, t, k);
+	const struct callspec *cs = lookup16(p, t, k);
 	struct sc_event ev;
 	size_t c = 0;
 	if (!cs) {
@@ -2529,6 +2561,11 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	ev.name = sdup(p, t, k);
 	*rcp = p->emit(p->arg, &ev, e);
 	return 1;
+general:
+	/* for the general way: the prefix as prefix_read() reads it */
+	*x = (struct sprefix){ .line = line, .len = len, .why = NULL, .pos = i, .pid = rawpid,
+			       .bracketed = 0, .kind = TS_TOD, .ts = ts };
+	return 0;
 }
 
 /* strace_parser_line, given the line's prefix when the caller read it
