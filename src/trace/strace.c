@@ -2515,7 +2515,8 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	/* a line ending in '>' ends in -T's " <S.uuuuuu>" (never in
 	 * "<unfinished ...>" too: its 10th byte from the end is an 'i'), in
 	 * "<unfinished ...>", or in something for the general way */
-	if (body[bn - 1] == '>' && (bn < 12 || body[bn - 10] != '<' || body[bn - 11] != ' ')) {
+	if (bn && body[bn - 1] == '>' &&
+	    (bn < 12 || body[bn - 10] != '<' || body[bn - 11] != ' ')) {
 		if (k >= sizeof(((struct pend *)0)->name) || !strip_unfinished(body, bn, &keep))
 			goto general;
 		/* kept until its "<... NAME resumed>" */
