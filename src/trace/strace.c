@@ -2723,14 +2723,17 @@ static int files_evict(struct sfiles *fs)
 			v = k;
 	struct sfile *g = &fs->f[fs->open[v]];
 	if (g->have && g->line) {
-		if (g->len + 1 > g->owncap) {
-			char *n = realloc(g->own, g->len + 1);
+		/* kept as the line reader gives a line: LR_PAD readable
+		 * bytes after its NUL (the readers load words near the end) */
+		if (g->len + 1 + LR_PAD > g->owncap) {
+			char *n = realloc(g->own, g->len + 1 + LR_PAD);
 			if (!n)
 				return -ENOMEM;
 			g->own = n;
-			g->owncap = g->len + 1;
+			g->owncap = g->len + 1 + LR_PAD;
 		}
 		memcpy(g->own, g->line, g->len + 1);
+		memset(g->own + g->len + 1, 0, LR_PAD);
 		g->line = g->own;
 	}
 	g->off = lr_tell(&g->lr);
