@@ -762,6 +762,33 @@ static void expect_bad(struct fx *f, const char *line, const char *what)
 	assert_non_null(strstr(f->e.msg, "t.txt:"));
 }
 
+/* A call the table does not know is only counted; decode() takes words and
+ * commas up to the first ')' without split(), and anything split() reads
+ * as more than a comma (quotes, brackets, a decoration, a comment) still
+ * goes through split(): what it says of the line is split()'s. */
+static void test_unknown_call_args(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "9 10:00:00.000001 getpid() = 9 <0.000001>");
+	FEED_OK(f, "9 10:00:00.000002 futex(0x7f0, FUTEX_WAKE_PRIVATE, 1) = 0 <0.000002>");
+	/* a ')' inside a comment, a string, brackets: not the call's end */
+	FEED_OK(f, "9 10:00:00.000003 getppid(/* ) = 1 */) = 7 <0.000001>");
+	FEED_OK(f, "9 10:00:00.000004 uname({sysname=\"Linux\", release=\")\"}) = 0");
+	FEED_OK(f, "9 10:00:00.000005 poll([{fd=3, events=POLLIN}], 1, 0) = 0 (Timeout)");
+	FEED_OK(f, "9 10:00:00.000006 fgetxattr(3<anon_inode:x)y>, NULL, NULL, 0) = 0");
+	assert_int_equal(f->cap.n, 6);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(f->cap.ev[i].call, SC_SKIP);
+	assert_string_equal(f->cap.ev[1].name, "futex");
+	assert_int_equal(f->cap.ev[2].ret, 7);  /* split() found the ')' after the comment */
+	assert_int_equal(f->cap.ev[2].dur_ns, 1000);
+	/* split()'s messages */
+	expect_bad(f, "9 10:00:00.000007 getpid(/* ) = 1 <0.000001>", "'*/'");
+	expect_bad(f, "9 10:00:00.000008 getpid(\") = 1", "closing '\"'");
+	expect_bad(f, "9 10:00:00.000009 getpid(0x1, 2", "')'");
+	expect_bad(f, "9 10:00:00.000010 getpid(0x1) 2", "'=' after ')'");
+}
+
 static void test_malformed(void **state)
 {
 	struct fx *f = *state;
@@ -1041,6 +1068,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_verbose_at_fdcwd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_syscall_numbers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_call_args, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_of_day_spellings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_number_edges, setup, teardown),

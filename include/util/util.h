@@ -72,6 +72,17 @@ int  lr_next(struct linereader *lr, char **line, size_t *len);
  * finds the line's end and that byte. */
 int  lr_next_ctrl(struct linereader *lr, char **line, size_t *len, size_t *ctrl);
 #define LR_NOCTRL ((size_t)-1)
+#if REPLAY_SSE2
+/* Bit k: s[k] is below 0x20 or DEL (k < 16): the bytes lr_next_ctrl looks
+ * for, the '\n' among them. */
+static inline unsigned lr_ctrl16(const char *s)
+{
+	const __m128i c1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	return (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x), _mm_cmpeq_epi8(x, del)));
+}
+#endif
 /* lr_next_ctrl, its usual case inline: the line ends within 256 buffered
  * bytes and has no control byte but its '\n' (nor a tab).  Its bytes are
  * looked at 64 at a time (the 16-byte compares of lr_next_ctrl), the
@@ -81,17 +92,12 @@ static inline int lr_next_ctrl_inline(struct linereader *lr, char **line, size_t
 				      size_t *ctrl)
 {
 #if REPLAY_SSE2
-	const __m128i c1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
 	char *b = lr->buf + lr->start;
 	size_t have = lr->end - lr->start;
 	for (size_t at = 0; at < 256 && have - at >= 64; at += 64) {
-		uint64_t m = 0;
-		for (int q = 0; q < 4; q++) {
-			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + at + 16 * q));
-			m |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-				     _mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x), _mm_cmpeq_epi8(x, del)))
-			     << (16 * q);
-		}
+		uint64_t m = (uint64_t)lr_ctrl16(b + at) | (uint64_t)lr_ctrl16(b + at + 16) << 16 |
+			     (uint64_t)lr_ctrl16(b + at + 32) << 32 |
+			     (uint64_t)lr_ctrl16(b + at + 48) << 48;
 		if (!m)
 			continue;
 		size_t k = at + (size_t)__builtin_ctzll(m);

@@ -572,8 +572,9 @@ static int copy_range(int fd_in, uint64_t off_in, int fd_out, uint64_t off_out, 
 	return 0;
 }
 
-/* Records kept in memory, each at its place in fd: a pwritev of up to
- * IOVS of them at a time (what *np holds, from *pos on). */
+/* Records kept in memory, written where they go in fd: wv_add gathers
+ * buffers bound for consecutive places, up to IOVS of them, and wv_flush
+ * writes them with one pwritev (more when it writes less). */
 #define IOVS 64
 struct wv {
 	struct iovec iov[IOVS];

@@ -185,9 +185,6 @@ struct strace_parser {
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
 	uint64_t aio_next;              /* async ids given to iocbs        */
 	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
-	const char *hot_name;           /* the call hot_line looked up and  */
-	const struct callspec *hot_cs;  /* left to the general way: decode  */
-	size_t hot_nlen;                /* takes it from here               */
 };
 
 /* A process's libaio iocbs submitted and not yet reaped, oldest first:
@@ -509,22 +506,16 @@ static inline size_t plain_dec(const char *s, size_t n, int64_t *v)
 {
 	uint64_t x;
 	bool ovf;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (n >= 8) {
-		/* up to 7 digits (nearly every fd, length, offset and result)
-		 * from one 8-byte word, as scan_decn reads them */
-		memcpy(&x, s, 8);
-		uint64_t bad = scan_nondigits8(x);
-		if (bad) {
-			size_t k = (size_t)__builtin_ctzll(bad) / 8;
-			if (!k || (s[0] == '0' && k > 1))
-				return 0;
-			*v = (int64_t)scan_value8(x << (8 * (8 - k)));
-			return k;
-		}
+	size_t k;
+	if (n >= 8 && (k = scan_dec8(s, n, &x)) < 8) {
+		/* up to 7 digits (nearly every fd, length, offset and result):
+		 * one 8-byte word, without scan_decn's loop */
+		if (!k || (s[0] == '0' && k > 1))
+			return 0;
+		*v = (int64_t)x;
+		return k;
 	}
-#endif
-	size_t k = scan_decn(s, n < 18 ? n : 18, &x, &ovf);
+	k = scan_decn(s, n < 18 ? n : 18, &x, &ovf);
 	if (!k || k == 18 || (s[0] == '0' && k > 1))
 		return 0;
 	*v = (int64_t)x;
@@ -2030,16 +2021,17 @@ static bool rw_call(const struct callspec *cs)
 }
 
 /*
- * Decode a complete call: name, and body = text after '(' (args, ')',
+ * Decode a complete call: name, its table entry cs (lookup()'s, NULL for a
+ * call the table does not know), and body = text after '(' (args, ')',
  * '= RET', optional <DUR>).  Fills and emits the event(s).
  */
-static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, uint64_t ts,
-		  unsigned long lineno, const char *name, size_t nlen, const char *body,
-		  size_t blen, const char *line, size_t len, struct rerr *e)
+static int decode(struct strace_parser *p, const struct callspec *cs, struct strace_src *src,
+		  int64_t pid, uint64_t ts, unsigned long lineno, const char *name, size_t nlen,
+		  const char *body, size_t blen, const char *line, size_t len, struct rerr *e)
 {
 	struct dec d;           /* d.a[k] is read only below d.na */
 	d.p = p;
-	d.cs = name == p->hot_name && nlen == p->hot_nlen ? p->hot_cs : lookup(p, name, nlen);
+	d.cs = cs;
 	d.body = body;
 	d.e = e;
 	sc_event_init(&d.ev);
@@ -2051,6 +2043,19 @@ static int decode(struct strace_parser *p, struct strace_src *src, int64_t pid, 
 		if (!fast) {    /* undo what it read before it gave up */
 			p->sused = sused;
 			sc_event_init(&d.ev);
+		}
+	} else if (!d.cs) {
+		/* a call the table does not know is only counted: arguments
+		 * that are words and commas ("getpid()", "futex(0x7f0,
+		 * FUTEX_WAKE_PRIVATE, 1)") end at the first ')', where split()
+		 * would find it */
+		size_t c = 0;
+		while (c < blen && !(cls[(uint8_t)body[c]] & CL_NEST))
+			c++;
+		if (c < blen && body[c] == ')') {
+			d.close = c;
+			d.na = 0;
+			fast = true;
 		}
 	}
 	if (!fast) {            /* the general way */
@@ -2302,7 +2307,8 @@ static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
 	j[jl] = 0;
 	char nm[64];
 	memcpy(nm, pe->name, nlen + 1);
-	return decode(p, src, pid, pe->ts, pe->line, nm, nlen, j, jl, line, len, e);
+	return decode(p, lookup(p, nm, nlen), src, pid, pe->ts, pe->line, nm, nlen, j, jl, line,
+		      len, e);
 }
 
 /* "<... NAME resumed>REST": joined to the pending start and decoded. */
@@ -2448,15 +2454,14 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 			return bad_line(p, e, src, lineno, line, len, "a syscall name (too long)");
 		return unfinished_line(p, src, pid, lineno, ts, t, i, body, keep, e);
 	}
-	return decode(p, src, pid, ts, lineno, t, i, body, bn, line, len, e);
+	return decode(p, lookup(p, t, i), src, pid, ts, lineno, t, i, body, bn, line, len, e);
 }
 
 /*
  * The usual call line, read straight through: "PID  HH:MM:SS.uuuuuu " (or,
  * in a -ff file, no pid), then a call complete on the line (to decode(),
- * or counted at once when the table does not know it and its arguments
- * are words and commas: "getpid()", "futex(0x7f0, FUTEX_WAKE_PRIVATE, 1)"),
- * one left "<unfinished ...>" or a "<... NAME resumed>" rest.  What the
+ * with its table entry), one left "<unfinished ...>" or a "<... NAME
+ * resumed>" rest.  What the
  * general way (line_preamble, prefix, event_text) does with such a line,
  * without its many checks for other kinds of line: the same calls after
  * the same line_pid().  1 when it took the line
@@ -2490,8 +2495,8 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		;
 	if (i < len && line[i] == '[')
 		return 0;               /* -i/-n: prefix() reads "[...]" too */
-	/* a cut line ("... strace: Process N attached"), -i/-n's "[...]" */
-	if (i >= len || line[i] == '[' || !memcmp(line + len - 9, " attached", 9) ||
+	/* no call, or a cut line ("... strace: Process N attached") */
+	if (i >= len || !memcmp(line + len - 9, " attached", 9) ||
 	    !memcmp(line + len - 9, " detached", 9))
 		goto general;
 	char *t = line + i;
@@ -2526,41 +2531,11 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		return 1;
 	}
 
-	const struct callspec *cs = lookup16(p, t, k);
-	struct sc_event ev;
-	size_t c = 0;
-	if (!cs) {
-		/* a call the table does not know, its arguments words and
-		 * commas: split() would find the first ')', decode() count it */
-		while (c < bn && !(cls[(uint8_t)body[c]] & CL_NEST))
-			c++;
-		if (c < bn && body[c] == ')') {
-			sc_event_init(&ev);
-			if (parse_result(p, body, bn, c, &ev))
-				c = bn;         /* decode() tells what is wrong */
-		} else {
-			c = bn;
-		}
-	}
+	/* a complete call: decode() reads it, as event_text() hands it over */
 	ts = norm_ts(src, TS_TOD, ts);
-	if ((*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
-		return 1;
-	if (cs || c >= bn) {
-		/* decode() reads it, as event_text() would hand it over */
-		p->hot_name = t;
-		p->hot_nlen = k;
-		p->hot_cs = cs;
-		*rcp = decode(p, src, pid, ts, lineno, t, k, body, bn, line, len, e);
-		return 1;
-	}
-	ev.src = src->name;
-	ev.line = lineno;
-	ev.pid = pid;
-	ev.ts_ns = ts;
-	ev.call = SC_SKIP;
-	p->syscalls++;
-	ev.name = sdup(p, t, k);
-	*rcp = p->emit(p->arg, &ev, e);
+	if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
+		*rcp = decode(p, lookup16(p, t, k), src, pid, ts, lineno, t, k, body, bn, line,
+			      len, e);
 	return 1;
 general:
 	/* for the general way: the prefix as prefix_read() reads it */
@@ -2578,7 +2553,6 @@ static int parser_line(struct strace_parser *p, struct strace_src *src, char *li
 	p->bad = 0;
 	int rc;
 	struct sprefix x;
-	p->hot_name = NULL;
 	if (ctrl != LR_NOCTRL && ctrl >= len && !p->general_only) {
 		x.line = NULL;
 		if (hot_line(p, src, line, len, lineno, e, &rc, &x))

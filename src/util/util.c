@@ -162,14 +162,6 @@ static ssize_t lr_fill(struct linereader *lr)
 }
 
 #if REPLAY_SSE2
-/* Bit k: buf[i + k] is below 0x20 or DEL (k < 16). */
-static inline unsigned ctrl16(const char *buf, size_t i)
-{
-	const __m128i c1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(buf + i));
-	return (unsigned)_mm_movemask_epi8(
-		_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x), _mm_cmpeq_epi8(x, del)));
-}
 
 /* The bytes of m (bit k: buf[i + k]) in order: the index of a '\n', or
  * SIZE_MAX after noting the first other one but '\t' in *bad. */
@@ -196,13 +188,13 @@ static size_t scan_nl_ctrl(const char *buf, size_t i, size_t end, size_t *bad)
 #if REPLAY_SSE2
 	size_t k;
 	while (i + 32 <= end) {
-		uint64_t m = ctrl16(buf, i) | (uint64_t)ctrl16(buf, i + 16) << 16;
+		uint64_t m = lr_ctrl16(buf + i) | (uint64_t)lr_ctrl16(buf + i + 16) << 16;
 		if (m && (k = ctrl_bits(buf, i, m, bad)) != SIZE_MAX)
 			return k;
 		i += 32;
 	}
 	for (; i < end; i += 16) {
-		uint64_t m = ctrl16(buf, i);
+		uint64_t m = lr_ctrl16(buf + i);
 		if (end - i < 16)
 			m &= (1u << (end - i)) - 1;
 		if (m && (k = ctrl_bits(buf, i, m, bad)) != SIZE_MAX)
