@@ -362,8 +362,8 @@ static void test_feed_orders(void **state)
 	feed_hold = SIZE_MAX;
 }
 
-/* opsw_slot gives no slot where opsw_append must decide: a sink, an
- * unknown rank, a rank without a record yet. */
+/* opsw_slot gives no slot where opsw_append must decide: an unknown
+ * rank, a rank without a record yet, a sink's rank not holding its buffer. */
 static void test_slot_refused(void **state)
 {
 	(void)state;
@@ -399,11 +399,19 @@ static void test_slot_refused(void **state)
 	assert_int_equal(opsw_in_place(w), 0);
 	assert_non_null(opsw_slot(w, r));
 	opsw_abort(w);
+	/* a sink has one buffer, the rank's that appended last: another
+	 * rank's record goes through opsw_append, which hands it over */
 	struct ops_sink sink = { 0 };
 	assert_int_equal(opsw_open_sink(&w, &sink), 0);
 	assert_int_equal(opsw_rank(w, "r", 1, &r), 0);
-	assert_int_equal(opsw_append(w, r, &op), 0);
+	assert_int_equal(opsw_rank(w, "r2", 2, &r2), 0);
 	assert_null(opsw_slot(w, r));
+	assert_int_equal(opsw_append(w, r, &op), 0);
+	assert_non_null(opsw_slot(w, r));
+	assert_null(opsw_slot(w, r2));
+	assert_int_equal(opsw_append(w, r2, &op), 0);
+	assert_null(opsw_slot(w, r));
+	assert_non_null(opsw_slot(w, r2));
 	opsw_abort(w);
 }
 

@@ -128,8 +128,10 @@ void opsw_abort(struct ops_writer *w);
 /* Sink mode (`replay stat`): nothing is written, no file is created.  Every
  * new path is announced (ids 0, 1, ... in order; name valid during the
  * call) and every op is handed over, checked as opstream_open() checks a
- * record, in its rank's order (ranks interleaved as the trace has them).
- * A callback's error (-errno) is what opsw_append()/opsw_path() return. */
+ * record, in the order they came (handed over when the writer's buffer
+ * fills, when another rank's op comes, and at the end).  A callback's
+ * error (-errno) is what opsw_path(), opsw_append(), opsw_commit() or
+ * opsw_finish_tables() returns. */
 struct ops_sink {
 	int (*path)(void *arg, uint32_t id, const char *name);
 	int (*op)(void *arg, uint32_t rank, const struct op *op);

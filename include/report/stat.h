@@ -213,6 +213,7 @@ struct stat_hh {
 	struct stat_hh_ent *e;
 	size_t cap, n;            /* slots (a power of two), values held */
 	uint64_t sweeps;
+	size_t last;              /* the slot of the last value added */
 };
 int  stat_hh_add(struct stat_hh *h, int64_t key);           /* 0 or -ENOMEM */
 /* The value with the highest count, ties to the smallest; 0, 0 when empty. */

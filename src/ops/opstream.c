@@ -19,9 +19,9 @@
  * its part past OPSW_HOLD written twice.  Either way the finished file is
  * renamed onto the target.
  *
- * A sink writer (opsw_open_sink) has no spill file and no buffers: each op
- * goes to the consumer as it comes, checked by the rules the reader
- * applies to a file, and the tables end up in one malloc'ed block laid out
+ * A sink writer (opsw_open_sink) has no spill file and one buffer: the
+ * records go to the consumer in the order they came, a rank's run of them
+ * at a time, checked by the rules the reader applies to a file, and the tables end up in one malloc'ed block laid out
  * as the file's head, so the reader's accessors work on it unchanged.
  */
 #include <errno.h>
@@ -86,6 +86,7 @@ struct ops_writer {
 	struct buf info;
 	struct ops_sink sink;
 	int is_sink;
+	uint32_t sink_rank;  /* sink: the rank holding the one buffer, or none */
 };
 
 /* ---- the rules a record follows (reader and sink) ------------------- */
@@ -317,15 +318,50 @@ static int read_full(int fd, void *p, size_t n, uint64_t off)
 	return 0;
 }
 
-/* Sink mode: check the op as the reader would, and hand it over. */
-static int sink_append(struct ops_writer *w, struct wrank *r, uint32_t rank, const struct op *op)
+/* Sink mode: hand rank's buffered records over, each checked as the
+ * reader checks a record.  The buffer lets the builder fill records in
+ * place (opsw_slot) for a sink as for a file; one rank holds it at a time
+ * (opsw_append moves it to the next rank, after draining it), so the
+ * consumer sees the ops in the trace's own order, across ranks too. */
+static int sink_drain(struct ops_writer *w, uint32_t rank)
 {
-	if (check_op(w->npaths, op))
-		return -EINVAL;
-	if (op->handle != OP_NOHANDLE && op->handle >= r->maxh1)
-		r->maxh1 = op->handle + 1;
-	w->head.fill[rank].count++;
-	return w->sink.op ? w->sink.op(w->sink.arg, rank, op) : 0;
+	struct wrank *r = &w->ranks[rank];
+	struct opsw_fill *f = &w->head.fill[rank];
+	uint32_t n = f->nbuf;
+
+	f->nbuf = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct op *op = &f->buf[i];
+		if (check_op(w->npaths, op))
+			return -EINVAL;
+		if (op->handle != OP_NOHANDLE && op->handle >= r->maxh1)
+			r->maxh1 = op->handle + 1;
+		int ret = w->sink.op ? w->sink.op(w->sink.arg, rank, op) : 0;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Sink mode: rank is to hold the buffer (the previous holder's records
+ * handed over first). */
+static int sink_take(struct ops_writer *w, uint32_t rank)
+{
+	uint32_t old = w->sink_rank;
+
+	if (old == rank)
+		return 0;
+	if (old != UINT32_MAX) {
+		struct opsw_fill *o = &w->head.fill[old];
+		int ret = sink_drain(w, old);
+		if (ret)
+			return ret;
+		w->head.fill[rank].buf = o->buf;
+		o->buf = NULL;
+		o->fast = 0;
+	}
+	w->sink_rank = rank;
+	return 0;
 }
 
 /* Write r's buffered records at the end of the temporary file. */
@@ -382,6 +418,8 @@ static int close_ranks(struct ops_writer *w, uint32_t upto)
 /* The rest of an append once rank's buffer is full (n records). */
 int opsw_full(struct ops_writer *w, uint32_t rank)
 {
+	if (w->is_sink)
+		return sink_drain(w, rank);
 	if (w->in_place) {
 		int ret = close_ranks(w, rank);
 		if (ret < 0)
@@ -394,12 +432,14 @@ int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
 {
 	if (rank >= w->nranks)
 		return -EINVAL;
-	struct wrank *r = &w->ranks[rank];
-	if (w->is_sink)
-		return sink_append(w, r, rank, op);
 	struct opsw_fill *f = &w->head.fill[rank];
-	if (rank < w->cur)
+	if (w->is_sink) {
+		int ret = sink_take(w, rank);
+		if (ret)
+			return ret;
+	} else if (rank < w->cur) {
 		w->in_place = 0;        /* a done rank goes on: copied at the end */
+	}
 	if (!f->buf) {
 		f->buf = malloc(OPSW_CHUNK * sizeof(struct op));
 		if (!f->buf)
@@ -730,6 +770,7 @@ int opsw_open_sink(struct ops_writer **wp, const struct ops_sink *sink)
 	w->fd = -1;
 	w->is_sink = 1;
 	w->sink = *sink;
+	w->sink_rank = UINT32_MAX;
 	if (buf_append(&w->strs, "", 1) < 0) {   /* offset 0: the empty string */
 		opsw_abort(w);
 		return -ENOMEM;
@@ -749,6 +790,8 @@ int opsw_finish_tables(struct ops_writer *w, struct opstream *s, const char **wh
 
 	memset(s, 0, sizeof(*s));
 	*why = NULL;
+	if (w->sink_rank != UINT32_MAX && (ret = sink_drain(w, w->sink_rank)) < 0)
+		goto out;
 	layout(w, &h, false);                  /* the records are not here */
 	m = calloc(1, h.ops_off);
 	if (!m) {

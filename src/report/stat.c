@@ -39,14 +39,11 @@ static const char *const bucket_labels[STAT_NBUCKETS] = {
 
 unsigned stat_bucket_of(uint64_t size)
 {
-	unsigned i = 0;
-	uint64_t bound = 1024;
-
-	while (i < STAT_NBUCKETS - 1 && size > bound) {
-		bound <<= 1;
-		i++;
-	}
-	return i;
+	if (size <= 1024)
+		return 0;
+	/* bucket i > 0 holds (512 << i, 1024 << i]: 1 + floor(log2(size - 1)) - 10 */
+	unsigned i = 54 - (unsigned)__builtin_clzll(size - 1);
+	return i < STAT_NBUCKETS - 1 ? i : STAT_NBUCKETS - 1;
 }
 
 const char *stat_bucket_label(unsigned idx)
@@ -127,20 +124,24 @@ const char *stat_fmt_ratio(char *buf, size_t len, uint64_t rbytes, uint64_t wbyt
 
 /* ---- dominant values: exact counts, Misra-Gries past STAT_HH_MAX ---- */
 
-static uint64_t mix64(uint64_t x)
+/* The home slot of a key in a table of 1 << (64 - shift) slots: the top
+ * bits of a multiplicative hash (one multiply: this is done for every
+ * request, and the keys are small numbers or multiples of a block). */
+static inline size_t home(uint64_t key, unsigned shift)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> shift);
+}
+
+/* 64 - log2(cap) for a power of two cap. */
+static inline unsigned cap_shift(size_t cap)
+{
+	return (unsigned)__builtin_clzll((unsigned long long)cap) + 1;
 }
 
 /* The slot of key: its entry, or the empty slot where it would go. */
 static size_t hh_slot(const struct stat_hh *h, int64_t key)
 {
-	size_t i = mix64((uint64_t)key) & (h->cap - 1);
+	size_t i = home((uint64_t)key, cap_shift(h->cap));
 
 	while (h->e[i].cnt && h->e[i].key != key)
 		i = (i + 1) & (h->cap - 1);
@@ -171,9 +172,16 @@ static int hh_rehash(struct stat_hh *h, size_t cap, uint64_t minus)
 
 int stat_hh_add(struct stat_hh *h, int64_t key)
 {
+	/* the slot of the last value added, while it still holds that value
+	 * (a rehash moves values: then the key compare fails) */
+	if (h->last < h->cap && h->e[h->last].cnt && h->e[h->last].key == key) {
+		h->e[h->last].cnt++;
+		return 0;
+	}
 	if (!h->cap && hh_rehash(h, 64, 0) < 0)
 		return -ENOMEM;
 	size_t i = hh_slot(h, key);
+	h->last = i;
 	if (h->e[i].cnt) {
 		h->e[i].cnt++;
 		return 0;
@@ -187,6 +195,7 @@ int stat_hh_add(struct stat_hh *h, int64_t key)
 		if (hh_rehash(h, h->cap * 2, 0) < 0)
 			return -ENOMEM;
 		i = hh_slot(h, key);
+		h->last = i;
 	}
 	h->e[i].key = key;
 	h->e[i].cnt = 1;
@@ -232,7 +241,7 @@ struct kmap {
 
 static size_t kmap_home(const struct kmap *m, uint64_t k1, uint64_t k2)
 {
-	return mix64(k1 * 0x9e3779b97f4a7c15ULL ^ k2) & (m->cap - 1);
+	return home(k1 * 0xff51afd7ed558ccdULL + k2, cap_shift(m->cap));
 }
 
 static struct kent *kmap_find(const struct kmap *m, uint64_t k1, uint64_t k2)
@@ -286,6 +295,25 @@ static int kmap_get(struct kmap *m, uint64_t k1, uint64_t k2, struct kent **out)
 	return 0;
 }
 
+/* kmap_get, trying first the slot *hint (where the last lookup of this
+ * kind ended: a rank's ops mostly repeat their stream and file), which is
+ * taken only while it holds (k1, k2); *hint is where this one ends. */
+static inline int kmap_get_at(struct kmap *m, uint64_t k1, uint64_t k2, size_t *hint,
+			      struct kent **out)
+{
+	if (*hint < m->cap) {
+		struct kent *x = &m->e[*hint];
+		if (x->used && x->k1 == k1 && x->k2 == k2) {
+			*out = x;
+			return 0;
+		}
+	}
+	int rc = kmap_get(m, k1, k2, out);
+	if (!rc)
+		*hint = (size_t)(*out - m->e);
+	return rc;
+}
+
 /* Remove x (linear probing: later entries of its run shift back). */
 static void kmap_del(struct kmap *m, struct kent *x)
 {
@@ -323,6 +351,7 @@ struct stat_acc {
 	struct kmap streams;              /* (rank, file << 32 | handle)        */
 	struct kmap pairs;                /* (rank, file)                       */
 	struct kmap async;                /* (rank, async id): pending submits  */
+	size_t stream_hint, pair_hint;    /* kmap_get_at's                      */
 };
 
 int stat_acc_new(struct stat_acc **a)
@@ -373,17 +402,14 @@ static int room(void **p, uint32_t *n, uint32_t *cap, uint32_t ix, size_t sz)
 	return 0;
 }
 
-static void add_bytes(struct stat_acc *a, uint32_t rank, uint32_t file, int d, uint64_t n)
+/* n bytes moved in direction d by rank on file, whose (file, rank)
+ * entry is fr (NULL none). */
+static void add_bytes_fr(struct stat_acc *a, uint32_t rank, uint32_t file,
+			 struct stat_file_rank *fr, int d, uint64_t n)
 {
 	struct stat_rank *rk = &a->ranks[rank];
-	struct stat_file_rank *fr = NULL;
 
 	a->dir[d].bytes += n;
-	if (file != OP_NOFILE) {
-		const struct kent *p = kmap_find(&a->pairs, rank, file);
-		if (p && p->ix)
-			fr = &a->fr[p->ix - 1];
-	}
 	if (d) {
 		rk->bytes_written += n;
 		if (file != OP_NOFILE)
@@ -399,6 +425,18 @@ static void add_bytes(struct stat_acc *a, uint32_t rank, uint32_t file, int d, u
 	}
 }
 
+static void add_bytes(struct stat_acc *a, uint32_t rank, uint32_t file, int d, uint64_t n)
+{
+	struct stat_file_rank *fr = NULL;
+
+	if (file != OP_NOFILE) {
+		const struct kent *p = kmap_find(&a->pairs, rank, file);
+		if (p && p->ix)
+			fr = &a->fr[p->ix - 1];
+	}
+	add_bytes_fr(a, rank, file, fr, d, n);
+}
+
 /* A successful data request of direction d: sizes, and the transition
  * from the previous request of its stream. */
 static int request(struct stat_acc *a, int d, uint32_t rank, const struct op *op)
@@ -412,7 +450,8 @@ static int request(struct stat_acc *a, int d, uint32_t rank, const struct op *op
 	sd->hist[stat_bucket_of(op->len)]++;
 	sd->dhist[stat_darshan_bucket_of(op->len)]++;
 	if ((rc = stat_hh_add(&a->size[d], (int64_t)op->len)) < 0 ||
-	    (rc = kmap_get(&a->streams, rank, (uint64_t)op->file << 32 | op->handle, &st)) < 0)
+	    (rc = kmap_get_at(&a->streams, rank, (uint64_t)op->file << 32 | op->handle,
+			      &a->stream_hint, &st)) < 0)
 		return rc;
 	if (st->have[d]) {
 		sd->transitions++;
@@ -427,14 +466,12 @@ static int request(struct stat_acc *a, int d, uint32_t rank, const struct op *op
 	return 0;
 }
 
-/* The (file, rank) entry, made at the rank's first data op on the file. */
-static int fr_get(struct stat_acc *a, uint32_t rank, uint32_t file, struct stat_file_rank **out)
+/* The (file, rank) entry of the pair p, made at the rank's first data op
+ * on the file. */
+static int fr_get(struct stat_acc *a, struct kent *p, struct stat_file_rank **out)
 {
-	struct kent *p;
-	int rc = kmap_get(&a->pairs, rank, file, &p);
+	uint32_t rank = (uint32_t)p->k1, file = (uint32_t)p->k2;
 
-	if (rc < 0)
-		return rc;
 	if (!p->ix) {
 		if (a->nfr == a->capfr) {
 			size_t cap = a->capfr ? a->capfr * 2 : 64;
@@ -469,9 +506,11 @@ static int submit(struct stat_acc *a, int d, uint32_t rank, uint32_t file, const
 	return 0;
 }
 
+/* A data op; pair is its (rank, file) entry when it succeeded on a file. */
 static int data_op(struct stat_acc *a, unsigned k, uint32_t rank, uint32_t file,
-		   const struct op *op)
+		   const struct op *op, struct kent *pair)
 {
+	struct stat_file_rank *fr = NULL;
 	int d = op_is_write(k), rc;
 
 	if (op->result < 0) {
@@ -481,8 +520,7 @@ static int data_op(struct stat_acc *a, unsigned k, uint32_t rank, uint32_t file,
 	if (file == OP_NOFILE) {
 		a->nofile_data_ops++;
 	} else {
-		struct stat_file_rank *fr;
-		if ((rc = fr_get(a, rank, file, &fr)) < 0)
+		if ((rc = fr_get(a, pair, &fr)) < 0)
 			return rc;
 		if (d)
 			fr->writes++;
@@ -492,15 +530,15 @@ static int data_op(struct stat_acc *a, unsigned k, uint32_t rank, uint32_t file,
 	if ((rc = request(a, d, rank, op)) < 0)
 		return rc;
 	if (k == OP_READ || k == OP_WRITE) {
-		add_bytes(a, rank, file, d, (uint64_t)op->result);
+		add_bytes_fr(a, rank, file, fr, d, (uint64_t)op->result);
 		return 0;
 	}
 	return submit(a, d, rank, file, op);
 }
 
-/* Counts every op and the file's ranks. */
-static int count_op(struct stat_acc *a, unsigned k, uint32_t rank, uint32_t file,
-		    const struct op *op)
+/* Counts every op and the file's ranks (pair: as for data_op). */
+static void count_op(struct stat_acc *a, unsigned k, uint32_t rank, uint32_t file,
+		     const struct op *op, struct kent *pair)
 {
 	struct stat_rank *rk = &a->ranks[rank];
 	uint64_t end = op->t_ns + op->dur_ns;
@@ -518,25 +556,19 @@ static int count_op(struct stat_acc *a, unsigned k, uint32_t rank, uint32_t file
 	if (op->dur_ns)
 		rk->timed = true;
 	if (file == OP_NOFILE)
-		return 0;
+		return;
 	a->files[file].ops++;
-	if (op->result >= 0) {
-		struct kent *p;
-		int rc = kmap_get(&a->pairs, rank, file, &p);
-		if (rc < 0)
-			return rc;
-		if (!p->ok) {
-			p->ok = 1;
-			a->files[file].nranks++;
-		}
+	if (pair && !pair->ok) {
+		pair->ok = 1;
+		a->files[file].nranks++;
 	}
-	return 0;
 }
 
 int stat_acc_op(struct stat_acc *a, uint32_t rank, const struct op *op)
 {
 	unsigned k = op->kind < OP__COUNT ? op->kind : OP_NONE;
 	uint32_t file = op->file;
+	struct kent *pair = NULL;
 	int rc;
 
 	if (rank == UINT32_MAX ||
@@ -544,10 +576,13 @@ int stat_acc_op(struct stat_acc *a, uint32_t rank, const struct op *op)
 	    (file != OP_NOFILE &&
 	     room((void **)&a->files, &a->nfiles, &a->capfiles, file, sizeof(*a->files)) < 0))
 		return rank == UINT32_MAX ? -EINVAL : -ENOMEM;
-	if ((rc = count_op(a, k, rank, file, op)) < 0)
+	/* one lookup of the pair serves the counts, the data and the bytes */
+	if (file != OP_NOFILE && op->result >= 0 &&
+	    (rc = kmap_get_at(&a->pairs, rank, file, &a->pair_hint, &pair)) < 0)
 		return rc;
+	count_op(a, k, rank, file, op, pair);
 	if (op_is_data(k))
-		return data_op(a, k, rank, file, op);
+		return data_op(a, k, rank, file, op, pair);
 	if (k == OP_AWAIT) {
 		struct kent *x = kmap_find(&a->async, rank, op->aux);
 		if (x && x->dir) {
