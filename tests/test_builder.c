@@ -106,7 +106,7 @@ static void finish(struct fx *f)
 {
 	struct rerr e = { "" };
 	assert_int_equal(builder_finish(f->b, &e), 0);
-	assert_int_equal(opsw_finish(f->w), 0);
+	assert_int_equal(opsw_finish(f->w, NULL), 0);
 	f->w = NULL;
 	const char *why = NULL;
 	assert_int_equal(opstream_open(&f->s, f->path, &why), 0);

@@ -383,7 +383,7 @@ static void t_ops_host(void **st)
 	assert_int_equal(opsw_rank(w, "b", 2, &r1), 0);
 	assert_int_equal(opsw_rank_host(w, r1, "node7"), 0);
 	assert_int_equal(opsw_rank_host(w, 9, "x"), -EINVAL);
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 	assert_int_equal(opstream_open(&s, p, NULL), 0);
 	assert_string_equal(opstream_rank_host(&s, 0), "");
 	assert_string_equal(opstream_rank_host(&s, 1), "node7");
@@ -455,7 +455,7 @@ static void load_runs(const char *file, const char *layer, size_t run, const cha
 		fail_msg("%s (run %zu): %s", file, run, e.msg);
 	assert_int_equal(builder_finish(b, &e), 0);
 	builder_free(b);
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 	assert_int_equal(opstream_open(s, out, &why), 0);
 }
 

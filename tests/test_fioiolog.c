@@ -81,7 +81,7 @@ static void build(const char *ops_path)
 	add(w, r1, (struct op){ .kind = OP_AREAD, .handle = 0, .offset = 0, .len = 8192, .aux = 1 });
 	add(w, r1, (struct op){ .kind = OP_AWAIT, .handle = 0, .aux = 1, .result = 8192 });
 	add(w, r1, (struct op){ .kind = OP_CLOSE, .handle = 0 });
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 }
 
 static void t_text(void **state)
@@ -160,7 +160,7 @@ static void t_refused(void **state)
 	assert_int_equal(opsw_rank(w, "pid 1", 1, &r0), 0);
 	assert_int_equal(opsw_path(w, "a/../../etc/passwd", 0, &p), 0);
 	add(w, r0, (struct op){ .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 });
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 	assert_int_equal(opstream_open(&s, ops, &why), 0);
 	assert_int_equal(fio_iolog_export(&s, out, &o, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "'a/../../etc/passwd'"));
@@ -172,7 +172,7 @@ static void t_refused(void **state)
 	assert_int_equal(opsw_rank(w, "pid 1", 1, &r0), 0);
 	assert_int_equal(opsw_path(w, "/my data/f", 0, &p), 0);
 	add(w, r0, (struct op){ .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 });
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 	assert_int_equal(opstream_open(&s, ops, &why), 0);
 	assert_int_equal(fio_iolog_export(&s, out, &o, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "blanks"));
@@ -217,7 +217,7 @@ static void t_handle_reuse(void **state)
 	add(w, r0, (struct op){ .kind = OP_CLOSE, .handle = 0 });
 	/* an op on a handle never opened is left out */
 	add(w, r0, (struct op){ .kind = OP_WRITE, .handle = 9, .offset = 0, .len = 1, .result = 1 });
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 	assert_int_equal(opstream_open(&s, ops, &why), 0);
 	assert_int_equal(fio_iolog_export(&s, out, &o, &e), 0);
 	opstream_close(&s);
@@ -316,7 +316,7 @@ static void build_timed(const char *ops_path)
 	add(w, r1, (struct op){ .kind = OP_READ, .handle = 0, .offset = 0, .len = 50, .result = 50,
 				 .t_ns = 999 });
 	add(w, r1, (struct op){ .kind = OP_CLOSE, .handle = 0, .t_ns = 5000 });
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 }
 
 static void t_v3_text(void **state)

@@ -49,7 +49,7 @@ static void test_roundtrip(void **state)
 			assert_int_equal(opsw_append(w, r0, &o0), 0);
 		}
 	}
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 
 	assert_true(ops_file_is(path));
 	struct opstream s;
@@ -94,10 +94,10 @@ static void test_corrupt(void **state)
 	uint32_t r;
 	assert_int_equal(opsw_open(&w, path), 0);
 	assert_int_equal(opsw_rank(w, "r", 1, &r), 0);
-	struct op op = { .kind = OP_WRITE };
+	struct op op = { .kind = OP_WRITE, .file = OP_NOFILE, .handle = OP_NOHANDLE };
 	for (int i = 0; i < 10; i++)
 		assert_int_equal(opsw_append(w, r, &op), 0);
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 
 	/* truncate: size mismatch must be detected */
 	struct opstream s;
@@ -121,6 +121,10 @@ static void test_corrupt(void **state)
 }
 
 /* Write a one-rank file holding `op` (after a valid open) and open it. */
+static int files_in_dir(void);
+
+/* A file of two records, an open and *op, put in by hand over a good
+ * second record (the writer would refuse a bad one), then opened. */
 static int open_with(const struct op *op, const char **why)
 {
 	char path[256];
@@ -132,8 +136,14 @@ static int open_with(const struct op *op, const char **why)
 	assert_int_equal(opsw_path(w, "/f", 0, &p), 0);
 	struct op o0 = { .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 };
 	assert_int_equal(opsw_append(w, r, &o0), 0);
-	assert_int_equal(opsw_append(w, r, op), 0);
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_append(w, r, &o0), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
+	struct ops_header h;
+	int fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &h, sizeof(h), 0), sizeof(h));
+	assert_int_equal(pwrite(fd, op, sizeof(*op), (off_t)(h.ops_off + sizeof(*op))), sizeof(*op));
+	close(fd);
 	struct opstream s;
 	int rc = opstream_open(&s, path, why);
 	if (rc == 0)
@@ -142,38 +152,79 @@ static int open_with(const struct op *op, const char **why)
 	return rc;
 }
 
+/* The writer given the same two records: -EINVAL from opsw_finish, with
+ * the reason opstream_open gives, and no file, when the second is bad;
+ * after `before` good records of the rank (records in the writer's
+ * buffer or already flushed from it). */
+static int write_with(const struct op *op, unsigned before, const char **why)
+{
+	char path[256];
+	path_in(path, sizeof(path), "w.ops");
+	struct ops_writer *w;
+	uint32_t r, p;
+	assert_int_equal(opsw_open(&w, path), 0);
+	assert_int_equal(opsw_rank(w, "r", 1, &r), 0);
+	assert_int_equal(opsw_path(w, "/f", 0, &p), 0);
+	struct op o0 = { .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 };
+	for (unsigned i = 0; i <= before; i++)
+		assert_int_equal(opsw_append(w, r, &o0), 0);
+	assert_int_equal(opsw_append(w, r, op), 0);
+	for (unsigned i = 0; i < 3 * OPSW_CHUNK; i++)
+		assert_int_equal(opsw_append(w, r, &o0), 0);
+	int rc = opsw_finish(w, why);
+	assert_int_equal(files_in_dir(), rc ? 0 : 1);
+	unlink(path);
+	return rc;
+}
+
+/* Both ways to meet a bad record agree: rc and reason. */
+static int check_record(const struct op *op, const char **why)
+{
+	const char *wwhy = NULL;
+	int rc = open_with(op, why);
+	assert_int_equal(write_with(op, 0, &wwhy), rc);
+	if (rc)
+		assert_string_equal(wwhy, *why);
+	else
+		assert_null(wwhy);
+	assert_int_equal(write_with(op, OPSW_CHUNK + 7, &wwhy), rc);
+	if (rc)
+		assert_string_equal(wwhy, *why);
+	return rc;
+}
+
 static void test_records_validated(void **state)
 {
 	(void)state;
 	const char *why = NULL;
 	struct op ok = { .kind = OP_WRITE, .file = OP_NOFILE, .handle = 0, .len = 1, .result = 1 };
-	assert_int_equal(open_with(&ok, &why), 0);
+	assert_int_equal(check_record(&ok, &why), 0);
 
 	struct op bad = ok;
 	bad.kind = OP__COUNT;
-	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_int_equal(check_record(&bad, &why), -EINVAL);
 	assert_string_equal(why, "corrupt .ops file (unknown op kind)");
 	bad = ok;
 	bad.kind = OP_NONE;
-	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_int_equal(check_record(&bad, &why), -EINVAL);
 	bad = ok;
 	bad.file = 1;  /* one path only */
-	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_int_equal(check_record(&bad, &why), -EINVAL);
 	assert_string_equal(why, "corrupt .ops file (path id out of range)");
 	bad = (struct op){ .kind = OP_RENAME, .file = 0, .aux = 7, .handle = OP_NOHANDLE };
-	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_int_equal(check_record(&bad, &why), -EINVAL);
 	assert_string_equal(why, "corrupt .ops file (rename target out of range)");
 	bad = ok;
 	bad.handle = 0xfffffff0u;  /* would size a 64 GiB handle table */
-	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_int_equal(check_record(&bad, &why), -EINVAL);
 	assert_string_equal(why, "corrupt .ops file (handle id out of range)");
 	bad = ok;
 	bad.len = 1ull << 47;  /* a worker would try to allocate this */
-	assert_int_equal(open_with(&bad, &why), -EINVAL);
+	assert_int_equal(check_record(&bad, &why), -EINVAL);
 	assert_string_equal(why, "corrupt .ops file (data op longer than one call can move)");
 	bad = ok;
 	bad.handle = 9;  /* sparse but small: tolerated */
-	assert_int_equal(open_with(&bad, &why), 0);
+	assert_int_equal(check_record(&bad, &why), 0);
 }
 
 static void test_empty(void **state)
@@ -183,7 +234,7 @@ static void test_empty(void **state)
 	path_in(path, sizeof(path), "e.ops");
 	struct ops_writer *w;
 	assert_int_equal(opsw_open(&w, path), 0);
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 	struct opstream s;
 	assert_int_equal(opstream_open(&s, path, NULL), 0);
 	assert_int_equal(s.nranks, 0);
@@ -318,7 +369,7 @@ static void check_feed(enum feed how, unsigned seed)
 	}
 	if (how != FEED_RANDOM)
 		assert_int_equal(opsw_in_place(w), expect);
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 	assert_int_equal(files_in_dir(), 1);
 
 	struct opstream s;

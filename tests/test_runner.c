@@ -173,7 +173,7 @@ static void write_ops(struct fixture *f, const char *const *paths, size_t np, co
 			op.file = id[op.file];
 		assert_int_equal(opsw_append(w, r, &op), 0);
 	}
-	assert_int_equal(opsw_finish(w), 0);
+	assert_int_equal(opsw_finish(w, NULL), 0);
 	assert_int_equal(opstream_open(&f->s, f->ops, &why), 0);
 }
 

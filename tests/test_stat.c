@@ -57,7 +57,7 @@ static void tb_add(struct tb *t, unsigned rank, const struct op *op)
 static void tb_finish(struct tb *t)
 {
 	const char *why = NULL;
-	assert_int_equal(opsw_finish(t->w), 0);
+	assert_int_equal(opsw_finish(t->w, NULL), 0);
 	t->w = NULL;
 	assert_int_equal(opstream_open(&t->s, t->path, &why), 0);
 	assert_int_equal(stat_compute(&t->s, NULL, &t->r), 0);
@@ -745,7 +745,7 @@ static void run_finish(struct pair_run *p, const struct filter_opts *fo)
 	assert_int_equal(filter_end(&p->f, p->tables.nranks, &e), 0);
 	assert_int_equal(stat_acc_finish(p->acc, &p->tables, &p->f, &p->r), 0);
 	/* the file way, with the filter built over the mapped stream */
-	assert_int_equal(opsw_finish(p->t.w), 0);
+	assert_int_equal(opsw_finish(p->t.w, NULL), 0);
 	p->t.w = NULL;
 	assert_int_equal(opstream_open(&p->t.s, p->t.path, &why), 0);
 	assert_int_equal(filter_build(&ff, &p->t.s, fo, &e), 0);

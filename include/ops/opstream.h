@@ -121,8 +121,11 @@ int  opsw_in_place(const struct ops_writer *w);
  * interleave (default 32 MiB), the rest spilled to the temporary file and
  * copied into place at the end; 0 spills them all.  For tests. */
 void opsw_hold(struct ops_writer *w, size_t bytes);
-/* Write the final file; frees w on success and on failure. */
-int  opsw_finish(struct ops_writer *w);
+/* Write the final file; frees w on success and on failure.  Every record
+ * is checked as it leaves the writer's buffer, by opstream_open's rules:
+ * -EINVAL, with the reason in *why (static; why may be NULL), when one
+ * breaks them, and no file is made. */
+int  opsw_finish(struct ops_writer *w, const char **why);
 void opsw_abort(struct ops_writer *w);
 
 /* Sink mode (`replay stat`): nothing is written, no file is created.  Every
@@ -162,6 +165,10 @@ struct opstream {
 
 /* Map and validate; -EINVAL with a reason in *why (static string) when corrupt. */
 int opstream_open(struct opstream *s, const char *path, const char **why);
+/* The same for a file this process has just made with opsw_finish, which
+ * checked every record on the way in: the header and tables are checked,
+ * the records not read again (they may be much larger than the trace). */
+int opstream_open_made(struct opstream *s, const char *path, const char **why);
 void opstream_close(struct opstream *s);
 static inline const struct op *opstream_rank_ops(const struct opstream *s, uint32_t r, uint64_t *n)
 {

@@ -78,6 +78,9 @@ int trace_load(char *const *args, int nargs, const struct load_opts *o,
 int trace_load_sink(char *const *args, int nargs, const struct load_opts *o,
 		    const struct ops_sink *sink, struct opstream *s, struct load_result *res,
 		    struct rerr *e);
+/* Map res->ops_path: opstream_open() for an .ops file given as the trace,
+ * opstream_open_made() for one the load has just written. */
+int trace_load_map(struct opstream *s, const struct load_result *res, const char **why);
 /* The .ops file is open (mapped): a temporary one is unlinked at once, so
  * nothing, not even SIGKILL, can leave it behind in $TMPDIR. */
 void trace_load_opened(struct load_result *res);

@@ -314,7 +314,7 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 		return ret;
 	}
 	install_signals();
-	ret = opstream_open(&st->s, st->lr.ops_path, &why);
+	ret = trace_load_map(&st->s, &st->lr, &why);
 	if (ret < 0) {
 		die_msg("cannot read '%s': %s", st->lr.ops_path, why ? why : strerror(-ret));
 		return ret;

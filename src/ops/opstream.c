@@ -53,7 +53,7 @@ struct wrank {
 	int64_t pid;
 	uint64_t t0;
 	uint64_t host;       /* string table offset, 0 = "" */
-	uint32_t maxh1;      /* sink: highest handle + 1, 0 none */
+	uint32_t maxh1;      /* highest handle + 1, 0 none */
 	struct wchunk *chunks; /* where the rank's written records are */
 	size_t nchunks, capchunks;
 	/* its buffer (OPSW_CHUNK records, allocated lazily), its buffered
@@ -87,6 +87,7 @@ struct ops_writer {
 	struct ops_sink sink;
 	int is_sink;
 	uint32_t sink_rank;  /* sink: the rank holding the one buffer, or none */
+	const char *bad;     /* the first record opstream_open would refuse */
 };
 
 /* ---- the rules a record follows (reader and sink) ------------------- */
@@ -116,6 +117,12 @@ static const char *check_op(uint32_t npaths, const struct op *o)
 }
 
 /* ---- writer ---------------------------------------------------------- */
+
+/* Check rank's buffered records by the rules opstream_open applies, as
+ * they leave the buffer (in cache): the first failure is kept in w->bad,
+ * and opsw_finish / opsw_finish_tables fail with it.  The handle rule
+ * needs the rank's final count: the highest handle is kept for it. */
+static void check_buf(struct ops_writer *w, uint32_t rank);
 
 static int buf_append(struct buf *b, const void *p, size_t n)
 {
@@ -318,6 +325,32 @@ static int read_full(int fd, void *p, size_t n, uint64_t off)
 	return 0;
 }
 
+static void check_buf(struct ops_writer *w, uint32_t rank)
+{
+	struct wrank *r = &w->ranks[rank];
+	const struct opsw_fill *f = &w->head.fill[rank];
+	uint32_t maxh1 = r->maxh1;
+
+	for (uint32_t i = 0; i < f->nbuf; i++) {
+		const struct op *op = &f->buf[i];
+		const char *why = check_op(w->npaths, op);
+		if (why && !w->bad)
+			w->bad = why;
+		if (op->handle != OP_NOHANDLE && op->handle >= maxh1)
+			maxh1 = op->handle + 1;
+	}
+	r->maxh1 = maxh1;
+}
+
+/* The handle rule, once the ranks' counts are final; w->bad then. */
+static const char *check_handles(struct ops_writer *w)
+{
+	for (uint32_t i = 0; i < w->nranks && !w->bad; i++)
+		if (w->ranks[i].maxh1 && handle_bad(w->ranks[i].maxh1 - 1, w->head.fill[i].count))
+			w->bad = BAD_HANDLE;
+	return w->bad;
+}
+
 /* Sink mode: hand rank's buffered records over, each checked as the
  * reader checks a record.  The buffer lets the builder fill records in
  * place (opsw_slot) for a sink as for a file; one rank holds it at a time
@@ -325,18 +358,15 @@ static int read_full(int fd, void *p, size_t n, uint64_t off)
  * consumer sees the ops in the trace's own order, across ranks too. */
 static int sink_drain(struct ops_writer *w, uint32_t rank)
 {
-	struct wrank *r = &w->ranks[rank];
 	struct opsw_fill *f = &w->head.fill[rank];
 	uint32_t n = f->nbuf;
 
+	check_buf(w, rank);
 	f->nbuf = 0;
+	if (w->bad)
+		return -EINVAL;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct op *op = &f->buf[i];
-		if (check_op(w->npaths, op))
-			return -EINVAL;
-		if (op->handle != OP_NOHANDLE && op->handle >= r->maxh1)
-			r->maxh1 = op->handle + 1;
-		int ret = w->sink.op ? w->sink.op(w->sink.arg, rank, op) : 0;
+		int ret = w->sink.op ? w->sink.op(w->sink.arg, rank, &f->buf[i]) : 0;
 		if (ret)
 			return ret;
 	}
@@ -371,6 +401,7 @@ static int flush_rank(struct ops_writer *w, uint32_t rank)
 	struct opsw_fill *f = &w->head.fill[rank];
 	if (!f->nbuf)
 		return 0;
+	check_buf(w, rank);
 	if (r->nchunks == r->capchunks) {
 		size_t cap = r->capchunks ? r->capchunks * 2 : 16;
 		struct wchunk *nc = realloc(r->chunks, cap * sizeof(*nc));
@@ -742,11 +773,18 @@ out:
 	return ret;
 }
 
-int opsw_finish(struct ops_writer *w)
+int opsw_finish(struct ops_writer *w, const char **why)
 {
 	int ret = 0;
 
-	if (w->in_place)
+	for (uint32_t i = 0; i < w->nranks; i++)
+		check_buf(w, i);        /* what flush_rank has not seen */
+	const char *bad = check_handles(w);
+	if (why)
+		*why = bad;
+	if (bad)
+		ret = -EINVAL;
+	if (!ret && w->in_place)
 		ret = close_ranks(w, w->nranks);
 	if (!ret && !(w->in_place && chunks_in_order(w)))
 		ret = copy_in_order(w);
@@ -790,8 +828,14 @@ int opsw_finish_tables(struct ops_writer *w, struct opstream *s, const char **wh
 
 	memset(s, 0, sizeof(*s));
 	*why = NULL;
-	if (w->sink_rank != UINT32_MAX && (ret = sink_drain(w, w->sink_rank)) < 0)
+	if (w->sink_rank != UINT32_MAX && (ret = sink_drain(w, w->sink_rank)) < 0) {
+		*why = w->bad;
 		goto out;
+	}
+	if ((*why = check_handles(w))) {
+		ret = -EINVAL;
+		goto out;
+	}
 	layout(w, &h, false);                  /* the records are not here */
 	m = calloc(1, h.ops_off);
 	if (!m) {
@@ -805,10 +849,7 @@ int opsw_finish_tables(struct ops_writer *w, struct opstream *s, const char **wh
 	if (w->npaths)
 		memcpy(m + h.paths_off, w->paths, w->npaths * sizeof(struct ops_path));
 	for (uint32_t i = 0; i < w->nranks; i++) {
-		const struct wrank *r = &w->ranks[i];
 		struct ops_rank ri = rank_entry(w, i, first);
-		if (r->maxh1 && handle_bad(r->maxh1 - 1, w->head.fill[i].count))
-			*why = BAD_HANDLE;
 		memcpy(m + h.ranks_off + (uint64_t)i * sizeof(ri), &ri, sizeof(ri));
 		first += w->head.fill[i].count;
 	}
@@ -817,10 +858,6 @@ int opsw_finish_tables(struct ops_writer *w, struct opstream *s, const char **wh
 	s->heap = 1;
 	point_sections(s);
 	s->ops = NULL;
-	if (*why) {
-		opstream_close(s);
-		ret = -EINVAL;
-	}
 out:
 	opsw_abort(w);
 	return ret;
@@ -954,7 +991,9 @@ static void point_sections(struct opstream *s)
 	s->nops = h->nops;
 }
 
-int opstream_open(struct opstream *s, const char *path, const char **why)
+/* Map path and check its header and tables, and its records when
+ * `records`. */
+static int open_checked(struct opstream *s, const char *path, const char **why, bool records)
 {
 	static const char *dummy;
 	if (!why)
@@ -970,6 +1009,8 @@ int opstream_open(struct opstream *s, const char *path, const char **why)
 	point_sections(s);
 	if ((*why = check_tables(s)))
 		goto bad;
+	if (!records)
+		return 0;
 	/* Records are trusted by every consumer (the runner sizes its handle
 	 * table from them), so check each one once here: a sequential pass
 	 * over the mapping, far cheaper than the replay itself.  The pages
@@ -994,6 +1035,16 @@ int opstream_open(struct opstream *s, const char *path, const char **why)
 bad:
 	opstream_close(s);
 	return -EINVAL;
+}
+
+int opstream_open(struct opstream *s, const char *path, const char **why)
+{
+	return open_checked(s, path, why, true);
+}
+
+int opstream_open_made(struct opstream *s, const char *path, const char **why)
+{
+	return open_checked(s, path, why, false);
 }
 
 void opstream_close(struct opstream *s)

@@ -27,11 +27,18 @@ static void load_failed(int rc, char *const *args, int nargs, struct rerr *e)
 		rerr_set(e, rc, "cannot load '%s': %s", nargs ? args[0] : "", strerror(-rc));
 }
 
+int trace_load_map(struct opstream *s, const struct load_result *res, const char **why)
+{
+	if (res->format && !strcmp(res->format, "ops"))
+		return opstream_open(s, res->ops_path, why);
+	return opstream_open_made(s, res->ops_path, why);
+}
+
 /* Map lt->res.ops_path (unlinked at once when temporary). */
 static int map_loaded(struct loaded_trace *lt, struct rerr *e)
 {
 	const char *why = NULL;
-	int rc = opstream_open(&lt->s, lt->res.ops_path, &why);
+	int rc = trace_load_map(&lt->s, &lt->res, &why);
 	if (rc < 0) {
 		if (rc == -EINVAL && why)
 			rerr_set(e, rc, "%s: not a valid .ops file: %s", lt->res.ops_path, why);

@@ -443,7 +443,9 @@ static int writer_finish(struct ops_writer *w, const struct ops_sink *sink, stru
 	int rc;
 
 	if (!sink) {
-		rc = opsw_finish(w);
+		rc = opsw_finish(w, &why);
+		if (rc == -EINVAL && why)
+			return rerr_set(e, rc, "%s: the ops made are not valid: %s", res->files0, why);
 		return rc ? rerr_set(e, rc, "cannot write '%s': %s", res->ops_path, strerror(-rc)) : 0;
 	}
 	rc = opsw_finish_tables(w, s, &why);
