@@ -123,6 +123,16 @@ static void test_corrupt(void **state)
 /* Write a one-rank file holding `op` (after a valid open) and open it. */
 static int files_in_dir(void);
 
+/* A writer to path with one rank (*r) and one path; *o0 an open of it. */
+static void start_writer(const char *path, struct ops_writer **w, uint32_t *r, struct op *o0)
+{
+	uint32_t p;
+	assert_int_equal(opsw_open(w, path), 0);
+	assert_int_equal(opsw_rank(*w, "r", 1, r), 0);
+	assert_int_equal(opsw_path(*w, "/f", 0, &p), 0);
+	*o0 = (struct op){ .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 };
+}
+
 /* A file of two records, an open and *op, put in by hand over a good
  * second record (the writer would refuse a bad one), then opened. */
 static int open_with(const struct op *op, const char **why)
@@ -130,11 +140,9 @@ static int open_with(const struct op *op, const char **why)
 	char path[256];
 	path_in(path, sizeof(path), "v.ops");
 	struct ops_writer *w;
-	uint32_t r, p;
-	assert_int_equal(opsw_open(&w, path), 0);
-	assert_int_equal(opsw_rank(w, "r", 1, &r), 0);
-	assert_int_equal(opsw_path(w, "/f", 0, &p), 0);
-	struct op o0 = { .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 };
+	struct op o0;
+	uint32_t r;
+	start_writer(path, &w, &r, &o0);
 	assert_int_equal(opsw_append(w, r, &o0), 0);
 	assert_int_equal(opsw_append(w, r, &o0), 0);
 	assert_int_equal(opsw_finish(w, NULL), 0);
@@ -161,11 +169,9 @@ static int write_with(const struct op *op, unsigned before, const char **why)
 	char path[256];
 	path_in(path, sizeof(path), "w.ops");
 	struct ops_writer *w;
-	uint32_t r, p;
-	assert_int_equal(opsw_open(&w, path), 0);
-	assert_int_equal(opsw_rank(w, "r", 1, &r), 0);
-	assert_int_equal(opsw_path(w, "/f", 0, &p), 0);
-	struct op o0 = { .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 };
+	struct op o0;
+	uint32_t r;
+	start_writer(path, &w, &r, &o0);
 	for (unsigned i = 0; i <= before; i++)
 		assert_int_equal(opsw_append(w, r, &o0), 0);
 	assert_int_equal(opsw_append(w, r, op), 0);
