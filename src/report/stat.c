@@ -295,12 +295,15 @@ static int kmap_get(struct kmap *m, uint64_t k1, uint64_t k2, struct kent **out)
 	return 0;
 }
 
-/* kmap_get, trying first the slot *hint (where the last lookup of this
- * kind ended: a rank's ops mostly repeat their stream and file), which is
- * taken only while it holds (k1, k2); *hint is where this one ends. */
-static inline int kmap_get_at(struct kmap *m, uint64_t k1, uint64_t k2, size_t *hint,
+/* kmap_get, trying first the slot hint[k2 % KMAP_HINTS] (where the last
+ * lookup of a key so placed ended: a rank's ops mostly go back to the same
+ * few streams and files), taken only while it holds (k1, k2); it is set to
+ * where this one ends. */
+#define KMAP_HINTS 4
+static inline int kmap_get_at(struct kmap *m, uint64_t k1, uint64_t k2, size_t *hints,
 			      struct kent **out)
 {
+	size_t *hint = &hints[k2 % KMAP_HINTS];
 	if (*hint < m->cap) {
 		struct kent *x = &m->e[*hint];
 		if (x->used && x->k1 == k1 && x->k2 == k2) {
@@ -351,7 +354,8 @@ struct stat_acc {
 	struct kmap streams;              /* (rank, file << 32 | handle)        */
 	struct kmap pairs;                /* (rank, file)                       */
 	struct kmap async;                /* (rank, async id): pending submits  */
-	size_t stream_hint, pair_hint;    /* kmap_get_at's                      */
+	size_t stream_hint[KMAP_HINTS];   /* kmap_get_at's                      */
+	size_t pair_hint[KMAP_HINTS];
 };
 
 int stat_acc_new(struct stat_acc **a)
@@ -451,7 +455,7 @@ static int request(struct stat_acc *a, int d, uint32_t rank, const struct op *op
 	sd->dhist[stat_darshan_bucket_of(op->len)]++;
 	if ((rc = stat_hh_add(&a->size[d], (int64_t)op->len)) < 0 ||
 	    (rc = kmap_get_at(&a->streams, rank, (uint64_t)op->file << 32 | op->handle,
-			      &a->stream_hint, &st)) < 0)
+			      a->stream_hint, &st)) < 0)
 		return rc;
 	if (st->have[d]) {
 		sd->transitions++;
@@ -578,7 +582,7 @@ int stat_acc_op(struct stat_acc *a, uint32_t rank, const struct op *op)
 		return rank == UINT32_MAX ? -EINVAL : -ENOMEM;
 	/* one lookup of the pair serves the counts, the data and the bytes */
 	if (file != OP_NOFILE && op->result >= 0 &&
-	    (rc = kmap_get_at(&a->pairs, rank, file, &a->pair_hint, &pair)) < 0)
+	    (rc = kmap_get_at(&a->pairs, rank, file, a->pair_hint, &pair)) < 0)
 		return rc;
 	count_op(a, k, rank, file, op, pair);
 	if (op_is_data(k))
