@@ -160,7 +160,9 @@ struct pend {
 	uint64_t ts;
 	unsigned long line;
 	const char *src;
+	const struct callspec *cs; /* the call's table entry, NULL unknown */
 	char name[64];
+	size_t nlen;
 	int active;
 	int is_clone;
 };
@@ -2281,15 +2283,13 @@ static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
 {
 	size_t keep;
 	struct pend *pe = imap_get(&p->pend, pid);
-	if (!pe || !pe->active ||
-	    (name && (strlen(pe->name) != nlen || memcmp(pe->name, name, nlen)))) {
+	if (!pe || !pe->active || (name && (pe->nlen != nlen || memcmp(pe->name, name, nlen)))) {
 		/* no start (attached mid-call): nothing to decode */
 		p->syscalls++;
 		return emit_skip(p, src, pid, lineno, !name && pe ? pe->ts : ts,
 				 "resumed-without-start", e);
 	}
-	if (!name)
-		nlen = strlen(pe->name);
+	nlen = pe->nlen;
 	pe->active = 0;
 	if (pe->is_clone)
 		clones_del(p, pid);
@@ -2307,8 +2307,7 @@ static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
 	j[jl] = 0;
 	char nm[64];
 	memcpy(nm, pe->name, nlen + 1);
-	return decode(p, lookup(p, nm, nlen), src, pid, pe->ts, pe->line, nm, nlen, j, jl, line,
-		      len, e);
+	return decode(p, pe->cs, src, pid, pe->ts, pe->line, nm, nlen, j, jl, line, len, e);
 }
 
 /* "<... NAME resumed>REST": joined to the pending start and decoded. */
@@ -2338,10 +2337,12 @@ static int clones_push(struct strace_parser *p, int64_t pid)
 	return 0;
 }
 
-/* "NAME(ARGS <unfinished ...>": kept per pid until its "resumed" line. */
+/* "NAME(ARGS <unfinished ...>": kept per pid until its "resumed" line;
+ * cs is the call's table entry (NULL unknown). */
 static int unfinished_line(struct strace_parser *p, struct strace_src *src, int64_t pid,
-			   unsigned long lineno, uint64_t ts, const char *name, size_t nlen,
-			   const char *body, size_t keep, struct rerr *e)
+			   unsigned long lineno, uint64_t ts, const struct callspec *cs,
+			   const char *name, size_t nlen, const char *body, size_t keep,
+			   struct rerr *e)
 {
 	struct pend *pe = imap_get(&p->pend, pid);
 	int rc;
@@ -2365,13 +2366,14 @@ static int unfinished_line(struct strace_parser *p, struct strace_src *src, int6
 	pe->len = keep;
 	memcpy(pe->name, name, nlen);
 	pe->name[nlen] = 0;
+	pe->nlen = nlen;
+	pe->cs = cs;
 	pe->ts = ts;
 	pe->line = lineno;
 	pe->src = src->name;
 	pe->active = 1;
 	src->cont_line = lineno;
 	src->cont_pid = pid;
-	const struct callspec *cs = lookup(p, name, nlen);
 	pe->is_clone = cs && cs->shape == SH_CLONE;
 	return pe->is_clone ? clones_push(p, pid) : 0;
 }
@@ -2452,7 +2454,8 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 	if (strip_unfinished(body, bn, &keep)) {
 		if (i >= sizeof(((struct pend *)0)->name))
 			return bad_line(p, e, src, lineno, line, len, "a syscall name (too long)");
-		return unfinished_line(p, src, pid, lineno, ts, t, i, body, keep, e);
+		return unfinished_line(p, src, pid, lineno, ts, lookup(p, t, i), t, i, body, keep,
+				       e);
 	}
 	return decode(p, lookup(p, t, i), src, pid, ts, lineno, t, i, body, bn, line, len, e);
 }
@@ -2527,7 +2530,8 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		/* kept until its "<... NAME resumed>" */
 		ts = norm_ts(src, TS_TOD, ts);
 		if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
-			*rcp = unfinished_line(p, src, pid, lineno, ts, t, k, body, keep, e);
+			*rcp = unfinished_line(p, src, pid, lineno, ts, lookup16(p, t, k), t, k,
+					       body, keep, e);
 		return 1;
 	}
 
