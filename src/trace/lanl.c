@@ -624,8 +624,9 @@ static const char *parse_prefix(const char *p, struct lline *l, const char **why
 }
 
 /* After the ')' of a call: "= RET [<SECS>]"; p is in a line from
- * lr_next (padded). */
-static int parse_result(const char *p, struct lline *l, const char **why)
+ * lr_next (padded).  The general reading; parse_result takes the usual
+ * line first. */
+static __attribute__((noinline)) int parse_result_gen(const char *p, struct lline *l, const char **why)
 {
 	/* the blanks of the usual ") = N <S.uuuuuu>" tested at once, any
 	 * others skipped */
@@ -687,6 +688,33 @@ dur:
 		}
 	}
 	return 0;
+}
+
+/* parse_result_gen's answer for the usual " = N <S.uuuuuu>" (N 1 to 15
+ * digits, no leading 0), without the registers its other ways need;
+ * anything else is left to it. */
+static inline int parse_result(const char *p, struct lline *l, const char **why)
+{
+	if (p[0] == ' ' && p[1] == '=' && p[2] == ' ' && !(ACLASS(p[3]) & AC_WS)) {
+		const char *n = p + 3;
+		uint64_t v, d;
+		unsigned k = scan_dec8(n, 8, &v);
+		if (k == 8) {
+			uint64_t v2;
+			unsigned k2 = scan_dec8(n + 8, 8, &v2);
+			v = v * scan_pow10[k2] + v2;
+			k += k2;
+		}
+		const char *q = n + k;
+		if (k && k < 16 && (n[0] != '0' || k == 1) && q[0] == ' ' && q[1] == '<' &&
+		    tx_dur8(q + 2, &d) && q[10] == '>') {
+			l->has_ret = true;
+			l->ret = (int64_t)v;
+			l->dur = d;
+			return 0;
+		}
+	}
+	return parse_result_gen(p, l, why);
 }
 
 /* The shape of a call line after its prefix (p), in a line from lr_next
