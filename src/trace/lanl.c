@@ -105,12 +105,13 @@ static int num_parse(const char *s, size_t n, int64_t *out)
 static inline int num_parse_p(const char *s, size_t n, int64_t *out)
 {
 	uint64_t dv;
-	if (n - 1 < 16 && s[0] != '0' && scan_dec16(s, n, &dv)) {
-		*out = (int64_t)dv;
+	/* one digit (an fd, a whence, a 0) is most arguments: no load of 8 */
+	if (n == 1 && tx_digit(s[0])) {
+		*out = s[0] - '0';
 		return 0;
 	}
-	if (n == 1 && s[0] == '0') {    /* what num_parse makes of "0" */
-		*out = 0;
+	if (n - 1 < 16 && s[0] != '0' && scan_dec16(s, n, &dv)) {
+		*out = (int64_t)dv;
 		return 0;
 	}
 	return num_parse(s, n, out);
@@ -237,6 +238,14 @@ static inline const char *skip_ws(const char *p)
 	return p;
 }
 
+/* Does the '<' at p start "<unfinished ...>" or "<no return ...>"?  p
+ * is in a line from lr_next (16 bytes readable); a NUL among them ends
+ * the line and differs from both, as strncmp would find. */
+static inline bool cut_mark(const char *p)
+{
+	return !memcmp(p, "<unfinished ...>", 16) || !memcmp(p, "<no return ...>", 15);
+}
+
 /* Scan from p (inside an argument list at depth 1) to the closing ')'.
  * Quotes ("..." and '...') with backslash escapes never end anything.
  * Returns a pointer to the ')' or, when the list is cut by
@@ -260,7 +269,7 @@ static const char *scan_args(const char *p, bool *cut)
 			continue;
 		}
 		if (c == '<') {
-			if (!strncmp(p, "<unfinished ...>", 16) || !strncmp(p, "<no return ...>", 15)) {
+			if (cut_mark(p)) {
 				*cut = true;
 				return p;
 			}
@@ -460,7 +469,7 @@ static const char *scan_split(const char *p, const char *lend, bool *cut, struct
 			continue;
 		}
 		if (ch == '<') {
-			if (!strncmp(c, "<unfinished ...>", 16) || !strncmp(c, "<no return ...>", 15)) {
+			if (cut_mark(c)) {
 				*cut = true;
 				return c;
 			}
@@ -615,8 +624,9 @@ static const char *parse_prefix(const char *p, struct lline *l, const char **why
 }
 
 /* After the ')' of a call: "= RET [<SECS>]"; p is in a line from
- * lr_next (padded). */
-static int parse_result(const char *p, struct lline *l, const char **why)
+ * lr_next (padded).  The general reading; parse_result takes the usual
+ * line first. */
+static __attribute__((noinline)) int parse_result_gen(const char *p, struct lline *l, const char **why)
 {
 	/* the blanks of the usual ") = N <S.uuuuuu>" tested at once, any
 	 * others skipped */
@@ -680,23 +690,52 @@ dur:
 	return 0;
 }
 
+/* parse_result_gen's answer for the usual " = N <S.uuuuuu>" (N 1 to 15
+ * digits, no leading 0), without the registers its other ways need;
+ * anything else is left to it. */
+static inline int parse_result(const char *p, struct lline *l, const char **why)
+{
+	if (p[0] == ' ' && p[1] == '=' && p[2] == ' ' && !(ACLASS(p[3]) & AC_WS)) {
+		const char *n = p + 3;
+		uint64_t v, d;
+		unsigned k = scan_dec8(n, 8, &v);
+		if (k == 8) {
+			uint64_t v2;
+			unsigned k2 = scan_dec8(n + 8, 8, &v2);
+			v = v * scan_pow10[k2] + v2;
+			k += k2;
+		}
+		const char *q = n + k;
+		if (k && k < 16 && (n[0] != '0' || k == 1) && q[0] == ' ' && q[1] == '<' &&
+		    tx_dur8(q + 2, &d) && q[10] == '>') {
+			l->has_ret = true;
+			l->ret = (int64_t)v;
+			l->dur = d;
+			return 0;
+		}
+	}
+	return parse_result_gen(p, l, why);
+}
+
 /* The shape of a call line after its prefix (p), in a line from lr_next
  * whose NUL is at lend.  Returns 1 call, 0 nothing to do (signal/exit
  * line), -EINVAL + *why. */
 static int call_body(const char *p, const char *lend, struct lline *l, const char **why)
 {
-	if (!*p || (*p == '-' && !strncmp(p, "---", 3)) || (*p == '+' && !strncmp(p, "+++", 3)))
+	/* p is in a line (LR_PAD readable bytes after its NUL): the fixed
+	 * words are compared with memcmp, a NUL in the line differing from
+	 * them as it would for strncmp */
+	if (!*p || (*p == '-' && !memcmp(p, "---", 3)) || (*p == '+' && !memcmp(p, "+++", 3)))
 		return 0;
 	bool cut;
-	if (*p == '<' && !strncmp(p, "<...", 4)) {
+	if (*p == '<' && !memcmp(p, "<...", 4)) {
 		p = skip_ws(p + 4);
 		const char *n = p;
-		while (*p && *p != ' ' && *p != '>')
-			p++;
+		p += scan_any3(p, (size_t)(lend - p), 0, ' ', '>', '\0');
 		l->name = n;
 		l->namelen = (size_t)(p - n);
 		p = skip_ws(p);
-		if (strncmp(p, "resumed>", 8) || !l->namelen) {
+		if (memcmp(p, "resumed>", 8) || !l->namelen) {
 			*why = "expected '<... NAME resumed>'";
 			return -EINVAL;
 		}
@@ -994,6 +1033,60 @@ static int p1_line(struct lanl *L, struct lfile *f, const char *line, unsigned l
 	return 0;
 }
 
+/* The '\n's of a block from lr_next_block (its last byte is one), in
+ * order.  With SSE2 from a mask of 64 bytes at a time, taken a bit at a
+ * time: four compares per 64 bytes where memchr was a call per line; the
+ * block's last bytes (under 64 after the mask's), and other CPUs, by
+ * memchr.  The readers write a NUL only over a '\n' taken and inside the
+ * line before it, never over one still in the mask. */
+struct nlscan {
+	char *at;               /* the mask's 64 bytes start here */
+	char *end;              /* the block's last '\n' */
+#if REPLAY_SSE2
+	uint64_t m;             /* the '\n's among them not yet taken */
+#endif
+};
+
+#if REPLAY_SSE2
+static inline uint64_t nl_mask64(const char *p)
+{
+	const __m128i nl = _mm_set1_epi8('\n');
+	uint64_t m[4];
+	for (int i = 0; i < 4; i++)
+		m[i] = (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i)), nl));
+	return m[0] | m[1] << 16 | m[2] << 32 | m[3] << 48;
+}
+#endif
+
+static inline void nl_start(struct nlscan *s, char *blk, char *end)
+{
+	s->at = blk;
+	s->end = end;
+#if REPLAY_SSE2
+	s->m = end - blk >= 63 ? nl_mask64(blk) : 0;
+#endif
+}
+
+/* The next '\n' of the block, from `from` (just past the last one
+ * taken, or the block's start). */
+static inline char *nl_next(struct nlscan *s, char *from)
+{
+#if REPLAY_SSE2
+	while (!s->m) {
+		if (s->end - s->at < 127)       /* no 64 bytes after these */
+			return memchr(from, '\n', (size_t)(s->end - from) + 1);
+		s->at += 64;
+		s->m = nl_mask64(s->at);
+	}
+	char *nl = s->at + __builtin_ctzll(s->m);
+	s->m &= s->m - 1;
+	return nl;
+#else
+	return memchr(from, '\n', (size_t)(s->end - from) + 1);
+#endif
+}
+
 /* Pass 1 reads the lines buffered a block at a time (lr_next_block: the
  * same lines lr_next would give, without a call per line); each is cut
  * at its '\n' in place.  lr.lineno counts only the lines lr_next gave
@@ -1022,11 +1115,11 @@ static int pass1_file(struct lanl *L, struct lfile *f)
 			rc = p1_line(L, f, blk, inblocks + lr.lineno, &barriers);
 		} else {
 			char *e = blk + len;
+			struct nlscan ns;
+			nl_start(&ns, blk, e);
 			rc = 0;
 			for (char *ln = blk; !rc; ln++) {
-				char *nl = memchr(ln, '\n', (size_t)(e - ln));
-				if (!nl)
-					nl = e;         /* the block's last line */
+				char *nl = nl_next(&ns, ln);
 				*nl = '\0';
 				inblocks++;
 				/* p1_line's first test, without the call */
@@ -1313,6 +1406,7 @@ struct lpend {                  /* an <unfinished ...> call          */
 	int64_t pid;
 	char *name;
 	char *args;
+	size_t cap;                 /* of the block name and args are in */
 	uint64_t ts;
 	unsigned long line;
 	uint64_t nested;            /* async submits made inside it      */
@@ -1332,6 +1426,8 @@ struct fstate {
 	bool clock_started;
 	struct lpend *pend;
 	size_t npend, pcap;
+	char *spare;                /* a dropped call's block, for the next */
+	size_t sparecap;
 	struct areq *rq;
 	size_t nrq, rqcap;
 	int64_t *mpifds;            /* fds opened inside MPI_File_open   */
@@ -1340,6 +1436,7 @@ struct fstate {
 	struct scount {         /* calls by name (the summary cross-check) */
 		char name[128];
 		size_t len;         /* strlen(name)                        */
+		uint64_t w[2];      /* name_words(name, len)               */
 		uint64_t n;
 		int kind;           /* CK_*, found at the name's first call */
 		int (*sys)(struct scall *x);    /* CK_SYS: its handler, NULL none */
@@ -1370,6 +1467,42 @@ static uint64_t clock_ts(struct fstate *s, uint64_t tod)
 	return s->day * DAY_NS + tod;
 }
 
+/* The first k (0..8) bytes of the 8 loaded in w, in memory order; the
+ * others zero. */
+static inline uint64_t first_bytes(uint64_t w, size_t k)
+{
+	if (!k)
+		return 0;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return w & ~0ull << (64 - 8 * k);
+#else
+	return w & ~0ull >> (64 - 8 * k);
+#endif
+}
+
+/* A call name's first 16 bytes as two words, the bytes past its n zero:
+ * most names (SYS_pwrite64, MPI_File_read_at) are whole in them, so a
+ * name is looked up by two compares and its length, not a hash of its
+ * bytes and a memcmp.  s has 16 readable bytes (a name in a line from
+ * lr_next: LR_PAD bytes follow it; or a struct scount's). */
+static inline void name_words(const char *s, size_t n, uint64_t w[2])
+{
+	memcpy(w, s, 16);
+	if (n < 16) {
+		w[1] = first_bytes(w[1], n > 8 ? n - 8 : 0);
+		if (n < 8)
+			w[0] = first_bytes(w[0], n);
+	}
+}
+
+/* The index slot of a name from its words and length (a longer name is
+ * told from others with its first 16 bytes by memcmp). */
+static inline size_t name_slot(const uint64_t w[2], size_t n, size_t cap)
+{
+	uint64_t h = (w[0] ^ (w[1] * 0x9e3779b97f4a7c15ull) ^ n) * 0xff51afd7ed558ccdull;
+	return (size_t)(h ^ h >> 32) & (cap - 1);
+}
+
 /* Rebuild the name index at twice the size. */
 static int count_rehash(struct fstate *s)
 {
@@ -1378,7 +1511,7 @@ static int count_rehash(struct fstate *s)
 	if (!h)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->ncnt; i++) {
-		size_t j = hash_bytes(s->cnt[i].name, s->cnt[i].len) & (cap - 1);
+		size_t j = name_slot(s->cnt[i].w, s->cnt[i].len, cap);
 		while (h[j])
 			j = (j + 1) & (cap - 1);
 		h[j] = (uint32_t)i + 1;
@@ -1397,13 +1530,18 @@ static int count_call(struct fstate *s, const char *name, size_t nl, size_t *ix)
 		if (rc)
 			return rc;
 	}
-	size_t j = hash_bytes(name, nl) & (s->chcap - 1);
-	for (; s->chash[j]; j = (j + 1) & (s->chcap - 1))
-		if (s->cnt[s->chash[j] - 1].len == nl && !memcmp(s->cnt[s->chash[j] - 1].name, name, nl)) {
+	uint64_t w[2];
+	name_words(name, nl, w);
+	size_t j = name_slot(w, nl, s->chcap);
+	for (; s->chash[j]; j = (j + 1) & (s->chcap - 1)) {
+		struct scount *c = &s->cnt[s->chash[j] - 1];
+		if (c->len == nl && c->w[0] == w[0] && c->w[1] == w[1] &&
+		    (nl <= 16 || !memcmp(c->name + 16, name + 16, nl - 16))) {
 			*ix = s->chash[j] - 1;
-			s->cnt[*ix].n++;
+			c->n++;
 			return 0;
 		}
+	}
 	int rc = grow((void **)&s->cnt, &s->ccap, s->ncnt + 1, sizeof(*s->cnt));
 	if (rc)
 		return rc;
@@ -1411,6 +1549,7 @@ static int count_call(struct fstate *s, const char *name, size_t nl, size_t *ix)
 	*c = (struct scount){ .n = 1, .kind = CK_NEW };
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->len = strlen(c->name);
+	name_words(c->name, c->len, c->w);
 	s->chash[j] = (uint32_t)s->ncnt + 1;
 	*ix = s->ncnt++;
 	return 0;
@@ -1966,6 +2105,7 @@ static void fstate_release(struct fstate *s)
 {
 	for (size_t i = 0; i < s->npend; i++)
 		free(s->pend[i].name);     /* args are in the same block */
+	free(s->spare);
 	free(s->pend);
 	free(s->rq);
 	free(s->mpifds);
@@ -1986,11 +2126,21 @@ static int pend_start(struct fstate *s, int64_t pid, const char *name, const str
 	struct lpend *pe = &s->pend[s->npend];
 	*pe = (struct lpend){ .pid = pid, .ts = ts, .line = lineno };
 	/* name and arguments in one block; the arguments padded as a line
-	 * (num_parse_p may read LR_PAD bytes past their NUL) */
-	size_t nl = strlen(name);
-	pe->name = malloc(nl + 1 + l->argslen + 1 + LR_PAD);
-	if (!pe->name)
-		return -ENOMEM;
+	 * (num_parse_p may read LR_PAD bytes past their NUL).  The name was
+	 * cut at LMAXNAME in place. */
+	size_t nl = l->namelen < LMAXNAME ? l->namelen : LMAXNAME;
+	size_t need = nl + 1 + l->argslen + 1 + LR_PAD;
+	if (s->spare && s->sparecap >= need) {
+		/* nearly every call is resumed before the next starts */
+		pe->name = s->spare;
+		pe->cap = s->sparecap;
+		s->spare = NULL;
+	} else {
+		pe->name = malloc(need);
+		if (!pe->name)
+			return -ENOMEM;
+		pe->cap = need;
+	}
 	memcpy(pe->name, name, nl + 1);
 	pe->args = pe->name + nl + 1;
 	memcpy(pe->args, l->args, l->argslen);
@@ -2010,7 +2160,14 @@ static size_t pend_find(const struct fstate *s, int64_t pid, const char *name)
 
 static void pend_drop(struct fstate *s, size_t i)
 {
-	free(s->pend[i].name);
+	/* the larger block kept for the next start */
+	if (!s->spare || s->sparecap < s->pend[i].cap) {
+		free(s->spare);
+		s->spare = s->pend[i].name;
+		s->sparecap = s->pend[i].cap;
+	} else {
+		free(s->pend[i].name);
+	}
 	memmove(&s->pend[i], &s->pend[i + 1], (s->npend - i - 1) * sizeof(*s->pend));
 	s->npend--;
 }
@@ -2162,10 +2319,10 @@ static int pass2_file(struct lanl *L, struct lfile *f)
 	while ((rc = lr_next_block(&lr, &blk, &blen)) != 0) {
 		if (rc > 0 && blk[blen] == '\n') {
 			char *e = blk + blen;
+			struct nlscan ns;
+			nl_start(&ns, blk, e);
 			for (char *ln = blk;; ln++) {
-				char *nl = memchr(ln, '\n', (size_t)(e - ln));
-				if (!nl)
-					nl = e;
+				char *nl = nl_next(&ns, ln);
 				*nl = '\0';
 				len = (size_t)(nl - ln);
 				inblocks++;
