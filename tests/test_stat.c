@@ -92,6 +92,16 @@ static void test_buckets(void **state)
 	assert_int_equal(stat_bucket_of(2097152), 11);
 	assert_int_equal(stat_bucket_of(2097153), 12);
 	assert_int_equal(stat_bucket_of(UINT64_MAX), 12);
+	/* against the definition (the smallest i with size <= 1024 << i, at
+	 * most 12) around every power of two */
+	for (unsigned k = 0; k < 64; k++)
+		for (int d = -1; d <= 1; d++) {
+			uint64_t size = (1ull << k) + (uint64_t)(int64_t)d;
+			unsigned i = 0;
+			while (i < 12 && size > (1024ull << i))
+				i++;
+			assert_int_equal(stat_bucket_of(size), i);
+		}
 	assert_string_equal(stat_bucket_label(0), "<=1K");
 	assert_string_equal(stat_bucket_label(1), "2K");
 	assert_string_equal(stat_bucket_label(6), "64K");

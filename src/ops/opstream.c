@@ -21,8 +21,9 @@
  *
  * A sink writer (opsw_open_sink) has no spill file and one buffer: the
  * records go to the consumer in the order they came, a rank's run of them
- * at a time, checked by the rules the reader applies to a file, and the tables end up in one malloc'ed block laid out
- * as the file's head, so the reader's accessors work on it unchanged.
+ * at a time, checked by the rules the reader applies to a file, and the
+ * tables end up in one malloc'ed block laid out as the file's head, so the
+ * reader's accessors work on it unchanged.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -117,12 +118,6 @@ static const char *check_op(uint32_t npaths, const struct op *o)
 }
 
 /* ---- writer ---------------------------------------------------------- */
-
-/* Check rank's buffered records by the rules opstream_open applies, as
- * they leave the buffer (in cache): the first failure is kept in w->bad,
- * and opsw_finish / opsw_finish_tables fail with it.  The handle rule
- * needs the rank's final count: the highest handle is kept for it. */
-static void check_buf(struct ops_writer *w, uint32_t rank);
 
 static int buf_append(struct buf *b, const void *p, size_t n)
 {
@@ -325,6 +320,10 @@ static int read_full(int fd, void *p, size_t n, uint64_t off)
 	return 0;
 }
 
+/* Check rank's buffered records by the rules opstream_open applies, as
+ * they leave the buffer (in cache): the first failure is kept in w->bad,
+ * and opsw_finish / opsw_finish_tables fail with it.  The handle rule
+ * needs the rank's final count: the highest handle is kept for it. */
 static void check_buf(struct ops_writer *w, uint32_t rank)
 {
 	struct wrank *r = &w->ranks[rank];
@@ -778,7 +777,7 @@ int opsw_finish(struct ops_writer *w, const char **why)
 	int ret = 0;
 
 	for (uint32_t i = 0; i < w->nranks; i++)
-		check_buf(w, i);        /* what flush_rank has not seen */
+		check_buf(w, i);        /* the partial buffers flush_rank may not see */
 	const char *bad = check_handles(w);
 	if (why)
 		*why = bad;
