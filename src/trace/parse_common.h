@@ -128,9 +128,11 @@ static inline bool tx_clock15n(const char *p, uint64_t *ns)
 	b = (b & ~sb) | (zeros & sb);   /* "00uuuuuu": S is checked in a */
 	if (scan_nondigits8(a) | scan_nondigits8(b))
 		return false;
+	/* each byte ten times itself plus the next (at most 99: no carry):
+	 * bytes 0, 3 and 6 are then HH, MM and SS */
 	a &= 0x0f0f0f0f0f0f0f0full;
-	uint64_t h = (a & 0xff) * 10 + (a >> 8 & 0xff), m = (a >> 24 & 0xff) * 10 + (a >> 32 & 0xff),
-		 sec = (a >> 48 & 0xff) * 10 + (a >> 56 & 0xff);
+	a = a * 10 + (a >> 8);
+	uint64_t h = a & 0xff, m = a >> 24 & 0xff, sec = a >> 48 & 0xff;
 	if (h >= 24 || m >= 60 || sec >= 60)
 		return false;
 	*ns = ((h * 60 + m) * 60 + sec) * 1000000000ull + scan_value8(b) * 1000;
