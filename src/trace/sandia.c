@@ -41,21 +41,24 @@
 #define PATH_BUF  4096
 #define CCACHE    64            /* call names remembered (direct-mapped;
                                  * call_index's hash has 6 bits) */
+#define NIDS      128           /* field name ids: 0 (a name no list
+                                 * holds) and one per name the lists hold */
+#define NSLOTS_LOG 10           /* name_tab has 1 << NSLOTS_LOG slots     */
 
 struct sfield {
 	const char *name, *val;
 	size_t nlen, vlen;
-	uint64_t key;               /* name_key() of the name            */
+	unsigned id;                /* name_id() of the name               */
 };
 
 struct sfields {
 	struct sfield *f;
 	size_t n, cap;
-	uint64_t mask;              /* key_bit() of every name present     */
-	uint8_t first[64];          /* for a bit b of mask: the index of the
-	                             * first field whose key_bix() is b (0
-	                             * when that index is over 255: a lookup
-	                             * starts there) */
+	uint64_t have[NIDS / 64];   /* bit id: a field of that name is here */
+	uint8_t first[NIDS];        /* for an id in have: the index of the
+	                             * first field of that name (0 when that
+	                             * index is over 255: a lookup starts
+	                             * there) */
 	bool pre;                   /* fp_prefix made fields 0 to 3: tracetype,
 	                             * time, time, str                   */
 	bool ts_ok;                 /* fp_prefix read the two time:() values */
@@ -98,25 +101,56 @@ static inline uint64_t name_key(const char *s, size_t n, size_t avail)
 	return k;
 }
 
-/* One of 64 bits for a key: a name whose bit is not in a field set's
- * mask is not there (most lookups end here). */
-static inline unsigned key_bix(uint64_t key)
+/* The names the lookup lists hold, each with an id (1 up), and a
+ * field's name is given the id of the list name it equals (as
+ * strncasecmp() in the C locale compares; 0 when none), so that a lookup
+ * is a bit test and an index.  Every list name has 16 bytes at most: the
+ * key of the first 8 and name_key2[id] of the next ones tell them apart.
+ * name_tab holds them by name_key() of their first 8 bytes, hashed with a
+ * multiplier fnames_init picks so that no two share a slot: one probe. */
+static struct nslot {
+	uint64_t key;               /* 0: free slot                        */
+	uint32_t n, id;
+} name_tab[1u << NSLOTS_LOG];
+static uint64_t name_key2[NIDS], name_mul;
+static unsigned name_ids;       /* ids given                           */
+
+/* fnames_init gives the lists' names ids in the order of fname_lists:
+ * those of fp_prefix's fields come first, and are constants. */
+enum { ID_TRACETYPE = 1, ID_TIME, ID_STR };
+
+static inline unsigned name_slot(uint64_t key, uint64_t mul)
 {
-	return (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 58);
+	return (unsigned)((key * mul) >> (64 - NSLOTS_LOG));
 }
 
-static inline uint64_t key_bit(uint64_t key)
+/* The id of the n-byte name at s (avail bytes readable there; with n > 8,
+ * 8 more are readable at s + 8: a name lies in a line with LR_PAD bytes
+ * after it). */
+static inline unsigned name_id(const char *s, size_t n, size_t avail)
 {
-	return 1ull << key_bix(key);
+	if (n > 16)
+		return 0;
+	uint64_t key = name_key(s, n, avail);
+	const struct nslot *t = &name_tab[name_slot(key, name_mul)];
+	if (t->key != key || t->n != n)
+		return 0;
+	if (n > 8 && name_key(s + 8, n - 8, 8) != name_key2[t->id])
+		return 0;
+	return t->id;
 }
 
-/* Field k (its key) added to a set: the mask and first[]. */
-static inline void fields_note(struct sfields *out, size_t k, uint64_t key)
+static inline bool fields_has(const struct sfields *fs, unsigned id)
 {
-	unsigned b = key_bix(key);
-	if (!(out->mask >> b & 1)) {
-		out->first[b] = k <= UINT8_MAX ? (uint8_t)k : 0;
-		out->mask |= 1ull << b;
+	return fs->have[id / 64] >> (id % 64) & 1;
+}
+
+/* Field k (its name's id) added to a set: have and first[]. */
+static inline void fields_note(struct sfields *out, size_t k, unsigned id)
+{
+	if (!fields_has(out, id)) {
+		out->first[id] = k <= UINT8_MAX ? (uint8_t)k : 0;
+		out->have[id / 64] |= 1ull << (id % 64);
 	}
 }
 
@@ -153,7 +187,7 @@ static size_t paren_close(const char *s, size_t len, size_t i)
 static int fields_parse_gen(const char *s, size_t len, struct sfields *out, const char **why)
 {
 	out->n = 0;
-	out->mask = 0;
+	out->have[0] = out->have[1] = 0;
 	out->pre = out->ts_ok = false;
 	size_t i = 0;
 	for (;;) {
@@ -189,47 +223,37 @@ static int fields_parse_gen(const char *s, size_t len, struct sfields *out, cons
 			out->f = p;
 			out->cap = nc;
 		}
-		uint64_t key = name_key(s + ns, ne - ns, len - ns);
-		fields_note(out, out->n, key);
-		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs, key };
+		unsigned id = name_id(s + ns, ne - ns, len - ns);
+		fields_note(out, out->n, id);
+		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs, id };
 		i++;
 	}
 }
 
-/* Field names looked up, in lists (the first present wins); their keys
- * are computed once (fnames_init). */
+/* Field names looked up, in lists (the first present wins); their ids
+ * are given once (fnames_init). */
 struct fname {
 	const char *s;
 	size_t n;
-	uint64_t key, bit;
-	unsigned bix;
-	uint64_t key2;              /* name_key() of bytes 8 to 15          */
-	uint64_t rest;              /* bits of this name and those after it */
+	unsigned id;
+	uint64_t rest[NIDS / 64];   /* ids of this name and those after it */
 };
-#define FN(x) { x, sizeof(x) - 1, 0, 0, 0, 0, 0 }
-#define FN_END { NULL, 0, 0, 0, 0, 0, 0 }
+#define FN(x) { x, sizeof(x) - 1, 0, { 0, 0 } }
+#define FN_END { NULL, 0, 0, { 0, 0 } }
 
-static inline bool fname_is(const struct sfield *f, const struct fname *n)
+/* Whether a set has a field named as one of the ids in ids. */
+static inline bool fields_any(const struct sfields *fs, const uint64_t ids[NIDS / 64])
 {
-	if (f->key != n->key || f->nlen != n->n)
-		return false;
-	if (n->n <= 8)
-		return true;
-	/* a field's name lies in a line with LR_PAD bytes after it: 8 bytes
-	 * can be loaded at name + 8 (bytes 8 to 15 folded as strncasecmp's
-	 * C locale does) */
-	if (n->n <= 16)
-		return name_key(f->name + 8, n->n - 8, 8) == n->key2;
-	return !strncasecmp(f->name + 8, n->s + 8, n->n - 8);
+	return (fs->have[0] & ids[0]) | (fs->have[1] & ids[1]);
 }
 
 /* k-th field called n->s (k from 0), NULL when absent. */
 static const struct sfield *field_nth(const struct sfields *fs, const struct fname *n, unsigned k)
 {
-	if (!(fs->mask & n->bit))
+	if (!fields_has(fs, n->id))
 		return NULL;
-	for (size_t i = fs->first[n->bix]; i < fs->n; i++)
-		if (fname_is(&fs->f[i], n) && k-- == 0)
+	for (size_t i = fs->first[n->id]; i < fs->n; i++)
+		if (fs->f[i].id == n->id && k-- == 0)
 			return &fs->f[i];
 	return NULL;
 }
@@ -324,7 +348,7 @@ static int val_num(const char *s, size_t n, int64_t *v)
 /* First field among the NULL-terminated names that holds a number. */
 static inline bool field_num(const struct sfields *fs, const struct fname *names, int64_t *v)
 {
-	for (; names->s && (fs->mask & names->rest); names++) {
+	for (; names->s && fields_any(fs, names->rest); names++) {
 		const struct sfield *f = field_nth(fs, names, 0);
 		if (f && !val_num(f->val, f->vlen, v))
 			return true;
@@ -369,20 +393,56 @@ static struct fname N_XT[] = { FN("xtvec"), FN("zxtvec"), FN("xtv"), FN("extent"
 static struct fname N_XOFF[] = { FN("off"), FN("offset"), FN("xtv_off"), FN("pos"), FN_END };
 static struct fname N_XLEN[] = { FN("len"), FN("length"), FN("xtv_len"), FN("size"), FN_END };
 
-static struct fname *const fname_lists[] = { F_FD, F_RET, F_BYTES, F_ERR, F_IOID, F_OFF, F_LEN,
-	F_FLAGS, F_MODE, F_HI, F_LO, F_FD2, F_PATH, F_PATH2, F_PATH1, N_TIME, N_STR,
-	N_TRACETYPE, N_WHENCE, N_IOVEC, N_LEN, N_IOV_LEN, N_XT, N_XOFF, N_XLEN, NULL };
+static struct fname *const fname_lists[] = { N_TRACETYPE, N_TIME, N_STR, F_FD, F_RET, F_BYTES,
+	F_ERR, F_IOID, F_OFF, F_LEN, F_FLAGS, F_MODE, F_HI, F_LO, F_FD2, F_PATH, F_PATH2, F_PATH1,
+	N_WHENCE, N_IOVEC, N_LEN, N_IOV_LEN, N_XT, N_XOFF, N_XLEN, NULL };
 
+/* The id of a list name: the one an equal name got before, else the next
+ * (the lists' names are lower case, of 16 bytes at most). */
+static unsigned name_add(const struct fname **names, const struct fname *f)
+{
+	for (unsigned id = 1; id <= name_ids; id++)
+		if (names[id]->n == f->n && !memcmp(names[id]->s, f->s, f->n))
+			return id;
+	names[++name_ids] = f;
+	name_key2[name_ids] = f->n > 8 ? name_key(f->s + 8, f->n - 8, 0) : 0;
+	return name_ids;
+}
+
+/* The names' ids and name_tab, once (the same every time: the lists are
+ * constant, and so is the first multiplier that spreads them). */
 static void fnames_init(void)
 {
+	const struct fname *names[NIDS];
+	if (name_ids)
+		return;
 	for (size_t i = 0; fname_lists[i]; i++) {
 		struct fname *f = fname_lists[i];
-		for (; f->s; f++) {
-			f->key = name_key(f->s, f->n, 0), f->bit = key_bit(f->key), f->bix = key_bix(f->key);
-			f->key2 = f->n > 8 ? name_key(f->s + 8, f->n - 8, 0) : 0;
+		for (; f->s; f++)
+			f->id = name_add(names, f);
+		uint64_t rest[NIDS / 64] = { 0, 0 };
+		while (f-- != fname_lists[i]) {
+			rest[f->id / 64] |= 1ull << (f->id % 64);
+			memcpy(f->rest, rest, sizeof(rest));
 		}
-		for (uint64_t rest = 0; f-- != fname_lists[i];)
-			f->rest = rest |= f->bit;
+	}
+	/* multipliers from the golden ratio's on (a 64-bit LCG, kept odd),
+	 * until every name has a slot of its own: for 76 names in 1024 slots
+	 * about one in 16 spreads them (the tenth does) */
+	for (uint64_t mul = 0x9E3779B97F4A7C15ull;;
+	     mul = (mul * 6364136223846793005ull + 1442695040888963407ull) | 1) {
+		bool clash = false;
+		memset(name_tab, 0, sizeof(name_tab));
+		for (unsigned id = 1; id <= name_ids && !clash; id++) {
+			uint64_t key = name_key(names[id]->s, names[id]->n, 0);
+			struct nslot *t = &name_tab[name_slot(key, mul)];
+			clash = t->key != 0;
+			*t = (struct nslot){ key, (uint32_t)names[id]->n, id };
+		}
+		if (!clash) {
+			name_mul = mul;
+			return;
+		}
 	}
 }
 
@@ -539,14 +599,14 @@ static size_t fp_prefix(const char *s, size_t len, struct sfields *out)
 		out->f = q;
 		out->cap = 32;
 	}
-	const uint64_t kt = N_TRACETYPE[0].key, km = N_TIME[0].key, ks = N_STR[0].key;
-	out->f[0] = (struct sfield){ s, s + 10, 9, tl, kt };
-	out->f[1] = (struct sfield){ s + d[0] - 6, s + d[0], 4, de[0] - d[0], km };
-	out->f[2] = (struct sfield){ s + d[1] - 6, s + d[1], 4, de[1] - d[1], km };
-	out->f[3] = (struct sfield){ s + cs - 4, s + cs, 3, ce - cs, ks };
-	fields_note(out, 0, kt);
-	fields_note(out, 1, km);
-	fields_note(out, 3, ks);
+	out->f[0] = (struct sfield){ s, s + 10, 9, tl, ID_TRACETYPE };
+	out->f[1] = (struct sfield){ s + d[0] - 6, s + d[0], 4, de[0] - d[0], ID_TIME };
+	out->f[2] = (struct sfield){ s + d[1] - 6, s + d[1], 4, de[1] - d[1], ID_TIME };
+	out->f[3] = (struct sfield){ s + cs - 4, s + cs, 3, ce - cs, ID_STR };
+	out->have[0] = 1ull << ID_TRACETYPE | 1ull << ID_TIME | 1ull << ID_STR;   /* the set was empty */
+	out->first[ID_TRACETYPE] = 0;
+	out->first[ID_TIME] = 1;
+	out->first[ID_STR] = 3;
 	out->n = 4;
 	out->pre = true;
 	/* event_time's answer when both are plain (else it works it out) */
@@ -560,7 +620,7 @@ static size_t fp_prefix(const char *s, size_t len, struct sfields *out)
 static bool fields_fast(const char *s, size_t len, struct sfields *out)
 {
 	out->n = 0;
-	out->mask = 0;
+	out->have[0] = out->have[1] = 0;
 	out->pre = out->ts_ok = false;
 	size_t i = fp_prefix(s, len, out);
 	for (;;) {
@@ -579,9 +639,9 @@ static bool fields_fast(const char *s, size_t len, struct sfields *out)
 			out->f = p;
 			out->cap = nc;
 		}
-		uint64_t key = name_key(s + ns, ne - ns, len - ns);
-		fields_note(out, out->n, key);
-		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, e - vs, key };
+		unsigned id = name_id(s + ns, ne - ns, len - ns);
+		fields_note(out, out->n, id);
+		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, e - vs, id };
 		i = e + 1;
 	}
 }
@@ -635,13 +695,12 @@ static void iovec_total(const struct sfields *fs, uint64_t *total, uint32_t *cnt
 {
 	*total = 0;
 	*cnt = 0;
-	const uint64_t bits = N_IOVEC[0].rest;
-	if (!(fs->mask & bits))
+	const uint64_t *ids = N_IOVEC[0].rest;
+	if (!fields_any(fs, ids))
 		return;
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct sfield *f = &fs->f[i];
-		if (!(key_bit(f->key) & bits) ||
-		    (!fname_is(f, &N_IOVEC[0]) && !fname_is(f, &N_IOVEC[1]) && !fname_is(f, &N_IOVEC[2])))
+		if (!(ids[f->id / 64] >> (f->id % 64) & 1))
 			continue;
 		uint64_t len;
 		if (iovec_plain(f->val, f->vlen, &len)) {
@@ -677,17 +736,12 @@ static int extents(const struct sfields *fs, struct xt **out, size_t *n, struct 
 {
 	*n = 0;
 	size_t cap = 0;
-	const uint64_t bits = N_XT[0].rest;
-	if (!(fs->mask & bits))
+	const uint64_t *ids = N_XT[0].rest;
+	if (!fields_any(fs, ids))
 		return 0;
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct sfield *f = &fs->f[i];
-		if (!(key_bit(f->key) & bits))
-			continue;
-		bool isx = false;
-		for (const struct fname *x = N_XT; x->s; x++)
-			isx |= fname_is(f, x);
-		if (!isx)
+		if (!(ids[f->id / 64] >> (f->id % 64) & 1))
 			continue;
 		const char *why;
 		if (fields_parse(f->val, f->vlen, tmp, &why))
