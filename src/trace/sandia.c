@@ -124,6 +124,18 @@ static inline unsigned name_slot(uint64_t key, uint64_t mul)
 	return (unsigned)((key * mul) >> (64 - NSLOTS_LOG));
 }
 
+/* The id of an n-byte name (n <= 16) by name_key() of its first 8 bytes
+ * and, when n > 8, of the next ones (key2). */
+static inline unsigned name_id_key(uint64_t key, uint64_t key2, size_t n)
+{
+	const struct nslot *t = &name_tab[name_slot(key, name_mul)];
+	if (t->key != key || t->n != n)
+		return 0;
+	if (n > 8 && key2 != name_key2[t->id])
+		return 0;
+	return t->id;
+}
+
 /* The id of the n-byte name at s (avail bytes readable there; with n > 8,
  * 8 more are readable at s + 8: a name lies in a line with LR_PAD bytes
  * after it). */
@@ -131,13 +143,7 @@ static inline unsigned name_id(const char *s, size_t n, size_t avail)
 {
 	if (n > 16)
 		return 0;
-	uint64_t key = name_key(s, n, avail);
-	const struct nslot *t = &name_tab[name_slot(key, name_mul)];
-	if (t->key != key || t->n != n)
-		return 0;
-	if (n > 8 && name_key(s + 8, n - 8, 8) != name_key2[t->id])
-		return 0;
-	return t->id;
+	return name_id_key(name_key(s, n, avail), n > 8 ? name_key(s + 8, n - 8, 8) : 0, n);
 }
 
 static inline bool fields_has(const struct sfields *fs, unsigned id)
@@ -460,9 +466,10 @@ static void fnames_init(void)
  */
 
 /* One field at s[ns..len) (s[ns] not a blank): its name's end *ne, its
- * value's start *vs and the ')' closing it *e; false when it is not of
- * the common shape or not closed. */
-static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, size_t *vs, size_t *e)
+ * value's start *vs and the ')' closing it *e, and the name's id in *id;
+ * false when it is not of the common shape or not closed. */
+static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, size_t *vs, size_t *e,
+			    unsigned *id)
 {
 	size_t rem = len - ns, j;
 #if REPLAY_SSE2
@@ -489,6 +496,17 @@ static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, si
 		return false;
 	*ne = ns + k;
 	*vs = ns + j + 1;
+	{
+		/* the name's key from the bytes at hand: letters given 0x20 (as
+		 * name_key folds them), the bytes past the name masked off */
+		uint64_t w[2];
+		const __m128i low = _mm_or_si128(x, _mm_and_si128(al, _mm_set1_epi8(0x20)));
+		_mm_storeu_si128((__m128i *)(void *)w, low);
+		if (k <= 8)
+			*id = name_id_key(k < 8 ? w[0] & ((1ull << (8 * k)) - 1) : w[0], 0, k);
+		else
+			*id = name_id_key(w[0], w[1] & ((1ull << (8 * (k - 8))) - 1), k);
+	}
 	if (j + 1 < 16) {
 		unsigned after = in & (0xffffu << (j + 1));
 		unsigned po = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('('))) & after;
@@ -529,6 +547,7 @@ static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, si
 	*vs = ns + j + 1;
 	size_t i = paren_close(s, len, *vs);
 	*e = i;
+	*id = name_id(s + ns, *ne - ns, rem);
 	return i < len;
 #endif
 }
@@ -629,7 +648,8 @@ static bool fields_fast(const char *s, size_t len, struct sfields *out)
 		if (i >= len)
 			return true;
 		size_t ns = i, ne, vs, e;
-		if (!fp_field(s, len, ns, &ne, &vs, &e))
+		unsigned id;
+		if (!fp_field(s, len, ns, &ne, &vs, &e, &id))
 			return false;
 		if (out->n == out->cap) {
 			size_t nc = out->cap ? out->cap * 2 : 32;
@@ -639,7 +659,6 @@ static bool fields_fast(const char *s, size_t len, struct sfields *out)
 			out->f = p;
 			out->cap = nc;
 		}
-		unsigned id = name_id(s + ns, ne - ns, len - ns);
 		fields_note(out, out->n, id);
 		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, e - vs, id };
 		i = e + 1;
@@ -731,11 +750,12 @@ struct xt {
 	uint64_t len;
 };
 
-/* Extents of ireadx/iwritex: xtvec(off()len()) style fields. */
-static int extents(const struct sfields *fs, struct xt **out, size_t *n, struct sfields *tmp)
+/* Extents of ireadx/iwritex: xtvec(off()len()) style fields, in *out
+ * (room for *cap, kept from call to call). */
+static int extents(const struct sfields *fs, struct xt **out, size_t *cap, size_t *n,
+		   struct sfields *tmp)
 {
 	*n = 0;
-	size_t cap = 0;
 	const uint64_t *ids = N_XT[0].rest;
 	if (!fields_any(fs, ids))
 		return 0;
@@ -749,12 +769,13 @@ static int extents(const struct sfields *fs, struct xt **out, size_t *n, struct 
 		int64_t o, l;
 		if (!field_num(tmp, N_XOFF, &o) || !field_num(tmp, N_XLEN, &l) || l < 0)
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 4;
-			void *p = realloc(*out, cap * sizeof(**out));
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 4;
+			void *p = realloc(*out, nc * sizeof(**out));
 			if (!p)
 				return -ENOMEM;
 			*out = p;
+			*cap = nc;
 		}
 		(*out)[(*n)++] = (struct xt){ o, (uint64_t)l };
 	}
@@ -809,6 +830,7 @@ struct sandia {
 		bool set;
 	} calls[CCACHE];
 	struct xt *xts;
+	size_t xcap;
 	uint64_t iovec_guess;       /* waits without a byte count           */
 	char path[PATH_BUF], path2[PATH_BUF];   /* decoded path fields of a call */
 };
@@ -922,6 +944,7 @@ struct scall {
 	const char *src;
 	unsigned long lineno;
 	char *path, *path2;     /* S->path, S->path2 (PATH_BUF bytes each)  */
+	size_t cn;              /* strlen(call)                            */
 };
 
 #define BAD_FIELDS 1    /* a handler's "the fields are not there" */
@@ -973,7 +996,7 @@ static int h_isubmit(struct scall *c, bool rd)
 	if (!c->hasfd)
 		return BAD_FIELDS;
 	iovec_total(c->en, &total, &cnt, &S->tmp);
-	int rc = extents(c->en, &S->xts, &nx, &S->tmp);
+	int rc = extents(c->en, &S->xts, &S->xcap, &nx, &S->tmp);
 	if (rc)
 		return rc;
 	if (!cnt && field_num(c->en, F_LEN, &v) && v >= 0)
@@ -983,7 +1006,7 @@ static int h_isubmit(struct scall *c, bool rd)
 		return emit(S, c->r, &c->ev);
 	}
 	int64_t ioid = submit_ioid(c);
-	bool explicit_off = c->call[strlen(c->call) - 1] == 'x' || c->call[1] == 'p';
+	bool explicit_off = c->call[c->cn - 1] == 'x' || c->call[1] == 'p';
 	struct xt one = { SC_NOOFF, total };
 	if (!nx && explicit_off && field_num(c->en, F_OFF, &v)) {
 		if (v < 0)
@@ -1002,15 +1025,17 @@ static int h_isubmit(struct scall *c, bool rd)
 	uint64_t *ls = lens ? lens : &len1;
 	size_t first = (size_t)c->r->next_id + 1;
 	for (size_t i = 0; i < nx && !rc; i++) {
-		struct sc_event a = c->ev;
-		a.call = rd ? SC_AREAD : SC_AWRITE;
-		a.offset = xs[i].off;
-		a.len = xs[i].len;
-		a.iovcnt = cnt ? cnt : 1;
-		a.async_id = ++c->r->next_id;
-		a.ret = SC_RET_UNKNOWN;
+		/* c->ev itself, no copy: each event sets the same members, and
+		 * emit's clamp to the rank's last time gives the same again */
+		struct sc_event *a = &c->ev;
+		a->call = rd ? SC_AREAD : SC_AWRITE;
+		a->offset = xs[i].off;
+		a->len = xs[i].len;
+		a->iovcnt = cnt ? cnt : 1;
+		a->async_id = ++c->r->next_id;
+		a->ret = SC_RET_UNKNOWN;
 		ls[i] = xs[i].len;
-		rc = emit(S, c->r, &a);
+		rc = emit(S, c->r, a);
 	}
 	if (!rc)
 		rc = add_sub(c->r, ioid, true, first, nx, lens, len1);
@@ -1069,20 +1094,20 @@ static int h_iowait(struct scall *c)
 	int rc = 0;
 	const uint64_t *ls = sb.lens ? sb.lens : &sb.len1;
 	for (size_t i = 0; i < sb.n && !rc; i++) {
-		struct sc_event w = c->ev;
-		w.call = SC_AWAIT;
-		w.async_id = sb.first + i;
+		struct sc_event *w = &c->ev;   /* no copy: as in h_isubmit */
+		w->call = SC_AWAIT;
+		w->async_id = sb.first + i;
 		if (!known) {
-			w.ret = SC_RET_UNKNOWN;
+			w->ret = SC_RET_UNKNOWN;
 		} else if (bytes < 0) {
-			w.ret = bytes;
+			w->ret = bytes;
 		} else {
-			w.ret = (int64_t)(ls[i] < (uint64_t)bytes ? ls[i] : (uint64_t)bytes);
-			bytes -= w.ret;
+			w->ret = (int64_t)(ls[i] < (uint64_t)bytes ? ls[i] : (uint64_t)bytes);
+			bytes -= w->ret;
 			if (i + 1 == sb.n)
-				w.ret += bytes;
+				w->ret += bytes;
 		}
-		rc = emit(c->S, r, &w);
+		rc = emit(c->S, r, w);
 	}
 	free(sb.lens);
 	return rc;
@@ -1209,21 +1234,33 @@ static const struct {
 	/* iodone, truncate, getdirentries, vfcntl and anything unknown: counted */
 };
 
+/* strcmp(a, b) == 0 for two call names in 64-byte buffers whose first 16
+ * bytes are zero after the string when it is shorter (bn: strlen(b)):
+ * 16 bytes at once, and strcmp only for longer names. */
+static inline bool call_same(const char *a, const char *b, size_t bn)
+{
+	uint64_t x[2], y[2];
+	memcpy(x, a, 16);
+	memcpy(y, b, 16);
+	if ((x[0] ^ y[0]) | (x[1] ^ y[1]))
+		return false;
+	return bn < 16 || !strcmp(a + 16, b + 16);
+}
+
 /* scalls[] index of a call name (the table's size: none), remembered
  * per name in a small direct-mapped cache.  call is event_line's 64-byte
- * buffer, its first 8 bytes set (cl the name's length). */
-static size_t call_index(struct sandia *S, const char *call, size_t cl)
+ * buffer (cn its strlen), its first 16 bytes zero after the name. */
+static size_t call_index(struct sandia *S, const char *call, size_t cn)
 {
 	uint64_t w;
 	memcpy(&w, call, 8);
-	if (cl < 8)
-		w &= (1ull << (8 * cl)) - 1;
-	struct ccache *k = &S->calls[((w ^ cl) * 0x9E3779B97F4A7C15ull) >> 58];
-	if (k->set && !strcmp(k->name, call))
+	struct ccache *k = &S->calls[((w ^ cn) * 0x9E3779B97F4A7C15ull) >> 58];
+	if (k->set && call_same(k->name, call, cn))
 		return k->ix;
 	size_t i = 0, n = sizeof(scalls) / sizeof(scalls[0]);
 	while (i < n && strcmp(call, scalls[i].name))
 		i++;
+	memset(k->name, 0, sizeof(k->name));    /* for call_same */
 	snprintf(k->name, sizeof(k->name), "%s", call);
 	k->ix = i;
 	k->set = true;
@@ -1232,7 +1269,7 @@ static size_t call_index(struct sandia *S, const char *call, size_t cl)
 
 /* The paired call: ENTER fields in en, EXIT fields in ex. */
 static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, const struct sfields *ex,
-		   const char *call, size_t cl, uint64_t ts, uint64_t dur, const char *src,
+		   const char *call, size_t cn, uint64_t ts, uint64_t dur, const char *src,
 		   unsigned long lineno)
 {
 	struct scall cs;                /* every member set: ev once, not twice */
@@ -1247,6 +1284,7 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 	c->lineno = lineno;
 	c->path = S->path;
 	c->path2 = S->path2;
+	c->cn = cn;
 	sc_event_init(&c->ev);
 	c->ev.src = src;
 	c->ev.line = lineno;
@@ -1262,7 +1300,7 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 	c->ev.ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
 	c->hasfd = field_num(c->en, F_FD, &c->ev.fd);
 	int rc = 0;
-	size_t i = call_index(S, call, cl), n = sizeof(scalls) / sizeof(scalls[0]);
+	size_t i = call_index(S, call, cn), n = sizeof(scalls) / sizeof(scalls[0]);
 	if (i < n) {
 		rc = scalls[i].fn(c);
 	} else {
@@ -1378,8 +1416,10 @@ static void trim(const char **s, size_t *n)
 		(*n)--;
 }
 
+/* One event line, len bytes; ctl: it may hold a control byte (a NUL
+ * among them). */
 static int event_line(struct sandia *S, struct srank *r, const char *src, unsigned long lineno,
-		      const char *line, size_t len)
+		      const char *line, size_t len, bool ctl)
 {
 	const char *why = NULL;
 	size_t cap0 = r->pcap;
@@ -1418,11 +1458,22 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 		return bad_line(S, src, lineno, "expected 'time:(SECS)time:(USECS)'");
 	if (!cs || !cl || cl >= sizeof(r->pend[0].call))
 		return bad_line(S, src, lineno, "expected 'str(CALL)'");
+	/* the name as a C string (a NUL in it ends it): cn its length; when
+	 * under 16, the buffer's first 16 bytes zero after it (call_same) */
+	static const unsigned char keep[32] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	char call[64];
-	if (cl < 16)                    /* 16 bytes can be read at cv (LR_PAD) */
-		memcpy(call, cv, 16);
-	else
+	size_t cn = ctl ? strnlen(cv, cl) : cl;
+	if (cn < 16) {                  /* 16 bytes can be read at cv (LR_PAD) */
+		uint64_t w[2], m[2];
+		memcpy(w, cv, 16);
+		memcpy(m, keep + 16 - cn, 16);
+		w[0] &= m[0];
+		w[1] &= m[1];
+		memcpy(call, w, 16);
+	} else {
 		memcpy(call, cv, cl);
+	}
 	call[cl] = '\0';
 	if (enter) {
 		if (r->npend >= SMAXPEND)
@@ -1434,7 +1485,7 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 		memcpy(p->call, call, sizeof(call));
 		/* a line with a NUL byte is kept up to it and parsed again, as
 		 * a C string (its EXIT then fails as it did) */
-		size_t n = strnlen(p->line, len);
+		size_t n = ctl ? strnlen(p->line, len) : len;
 		p->parsed = 0;
 		if (n < len) {
 			p->line[n] = '\0';
@@ -1447,7 +1498,7 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 	}
 	size_t k = SIZE_MAX;
 	for (size_t i = r->npend; i-- > 0;)
-		if (!strcmp(r->pend[i].call, call)) {
+		if (call_same(r->pend[i].call, call, cn)) {
 			k = i;
 			break;
 		}
@@ -1459,7 +1510,7 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 	struct spend *en = &r->pend[k];
 	rc = en->parsed;
 	if (!rc)
-		rc = do_call(S, r, &en->f, fs, call, cl, en->ts, ts >= en->ts ? ts - en->ts : 0, en->src,
+		rc = do_call(S, r, &en->f, fs, call, cn, en->ts, ts >= en->ts ? ts - en->ts : 0, en->src,
 			     en->lineno);
 	pend_drop(r, k);
 	return rc;
@@ -1495,7 +1546,10 @@ static int parse_file(struct sandia *S, const char *path)
 	struct srank *cur = NULL;
 	char *line;
 	size_t len;
-	while ((rc = lr_next(&lr, &line, &len)) != 0) {
+	size_t ctrl;
+	/* the control byte lr_next_ctrl finds tells event_line whether a NUL
+	 * may cut its line */
+	while ((rc = lr_next_ctrl_inline(&lr, &line, &len, &ctrl)) != 0) {
 		S->in->lines++;
 		S->in->bytes += len + 1;
 		if (rc == -E2BIG) {
@@ -1528,7 +1582,7 @@ static int parse_file(struct sandia *S, const char *path)
 			if (rc)
 				goto out;
 		}
-		rc = event_line(S, cur, path, lr.lineno, p, len - (size_t)(p - line));
+		rc = event_line(S, cur, path, lr.lineno, p, len - (size_t)(p - line), ctrl < len);
 		if (rc)
 			goto out;
 	}
