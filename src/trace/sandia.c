@@ -243,14 +243,27 @@ struct fname {
 	size_t n;
 	unsigned id;
 	uint64_t rest[NIDS / 64];   /* ids of this name and those after it */
+	bool rising;                /* the ids rise from here to the list's
+	                             * end: its order is theirs */
 };
-#define FN(x) { x, sizeof(x) - 1, 0, { 0, 0 } }
-#define FN_END { NULL, 0, 0, { 0, 0 } }
+#define FN(x) { x, sizeof(x) - 1, 0, { 0, 0 }, false }
+#define FN_END { NULL, 0, 0, { 0, 0 }, false }
 
 /* Whether a set has a field named as one of the ids in ids. */
 static inline bool fields_any(const struct sfields *fs, const uint64_t ids[NIDS / 64])
 {
 	return (fs->have[0] & ids[0]) | (fs->have[1] & ids[1]);
+}
+
+/* Where the first field called by one of the NULL-terminated names may
+ * be: no field before this index is. */
+static inline size_t fields_start(const struct sfields *fs, const struct fname *names)
+{
+	size_t i = fs->n;
+	for (; names->s; names++)
+		if (fields_has(fs, names->id) && fs->first[names->id] < i)
+			i = fs->first[names->id];
+	return i;
 }
 
 /* k-th field called n->s (k from 0), NULL when absent. */
@@ -318,6 +331,24 @@ static inline size_t fp_digits_val(const char *s, size_t len, size_t p, uint64_t
 	return p;
 }
 
+/* fp_digits_val in one step for 1 to 7 digits that end before len (the
+ * microseconds of a time); else fp_digits_val itself. */
+static inline size_t fp_digits_val7(const char *s, size_t len, size_t p, uint64_t *v, bool *ok)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x, bad;
+	memcpy(&x, s + p, 8);
+	bad = scan_nondigits8(x);
+	size_t k = bad ? (size_t)__builtin_ctzll(bad) / 8 : 0;
+	if (k && p + k < len) {
+		*v = scan_value8(x << (8 * (8 - k)));
+		*ok = s[p] != '0' || k == 1;
+		return p + k;
+	}
+#endif
+	return fp_digits_val(s, len, p, v, ok);
+}
+
 /* s[0..n), all digits: as val_num reads it in one step (1 to 16 digits,
  * no leading 0) into *v; false otherwise. */
 static inline bool fp_dec(const char *s, size_t n, uint64_t *v)
@@ -325,27 +356,33 @@ static inline bool fp_dec(const char *s, size_t n, uint64_t *v)
 	return n - 1 < 16 && (s[0] != '0' || n == 1) && scan_dec16(s, n, v);
 }
 
+/* 0x and at most 15 hex digits (no overflow) -> *d */
+static inline bool val_hex(const char *s, size_t n, uint64_t *d)
+{
+	return n > 2 && n <= 17 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && tx_hex(s + 2, n - 2, d);
+}
+
 static int val_num(const char *s, size_t n, int64_t *v)
 {
 	uint64_t d;
 	/* 1 to 16 digits without a leading 0, in one step (scan_dec16 loads
-	 * 8 bytes at s: a value lies in a line with LR_PAD bytes after it) */
-	if (fp_dec(s, n, &d)) {
+	 * 8 bytes at s: a value lies in a line with LR_PAD bytes after it);
+	 * then the I/O ids libsysio prints in hex, which have no blank to
+	 * trim and are no decimal below */
+	if (fp_dec(s, n, &d) || val_hex(s, n, &d)) {
 		*v = (int64_t)d;
 		return 0;
 	}
+	size_t n0 = n;
 	while (n && tx_space(*s))
 		s++, n--;
 	while (n && tx_space(s[n - 1]))
 		n--;
 	/* a plain decimal (no sign, no leading 0: strtoll's base 0 would read
-	 * octal) of at most 18 digits decodes at once; the rest by strtoll */
-	if (n && n <= 18 && (s[0] != '0' || n == 1) && tx_dec(s, n, &d)) {
+	 * octal) of at most 18 digits decodes at once; hex again when blanks
+	 * were trimmed; the rest by strtoll */
+	if ((n && n <= 18 && (s[0] != '0' || n == 1) && tx_dec(s, n, &d)) || (n != n0 && val_hex(s, n, &d))) {
 		*v = (int64_t)d;
-		return 0;
-	}
-	if (n > 2 && n <= 17 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && tx_hex(s + 2, n - 2, &d)) {
-		*v = (int64_t)d;        /* 0x and at most 15 hex digits: no overflow */
 		return 0;
 	}
 	return parse_i64(s, n, v);
@@ -354,6 +391,28 @@ static int val_num(const char *s, size_t n, int64_t *v)
 /* First field among the NULL-terminated names that holds a number. */
 static inline bool field_num(const struct sfields *fs, const struct fname *names, int64_t *v)
 {
+	if (names->rising) {
+		/* the names present, in the list's order: their ids, rising
+		 * (most lists are so: fnames_init numbers names as it meets
+		 * them, and the first lists are the ones looked up most) */
+		uint64_t m0 = fs->have[0] & names->rest[0], m1 = fs->have[1] & names->rest[1];
+		while (m0 | m1) {
+			unsigned id;
+			if (m0) {
+				id = (unsigned)__builtin_ctzll(m0);
+				m0 &= m0 - 1;
+			} else {
+				id = 64 + (unsigned)__builtin_ctzll(m1);
+				m1 &= m1 - 1;
+			}
+			size_t i = fs->first[id];
+			while (fs->f[i].id != id)
+				i++;
+			if (!val_num(fs->f[i].val, fs->f[i].vlen, v))
+				return true;
+		}
+		return false;
+	}
 	for (; names->s && fields_any(fs, names->rest); names++) {
 		const struct sfield *f = field_nth(fs, names, 0);
 		if (f && !val_num(f->val, f->vlen, v))
@@ -427,9 +486,10 @@ static void fnames_init(void)
 		for (; f->s; f++)
 			f->id = name_add(names, f);
 		uint64_t rest[NIDS / 64] = { 0, 0 };
-		while (f-- != fname_lists[i]) {
+		for (unsigned next = NIDS; f-- != fname_lists[i]; next = f->id) {
 			rest[f->id / 64] |= 1ull << (f->id % 64);
 			memcpy(f->rest, rest, sizeof(rest));
+			f->rising = f->id < next && (next == NIDS || f[1].rising);
 		}
 	}
 	/* multipliers from the golden ratio's on (a 64-bit LCG, kept odd),
@@ -511,26 +571,36 @@ static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, si
 		unsigned after = in & (0xffffu << (j + 1));
 		unsigned po = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('('))) & after;
 		unsigned pc = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(')'))) & after;
-		if (pc && (pc & -pc) < (po & -po ? po & -po : 0x10000u)) {
+		unsigned c1 = pc & -pc;                 /* the first ')' ... */
+		if (c1 && !(po & (c1 - 1))) {           /* ... and no '(' before it */
 			*e = ns + (size_t)__builtin_ctz(pc);
 			return true;
 		}
 	}
-	/* nested: the parentheses of 16 bytes at a time, in order */
+	/* nested: 16 bytes at a time, the depth after each byte at once (+1
+	 * at '(', -1 at ')', summed left to right in four shifted adds); the
+	 * closing ')' is the first byte where it comes to 0, which it cannot
+	 * within 16 bytes from over 16 */
 	unsigned long depth = 1;
 	for (size_t q = *vs; q < len; q += 16) {
 		const __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(s + q));
 		unsigned lim = len - q < 16 ? (1u << (len - q)) - 1 : 0xffffu;
-		unsigned c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(y, _mm_set1_epi8(')'))) & lim;
-		unsigned m = ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(y, _mm_set1_epi8('('))) & lim) | c;
-		for (; m; m &= m - 1) {
-			if (!(c & m & -m)) {
-				depth++;
-			} else if (--depth == 0) {
-				*e = q + (size_t)__builtin_ctz(m);
+		__m128i d = _mm_sub_epi8(_mm_cmpeq_epi8(y, _mm_set1_epi8(')')),
+					 _mm_cmpeq_epi8(y, _mm_set1_epi8('(')));
+		d = _mm_add_epi8(d, _mm_slli_si128(d, 1));
+		d = _mm_add_epi8(d, _mm_slli_si128(d, 2));
+		d = _mm_add_epi8(d, _mm_slli_si128(d, 4));
+		d = _mm_add_epi8(d, _mm_slli_si128(d, 8));
+		if (depth <= 16) {
+			unsigned z = (unsigned)_mm_movemask_epi8(
+				_mm_cmpeq_epi8(d, _mm_set1_epi8((char)-(int)depth))) & lim;
+			if (z) {
+				*e = q + (size_t)__builtin_ctz(z);
 				return true;
 			}
 		}
+		/* the block's sum (bytes past len count only in the last) */
+		depth += (unsigned long)(long)(signed char)(_mm_extract_epi16(d, 7) >> 8);
 	}
 	return false;
 #else
@@ -594,7 +664,7 @@ static size_t fp_prefix(const char *s, size_t len, struct sfields *out)
 			dv[0] = out->tv;
 			dok[0] = out->tok;
 		} else {
-			p = fp_digits_val(s, len, p, &dv[t], &dok[t]);
+			p = fp_digits_val7(s, len, p, &dv[t], &dok[t]);
 			if (p >= len || s[p] != ')')
 				return 0;
 			if (t == 0 && p - d[0] - 1 < 14) {
@@ -717,7 +787,7 @@ static void iovec_total(const struct sfields *fs, uint64_t *total, uint32_t *cnt
 	const uint64_t *ids = N_IOVEC[0].rest;
 	if (!fields_any(fs, ids))
 		return;
-	for (size_t i = 0; i < fs->n; i++) {
+	for (size_t i = fields_start(fs, N_IOVEC); i < fs->n; i++) {
 		const struct sfield *f = &fs->f[i];
 		if (!(ids[f->id / 64] >> (f->id % 64) & 1))
 			continue;
@@ -759,7 +829,7 @@ static int extents(const struct sfields *fs, struct xt **out, size_t *cap, size_
 	const uint64_t *ids = N_XT[0].rest;
 	if (!fields_any(fs, ids))
 		return 0;
-	for (size_t i = 0; i < fs->n; i++) {
+	for (size_t i = fields_start(fs, N_XT); i < fs->n; i++) {
 		const struct sfield *f = &fs->f[i];
 		if (!(ids[f->id / 64] >> (f->id % 64) & 1))
 			continue;
