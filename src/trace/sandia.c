@@ -129,9 +129,10 @@ static inline unsigned name_slot(uint64_t key, uint64_t mul)
 static inline unsigned name_id_key(uint64_t key, uint64_t key2, size_t n)
 {
 	const struct nslot *t = &name_tab[name_slot(key, name_mul)];
-	if (t->key != key || t->n != n)
+	if (t->key != key)
 		return 0;
-	if (n > 8 && key2 != name_key2[t->id])
+	/* under 8 bytes the key holds the length too (no name has a NUL) */
+	if (n >= 8 && (t->n != n || (n > 8 && key2 != name_key2[t->id])))
 		return 0;
 	return t->id;
 }
@@ -820,6 +821,20 @@ struct xt {
 	uint64_t len;
 };
 
+/* An extent value of the usual shape, "off(DIGITS)len(DIGITS)" (DIGITS as
+ * fp_dec reads them): true, and what the general loop below makes of it
+ * (off() and len() are the first names its lists look for). */
+static bool xtvec_plain(const char *v, size_t n, uint64_t *off, uint64_t *len)
+{
+	if (n < 12 || memcmp(v, "off(", 4))
+		return false;
+	size_t de = fp_digits(v, n, 4);
+	if (de + 6 > n || v[de] != ')' || memcmp(v + de + 1, "len(", 4) || !fp_dec(v + 4, de - 4, off))
+		return false;
+	size_t ls = de + 5, le = fp_digits(v, n, ls);
+	return le == n - 1 && v[le] == ')' && fp_dec(v + ls, le - ls, len);
+}
+
 /* Extents of ireadx/iwritex: xtvec(off()len()) style fields, in *out
  * (room for *cap, kept from call to call). */
 static int extents(const struct sfields *fs, struct xt **out, size_t *cap, size_t *n,
@@ -833,12 +848,18 @@ static int extents(const struct sfields *fs, struct xt **out, size_t *cap, size_
 		const struct sfield *f = &fs->f[i];
 		if (!(ids[f->id / 64] >> (f->id % 64) & 1))
 			continue;
-		const char *why;
-		if (fields_parse(f->val, f->vlen, tmp, &why))
-			continue;
 		int64_t o, l;
-		if (!field_num(tmp, N_XOFF, &o) || !field_num(tmp, N_XLEN, &l) || l < 0)
-			continue;
+		uint64_t xo, xl;
+		if (xtvec_plain(f->val, f->vlen, &xo, &xl)) {
+			o = (int64_t)xo;        /* 16 digits at most: no overflow */
+			l = (int64_t)xl;
+		} else {
+			const char *why;
+			if (fields_parse(f->val, f->vlen, tmp, &why))
+				continue;
+			if (!field_num(tmp, N_XOFF, &o) || !field_num(tmp, N_XLEN, &l) || l < 0)
+				continue;
+		}
 		if (*n == *cap) {
 			size_t nc = *cap ? *cap * 2 : 4;
 			void *p = realloc(*out, nc * sizeof(**out));
@@ -1617,11 +1638,12 @@ static int parse_file(struct sandia *S, const char *path)
 	char *line;
 	size_t len;
 	size_t ctrl;
+	uint64_t lines = 0, bytes = 0;  /* added to S->in's at out: */
 	/* the control byte lr_next_ctrl finds tells event_line whether a NUL
 	 * may cut its line */
 	while ((rc = lr_next_ctrl_inline(&lr, &line, &len, &ctrl)) != 0) {
-		S->in->lines++;
-		S->in->bytes += len + 1;
+		lines++;
+		bytes += len + 1;
 		if (rc == -E2BIG) {
 			rc = bad_line(S, path, lr.lineno, "line too long");
 			if (rc)
@@ -1658,6 +1680,8 @@ static int parse_file(struct sandia *S, const char *path)
 	}
 	rc = check_pending(S, path);
 out:
+	S->in->lines += lines;
+	S->in->bytes += bytes;
 	lr_close(&lr);
 	return rc;
 }
