@@ -1636,7 +1636,7 @@ static int parse_file(struct sandia *S, const char *path)
 		return rerr_set(S->e, rc, "cannot open '%s': %s", path, strerror(-rc));
 	struct srank *cur = NULL;
 	char *line;
-	size_t len;
+	size_t len = 0;                 /* an over-long line leaves it as it was */
 	size_t ctrl;
 	uint64_t lines = 0, bytes = 0;  /* added to S->in's at out: */
 	/* the control byte lr_next_ctrl finds tells event_line whether a NUL
