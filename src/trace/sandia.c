@@ -41,21 +41,24 @@
 #define PATH_BUF  4096
 #define CCACHE    64            /* call names remembered (direct-mapped;
                                  * call_index's hash has 6 bits) */
+#define NIDS      128           /* field name ids: 0 (a name no list
+                                 * holds) and one per name the lists hold */
+#define NSLOTS_LOG 10           /* name_tab has 1 << NSLOTS_LOG slots     */
 
 struct sfield {
 	const char *name, *val;
 	size_t nlen, vlen;
-	uint64_t key;               /* name_key() of the name            */
+	unsigned id;                /* name_id() of the name               */
 };
 
 struct sfields {
 	struct sfield *f;
 	size_t n, cap;
-	uint64_t mask;              /* key_bit() of every name present     */
-	uint8_t first[64];          /* for a bit b of mask: the index of the
-	                             * first field whose key_bix() is b (0
-	                             * when that index is over 255: a lookup
-	                             * starts there) */
+	uint64_t have[NIDS / 64];   /* bit id: a field of that name is here */
+	uint8_t first[NIDS];        /* for an id in have: the index of the
+	                             * first field of that name (0 when that
+	                             * index is over 255: a lookup starts
+	                             * there) */
 	bool pre;                   /* fp_prefix made fields 0 to 3: tracetype,
 	                             * time, time, str                   */
 	bool ts_ok;                 /* fp_prefix read the two time:() values */
@@ -98,25 +101,63 @@ static inline uint64_t name_key(const char *s, size_t n, size_t avail)
 	return k;
 }
 
-/* One of 64 bits for a key: a name whose bit is not in a field set's
- * mask is not there (most lookups end here). */
-static inline unsigned key_bix(uint64_t key)
+/* The names the lookup lists hold, each with an id (1 up), and a
+ * field's name is given the id of the list name it equals (as
+ * strncasecmp() in the C locale compares; 0 when none), so that a lookup
+ * is a bit test and an index.  Every list name has 16 bytes at most: the
+ * key of the first 8 and name_key2[id] of the next ones tell them apart.
+ * name_tab holds them by name_key() of their first 8 bytes, hashed with a
+ * multiplier fnames_init picks so that no two share a slot: one probe. */
+static struct nslot {
+	uint64_t key;               /* 0: free slot                        */
+	uint32_t n, id;
+} name_tab[1u << NSLOTS_LOG];
+static uint64_t name_key2[NIDS], name_mul;
+static unsigned name_ids;       /* ids given                           */
+
+/* fnames_init gives the lists' names ids in the order of fname_lists:
+ * those of fp_prefix's fields come first, and are constants. */
+enum { ID_TRACETYPE = 1, ID_TIME, ID_STR };
+
+static inline unsigned name_slot(uint64_t key, uint64_t mul)
 {
-	return (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 58);
+	return (unsigned)((key * mul) >> (64 - NSLOTS_LOG));
 }
 
-static inline uint64_t key_bit(uint64_t key)
+/* The id of an n-byte name (n <= 16) by name_key() of its first 8 bytes
+ * and, when n > 8, of the next ones (key2). */
+static inline unsigned name_id_key(uint64_t key, uint64_t key2, size_t n)
 {
-	return 1ull << key_bix(key);
+	const struct nslot *t = &name_tab[name_slot(key, name_mul)];
+	if (t->key != key)
+		return 0;
+	/* under 8 bytes the key holds the length too (no name has a NUL) */
+	if (n >= 8 && (t->n != n || (n > 8 && key2 != name_key2[t->id])))
+		return 0;
+	return t->id;
 }
 
-/* Field k (its key) added to a set: the mask and first[]. */
-static inline void fields_note(struct sfields *out, size_t k, uint64_t key)
+/* The id of the n-byte name at s (avail bytes readable there; with n > 8,
+ * 8 more are readable at s + 8: a name lies in a line with LR_PAD bytes
+ * after it). */
+static inline unsigned name_id(const char *s, size_t n, size_t avail)
 {
-	unsigned b = key_bix(key);
-	if (!(out->mask >> b & 1)) {
-		out->first[b] = k <= UINT8_MAX ? (uint8_t)k : 0;
-		out->mask |= 1ull << b;
+	if (n > 16)
+		return 0;
+	return name_id_key(name_key(s, n, avail), n > 8 ? name_key(s + 8, n - 8, 8) : 0, n);
+}
+
+static inline bool fields_has(const struct sfields *fs, unsigned id)
+{
+	return fs->have[id / 64] >> (id % 64) & 1;
+}
+
+/* Field k (its name's id) added to a set: have and first[]. */
+static inline void fields_note(struct sfields *out, size_t k, unsigned id)
+{
+	if (!fields_has(out, id)) {
+		out->first[id] = k <= UINT8_MAX ? (uint8_t)k : 0;
+		out->have[id / 64] |= 1ull << (id % 64);
 	}
 }
 
@@ -153,7 +194,7 @@ static size_t paren_close(const char *s, size_t len, size_t i)
 static int fields_parse_gen(const char *s, size_t len, struct sfields *out, const char **why)
 {
 	out->n = 0;
-	out->mask = 0;
+	out->have[0] = out->have[1] = 0;
 	out->pre = out->ts_ok = false;
 	size_t i = 0;
 	for (;;) {
@@ -189,47 +230,50 @@ static int fields_parse_gen(const char *s, size_t len, struct sfields *out, cons
 			out->f = p;
 			out->cap = nc;
 		}
-		uint64_t key = name_key(s + ns, ne - ns, len - ns);
-		fields_note(out, out->n, key);
-		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs, key };
+		unsigned id = name_id(s + ns, ne - ns, len - ns);
+		fields_note(out, out->n, id);
+		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs, id };
 		i++;
 	}
 }
 
-/* Field names looked up, in lists (the first present wins); their keys
- * are computed once (fnames_init). */
+/* Field names looked up, in lists (the first present wins); their ids
+ * are given once (fnames_init). */
 struct fname {
 	const char *s;
 	size_t n;
-	uint64_t key, bit;
-	unsigned bix;
-	uint64_t key2;              /* name_key() of bytes 8 to 15          */
-	uint64_t rest;              /* bits of this name and those after it */
+	unsigned id;
+	uint64_t rest[NIDS / 64];   /* ids of this name and those after it */
+	bool rising;                /* the ids rise from here to the list's
+	                             * end: its order is theirs */
 };
-#define FN(x) { x, sizeof(x) - 1, 0, 0, 0, 0, 0 }
-#define FN_END { NULL, 0, 0, 0, 0, 0, 0 }
+#define FN(x) { x, sizeof(x) - 1, 0, { 0, 0 }, false }
+#define FN_END { NULL, 0, 0, { 0, 0 }, false }
 
-static inline bool fname_is(const struct sfield *f, const struct fname *n)
+/* Whether a set has a field named as one of the ids in ids. */
+static inline bool fields_any(const struct sfields *fs, const uint64_t ids[NIDS / 64])
 {
-	if (f->key != n->key || f->nlen != n->n)
-		return false;
-	if (n->n <= 8)
-		return true;
-	/* a field's name lies in a line with LR_PAD bytes after it: 8 bytes
-	 * can be loaded at name + 8 (bytes 8 to 15 folded as strncasecmp's
-	 * C locale does) */
-	if (n->n <= 16)
-		return name_key(f->name + 8, n->n - 8, 8) == n->key2;
-	return !strncasecmp(f->name + 8, n->s + 8, n->n - 8);
+	return (fs->have[0] & ids[0]) | (fs->have[1] & ids[1]);
+}
+
+/* Where the first field called by one of the NULL-terminated names may
+ * be: no field before this index is. */
+static inline size_t fields_start(const struct sfields *fs, const struct fname *names)
+{
+	size_t i = fs->n;
+	for (; names->s; names++)
+		if (fields_has(fs, names->id) && fs->first[names->id] < i)
+			i = fs->first[names->id];
+	return i;
 }
 
 /* k-th field called n->s (k from 0), NULL when absent. */
 static const struct sfield *field_nth(const struct sfields *fs, const struct fname *n, unsigned k)
 {
-	if (!(fs->mask & n->bit))
+	if (!fields_has(fs, n->id))
 		return NULL;
-	for (size_t i = fs->first[n->bix]; i < fs->n; i++)
-		if (fname_is(&fs->f[i], n) && k-- == 0)
+	for (size_t i = fs->first[n->id]; i < fs->n; i++)
+		if (fs->f[i].id == n->id && k-- == 0)
 			return &fs->f[i];
 	return NULL;
 }
@@ -288,6 +332,24 @@ static inline size_t fp_digits_val(const char *s, size_t len, size_t p, uint64_t
 	return p;
 }
 
+/* fp_digits_val in one step for 1 to 7 digits that end before len (the
+ * microseconds of a time); else fp_digits_val itself. */
+static inline size_t fp_digits_val7(const char *s, size_t len, size_t p, uint64_t *v, bool *ok)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x, bad;
+	memcpy(&x, s + p, 8);
+	bad = scan_nondigits8(x);
+	size_t k = bad ? (size_t)__builtin_ctzll(bad) / 8 : 0;
+	if (k && p + k < len) {
+		*v = scan_value8(x << (8 * (8 - k)));
+		*ok = s[p] != '0' || k == 1;
+		return p + k;
+	}
+#endif
+	return fp_digits_val(s, len, p, v, ok);
+}
+
 /* s[0..n), all digits: as val_num reads it in one step (1 to 16 digits,
  * no leading 0) into *v; false otherwise. */
 static inline bool fp_dec(const char *s, size_t n, uint64_t *v)
@@ -295,27 +357,33 @@ static inline bool fp_dec(const char *s, size_t n, uint64_t *v)
 	return n - 1 < 16 && (s[0] != '0' || n == 1) && scan_dec16(s, n, v);
 }
 
+/* 0x and at most 15 hex digits (no overflow) -> *d */
+static inline bool val_hex(const char *s, size_t n, uint64_t *d)
+{
+	return n > 2 && n <= 17 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && tx_hex(s + 2, n - 2, d);
+}
+
 static int val_num(const char *s, size_t n, int64_t *v)
 {
 	uint64_t d;
 	/* 1 to 16 digits without a leading 0, in one step (scan_dec16 loads
-	 * 8 bytes at s: a value lies in a line with LR_PAD bytes after it) */
-	if (fp_dec(s, n, &d)) {
+	 * 8 bytes at s: a value lies in a line with LR_PAD bytes after it);
+	 * then the I/O ids libsysio prints in hex, which have no blank to
+	 * trim and are no decimal below */
+	if (fp_dec(s, n, &d) || val_hex(s, n, &d)) {
 		*v = (int64_t)d;
 		return 0;
 	}
+	size_t n0 = n;
 	while (n && tx_space(*s))
 		s++, n--;
 	while (n && tx_space(s[n - 1]))
 		n--;
 	/* a plain decimal (no sign, no leading 0: strtoll's base 0 would read
-	 * octal) of at most 18 digits decodes at once; the rest by strtoll */
-	if (n && n <= 18 && (s[0] != '0' || n == 1) && tx_dec(s, n, &d)) {
+	 * octal) of at most 18 digits decodes at once; hex again when blanks
+	 * were trimmed; the rest by strtoll */
+	if ((n && n <= 18 && (s[0] != '0' || n == 1) && tx_dec(s, n, &d)) || (n != n0 && val_hex(s, n, &d))) {
 		*v = (int64_t)d;
-		return 0;
-	}
-	if (n > 2 && n <= 17 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && tx_hex(s + 2, n - 2, &d)) {
-		*v = (int64_t)d;        /* 0x and at most 15 hex digits: no overflow */
 		return 0;
 	}
 	return parse_i64(s, n, v);
@@ -324,7 +392,29 @@ static int val_num(const char *s, size_t n, int64_t *v)
 /* First field among the NULL-terminated names that holds a number. */
 static inline bool field_num(const struct sfields *fs, const struct fname *names, int64_t *v)
 {
-	for (; names->s && (fs->mask & names->rest); names++) {
+	if (names->rising) {
+		/* the names present, in the list's order: their ids, rising
+		 * (most lists are so: fnames_init numbers names as it meets
+		 * them, and the first lists are the ones looked up most) */
+		uint64_t m0 = fs->have[0] & names->rest[0], m1 = fs->have[1] & names->rest[1];
+		while (m0 | m1) {
+			unsigned id;
+			if (m0) {
+				id = (unsigned)__builtin_ctzll(m0);
+				m0 &= m0 - 1;
+			} else {
+				id = 64 + (unsigned)__builtin_ctzll(m1);
+				m1 &= m1 - 1;
+			}
+			size_t i = fs->first[id];
+			while (fs->f[i].id != id)
+				i++;
+			if (!val_num(fs->f[i].val, fs->f[i].vlen, v))
+				return true;
+		}
+		return false;
+	}
+	for (; names->s && fields_any(fs, names->rest); names++) {
 		const struct sfield *f = field_nth(fs, names, 0);
 		if (f && !val_num(f->val, f->vlen, v))
 			return true;
@@ -369,20 +459,57 @@ static struct fname N_XT[] = { FN("xtvec"), FN("zxtvec"), FN("xtv"), FN("extent"
 static struct fname N_XOFF[] = { FN("off"), FN("offset"), FN("xtv_off"), FN("pos"), FN_END };
 static struct fname N_XLEN[] = { FN("len"), FN("length"), FN("xtv_len"), FN("size"), FN_END };
 
-static struct fname *const fname_lists[] = { F_FD, F_RET, F_BYTES, F_ERR, F_IOID, F_OFF, F_LEN,
-	F_FLAGS, F_MODE, F_HI, F_LO, F_FD2, F_PATH, F_PATH2, F_PATH1, N_TIME, N_STR,
-	N_TRACETYPE, N_WHENCE, N_IOVEC, N_LEN, N_IOV_LEN, N_XT, N_XOFF, N_XLEN, NULL };
+static struct fname *const fname_lists[] = { N_TRACETYPE, N_TIME, N_STR, F_FD, F_RET, F_BYTES,
+	F_ERR, F_IOID, F_OFF, F_LEN, F_FLAGS, F_MODE, F_HI, F_LO, F_FD2, F_PATH, F_PATH2, F_PATH1,
+	N_WHENCE, N_IOVEC, N_LEN, N_IOV_LEN, N_XT, N_XOFF, N_XLEN, NULL };
 
+/* The id of a list name: the one an equal name got before, else the next
+ * (the lists' names are lower case, of 16 bytes at most). */
+static unsigned name_add(const struct fname **names, const struct fname *f)
+{
+	for (unsigned id = 1; id <= name_ids; id++)
+		if (names[id]->n == f->n && !memcmp(names[id]->s, f->s, f->n))
+			return id;
+	names[++name_ids] = f;
+	name_key2[name_ids] = f->n > 8 ? name_key(f->s + 8, f->n - 8, 0) : 0;
+	return name_ids;
+}
+
+/* The names' ids and name_tab, once (the same every time: the lists are
+ * constant, and so is the first multiplier that spreads them). */
 static void fnames_init(void)
 {
+	const struct fname *names[NIDS];
+	if (name_ids)
+		return;
 	for (size_t i = 0; fname_lists[i]; i++) {
 		struct fname *f = fname_lists[i];
-		for (; f->s; f++) {
-			f->key = name_key(f->s, f->n, 0), f->bit = key_bit(f->key), f->bix = key_bix(f->key);
-			f->key2 = f->n > 8 ? name_key(f->s + 8, f->n - 8, 0) : 0;
+		for (; f->s; f++)
+			f->id = name_add(names, f);
+		uint64_t rest[NIDS / 64] = { 0, 0 };
+		for (unsigned next = NIDS; f-- != fname_lists[i]; next = f->id) {
+			rest[f->id / 64] |= 1ull << (f->id % 64);
+			memcpy(f->rest, rest, sizeof(rest));
+			f->rising = f->id < next && (next == NIDS || f[1].rising);
 		}
-		for (uint64_t rest = 0; f-- != fname_lists[i];)
-			f->rest = rest |= f->bit;
+	}
+	/* multipliers from the golden ratio's on (a 64-bit LCG, kept odd),
+	 * until every name has a slot of its own: for 76 names in 1024 slots
+	 * about one in 16 spreads them (the tenth does) */
+	for (uint64_t mul = 0x9E3779B97F4A7C15ull;;
+	     mul = (mul * 6364136223846793005ull + 1442695040888963407ull) | 1) {
+		bool clash = false;
+		memset(name_tab, 0, sizeof(name_tab));
+		for (unsigned id = 1; id <= name_ids && !clash; id++) {
+			uint64_t key = name_key(names[id]->s, names[id]->n, 0);
+			struct nslot *t = &name_tab[name_slot(key, mul)];
+			clash = t->key != 0;
+			*t = (struct nslot){ key, (uint32_t)names[id]->n, id };
+		}
+		if (!clash) {
+			name_mul = mul;
+			return;
+		}
 	}
 }
 
@@ -400,9 +527,10 @@ static void fnames_init(void)
  */
 
 /* One field at s[ns..len) (s[ns] not a blank): its name's end *ne, its
- * value's start *vs and the ')' closing it *e; false when it is not of
- * the common shape or not closed. */
-static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, size_t *vs, size_t *e)
+ * value's start *vs and the ')' closing it *e, and the name's id in *id;
+ * false when it is not of the common shape or not closed. */
+static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, size_t *vs, size_t *e,
+			    unsigned *id)
 {
 	size_t rem = len - ns, j;
 #if REPLAY_SSE2
@@ -429,30 +557,51 @@ static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, si
 		return false;
 	*ne = ns + k;
 	*vs = ns + j + 1;
+	{
+		/* the name's key from the bytes at hand: letters given 0x20 (as
+		 * name_key folds them), the bytes past the name masked off */
+		uint64_t w[2];
+		const __m128i low = _mm_or_si128(x, _mm_and_si128(al, _mm_set1_epi8(0x20)));
+		_mm_storeu_si128((__m128i *)(void *)w, low);
+		if (k <= 8)
+			*id = name_id_key(k < 8 ? w[0] & ((1ull << (8 * k)) - 1) : w[0], 0, k);
+		else
+			*id = name_id_key(w[0], w[1] & ((1ull << (8 * (k - 8))) - 1), k);
+	}
 	if (j + 1 < 16) {
 		unsigned after = in & (0xffffu << (j + 1));
 		unsigned po = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('('))) & after;
 		unsigned pc = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(')'))) & after;
-		if (pc && (pc & -pc) < (po & -po ? po & -po : 0x10000u)) {
+		unsigned c1 = pc & -pc;                 /* the first ')' ... */
+		if (c1 && !(po & (c1 - 1))) {           /* ... and no '(' before it */
 			*e = ns + (size_t)__builtin_ctz(pc);
 			return true;
 		}
 	}
-	/* nested: the parentheses of 16 bytes at a time, in order */
+	/* nested: 16 bytes at a time, the depth after each byte at once (+1
+	 * at '(', -1 at ')', summed left to right in four shifted adds); the
+	 * closing ')' is the first byte where it comes to 0, which it cannot
+	 * within 16 bytes from over 16 */
 	unsigned long depth = 1;
 	for (size_t q = *vs; q < len; q += 16) {
 		const __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(s + q));
 		unsigned lim = len - q < 16 ? (1u << (len - q)) - 1 : 0xffffu;
-		unsigned c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(y, _mm_set1_epi8(')'))) & lim;
-		unsigned m = ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(y, _mm_set1_epi8('('))) & lim) | c;
-		for (; m; m &= m - 1) {
-			if (!(c & m & -m)) {
-				depth++;
-			} else if (--depth == 0) {
-				*e = q + (size_t)__builtin_ctz(m);
+		__m128i d = _mm_sub_epi8(_mm_cmpeq_epi8(y, _mm_set1_epi8(')')),
+					 _mm_cmpeq_epi8(y, _mm_set1_epi8('(')));
+		d = _mm_add_epi8(d, _mm_slli_si128(d, 1));
+		d = _mm_add_epi8(d, _mm_slli_si128(d, 2));
+		d = _mm_add_epi8(d, _mm_slli_si128(d, 4));
+		d = _mm_add_epi8(d, _mm_slli_si128(d, 8));
+		if (depth <= 16) {
+			unsigned z = (unsigned)_mm_movemask_epi8(
+				_mm_cmpeq_epi8(d, _mm_set1_epi8((char)-(int)depth))) & lim;
+			if (z) {
+				*e = q + (size_t)__builtin_ctz(z);
 				return true;
 			}
 		}
+		/* the block's sum (bytes past len count only in the last) */
+		depth += (unsigned long)(long)(signed char)(_mm_extract_epi16(d, 7) >> 8);
 	}
 	return false;
 #else
@@ -469,6 +618,7 @@ static inline bool fp_field(const char *s, size_t len, size_t ns, size_t *ne, si
 	*vs = ns + j + 1;
 	size_t i = paren_close(s, len, *vs);
 	*e = i;
+	*id = name_id(s + ns, *ne - ns, rem);
 	return i < len;
 #endif
 }
@@ -515,7 +665,7 @@ static size_t fp_prefix(const char *s, size_t len, struct sfields *out)
 			dv[0] = out->tv;
 			dok[0] = out->tok;
 		} else {
-			p = fp_digits_val(s, len, p, &dv[t], &dok[t]);
+			p = fp_digits_val7(s, len, p, &dv[t], &dok[t]);
 			if (p >= len || s[p] != ')')
 				return 0;
 			if (t == 0 && p - d[0] - 1 < 14) {
@@ -539,14 +689,14 @@ static size_t fp_prefix(const char *s, size_t len, struct sfields *out)
 		out->f = q;
 		out->cap = 32;
 	}
-	const uint64_t kt = N_TRACETYPE[0].key, km = N_TIME[0].key, ks = N_STR[0].key;
-	out->f[0] = (struct sfield){ s, s + 10, 9, tl, kt };
-	out->f[1] = (struct sfield){ s + d[0] - 6, s + d[0], 4, de[0] - d[0], km };
-	out->f[2] = (struct sfield){ s + d[1] - 6, s + d[1], 4, de[1] - d[1], km };
-	out->f[3] = (struct sfield){ s + cs - 4, s + cs, 3, ce - cs, ks };
-	fields_note(out, 0, kt);
-	fields_note(out, 1, km);
-	fields_note(out, 3, ks);
+	out->f[0] = (struct sfield){ s, s + 10, 9, tl, ID_TRACETYPE };
+	out->f[1] = (struct sfield){ s + d[0] - 6, s + d[0], 4, de[0] - d[0], ID_TIME };
+	out->f[2] = (struct sfield){ s + d[1] - 6, s + d[1], 4, de[1] - d[1], ID_TIME };
+	out->f[3] = (struct sfield){ s + cs - 4, s + cs, 3, ce - cs, ID_STR };
+	out->have[0] = 1ull << ID_TRACETYPE | 1ull << ID_TIME | 1ull << ID_STR;   /* the set was empty */
+	out->first[ID_TRACETYPE] = 0;
+	out->first[ID_TIME] = 1;
+	out->first[ID_STR] = 3;
 	out->n = 4;
 	out->pre = true;
 	/* event_time's answer when both are plain (else it works it out) */
@@ -560,7 +710,7 @@ static size_t fp_prefix(const char *s, size_t len, struct sfields *out)
 static bool fields_fast(const char *s, size_t len, struct sfields *out)
 {
 	out->n = 0;
-	out->mask = 0;
+	out->have[0] = out->have[1] = 0;
 	out->pre = out->ts_ok = false;
 	size_t i = fp_prefix(s, len, out);
 	for (;;) {
@@ -569,7 +719,8 @@ static bool fields_fast(const char *s, size_t len, struct sfields *out)
 		if (i >= len)
 			return true;
 		size_t ns = i, ne, vs, e;
-		if (!fp_field(s, len, ns, &ne, &vs, &e))
+		unsigned id;
+		if (!fp_field(s, len, ns, &ne, &vs, &e, &id))
 			return false;
 		if (out->n == out->cap) {
 			size_t nc = out->cap ? out->cap * 2 : 32;
@@ -579,9 +730,8 @@ static bool fields_fast(const char *s, size_t len, struct sfields *out)
 			out->f = p;
 			out->cap = nc;
 		}
-		uint64_t key = name_key(s + ns, ne - ns, len - ns);
-		fields_note(out, out->n, key);
-		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, e - vs, key };
+		fields_note(out, out->n, id);
+		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, e - vs, id };
 		i = e + 1;
 	}
 }
@@ -635,13 +785,12 @@ static void iovec_total(const struct sfields *fs, uint64_t *total, uint32_t *cnt
 {
 	*total = 0;
 	*cnt = 0;
-	const uint64_t bits = N_IOVEC[0].rest;
-	if (!(fs->mask & bits))
+	const uint64_t *ids = N_IOVEC[0].rest;
+	if (!fields_any(fs, ids))
 		return;
-	for (size_t i = 0; i < fs->n; i++) {
+	for (size_t i = fields_start(fs, N_IOVEC); i < fs->n; i++) {
 		const struct sfield *f = &fs->f[i];
-		if (!(key_bit(f->key) & bits) ||
-		    (!fname_is(f, &N_IOVEC[0]) && !fname_is(f, &N_IOVEC[1]) && !fname_is(f, &N_IOVEC[2])))
+		if (!(ids[f->id / 64] >> (f->id % 64) & 1))
 			continue;
 		uint64_t len;
 		if (iovec_plain(f->val, f->vlen, &len)) {
@@ -672,35 +821,52 @@ struct xt {
 	uint64_t len;
 };
 
-/* Extents of ireadx/iwritex: xtvec(off()len()) style fields. */
-static int extents(const struct sfields *fs, struct xt **out, size_t *n, struct sfields *tmp)
+/* An extent value of the usual shape, "off(DIGITS)len(DIGITS)" (DIGITS as
+ * fp_dec reads them): true, and what the general loop below makes of it
+ * (off() and len() are the first names its lists look for). */
+static bool xtvec_plain(const char *v, size_t n, uint64_t *off, uint64_t *len)
+{
+	if (n < 12 || memcmp(v, "off(", 4))
+		return false;
+	size_t de = fp_digits(v, n, 4);
+	if (de + 6 > n || v[de] != ')' || memcmp(v + de + 1, "len(", 4) || !fp_dec(v + 4, de - 4, off))
+		return false;
+	size_t ls = de + 5, le = fp_digits(v, n, ls);
+	return le == n - 1 && v[le] == ')' && fp_dec(v + ls, le - ls, len);
+}
+
+/* Extents of ireadx/iwritex: xtvec(off()len()) style fields, in *out
+ * (room for *cap, kept from call to call). */
+static int extents(const struct sfields *fs, struct xt **out, size_t *cap, size_t *n,
+		   struct sfields *tmp)
 {
 	*n = 0;
-	size_t cap = 0;
-	const uint64_t bits = N_XT[0].rest;
-	if (!(fs->mask & bits))
+	const uint64_t *ids = N_XT[0].rest;
+	if (!fields_any(fs, ids))
 		return 0;
-	for (size_t i = 0; i < fs->n; i++) {
+	for (size_t i = fields_start(fs, N_XT); i < fs->n; i++) {
 		const struct sfield *f = &fs->f[i];
-		if (!(key_bit(f->key) & bits))
-			continue;
-		bool isx = false;
-		for (const struct fname *x = N_XT; x->s; x++)
-			isx |= fname_is(f, x);
-		if (!isx)
-			continue;
-		const char *why;
-		if (fields_parse(f->val, f->vlen, tmp, &why))
+		if (!(ids[f->id / 64] >> (f->id % 64) & 1))
 			continue;
 		int64_t o, l;
-		if (!field_num(tmp, N_XOFF, &o) || !field_num(tmp, N_XLEN, &l) || l < 0)
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 4;
-			void *p = realloc(*out, cap * sizeof(**out));
+		uint64_t xo, xl;
+		if (xtvec_plain(f->val, f->vlen, &xo, &xl)) {
+			o = (int64_t)xo;        /* 16 digits at most: no overflow */
+			l = (int64_t)xl;
+		} else {
+			const char *why;
+			if (fields_parse(f->val, f->vlen, tmp, &why))
+				continue;
+			if (!field_num(tmp, N_XOFF, &o) || !field_num(tmp, N_XLEN, &l) || l < 0)
+				continue;
+		}
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 4;
+			void *p = realloc(*out, nc * sizeof(**out));
 			if (!p)
 				return -ENOMEM;
 			*out = p;
+			*cap = nc;
 		}
 		(*out)[(*n)++] = (struct xt){ o, (uint64_t)l };
 	}
@@ -755,6 +921,7 @@ struct sandia {
 		bool set;
 	} calls[CCACHE];
 	struct xt *xts;
+	size_t xcap;
 	uint64_t iovec_guess;       /* waits without a byte count           */
 	char path[PATH_BUF], path2[PATH_BUF];   /* decoded path fields of a call */
 };
@@ -868,6 +1035,7 @@ struct scall {
 	const char *src;
 	unsigned long lineno;
 	char *path, *path2;     /* S->path, S->path2 (PATH_BUF bytes each)  */
+	size_t cn;              /* strlen(call)                            */
 };
 
 #define BAD_FIELDS 1    /* a handler's "the fields are not there" */
@@ -919,7 +1087,7 @@ static int h_isubmit(struct scall *c, bool rd)
 	if (!c->hasfd)
 		return BAD_FIELDS;
 	iovec_total(c->en, &total, &cnt, &S->tmp);
-	int rc = extents(c->en, &S->xts, &nx, &S->tmp);
+	int rc = extents(c->en, &S->xts, &S->xcap, &nx, &S->tmp);
 	if (rc)
 		return rc;
 	if (!cnt && field_num(c->en, F_LEN, &v) && v >= 0)
@@ -929,7 +1097,7 @@ static int h_isubmit(struct scall *c, bool rd)
 		return emit(S, c->r, &c->ev);
 	}
 	int64_t ioid = submit_ioid(c);
-	bool explicit_off = c->call[strlen(c->call) - 1] == 'x' || c->call[1] == 'p';
+	bool explicit_off = c->call[c->cn - 1] == 'x' || c->call[1] == 'p';
 	struct xt one = { SC_NOOFF, total };
 	if (!nx && explicit_off && field_num(c->en, F_OFF, &v)) {
 		if (v < 0)
@@ -948,15 +1116,17 @@ static int h_isubmit(struct scall *c, bool rd)
 	uint64_t *ls = lens ? lens : &len1;
 	size_t first = (size_t)c->r->next_id + 1;
 	for (size_t i = 0; i < nx && !rc; i++) {
-		struct sc_event a = c->ev;
-		a.call = rd ? SC_AREAD : SC_AWRITE;
-		a.offset = xs[i].off;
-		a.len = xs[i].len;
-		a.iovcnt = cnt ? cnt : 1;
-		a.async_id = ++c->r->next_id;
-		a.ret = SC_RET_UNKNOWN;
+		/* c->ev itself, no copy: each event sets the same members, and
+		 * emit's clamp to the rank's last time gives the same again */
+		struct sc_event *a = &c->ev;
+		a->call = rd ? SC_AREAD : SC_AWRITE;
+		a->offset = xs[i].off;
+		a->len = xs[i].len;
+		a->iovcnt = cnt ? cnt : 1;
+		a->async_id = ++c->r->next_id;
+		a->ret = SC_RET_UNKNOWN;
 		ls[i] = xs[i].len;
-		rc = emit(S, c->r, &a);
+		rc = emit(S, c->r, a);
 	}
 	if (!rc)
 		rc = add_sub(c->r, ioid, true, first, nx, lens, len1);
@@ -1015,20 +1185,20 @@ static int h_iowait(struct scall *c)
 	int rc = 0;
 	const uint64_t *ls = sb.lens ? sb.lens : &sb.len1;
 	for (size_t i = 0; i < sb.n && !rc; i++) {
-		struct sc_event w = c->ev;
-		w.call = SC_AWAIT;
-		w.async_id = sb.first + i;
+		struct sc_event *w = &c->ev;   /* no copy: as in h_isubmit */
+		w->call = SC_AWAIT;
+		w->async_id = sb.first + i;
 		if (!known) {
-			w.ret = SC_RET_UNKNOWN;
+			w->ret = SC_RET_UNKNOWN;
 		} else if (bytes < 0) {
-			w.ret = bytes;
+			w->ret = bytes;
 		} else {
-			w.ret = (int64_t)(ls[i] < (uint64_t)bytes ? ls[i] : (uint64_t)bytes);
-			bytes -= w.ret;
+			w->ret = (int64_t)(ls[i] < (uint64_t)bytes ? ls[i] : (uint64_t)bytes);
+			bytes -= w->ret;
 			if (i + 1 == sb.n)
-				w.ret += bytes;
+				w->ret += bytes;
 		}
-		rc = emit(c->S, r, &w);
+		rc = emit(c->S, r, w);
 	}
 	free(sb.lens);
 	return rc;
@@ -1155,21 +1325,33 @@ static const struct {
 	/* iodone, truncate, getdirentries, vfcntl and anything unknown: counted */
 };
 
+/* strcmp(a, b) == 0 for two call names in 64-byte buffers whose first 16
+ * bytes are zero after the string when it is shorter (bn: strlen(b)):
+ * 16 bytes at once, and strcmp only for longer names. */
+static inline bool call_same(const char *a, const char *b, size_t bn)
+{
+	uint64_t x[2], y[2];
+	memcpy(x, a, 16);
+	memcpy(y, b, 16);
+	if ((x[0] ^ y[0]) | (x[1] ^ y[1]))
+		return false;
+	return bn < 16 || !strcmp(a + 16, b + 16);
+}
+
 /* scalls[] index of a call name (the table's size: none), remembered
  * per name in a small direct-mapped cache.  call is event_line's 64-byte
- * buffer, its first 8 bytes set (cl the name's length). */
-static size_t call_index(struct sandia *S, const char *call, size_t cl)
+ * buffer (cn its strlen), its first 16 bytes zero after the name. */
+static size_t call_index(struct sandia *S, const char *call, size_t cn)
 {
 	uint64_t w;
 	memcpy(&w, call, 8);
-	if (cl < 8)
-		w &= (1ull << (8 * cl)) - 1;
-	struct ccache *k = &S->calls[((w ^ cl) * 0x9E3779B97F4A7C15ull) >> 58];
-	if (k->set && !strcmp(k->name, call))
+	struct ccache *k = &S->calls[((w ^ cn) * 0x9E3779B97F4A7C15ull) >> 58];
+	if (k->set && call_same(k->name, call, cn))
 		return k->ix;
 	size_t i = 0, n = sizeof(scalls) / sizeof(scalls[0]);
 	while (i < n && strcmp(call, scalls[i].name))
 		i++;
+	memset(k->name, 0, sizeof(k->name));    /* for call_same */
 	snprintf(k->name, sizeof(k->name), "%s", call);
 	k->ix = i;
 	k->set = true;
@@ -1178,7 +1360,7 @@ static size_t call_index(struct sandia *S, const char *call, size_t cl)
 
 /* The paired call: ENTER fields in en, EXIT fields in ex. */
 static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, const struct sfields *ex,
-		   const char *call, size_t cl, uint64_t ts, uint64_t dur, const char *src,
+		   const char *call, size_t cn, uint64_t ts, uint64_t dur, const char *src,
 		   unsigned long lineno)
 {
 	struct scall cs;                /* every member set: ev once, not twice */
@@ -1193,6 +1375,7 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 	c->lineno = lineno;
 	c->path = S->path;
 	c->path2 = S->path2;
+	c->cn = cn;
 	sc_event_init(&c->ev);
 	c->ev.src = src;
 	c->ev.line = lineno;
@@ -1208,7 +1391,7 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 	c->ev.ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
 	c->hasfd = field_num(c->en, F_FD, &c->ev.fd);
 	int rc = 0;
-	size_t i = call_index(S, call, cl), n = sizeof(scalls) / sizeof(scalls[0]);
+	size_t i = call_index(S, call, cn), n = sizeof(scalls) / sizeof(scalls[0]);
 	if (i < n) {
 		rc = scalls[i].fn(c);
 	} else {
@@ -1324,8 +1507,10 @@ static void trim(const char **s, size_t *n)
 		(*n)--;
 }
 
+/* One event line, len bytes; ctl: it may hold a control byte (a NUL
+ * among them). */
 static int event_line(struct sandia *S, struct srank *r, const char *src, unsigned long lineno,
-		      const char *line, size_t len)
+		      const char *line, size_t len, bool ctl)
 {
 	const char *why = NULL;
 	size_t cap0 = r->pcap;
@@ -1364,11 +1549,22 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 		return bad_line(S, src, lineno, "expected 'time:(SECS)time:(USECS)'");
 	if (!cs || !cl || cl >= sizeof(r->pend[0].call))
 		return bad_line(S, src, lineno, "expected 'str(CALL)'");
+	/* the name as a C string (a NUL in it ends it): cn its length; when
+	 * under 16, the buffer's first 16 bytes zero after it (call_same) */
+	static const unsigned char keep[32] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	char call[64];
-	if (cl < 16)                    /* 16 bytes can be read at cv (LR_PAD) */
-		memcpy(call, cv, 16);
-	else
+	size_t cn = ctl ? strnlen(cv, cl) : cl;
+	if (cn < 16) {                  /* 16 bytes can be read at cv (LR_PAD) */
+		uint64_t w[2], m[2];
+		memcpy(w, cv, 16);
+		memcpy(m, keep + 16 - cn, 16);
+		w[0] &= m[0];
+		w[1] &= m[1];
+		memcpy(call, w, 16);
+	} else {
 		memcpy(call, cv, cl);
+	}
 	call[cl] = '\0';
 	if (enter) {
 		if (r->npend >= SMAXPEND)
@@ -1380,7 +1576,7 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 		memcpy(p->call, call, sizeof(call));
 		/* a line with a NUL byte is kept up to it and parsed again, as
 		 * a C string (its EXIT then fails as it did) */
-		size_t n = strnlen(p->line, len);
+		size_t n = ctl ? strnlen(p->line, len) : len;
 		p->parsed = 0;
 		if (n < len) {
 			p->line[n] = '\0';
@@ -1393,7 +1589,7 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 	}
 	size_t k = SIZE_MAX;
 	for (size_t i = r->npend; i-- > 0;)
-		if (!strcmp(r->pend[i].call, call)) {
+		if (call_same(r->pend[i].call, call, cn)) {
 			k = i;
 			break;
 		}
@@ -1405,7 +1601,7 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 	struct spend *en = &r->pend[k];
 	rc = en->parsed;
 	if (!rc)
-		rc = do_call(S, r, &en->f, fs, call, cl, en->ts, ts >= en->ts ? ts - en->ts : 0, en->src,
+		rc = do_call(S, r, &en->f, fs, call, cn, en->ts, ts >= en->ts ? ts - en->ts : 0, en->src,
 			     en->lineno);
 	pend_drop(r, k);
 	return rc;
@@ -1440,10 +1636,14 @@ static int parse_file(struct sandia *S, const char *path)
 		return rerr_set(S->e, rc, "cannot open '%s': %s", path, strerror(-rc));
 	struct srank *cur = NULL;
 	char *line;
-	size_t len;
-	while ((rc = lr_next(&lr, &line, &len)) != 0) {
-		S->in->lines++;
-		S->in->bytes += len + 1;
+	size_t len = 0;                 /* an over-long line leaves it as it was */
+	size_t ctrl;
+	uint64_t lines = 0, bytes = 0;  /* added to S->in's at out: */
+	/* the control byte lr_next_ctrl finds tells event_line whether a NUL
+	 * may cut its line */
+	while ((rc = lr_next_ctrl_inline(&lr, &line, &len, &ctrl)) != 0) {
+		lines++;
+		bytes += len + 1;
 		if (rc == -E2BIG) {
 			rc = bad_line(S, path, lr.lineno, "line too long");
 			if (rc)
@@ -1474,12 +1674,14 @@ static int parse_file(struct sandia *S, const char *path)
 			if (rc)
 				goto out;
 		}
-		rc = event_line(S, cur, path, lr.lineno, p, len - (size_t)(p - line));
+		rc = event_line(S, cur, path, lr.lineno, p, len - (size_t)(p - line), ctrl < len);
 		if (rc)
 			goto out;
 	}
 	rc = check_pending(S, path);
 out:
+	S->in->lines += lines;
+	S->in->bytes += bytes;
 	lr_close(&lr);
 	return rc;
 }
