@@ -351,6 +351,10 @@ out:
  * its job starts, so replay prepares them): it reads the action of each
  * line and parses just the add and write lines.  The second checks every
  * line, reports the bad ones and feeds the builder with the others.
+ * The first runs ahead of the second only as far as it must: once every
+ * file known is written, nothing but an add line of a new file can teach
+ * it more, and the second pass calls it on when it meets one (in most
+ * logs, never: the first pass reads a few lines, not the file twice).
  *
  *   add          declares FILE (no op)
  *   open, close  an open (mode 0644 when created) and a close
@@ -387,6 +391,10 @@ struct iolog {
 	struct ifile *f;
 	size_t nf, capf;
 	size_t nwritten;         /* pass 1: files marked written */
+	struct linereader p1;    /* pass 1's reader, while p1_live          */
+	bool p1_live;            /* pass 1 stopped short of the file's end  */
+	char *p1_at, *p1_end;    /* the lines of its block not learnt yet
+	                          * (p1_at NULL: none), p1_end the last '\n' */
 	uint32_t *hash;          /* file index + 1, open addressing */
 	size_t hcap;
 	size_t last;             /* the file the last line named (nf: none) */
@@ -783,62 +791,6 @@ static int iolog_emit(struct iolog *L, const struct iline *il, size_t fi, unsign
 	return emit_io(L, il, fi, ts, line);
 }
 
-/* Whether s[0..n) holds "add" (s[n] and LR_PAD bytes after it readable).
- * Where the CPU has SSE2, 32 bytes a step: one compare with 'd' each 16,
- * the pairs "dd" from the mask and the byte before each pair checked for
- * an 'a' (a pair is rare but in "add"). */
-static bool has_add(const char *s, size_t n)
-{
-	size_t i = 0;
-#if REPLAY_SSE2
-	const __m128i d = _mm_set1_epi8('d');
-	uint32_t prev = 0;      /* s[i - 1] is a 'd' */
-
-	/* 64 bytes a step while they lie in s[0..n) */
-	for (; i + 64 <= n; i += 64) {
-		const __m128i *q = (const __m128i *)(const void *)(s + i);
-		uint64_t m = (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(_mm_loadu_si128(q), d)) |
-			     (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), d)) << 16 |
-			     (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), d)) << 32 |
-			     (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), d)) << 48;
-		uint64_t dd = m & (m << 1 | prev);
-		prev = (uint32_t)(m >> 63);
-		for (; dd; dd &= dd - 1) {
-			size_t k = i + (size_t)__builtin_ctzll(dd);
-			if (k >= 2 && s[k - 2] == 'a')
-				return true;
-		}
-	}
-	for (; i < n; i += 32) {
-		uint32_t m = (uint32_t)_mm_movemask_epi8(
-			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), d));
-		if (n - i > 16)  /* s + i + 16 <= s + n: readable */
-			m |= (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-				     _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16)), d))
-			     << 16;
-		if (n - i < 32)
-			m &= (1u << (n - i)) - 1;
-		/* bit k: s[i + k - 1] and s[i + k] are both 'd' */
-		uint32_t dd = m & (m << 1 | prev);
-		prev = m >> 31;
-		for (; dd; dd &= dd - 1) {
-			size_t k = i + (size_t)__builtin_ctz(dd);
-			if (k >= 2 && s[k - 2] == 'a')
-				return true;
-		}
-	}
-	return false;
-#endif
-	for (; i + 3 <= n; i++)
-		if (s[i] == 'a' && s[i + 1] == 'd' && s[i + 2] == 'd')
-			return true;
-	return false;
-}
-
 /* Pass 1's work for a line: an add line makes its file known, a write line
  * marks its file written, both when the line is valid and, for a write,
  * the file added before it (as pass 2 will find).  Every other line is
@@ -850,9 +802,6 @@ static int iolog_learn(struct iolog *L, const char *l, size_t len)
 	struct iline il;
 	const char *why;
 
-	/* once every file known so far is written, only add lines matter */
-	if (L->nwritten == L->nf && !has_add(l, len))
-		return 0;
 	if (iolog_tokens(l, len, tok, tl, k + 1) <= k)
 		return 0;
 	size_t a = act_find(tok[k], tl[k]);
@@ -860,8 +809,6 @@ static int iolog_learn(struct iolog *L, const char *l, size_t len)
 		return 0;
 	if (a == A_WRITE) {
 		/* a file already known written stays so whatever this line holds */
-		if (L->nwritten == L->nf)
-			return 0;       /* every file known so far is */
 		int64_t fi = file_find(L, tok[k - 1], tl[k - 1], 0);
 		if (fi >= 0 && L->f[fi].written)
 			return 0;
@@ -894,58 +841,74 @@ static int read_error(struct iolog *L, int rc)
 }
 
 /*
- * Pass 1: the files added and those written, from the lines iolog_learn
- * reads.  The file comes a buffer of whole lines at a time: once every
- * file known is written, a buffer without "add" in it is passed over
- * whole; otherwise each of its lines is learnt.  Over-long lines are
- * passed over (pass 2 reports them).
+ * Pass 1 on from where it stopped, a buffer of whole lines at a time, until
+ * every file known so far is written or the file ends (then L->p1_live
+ * goes); with new_file, not before it knows one more file.  Past such a
+ * point only an add line naming a new file could change what it knows:
+ * pass 2 calls it on (new_file) when it meets one.  Over-long lines are
+ * passed over (pass 2 reports them).  0, or the error told in L->e.
  */
-static int iolog_pass1(struct iolog *L)
+static int iolog_learn_more(struct iolog *L, bool new_file)
 {
-	struct linereader lr;
+	size_t nf = new_file ? L->nf : SIZE_MAX;
 	char *l;
 	size_t n;
 	int rc;
 
-	rc = iolog_open(L, &lr);
+	while (L->nwritten != L->nf || L->nf == nf) {
+		if (!L->p1_at) {
+			rc = lr_next_block(&L->p1, &l, &n);
+			if (rc == -E2BIG)
+				continue;
+			if (rc <= 0) {
+				/* the end of the file, or a read error */
+				lr_close(&L->p1);
+				L->p1_live = false;
+				return rc < 0 ? read_error(L, rc) : 0;
+			}
+			L->p1_at = l;
+			L->p1_end = l + n;
+		}
+		char *p = L->p1_at, *nl = memchr(p, '\n', (size_t)(L->p1_end - p));
+
+		if (!nl)
+			nl = L->p1_end;
+		*nl = '\0';
+		L->p1_at = nl == L->p1_end ? NULL : nl + 1;
+		rc = iolog_learn(L, p, (size_t)(nl - p));   /* 0 or -ENOMEM */
+		if (rc)
+			return rerr_set(L->e, rc, "out of memory");
+	}
+	return 0;
+}
+
+/* Pass 1 begins: the header, then iolog_learn_more. */
+static int iolog_pass1(struct iolog *L)
+{
+	char *l;
+	size_t n;
+	int rc;
+
+	rc = iolog_open(L, &L->p1);
 	if (rc)
 		return rc;
-	rc = lr_next(&lr, &l, &n);
+	L->p1_live = true;
+	L->p1_at = NULL;
+	rc = lr_next(&L->p1, &l, &n);
 	if (rc == 0)
 		rc = rerr_set(L->e, -EINVAL, "%s: empty iolog", L->src);
 	else if (rc > 0)
-		rc = iolog_header(L, l, lr.lineno);
+		rc = iolog_header(L, l, L->p1.lineno);
 	else if (rc == -E2BIG)
 		rc = 0;
 	else if (rc < 0)
 		rc = read_error(L, rc);
-	while (!rc && (rc = lr_next_block(&lr, &l, &n)) != 0) {
-		if (rc == -E2BIG) {
-			rc = 0;
-			continue;
-		}
-		if (rc < 0) {
-			rc = read_error(L, rc);
-			break;
-		}
-		rc = 0;
-		if (L->nwritten == L->nf && !has_add(l, n))
-			continue;
-		for (char *p = l, *end = l + n; !rc; p++) {
-			char *nl = memchr(p, '\n', (size_t)(end - p));
-			if (!nl)
-				nl = end;
-			*nl = '\0';
-			rc = iolog_learn(L, p, (size_t)(nl - p));   /* 0 or -ENOMEM */
-			if (rc)
-				rc = rerr_set(L->e, rc, "out of memory");
-			if (nl == end)
-				break;
-			p = nl;
-		}
+	if (rc) {
+		lr_close(&L->p1);
+		L->p1_live = false;
+		return rc;
 	}
-	lr_close(&lr);
-	return rc;
+	return iolog_learn_more(L, false);
 }
 
 /* Pass 2's work for a line iolog_line found good naming file fi (as
@@ -955,6 +918,13 @@ static int pass2_fi(struct iolog *L, const struct iline *il, int64_t fi, unsigne
 {
 	const char *why;
 
+	if (fi == -1 && il->act == A_ADD && L->p1_live) {
+		/* a file pass 1 has not come to yet */
+		int rc = iolog_learn_more(L, true);
+		if (rc)
+			return rc;
+		fi = file_find(L, il->file, il->flen, 0);
+	}
 	if (fi < -1)
 		return (int)fi;
 	if (fi < 0 || (il->act != A_ADD && !L->f[fi].added))
@@ -1219,6 +1189,9 @@ static int natural_cmp(const void *a, const void *b)
 
 static void iolog_release(struct iolog *L)
 {
+	if (L->p1_live)
+		lr_close(&L->p1);
+	L->p1_live = false;
 	for (size_t i = 0; i < L->nf; i++)
 		free(L->f[i].name);
 	free(L->f);
