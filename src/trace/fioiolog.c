@@ -478,7 +478,8 @@ static inline size_t name_key(const char *s, size_t n)
 
 /* file_find(L, s, n, 0) for pass 2, the files named lately first: a
  * name's slot in L->recent holds the last file found there. */
-static inline int64_t file_find_recent(struct iolog *L, const char *s, size_t n)
+static inline __attribute__((always_inline)) int64_t
+file_find_recent(struct iolog *L, const char *s, size_t n)
 {
 	if (n < 8)
 		return file_find(L, s, n, 0);
@@ -944,14 +945,14 @@ static int pass2_fi(struct iolog *L, const struct iline *il, int64_t fi, unsigne
 }
 
 /* Pass 2's work for line number lineno, l[0..n) NUL-terminated with
- * LR_PAD readable bytes after (the general way, any line). */
+ * LR_PAD readable bytes after (the general way, any line; the caller
+ * counts it in L->in). */
 static int pass2_line(struct iolog *L, char *l, size_t n, unsigned long lineno)
 {
 	struct iline il;
 	const char *why = NULL;
 	int rc;
 
-	L->in->lines++, L->in->bytes += n + 1;
 	if (lineno == 1)
 		return iolog_header(L, l, lineno);
 	rc = iolog_line(L, l, n, &il, &why);
@@ -977,20 +978,21 @@ static inline uint64_t ctl16(const char *s, uint64_t *sp)
 #endif
 
 /*
- * iolog_line for the usual line, p[0..len) (len < 64) with spaces at the
- * bits of sp and no other byte up to 0x20: fields one space apart, none
- * at either end, numbers of 1 to 16 digits, good throughout.  true with
- * *il as iolog_line makes it; false for any other line (iolog_line then
- * reads it).  8 bytes are readable after p[len].
+ * iolog_line for the usual line of a version `version` iolog, p[0..len)
+ * (len < 64) with spaces at the bits of sp and no other byte up to 0x20:
+ * fields one space apart, none at either end, numbers of 1 to 16 digits,
+ * good throughout.  true with *il as iolog_line makes it; false for any
+ * other line (iolog_line then reads it).  8 bytes are readable after
+ * p[len].  A blank first, last or after another leaves a field empty,
+ * which no field may be: a number has a digit, an action a name, and the
+ * file is looked at here.
  */
-static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t len, uint64_t sp,
-				   struct iline *il)
+static inline __attribute__((always_inline)) bool
+iolog_line_fast(const char *p, size_t len, uint64_t sp, struct iline *il, const unsigned version)
 {
 	size_t pos = 0, fe, ae, oe;
 
-	if (!len || (sp & (sp >> 1 | 1 | 1ull << (len - 1))))
-		return false;   /* a blank first, last, or after another */
-	if (L->version == 3) {
+	if (version == 3) {
 		if (!sp)
 			return false;
 		pos = (size_t)__builtin_ctzll(sp);
@@ -1004,6 +1006,8 @@ static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t 
 	if (!sp)
 		return false;   /* no action */
 	fe = (size_t)__builtin_ctzll(sp);
+	if (fe == pos)
+		return false;   /* no file name */
 	sp &= sp - 1;
 	il->file = p + pos;
 	il->flen = fe - pos;
@@ -1030,7 +1034,7 @@ static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t 
 		il->off = il->len = 0;
 		return true;
 	}
-	if (act <= A_CLOSE || !sp || (act == A_WAIT && L->version == 3))
+	if (act <= A_CLOSE || !sp || (act == A_WAIT && version == 3))
 		return false;
 	oe = (size_t)__builtin_ctzll(sp);
 	if (sp & (sp - 1))
@@ -1044,28 +1048,30 @@ static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t 
 }
 
 /*
- * Pass 2 over a block of whole lines from lr_next_block: blk[0..n), the
- * last line's '\n' at blk[n], LR_PAD readable bytes after it; *lineno the
- * number of the line before the block, counted on.  A line with 64
- * readable bytes from its start is looked at 16 bytes at a time, its
- * end and blanks from the masks, and read by iolog_line_fast when it has
- * the usual shape; any other line goes to pass2_line, its '\n' a NUL.
+ * Pass 2 over a block of whole lines from lr_next_block, of a version
+ * `version` iolog (a constant where it is inlined, so no line tests it):
+ * blk[0..n), the last line's '\n' at blk[n], LR_PAD readable bytes after
+ * it; *lineno the number of the line before the block, counted on.  A line
+ * with 64 readable bytes from its start is looked at 16 bytes at a time,
+ * its end and blanks from the masks, and read by iolog_line_fast when it
+ * has the usual shape; any other line goes to pass2_line, its '\n' a NUL.
  */
-static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *lineno)
+static inline __attribute__((always_inline)) int
+pass2_block_v(struct iolog *L, char *blk, size_t n, unsigned long *lineno, const unsigned version)
 {
 	char *p = blk, *end = blk + n;
+	unsigned long line = *lineno;
 #if REPLAY_SSE2
-	/* readable: up to end + LR_PAD, inside lr's buffer (line 1 is never
-	 * in a block: the header goes the general way all the same) */
-	const char *lim = end + 1 + LR_PAD;
-	bool fast_ok = *lineno != 0;
+	/* lines starting up to fast_end have 64 readable bytes (up to end +
+	 * LR_PAD, inside lr's buffer); line 1 is never in a block (the header
+	 * goes the general way all the same) */
+	uintptr_t fast_end = line ? (uintptr_t)(end + 1 + LR_PAD) - 64 : 0;
 #endif
-	uint64_t lines = 0, bytes = 0;  /* the fast path's, for L->in */
 	int rc = 0;
 
-	while (!rc && p <= end) {
+	while (p <= end) {
 #if REPLAY_SSE2
-		if (fast_ok && (size_t)(lim - p) >= 64) {
+		if ((uintptr_t)p <= fast_end) {
 			uint64_t s0, s1, s2, s3;
 			uint64_t c = ctl16(p, &s0) | ctl16(p + 16, &s1) << 16 |
 				     ctl16(p + 32, &s2) << 32 | ctl16(p + 48, &s3) << 48;
@@ -1073,21 +1079,23 @@ static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *line
 				size_t len = (size_t)__builtin_ctzll(c);
 				struct iline il;
 				uint64_t sp = (s0 | s1 << 16 | s2 << 32 | s3 << 48) & ((1ull << len) - 1);
-				if (p[len] == '\n' && iolog_line_fast(L, p, len, sp, &il)) {
-					lines++, bytes += len + 1;
-					++*lineno;
+				if (p[len] == '\n' && iolog_line_fast(p, len, sp, &il, version)) {
+					line++;
 					p += len + 1;
 					int64_t fi = file_find_recent(L, il.file, il.flen);
+					/* open: added too (only an added file is opened) */
 					if (fi < 0 || il.act < A_READ || il.act > A_DATASYNC ||
-					    !L->f[fi].added || !L->f[fi].open) {
-						rc = pass2_fi(L, &il, fi, *lineno);
-						continue;
+					    !L->f[fi].open) {
+						rc = pass2_fi(L, &il, fi, line);
+					} else {
+						/* I/O on a file added and open: pass2_fi's
+						 * iolog_emit comes down to this */
+						uint64_t ts = version == 3 ? il.t_us * 1000 : L->clock_ns;
+						L->last_ns = ts;
+						rc = emit_io(L, &il, (size_t)fi, ts, line);
 					}
-					/* I/O on a file added and open: pass2_fi's
-					 * iolog_emit comes down to this */
-					uint64_t ts = L->version == 3 ? il.t_us * 1000 : L->clock_ns;
-					L->last_ns = ts;
-					rc = emit_io(L, &il, (size_t)fi, ts, *lineno);
+					if (rc)
+						break;
 					continue;
 				}
 			}
@@ -1095,11 +1103,22 @@ static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *line
 #endif
 		char *nl = memchr(p, '\n', (size_t)(end - p) + 1);
 		*nl = '\0';
-		rc = pass2_line(L, p, (size_t)(nl - p), ++*lineno);
+		rc = pass2_line(L, p, (size_t)(nl - p), ++line);
 		p = nl + 1;
+		if (rc)
+			break;
 	}
-	L->in->lines += lines, L->in->bytes += bytes;
+	/* each line is counted with its '\n', the one it stopped at too */
+	L->in->lines += line - *lineno;
+	L->in->bytes += (uint64_t)(p - blk);
+	*lineno = line;
 	return rc;
+}
+
+static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *lineno)
+{
+	return L->version == 3 ? pass2_block_v(L, blk, n, lineno, 3)
+			       : pass2_block_v(L, blk, n, lineno, 2);
 }
 
 /* Pass 2: check every line and emit its events, a block of whole lines
@@ -1134,9 +1153,11 @@ static int iolog_pass2(struct iolog *L)
 			rc = read_error(L, rc);
 			break;
 		}
-		if (lr.lineno != before)
-			rc = pass2_line(L, l, n, ++lineno);       /* one line from lr_next */
-		else
+		if (lr.lineno != before) {
+			/* one line from lr_next */
+			L->in->lines++, L->in->bytes += n + 1;
+			rc = pass2_line(L, l, n, ++lineno);
+		} else
 			rc = pass2_block(L, l, n, &lineno);
 		if (rc)
 			break;
