@@ -964,16 +964,52 @@ static int pass2_line(struct iolog *L, char *l, size_t n, unsigned long lineno)
 }
 
 #if REPLAY_SSE2
-/* Bits of the 16 bytes at s: the spaces in *sp; the other bytes up to
- * 0x20 (NUL, tab, CR, '\n', any control) returned. */
-static inline uint64_t ctl16(const char *s, uint64_t *sp)
+/* Bits of the 16 bytes at s: the spaces in *sp; the bytes up to 0x20
+ * (spaces, NUL, tab, CR, '\n', any control) returned. */
+static inline uint64_t low16(const char *s, uint64_t *sp)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
 	__m128i spc = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
-	__m128i low = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
+	__m128i low = _mm_cmpeq_epi8(_mm_subs_epu8(x, _mm_set1_epi8(0x20)), _mm_setzero_si128());
 
 	*sp = (unsigned)_mm_movemask_epi8(spc);
-	return (unsigned)_mm_movemask_epi8(_mm_andnot_si128(spc, low));
+	return (unsigned)_mm_movemask_epi8(low);
+}
+
+/* Eight bytes xor '0' (a digit's value then), loaded little endian: bit 7
+ * set in each byte above 9, that is in each byte not a digit (the low
+ * seven bits plus 0x76 reach bit 7 from 10 up, and carry no further). */
+static inline uint64_t over9(uint64_t t)
+{
+	return (((t & 0x7f7f7f7f7f7f7f7full) + 0x7676767676767676ull) | t) &
+	       0x8080808080808080ull;
+}
+
+/* scan_dec16 for iolog_line_fast, in fewer steps: each byte xor '0' before
+ * the shift that drops what follows the digits, so the bytes shifted in
+ * read as leading zeros and need no mask of their own. */
+static inline bool dec16(const char *s, size_t n, uint64_t *v)
+{
+	const uint64_t zeros = 0x3030303030303030ull;
+	uint64_t x, y;
+
+	if (n - 1 >= 16)
+		return false;
+	memcpy(&x, s, 8);
+	if (n <= 8) {
+		x = (x ^ zeros) << (8 * (8 - n));
+		if (over9(x))
+			return false;
+		*v = scan_value8(x);
+		return true;
+	}
+	memcpy(&y, s + n - 8, 8);
+	x = (x ^ zeros) << (8 * (16 - n));
+	y ^= zeros;
+	if (over9(x) | over9(y))
+		return false;
+	*v = scan_value8(x) * 100000000ull + scan_value8(y);
+	return true;
 }
 #endif
 
@@ -997,7 +1033,7 @@ iolog_line_fast(const char *p, size_t len, uint64_t sp, struct iline *il, const 
 			return false;
 		pos = (size_t)__builtin_ctzll(sp);
 		sp &= sp - 1;
-		if (!scan_dec16(p, pos, &il->t_us))
+		if (!dec16(p, pos, &il->t_us))
 			return false;
 		pos++;
 	} else {
@@ -1039,8 +1075,7 @@ iolog_line_fast(const char *p, size_t len, uint64_t sp, struct iline *il, const 
 	oe = (size_t)__builtin_ctzll(sp);
 	if (sp & (sp - 1))
 		return false;   /* too many fields */
-	if (!scan_dec16(p + ae + 1, oe - ae - 1, &il->off) ||
-	    !scan_dec16(p + oe + 1, len - oe - 1, &il->len))
+	if (!dec16(p + ae + 1, oe - ae - 1, &il->off) || !dec16(p + oe + 1, len - oe - 1, &il->len))
 		return false;
 	if ((act == A_READ || act == A_WRITE) && il->len > OP_MAX_DATA_LEN)
 		return false;
@@ -1073,12 +1108,14 @@ pass2_block_v(struct iolog *L, char *blk, size_t n, unsigned long *lineno, const
 #if REPLAY_SSE2
 		if ((uintptr_t)p <= fast_end) {
 			uint64_t s0, s1, s2, s3;
-			uint64_t c = ctl16(p, &s0) | ctl16(p + 16, &s1) << 16 |
-				     ctl16(p + 32, &s2) << 32 | ctl16(p + 48, &s3) << 48;
+			uint64_t low = low16(p, &s0) | low16(p + 16, &s1) << 16 |
+				       low16(p + 32, &s2) << 32 | low16(p + 48, &s3) << 48;
+			uint64_t sp = s0 | s1 << 16 | s2 << 32 | s3 << 48;
+			uint64_t c = low & ~sp; /* the line's end, or a control byte */
 			if (c) {
 				size_t len = (size_t)__builtin_ctzll(c);
 				struct iline il;
-				uint64_t sp = (s0 | s1 << 16 | s2 << 32 | s3 << 48) & ((1ull << len) - 1);
+				sp &= (1ull << len) - 1;
 				if (p[len] == '\n' && iolog_line_fast(p, len, sp, &il, version)) {
 					line++;
 					p += len + 1;
