@@ -975,6 +975,7 @@ static inline uint64_t low16(const char *s, uint64_t *sp)
 	*sp = (unsigned)_mm_movemask_epi8(spc);
 	return (unsigned)_mm_movemask_epi8(low);
 }
+#endif
 
 /* Eight bytes xor '0' (a digit's value then), loaded little endian: bit 7
  * set in each byte above 9, that is in each byte not a digit (the low
@@ -985,9 +986,10 @@ static inline uint64_t over9(uint64_t t)
 	       0x8080808080808080ull;
 }
 
-/* scan_dec16 for iolog_line_fast, in fewer steps: each byte xor '0' before
- * the shift that drops what follows the digits, so the bytes shifted in
- * read as leading zeros and need no mask of their own. */
+/* scan_dec16 for iolog_line_fast, in fewer steps (little endian, as the
+ * SSE2 path is): each byte xor '0' before the shift that drops what
+ * follows the digits, so the bytes shifted in read as leading zeros and
+ * need no mask of their own. */
 static inline bool dec16(const char *s, size_t n, uint64_t *v)
 {
 	const uint64_t zeros = 0x3030303030303030ull;
@@ -1011,8 +1013,6 @@ static inline bool dec16(const char *s, size_t n, uint64_t *v)
 	*v = scan_value8(x) * 100000000ull + scan_value8(y);
 	return true;
 }
-#endif
-
 /*
  * iolog_line for the usual line of a version `version` iolog, p[0..len)
  * (len < 64) with spaces at the bits of sp and no other byte up to 0x20:
@@ -1087,9 +1087,10 @@ iolog_line_fast(const char *p, size_t len, uint64_t sp, struct iline *il, const 
  * `version` iolog (a constant where it is inlined, so no line tests it):
  * blk[0..n), the last line's '\n' at blk[n], LR_PAD readable bytes after
  * it; *lineno the number of the line before the block, counted on.  A line
- * with 64 readable bytes from its start is looked at 16 bytes at a time,
- * its end and blanks from the masks, and read by iolog_line_fast when it
- * has the usual shape; any other line goes to pass2_line, its '\n' a NUL.
+ * with 64 readable bytes from its start is looked at 16 bytes at a time
+ * (48, and 16 more when its end is not in them), its end and blanks from
+ * the masks, and read by iolog_line_fast when it has the usual shape; any
+ * other line goes to pass2_line, its '\n' a NUL.
  */
 static inline __attribute__((always_inline)) int
 pass2_block_v(struct iolog *L, char *blk, size_t n, unsigned long *lineno, const unsigned version)
@@ -1109,9 +1110,14 @@ pass2_block_v(struct iolog *L, char *blk, size_t n, unsigned long *lineno, const
 		if ((uintptr_t)p <= fast_end) {
 			uint64_t s0, s1, s2, s3;
 			uint64_t low = low16(p, &s0) | low16(p + 16, &s1) << 16 |
-				       low16(p + 32, &s2) << 32 | low16(p + 48, &s3) << 48;
-			uint64_t sp = s0 | s1 << 16 | s2 << 32 | s3 << 48;
+				       low16(p + 32, &s2) << 32;
+			uint64_t sp = s0 | s1 << 16 | s2 << 32;
 			uint64_t c = low & ~sp; /* the line's end, or a control byte */
+			if (!c) {       /* not in the first 48 bytes */
+				low |= low16(p + 48, &s3) << 48;
+				sp |= s3 << 48;
+				c = low & ~sp;
+			}
 			if (c) {
 				size_t len = (size_t)__builtin_ctzll(c);
 				struct iline il;
