@@ -1088,9 +1088,9 @@ iolog_line_fast(const char *p, size_t len, uint64_t sp, struct iline *il, const 
  * blk[0..n), the last line's '\n' at blk[n], LR_PAD readable bytes after
  * it; *lineno the number of the line before the block, counted on.  A line
  * with 64 readable bytes from its start is looked at 16 bytes at a time
- * (48, and 16 more when its end is not in them), its end and blanks from
- * the masks, and read by iolog_line_fast when it has the usual shape; any
- * other line goes to pass2_line, its '\n' a NUL.
+ * (in a version 2 iolog 48, and 16 more when its end is not in them), its
+ * end and blanks from the masks, and read by iolog_line_fast when it has
+ * the usual shape; any other line goes to pass2_line, its '\n' a NUL.
  */
 static inline __attribute__((always_inline)) int
 pass2_block_v(struct iolog *L, char *blk, size_t n, unsigned long *lineno, const unsigned version)
@@ -1113,7 +1113,9 @@ pass2_block_v(struct iolog *L, char *blk, size_t n, unsigned long *lineno, const
 				       low16(p + 32, &s2) << 32;
 			uint64_t sp = s0 | s1 << 16 | s2 << 32;
 			uint64_t c = low & ~sp; /* the line's end, or a control byte */
-			if (!c) {       /* not in the first 48 bytes */
+			/* not in the first 48 bytes; or a version 3 line, which
+			 * its time makes longer: most go beyond them */
+			if (version == 3 || !c) {
 				low |= low16(p + 48, &s3) << 48;
 				sp |= s3 << 48;
 				c = low & ~sp;
