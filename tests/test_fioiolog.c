@@ -697,9 +697,10 @@ static void t_read_nul(void **state)
 	unlink(ops);
 }
 
-/* A file added and written far into a log (buffers of lines after every
- * file known was written, which pass 1 passes over whole unless they hold
- * "add"): opened for writing; one added there and only read, read-only. */
+/* A file added and written far into a log (after every file known was
+ * written, where pass 1 stops until pass 2 meets the add line; /y is
+ * never written, so pass 1 then reads on to the end): opened for writing;
+ * one added there and only read, read-only. */
 static void t_read_late_adds_far(void **state)
 {
 	(void)state;
@@ -735,8 +736,9 @@ static void t_read_late_adds_far(void **state)
 }
 
 /* Files added late, after every file before them is written (pass 1 then
- * looks only at lines holding "add"): each still gets the flags its own
- * writes call for, whatever the length of its line or where "add" sits. */
+ * waits for pass 2 to meet an add line of a new file): each still gets the
+ * flags its own writes call for, whatever the length of its line or where
+ * "add" sits. */
 static void t_read_late_adds(void **state)
 {
 	(void)state;
@@ -767,6 +769,45 @@ static void t_read_late_adds(void **state)
 		{ OP_CLOSE, 0, 0, 0, "/b", OPF_SYNTH, 0 },
 		{ OP_CLOSE, 0, 0, 0, "/q/a/d/d/long/enough/name/to/pass/sixteen", OPF_SYNTH, 0 },
 		{ OP_CLOSE, 0, 0, 0, "/added", OPF_SYNTH, 0 },
+	};
+	expect_ops(&s, 0, w, sizeof(w) / sizeof(w[0]));
+	opstream_close(&s);
+	unlink(log);
+	unlink(ops);
+}
+
+/* Pass 1 stopped and called on again and again: after each new file is
+ * written it stops, a file written only after its open still opens for
+ * writing, an add line of a known file wakes nothing, and the last file
+ * (never written) has pass 1 read to the end. */
+static void t_read_late_adds_stepwise(void **state)
+{
+	(void)state;
+	char log[300], ops[300];
+	struct opstream s;
+
+	load_text("steps", "fio version 2 iolog\n"
+			 "/a add\n/a write 0 1\n/a read 0 1\n"
+			 "/b add\n/b write 0 2\n/a add\n/a read 0 3\n"
+			 "/c add\n/c open\n/c read 0 4\n/c write 0 5\n"
+			 "/d add\n/d read 0 6\n",
+		  log, ops, &s);
+	const struct want w[] = {
+		{ OP_OPEN, 0, 0, 0, "/a", OPF_SYNTH, O_RDWR },
+		{ OP_WRITE, 0, 0, 1, "/a", 0, 0 },
+		{ OP_READ, 0, 0, 1, "/a", 0, 0 },
+		{ OP_OPEN, 0, 0, 0, "/b", OPF_SYNTH, O_RDWR },
+		{ OP_WRITE, 0, 0, 2, "/b", 0, 0 },
+		{ OP_READ, 0, 0, 3, "/a", 0, 0 },
+		{ OP_OPEN, 0, 0, 0, "/c", 0, O_RDWR },
+		{ OP_READ, 0, 0, 4, "/c", 0, 0 },
+		{ OP_WRITE, 0, 0, 5, "/c", 0, 0 },
+		{ OP_OPEN, 0, 0, 0, "/d", OPF_SYNTH, O_RDONLY },
+		{ OP_READ, 0, 0, 6, "/d", 0, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/a", OPF_SYNTH, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/b", OPF_SYNTH, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/c", OPF_SYNTH, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/d", OPF_SYNTH, 0 },
 	};
 	expect_ops(&s, 0, w, sizeof(w) / sizeof(w[0]));
 	opstream_close(&s);
@@ -1252,6 +1293,7 @@ int main(void)
 		cmocka_unit_test(t_read_numbers_names),
 		cmocka_unit_test(t_read_late_adds),
 		cmocka_unit_test(t_read_late_adds_far),
+		cmocka_unit_test(t_read_late_adds_stepwise),
 		cmocka_unit_test(t_read_nul),
 		cmocka_unit_test(t_read_skip_bad),
 		cmocka_unit_test(t_read_big),

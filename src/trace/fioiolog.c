@@ -351,6 +351,10 @@ out:
  * its job starts, so replay prepares them): it reads the action of each
  * line and parses just the add and write lines.  The second checks every
  * line, reports the bad ones and feeds the builder with the others.
+ * The first runs ahead of the second only as far as it must: once every
+ * file known is written, nothing but an add line of a new file can teach
+ * it more, and the second pass calls it on when it meets one (in most
+ * logs, never: the first pass reads a few lines, not the file twice).
  *
  *   add          declares FILE (no op)
  *   open, close  an open (mode 0644 when created) and a close
@@ -387,6 +391,10 @@ struct iolog {
 	struct ifile *f;
 	size_t nf, capf;
 	size_t nwritten;         /* pass 1: files marked written */
+	struct linereader p1;    /* pass 1's reader, while p1_live          */
+	bool p1_live;            /* pass 1 stopped short of the file's end  */
+	char *p1_at, *p1_end;    /* the lines of its block not learnt yet
+	                          * (p1_at NULL: none), p1_end the last '\n' */
 	uint32_t *hash;          /* file index + 1, open addressing */
 	size_t hcap;
 	size_t last;             /* the file the last line named (nf: none) */
@@ -470,7 +478,8 @@ static inline size_t name_key(const char *s, size_t n)
 
 /* file_find(L, s, n, 0) for pass 2, the files named lately first: a
  * name's slot in L->recent holds the last file found there. */
-static inline int64_t file_find_recent(struct iolog *L, const char *s, size_t n)
+static inline __attribute__((always_inline)) int64_t
+file_find_recent(struct iolog *L, const char *s, size_t n)
 {
 	if (n < 8)
 		return file_find(L, s, n, 0);
@@ -783,62 +792,6 @@ static int iolog_emit(struct iolog *L, const struct iline *il, size_t fi, unsign
 	return emit_io(L, il, fi, ts, line);
 }
 
-/* Whether s[0..n) holds "add" (s[n] and LR_PAD bytes after it readable).
- * Where the CPU has SSE2, 32 bytes a step: one compare with 'd' each 16,
- * the pairs "dd" from the mask and the byte before each pair checked for
- * an 'a' (a pair is rare but in "add"). */
-static bool has_add(const char *s, size_t n)
-{
-	size_t i = 0;
-#if REPLAY_SSE2
-	const __m128i d = _mm_set1_epi8('d');
-	uint32_t prev = 0;      /* s[i - 1] is a 'd' */
-
-	/* 64 bytes a step while they lie in s[0..n) */
-	for (; i + 64 <= n; i += 64) {
-		const __m128i *q = (const __m128i *)(const void *)(s + i);
-		uint64_t m = (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(_mm_loadu_si128(q), d)) |
-			     (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), d)) << 16 |
-			     (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), d)) << 32 |
-			     (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), d)) << 48;
-		uint64_t dd = m & (m << 1 | prev);
-		prev = (uint32_t)(m >> 63);
-		for (; dd; dd &= dd - 1) {
-			size_t k = i + (size_t)__builtin_ctzll(dd);
-			if (k >= 2 && s[k - 2] == 'a')
-				return true;
-		}
-	}
-	for (; i < n; i += 32) {
-		uint32_t m = (uint32_t)_mm_movemask_epi8(
-			_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), d));
-		if (n - i > 16)  /* s + i + 16 <= s + n: readable */
-			m |= (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-				     _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16)), d))
-			     << 16;
-		if (n - i < 32)
-			m &= (1u << (n - i)) - 1;
-		/* bit k: s[i + k - 1] and s[i + k] are both 'd' */
-		uint32_t dd = m & (m << 1 | prev);
-		prev = m >> 31;
-		for (; dd; dd &= dd - 1) {
-			size_t k = i + (size_t)__builtin_ctz(dd);
-			if (k >= 2 && s[k - 2] == 'a')
-				return true;
-		}
-	}
-	return false;
-#endif
-	for (; i + 3 <= n; i++)
-		if (s[i] == 'a' && s[i + 1] == 'd' && s[i + 2] == 'd')
-			return true;
-	return false;
-}
-
 /* Pass 1's work for a line: an add line makes its file known, a write line
  * marks its file written, both when the line is valid and, for a write,
  * the file added before it (as pass 2 will find).  Every other line is
@@ -850,9 +803,6 @@ static int iolog_learn(struct iolog *L, const char *l, size_t len)
 	struct iline il;
 	const char *why;
 
-	/* once every file known so far is written, only add lines matter */
-	if (L->nwritten == L->nf && !has_add(l, len))
-		return 0;
 	if (iolog_tokens(l, len, tok, tl, k + 1) <= k)
 		return 0;
 	size_t a = act_find(tok[k], tl[k]);
@@ -860,8 +810,6 @@ static int iolog_learn(struct iolog *L, const char *l, size_t len)
 		return 0;
 	if (a == A_WRITE) {
 		/* a file already known written stays so whatever this line holds */
-		if (L->nwritten == L->nf)
-			return 0;       /* every file known so far is */
 		int64_t fi = file_find(L, tok[k - 1], tl[k - 1], 0);
 		if (fi >= 0 && L->f[fi].written)
 			return 0;
@@ -894,58 +842,74 @@ static int read_error(struct iolog *L, int rc)
 }
 
 /*
- * Pass 1: the files added and those written, from the lines iolog_learn
- * reads.  The file comes a buffer of whole lines at a time: once every
- * file known is written, a buffer without "add" in it is passed over
- * whole; otherwise each of its lines is learnt.  Over-long lines are
- * passed over (pass 2 reports them).
+ * Pass 1 on from where it stopped, a buffer of whole lines at a time, until
+ * every file known so far is written or the file ends (then L->p1_live
+ * goes); with new_file, not before it knows one more file.  Past such a
+ * point only an add line naming a new file could change what it knows:
+ * pass 2 calls it on (new_file) when it meets one.  Over-long lines are
+ * passed over (pass 2 reports them).  0, or the error told in L->e.
  */
-static int iolog_pass1(struct iolog *L)
+static int iolog_learn_more(struct iolog *L, bool new_file)
 {
-	struct linereader lr;
+	size_t nf = new_file ? L->nf : SIZE_MAX;
 	char *l;
 	size_t n;
 	int rc;
 
-	rc = iolog_open(L, &lr);
+	while (L->nwritten != L->nf || L->nf == nf) {
+		if (!L->p1_at) {
+			rc = lr_next_block(&L->p1, &l, &n);
+			if (rc == -E2BIG)
+				continue;
+			if (rc <= 0) {
+				/* the end of the file, or a read error */
+				lr_close(&L->p1);
+				L->p1_live = false;
+				return rc < 0 ? read_error(L, rc) : 0;
+			}
+			L->p1_at = l;
+			L->p1_end = l + n;
+		}
+		char *p = L->p1_at, *nl = memchr(p, '\n', (size_t)(L->p1_end - p));
+
+		if (!nl)
+			nl = L->p1_end;
+		*nl = '\0';
+		L->p1_at = nl == L->p1_end ? NULL : nl + 1;
+		rc = iolog_learn(L, p, (size_t)(nl - p));   /* 0 or -ENOMEM */
+		if (rc)
+			return rerr_set(L->e, rc, "out of memory");
+	}
+	return 0;
+}
+
+/* Pass 1 begins: the header, then iolog_learn_more. */
+static int iolog_pass1(struct iolog *L)
+{
+	char *l;
+	size_t n;
+	int rc;
+
+	rc = iolog_open(L, &L->p1);
 	if (rc)
 		return rc;
-	rc = lr_next(&lr, &l, &n);
+	L->p1_live = true;
+	L->p1_at = NULL;
+	rc = lr_next(&L->p1, &l, &n);
 	if (rc == 0)
 		rc = rerr_set(L->e, -EINVAL, "%s: empty iolog", L->src);
 	else if (rc > 0)
-		rc = iolog_header(L, l, lr.lineno);
+		rc = iolog_header(L, l, L->p1.lineno);
 	else if (rc == -E2BIG)
 		rc = 0;
 	else if (rc < 0)
 		rc = read_error(L, rc);
-	while (!rc && (rc = lr_next_block(&lr, &l, &n)) != 0) {
-		if (rc == -E2BIG) {
-			rc = 0;
-			continue;
-		}
-		if (rc < 0) {
-			rc = read_error(L, rc);
-			break;
-		}
-		rc = 0;
-		if (L->nwritten == L->nf && !has_add(l, n))
-			continue;
-		for (char *p = l, *end = l + n; !rc; p++) {
-			char *nl = memchr(p, '\n', (size_t)(end - p));
-			if (!nl)
-				nl = end;
-			*nl = '\0';
-			rc = iolog_learn(L, p, (size_t)(nl - p));   /* 0 or -ENOMEM */
-			if (rc)
-				rc = rerr_set(L->e, rc, "out of memory");
-			if (nl == end)
-				break;
-			p = nl;
-		}
+	if (rc) {
+		lr_close(&L->p1);
+		L->p1_live = false;
+		return rc;
 	}
-	lr_close(&lr);
-	return rc;
+	return iolog_learn_more(L, false);
 }
 
 /* Pass 2's work for a line iolog_line found good naming file fi (as
@@ -955,6 +919,13 @@ static int pass2_fi(struct iolog *L, const struct iline *il, int64_t fi, unsigne
 {
 	const char *why;
 
+	if (fi == -1 && il->act == A_ADD && L->p1_live) {
+		/* a file pass 1 has not come to yet */
+		int rc = iolog_learn_more(L, true);
+		if (rc)
+			return rc;
+		fi = file_find(L, il->file, il->flen, 0);
+	}
 	if (fi < -1)
 		return (int)fi;
 	if (fi < 0 || (il->act != A_ADD && !L->f[fi].added))
@@ -974,14 +945,14 @@ static int pass2_fi(struct iolog *L, const struct iline *il, int64_t fi, unsigne
 }
 
 /* Pass 2's work for line number lineno, l[0..n) NUL-terminated with
- * LR_PAD readable bytes after (the general way, any line). */
+ * LR_PAD readable bytes after (the general way, any line; the caller
+ * counts it in L->in). */
 static int pass2_line(struct iolog *L, char *l, size_t n, unsigned long lineno)
 {
 	struct iline il;
 	const char *why = NULL;
 	int rc;
 
-	L->in->lines++, L->in->bytes += n + 1;
 	if (lineno == 1)
 		return iolog_header(L, l, lineno);
 	rc = iolog_line(L, l, n, &il, &why);
@@ -993,39 +964,76 @@ static int pass2_line(struct iolog *L, char *l, size_t n, unsigned long lineno)
 }
 
 #if REPLAY_SSE2
-/* Bits of the 16 bytes at s: the spaces in *sp; the other bytes up to
- * 0x20 (NUL, tab, CR, '\n', any control) returned. */
-static inline uint64_t ctl16(const char *s, uint64_t *sp)
+/* Bits of the 16 bytes at s: the spaces in *sp; the bytes up to 0x20
+ * (spaces, NUL, tab, CR, '\n', any control) returned. */
+static inline uint64_t low16(const char *s, uint64_t *sp)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
 	__m128i spc = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
-	__m128i low = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x20)), x);
+	__m128i low = _mm_cmpeq_epi8(_mm_subs_epu8(x, _mm_set1_epi8(0x20)), _mm_setzero_si128());
 
 	*sp = (unsigned)_mm_movemask_epi8(spc);
-	return (unsigned)_mm_movemask_epi8(_mm_andnot_si128(spc, low));
+	return (unsigned)_mm_movemask_epi8(low);
 }
 #endif
 
+/* Eight bytes xor '0' (a digit's value then), loaded little endian: bit 7
+ * set in each byte above 9, that is in each byte not a digit (the low
+ * seven bits plus 0x76 reach bit 7 from 10 up, and carry no further). */
+static inline uint64_t over9(uint64_t t)
+{
+	return (((t & 0x7f7f7f7f7f7f7f7full) + 0x7676767676767676ull) | t) &
+	       0x8080808080808080ull;
+}
+
+/* scan_dec16 for iolog_line_fast, in fewer steps (little endian, as the
+ * SSE2 path is): each byte xor '0' before the shift that drops what
+ * follows the digits, so the bytes shifted in read as leading zeros and
+ * need no mask of their own. */
+static inline bool dec16(const char *s, size_t n, uint64_t *v)
+{
+	const uint64_t zeros = 0x3030303030303030ull;
+	uint64_t x, y;
+
+	if (n - 1 >= 16)
+		return false;
+	memcpy(&x, s, 8);
+	if (n <= 8) {
+		x = (x ^ zeros) << (8 * (8 - n));
+		if (over9(x))
+			return false;
+		*v = scan_value8(x);
+		return true;
+	}
+	memcpy(&y, s + n - 8, 8);
+	x = (x ^ zeros) << (8 * (16 - n));
+	y ^= zeros;
+	if (over9(x) | over9(y))
+		return false;
+	*v = scan_value8(x) * 100000000ull + scan_value8(y);
+	return true;
+}
 /*
- * iolog_line for the usual line, p[0..len) (len < 64) with spaces at the
- * bits of sp and no other byte up to 0x20: fields one space apart, none
- * at either end, numbers of 1 to 16 digits, good throughout.  true with
- * *il as iolog_line makes it; false for any other line (iolog_line then
- * reads it).  8 bytes are readable after p[len].
+ * iolog_line for the usual line of a version `version` iolog, p[0..len)
+ * (len < 64) with spaces at the bits of sp and no other byte up to 0x20:
+ * fields one space apart, none at either end, numbers of 1 to 16 digits,
+ * good throughout.  true with *il as iolog_line makes it; false for any
+ * other line (iolog_line then reads it).  8 bytes are readable after
+ * p[len].  A blank first, last or after another leaves a field empty,
+ * which no field may be: a number has a digit, an action a name, and the
+ * file is looked at here.
  */
-static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t len, uint64_t sp,
-				   struct iline *il)
+static inline __attribute__((always_inline)) bool
+iolog_line_fast(const char *p, size_t len, uint64_t sp, struct iline *il, const unsigned version)
 {
 	size_t pos = 0, fe, ae, oe;
 
-	if (!len || (sp & (sp >> 1 | 1 | 1ull << (len - 1))))
-		return false;   /* a blank first, last, or after another */
-	if (L->version == 3) {
+	if (version == 3) {
 		if (!sp)
 			return false;
 		pos = (size_t)__builtin_ctzll(sp);
 		sp &= sp - 1;
-		if (!scan_dec16(p, pos, &il->t_us))
+		if (!dec16(p, pos, &il->t_us))
 			return false;
 		pos++;
 	} else {
@@ -1034,6 +1042,8 @@ static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t 
 	if (!sp)
 		return false;   /* no action */
 	fe = (size_t)__builtin_ctzll(sp);
+	if (fe == pos)
+		return false;   /* no file name */
 	sp &= sp - 1;
 	il->file = p + pos;
 	il->flen = fe - pos;
@@ -1060,13 +1070,12 @@ static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t 
 		il->off = il->len = 0;
 		return true;
 	}
-	if (act <= A_CLOSE || !sp || (act == A_WAIT && L->version == 3))
+	if (act <= A_CLOSE || !sp || (act == A_WAIT && version == 3))
 		return false;
 	oe = (size_t)__builtin_ctzll(sp);
 	if (sp & (sp - 1))
 		return false;   /* too many fields */
-	if (!scan_dec16(p + ae + 1, oe - ae - 1, &il->off) ||
-	    !scan_dec16(p + oe + 1, len - oe - 1, &il->len))
+	if (!dec16(p + ae + 1, oe - ae - 1, &il->off) || !dec16(p + oe + 1, len - oe - 1, &il->len))
 		return false;
 	if ((act == A_READ || act == A_WRITE) && il->len > OP_MAX_DATA_LEN)
 		return false;
@@ -1074,50 +1083,64 @@ static inline bool iolog_line_fast(const struct iolog *L, const char *p, size_t 
 }
 
 /*
- * Pass 2 over a block of whole lines from lr_next_block: blk[0..n), the
- * last line's '\n' at blk[n], LR_PAD readable bytes after it; *lineno the
- * number of the line before the block, counted on.  A line with 64
- * readable bytes from its start is looked at 16 bytes at a time, its
+ * Pass 2 over a block of whole lines from lr_next_block, of a version
+ * `version` iolog (a constant where it is inlined, so no line tests it):
+ * blk[0..n), the last line's '\n' at blk[n], LR_PAD readable bytes after
+ * it; *lineno the number of the line before the block, counted on.  A line
+ * with 64 readable bytes from its start is looked at 16 bytes at a time
+ * (in a version 2 iolog 48, and 16 more when its end is not in them), its
  * end and blanks from the masks, and read by iolog_line_fast when it has
  * the usual shape; any other line goes to pass2_line, its '\n' a NUL.
  */
-static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *lineno)
+static inline __attribute__((always_inline)) int
+pass2_block_v(struct iolog *L, char *blk, size_t n, unsigned long *lineno, const unsigned version)
 {
 	char *p = blk, *end = blk + n;
+	unsigned long line = *lineno;
 #if REPLAY_SSE2
-	/* readable: up to end + LR_PAD, inside lr's buffer (line 1 is never
-	 * in a block: the header goes the general way all the same) */
-	const char *lim = end + 1 + LR_PAD;
-	bool fast_ok = *lineno != 0;
+	/* lines starting up to fast_end have 64 readable bytes (up to end +
+	 * LR_PAD, inside lr's buffer); line 1 is never in a block (the header
+	 * goes the general way all the same) */
+	uintptr_t fast_end = line ? (uintptr_t)(end + 1 + LR_PAD) - 64 : 0;
 #endif
-	uint64_t lines = 0, bytes = 0;  /* the fast path's, for L->in */
 	int rc = 0;
 
-	while (!rc && p <= end) {
+	while (p <= end) {
 #if REPLAY_SSE2
-		if (fast_ok && (size_t)(lim - p) >= 64) {
+		if ((uintptr_t)p <= fast_end) {
 			uint64_t s0, s1, s2, s3;
-			uint64_t c = ctl16(p, &s0) | ctl16(p + 16, &s1) << 16 |
-				     ctl16(p + 32, &s2) << 32 | ctl16(p + 48, &s3) << 48;
+			uint64_t low = low16(p, &s0) | low16(p + 16, &s1) << 16 |
+				       low16(p + 32, &s2) << 32;
+			uint64_t sp = s0 | s1 << 16 | s2 << 32;
+			uint64_t c = low & ~sp; /* the line's end, or a control byte */
+			/* not in the first 48 bytes; or a version 3 line, which
+			 * its time makes longer: most go beyond them */
+			if (version == 3 || !c) {
+				low |= low16(p + 48, &s3) << 48;
+				sp |= s3 << 48;
+				c = low & ~sp;
+			}
 			if (c) {
 				size_t len = (size_t)__builtin_ctzll(c);
 				struct iline il;
-				uint64_t sp = (s0 | s1 << 16 | s2 << 32 | s3 << 48) & ((1ull << len) - 1);
-				if (p[len] == '\n' && iolog_line_fast(L, p, len, sp, &il)) {
-					lines++, bytes += len + 1;
-					++*lineno;
+				sp &= (1ull << len) - 1;
+				if (p[len] == '\n' && iolog_line_fast(p, len, sp, &il, version)) {
+					line++;
 					p += len + 1;
 					int64_t fi = file_find_recent(L, il.file, il.flen);
+					/* open: added too (only an added file is opened) */
 					if (fi < 0 || il.act < A_READ || il.act > A_DATASYNC ||
-					    !L->f[fi].added || !L->f[fi].open) {
-						rc = pass2_fi(L, &il, fi, *lineno);
-						continue;
+					    !L->f[fi].open) {
+						rc = pass2_fi(L, &il, fi, line);
+					} else {
+						/* I/O on a file added and open: pass2_fi's
+						 * iolog_emit comes down to this */
+						uint64_t ts = version == 3 ? il.t_us * 1000 : L->clock_ns;
+						L->last_ns = ts;
+						rc = emit_io(L, &il, (size_t)fi, ts, line);
 					}
-					/* I/O on a file added and open: pass2_fi's
-					 * iolog_emit comes down to this */
-					uint64_t ts = L->version == 3 ? il.t_us * 1000 : L->clock_ns;
-					L->last_ns = ts;
-					rc = emit_io(L, &il, (size_t)fi, ts, *lineno);
+					if (rc)
+						break;
 					continue;
 				}
 			}
@@ -1125,11 +1148,22 @@ static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *line
 #endif
 		char *nl = memchr(p, '\n', (size_t)(end - p) + 1);
 		*nl = '\0';
-		rc = pass2_line(L, p, (size_t)(nl - p), ++*lineno);
+		rc = pass2_line(L, p, (size_t)(nl - p), ++line);
 		p = nl + 1;
+		if (rc)
+			break;
 	}
-	L->in->lines += lines, L->in->bytes += bytes;
+	/* each line is counted with its '\n', the one it stopped at too */
+	L->in->lines += line - *lineno;
+	L->in->bytes += (uint64_t)(p - blk);
+	*lineno = line;
 	return rc;
+}
+
+static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *lineno)
+{
+	return L->version == 3 ? pass2_block_v(L, blk, n, lineno, 3)
+			       : pass2_block_v(L, blk, n, lineno, 2);
 }
 
 /* Pass 2: check every line and emit its events, a block of whole lines
@@ -1164,9 +1198,11 @@ static int iolog_pass2(struct iolog *L)
 			rc = read_error(L, rc);
 			break;
 		}
-		if (lr.lineno != before)
-			rc = pass2_line(L, l, n, ++lineno);       /* one line from lr_next */
-		else
+		if (lr.lineno != before) {
+			/* one line from lr_next */
+			L->in->lines++, L->in->bytes += n + 1;
+			rc = pass2_line(L, l, n, ++lineno);
+		} else
 			rc = pass2_block(L, l, n, &lineno);
 		if (rc)
 			break;
@@ -1219,6 +1255,9 @@ static int natural_cmp(const void *a, const void *b)
 
 static void iolog_release(struct iolog *L)
 {
+	if (L->p1_live)
+		lr_close(&L->p1);
+	L->p1_live = false;
 	for (size_t i = 0; i < L->nf; i++)
 		free(L->f[i].name);
 	free(L->f);
