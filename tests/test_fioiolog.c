@@ -535,6 +535,28 @@ static void bad_log(const char *text, unsigned line, const char *want)
 	unlink(log);
 }
 
+/* A FIFO is refused by name (both passes would share its one stream of
+ * bytes), with no output made, and before anything is read from it. */
+static void t_read_fifo(void **state)
+{
+	(void)state;
+	char fifo[300], ops[300];
+	struct rerr e;
+
+	path_in(fifo, sizeof(fifo), "j.iolog");
+	path_in(ops, sizeof(ops), "fifo.ops");
+	unlink(fifo);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	struct load_opts lo = { .format = "fio-iolog" };
+	struct load_result res;
+	char *args[] = { fifo };
+	unlink(ops);
+	assert_int_equal(trace_load(args, 1, &lo, ops, &res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "not standard input or a pipe"));
+	assert_int_equal(access(ops, F_OK), -1);
+	unlink(fifo);
+}
+
 static void t_read_bad(void **state)
 {
 	(void)state;
@@ -1302,6 +1324,7 @@ int main(void)
 		cmocka_unit_test(t_read_names_alike),
 		cmocka_unit_test(t_roundtrip),
 		cmocka_unit_test(t_natural_order),
+		cmocka_unit_test(t_read_fifo),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "util/scan.h"
@@ -568,6 +569,31 @@ static void t_args_spec(void **state)
 		assert_int_equal(scan_is_args_spec((char)c), c && strchr(set, c) != NULL);
 }
 
+/* file_is_stream: "-", FIFOs and character devices are read once; files,
+ * directories and missing paths are not (a missing one fails later, at
+ * its open, with its own message). */
+static void t_file_is_stream(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_scan_fifo.XXXXXX", fifo[64], file[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/f", dir);
+	snprintf(file, sizeof(file), "%s/r", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	FILE *f = fopen(file, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(file_is_stream("-"), 1);
+	assert_int_equal(file_is_stream(fifo), 1);
+	assert_int_equal(file_is_stream("/dev/null"), 1);
+	assert_int_equal(file_is_stream(file), 0);
+	assert_int_equal(file_is_stream(dir), 0);
+	assert_int_equal(file_is_stream("/nonexistent/x"), 0);
+	unlink(fifo);
+	unlink(file);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -581,6 +607,7 @@ int main(void)
 		cmocka_unit_test(t_lines_ctrl),
 		cmocka_unit_test(t_path_join),
 		cmocka_unit_test(t_args_spec),
+		cmocka_unit_test(t_file_is_stream),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,6 +52,10 @@ struct linereader {
 	int own_fd;
 };
 int  lr_open(struct linereader *lr, const char *path);  /* -errno */
+/* 1 when path is "-" or names a pipe, socket or character device: its
+ * bytes can be read once only, so nothing may look at them before the
+ * reader (a probe would take them away from it). */
+int  file_is_stream(const char *path);
 /* Open and start at byte off, the next line being number lineno + 1
  * (reopening a file closed at lr_tell(), to bound open files). */
 int  lr_open_at(struct linereader *lr, const char *path, uint64_t off, unsigned long lineno);

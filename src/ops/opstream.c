@@ -893,6 +893,8 @@ void opsw_abort(struct ops_writer *w)
 int ops_file_is(const char *path)
 {
 	char magic[8];
+	if (file_is_stream(path))
+		return 0;       /* an .ops file is mapped: never a pipe */
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;

@@ -38,8 +38,8 @@ int trace_file_is_gzip(const char *path)
 	ssize_t n;
 	int fd;
 
-	if (!strcmp(path, "-"))
-		return 0;
+	if (file_is_stream(path))
+		return 0;       /* not probed: the reader gets every byte */
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -237,7 +237,7 @@ int dxt_input_open(struct dxt_input *in, const char *path, struct rerr *e)
 	memset(in, 0, sizeof(*in));
 	in->path = path;
 	in->outfd = in->errfd = -1;
-	if (strcmp(path, "-")) {
+	if (!file_is_stream(path)) {    /* a pipe is read as text, as stdin */
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 		if (fd < 0)

@@ -1290,9 +1290,9 @@ static int fioiolog_parse(struct trace_input *in, struct builder *b, struct rerr
 		const char *base = strrchr(files[i], '/');
 		uint32_t rank;
 
-		if (!strcmp(files[i], "-")) {
+		if (file_is_stream(files[i])) {
 			rc = rerr_set(e, -EINVAL, "a fio iolog is read twice: give a file, not"
-				      " standard input");
+				      " standard input or a pipe ('%s')", files[i]);
 			break;
 		}
 		rc = builder_rank(b, L.pid, base ? base + 1 : files[i], &rank);

@@ -2363,10 +2363,10 @@ static int lanl_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 	if (!in->nfiles)
 		return rerr_set(e, -EINVAL, "no LANL-Trace files given");
 	for (size_t i = 0; i < in->nfiles; i++)
-		if (!strcmp(in->files[i], "-"))
+		if (file_is_stream(in->files[i]))
 			return rerr_set(e, -EINVAL, "LANL-Trace files are read twice (ranks from the "
 					"barrier lines, then the calls): give the files, not "
-					"standard input");
+					"standard input or a pipe ('%s')", in->files[i]);
 	L.f = calloc(in->nfiles, sizeof(*L.f));
 	if (!L.f)
 		return -ENOMEM;

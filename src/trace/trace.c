@@ -326,6 +326,9 @@ static int choose_format(const struct load_opts *o, char **files,
 	if (!strcmp(files[0], "-"))
 		return rerr_set(e, -EINVAL, "reading a trace from standard input needs --format (%s)",
 				list);
+	if (file_is_stream(files[0]))
+		return rerr_set(e, -EINVAL, "'%s' is a pipe: its format cannot be probed without"
+				" taking bytes from the reader; give --format (%s)", files[0], list);
 	return detect(files[0], fmt, e);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -63,6 +64,16 @@ void warn_msg(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int file_is_stream(const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return 1;
+	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
+	       !S_ISBLK(st.st_mode);
 }
 
 #define LR_CHUNK (256u * 1024u)
