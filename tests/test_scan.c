@@ -569,6 +569,22 @@ static void t_args_spec(void **state)
 		assert_int_equal(scan_is_args_spec((char)c), c && strchr(set, c) != NULL);
 }
 
+/* scan_words16 equals the words of a NUL-padded copy of the first n
+ * bytes, whatever follows them. */
+static void t_words16(void **state)
+{
+	(void)state;
+	const char text[] = "MPI_File_read_at_all(xyz, 0123456789";
+	for (size_t n = 0; n <= 16; n++) {
+		char pad[16] = { 0 };
+		uint64_t want[2], got[2];
+		memcpy(pad, text, n);
+		memcpy(want, pad, 16);
+		scan_words16(text, n, got);
+		assert_true(got[0] == want[0] && got[1] == want[1]);
+	}
+}
+
 /* file_is_stream: "-", FIFOs and character devices are read once; files,
  * directories and missing paths are not (a missing one fails later, at
  * its open, with its own message). */
@@ -608,6 +624,7 @@ int main(void)
 		cmocka_unit_test(t_path_join),
 		cmocka_unit_test(t_args_spec),
 		cmocka_unit_test(t_file_is_stream),
+		cmocka_unit_test(t_words16),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

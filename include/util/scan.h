@@ -1,7 +1,7 @@
 /*
  * scan.h - find the next of two or three bytes in a span, 16 bytes at a
- * time where the CPU has SSE2 (every x86-64), one at a time elsewhere; and
- * read decimal digits 8 at a time.  The text readers spend most of
+ * time where the CPU has SSE2 (every x86-64), one at a time elsewhere;
+ * read decimal digits 8 at a time; and take a short name as two words.  The text readers spend most of
  * their time skipping quoted strings and path decorations and reading
  * numbers; these make that a few instructions per 16 bytes or 8 digits.
  */
@@ -158,6 +158,24 @@ static const uint64_t scan_pow10[20] = {
 	100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
 };
 
+/* The 16 bytes at s as two words, those past the first n zero: a name of
+ * up to 16 bytes is then told from others by two compares and its length
+ * (the words equal a NUL-padded copy's).  s has 16 readable bytes (a
+ * name in a line from the line reader: LR_PAD bytes follow it).  The mask
+ * is 16 bytes of a table in memory order, so any byte order takes it. */
+static inline void scan_words16(const char *s, size_t n, uint64_t w[2])
+{
+	static const unsigned char keep[32] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+						0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	memcpy(w, s, 16);
+	if (n < 16) {
+		uint64_t m[2];
+		memcpy(m, keep + 16 - n, 16);
+		w[0] &= m[0];
+		w[1] &= m[1];
+	}
+}
+
 /* Eight bytes loaded little endian (s[0] lowest): a mask with a bit set in
  * each byte that is not an ASCII digit (a digit's high nibble is 3 and its
  * low one plus 6 stays below 16; no carry crosses bytes either way). */
@@ -215,26 +233,40 @@ static inline unsigned scan_dec8(const char *s, size_t n, uint64_t *v)
  * n > 8: 8 bytes must be readable at s (a field of a line from lr_next
  * is: LR_PAD bytes follow the line).  Little endian only (false elsewhere).
  */
+/* Eight bytes xor '0' (a digit byte is then its value): bit 7 set in each
+ * byte above 9, that is in each byte that was not a digit (the low seven
+ * bits plus 0x76 reach bit 7 from 10 up, and carry no further). */
+static inline uint64_t scan_over9(uint64_t t)
+{
+	return (((t & 0x7f7f7f7f7f7f7f7full) + 0x7676767676767676ull) | t) &
+	       0x8080808080808080ull;
+}
+
 static inline bool scan_dec16(const char *s, size_t n, uint64_t *v)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* each byte xor '0' before the shift that drops what follows the
+	 * digits: the bytes shifted in then read as leading zeros and need
+	 * no mask of their own */
+	const uint64_t zeros = 0x3030303030303030ull;
 	uint64_t x, y;
 
 	if (n - 1 >= 16)
 		return false;
 	memcpy(&x, s, 8);
 	if (n <= 8) {
-		unsigned sh = 8 * (8 - (unsigned)n);    /* drop what follows */
-		if (scan_nondigits8(x << sh) & (~0ull << sh))
+		x = (x ^ zeros) << (8 * (8 - n));
+		if (scan_over9(x))
 			return false;
-		*v = scan_value8(x << sh);
+		*v = scan_value8(x);
 		return true;
 	}
-	unsigned sh = 8 * (16 - (unsigned)n);           /* the first n - 8 */
 	memcpy(&y, s + n - 8, 8);
-	if ((scan_nondigits8(x << sh) & (~0ull << sh)) | scan_nondigits8(y))
+	x = (x ^ zeros) << (8 * (16 - n));
+	y ^= zeros;
+	if (scan_over9(x) | scan_over9(y))
 		return false;
-	*v = scan_value8(x << sh) * 100000000ull + scan_value8(y);
+	*v = scan_value8(x) * 100000000ull + scan_value8(y);
 	return true;
 #else
 	(void)s, (void)n, (void)v;

@@ -977,42 +977,6 @@ static inline uint64_t low16(const char *s, uint64_t *sp)
 }
 #endif
 
-/* Eight bytes xor '0' (a digit's value then), loaded little endian: bit 7
- * set in each byte above 9, that is in each byte not a digit (the low
- * seven bits plus 0x76 reach bit 7 from 10 up, and carry no further). */
-static inline uint64_t over9(uint64_t t)
-{
-	return (((t & 0x7f7f7f7f7f7f7f7full) + 0x7676767676767676ull) | t) &
-	       0x8080808080808080ull;
-}
-
-/* scan_dec16 for iolog_line_fast, in fewer steps (little endian, as the
- * SSE2 path is): each byte xor '0' before the shift that drops what
- * follows the digits, so the bytes shifted in read as leading zeros and
- * need no mask of their own. */
-static inline bool dec16(const char *s, size_t n, uint64_t *v)
-{
-	const uint64_t zeros = 0x3030303030303030ull;
-	uint64_t x, y;
-
-	if (n - 1 >= 16)
-		return false;
-	memcpy(&x, s, 8);
-	if (n <= 8) {
-		x = (x ^ zeros) << (8 * (8 - n));
-		if (over9(x))
-			return false;
-		*v = scan_value8(x);
-		return true;
-	}
-	memcpy(&y, s + n - 8, 8);
-	x = (x ^ zeros) << (8 * (16 - n));
-	y ^= zeros;
-	if (over9(x) | over9(y))
-		return false;
-	*v = scan_value8(x) * 100000000ull + scan_value8(y);
-	return true;
-}
 /*
  * iolog_line for the usual line of a version `version` iolog, p[0..len)
  * (len < 64) with spaces at the bits of sp and no other byte up to 0x20:
@@ -1033,7 +997,7 @@ iolog_line_fast(const char *p, size_t len, uint64_t sp, struct iline *il, const 
 			return false;
 		pos = (size_t)__builtin_ctzll(sp);
 		sp &= sp - 1;
-		if (!dec16(p, pos, &il->t_us))
+		if (!scan_dec16(p, pos, &il->t_us))
 			return false;
 		pos++;
 	} else {
@@ -1075,7 +1039,8 @@ iolog_line_fast(const char *p, size_t len, uint64_t sp, struct iline *il, const 
 	oe = (size_t)__builtin_ctzll(sp);
 	if (sp & (sp - 1))
 		return false;   /* too many fields */
-	if (!dec16(p + ae + 1, oe - ae - 1, &il->off) || !dec16(p + oe + 1, len - oe - 1, &il->len))
+	if (!scan_dec16(p + ae + 1, oe - ae - 1, &il->off) ||
+	    !scan_dec16(p + oe + 1, len - oe - 1, &il->len))
 		return false;
 	if ((act == A_READ || act == A_WRITE) && il->len > OP_MAX_DATA_LEN)
 		return false;
@@ -1202,8 +1167,9 @@ static int iolog_pass2(struct iolog *L)
 			/* one line from lr_next */
 			L->in->lines++, L->in->bytes += n + 1;
 			rc = pass2_line(L, l, n, ++lineno);
-		} else
+		} else {
 			rc = pass2_block(L, l, n, &lineno);
+		}
 		if (rc)
 			break;
 	}

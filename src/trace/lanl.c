@@ -1436,7 +1436,7 @@ struct fstate {
 	struct scount {         /* calls by name (the summary cross-check) */
 		char name[128];
 		size_t len;         /* strlen(name)                        */
-		uint64_t w[2];      /* name_words(name, len)               */
+		uint64_t w[2];      /* scan_words16(name, len)             */
 		uint64_t n;
 		int kind;           /* CK_*, found at the name's first call */
 		int (*sys)(struct scall *x);    /* CK_SYS: its handler, NULL none */
@@ -1467,36 +1467,11 @@ static uint64_t clock_ts(struct fstate *s, uint64_t tod)
 	return s->day * DAY_NS + tod;
 }
 
-/* The first k (0..8) bytes of the 8 loaded in w, in memory order; the
- * others zero. */
-static inline uint64_t first_bytes(uint64_t w, size_t k)
-{
-	if (!k)
-		return 0;
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return w & ~0ull << (64 - 8 * k);
-#else
-	return w & ~0ull >> (64 - 8 * k);
-#endif
-}
-
-/* A call name's first 16 bytes as two words, the bytes past its n zero:
- * most names (SYS_pwrite64, MPI_File_read_at) are whole in them, so a
- * name is looked up by two compares and its length, not a hash of its
- * bytes and a memcmp.  s has 16 readable bytes (a name in a line from
- * lr_next: LR_PAD bytes follow it; or a struct scount's). */
-static inline void name_words(const char *s, size_t n, uint64_t w[2])
-{
-	memcpy(w, s, 16);
-	if (n < 16) {
-		w[1] = first_bytes(w[1], n > 8 ? n - 8 : 0);
-		if (n < 8)
-			w[0] = first_bytes(w[0], n);
-	}
-}
-
-/* The index slot of a name from its words and length (a longer name is
- * told from others with its first 16 bytes by memcmp). */
+/* The index slot of a call name from its first 16 bytes as two words
+ * (scan_words16: most names, SYS_pwrite64 or MPI_File_read_at, are whole
+ * in them, so a name is looked up by two compares and its length, not a
+ * hash of its bytes and a memcmp; a longer one is told from others with
+ * its first 16 bytes by memcmp) and its length. */
 static inline size_t name_slot(const uint64_t w[2], size_t n, size_t cap)
 {
 	uint64_t h = (w[0] ^ (w[1] * 0x9e3779b97f4a7c15ull) ^ n) * 0xff51afd7ed558ccdull;
@@ -1531,7 +1506,7 @@ static int count_call(struct fstate *s, const char *name, size_t nl, size_t *ix)
 			return rc;
 	}
 	uint64_t w[2];
-	name_words(name, nl, w);
+	scan_words16(name, nl, w);
 	size_t j = name_slot(w, nl, s->chcap);
 	for (; s->chash[j]; j = (j + 1) & (s->chcap - 1)) {
 		struct scount *c = &s->cnt[s->chash[j] - 1];
@@ -1549,7 +1524,7 @@ static int count_call(struct fstate *s, const char *name, size_t nl, size_t *ix)
 	*c = (struct scount){ .n = 1, .kind = CK_NEW };
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->len = strlen(c->name);
-	name_words(c->name, c->len, c->w);
+	scan_words16(c->name, c->len, c->w);
 	s->chash[j] = (uint32_t)s->ncnt + 1;
 	*ix = s->ncnt++;
 	return 0;

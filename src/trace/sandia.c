@@ -1551,16 +1551,11 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 		return bad_line(S, src, lineno, "expected 'str(CALL)'");
 	/* the name as a C string (a NUL in it ends it): cn its length; when
 	 * under 16, the buffer's first 16 bytes zero after it (call_same) */
-	static const unsigned char keep[32] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	char call[64];
 	size_t cn = ctl ? strnlen(cv, cl) : cl;
 	if (cn < 16) {                  /* 16 bytes can be read at cv (LR_PAD) */
-		uint64_t w[2], m[2];
-		memcpy(w, cv, 16);
-		memcpy(m, keep + 16 - cn, 16);
-		w[0] &= m[0];
-		w[1] &= m[1];
+		uint64_t w[2];
+		scan_words16(cv, cn, w);
 		memcpy(call, w, 16);
 	} else {
 		memcpy(call, cv, cl);

@@ -1113,23 +1113,12 @@ static inline const struct callspec *lookup16(const struct strace_parser *p, con
 {
 	if (n > 16)
 		return lookup(p, s, n);
-	uint64_t w0, w1;
-	memcpy(&w0, s, 8);
-	memcpy(&w1, s + 8, 8);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (n < 8) {
-		w0 &= (1ull << (8 * n)) - 1;
-		w1 = 0;
-	} else if (n < 16) {
-		w1 &= (1ull << (8 * (n - 8))) - 1;
-	}
-#else
-	return lookup(p, s, n);
-#endif
+	uint64_t w[2];
+	scan_words16(s, n, w);
 	uint32_t h = name_hash(s, n) % CALLHASH;
 	while (p->callidx[h]) {
 		size_t i = p->callidx[h] - 1u;
-		if (p->call_len[i] == n && p->call_w[i][0] == w0 && p->call_w[i][1] == w1)
+		if (p->call_len[i] == n && p->call_w[i][0] == w[0] && p->call_w[i][1] == w[1])
 			return &calls[i];
 		h = (h + 1) % CALLHASH;
 	}
