@@ -16,6 +16,7 @@
 
 #include "run/hist.h"
 #include "ops/opstream.h"
+#include "plan/filter.h"
 #include "plan/plan.h"
 #include "report/report.h"
 #include "run/overlap.h"
@@ -578,6 +579,109 @@ static void test_pieces(void **state)
 	}
 }
 
+/* The sync engine's reads and writes skip queue() (sync_rw): every count
+ * must be what queue() gives.  A copy of engine_sync's table (the same
+ * functions at another address) takes the queue() path.  A short read,
+ * a failing write, a read of a file the default filter leaves out and a
+ * traced failure are all in the trace. */
+static void test_sync_direct_path(void **state)
+{
+	(void)state;
+	const char *const paths[] = { "/data/a.dat", "/data/in.dat", "/etc/x.conf" };
+	const struct op ops[] = {
+		{ .kind = OP_OPEN, .file = 0, .handle = 0, .oflags = O_RDWR | O_CREAT | O_TRUNC,
+		  .aux = 0644, .result = 3 },
+		{ .kind = OP_WRITE, .file = OP_NOFILE, .handle = 0, .offset = 0, .len = 4096,
+		  .result = 4096 },
+		{ .kind = OP_FTRUNCATE, .file = OP_NOFILE, .handle = 0, .len = 100 },
+		/* the file now ends at 100: this read is short */
+		{ .kind = OP_READ, .file = OP_NOFILE, .handle = 0, .offset = 0, .len = 1000,
+		  .result = 1000 },
+		/* traced as failed: not issued */
+		{ .kind = OP_WRITE, .file = OP_NOFILE, .handle = 0, .offset = 0, .len = 10,
+		  .result = -EIO },
+		{ .kind = OP_OPEN, .file = 1, .handle = 1, .oflags = O_RDONLY, .result = 4 },
+		/* EBADF: the replayed fd is read-only */
+		{ .kind = OP_WRITE, .file = OP_NOFILE, .handle = 1, .offset = 0, .len = 10,
+		  .result = 10 },
+		{ .kind = OP_READ, .file = OP_NOFILE, .handle = 1, .offset = 20, .len = 50,
+		  .result = 50 },
+		/* the read returned fewer bytes in the trace: that many are read */
+		{ .kind = OP_READ, .file = OP_NOFILE, .handle = 1, .offset = 0, .len = 64,
+		  .result = 8 },
+		/* /etc: left out, open and read */
+		{ .kind = OP_OPEN, .file = 2, .handle = 2, .oflags = O_RDONLY, .result = 5 },
+		{ .kind = OP_READ, .file = 2, .handle = 2, .offset = 0, .len = 30, .result = 30 },
+		{ .kind = OP_CLOSE, .file = OP_NOFILE, .handle = 0 },
+		{ .kind = OP_CLOSE, .file = OP_NOFILE, .handle = 1 },
+	};
+	const size_t n = sizeof(ops) / sizeof(ops[0]);
+	struct engine_ops via_queue = engine_sync;
+	struct worker_result *w[2];
+
+	for (int k = 0; k < 2; k++) {
+		struct runner_opts o = { .engine = k ? &via_queue : &engine_sync, .depth = 1,
+					 .continue_on_error = true, .on_mismatch = MM_WARN };
+		struct filter_opts fo = { 0 };
+		struct filter flt;
+		struct plan_opts po = { .filter = &flt };
+		struct fixture f;
+		struct rerr e;
+
+		w[k] = calloc(1, sizeof(*w[k]));
+		write_ops(&f, paths, 3, ops, n);
+		/* the default excludes */
+		assert_int_equal(filter_build(&flt, &f.s, &fo, &e), 0);
+		memset(&f.plan, 0, sizeof(f.plan));
+		assert_int_equal(plan_build(&f.plan, &f.s, f.target, &po, &e), 0);
+		assert_int_equal(plan_prepare(&f.plan, &e), 0);
+		assert_int_equal(run_rank(&f, &o, w[k], NULL), 0);
+		assert_size(&f, "data/a.dat", 100);
+		release(&f);
+		filter_release(&flt);
+	}
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(w[k]->cls[RC_WRITE].total_ios, 2);
+		assert_int_equal(w[k]->cls[RC_WRITE].io_bytes, 4106);
+		assert_int_equal(w[k]->cls[RC_WRITE].done_bytes, 4096);
+		assert_int_equal(w[k]->cls[RC_WRITE].errors, 1);
+		assert_int_equal(w[k]->cls[RC_READ].total_ios, 3);
+		assert_int_equal(w[k]->cls[RC_READ].io_bytes, 1000 + 50 + 8);
+		assert_int_equal(w[k]->cls[RC_READ].done_bytes, 100 + 50 + 8);
+		assert_int_equal(w[k]->cls[RC_READ].short_ios, 1);
+		assert_int_equal(w[k]->eng_short_ios, 1);
+		assert_int_equal(w[k]->mismatch[OP_READ], 1);
+		assert_int_equal(w[k]->errno_counts[EBADF], 1);
+		assert_int_equal(w[k]->skipped_failed, 1);
+		assert_int_equal(w[k]->filtered, 2);
+		assert_int_equal(w[k]->max_inflight, 1);
+		assert_int_equal(w[k]->bytes_done, 4096 + 158);
+		assert_int_equal(w[k]->ops_done, n);
+	}
+	/* the two paths agree on every count (the latencies aside) */
+	for (unsigned c = 0; c < RC__COUNT; c++) {
+		const struct class_stats *a = &w[0]->cls[c], *b = &w[1]->cls[c];
+
+		assert_int_equal(a->total_ios, b->total_ios);
+		assert_int_equal(a->io_bytes, b->io_bytes);
+		assert_int_equal(a->done_bytes, b->done_bytes);
+		assert_int_equal(a->short_ios, b->short_ios);
+		assert_int_equal(a->errors, b->errors);
+		assert_int_equal(a->lat.n, b->lat.n);
+	}
+	assert_memory_equal(w[0]->errno_counts, w[1]->errno_counts, sizeof(w[0]->errno_counts));
+	assert_memory_equal(w[0]->mismatch, w[1]->mismatch, sizeof(w[0]->mismatch));
+	assert_int_equal(w[0]->nmm_ex, w[1]->nmm_ex);
+	assert_memory_equal(w[0]->mm_ex, w[1]->mm_ex, sizeof(w[0]->mm_ex));
+	assert_int_equal(w[0]->eng_short_ios, w[1]->eng_short_ios);
+	assert_int_equal(w[0]->bytes_done, w[1]->bytes_done);
+	assert_int_equal(w[0]->skipped_failed, w[1]->skipped_failed);
+	assert_int_equal(w[0]->skipped_nohandle, w[1]->skipped_nohandle);
+	assert_int_equal(w[0]->filtered, w[1]->filtered);
+	free(w[0]);
+	free(w[1]);
+}
+
 /* The final flush cannot open a file the rank wrote (here: no descriptor
  * left, EMFILE): the rank fails, naming the file, instead of ending well. */
 static void test_flush_open_error(void **state)
@@ -647,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_overlap_order),
 		cmocka_unit_test(test_buffer_bounded),
 		cmocka_unit_test(test_pieces),
+		cmocka_unit_test(test_sync_direct_path),
 		cmocka_unit_test(test_flush_open_error),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

@@ -13,9 +13,11 @@
 #ifndef REPLAY_ENGINE_H
 #define REPLAY_ENGINE_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 enum io_dir { IO_READ, IO_WRITE, IO_FSYNC, IO_FDATASYNC };
 
@@ -64,6 +66,25 @@ struct engine_ops {
 		    struct io_req **out, const struct timespec *timeout);
 	void (*exit)(struct engine *e);
 };
+
+/* The sync engine's transfer: one pread (write 0) or pwrite, retried on
+ * EINTR; bytes done or -errno, and a short one counted in e->short_ios.
+ * Inline: the runner calls it directly for a sync run's reads and writes,
+ * without building an io_req for queue(). */
+static inline int64_t engine_sync_rw(struct engine *e, int fd, int write, void *buf,
+				     uint64_t len, uint64_t off)
+{
+	ssize_t n;
+
+	do
+		n = write ? pwrite(fd, buf, len, (off_t)off) : pread(fd, buf, len, (off_t)off);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if ((uint64_t)n < len)
+		e->short_ios++;
+	return n;
+}
 
 /* Explicit registry: sync, null, libaio, io_uring. */
 extern const struct engine_ops engine_sync, engine_null, engine_libaio, engine_uring;

@@ -24,7 +24,32 @@ struct hist {
 };
 
 void hist_init(struct hist *h);
-void hist_add(struct hist *h, uint64_t v);
+/* Inline: the runner adds an op's latency to one per op. */
+static inline unsigned hist_bucket(uint64_t v)
+{
+	if (v < HIST_SUB)
+		return (unsigned)v;
+	unsigned k = 63u - (unsigned)__builtin_clzll(v);           /* top bit */
+	if (k >= HIST_MAX_BITS)
+		return HIST_NBUCKETS - 1;
+	unsigned group = k - HIST_SUB_BITS + 1;
+	unsigned sub = (unsigned)(v >> (k - HIST_SUB_BITS)) & (HIST_SUB - 1);
+	return group * HIST_SUB + sub;
+}
+
+static inline void hist_add(struct hist *h, uint64_t v)
+{
+	if (!h->n || v < h->min)
+		h->min = v;
+	h->n++;
+	if (v > h->max)
+		h->max = v;
+	double d = (double)v;
+	h->sum += d;
+	h->sumsq += d * d;
+	h->b[hist_bucket(v)]++;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src);
 double hist_mean(const struct hist *h);
 double hist_stddev(const struct hist *h);
@@ -32,7 +57,6 @@ double hist_stddev(const struct hist *h);
 uint64_t hist_percentile(const struct hist *h, double p);
 /* The same for np percentiles at once (one pass when p ascends). */
 void hist_percentiles(const struct hist *h, const double *p, unsigned np, uint64_t *out);
-unsigned hist_bucket(uint64_t v);          /* exposed for tests */
 uint64_t hist_bucket_mid(unsigned idx);
 
 /* fio's default percentile list */

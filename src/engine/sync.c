@@ -26,28 +26,26 @@ static int sync_queue(struct engine *e, struct io_req *r)
 {
 	ssize_t n;
 
-	do {
-		switch (r->dir) {
-		case IO_READ:
-			n = pread(r->fd, r->buf, r->len, (off_t)r->offset);
-			break;
-		case IO_WRITE:
-			n = pwrite(r->fd, r->buf, r->len, (off_t)r->offset);
-			break;
-		case IO_FSYNC:
+	switch (r->dir) {
+	case IO_READ:
+	case IO_WRITE:
+		r->res = engine_sync_rw(e, r->fd, r->dir == IO_WRITE, r->buf, r->len, r->offset);
+		return ENGINE_COMPLETED;
+	case IO_FSYNC:
+		do
 			n = fsync(r->fd);
-			break;
-		case IO_FDATASYNC:
+		while (n < 0 && errno == EINTR);
+		break;
+	case IO_FDATASYNC:
+		do
 			n = fdatasync(r->fd);
-			break;
-		default:
-			errno = EINVAL;
-			n = -1;
-		}
-	} while (n < 0 && errno == EINTR);
+		while (n < 0 && errno == EINTR);
+		break;
+	default:
+		errno = EINVAL;
+		n = -1;
+	}
 	r->res = n < 0 ? -errno : n;
-	if ((r->dir == IO_READ || r->dir == IO_WRITE) && n >= 0 && (uint64_t)n < r->len)
-		e->short_ios++;
 	return ENGINE_COMPLETED;
 }
 

@@ -17,18 +17,6 @@ void hist_init(struct hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
-unsigned hist_bucket(uint64_t v)
-{
-	if (v < HIST_SUB)
-		return (unsigned)v;
-	unsigned k = 63u - (unsigned)__builtin_clzll(v);           /* top bit */
-	if (k >= HIST_MAX_BITS)
-		return HIST_NBUCKETS - 1;
-	unsigned group = k - HIST_SUB_BITS + 1;
-	unsigned sub = (unsigned)(v >> (k - HIST_SUB_BITS)) & (HIST_SUB - 1);
-	return group * HIST_SUB + sub;
-}
-
 /* Lower bound and width of a bucket. */
 static void bucket_range(unsigned idx, uint64_t *lo, uint64_t *width)
 {
@@ -48,19 +36,6 @@ uint64_t hist_bucket_mid(unsigned idx)
 	uint64_t lo, w;
 	bucket_range(idx, &lo, &w);
 	return lo + w / 2;
-}
-
-void hist_add(struct hist *h, uint64_t v)
-{
-	if (!h->n || v < h->min)
-		h->min = v;
-	h->n++;
-	if (v > h->max)
-		h->max = v;
-	double d = (double)v;
-	h->sum += d;
-	h->sumsq += d * d;
-	h->b[hist_bucket(v)]++;
 }
 
 void hist_merge(struct hist *dst, const struct hist *src)

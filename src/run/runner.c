@@ -229,6 +229,12 @@ struct wstate {
 	struct engine eng;
 	bool eng_ok;
 	bool async;                  /* engine may leave requests in flight */
+	bool rw_direct;              /* the sync engine: reads and writes call
+	                              * engine_sync_rw() without queue() */
+	bool rw_short;               /* rw_direct, afap, buffered: replay_op()
+	                              * takes a plain read or write straight
+	                              * to sync_rw() */
+	const struct filter *filter; /* the plan's (NULL: none)              */
 	void *buf;
 	int *fd;                     /* per handle: fd or FD_NONE           */
 	uint32_t *hfile;             /* per handle: path id                 */
@@ -346,6 +352,7 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 		return ret;
 	ws->eng_ok = true;
 	ws->async = !(o->engine->flags & ENGINE_F_SYNC);
+	ws->rw_direct = o->engine == &engine_sync;
 	ws->nslots = ws->async ? (ws->eng.depth ? ws->eng.depth : eo.depth) : 1;
 	ws->slots = calloc(ws->nslots, sizeof(*ws->slots));
 	ws->done = calloc(ws->nslots, sizeof(*ws->done));
@@ -366,6 +373,8 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	ws_setup_order(ws, c);
 	ws->timed = o->timing != TIMING_AFAP;
 	ws->ahead = o->timing == TIMING_TRACE && ws->async;
+	ws->rw_short = ws->rw_direct && !ws->timed && !o->direct;
+	ws->filter = c->plan ? c->plan->filter : NULL;
 	/* timed: timers fire when asked, not up to 50 us later (the default
 	 * slack of a normal thread) */
 	if (ws->timed)
@@ -751,32 +760,61 @@ static int issue_pieces(struct wstate *ws, uint64_t idx, int fd, uint32_t align)
 	return data_result(ws, idx, res, want);
 }
 
-/* A synchronous engine's request (whole, not rounded): done inside
- * queue(), so what issue_req() does around it with a slot, done here with
- * the request on the stack. */
-static int issue_sync(struct wstate *ws, uint64_t idx, int fd, unsigned cls)
+/* Op idx through a synchronous engine's queue(), timed: its result. */
+static int64_t sync_queue_req(struct wstate *ws, const struct op *op, int fd,
+			      uint64_t *t0, uint64_t *t)
 {
-	const struct op *op = &ws->ops[idx];
 	struct io_req req;
-	uint64_t want, t0, t;
 	int q;
 
 	runner_op_req(op, fd, ws->buf, 0, &req);
-	req.op_index = (uint32_t)idx;
-	want = cls == RC_READ || cls == RC_WRITE ? req.len : 0;
-	t0 = now_ns();
+	req.op_index = (uint32_t)(op - ws->ops);
+	*t0 = now_ns();
 	q = ws->eng.ops->queue(&ws->eng, &req);
+	*t = now_ns();
+	return q < 0 ? q : req.res;
+}
+
+/* The sync engine's read or write of op idx (cls RC_READ or RC_WRITE),
+ * whole, from ws->buf: timed, accounted and checked as issue_sync() does
+ * a request through queue(). */
+static inline int sync_rw(struct wstate *ws, uint64_t idx, const struct op *op, int fd,
+			  unsigned cls)
+{
+	uint64_t want = runner_op_len(op), t0, t;
+	int64_t res;
+
+	t0 = now_ns();
+	res = engine_sync_rw(&ws->eng, fd, cls == RC_WRITE, ws->buf, want, op->offset);
 	t = now_ns();
-	if (q < 0)
-		req.res = q;
-	if (!ws->w->max_inflight)
-		ws->w->max_inflight = 1;
 	if (idx == ws->cur_idx)
 		ws->t_ret = t;
-	account(ws->w, cls, want, req.res, want, t - t0);
+	account(ws->w, cls, want, res, want, t - t0);
+	return data_result(ws, idx, res, want);
+}
+
+/* A synchronous engine's request (whole, not rounded): done inside
+ * queue(), so what issue_req() does around it with a slot, done here with
+ * the request on the stack.  The sync engine's reads and writes skip the
+ * io_req: its transfer is called directly (ws->rw_direct). */
+static int issue_sync(struct wstate *ws, uint64_t idx, int fd, unsigned cls)
+{
+	const struct op *op = &ws->ops[idx];
+	uint64_t want, t0, t;
+	int64_t res;
+
+	if (!ws->w->max_inflight)
+		ws->w->max_inflight = 1;
+	if (ws->rw_direct && (cls == RC_READ || cls == RC_WRITE))
+		return sync_rw(ws, idx, op, fd, cls);
+	want = cls == RC_READ || cls == RC_WRITE ? runner_op_len(op) : 0;
+	res = sync_queue_req(ws, op, fd, &t0, &t);
+	if (idx == ws->cur_idx)
+		ws->t_ret = t;
+	account(ws->w, cls, want, res, want, t - t0);
 	if (cls == RC_READ || cls == RC_WRITE)
-		return data_result(ws, idx, req.res, want);
-	return req.res < 0 ? op_failed(ws, idx, (int)-req.res) : 0;
+		return data_result(ws, idx, res, want);
+	return res < 0 ? op_failed(ws, idx, (int)-res) : 0;
 }
 
 /* Issue a data or sync op through the engine. */
@@ -994,7 +1032,7 @@ static int not_issued(struct wstate *ws, const struct op *op, int *ret)
 	struct worker_result *w = ws->w;
 
 	*ret = 0;
-	if (!filter_op_kept(ws->c->plan ? ws->c->plan->filter : NULL, op)) {
+	if (!filter_op_kept(ws->filter, op)) {
 		w->filtered++;
 		return 1;
 	}
@@ -1092,6 +1130,18 @@ static int replay_op(struct wstate *ws, uint64_t i)
 	uint64_t due = 0;
 	int ret;
 
+	/* The common op of a sync run, the way not_issued(), dispatch(),
+	 * do_data() and issue() would take it: a read or write the trace saw
+	 * succeed, kept by the filter, on a handle open here, of at most a
+	 * buffer. */
+	if (ws->rw_short && (op->kind == OP_READ || op->kind == OP_WRITE) && op->result >= 0 &&
+	    op->handle < ws->nhandles && ws->fd[op->handle] >= 0 &&
+	    runner_op_len(op) <= ws->piece && filter_op_kept(ws->filter, op)) {
+		if (op->kind == OP_WRITE)
+			ws->written[ws->hfile[op->handle]] = 1;
+		ws->w->max_inflight = 1;
+		return sync_rw(ws, i, op, ws->fd[op->handle], op->kind == OP_WRITE ? RC_WRITE : RC_READ);
+	}
 	if (not_issued(ws, op, &ret))
 		return ret;
 	if (ws->timed) {
@@ -1245,6 +1295,10 @@ static __attribute__((noinline)) int replay_ops(struct wstate *ws, const uint32_
 			ret = -EINTR;
 			break;
 		}
+		/* a record ahead: the syscalls between ops hide the stream
+		 * from the hardware prefetcher */
+		if (i + 4 < ws->nops)
+			__builtin_prefetch(&ws->ops[i + 4]);
 		ret = before_op(ws, i);
 		if (!ret)
 			ret = replay_op(ws, i);
