@@ -221,6 +221,12 @@ struct slot {
 	uint8_t piece;               /* part of a longer op: not accounted  */
 };
 
+enum wait_mode {
+	WAIT_DONE,    /* a traced synchronous call: done before the next op   */
+	WAIT_AWAIT,   /* a traced async submit: in flight until its AWAIT     */
+	WAIT_AHEAD,   /* --overlap: in flight, reaped when the slots are full */
+};
+
 struct wstate {
 	const struct worker_ctx *c;
 	struct worker_result *w;
@@ -231,9 +237,10 @@ struct wstate {
 	bool async;                  /* engine may leave requests in flight */
 	bool rw_direct;              /* the sync engine: reads and writes call
 	                              * engine_sync_rw() without queue() */
-	bool rw_short;               /* rw_direct, afap, buffered: replay_op()
-	                              * takes a plain read or write straight
-	                              * to sync_rw() */
+	bool rw_short;               /* afap, buffered: replay_op() takes a
+	                              * plain read or write straight to
+	                              * issue_sync() or issue_req() */
+	uint8_t rw_wait;             /* then its enum wait_mode            */
 	const struct filter *filter; /* the plan's (NULL: none)              */
 	void *buf;
 	int *fd;                     /* per handle: fd or FD_NONE           */
@@ -373,7 +380,8 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	ws_setup_order(ws, c);
 	ws->timed = o->timing != TIMING_AFAP;
 	ws->ahead = o->timing == TIMING_TRACE && ws->async;
-	ws->rw_short = ws->rw_direct && !ws->timed && !o->direct;
+	ws->rw_short = !ws->timed && !o->direct;
+	ws->rw_wait = !ws->async ? WAIT_DONE : o->overlap || ws->ahead ? WAIT_AHEAD : WAIT_DONE;
 	ws->filter = c->plan ? c->plan->filter : NULL;
 	/* timed: timers fire when asked, not up to 50 us later (the default
 	 * slack of a normal thread) */
@@ -565,12 +573,6 @@ static struct slot *free_slot(struct wstate *ws, int *ret)
 }
 
 /* How long issue() waits for the op it issued. */
-enum wait_mode {
-	WAIT_DONE,    /* a traced synchronous call: done before the next op   */
-	WAIT_AWAIT,   /* a traced async submit: in flight until its AWAIT     */
-	WAIT_AHEAD,   /* --overlap: in flight, reaped when the slots are full */
-};
-
 static int wait_slot(struct wstate *ws, struct slot *sl)
 {
 	while (slots_busy(&ws->st, sl->req.slot)) {
@@ -1130,17 +1132,23 @@ static int replay_op(struct wstate *ws, uint64_t i)
 	uint64_t due = 0;
 	int ret;
 
-	/* The common op of a sync run, the way not_issued(), dispatch(),
-	 * do_data() and issue() would take it: a read or write the trace saw
-	 * succeed, kept by the filter, on a handle open here, of at most a
-	 * buffer. */
+	/* The common op, the way not_issued(), dispatch(), do_data() and
+	 * issue() would take it: a read or write the trace saw succeed, kept
+	 * by the filter, on a handle open here, of at most a buffer. */
 	if (ws->rw_short && (op->kind == OP_READ || op->kind == OP_WRITE) && op->result >= 0 &&
 	    op->handle < ws->nhandles && ws->fd[op->handle] >= 0 &&
 	    runner_op_len(op) <= ws->piece && filter_op_kept(ws->filter, op)) {
 		if (op->kind == OP_WRITE)
 			ws->written[ws->hfile[op->handle]] = 1;
-		ws->w->max_inflight = 1;
-		return sync_rw(ws, i, op, ws->fd[op->handle], op->kind == OP_WRITE ? RC_WRITE : RC_READ);
+		if (ws->rw_direct) {
+			ws->w->max_inflight = 1;
+			return sync_rw(ws, i, op, ws->fd[op->handle],
+				       op->kind == OP_WRITE ? RC_WRITE : RC_READ);
+		}
+		if (!ws->async)
+			return issue_sync(ws, i, ws->fd[op->handle],
+					  op->kind == OP_WRITE ? RC_WRITE : RC_READ);
+		return issue_req(ws, i, ws->fd[op->handle], 0, ws->rw_wait, NULL);
 	}
 	if (not_issued(ws, op, &ret))
 		return ret;
