@@ -855,10 +855,12 @@ static void fast_scenario(struct fx *f)
 	op_fd(f, 20, SC_CLOSE, 5, 0);
 }
 
-static void test_fast_path_same_ops(void **state)
+/* scenario fed to f (over a file: the fast paths) and to a builder over a
+ * sink (the general paths): the same records, stats and info, byte for
+ * byte; the ops in all (ranks: f->s) */
+static uint64_t same_as_general(struct fx *f, void (*scenario)(struct fx *))
 {
-	struct fx *f = *state;
-	fast_scenario(f);
+	scenario(f);
 	finish(f);
 
 	struct fx g = { .ts = 1000000000 };
@@ -866,7 +868,7 @@ static void test_fast_path_same_ops(void **state)
 	struct ops_sink sink = { .op = sunk_op, .arg = &k };
 	assert_int_equal(opsw_open_sink(&g.w, &sink), 0);
 	assert_int_equal(builder_new(&g.b, g.w), 0);
-	fast_scenario(&g);
+	scenario(&g);
 	struct rerr e = { "" };
 	assert_int_equal(builder_finish(g.b, &e), 0);
 	struct opstream t;
@@ -874,7 +876,6 @@ static void test_fast_path_same_ops(void **state)
 	assert_int_equal(opsw_finish_tables(g.w, &t, &why), 0);
 
 	assert_int_equal(f->s.nranks, t.nranks);
-	assert_int_equal(f->s.nranks, 4);
 	assert_int_equal(f->s.npaths, t.npaths);
 	assert_string_equal(f->s.info, t.info);
 	uint64_t total = 0;
@@ -899,11 +900,168 @@ static void test_fast_path_same_ops(void **state)
 		total += n;
 		free(k.ops[r]);
 	}
-	assert_true(total > 700);
-	/* the ranks: pid 10, 20, 74, 11 in order of first op */
-	assert_string_equal(opstream_rank_name(&f->s, 2), "pid 74");
+	const struct build_stats *a = builder_stats(f->b), *z = builder_stats(g.b);
+	assert_memory_equal(a, z, sizeof(*a));
+	for (uint32_t r = 0; r < f->s.nranks; r++)
+		assert_string_equal(opstream_rank_name(&f->s, r), opstream_rank_name(&t, r));
 	opstream_close(&t);
 	builder_free(g.b);
+	return total;
+}
+
+static void test_fast_path_same_ops(void **state)
+{
+	struct fx *f = *state;
+	assert_true(same_as_general(f, fast_scenario) > 700);
+	assert_int_equal(f->s.nranks, 4);
+	/* the ranks: pid 10, 20, 74, 11 in order of first op */
+	assert_string_equal(opstream_rank_name(&f->s, 2), "pid 74");
+}
+
+static void rw(struct fx *f, int64_t pid, enum sc_call c, int64_t fd, uint64_t len, int64_t ret)
+{
+	op_rw(f, pid, c, fd, len, SC_NOOFF, ret);
+}
+
+static void async_ev(struct fx *f, int64_t pid, enum sc_call c, int64_t fd, int64_t off,
+		     uint64_t len, uint64_t id, int64_t ret)
+{
+	struct sc_event ev = ev0(f, pid, c);
+	ev.fd = fd;
+	ev.offset = off;
+	ev.len = len;
+	ev.async_id = id;
+	ev.ret = ret;
+	feed(f, &ev);
+}
+
+/*
+ * What the fast paths remember of a (pid, fd) must not outlive a change
+ * of it: an fd closed, reopened, dup2'd over, closed by another thread or
+ * by close_range, contradicted by -y, a process exited and its pid
+ * reused, a new rank, (pid, fd) pairs sharing a slot; async submits and
+ * waits (known, unknown, before a rank starts, on an O_APPEND file).
+ */
+static void cache_scenario(struct fx *f)
+{
+	struct sc_event ev;
+	op_open(f, 2, "/c/a", O_RDWR | O_CREAT, 3);
+	op_open(f, 66, "/c/b", O_RDWR | O_CREAT, 3);   /* (2,3), (66,3): one slot */
+	for (int i = 0; i < 40; i++) {
+		rw(f, i % 3 ? 2 : 66, i % 2 ? SC_WRITE : SC_READ, 3, 100 + (uint64_t)i,
+		   i % 9 == 4 ? -EBADF : i % 11 == 5 ? SC_RET_UNKNOWN : 100 + i);
+		if (i % 7 == 3) {
+			ev = ev0(f, 2, SC_LSEEK);
+			ev.fd = 3;
+			ev.whence = i % 2 ? SEEK_CUR : SEEK_SET;
+			ev.offset = i * 3;
+			ev.ret = i % 2 ? SC_RET_UNKNOWN : i * 3;
+			feed(f, &ev);
+		}
+	}
+	/* closed: unknown; reopened as another file at the same number */
+	op_fd(f, 2, SC_CLOSE, 3, 0);
+	rw(f, 2, SC_READ, 3, 10, 10);
+	op_open(f, 2, "/c/c", O_RDWR, 3);
+	rw(f, 2, SC_WRITE, 3, 10, 10);
+	rw(f, 2, SC_WRITE, 3, 10, 10);
+	/* dup2 3 -> 6, 3 closed, 6 still the file; another dup2'd over 6 */
+	ev = ev0(f, 2, SC_DUP2);
+	ev.fd = 3;
+	ev.fd2 = 6;
+	ev.ret = 6;
+	feed(f, &ev);
+	rw(f, 2, SC_READ, 6, 7, 7);
+	op_fd(f, 2, SC_CLOSE, 3, 0);
+	rw(f, 2, SC_READ, 6, 7, 7);
+	op_open(f, 2, "/c/d", O_RDWR, 7);
+	rw(f, 2, SC_READ, 7, 7, 7);
+	ev = ev0(f, 2, SC_DUP2);
+	ev.fd = 7;
+	ev.fd2 = 6;
+	ev.ret = 6;
+	feed(f, &ev);
+	rw(f, 2, SC_READ, 6, 7, 7);
+	/* a thread (shared table): its own handle by an implicit open; the
+	 * fd closed by the other thread */
+	ev = ev0(f, 2, SC_CLONE);
+	ev.flags = CLONE_VM | CLONE_FILES | CLONE_THREAD;
+	ev.ret = 31;
+	feed(f, &ev);
+	rw(f, 31, SC_READ, 6, 5, 5);
+	rw(f, 31, SC_READ, 6, 5, 5);
+	rw(f, 2, SC_READ, 6, 5, 5);
+	op_fd(f, 2, SC_CLOSE, 6, 0);
+	rw(f, 31, SC_READ, 6, 5, 5);
+	/* a forked child keeps its copy when the parent closes */
+	ev = ev0(f, 2, SC_CLONE);
+	ev.flags = 0;
+	ev.ret = 32;
+	feed(f, &ev);
+	rw(f, 32, SC_WRITE, 7, 9, 9);
+	rw(f, 2, SC_WRITE, 7, 9, 9);
+	op_fd(f, 2, SC_CLOSE, 7, 0);
+	rw(f, 32, SC_WRITE, 7, 9, 9);
+	rw(f, 2, SC_WRITE, 7, 9, 9);
+	/* the child exits, its pid comes back with an empty table */
+	ev = ev0(f, 32, SC_EXIT);
+	feed(f, &ev);
+	rw(f, 32, SC_WRITE, 7, 9, 9);
+	op_open(f, 32, "/c/e", O_RDWR, 7);
+	rw(f, 32, SC_WRITE, 7, 9, 9);
+	/* -y says fd 3 is a socket now: the entry is stale */
+	rw(f, 2, SC_READ, 3, 4, 4);
+	ev = ev0(f, 2, SC_READ);
+	ev.fd = 3;
+	ev.len = 4;
+	ev.ret = 4;
+	ev.fdpath = "socket:[9]";
+	feed(f, &ev);
+	rw(f, 2, SC_READ, 3, 4, 4);
+	/* close_range */
+	op_open(f, 66, "/c/f", O_RDWR, 4);
+	rw(f, 66, SC_READ, 4, 4, 4);
+	rw(f, 66, SC_READ, 3, 4, 4);
+	ev = ev0(f, 66, SC_CLOSE_RANGE);
+	ev.fd = 3;
+	ev.fd2 = -1;
+	ev.ret = 0;
+	feed(f, &ev);
+	rw(f, 66, SC_READ, 4, 4, 4);
+	rw(f, 66, SC_READ, 3, 4, 4);
+	/* a new rank: its first op a wait (unknown), then submits and waits */
+	async_ev(f, 40, SC_AWAIT, -1, SC_NOOFF, 0, 1, 10);
+	op_open(f, 40, "/c/g", O_RDWR, 3);
+	op_open(f, 40, "/c/log", O_WRONLY | O_APPEND, 4);
+	for (int i = 0; i < 30; i++) {
+		uint64_t id = (uint64_t)i % 4 + 1;
+		async_ev(f, 40, i % 2 ? SC_AWRITE : SC_AREAD, i % 5 == 4 ? 4 : 3,
+			 i % 3 ? (int64_t)i * 4096 : SC_NOOFF, 4096 + (uint64_t)i, id,
+			 i % 7 == 6 ? -EAGAIN : SC_RET_UNKNOWN);
+		if (i % 2)
+			async_ev(f, 40, SC_AWAIT, -1, SC_NOOFF, 0, id,
+				 i % 3 == 1 ? SC_RET_UNKNOWN : 4000);
+		if (i % 10 == 9)
+			async_ev(f, 40, SC_AWAIT, -1, SC_NOOFF, 0, 99, 1);   /* unknown id */
+	}
+	async_ev(f, 40, SC_AREAD, 9, 0, 10, 7, SC_RET_UNKNOWN);    /* unknown fd */
+	async_ev(f, 40, SC_AWAIT, -1, SC_NOOFF, 0, 7, 10);
+	ev = ev0(f, 40, SC_BARRIER);
+	ev.ret = 0;
+	feed(f, &ev);
+	rw(f, 40, SC_READ, 3, 1, 1);
+}
+
+static void test_fd_cache_same_ops(void **state)
+{
+	struct fx *f = *state;
+	assert_true(same_as_general(f, cache_scenario) > 100);
+	const struct build_stats *st = builder_stats(f->b);
+	assert_true(st->unknown_fd_ops >= 6);
+	assert_true(st->failed_calls > 0);
+	char v[32];
+	assert_non_null(opstream_info(&f->s, "unknown_async_waits", v, sizeof(v)));
+	assert_string_equal(v, "5");
 }
 
 /* count_skip remembers where a name was: the same address holding
@@ -964,6 +1122,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rwf_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolved_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fast_path_same_ops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_cache_same_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_names_same_address, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

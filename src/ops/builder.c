@@ -66,6 +66,14 @@ struct async_ent {
 	uint32_t dense;
 	uint32_t handle;
 	uint64_t len;        /* bytes submitted, for a wait that traces none */
+	struct async_ent *next;      /* on the builder's free list */
+};
+
+#define ASLAB_N 255
+struct aslab {               /* async entries come from these, never freed
+				before the builder (a free list reuses them) */
+	struct aslab *next;
+	struct async_ent e[ASLAB_N];
 };
 
 struct rankst {
@@ -114,6 +122,18 @@ struct builder {
 	} *aliases;
 	size_t naliases;
 	uint64_t aliased;            /* paths rewritten by an alias          */
+	struct fdcache {             /* what fast_ofd found for (pid, fd), */
+		int64_t pid, fd;     /* valid while gen is fdgen            */
+		uint64_t gen;
+		struct ofd *o;
+		uint32_t rank, handle;
+	} fdc[64];
+	uint64_t fdgen;              /* bumped by every event the fast paths
+					do not take whole: fd tables, ofds'
+					handles and processes change only there */
+	struct async_ent *afree;     /* async entries free for reuse         */
+	struct aslab *aslabs;        /* where they all live                  */
+	uint32_t aslab_used;         /* entries of aslabs handed out so far  */
 };
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -220,6 +240,31 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elsz)
 	*arr = n;
 	*cap = ncap;
 	return 0;
+}
+
+/* An async entry (its fields unset), from the free list or a slab. */
+static inline struct async_ent *async_alloc(struct builder *b)
+{
+	struct async_ent *ae = b->afree;
+	if (ae) {
+		b->afree = ae->next;
+		return ae;
+	}
+	if (!b->aslabs || b->aslab_used == ASLAB_N) {
+		struct aslab *s = malloc(sizeof(*s));
+		if (!s)
+			return NULL;
+		s->next = b->aslabs;
+		b->aslabs = s;
+		b->aslab_used = 0;
+	}
+	return &b->aslabs->e[b->aslab_used++];
+}
+
+static inline void async_release(struct builder *b, struct async_ent *ae)
+{
+	ae->next = b->afree;
+	b->afree = ae;
 }
 
 static uint64_t *size_of(struct builder *b, uint32_t file)
@@ -941,12 +986,12 @@ static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 		struct rankst *rs = &b->ranks[rank];
 		struct async_ent *ae = imap_get(&rs->async, (int64_t)ev->async_id);
 		if (!ae) {
-			ae = calloc(1, sizeof(*ae));
+			ae = async_alloc(b);
 			if (!ae)
 				return -ENOMEM;
 			rc = imap_put(&rs->async, (int64_t)ev->async_id, ae);
 			if (rc) {
-				free(ae);
+				async_release(b, ae);
 				return rc;
 			}
 		}
@@ -983,7 +1028,7 @@ static int do_await(struct builder *b, struct proc *p, const struct sc_event *ev
 		op.result = ev->ret;
 	}
 	imap_del(&rs->async, (int64_t)ev->async_id);
-	free(ae);
+	async_release(b, ae);
 	return emit(b, p, ev, &op);
 }
 
@@ -1333,6 +1378,7 @@ int builder_new(struct builder **out, struct ops_writer *w)
 	if (!b)
 		return -ENOMEM;
 	b->w = w;
+	b->fdgen = 1;                /* fdc[] entries (gen 0) all stale */
 	*out = b;
 	return 0;
 }
@@ -1340,6 +1386,7 @@ int builder_new(struct builder **out, struct ops_writer *w)
 int builder_rank(struct builder *b, int64_t pid, const char *name, uint32_t *rank)
 {
 	struct proc *p;
+	b->fdgen++;
 	int rc = proc_get(b, pid, &p);
 	if (rc)
 		return rc;
@@ -1432,6 +1479,13 @@ static int dispatch(struct builder *b, struct proc *p, const struct sc_event *ev
 	}
 }
 
+/* ev's name is "io_submit" (its iocbs counted as sync calls) */
+static inline bool is_io_submit(const char *name)
+{
+	return name && name[0] == 'i' && name[1] == 'o' && name[2] == '_' &&
+	       !strcmp(name + 3, "submit");
+}
+
 static __attribute__((noinline, cold)) int event_fail(const struct sc_event *ev, int rc,
 						       struct rerr *e)
 {
@@ -1439,33 +1493,67 @@ static __attribute__((noinline, cold)) int event_fail(const struct sc_event *ev,
 		       ev->name ? ev->name : "event", strerror(-rc));
 }
 
-/*
- * The ofd a read, write or seek on ev->fd uses, when lookup_fd and use_ofd
- * would give it without a side effect: an fd of the table that is a
- * storage file, -y not contradicting it, p's rank started and holding a
- * handle for it (*h).  NULL otherwise: the general path takes the event.
- */
-static inline __attribute__((always_inline)) struct ofd *fast_ofd(struct builder *b,
-								  struct proc *p,
-								  const struct sc_event *ev,
-								  uint32_t *h)
+static inline size_t fdc_slot(int64_t pid, int64_t fd)
 {
+	return (size_t)((uint64_t)pid * 31 + (uint64_t)fd) & 63;
+}
+
+/*
+ * fast_ofd when fdc has nothing for ev's (pid, fd): the ofd the fd is of,
+ * when lookup_fd and use_ofd would give it without a side effect: an fd of
+ * the table that is a storage file, the process's rank started and holding
+ * a handle for it: remembered in c, returned.  NULL otherwise.
+ */
+static __attribute__((noinline)) const struct fdcache *fast_ofd_find(struct builder *b,
+								     const struct sc_event *ev,
+								     struct fdcache *c)
+{
+	struct proc *p;
+	if (proc_get(b, ev->pid, &p))
+		return NULL;    /* the general path meets the error again */
 	const struct fdtab *t = p->tab;
 	uint64_t fd = (uint64_t)ev->fd;
 	if (fd >= t->cap)
 		return NULL;
 	struct ofd *o = t->fds[fd];
-	if (!o || o->special || (ev->fdpath && ev->fdpath[0] != '/'))
+	if (!o || o->special)
 		return NULL;
-	int64_t rank = p->rank;
-	if (rank < 0 || !b->ranks[rank].t0_set)
+	int64_t r = p->rank;
+	if (r < 0 || !b->ranks[r].t0_set)
 		return NULL;
 	for (uint32_t i = 0; i < o->nh; i++)
-		if (o->h[i].rank == (uint32_t)rank) {
-			*h = o->h[i].handle;
-			return o;
+		if (o->h[i].rank == (uint32_t)r) {
+			*c = (struct fdcache){ .pid = ev->pid, .fd = ev->fd, .gen = b->fdgen,
+					       .o = o, .rank = (uint32_t)r,
+					       .handle = o->h[i].handle };
+			return c;
 		}
 	return NULL;
+}
+
+/*
+ * The ofd a read, write or seek on ev->fd uses, when lookup_fd and use_ofd
+ * would give it without a side effect (see fast_ofd_find), -y (when shown)
+ * not contradicting it; its handle in *h, the rank in *rank.  NULL: the
+ * general path takes the event.  What was found for (pid, fd) holds until
+ * an event the fast paths do not take whole (fdgen).
+ */
+static inline __attribute__((always_inline)) struct ofd *fast_ofd(struct builder *b,
+								  const struct sc_event *ev,
+								  uint32_t *h, uint32_t *rank)
+{
+	if (ev->fdpath && ev->fdpath[0] != '/')
+		return NULL;
+	struct fdcache *c = &b->fdc[fdc_slot(ev->pid, ev->fd)];
+	const struct fdcache *f = c;
+	if (c->gen != b->fdgen || c->pid != ev->pid || c->fd != ev->fd) {
+		f = fast_ofd_find(b, ev, c);
+		if (!f)
+			return NULL;
+	}
+	*h = f->handle;
+	*rank = f->rank;
+	return f->o;
 }
 
 /* What emit_rank sets, and counts, for op in slot of rank (then
@@ -1500,16 +1588,15 @@ static inline __attribute__((always_inline)) int fast_commit(struct builder *b, 
  */
 _Static_assert((int)OP_READ == (int)SC_READ && (int)OP_WRITE == (int)SC_WRITE,
 	       "data_fast takes the op kind from the call");
-static inline __attribute__((always_inline)) int data_fast(struct builder *b, struct proc *p,
+static inline __attribute__((always_inline)) int data_fast(struct builder *b,
 							   const struct sc_event *ev)
 {
-	uint32_t h;
-	struct ofd *o = fast_ofd(b, p, ev, &h);
+	uint32_t h, rank;
+	struct ofd *o = fast_ofd(b, ev, &h, &rank);
 	if (!o)
 		return 1;
 	if (ev->call == SC_WRITE && ((o->oflags & O_APPEND) || (ev->flags & O_APPEND)))
 		return 1;
-	uint32_t rank = (uint32_t)p->rank;
 	struct op *op = opsw_slot(b->w, rank);
 	if (!op)
 		return 1;
@@ -1546,14 +1633,13 @@ static inline __attribute__((always_inline)) int data_fast(struct builder *b, st
 
 /* do_seek for an lseek fast_ofd finds the ofd of, built in place; 1 when
  * the writer gives no slot (nothing done then). */
-static inline __attribute__((always_inline)) int seek_fast(struct builder *b, struct proc *p,
+static inline __attribute__((always_inline)) int seek_fast(struct builder *b,
 							   const struct sc_event *ev)
 {
-	uint32_t h;
-	struct ofd *o = fast_ofd(b, p, ev, &h);
+	uint32_t h, rank;
+	struct ofd *o = fast_ofd(b, ev, &h, &rank);
 	if (!o)
 		return 1;
-	uint32_t rank = (uint32_t)p->rank;
 	struct op *op = opsw_slot(b->w, rank);
 	if (!op)
 		return 1;
@@ -1573,13 +1659,117 @@ static inline __attribute__((always_inline)) int seek_fast(struct builder *b, st
 	return fast_commit(b, rank, ev, ret, op);
 }
 
+/*
+ * An async submit as do_data + emit record it, built in place: fast_ofd
+ * finds the ofd, not an O_APPEND file's write, the writer gives a slot.
+ * 1 when not such (nothing done then: do_data takes it), else 0 or -errno.
+ */
+static inline __attribute__((always_inline)) int async_fast(struct builder *b,
+							    const struct sc_event *ev)
+{
+	uint32_t h, rank;
+	struct ofd *o = fast_ofd(b, ev, &h, &rank);
+	if (!o)
+		return 1;
+	if (ev->call == SC_AWRITE && (o->oflags & O_APPEND))
+		return 1;
+	struct op *op = opsw_slot(b->w, rank);
+	if (!op)
+		return 1;
+	/* from here on as do_data does it */
+	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
+	int positional = ev->offset >= 0;
+	uint64_t off = positional ? (uint64_t)ev->offset : o->pos;
+	if (!positional)
+		o->pos = off + len;
+	if (len) {
+		uint32_t file = o->file;
+		if (file < b->nsizes) {
+			if (b->sizes[file] < off + len)
+				b->sizes[file] = off + len;
+		} else {
+			size_at_least(b, file, off + len);
+		}
+	}
+	struct rankst *rs = &b->ranks[rank];
+	struct async_ent *ae = imap_get(&rs->async, (int64_t)ev->async_id);
+	if (!ae) {
+		ae = async_alloc(b);
+		if (!ae)
+			return -ENOMEM;
+		int rc = imap_put(&rs->async, (int64_t)ev->async_id, ae);
+		if (rc) {
+			async_release(b, ae);
+			return rc;
+		}
+	}
+	ae->dense = rs->next_async++;
+	ae->handle = h;
+	ae->len = len;
+	uint32_t iov = ev->iovcnt;
+	int64_t ret = ev->ret;
+	op->offset = off;
+	op->len = len;
+	op->result = ret == SC_RET_UNKNOWN ? 0 : ret;
+	op->file = o->file;
+	op->handle = h;
+	op->oflags = 0;
+	op->aux = ae->dense;
+	op->kind = ev->call == SC_AREAD ? OP_AREAD : OP_AWRITE;
+	op->flags = ev->opflags;
+	op->iovcnt = (uint16_t)(iov > UINT16_MAX ? UINT16_MAX : iov ? iov : 1);
+	return fast_commit(b, rank, ev, ret, op);
+}
+
+/* do_await + emit for a wait of a rank started, built in place; 1 when
+ * not such or the writer gives no slot (nothing done then). */
+static inline __attribute__((always_inline)) int await_fast(struct builder *b,
+							    const struct sc_event *ev)
+{
+	struct proc *p;
+	if (proc_get(b, ev->pid, &p))
+		return 1;       /* the general path meets the error again */
+	int64_t r = p->rank;
+	if (r < 0 || !b->ranks[r].t0_set)
+		return 1;
+	uint32_t rank = (uint32_t)r;
+	struct rankst *rs = &b->ranks[rank];
+	struct async_ent *ae = imap_get(&rs->async, (int64_t)ev->async_id);
+	if (!ae)
+		return 1;
+	struct op *op = opsw_slot(b->w, rank);
+	if (!op)
+		return 1;
+	int64_t ret = ev->ret;
+	uint8_t fl = ev->opflags;
+	if (ret == SC_RET_UNKNOWN) {
+		op->result = (int64_t)ae->len;
+		fl |= OPF_ASYNC_BYTES;
+	} else {
+		op->result = ret;
+	}
+	op->offset = 0;
+	op->len = 0;
+	op->file = OP_NOFILE;
+	op->handle = ae->handle;
+	op->oflags = 0;
+	op->aux = ae->dense;
+	op->kind = OP_AWAIT;
+	op->flags = fl;
+	op->iovcnt = 1;
+	imap_del(&rs->async, (int64_t)ev->async_id);
+	async_release(b, ae);
+	return fast_commit(b, rank, ev, ret, op);
+}
+
 /* Every event but those builder_event hands its handler itself. */
 static __attribute__((noinline)) int event_slow(struct builder *b, const struct sc_event *ev,
 						struct rerr *e)
 {
 	struct proc *p;
-	if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit"))
+	if (is_io_submit(ev->name))
 		b->iocbs++;
+	b->fdgen++;
 	int rc = proc_get(b, ev->pid, &p);
 	if (!rc) {
 		rc = learn_cwd(p, ev);
@@ -1593,11 +1783,32 @@ static __attribute__((noinline)) int event_slow(struct builder *b, const struct 
 	return rc ? event_fail(ev, rc, e) : 0;
 }
 
+/* An event a fast path did not take: its handler, by the general path
+ * (fdgen bumped: it may change what fdc remembers). */
+static __attribute__((noinline)) int event_general(struct builder *b, const struct sc_event *ev)
+{
+	struct proc *p;
+	b->fdgen++;
+	int rc = proc_get(b, ev->pid, &p);
+	if (rc)
+		return rc;
+	switch (ev->call) {
+	case SC_LSEEK:
+		return do_seek(b, p, ev);
+	case SC_AWAIT:
+		return do_await(b, p, ev);
+	default:
+		return do_data(b, p, ev);
+	}
+}
+
 /*
  * The calls traces are full of go straight to their handler: reads and
  * writes (data_fast, else do_data), seeks (seek_fast, else do_seek), async
- * submits, skipped calls and barriers.  For them learn_cwd has nothing to
- * learn and dispatch would pick that very handler.
+ * submits (async_fast, else do_data) and waits (await_fast, else
+ * do_await), skipped calls and barriers.  For them learn_cwd has nothing
+ * to learn and dispatch would pick that very handler.  The rest:
+ * event_slow.
  */
 int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 {
@@ -1606,27 +1817,30 @@ int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 	struct proc *p;
 	int rc;
 	if (c == SC_READ || c == SC_WRITE) {
-		if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit"))
+		if (is_io_submit(ev->name))
 			b->iocbs++;
-		rc = proc_get(b, ev->pid, &p);
-		if (!rc && (rc = data_fast(b, p, ev)) == 1)
-			rc = do_data(b, p, ev);
+		if ((rc = data_fast(b, ev)) == 1)
+			rc = event_general(b, ev);
 	} else if (c == SC_SKIP) {
 		rc = proc_get(b, ev->pid, &p);
 		if (!rc) {
 			b->st.skipped_calls++;
 			rc = count_skip(b, ev->name);
 		}
-	} else if (c == SC_LSEEK || c == SC_BARRIER || c == SC_AREAD || c == SC_AWRITE) {
-		if (ev->name && ev->name[0] == 'i' && !strcmp(ev->name, "io_submit"))
+	} else if (c == SC_LSEEK || c == SC_BARRIER || c == SC_AREAD || c == SC_AWRITE ||
+		   c == SC_AWAIT) {
+		if (is_io_submit(ev->name))
 			b->iocbs++;
-		rc = proc_get(b, ev->pid, &p);
-		if (!rc) {
-			if (c == SC_LSEEK)
-				rc = (rc = seek_fast(b, p, ev)) == 1 ? do_seek(b, p, ev) : rc;
-			else
-				rc = c == SC_BARRIER ? do_barrier(b, p, ev) : do_data(b, p, ev);
-		}
+		if (c == SC_LSEEK)
+			rc = seek_fast(b, ev);
+		else if (c == SC_AWAIT)
+			rc = await_fast(b, ev);
+		else if (c == SC_BARRIER)   /* no fd table or handle changes */
+			rc = (rc = proc_get(b, ev->pid, &p)) ? rc : do_barrier(b, p, ev);
+		else
+			rc = async_fast(b, ev);
+		if (rc == 1)
+			rc = event_general(b, ev);
 	} else {
 		return event_slow(b, ev, e);
 	}
@@ -1690,10 +1904,12 @@ void builder_free(struct builder *b)
 	}
 	imap_release(&b->procs);
 	for (uint32_t r = 0; r < b->nranks; r++) {
-		struct imap *m = &b->ranks[r].async;
-		for (size_t i = 0; i < m->cap; i++)
-			free(m->vals[i]);
-		imap_release(m);
+		imap_release(&b->ranks[r].async);
+	}
+	while (b->aslabs) {
+		struct aslab *s = b->aslabs;
+		b->aslabs = s->next;
+		free(s);
 	}
 	free(b->ranks);
 	free(b->sizes);

@@ -1881,7 +1881,9 @@ static int (*sys_handler(const char *n))(struct scall *x)
 	return NULL;
 }
 
-static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev,
+/* nm: c->name as the counts keep it (the same string at an address the
+ * builder sees again: its count of a skipped call is then found at once) */
+static int do_sys(struct fstate *s, const struct call *c, const char *nm, struct sc_event *ev,
 		  int (*fn)(struct scall *x), unsigned flags)
 {
 	struct scall x;
@@ -1903,19 +1905,19 @@ static int do_sys(struct fstate *s, const struct call *c, struct sc_event *ev,
 		return bad_args(s, c);
 	if (rc == SYS_SKIP) {
 		ev->call = SC_SKIP;
-		ev->name = c->name;
+		ev->name = nm;
 		ev->path = ev->path2 = NULL;
 		return emit(s, ev);
 	}
 	return rc;
 }
 
-static int do_mpi(struct fstate *s, const struct call *c, struct sc_event *ev, unsigned flags)
+static int do_mpi(struct fstate *s, const struct call *c, const char *n, struct sc_event *ev,
+		  unsigned flags)
 {
 	struct larg own[LMAXARGS];
 	const struct larg *a = own;
 	int na = 0;
-	const char *n = c->name;
 	int64_t v;
 	ev->name = n;
 	ev->ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
@@ -2042,11 +2044,11 @@ static int do_call(struct fstate *s, const struct call *c)
 	if (k->kind == CK_NEW)          /* the name's first call: classify it once */
 		classify(k, c->name);
 	if (k->kind == CK_SYS)
-		return do_sys(s, c, &ev, k->sys, k->flags);
+		return do_sys(s, c, k->name, &ev, k->sys, k->flags);
 	if (k->kind == CK_MPI)
-		return do_mpi(s, c, &ev, k->flags);
+		return do_mpi(s, c, k->name, &ev, k->flags);
 	ev.call = SC_SKIP;          /* a library call around a SYS_ call */
-	ev.name = c->name;
+	ev.name = k->name;          /* c->name's string (see do_sys) */
 	return emit(s, &ev);
 }
 
