@@ -946,9 +946,9 @@ static void cache_scenario(struct fx *f)
 {
 	struct sc_event ev;
 	op_open(f, 2, "/c/a", O_RDWR | O_CREAT, 3);
-	op_open(f, 66, "/c/b", O_RDWR | O_CREAT, 3);   /* (2,3), (66,3): one slot */
+	op_open(f, 36, "/c/b", O_RDWR | O_CREAT, 3);   /* (2,3), (36,3): one slot of fdc_slot() */
 	for (int i = 0; i < 40; i++) {
-		rw(f, i % 3 ? 2 : 66, i % 2 ? SC_WRITE : SC_READ, 3, 100 + (uint64_t)i,
+		rw(f, i % 3 ? 2 : 36, i % 2 ? SC_WRITE : SC_READ, 3, 100 + (uint64_t)i,
 		   i % 9 == 4 ? -EBADF : i % 11 == 5 ? SC_RET_UNKNOWN : 100 + i);
 		if (i % 7 == 3) {
 			ev = ev0(f, 2, SC_LSEEK);
@@ -1019,16 +1019,16 @@ static void cache_scenario(struct fx *f)
 	feed(f, &ev);
 	rw(f, 2, SC_READ, 3, 4, 4);
 	/* close_range */
-	op_open(f, 66, "/c/f", O_RDWR, 4);
-	rw(f, 66, SC_READ, 4, 4, 4);
-	rw(f, 66, SC_READ, 3, 4, 4);
-	ev = ev0(f, 66, SC_CLOSE_RANGE);
+	op_open(f, 36, "/c/f", O_RDWR, 4);
+	rw(f, 36, SC_READ, 4, 4, 4);
+	rw(f, 36, SC_READ, 3, 4, 4);
+	ev = ev0(f, 36, SC_CLOSE_RANGE);
 	ev.fd = 3;
 	ev.fd2 = -1;
 	ev.ret = 0;
 	feed(f, &ev);
-	rw(f, 66, SC_READ, 4, 4, 4);
-	rw(f, 66, SC_READ, 3, 4, 4);
+	rw(f, 36, SC_READ, 4, 4, 4);
+	rw(f, 36, SC_READ, 3, 4, 4);
 	/* a new rank: its first op a wait (unknown), then submits and waits */
 	async_ev(f, 40, SC_AWAIT, -1, SC_NOOFF, 0, 1, 10);
 	op_open(f, 40, "/c/g", O_RDWR, 3);
@@ -1062,6 +1062,62 @@ static void test_fd_cache_same_ops(void **state)
 	char v[32];
 	assert_non_null(opstream_info(&f->s, "unknown_async_waits", v, sizeof(v)));
 	assert_string_equal(v, "5");
+}
+
+/* An fsync whose -y shows its fd is no longer the file's drops the fd
+ * (lookup_fd_slow): what the fast paths remembered of it goes too, while
+ * a plain fsync keeps it. */
+static void test_fd_cache_fsync_stale(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 2, "/c/a", O_RDWR | O_CREAT, 3);
+	rw(f, 2, SC_WRITE, 3, 10, 10);
+	op_fd(f, 2, SC_FSYNC, 3, 0);
+	rw(f, 2, SC_WRITE, 3, 10, 10);
+	struct sc_event ev = ev0(f, 2, SC_FSYNC);
+	ev.fd = 3;
+	ev.fdpath = "socket:[4242]";
+	ev.ret = 0;
+	feed(f, &ev);
+	rw(f, 2, SC_WRITE, 3, 10, 10);  /* an fd not known to be a file now */
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 4);         /* open, write, fsync, write */
+	assert_int_equal(o[1].kind, OP_WRITE);
+	assert_int_equal(o[2].kind, OP_FSYNC);
+	assert_int_equal(o[3].kind, OP_WRITE);
+	assert_int_equal(o[3].offset, 10);
+	assert_true(builder_stats(f->b)->unknown_fd_ops >= 1);
+}
+
+/* Two processes' fd 3 in one slot of the fast paths' cache (fdc_slot):
+ * each one's reads and writes stay on its own file, rank and position. */
+static void test_fd_cache_slot_shared(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 2, "/c/a", O_RDWR | O_CREAT, 3);
+	op_open(f, 36, "/c/b", O_RDWR | O_CREAT, 3);
+	for (int i = 0; i < 6; i++) {
+		rw(f, 36, i % 2 ? SC_READ : SC_WRITE, 3, 100, 100);
+		rw(f, 2, i % 2 ? SC_READ : SC_WRITE, 3, 200, 200);
+		rw(f, 2, SC_WRITE, 3, 200, 200);
+	}
+	finish(f);
+	for (uint32_t r = 0; r < 2; r++) {
+		uint64_t n, pos = 0;
+		const struct op *o = rank_ops(f, r, &n);
+		uint64_t len = r ? 100 : 200;
+		assert_int_equal(n, r ? 7 : 13);
+		for (uint64_t i = 1; i < n; i++) {
+			assert_int_equal(o[i].file, o[0].file);
+			assert_int_equal(o[i].len, len);
+			assert_int_equal(o[i].offset, pos);
+			pos += len;
+		}
+	}
+	assert_string_equal(opstream_path(&f->s, rank_ops(f, 0, &(uint64_t){ 0 })[0].file), "/c/a");
+	assert_string_equal(opstream_path(&f->s, rank_ops(f, 1, &(uint64_t){ 0 })[0].file), "/c/b");
 }
 
 /* count_skip remembers where a name was: the same address holding
@@ -1123,6 +1179,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resolved_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fast_path_same_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_cache_same_ops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_cache_slot_shared, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_cache_fsync_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_names_same_address, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

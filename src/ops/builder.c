@@ -1493,9 +1493,13 @@ static __attribute__((noinline, cold)) int event_fail(const struct sc_event *ev,
 		       ev->name ? ev->name : "event", strerror(-rc));
 }
 
+/* fdc's slot of (pid, fd): the top bits of a multiplicative hash (ranks
+ * often count pids and fds up together: pid * 31 + fd put ten such pairs
+ * in two slots) */
 static inline size_t fdc_slot(int64_t pid, int64_t fd)
 {
-	return (size_t)((uint64_t)pid * 31 + (uint64_t)fd) & 63;
+	return (size_t)(((uint64_t)pid * 0x9e3779b97f4a7c15ull +
+			 (uint64_t)fd * 0xc2b2ae3d27d4eb4full) >> 58);
 }
 
 /*
@@ -1769,7 +1773,12 @@ static __attribute__((noinline)) int event_slow(struct builder *b, const struct 
 	struct proc *p;
 	if (is_io_submit(ev->name))
 		b->iocbs++;
-	b->fdgen++;
+	/* an fd op (fsync, ftruncate...) changes no fd table, handle or
+	 * process, unless -y says its fd is no longer a file's (lookup_fd_slow
+	 * drops the entry then); anything else may */
+	if (!(ev->call < sizeof(fd_kind) && fd_kind[ev->call]) ||
+	    (ev->fdpath && ev->fdpath[0] != '/'))
+		b->fdgen++;
 	int rc = proc_get(b, ev->pid, &p);
 	if (!rc) {
 		rc = learn_cwd(p, ev);
