@@ -102,6 +102,16 @@ static void op_fd(struct fx *f, int64_t pid, enum sc_call c, int64_t fd, int64_t
 	feed(f, &ev);
 }
 
+/* dup2(from, to) = to by pid */
+static void op_dup2(struct fx *f, int64_t pid, int64_t from, int64_t to)
+{
+	struct sc_event ev = ev0(f, pid, SC_DUP2);
+	ev.fd = from;
+	ev.fd2 = to;
+	ev.ret = to;
+	feed(f, &ev);
+}
+
 static void finish(struct fx *f)
 {
 	struct rerr e = { "" };
@@ -488,11 +498,7 @@ static void test_special_files(void **state)
 {
 	struct fx *f = *state;
 	op_open(f, 1, "/dev/null", O_WRONLY, 3);            /* not storage */
-	struct sc_event ev = ev0(f, 1, SC_DUP2);
-	ev.fd = 3;
-	ev.fd2 = 1;
-	ev.ret = 1;
-	feed(f, &ev);
+	op_dup2(f, 1, 3, 1);
 	op_rw(f, 1, SC_WRITE, 1, 100, SC_NOOFF, 100);
 	op_rw(f, 1, SC_WRITE, 3, 100, SC_NOOFF, 100);
 	op_fd(f, 1, SC_CLOSE, 3, 0);
@@ -502,7 +508,7 @@ static void test_special_files(void **state)
 	op_rw(f, 1, SC_WRITE, 5, 10, SC_NOOFF, 10);
 	op_open(f, 1, "/dev/nvme0n1", O_RDWR | O_DIRECT, 6); /* a block device */
 	op_rw(f, 1, SC_READ, 6, 4096, 0, 4096);
-	ev = ev0(f, 1, SC_STAT);
+	struct sc_event ev = ev0(f, 1, SC_STAT);
 	ev.path = "/sys/block/sda/queue/rotational";
 	feed(f, &ev);
 	finish(f);
@@ -966,21 +972,13 @@ static void cache_scenario(struct fx *f)
 	rw(f, 2, SC_WRITE, 3, 10, 10);
 	rw(f, 2, SC_WRITE, 3, 10, 10);
 	/* dup2 3 -> 6, 3 closed, 6 still the file; another dup2'd over 6 */
-	ev = ev0(f, 2, SC_DUP2);
-	ev.fd = 3;
-	ev.fd2 = 6;
-	ev.ret = 6;
-	feed(f, &ev);
+	op_dup2(f, 2, 3, 6);
 	rw(f, 2, SC_READ, 6, 7, 7);
 	op_fd(f, 2, SC_CLOSE, 3, 0);
 	rw(f, 2, SC_READ, 6, 7, 7);
 	op_open(f, 2, "/c/d", O_RDWR, 7);
 	rw(f, 2, SC_READ, 7, 7, 7);
-	ev = ev0(f, 2, SC_DUP2);
-	ev.fd = 7;
-	ev.fd2 = 6;
-	ev.ret = 6;
-	feed(f, &ev);
+	op_dup2(f, 2, 7, 6);
 	rw(f, 2, SC_READ, 6, 7, 7);
 	/* a thread (shared table): its own handle by an implicit open; the
 	 * fd closed by the other thread */

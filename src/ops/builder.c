@@ -267,6 +267,30 @@ static inline void async_release(struct builder *b, struct async_ent *ae)
 	b->afree = ae;
 }
 
+/* A submit of async id on rank's handle h, len bytes: its entry (a
+ * resubmitted id's own, else a new one), numbered in the rank's order. */
+static inline int async_submit(struct builder *b, uint32_t rank, uint64_t id, uint32_t h,
+			       uint64_t len, struct async_ent **out)
+{
+	struct rankst *rs = &b->ranks[rank];
+	struct async_ent *ae = imap_get(&rs->async, (int64_t)id);
+	if (!ae) {
+		ae = async_alloc(b);
+		if (!ae)
+			return -ENOMEM;
+		int rc = imap_put(&rs->async, (int64_t)id, ae);
+		if (rc) {
+			async_release(b, ae);
+			return rc;
+		}
+	}
+	ae->dense = rs->next_async++;
+	ae->handle = h;
+	ae->len = len;
+	*out = ae;
+	return 0;
+}
+
 static uint64_t *size_of(struct builder *b, uint32_t file)
 {
 	if (file < b->nsizes)
@@ -982,22 +1006,10 @@ static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 	if (moved)
 		size_at_least(b, o->file, off + moved);
 	if (async) {
-		uint32_t rank = (uint32_t)p->rank;
-		struct rankst *rs = &b->ranks[rank];
-		struct async_ent *ae = imap_get(&rs->async, (int64_t)ev->async_id);
-		if (!ae) {
-			ae = async_alloc(b);
-			if (!ae)
-				return -ENOMEM;
-			rc = imap_put(&rs->async, (int64_t)ev->async_id, ae);
-			if (rc) {
-				async_release(b, ae);
-				return rc;
-			}
-		}
-		ae->dense = rs->next_async++;
-		ae->handle = h;
-		ae->len = op.len;
+		struct async_ent *ae;
+		rc = async_submit(b, (uint32_t)p->rank, ev->async_id, h, op.len, &ae);
+		if (rc)
+			return rc;
 		op.aux = ae->dense;
 		op.result = ev->ret == SC_RET_UNKNOWN ? 0 : ev->ret;
 	}
@@ -1583,6 +1595,28 @@ static inline __attribute__((always_inline)) int fast_commit(struct builder *b, 
 	return 0;
 }
 
+/* Where a data op on o starts (offset, or o's position when -1, which
+ * then moves by `moved` bytes), with the file's size grown to its end as
+ * do_data grows it. */
+static inline __attribute__((always_inline)) uint64_t fast_place(struct builder *b,
+								 struct ofd *o, int64_t offset,
+								 uint64_t moved)
+{
+	uint64_t off = offset >= 0 ? (uint64_t)offset : o->pos;
+	if (offset < 0)
+		o->pos = off + moved;
+	if (moved) {
+		uint32_t file = o->file;
+		if (file < b->nsizes) {
+			if (b->sizes[file] < off + moved)
+				b->sizes[file] = off + moved;
+		} else {
+			size_at_least(b, file, off + moved);
+		}
+	}
+	return off;
+}
+
 /*
  * The common data event, as do_data + emit would record it, built in
  * place in the rank's writer buffer: a read or write (not async) fast_ofd
@@ -1607,20 +1641,8 @@ static inline __attribute__((always_inline)) int data_fast(struct builder *b,
 	/* from here on as do_data does it */
 	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
 	int64_t ret = ev->ret;
-	int positional = ev->offset >= 0;
-	uint64_t off = positional ? (uint64_t)ev->offset : o->pos;
-	uint64_t moved = ret > 0 ? (uint64_t)ret : ret == SC_RET_UNKNOWN ? len : 0;
-	if (!positional)
-		o->pos = off + moved;
-	if (moved) {
-		uint32_t file = o->file;
-		if (file < b->nsizes) {
-			if (b->sizes[file] < off + moved)
-				b->sizes[file] = off + moved;
-		} else {
-			size_at_least(b, file, off + moved);
-		}
-	}
+	uint64_t off = fast_place(b, o, ev->offset,
+				  ret > 0 ? (uint64_t)ret : ret == SC_RET_UNKNOWN ? len : 0);
 	uint32_t iov = ev->iovcnt;
 	op->offset = off;
 	op->len = len;
@@ -1682,34 +1704,11 @@ static inline __attribute__((always_inline)) int async_fast(struct builder *b,
 		return 1;
 	/* from here on as do_data does it */
 	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
-	int positional = ev->offset >= 0;
-	uint64_t off = positional ? (uint64_t)ev->offset : o->pos;
-	if (!positional)
-		o->pos = off + len;
-	if (len) {
-		uint32_t file = o->file;
-		if (file < b->nsizes) {
-			if (b->sizes[file] < off + len)
-				b->sizes[file] = off + len;
-		} else {
-			size_at_least(b, file, off + len);
-		}
-	}
-	struct rankst *rs = &b->ranks[rank];
-	struct async_ent *ae = imap_get(&rs->async, (int64_t)ev->async_id);
-	if (!ae) {
-		ae = async_alloc(b);
-		if (!ae)
-			return -ENOMEM;
-		int rc = imap_put(&rs->async, (int64_t)ev->async_id, ae);
-		if (rc) {
-			async_release(b, ae);
-			return rc;
-		}
-	}
-	ae->dense = rs->next_async++;
-	ae->handle = h;
-	ae->len = len;
+	uint64_t off = fast_place(b, o, ev->offset, len);
+	struct async_ent *ae;
+	int rc = async_submit(b, rank, ev->async_id, h, len, &ae);
+	if (rc)
+		return rc;
 	uint32_t iov = ev->iovcnt;
 	int64_t ret = ev->ret;
 	op->offset = off;
