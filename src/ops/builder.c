@@ -1505,6 +1505,13 @@ static __attribute__((noinline, cold)) int event_fail(const struct sc_event *ev,
 		       ev->name ? ev->name : "event", strerror(-rc));
 }
 
+/* A fast path's answer when it found the event's open file, rank and
+ * handle but cannot build the record in place (no writer slot, an O_APPEND
+ * write): the general path then does what it does for such an event, which
+ * changes no fd table, handle or process, and fdc stays.  (1: not found,
+ * the general path may change anything.) */
+#define FAST_GENERAL_SAME 2
+
 /* fdc's slot of (pid, fd): the top bits of a multiplicative hash (ranks
  * often count pids and fds up together: pid * 31 + fd put ten such pairs
  * in two slots) */
@@ -1634,10 +1641,10 @@ static inline __attribute__((always_inline)) int data_fast(struct builder *b,
 	if (!o)
 		return 1;
 	if (ev->call == SC_WRITE && ((o->oflags & O_APPEND) || (ev->flags & O_APPEND)))
-		return 1;
+		return FAST_GENERAL_SAME;
 	struct op *op = opsw_slot(b->w, rank);
 	if (!op)
-		return 1;
+		return FAST_GENERAL_SAME;
 	/* from here on as do_data does it */
 	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
 	int64_t ret = ev->ret;
@@ -1668,7 +1675,7 @@ static inline __attribute__((always_inline)) int seek_fast(struct builder *b,
 		return 1;
 	struct op *op = opsw_slot(b->w, rank);
 	if (!op)
-		return 1;
+		return FAST_GENERAL_SAME;
 	/* from here on as do_seek does it */
 	int64_t ret = ev->ret;
 	seek_to(b, o, ev);
@@ -1698,10 +1705,10 @@ static inline __attribute__((always_inline)) int async_fast(struct builder *b,
 	if (!o)
 		return 1;
 	if (ev->call == SC_AWRITE && (o->oflags & O_APPEND))
-		return 1;
+		return FAST_GENERAL_SAME;
 	struct op *op = opsw_slot(b->w, rank);
 	if (!op)
-		return 1;
+		return FAST_GENERAL_SAME;
 	/* from here on as do_data does it */
 	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
 	uint64_t off = fast_place(b, o, ev->offset, len);
@@ -1793,10 +1800,12 @@ static __attribute__((noinline)) int event_slow(struct builder *b, const struct 
 
 /* An event a fast path did not take: its handler, by the general path
  * (fdgen bumped: it may change what fdc remembers). */
-static __attribute__((noinline)) int event_general(struct builder *b, const struct sc_event *ev)
+static __attribute__((noinline)) int event_general(struct builder *b, const struct sc_event *ev,
+						    int same)
 {
 	struct proc *p;
-	b->fdgen++;
+	if (same != FAST_GENERAL_SAME)
+		b->fdgen++;
 	int rc = proc_get(b, ev->pid, &p);
 	if (rc)
 		return rc;
@@ -1827,8 +1836,8 @@ int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 	if (c == SC_READ || c == SC_WRITE) {
 		if (is_io_submit(ev->name))
 			b->iocbs++;
-		if ((rc = data_fast(b, ev)) == 1)
-			rc = event_general(b, ev);
+		if ((rc = data_fast(b, ev)) >= 1)
+			rc = event_general(b, ev, rc);
 	} else if (c == SC_SKIP) {
 		rc = proc_get(b, ev->pid, &p);
 		if (!rc) {
@@ -1847,8 +1856,8 @@ int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 			rc = (rc = proc_get(b, ev->pid, &p)) ? rc : do_barrier(b, p, ev);
 		else
 			rc = async_fast(b, ev);
-		if (rc == 1)
-			rc = event_general(b, ev);
+		if (rc >= 1)
+			rc = event_general(b, ev, rc);
 	} else {
 		return event_slow(b, ev, e);
 	}
