@@ -221,6 +221,7 @@ struct slot {
 	uint8_t piece;               /* part of a longer op: not accounted  */
 };
 
+/* How long issue() waits for the op it issued. */
 enum wait_mode {
 	WAIT_DONE,    /* a traced synchronous call: done before the next op   */
 	WAIT_AWAIT,   /* a traced async submit: in flight until its AWAIT     */
@@ -572,7 +573,6 @@ static struct slot *free_slot(struct wstate *ws, int *ret)
 	return &ws->slots[i];
 }
 
-/* How long issue() waits for the op it issued. */
 static int wait_slot(struct wstate *ws, struct slot *sl)
 {
 	while (slots_busy(&ws->st, sl->req.slot)) {
