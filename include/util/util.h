@@ -163,6 +163,14 @@ const char *fmt_utc_now(char *buf, size_t len);              /* "2026-11-25T08:4
 size_t path_join_buf(char *out, const char *dir, const char *rel);
 size_t path_join_general(char *out, const char *dir, const char *rel);
 
+/* A slot of a table of 1 << (64 - shift) slots for key: the top bits of
+ * key times 2^64 / phi (one multiply; small or regularly spaced keys
+ * spread evenly).  0 < shift < 64. */
+static inline size_t hash_fib(uint64_t key, unsigned shift)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> shift);
+}
+
 /* A hash of the n bytes at s, for tables of names (files, call names):
  * 8 bytes at a time, the last 8 overlapping what came before (every byte
  * counts: names often differ only in the middle, "/scratch/rank0001/

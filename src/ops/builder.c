@@ -1512,13 +1512,12 @@ static __attribute__((noinline, cold)) int event_fail(const struct sc_event *ev,
  * the general path may change anything.) */
 #define FAST_GENERAL_SAME 2
 
-/* fdc's slot of (pid, fd): the top bits of a multiplicative hash (ranks
- * often count pids and fds up together: pid * 31 + fd put ten such pairs
- * in two slots) */
+/* fdc's slot of (pid, fd): a multiplicative hash of the pid plus the fd
+ * times a large odd constant (ranks often count pids and fds up together:
+ * pid * 31 + fd put ten such pairs in two slots) */
 static inline size_t fdc_slot(int64_t pid, int64_t fd)
 {
-	return (size_t)(((uint64_t)pid * 0x9e3779b97f4a7c15ull +
-			 (uint64_t)fd * 0xc2b2ae3d27d4eb4full) >> 58);
+	return hash_fib((uint64_t)pid + (uint64_t)fd * 0x08d90a46e8698ed3ull, 58);
 }
 
 /*
@@ -1628,8 +1627,8 @@ static inline __attribute__((always_inline)) uint64_t fast_place(struct builder 
  * The common data event, as do_data + emit would record it, built in
  * place in the rank's writer buffer: a read or write (not async) fast_ofd
  * finds the ofd of, no O_APPEND (neither the file's nor the call's), the
- * writer giving a slot.  1 when the event is not such (nothing done then:
- * do_data takes it), else 0 or -errno.
+ * writer giving a slot.  1 or FAST_GENERAL_SAME when the event is not
+ * such (nothing done then: do_data takes it), else 0 or -errno.
  */
 _Static_assert((int)OP_READ == (int)SC_READ && (int)OP_WRITE == (int)SC_WRITE,
 	       "data_fast takes the op kind from the call");
@@ -1665,7 +1664,8 @@ static inline __attribute__((always_inline)) int data_fast(struct builder *b,
 }
 
 /* do_seek for an lseek fast_ofd finds the ofd of, built in place; 1 when
- * the writer gives no slot (nothing done then). */
+ * it finds none, FAST_GENERAL_SAME when the writer gives no slot (nothing
+ * done then: do_seek takes it). */
 static inline __attribute__((always_inline)) int seek_fast(struct builder *b,
 							   const struct sc_event *ev)
 {
@@ -1695,7 +1695,8 @@ static inline __attribute__((always_inline)) int seek_fast(struct builder *b,
 /*
  * An async submit as do_data + emit record it, built in place: fast_ofd
  * finds the ofd, not an O_APPEND file's write, the writer gives a slot.
- * 1 when not such (nothing done then: do_data takes it), else 0 or -errno.
+ * 1 or FAST_GENERAL_SAME when not such (nothing done then: do_data takes
+ * it), else 0 or -errno.
  */
 static inline __attribute__((always_inline)) int async_fast(struct builder *b,
 							    const struct sc_event *ev)
@@ -1798,8 +1799,9 @@ static __attribute__((noinline)) int event_slow(struct builder *b, const struct 
 	return rc ? event_fail(ev, rc, e) : 0;
 }
 
-/* An event a fast path did not take: its handler, by the general path
- * (fdgen bumped: it may change what fdc remembers). */
+/* An event a fast path did not take: its handler, by the general path.
+ * fdgen is bumped (that path may change what fdc remembers) unless the
+ * fast path answered FAST_GENERAL_SAME. */
 static __attribute__((noinline)) int event_general(struct builder *b, const struct sc_event *ev,
 						    int same)
 {

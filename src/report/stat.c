@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/stat.h"
+#include "util/util.h"
 
 static const char *const pattern_names[] = {
 	[STAT_PAT_NA] = "N/A",
@@ -124,14 +125,6 @@ const char *stat_fmt_ratio(char *buf, size_t len, uint64_t rbytes, uint64_t wbyt
 
 /* ---- dominant values: exact counts, Misra-Gries past STAT_HH_MAX ---- */
 
-/* The home slot of a key in a table of 1 << (64 - shift) slots: the top
- * bits of a multiplicative hash (one multiply: this is done for every
- * request, and the keys are small numbers or multiples of a block). */
-static inline size_t home(uint64_t key, unsigned shift)
-{
-	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> shift);
-}
-
 /* 64 - log2(cap) for a power of two cap. */
 static inline unsigned cap_shift(size_t cap)
 {
@@ -141,7 +134,7 @@ static inline unsigned cap_shift(size_t cap)
 /* The slot of key: its entry, or the empty slot where it would go. */
 static size_t hh_slot(const struct stat_hh *h, int64_t key)
 {
-	size_t i = home((uint64_t)key, cap_shift(h->cap));
+	size_t i = hash_fib((uint64_t)key, cap_shift(h->cap));
 
 	while (h->e[i].cnt && h->e[i].key != key)
 		i = (i + 1) & (h->cap - 1);
@@ -241,7 +234,7 @@ struct kmap {
 
 static size_t kmap_home(const struct kmap *m, uint64_t k1, uint64_t k2)
 {
-	return home(k1 * 0xff51afd7ed558ccdULL + k2, cap_shift(m->cap));
+	return hash_fib(k1 * 0xff51afd7ed558ccdULL + k2, cap_shift(m->cap));
 }
 
 static struct kent *kmap_find(const struct kmap *m, uint64_t k1, uint64_t k2)

@@ -1135,20 +1135,20 @@ static int replay_op(struct wstate *ws, uint64_t i)
 	/* The common op, the way not_issued(), dispatch(), do_data() and
 	 * issue() would take it: a read or write the trace saw succeed, kept
 	 * by the filter, on a handle open here, of at most a buffer. */
+	int fd;
 	if (ws->rw_short && (op->kind == OP_READ || op->kind == OP_WRITE) && op->result >= 0 &&
-	    op->handle < ws->nhandles && ws->fd[op->handle] >= 0 &&
+	    (fd = handle_fd(ws, op->handle)) >= 0 &&
 	    runner_op_len(op) <= ws->piece && filter_op_kept(ws->filter, op)) {
-		if (op->kind == OP_WRITE)
+		unsigned cls = op->kind == OP_WRITE ? RC_WRITE : RC_READ;
+		if (cls == RC_WRITE)
 			ws->written[ws->hfile[op->handle]] = 1;
 		if (ws->rw_direct) {
 			ws->w->max_inflight = 1;
-			return sync_rw(ws, i, op, ws->fd[op->handle],
-				       op->kind == OP_WRITE ? RC_WRITE : RC_READ);
+			return sync_rw(ws, i, op, fd, cls);
 		}
 		if (!ws->async)
-			return issue_sync(ws, i, ws->fd[op->handle],
-					  op->kind == OP_WRITE ? RC_WRITE : RC_READ);
-		return issue_req(ws, i, ws->fd[op->handle], 0, ws->rw_wait, NULL);
+			return issue_sync(ws, i, fd, cls);
+		return issue_req(ws, i, fd, 0, ws->rw_wait, NULL);
 	}
 	if (not_issued(ws, op, &ret))
 		return ret;

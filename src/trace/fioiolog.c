@@ -372,6 +372,7 @@ out:
 #include "trace/trace.h"
 #include "parse_common.h"
 #include "util/scan.h"
+#include "util/util.h"
 
 struct ifile {
 	char *name;
@@ -473,7 +474,7 @@ static inline size_t name_key(const char *s, size_t n)
 	uint64_t w;
 
 	memcpy(&w, s + n - 8, 8);
-	return (size_t)(((w ^ n) * 0x9e3779b97f4a7c15ull) >> 60);
+	return hash_fib(w ^ n, 60);
 }
 
 /* file_find(L, s, n, 0) for pass 2, the files named lately first: a
