@@ -23,6 +23,7 @@ static void t_names(void **state)
 	assert_int_equal(clock_parse("auto"), CLOCK_SRC_AUTO);
 	assert_int_equal(clock_parse("tsc"), CLOCK_SRC_TSC);
 	assert_int_equal(clock_parse("monotonic"), CLOCK_SRC_MONOTONIC);
+	assert_int_equal(clock_parse("none"), CLOCK_SRC_NONE);
 	assert_int_equal(clock_parse("TSC"), -1);
 	assert_int_equal(clock_parse(""), -1);
 	assert_int_equal(clock_parse("mono"), -1);
@@ -110,6 +111,11 @@ static void t_monotonic(void **state)
 	assert_int_equal(clock_current(), CLOCK_SRC_MONOTONIC);
 	uint64_t a = clock_mono_ns(), v = now_ns(), b = clock_mono_ns();
 	assert_true(a <= v && v <= b);
+	/* none (ops not timed): the run's own times from CLOCK_MONOTONIC */
+	assert_int_equal(clock_setup(CLOCK_SRC_NONE, &why), CLOCK_SRC_MONOTONIC);
+	clock_start();
+	assert_int_equal(clock_tsc.on, 0);
+	assert_int_equal(clock_current(), CLOCK_SRC_MONOTONIC);
 }
 
 /* The mapped TSC read between two CLOCK_MONOTONIC reads, over ~60 ms:

@@ -21,6 +21,7 @@
 #include "report/report.h"
 #include "run/overlap.h"
 #include "run/runner.h"
+#include "run/sched.h"
 
 #define TMPDIR_TEMPLATE "/tmp/replay-test-runnerXXXXXX"
 #include "tmpdir_fixture.h"
@@ -422,6 +423,62 @@ static void test_replay_async(void **state)
 }
 
 
+/* --clock none (o.no_lat): the same ops, bytes, errors and results with
+ * every engine, and no latency recorded; timed, every op has one.  Think
+ * timing reads the clock anyway: its ops keep their latencies. */
+static void test_no_lat(void **state)
+{
+	(void)state;
+	struct engine_ops via_queue = engine_sync;
+	const struct engine_ops *engines[] = { &engine_sync, &via_queue, &engine_libaio,
+					       &engine_uring };
+	const int depth[] = { 1, 1, 4, 4 };
+	int ran = 0;
+
+	for (size_t k = 0; k < sizeof(engines) / sizeof(engines[0]); k++) {
+		struct worker_result *w[3];
+
+		if (!engine_usable(engines[k]))
+			continue;
+		ran++;
+		for (int v = 0; v < 3; v++) {
+			struct runner_opts o = { .engine = engines[k], .depth = depth[k],
+						 .overlap = depth[k] > 1, .continue_on_error = true,
+						 .no_lat = v > 0, .timing = v == 2 ? TIMING_THINK :
+						 TIMING_AFAP, .speed = v == 2 ? 1000.0 : 0 };
+			struct fixture f;
+
+			w[v] = calloc(1, sizeof(*w[v]));
+			make_trace(&f);
+			build_plan(&f);
+			assert_int_equal(run_rank(&f, &o, w[v], NULL), 0);
+			assert_size(&f, "data/out.dat", 20000);
+			release(&f);
+		}
+		for (unsigned c = 0; c < RC__COUNT; c++) {
+			const struct class_stats *a = &w[0]->cls[c], *b = &w[1]->cls[c];
+
+			assert_int_equal(a->total_ios, b->total_ios);
+			assert_int_equal(a->io_bytes, b->io_bytes);
+			assert_int_equal(a->done_bytes, b->done_bytes);
+			assert_int_equal(a->short_ios, b->short_ios);
+			assert_int_equal(a->errors, b->errors);
+			/* timed: every op; not timed: none */
+			assert_int_equal(a->lat.n, a->total_ios);
+			assert_int_equal(b->lat.n, 0);
+			assert_true(b->lat.max == 0 && b->lat.sum == 0.0);
+			assert_int_equal(w[2]->cls[c].lat.n, w[2]->cls[c].total_ios);
+		}
+		assert_int_equal(w[0]->cls[RC_WRITE].total_ios, 3);
+		assert_int_equal(w[1]->errno_counts[EBADF], 1);
+		assert_int_equal(w[1]->bytes_done, w[0]->bytes_done);
+		assert_int_equal(w[1]->ops_done, 17);
+		for (int v = 0; v < 3; v++)
+			free(w[v]);
+	}
+	assert_true(ran >= 2);      /* sync, both ways, at least */
+}
+
 /* --overlap at depth 32: writes to disjoint ranges of one file go in
  * flight together (more than OVL_LIST_MAX of them: the index's trees),
  * while writes to one range, or reads of the range a write covers, go
@@ -752,6 +809,7 @@ int main(void)
 		cmocka_unit_test(test_buffer_bounded),
 		cmocka_unit_test(test_pieces),
 		cmocka_unit_test(test_sync_direct_path),
+		cmocka_unit_test(test_no_lat),
 		cmocka_unit_test(test_flush_open_error),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);

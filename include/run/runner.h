@@ -53,6 +53,9 @@ struct runner_opts {
 	uint64_t sample_interval_ns; /* timeline sampling (0: 100 ms)          */
 	uint64_t buf_max;            /* I/O buffer bound (0: RUNNER_BUF_MAX)   */
 	int timing;                  /* enum timing_mode (sched.h)             */
+	bool no_lat;                 /* --clock none: ops not timed, latency
+	                              * histograms left empty (afap only: the
+	                              * other timings read the clock anyway) */
 	double speed;                /* traced times divided by it (0: 1)      */
 	uint64_t trace_t0;           /* earliest traced start of the replayed
 	                              * ranks (ns; 0 unknown): parallel timed

@@ -20,7 +20,9 @@
 #include <x86intrin.h>
 #endif
 
-enum clock_source { CLOCK_SRC_AUTO, CLOCK_SRC_TSC, CLOCK_SRC_MONOTONIC };
+/* CLOCK_SRC_NONE: no op is timed (run --clock none); the run's own
+ * durations are read from CLOCK_MONOTONIC. */
+enum clock_source { CLOCK_SRC_AUTO, CLOCK_SRC_TSC, CLOCK_SRC_MONOTONIC, CLOCK_SRC_NONE };
 
 #define CLOCK_CAL_NS 5000000ull  /* the TSC rate is measured over 5 ms */
 
@@ -57,7 +59,7 @@ static inline uint64_t now_ns(void)
 	return clock_mono_ns();
 }
 
-/* "auto", "tsc" or "monotonic": the enum, or -1. */
+/* "auto", "tsc", "monotonic" or "none": the enum, or -1. */
 int clock_parse(const char *s);
 /* The name a source is reported by ("tsc" or "monotonic"). */
 const char *clock_name(int src);
@@ -66,7 +68,7 @@ const char *clock_name(int src);
  * read from cs_path; NULL: the running kernel's). */
 int clock_tsc_usable(const char *cs_path, const char **why);
 /* Pick now_ns()'s source: want CLOCK_SRC_AUTO takes the TSC where usable,
- * else CLOCK_MONOTONIC.  Returns the source picked (CLOCK_SRC_TSC or
+ * else CLOCK_MONOTONIC (as do MONOTONIC and NONE).  Returns the source picked (CLOCK_SRC_TSC or
  * CLOCK_SRC_MONOTONIC), or -ENOTSUP with *why when the TSC was asked for
  * and is not usable.  The TSC's rate is measured from here to
  * clock_start() (CLOCK_CAL_NS at least), so that the work done between

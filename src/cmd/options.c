@@ -59,7 +59,7 @@ const struct optdef opt_table[] = {
 	{ OPT_STATUS_INTERVAL, 0, "status-interval", "SECONDS", CMD_RUN,
 	  "a progress line on stderr every SECONDS, tty or\nnot (batch logs); 0: none (default)" },
 	{ OPT_CLOCK, 0, "clock", "SOURCE", CMD_RUN,
-	  "what op times are read from: auto (default: tsc\nwhere the kernel's clocksource is tsc), tsc,\nmonotonic (clock_gettime)" },
+	  "what op times are read from: auto (default: tsc\nwhere the kernel's clocksource is tsc), tsc,\nmonotonic (clock_gettime); none: ops not timed\n(no latencies, least CPU per op; afap only)" },
 	{ OPT_DRY, 0, "dry-run", NULL, CMD_RUN, "print the plan (files, sizes, ranks) and exit" },
 	{ OPT_FORCE, 0, "force", NULL, CMD_RUN, "allow overwriting existing files in TARGET_DIR" },
 	{ OPT_FORCE, 0, "force", NULL, CMD_GEN, "replace an existing PATH written by replay gen" },
@@ -368,7 +368,7 @@ void opts_print_bash_completion(FILE *f)
 	      "        -e|--engine) COMPREPLY=($(compgen -W 'sync libaio io_uring null' -- \"$cur\")) ;;\n"
 	      "        -f|--format) COMPREPLY=($(compgen -W 'strace lanl sandia dxt fio-iolog' -- \"$cur\")) ;;\n"
 	      "        --bind) COMPREPLY=($(compgen -W 'spread core numa none' -- \"$cur\")) ;;\n"
-	      "        --clock) COMPREPLY=($(compgen -W 'auto tsc monotonic' -- \"$cur\")) ;;\n"
+	      "        --clock) COMPREPLY=($(compgen -W 'auto tsc monotonic none' -- \"$cur\")) ;;\n"
 	      "        --timing) COMPREPLY=($(compgen -W 'afap think trace' -- \"$cur\")) ;;\n"
 	      "        -t|--to) COMPREPLY=($(compgen -W 'ops fio-iolog' -- \"$cur\")) ;;\n"
 	      "        *) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"

@@ -145,7 +145,7 @@ static int run_option(void *ctx, int id, const char *arg)
 	case OPT_CLOCK:
 		c->clock = clock_parse(arg);
 		if (c->clock < 0) {
-			die_msg("invalid clock '%s': expected auto, tsc or monotonic", arg);
+			die_msg("invalid clock '%s': expected auto, tsc, monotonic or none", arg);
 			return -1;
 		}
 		return 0;
@@ -243,6 +243,12 @@ static int check_setup(struct run_cli *c)
 	}
 	if (c->output && check_output_file(c->output, "result file"))
 		return -1;
+	if (c->clock == CLOCK_SRC_NONE && c->ro.timing != TIMING_AFAP) {
+		die_msg("--clock none needs --timing afap: think and trace timing read the"
+			" clock around every op");
+		return -1;
+	}
+	c->ro.no_lat = c->clock == CLOCK_SRC_NONE;
 	if (c->speed_given && c->ro.timing == TIMING_AFAP && !c->quiet)
 		warn_msg("--speed has no effect with --timing afap (no schedule to scale)");
 	if (c->ro.depth > 1 && (c->ro.engine->flags & ENGINE_F_SYNC) && !c->quiet)
@@ -430,7 +436,7 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 		return ret;
 	}
 	clock_start();          /* the TSC's rate measured across runner_init */
-	st->clock = clock_name(clock_current());
+	st->clock = c->clock == CLOCK_SRC_NONE ? "none" : clock_name(clock_current());
 	if (c->x && c->x->runner && c->x->runner(c->x->ctx, st->runner) < 0)
 		return -EINVAL;
 	fill_report_info(st, c);

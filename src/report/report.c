@@ -696,10 +696,14 @@ static void print_class(FILE *f, const struct report_agg *a, int c)
 	}
 	fprintf(f, "%-6s %9.0f %11s %9s %9s", rclass_name(c), (double)cs->total_ios / runs,
 		fmt_bytes(b1, sizeof(b1), (double)cs->io_bytes / runs), t, io);
-	fprintf(f, " %10s", fmt_ns(b1, sizeof(b1), (double)hist_percentile(&cs->lat, 50)));
-	fprintf(f, " %10s", fmt_ns(b2, sizeof(b2), (double)hist_percentile(&cs->lat, 90)));
-	fprintf(f, " %10s", fmt_ns(b3, sizeof(b3), (double)hist_percentile(&cs->lat, 99)));
-	fprintf(f, " %10s", fmt_ns(b4, sizeof(b4), (double)cs->lat.max));
+	if (!cs->lat.n)         /* ops not timed (--clock none) */
+		fprintf(f, " %10s %10s %10s %10s", "-", "-", "-", "-");
+	else {
+		fprintf(f, " %10s", fmt_ns(b1, sizeof(b1), (double)hist_percentile(&cs->lat, 50)));
+		fprintf(f, " %10s", fmt_ns(b2, sizeof(b2), (double)hist_percentile(&cs->lat, 90)));
+		fprintf(f, " %10s", fmt_ns(b3, sizeof(b3), (double)hist_percentile(&cs->lat, 99)));
+		fprintf(f, " %10s", fmt_ns(b4, sizeof(b4), (double)cs->lat.max));
+	}
 	if (cs->errors || cs->short_ios)
 		fprintf(f, "  (%llu errors, %llu short)", (unsigned long long)cs->errors,
 			(unsigned long long)cs->short_ios);
@@ -789,6 +793,8 @@ static void print_all(FILE *f, const struct report_info *ri, const struct report
 	for (int c = 0; c < RC__COUNT; c++)
 		if (a->cls[c].total_ios)
 			print_class(f, a, c);
+	if (ri->clock && !strcmp(ri->clock, "none"))
+		fprintf(f, "latency:     not measured (--clock none)\n");
 	print_notes(f, a);
 }
 

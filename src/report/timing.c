@@ -156,12 +156,17 @@ void report_timing_print(FILE *f, const struct report_info *ri, const struct rep
 	const struct traced_times *t = ri->traced;
 	if (!t || !t->have_dur)
 		return;
-	fprintf(f, "fidelity:    %-6s %11s %11s %9s %11s %11s %9s\n", "class", "traced p50",
-		"replay p50", "error", "traced p99", "replay p99", "error");
+	const char *lead = "fidelity:   ";   /* until a line has said it */
 	for (int c = 0; c < RC__COUNT; c++) {
 		const struct hist *tr = &t->lat[c], *rp = &a->cls[c].lat;
-		if (!tr->n || !rp->n)
+		if (!tr->n || !rp->n)   /* not traced, or not timed (--clock none) */
 			continue;
+		if (*lead) {
+			fprintf(f, "%s %-6s %11s %11s %9s %11s %11s %9s\n", lead, "class",
+				"traced p50", "replay p50", "error", "traced p99", "replay p99",
+				"error");
+			lead = "";
+		}
 		double t50 = (double)hist_percentile(tr, 50), r50 = (double)hist_percentile(rp, 50);
 		double t99 = (double)hist_percentile(tr, 99), r99 = (double)hist_percentile(rp, 99);
 		fprintf(f, "             %-6s %11s %11s %+8.1f%% %11s %11s %+8.1f%%\n", rclass_name(c),
@@ -170,6 +175,6 @@ void report_timing_print(FILE *f, const struct report_info *ri, const struct rep
 	}
 	double tr = t->nprocs ? (double)t->rank_ns_sum / (double)t->nprocs : 0;
 	double rp = a->nrank_io ? (double)a->rank_io_sum / (double)a->nrank_io : 0;
-	fprintf(f, "             rank time: traced %s, replayed %s (%+.1f %%)\n",
+	fprintf(f, "%-12s rank time: traced %s, replayed %s (%+.1f %%)\n", *lead ? lead : "",
 		fmt_ns(b1, sizeof(b1), tr), fmt_ns(b2, sizeof(b2), rp), err_pct(rp, tr));
 }

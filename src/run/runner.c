@@ -264,6 +264,7 @@ struct wstate {
 	uint64_t bar_k;              /* traced barriers passed              */
 	const uint64_t *true_off;    /* appends: where the file really ends  */
 	bool timed;                  /* --timing think|trace                 */
+	bool lat;                    /* ops timed (all but --clock none)     */
 	bool ahead;                  /* trace timing, async: data ops in flight */
 	uint64_t offset;             /* rank's traced start after the first  */
 	struct sched sch;
@@ -382,6 +383,7 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	ws->timed = o->timing != TIMING_AFAP;
 	ws->ahead = o->timing == TIMING_TRACE && ws->async;
 	ws->rw_short = !ws->timed && !o->direct;
+	ws->lat = !o->no_lat || ws->timed;
 	ws->rw_wait = !ws->async ? WAIT_DONE : o->overlap || ws->ahead ? WAIT_AHEAD : WAIT_DONE;
 	ws->filter = c->plan ? c->plan->filter : NULL;
 	/* timed: timers fire when asked, not up to 50 us later (the default
@@ -393,14 +395,24 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	return 0;
 }
 
-static void account(struct worker_result *w, unsigned cls, uint64_t traced, int64_t res,
-		    uint64_t want, uint64_t lat)
+/* An op's clock reading: 0 when ops are not timed (--clock none). */
+static inline uint64_t op_now(const struct wstate *ws)
 {
+	return ws->lat ? now_ns() : 0;
+}
+
+/* An op done: counted, and its latency lat added when ops are timed
+ * (`timed`: ws->lat, a constant where the caller is specialised). */
+static inline void account_t(const struct wstate *ws, unsigned cls, uint64_t traced,
+			     int64_t res, uint64_t want, uint64_t lat, bool timed)
+{
+	struct worker_result *w = ws->w;
 	struct class_stats *cs = &w->cls[cls];
 
 	cs->total_ios++;
 	cs->io_bytes += traced;
-	hist_add(&cs->lat, lat);
+	if (timed)
+		hist_add(&cs->lat, lat);
 	if (res < 0) {
 		cs->errors++;
 		return;
@@ -411,6 +423,12 @@ static void account(struct worker_result *w, unsigned cls, uint64_t traced, int6
 			cs->short_ios++;
 		__atomic_store_n(&w->bytes_done, w->bytes_done + (uint64_t)res, RELAXED);
 	}
+}
+
+static void account(const struct wstate *ws, unsigned cls, uint64_t traced, int64_t res,
+		    uint64_t want, uint64_t lat)
+{
+	account_t(ws, cls, traced, res, want, lat, ws->lat);
 }
 
 const char *mismatch_policy_name(int m)
@@ -503,7 +521,7 @@ static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
 	if (sl->piece) {
 		sl->req.res = res;      /* issue_pieces() accounts for the op */
 	} else {
-		account(ws->w, sl->cls, sl->traced, res, want, t_end - sl->req.t_start_ns);
+		account(ws, sl->cls, sl->traced, res, want, t_end - sl->req.t_start_ns);
 		if (sl->cls == RC_READ || sl->cls == RC_WRITE)
 			ret = data_result(ws, sl->op_idx, res, want);
 		else if (res < 0)
@@ -520,7 +538,7 @@ static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
 static int reap_batch(struct wstate *ws, unsigned min, const struct timespec *timeout, int *ret)
 {
 	int n = ws->eng.ops->reap(&ws->eng, min, ws->nslots, ws->done, timeout);
-	uint64_t t = now_ns();
+	uint64_t t = op_now(ws);
 
 	if (n == -EINTR || n == -EAGAIN)
 		return 0;
@@ -650,7 +668,7 @@ static int slot_queue(struct wstate *ws, struct slot *sl, int *ret)
 
 	*ret = 0;
 	for (;;) {
-		sl->req.t_start_ns = now_ns();
+		sl->req.t_start_ns = op_now(ws);
 		q = ws->eng.ops->queue(&ws->eng, &sl->req);
 		if (q != ENGINE_BUSY)
 			return q;
@@ -713,12 +731,12 @@ static int issue_req(struct wstate *ws, uint64_t idx, int fd, uint32_t align,
 	}
 	if (q < 0) {
 		sl->req.res = q;
-		ret = complete_slot(ws, sl, now_ns());
+		ret = complete_slot(ws, sl, op_now(ws));
 	} else if (q == ENGINE_COMPLETED) {
 		/* done inside queue(): still one op in flight with those queued */
 		if (ws->inflight + 1 > ws->w->max_inflight)
 			ws->w->max_inflight = ws->inflight + 1;
-		ret = complete_slot(ws, sl, now_ns());
+		ret = complete_slot(ws, sl, op_now(ws));
 	} else {
 		ret = slot_submitted(ws, sl, file, op->aux, wait);
 	}
@@ -732,7 +750,7 @@ static int issue_req(struct wstate *ws, uint64_t idx, int fd, uint32_t align,
 static int issue_pieces(struct wstate *ws, uint64_t idx, int fd, uint32_t align)
 {
 	const struct op *op = &ws->ops[idx];
-	uint64_t want = runner_op_len(op), done = 0, extra = 0, t0 = now_ns();
+	uint64_t want = runner_op_len(op), done = 0, extra = 0, t0 = op_now(ws);
 	int64_t res = 0;
 	int ret;
 
@@ -758,7 +776,7 @@ static int issue_pieces(struct wstate *ws, uint64_t idx, int fd, uint32_t align)
 		ws->w->rounded_ops++;
 		ws->w->rounded_extra_bytes += extra;
 	}
-	account(ws->w, rclass_of(op->kind), want, res, want, now_ns() - t0);
+	account(ws, rclass_of(op->kind), want, res, want, op_now(ws) - t0);
 	return data_result(ws, idx, res, want);
 }
 
@@ -771,28 +789,38 @@ static int64_t sync_queue_req(struct wstate *ws, const struct op *op, int fd,
 
 	runner_op_req(op, fd, ws->buf, 0, &req);
 	req.op_index = (uint32_t)(op - ws->ops);
-	*t0 = now_ns();
+	*t0 = op_now(ws);
 	q = ws->eng.ops->queue(&ws->eng, &req);
-	*t = now_ns();
+	*t = op_now(ws);
 	return q < 0 ? q : req.res;
 }
 
 /* The sync engine's read or write of op idx (cls RC_READ or RC_WRITE),
  * whole, from ws->buf: timed, accounted and checked as issue_sync() does
  * a request through queue(). */
+static inline __attribute__((always_inline)) int
+sync_rw_t(struct wstate *ws, uint64_t idx, const struct op *op, int fd, unsigned cls, bool timed)
+{
+	uint64_t want = runner_op_len(op), t0 = 0, t = 0;
+	int64_t res;
+
+	if (timed)
+		t0 = now_ns();
+	res = engine_sync_rw(&ws->eng, fd, cls == RC_WRITE, ws->buf, want, op->offset);
+	if (timed)
+		t = now_ns();
+	if (idx == ws->cur_idx)
+		ws->t_ret = t;
+	account_t(ws, cls, want, res, want, t - t0, timed);
+	return data_result(ws, idx, res, want);
+}
+
+/* (one copy timed, one not: the test of ws->lat made once per op) */
 static inline int sync_rw(struct wstate *ws, uint64_t idx, const struct op *op, int fd,
 			  unsigned cls)
 {
-	uint64_t want = runner_op_len(op), t0, t;
-	int64_t res;
-
-	t0 = now_ns();
-	res = engine_sync_rw(&ws->eng, fd, cls == RC_WRITE, ws->buf, want, op->offset);
-	t = now_ns();
-	if (idx == ws->cur_idx)
-		ws->t_ret = t;
-	account(ws->w, cls, want, res, want, t - t0);
-	return data_result(ws, idx, res, want);
+	return ws->lat ? sync_rw_t(ws, idx, op, fd, cls, true) :
+			 sync_rw_t(ws, idx, op, fd, cls, false);
 }
 
 /* A synchronous engine's request (whole, not rounded): done inside
@@ -813,7 +841,7 @@ static int issue_sync(struct wstate *ws, uint64_t idx, int fd, unsigned cls)
 	res = sync_queue_req(ws, op, fd, &t0, &t);
 	if (idx == ws->cur_idx)
 		ws->t_ret = t;
-	account(ws->w, cls, want, res, want, t - t0);
+	account(ws, cls, want, res, want, t - t0);
 	if (cls == RC_READ || cls == RC_WRITE)
 		return data_result(ws, idx, res, want);
 	return res < 0 ? op_failed(ws, idx, (int)-res) : 0;
@@ -851,9 +879,9 @@ static inline int handle_fd(const struct wstate *ws, uint32_t h)
 /* A metadata op done by the runner itself (not through the engine). */
 static int meta_done(struct wstate *ws, uint64_t idx, unsigned cls, int res, uint64_t t0)
 {
-	uint64_t t = now_ns();
+	uint64_t t = op_now(ws);
 	ws->t_ret = t;
-	account(ws->w, cls, 0, res, 0, t - t0);
+	account(ws, cls, 0, res, 0, t - t0);
 	return res < 0 ? op_failed(ws, idx, -res) : 0;
 }
 
@@ -874,7 +902,7 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 		close(ws->fd[op->handle]);
 		ws->fd[op->handle] = FD_NONE;
 	}
-	t0 = now_ns();
+	t0 = op_now(ws);
 	fd = plan_openat(c->plan, c->copy, op->file, flags, (mode_t)op->aux);
 	/* --direct on a directory (or a file system without O_DIRECT): the
 	 * open the trace made, without it */
@@ -948,7 +976,7 @@ static int do_close(struct wstate *ws, uint64_t idx, const struct op *op)
 
 	if (fd < 0)
 		return 0;
-	t0 = now_ns();
+	t0 = op_now(ws);
 	res = close(fd) < 0 ? -errno : 0;
 	ws->fd[op->handle] = FD_NONE;
 	return meta_done(ws, idx, RC_CLOSE, res, t0);
@@ -962,7 +990,7 @@ static int do_resize(struct wstate *ws, uint64_t idx, const struct op *op)
 	if (fd < 0)
 		return 0;
 	ws->written[ws->hfile[op->handle]] = 1;
-	t0 = now_ns();
+	t0 = op_now(ws);
 	if (op->kind == OP_FTRUNCATE)
 		res = ftruncate(fd, (off_t)op->len) < 0 ? -errno : 0;
 	else
@@ -972,7 +1000,7 @@ static int do_resize(struct wstate *ws, uint64_t idx, const struct op *op)
 
 static int do_stat(struct wstate *ws, uint64_t idx, const struct op *op)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = op_now(ws);
 	struct stat st;
 	int fd, res;
 
@@ -1001,7 +1029,7 @@ static int do_path_op(struct wstate *ws, uint64_t idx, const struct op *op)
 		ws->w->skipped_nohandle++;
 		return 0;
 	}
-	t0 = now_ns();
+	t0 = op_now(ws);
 	switch (op->kind) {
 	case OP_UNLINK:
 		res = plan_unlink(c->plan, c->copy, op->file);

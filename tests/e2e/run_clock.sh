@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --clock auto|tsc|monotonic: options.clock in the JSON says which clock
+# --clock auto|tsc|monotonic|none: options.clock in the JSON says which clock
 # timed the ops, auto picks the TSC exactly when the kernel's clocksource
 # is tsc and the CPU's TSC is invariant (read here from sysfs and
 # /proc/cpuinfo), and times on either clock are bounded from outside: a
@@ -51,9 +51,44 @@ for c in auto monotonic $([ "$want" = tsc ] && echo tsc); do
 done
 [ -z "$(ls -A "$tgt")" ] || fail "files left in the target"
 
+# --clock none: no op timed. The same writes as the trace holds (counted
+# here with awk, not by replay), options.clock "none", empty latencies in
+# the JSON (fio's shape: N 0), "-" in the summary; refused with think or
+# trace timing, which read the clock around every op.
+# (a call's result is on its line, or on its "<... pwrite64 resumed>" half)
+read -r want_n want_b < <(awk '($3 ~ /^pwrite64\(/ || /<\.\.\. pwrite64 resumed>/) && / = [0-9]+ / {
+    r = $0; sub(/.* = /, "", r); split(r, f, " "); n++; s += f[1] } END { print n + 0, s + 0 }' "$tmp/ck.txt")
+[ "$want_n" -gt 0 ] || fail "no pwrite64 in the generated trace"
+for e in sync null; do
+    "$REPLAY" run --no-drop-caches --clock none -e "$e" -o "$tmp/none-$e.json" \
+        "$tmp/ck.txt" "$tgt" > "$tmp/none-$e.txt"
+    jq -e --argjson n "$want_n" --argjson b "$want_b" '.options.clock == "none"
+        and ([.jobs[].write.total_ios] | add) == $n and ([.jobs[].write.io_bytes] | add) == $b
+        and all(.jobs[] | .write, .sync; .lat_ns.N == 0 and (.clat_ns.N // 0) == 0
+                and .lat_ns.max == 0)
+        and (.fidelity.by_class | length) == 0 and .runs[0].completion_ns > 0' \
+        "$tmp/none-$e.json" >/dev/null \
+        || fail "--clock none -e $e: $(jq -c '{clock: .options.clock, w: [.jobs[].write | {total_ios, io_bytes, lat_ns}]}' \
+           "$tmp/none-$e.json") (trace: $want_n writes, $want_b bytes)"
+    grep -q '^latency: *not measured (--clock none)$' "$tmp/none-$e.txt" || fail "summary: no latency note"
+    grep -Eq '^write +'"$want_n"' .* +- +- +- +-$' "$tmp/none-$e.txt" \
+        || fail "summary: write row $(grep '^write' "$tmp/none-$e.txt")"
+done
+# timed, the same run has a latency for every op
+"$REPLAY" run --quiet --no-drop-caches -o "$tmp/timed.json" "$tmp/ck.txt" "$tgt" >/dev/null
+jq -e --argjson n "$want_n" '([.jobs[].write.lat_ns.N] | add) == $n' "$tmp/timed.json" >/dev/null \
+    || fail "timed run: $(jq -c '[.jobs[].write.lat_ns.N]' "$tmp/timed.json") latencies, $want_n writes"
+for t in think trace; do
+    if "$REPLAY" run --clock none --timing "$t" "$tmp/ck.txt" "$tgt" 2>"$tmp/err.txt"; then
+        fail "--clock none --timing $t accepted"
+    fi
+    grep -q -- "--clock none needs --timing afap" "$tmp/err.txt" || fail "message: $(cat "$tmp/err.txt")"
+done
+[ -z "$(ls -A "$tgt")" ] || fail "files left in the target"
+
 # a clock that is not one: exit 2 and the choices
 if "$REPLAY" run --clock hpet "$tmp/ck.txt" "$tgt" 2>"$tmp/err.txt"; then fail "--clock hpet accepted"; fi
-grep -q "invalid clock 'hpet': expected auto, tsc or monotonic" "$tmp/err.txt" || fail "message: $(cat "$tmp/err.txt")"
+grep -q "invalid clock 'hpet': expected auto, tsc, monotonic or none" "$tmp/err.txt" || fail "message: $(cat "$tmp/err.txt")"
 
 # the kernel's clocksource is not tsc: auto takes monotonic, tsc is refused
 if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null || [ ! -e "$cs" ]; then
