@@ -32,11 +32,31 @@ struct slots {
 int  slots_init(struct slots *t, unsigned n);    /* 0, -EINVAL (n == 0), -ENOMEM */
 void slots_release(struct slots *t);
 /* Take a free slot (now busy): its number, or -1 when all are busy.  The
- * slot given back last is taken first. */
-int  slots_get(struct slots *t);
+ * slot given back last is taken first.  (Inline, with slots_put: once per
+ * request each.) */
+static inline int slots_get(struct slots *t)
+{
+	unsigned i;
+
+	if (!t->nfree)
+		return -1;
+	i = t->free[--t->nfree];
+	t->busy[i] = 1;
+	return (int)i;
+}
+/* slots_put()'s part for a slot an async wait waits for (slots.c). */
+void slots_unlink_awaited(struct slots *t, unsigned i);
 /* Give a busy slot back (out of the async index too); anything else is
  * ignored. */
-void slots_put(struct slots *t, unsigned i);
+static inline void slots_put(struct slots *t, unsigned i)
+{
+	if (i >= t->n || !t->busy[i])
+		return;
+	if (t->awaited[i])
+		slots_unlink_awaited(t, i);
+	t->busy[i] = 0;
+	t->free[t->nfree++] = i;
+}
 bool slots_busy(const struct slots *t, unsigned i);
 /* Busy slot i carries async id `id` until it is given back. */
 void slots_await(struct slots *t, unsigned i, uint32_t id);

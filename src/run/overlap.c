@@ -19,7 +19,7 @@
 
 #include "run/overlap.h"
 
-#define NIL UINT32_MAX
+#define NIL OVL_NIL
 
 int overlap_init(struct overlap *o, unsigned nslots, unsigned nfiles)
 {
@@ -45,11 +45,6 @@ void overlap_release(struct overlap *o)
 	o->s = NULL;
 	o->f = NULL;
 	o->nslots = o->nfiles = o->busy = 0;
-}
-
-static struct ovl_file *file_of(struct overlap *o, uint32_t file)
-{
-	return &o->f[file < o->nfiles ? file : o->nfiles];
 }
 
 /* ---- the treap ------------------------------------------------------- */
@@ -192,20 +187,13 @@ static uint32_t list_find(const struct ovl_slot *s, const struct ovl_file *f, ui
 	return NIL;
 }
 
-int overlap_conflicts(struct overlap *o, uint32_t file, uint64_t off, uint64_t len,
-		      int write, unsigned *slot)
+/* Inside the span of file f's ops in flight: look (the list while short,
+ * else the trees). */
+int overlap_find(struct overlap *o, struct ovl_file *f, uint64_t off, uint64_t end, int write,
+		 unsigned *slot)
 {
-	struct ovl_file *f;
-	uint64_t end = off + len;
 	uint32_t hit;
 
-	if (!len || !o->busy)
-		return 0;
-	f = file_of(o, file);
-	if (!f->inflight || (!write && !f->nwrites))
-		return 0;
-	if (write ? end <= f->lo || off >= f->hi : end <= f->wlo || off >= f->whi)
-		return 0;               /* outside all that was in flight */
 	if (!f->indexed && f->inflight > OVL_LIST_MAX)
 		make_indexed(o, f);     /* a long list, with a write to check */
 	if (!f->indexed) {
@@ -222,74 +210,15 @@ int overlap_conflicts(struct overlap *o, uint32_t file, uint64_t off, uint64_t l
 	return 1;
 }
 
-void overlap_add(struct overlap *o, unsigned slot, uint32_t file, uint64_t off, uint64_t len,
-		 int write)
+void overlap_tree_add(struct overlap *o, struct ovl_file *f, unsigned slot)
 {
-	struct ovl_file *f;
-	struct ovl_slot *n;
-
-	if (slot >= o->nslots)
-		return;
-	overlap_done(o, slot);          /* a busy slot reused: replaced */
-	f = file_of(o, file);
-	n = &o->s[slot];
-	*n = (struct ovl_slot){ .off = off, .end = off + len, .write = (uint8_t)!!write, .busy = 1,
-				.file = (uint32_t)(f - o->f) };
-	f->inflight++;
-	f->nwrites += n->write;
-	o->busy++;
-	if (off < f->lo)
-		f->lo = off;
-	if (n->end > f->hi)
-		f->hi = n->end;
-	if (write && off < f->wlo)
-		f->wlo = off;
-	if (write && n->end > f->whi)
-		f->whi = n->end;
-	/* listed until a check has to look inside [lo, hi) with the list long */
-	if (f->indexed) {
-		tree_add(o, write ? &f->writes : &f->reads, slot);
-	} else {
-		n->left = NIL;
-		n->right = f->list;
-		if (f->list != NIL)
-			o->s[f->list].left = slot;
-		f->list = slot;
-	}
+	tree_add(o, o->s[slot].write ? &f->writes : &f->reads, slot);
 }
 
-void overlap_done(struct overlap *o, unsigned slot)
+void overlap_tree_done(struct overlap *o, struct ovl_file *f, unsigned slot)
 {
-	struct ovl_slot *n;
-	struct ovl_file *f;
-
-	if (slot >= o->nslots || !o->s[slot].busy)
-		return;
-	n = &o->s[slot];
-	f = &o->f[n->file];
-	if (f->indexed) {
-		if (n->write)
-			f->writes = erase(o->s, f->writes, slot);
-		else
-			f->reads = erase(o->s, f->reads, slot);
-	} else {
-		if (n->left != NIL)
-			o->s[n->left].right = n->right;
-		else
-			f->list = n->right;
-		if (n->right != NIL)
-			o->s[n->right].left = n->left;
-	}
-	n->busy = 0;
-	o->busy--;
-	f->nwrites -= n->write;
-	if (!f->nwrites) {
-		f->wlo = UINT64_MAX;
-		f->whi = 0;
-	}
-	if (--f->inflight == 0) {
-		f->indexed = 0;
-		f->lo = UINT64_MAX;
-		f->hi = 0;
-	}
+	if (o->s[slot].write)
+		f->writes = erase(o->s, f->writes, slot);
+	else
+		f->reads = erase(o->s, f->reads, slot);
 }

@@ -61,18 +61,7 @@ static uint32_t bucket(const struct slots *t, uint32_t id)
 	return (uint32_t)(((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 32) & t->mask;
 }
 
-int slots_get(struct slots *t)
-{
-	unsigned i;
-
-	if (!t->nfree)
-		return -1;
-	i = t->free[--t->nfree];
-	t->busy[i] = 1;
-	return (int)i;
-}
-
-static void unlink_awaited(struct slots *t, unsigned i)
+void slots_unlink_awaited(struct slots *t, unsigned i)
 {
 	uint32_t p = t->prev[i], n = t->next[i];
 
@@ -83,16 +72,6 @@ static void unlink_awaited(struct slots *t, unsigned i)
 	if (n != SLOTS_NONE)
 		t->prev[n] = p;
 	t->awaited[i] = 0;
-}
-
-void slots_put(struct slots *t, unsigned i)
-{
-	if (i >= t->n || !t->busy[i])
-		return;
-	if (t->awaited[i])
-		unlink_awaited(t, i);
-	t->busy[i] = 0;
-	t->free[t->nfree++] = i;
 }
 
 bool slots_busy(const struct slots *t, unsigned i)
@@ -107,7 +86,7 @@ void slots_await(struct slots *t, unsigned i, uint32_t id)
 	if (i >= t->n || !t->busy[i])
 		return;
 	if (t->awaited[i])
-		unlink_awaited(t, i);
+		slots_unlink_awaited(t, i);
 	b = bucket(t, id);
 	t->id[i] = id;
 	t->prev[i] = SLOTS_NONE;
