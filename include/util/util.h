@@ -52,6 +52,11 @@ struct linereader {
 	int own_fd;
 };
 int  lr_open(struct linereader *lr, const char *path);  /* -errno */
+/* Set when a linereader's first bytes were gzip's magic (1f 8b): a trace
+ * reader then met compressed bytes, which only a stream can give it (a
+ * compressed file is refused, or decompressed, before it is read); the
+ * loader's message says so. */
+extern int lr_saw_gzip;
 /* 1 when path is "-" or names a pipe, socket or character device: its
  * bytes can be read once only, so nothing may look at them before the
  * reader (a probe would take them away from it). */

@@ -403,7 +403,17 @@ static int parse_into(struct ops_writer *w, const struct trace_format *fmt,
 	int rc = builder_new(&b, w);
 	if (rc)
 		return rerr_set(e, rc, "out of memory");
+	lr_saw_gzip = 0;
 	rc = fmt->parse(in, b, e);
+	if (lr_saw_gzip && ((rc < 0 && rc != -ENOMEM && rc != -EINTR) ||
+			    (!rc && !builder_stats(b)->events))) {
+		const char *f = in->nfiles ? in->files[0] : "-";
+		rc = rerr_set(e, -EINVAL, "%s%s%s is gzip-compressed: the %s reader takes text"
+			      " (pipe it through 'gzip -dc'%s)", strcmp(f, "-") ? "'" : "",
+			      strcmp(f, "-") ? f : "standard input", strcmp(f, "-") ? "'" : "",
+			      fmt->name, (fmt->flags & TRACE_F_GZIP) ?
+			      ", or give the .gz file itself: it is decompressed then" : "");
+	}
 	res->bad_lines = in->bad_lines;
 	res->lines = in->lines;
 	res->bytes = in->bytes;

@@ -143,6 +143,8 @@ void lr_close(struct linereader *lr)
 
 /* Read more data after compacting (the buffer doubles, up to a line of
  * LR_MAX plus a chunk, when a line fills it); bytes read, 0 EOF, -errno. */
+int lr_saw_gzip;
+
 static ssize_t lr_fill(struct linereader *lr)
 {
 	if (lr->start > 0) {
@@ -167,6 +169,9 @@ static ssize_t lr_fill(struct linereader *lr)
 			continue;
 		if (n < 0)
 			return -errno;
+		if (!lr->base && !lr->end && n >= 2 && (unsigned char)lr->buf[0] == 0x1f &&
+		    (unsigned char)lr->buf[1] == 0x8b)
+			lr_saw_gzip = 1;
 		lr->end += (size_t)n;
 		return n;
 	}
