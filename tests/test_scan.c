@@ -420,10 +420,21 @@ static void t_line_too_long(void **state)
 	assert_int_equal(lr_next(&lr, &line, &len), 1);
 	assert_string_equal(line, "first");
 	assert_int_equal(lr_next(&lr, &line, &len), -E2BIG);   /* reported, skipped */
+	assert_int_equal(len, big);                            /* its length */
 	assert_int_equal(lr.lineno, 2);
 	assert_int_equal(lr_next(&lr, &line, &len), 1);
 	assert_string_equal(line, "after");
 	assert_int_equal(lr.lineno, 3);
+	assert_int_equal(lr_next(&lr, &line, &len), 0);
+	lr_close(&lr);
+	unlink(path);
+	free(path);
+	/* the same line last, with no '\n': its length too */
+	path = tmpfile_with(data, 6 + big);
+	assert_int_equal(lr_open(&lr, path), 0);
+	assert_int_equal(lr_next(&lr, &line, &len), 1);
+	assert_int_equal(lr_next(&lr, &line, &len), -E2BIG);
+	assert_int_equal(len, big);
 	assert_int_equal(lr_next(&lr, &line, &len), 0);
 	lr_close(&lr);
 	unlink(path);

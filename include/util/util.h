@@ -72,7 +72,8 @@ int  lr_fdopen(struct linereader *lr, int fd, const char *name);
 void lr_close(struct linereader *lr);
 /* Next line, NUL-terminated, without '\n'; *len its length; LR_PAD
  * readable bytes follow the NUL.
- * Returns 1 line, 0 EOF, -E2BIG over-long line (skipped), -errno read error.
+ * Returns 1 line, 0 EOF, -E2BIG over-long line (skipped; *len its length,
+ * for the reader's byte count), -errno read error.
  * A final line without '\n' is returned too.  The pointer stays valid until
  * the next call. */
 int  lr_next(struct linereader *lr, char **line, size_t *len);

@@ -1154,7 +1154,8 @@ static int iolog_pass2(struct iolog *L)
 		rc = lr_next_block(&lr, &l, &n);
 		if (!rc)
 			break;
-		if (rc == -E2BIG) {
+		if (rc == -E2BIG) {     /* a line all the same (n: its length) */
+			L->in->lines++, L->in->bytes += n + 1;
 			rc = trace_bad_line(L->in, L->e, L->src, ++lineno, "line too long");
 			if (rc)
 				break;

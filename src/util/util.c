@@ -237,6 +237,7 @@ static inline __attribute__((always_inline)) int next_line(struct linereader *lr
 {
 	int skipping = 0;
 	size_t scan = lr->start, bad = LR_NOCTRL;     /* bad: from lr->start */
+	uint64_t from = lr->base + lr->start;         /* the line's offset */
 
 	for (;;) {
 		char *nl;
@@ -253,6 +254,7 @@ static inline __attribute__((always_inline)) int next_line(struct linereader *lr
 			size_t pos = (size_t)(nl - lr->buf);
 			lr->lineno++;
 			if (skipping) {
+				*len = (size_t)(lr->base + pos - from);
 				lr->start = pos + 1;
 				return -E2BIG;
 			}
@@ -277,6 +279,7 @@ static inline __attribute__((always_inline)) int next_line(struct linereader *lr
 			}
 			if (skipping) {
 				lr->lineno++;
+				*len = (size_t)(lr->base + lr->end - from);
 				lr->start = lr->end;
 				return -E2BIG;
 			}
