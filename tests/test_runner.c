@@ -479,6 +479,63 @@ static void test_no_lat(void **state)
 	assert_true(ran >= 2);      /* sync, both ways, at least */
 }
 
+/* An async engine's plain reads and writes: replay_op()'s shortcut
+ * (issue_rw(), afap) and the general path (think timing takes it) give
+ * the same counts, results and files. */
+static void test_async_rw_path(void **state)
+{
+	(void)state;
+	const struct engine_ops *engines[] = { &engine_libaio, &engine_uring };
+	int ran = 0;
+
+	for (size_t k = 0; k < 2; k++) {
+		struct worker_result *w[2];
+
+		if (!engine_usable(engines[k]))
+			continue;
+		ran++;
+		for (int v = 0; v < 2; v++) {
+			struct runner_opts o = { .engine = engines[k], .depth = 4, .overlap = true,
+						 .continue_on_error = true, .on_mismatch = MM_WARN,
+						 .timing = v ? TIMING_THINK : TIMING_AFAP,
+						 .speed = v ? 1000.0 : 0 };
+			struct fixture f;
+
+			w[v] = calloc(1, sizeof(*w[v]));
+			make_trace(&f);
+			build_plan(&f);
+			assert_int_equal(run_rank(&f, &o, w[v], NULL), 0);
+			assert_size(&f, "data/out.dat", 20000);
+			release(&f);
+		}
+		for (unsigned c = 0; c < RC__COUNT; c++) {
+			const struct class_stats *a = &w[0]->cls[c], *b = &w[1]->cls[c];
+
+			assert_int_equal(a->total_ios, b->total_ios);
+			assert_int_equal(a->io_bytes, b->io_bytes);
+			assert_int_equal(a->done_bytes, b->done_bytes);
+			assert_int_equal(a->short_ios, b->short_ios);
+			assert_int_equal(a->errors, b->errors);
+			assert_int_equal(a->lat.n, b->lat.n);
+		}
+		assert_int_equal(w[0]->cls[RC_WRITE].total_ios, 3);
+		assert_int_equal(w[0]->cls[RC_READ].done_bytes, 1100);
+		assert_memory_equal(w[0]->errno_counts, w[1]->errno_counts,
+				    sizeof(w[0]->errno_counts));
+		assert_memory_equal(w[0]->mismatch, w[1]->mismatch, sizeof(w[0]->mismatch));
+		assert_int_equal(w[0]->bytes_done, w[1]->bytes_done);
+		assert_int_equal(w[0]->skipped_failed, w[1]->skipped_failed);
+		assert_int_equal(w[0]->skipped_nohandle, w[1]->skipped_nohandle);
+		assert_int_equal(w[0]->ops_done, w[1]->ops_done);
+		free(w[0]);
+		free(w[1]);
+	}
+	if (!ran) {
+		print_message("SKIP: neither io_uring nor libaio can run here\n");
+		skip();
+	}
+}
+
 /* --overlap at depth 32: writes to disjoint ranges of one file go in
  * flight together (more than OVL_LIST_MAX of them: the index's trees),
  * while writes to one range, or reads of the range a write covers, go
@@ -810,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_pieces),
 		cmocka_unit_test(test_sync_direct_path),
 		cmocka_unit_test(test_no_lat),
+		cmocka_unit_test(test_async_rw_path),
 		cmocka_unit_test(test_flush_open_error),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
