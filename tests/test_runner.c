@@ -381,6 +381,41 @@ static void assert_size(const struct fixture *f, const char *rel, off_t size)
 	assert_int_equal(st.st_size, size);
 }
 
+/* make_trace()'s ops run with o: the worker's results (out.dat checked). */
+static struct worker_result *run_make_trace(const struct runner_opts *o)
+{
+	struct worker_result *w = calloc(1, sizeof(*w));
+	struct fixture f;
+
+	assert_non_null(w);
+	make_trace(&f);
+	build_plan(&f);
+	assert_int_equal(run_rank(&f, o, w, NULL), 0);
+	assert_size(&f, "data/out.dat", 20000);
+	release(&f);
+	return w;
+}
+
+/* Two runs of the same ops counted alike, class by class (latencies aside). */
+static void assert_same_counts(const struct worker_result *x, const struct worker_result *y)
+{
+	for (unsigned c = 0; c < RC__COUNT; c++) {
+		const struct class_stats *a = &x->cls[c], *b = &y->cls[c];
+
+		assert_int_equal(a->total_ios, b->total_ios);
+		assert_int_equal(a->io_bytes, b->io_bytes);
+		assert_int_equal(a->done_bytes, b->done_bytes);
+		assert_int_equal(a->short_ios, b->short_ios);
+		assert_int_equal(a->errors, b->errors);
+	}
+	assert_memory_equal(x->errno_counts, y->errno_counts, sizeof(x->errno_counts));
+	assert_memory_equal(x->mismatch, y->mismatch, sizeof(x->mismatch));
+	assert_int_equal(x->bytes_done, y->bytes_done);
+	assert_int_equal(x->skipped_failed, y->skipped_failed);
+	assert_int_equal(x->skipped_nohandle, y->skipped_nohandle);
+	assert_int_equal(x->ops_done, y->ops_done);
+}
+
 /* The same trace through the async engines, run-ahead allowed: the same
  * counts, the same file, and ops really in flight together. */
 static void test_replay_async(void **state)
@@ -446,23 +481,12 @@ static void test_no_lat(void **state)
 						 .overlap = depth[k] > 1, .continue_on_error = true,
 						 .no_lat = v > 0, .timing = v == 2 ? TIMING_THINK :
 						 TIMING_AFAP, .speed = v == 2 ? 1000.0 : 0 };
-			struct fixture f;
-
-			w[v] = calloc(1, sizeof(*w[v]));
-			make_trace(&f);
-			build_plan(&f);
-			assert_int_equal(run_rank(&f, &o, w[v], NULL), 0);
-			assert_size(&f, "data/out.dat", 20000);
-			release(&f);
+			w[v] = run_make_trace(&o);
 		}
+		assert_same_counts(w[0], w[1]);
 		for (unsigned c = 0; c < RC__COUNT; c++) {
 			const struct class_stats *a = &w[0]->cls[c], *b = &w[1]->cls[c];
 
-			assert_int_equal(a->total_ios, b->total_ios);
-			assert_int_equal(a->io_bytes, b->io_bytes);
-			assert_int_equal(a->done_bytes, b->done_bytes);
-			assert_int_equal(a->short_ios, b->short_ios);
-			assert_int_equal(a->errors, b->errors);
 			/* timed: every op; not timed: none */
 			assert_int_equal(a->lat.n, a->total_ios);
 			assert_int_equal(b->lat.n, 0);
@@ -499,34 +523,13 @@ static void test_async_rw_path(void **state)
 						 .continue_on_error = true, .on_mismatch = MM_WARN,
 						 .timing = v ? TIMING_THINK : TIMING_AFAP,
 						 .speed = v ? 1000.0 : 0 };
-			struct fixture f;
-
-			w[v] = calloc(1, sizeof(*w[v]));
-			make_trace(&f);
-			build_plan(&f);
-			assert_int_equal(run_rank(&f, &o, w[v], NULL), 0);
-			assert_size(&f, "data/out.dat", 20000);
-			release(&f);
+			w[v] = run_make_trace(&o);
 		}
-		for (unsigned c = 0; c < RC__COUNT; c++) {
-			const struct class_stats *a = &w[0]->cls[c], *b = &w[1]->cls[c];
-
-			assert_int_equal(a->total_ios, b->total_ios);
-			assert_int_equal(a->io_bytes, b->io_bytes);
-			assert_int_equal(a->done_bytes, b->done_bytes);
-			assert_int_equal(a->short_ios, b->short_ios);
-			assert_int_equal(a->errors, b->errors);
-			assert_int_equal(a->lat.n, b->lat.n);
-		}
+		assert_same_counts(w[0], w[1]);
+		for (unsigned c = 0; c < RC__COUNT; c++)
+			assert_int_equal(w[0]->cls[c].lat.n, w[1]->cls[c].lat.n);
 		assert_int_equal(w[0]->cls[RC_WRITE].total_ios, 3);
 		assert_int_equal(w[0]->cls[RC_READ].done_bytes, 1100);
-		assert_memory_equal(w[0]->errno_counts, w[1]->errno_counts,
-				    sizeof(w[0]->errno_counts));
-		assert_memory_equal(w[0]->mismatch, w[1]->mismatch, sizeof(w[0]->mismatch));
-		assert_int_equal(w[0]->bytes_done, w[1]->bytes_done);
-		assert_int_equal(w[0]->skipped_failed, w[1]->skipped_failed);
-		assert_int_equal(w[0]->skipped_nohandle, w[1]->skipped_nohandle);
-		assert_int_equal(w[0]->ops_done, w[1]->ops_done);
 		free(w[0]);
 		free(w[1]);
 	}
@@ -693,6 +696,7 @@ static void test_pieces(void **state)
 	}
 }
 
+
 /* The sync engine's reads and writes skip queue() (sync_rw): every count
  * must be what queue() gives.  A copy of engine_sync's table (the same
  * functions at another address) takes the queue() path.  A short read,
@@ -773,24 +777,12 @@ static void test_sync_direct_path(void **state)
 		assert_int_equal(w[k]->ops_done, n);
 	}
 	/* the two paths agree on every count (the latencies aside) */
-	for (unsigned c = 0; c < RC__COUNT; c++) {
-		const struct class_stats *a = &w[0]->cls[c], *b = &w[1]->cls[c];
-
-		assert_int_equal(a->total_ios, b->total_ios);
-		assert_int_equal(a->io_bytes, b->io_bytes);
-		assert_int_equal(a->done_bytes, b->done_bytes);
-		assert_int_equal(a->short_ios, b->short_ios);
-		assert_int_equal(a->errors, b->errors);
-		assert_int_equal(a->lat.n, b->lat.n);
-	}
-	assert_memory_equal(w[0]->errno_counts, w[1]->errno_counts, sizeof(w[0]->errno_counts));
-	assert_memory_equal(w[0]->mismatch, w[1]->mismatch, sizeof(w[0]->mismatch));
+	assert_same_counts(w[0], w[1]);
+	for (unsigned c = 0; c < RC__COUNT; c++)
+		assert_int_equal(w[0]->cls[c].lat.n, w[1]->cls[c].lat.n);
 	assert_int_equal(w[0]->nmm_ex, w[1]->nmm_ex);
 	assert_memory_equal(w[0]->mm_ex, w[1]->mm_ex, sizeof(w[0]->mm_ex));
 	assert_int_equal(w[0]->eng_short_ios, w[1]->eng_short_ios);
-	assert_int_equal(w[0]->bytes_done, w[1]->bytes_done);
-	assert_int_equal(w[0]->skipped_failed, w[1]->skipped_failed);
-	assert_int_equal(w[0]->skipped_nohandle, w[1]->skipped_nohandle);
 	assert_int_equal(w[0]->filtered, w[1]->filtered);
 	free(w[0]);
 	free(w[1]);
