@@ -607,7 +607,9 @@ static void test_split_scan_agrees(void **st)
  *   one with arguments there the joined text;
  * - a clock in the second of the line before has only ".uuuuuu" read
  *   (and checked: a bad one is still a bad time), one in another second
- *   all of it. */
+ *   all of it; one blank after it taken at once, two walked;
+ * - an argument list ending in a byte above ' ' kept whole, one ending in
+ *   blanks cut (as an error message shows it). */
 static void test_fast_paths(void **st)
 {
 	(void)st;
@@ -650,8 +652,10 @@ static void test_fast_paths(void **st)
 		"10:00:00,000035 SYS_lseek(4, 2, 0) = 2 <0.000010>\n"
 		"10:00:01.000036 SYS_lseek(4, 3, 0) = 3 <0.000010>\n"
 		"10:00:01.000037 SYS_lseek(4, 4, 0) = 4 <0.000010>\n"
+		"10:00:01.000038  SYS_lseek(4, 5, 0) = 5 <0.000010>\n"
+		"10:00:01.000039\tSYS_lseek(4, 6, 0) = 6 <0.000010>\n"
 		"# SUMMARY COUNT OF TRACED CALL(S)\n"
-		" SYS_lseek 5 0.1\n"
+		" SYS_lseek 7 0.1\n"
 		" SYS_openat 3 0.1\n"
 		" SYS_fcntl64 2 0.1\n"
 		" MPI_Barrier 2 0.1\n"
@@ -709,7 +713,10 @@ static void test_fast_paths(void **st)
 	assert_int_equal(fb_nth(9, SC_LSEEK, 3)->offset, 3);
 	assert_int_equal(fb_nth(9, SC_LSEEK, 3)->ts_ns, 36001000036000ull);
 	assert_int_equal(fb_nth(9, SC_LSEEK, 4)->ts_ns, 36001000037000ull);
-	assert_int_equal(fb_count(9, SC_LSEEK), 5);
+	assert_int_equal(fb_nth(9, SC_LSEEK, 5)->offset, 5);
+	assert_int_equal(fb_nth(9, SC_LSEEK, 5)->ts_ns, 36001000038000ull);
+	assert_int_equal(fb_nth(9, SC_LSEEK, 6)->offset, 6);
+	assert_int_equal(fb_count(9, SC_LSEEK), 7);
 	free(f);
 	/* a wrong summary count still shows what was parsed */
 	f = files[0] = fb_write(dir, "p.9.trace",
@@ -723,6 +730,20 @@ static void test_fast_paths(void **st)
 		fail_msg("parse: %s", e.msg);
 	assert_non_null(strstr(in.note, "summary counts SYS_fcntl64 2, parsed 3"));
 	free(f);
+	static const char *const lists[][2] = {
+		{ "10:00:00.000001 SYS_lseek(5 \t) = 0 <0.000010>\n", "in 'SYS_lseek(5)'" },
+		{ "10:00:00.000001 SYS_lseek(5\v) = 0 <0.000010>\n", "in 'SYS_lseek(5)'" },
+		{ "10:00:00.000001 SYS_lseek(5 ,x) = 0 <0.000010>\n", "in 'SYS_lseek(5 ,x)'" },
+		{ "10:00:00.000001 SYS_lseek( ) = 0 <0.000010>\n", "in 'SYS_lseek()'" },
+	};
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		f = files[0] = fb_write(dir, "p.9.trace", lists[i][0]);
+		rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+		assert_int_equal(rc, -EINVAL);
+		if (!strstr(e.msg, lists[i][1]))
+			fail_msg("case %zu: got '%s', want '%s'", i, e.msg, lists[i][1]);
+		free(f);
+	}
 	fb_rmdir(dir);
 }
 

@@ -574,7 +574,8 @@ static int split_padded(const char *s, size_t n, struct larg *a, int max)
 			st = c + 1;
 		} else if (ch == '"' || ch == '\'') {
 			size_t i = (size_t)(c - s);
-			for (i = scan_any2(s, n, i + 1, ch, '\\'); i < n && s[i] != ch; i = scan_any2(s, n, i + 2, ch, '\\'))
+			for (i = scan_any2(s, n, i + 1, ch, '\\'); i < n && s[i] != ch;
+			     i = scan_any2(s, n, i + 2, ch, '\\'))
 				;
 			if (i >= n)
 				return na;
@@ -629,7 +630,7 @@ static int arg_string(const struct larg *a, char *out, size_t cap, bool *trunc)
 
 /* Argument i as a number; every argument text is padded (a line, the
  * joined buffer, a pending call's copy): num_parse_p. */
-static int arg_num(const struct larg *a, int na, int i, int64_t *v)
+static inline __attribute__((always_inline)) int arg_num(const struct larg *a, int na, int i, int64_t *v)
 {
 	if (i >= na || i >= LMAXARGS)
 		return -EINVAL;
@@ -685,6 +686,16 @@ struct clk8 {
 	uint64_t ns;
 };
 
+/* After a clock at p: NULL unless a blank or the line's end follows it,
+ * else what follows the blanks (the usual one taken at once: p[16] is
+ * then in the line). */
+static inline const char *clock_blank(const char *p)
+{
+	if (!(p[15] == ' ' || p[15] == '\t' || !p[15]))
+		return NULL;
+	return p[15] && !(ACLASS(p[16]) & AC_WS) ? p + 16 : skip_ws(p + 15);
+}
+
 /* A line starting "HH:MM:SS.uuuuuu" and a blank or its end (nearly every
  * call line): its clock in *tod, and what follows the blanks; NULL for
  * anything else.  p has 15 readable bytes (a line from lr_next).  Most
@@ -704,9 +715,7 @@ static inline const char *clock15_first(const char *p, uint64_t *tod, struct clk
 		if (scan_nondigits8(b))
 			return NULL;
 		*tod = k->ns + scan_value8(b) * 1000;
-		if (!(p[15] == ' ' || p[15] == '\t' || !p[15]))
-			return NULL;
-		return skip_ws(p + 15);
+		return clock_blank(p);
 	}
 #endif
 	if (!tx_digit(p[0]) || !tx_digit(p[1]) || p[2] != ':' || !tx_clock15n(p, tod))
@@ -717,9 +726,7 @@ static inline const char *clock15_first(const char *p, uint64_t *tod, struct clk
 #else
 	(void)k;
 #endif
-	if (!(p[15] == ' ' || p[15] == '\t' || !p[15]))
-		return NULL;
-	return skip_ws(p + 15);
+	return clock_blank(p);
 }
 
 /* Optional "PID " or "[pid PID] " and the clock.  Returns the rest or NULL. */
@@ -854,36 +861,39 @@ static inline __attribute__((flatten)) int parse_result(const char *p, struct ll
 /* The shape of a call line after its prefix (p), in a line from lr_next
  * whose NUL is at lend.  Returns 1 call, 0 nothing to do (signal/exit
  * line), -EINVAL + *why. */
-static int call_body(const struct fstate *s, const char *p, const char *lend, struct lline *l,
-		     const char **why)
+static inline __attribute__((always_inline)) int call_body(const struct fstate *s, const char *p,
+							    const char *lend, struct lline *l, const char **why)
 {
 	/* p is in a line (LR_PAD readable bytes after its NUL): the fixed
 	 * words are compared with memcmp, a NUL in the line differing from
-	 * them as it would for strncmp */
-	if (!*p || (*p == '-' && !memcmp(p, "---", 3)) || (*p == '+' && !memcmp(p, "+++", 3)))
-		return 0;
+	 * them as it would for strncmp.  None of them starts with a byte of
+	 * a name, as nearly every line does after its clock. */
 	bool cut;
-	if (*p == '<' && !memcmp(p, "<...", 4)) {
-		p = skip_ws(p + 4);
-		const char *n = p;
-		p += scan_any3(p, (size_t)(lend - p), 0, ' ', '>', '\0');
-		l->name = n;
-		l->namelen = (size_t)(p - n);
-		p = skip_ws(p);
-		if (memcmp(p, "resumed>", 8) || !l->namelen) {
-			*why = "expected '<... NAME resumed>'";
-			return -EINVAL;
+	if (!(ACLASS(*p) & AC_NAME)) {
+		if (!*p || (*p == '-' && !memcmp(p, "---", 3)) || (*p == '+' && !memcmp(p, "+++", 3)))
+			return 0;
+		if (*p == '<' && !memcmp(p, "<...", 4)) {
+			p = skip_ws(p + 4);
+			const char *n = p;
+			p += scan_any3(p, (size_t)(lend - p), 0, ' ', '>', '\0');
+			l->name = n;
+			l->namelen = (size_t)(p - n);
+			p = skip_ws(p);
+			if (memcmp(p, "resumed>", 8) || !l->namelen) {
+				*why = "expected '<... NAME resumed>'";
+				return -EINVAL;
+			}
+			p += 8;
+			const char *end = scan_args(p, &cut);
+			if (!end || cut) {
+				*why = "expected ')' closing the resumed call";
+				return -EINVAL;
+			}
+			l->kind = LL_RESUMED;
+			l->args = p;
+			l->argslen = (size_t)(end - p);
+			return parse_result(end + 1, l, why) ? -EINVAL : 1;
 		}
-		p += 8;
-		const char *end = scan_args(p, &cut);
-		if (!end || cut) {
-			*why = "expected ')' closing the resumed call";
-			return -EINVAL;
-		}
-		l->kind = LL_RESUMED;
-		l->args = p;
-		l->argslen = (size_t)(end - p);
-		return parse_result(end + 1, l, why) ? -EINVAL : 1;
 	}
 	/* A name seen before up to the line's first '(' is what name_end
 	 * would find, its bytes all AC_NAME (every name counted was read by
@@ -920,8 +930,11 @@ static int call_body(const struct fstate *s, const char *p, const char *lend, st
 	}
 	l->args = p;
 	l->argslen = (size_t)(end - p);
-	while (l->argslen && tx_space(p[l->argslen - 1]))
-		l->argslen--;
+	/* end[-1] is the '(' when there are none: above ' ', as is the last
+	 * byte of nearly every list; a blank (tx_space) is not */
+	if ((unsigned char)end[-1] <= ' ')
+		while (l->argslen && tx_space(p[l->argslen - 1]))
+			l->argslen--;
 	if (cut) {
 		l->kind = LL_UNFINISHED;
 		l->has_ret = false;
@@ -931,9 +944,11 @@ static int call_body(const struct fstate *s, const char *p, const char *lend, st
 	return parse_result(end + 1, l, why) ? -EINVAL : 1;
 }
 
-/* The shape of a call line (after comments/barriers were handled). */
-static int call_shape(const struct fstate *s, const char *line, const char *lend, struct lline *l,
-		      const char **why)
+/* The shape of a call line (after comments/barriers were handled): a
+ * line not starting with its clock, its own copy of call_body (the one
+ * of clock-first lines is inlined in p2_line). */
+static __attribute__((noinline)) int call_shape(const struct fstate *s, const char *line, const char *lend,
+						struct lline *l, const char **why)
 {
 	const char *p = parse_prefix(skip_ws(line), l, why);
 	if (!p)
@@ -1842,7 +1857,7 @@ struct scall {
 
 enum { SYS_EMIT = 0, SYS_ARGS = 1, SYS_SKIP = 2 };  /* handler results >= 0 */
 
-static int num_at(const struct scall *x, int k, int64_t *v)
+static inline __attribute__((always_inline)) int num_at(const struct scall *x, int k, int64_t *v)
 {
 	return arg_num(x->a, x->na, k, v);
 }
