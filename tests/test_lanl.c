@@ -530,7 +530,7 @@ static void split_quoted(char *out, size_t cap, unsigned *seed)
 
 /* A whole call line has its arguments split as they are scanned (16 bytes
  * at a time with SSE2); a call resumed after <unfinished ...> has them
- * split by split_args from the pending copy.  Both must give the same
+ * split by split_padded from the pending copy.  Both must give the same
  * events for any argument list: random lists of numbers, blanks, quoted
  * strings (escapes, commas and brackets inside, across 16-byte windows),
  * nested brackets, empty arguments. */
@@ -592,6 +592,161 @@ static void test_split_scan_agrees(void **st)
 	fb_rmdir(dir);
 }
 
+/* The readings taken at once and their neighbours that must fall back to
+ * the general ones, with the events and counts both give:
+ * - " N" / "N" arguments trimmed at once, other blanks around them (a
+ *   '\v', '\f' too) the long way;
+ * - ")  = R <S>" (a resumed call's spacing) read at once, ")   = R" not;
+ * - a name seen before, up to the first '(' within 32 bytes, found with
+ *   its count entry at once; a longer one, or one with a blank before its
+ *   '(', walked;
+ * - the arguments of a call only counted (SYS_fcntl64, MPI_Barrier) not
+ *   split once its name is known, those of one read (MPIO_Wait, SYS_lseek)
+ *   still split, an unclosed list still rejected;
+ * - a resumed call with nothing after "resumed>" reads its start's copy,
+ *   one with arguments there the joined text;
+ * - a clock in the second of the line before has only ".uuuuuu" read
+ *   (and checked: a bad one is still a bad time), one in another second
+ *   all of it; one blank after it taken at once, two walked;
+ * - an argument list ending in a byte above ' ' kept whole, one ending in
+ *   blanks cut (as an error message shows it). */
+static void test_fast_paths(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	const char *text =
+		"10:00:00.000001 SYS_open(\"/d/f\", 66, 0600) = 3 <0.000010>\n"
+		"10:00:00.000002 SYS_lseek(3, 4096, 0)  = 4096 <0.000020>\n"
+		"10:00:00.000003 SYS_lseek(3,\t8192 ,  1)   = 12288 <0.000030>\n"
+		"10:00:00.000004 SYS_fcntl64(3, 2, 1, 0, 0xbd3ff4) = 0 <0.000010>\n"
+		"10:00:00.000005 SYS_fcntl64(3, \"a)b,<unfinished ...>\", {1, (2)}) = 0 <0.000010>\n"
+		"10:00:00.000006 SYS_fcntl64(3, \"x) = 0 <0.000010>\n"
+		"10:00:00.000007 SYS_fcntl64 (3) = 0 <0.000010>\n"
+		"10:00:00.000008 MPI_Barrier(0x44000000) = 0 <0.000010>\n"
+		"10:00:00.000009 MPI_Barrier(0x44000000) = 0 <0.000010>\n"
+		"10:00:00.000010 MPI_File_write_at(0xbfdfe5e4, 0, 0x9a3c008, 16, 0x44000004, 0xbfdfe4f0 <unfinished ...>\n"
+		"10:00:00.000011 SYS_pwrite64(3, \"aaaa\"..., 16, 0) = 16 <0.000010>\n"
+		"10:00:00.000012 <... MPI_File_write_at resumed> )  = 0 <0.000040>\n"
+		"10:00:00.000013 MPI_File_write_at(0xbfdfe5e4, 16, 0x9a3c008, 16, 0x44000004, 0xbfdfe4f0 <unfinished ...>\n"
+		"10:00:00.000014 SYS_pwrite64(3, \"aaaa\"..., 16, 16) = 16 <0.000010>\n"
+		"10:00:00.000015 <... MPI_File_write_at resumed> )  = 0 <0.000010>\n"
+		"10:00:00.000016 MPI_File_iwrite_at(0xbfdfe5e4, 32, 0x9a3c008, 16, 0x44000004, 0xbfdfe4ec <unfinished ...>\n"
+		"10:00:00.000017 SYS_pwrite64(3, \"aaaa\"..., 16, 32) = 16 <0.000010>\n"
+		"10:00:00.000018 <... MPI_File_iwrite_at resumed> )  = 0 <0.000010>\n"
+		"10:00:00.000019 MPIO_Wait(0xbfdfe4ec, 0xbfdfe4d0) = 0 <0.000010>\n"
+		"10:00:00.000020 MPI_File_iwrite_at(0xbfdfe5e4, 48, 0x9a3c008, 16, 0x44000004, 0xbfdfe4e8 <unfinished ...>\n"
+		"10:00:00.000021 SYS_pwrite64(3, \"aaaa\"..., 16, 48) = 16 <0.000010>\n"
+		"10:00:00.000022 <... MPI_File_iwrite_at resumed> )  = 0 <0.000010>\n"
+		"10:00:00.000023 MPIO_Wait(0xbfdfe4e8, 0xbfdfe4d0) = 0 <0.000010>\n"
+		"10:00:00.000024 SYS_pwrite64(3, 0x9a3c008, 32 <unfinished ...>\n"
+		"10:00:00.000025 <... SYS_pwrite64 resumed> 64) = 32 <0.000010>\n"
+		"10:00:00.000026 SYS_pwrite64(3, 0x9a3c008, 32, 96 <unfinished ...>\n"
+		"10:00:00.000027 <... SYS_pwrite64 resumed> ) = 32 <0.000010>\n"
+		"10:00:00.000028 MPI_Type_get_envelope_and_contents_x(1, 2) = 0 <0.000010>\n"
+		"10:00:00.000029 MPI_Type_get_envelope_and_contents_x(1, 2) = 0 <0.000010>\n"
+		"10:00:00.000030 SYS_openat(0xffffff9c, \"/d/g\", 0, 0) = 4 <0.000010>\n"
+		"10:00:00.000031 SYS_openat(0xffffff9c,\v\"/d/h\"\f, 0, 0) = 5 <0.000010>\n"
+		"10:00:00.000032 SYS_lseek(4, 16384\f, 0) = 16384 <0.000010>\n"
+		"10:00:00.000033 SYS_openat(0xffffff9c,\t\"/d/i\", 0, 0) = 6 <0.000010>\n"
+		"10:00:00.0000x4 SYS_lseek(4, 1, 0) = 1 <0.000010>\n"
+		"10:00:00,000035 SYS_lseek(4, 2, 0) = 2 <0.000010>\n"
+		"10:00:01.000036 SYS_lseek(4, 3, 0) = 3 <0.000010>\n"
+		"10:00:01.000037 SYS_lseek(4, 4, 0) = 4 <0.000010>\n"
+		"10:00:01.000038  SYS_lseek(4, 5, 0) = 5 <0.000010>\n"
+		"10:00:01.000039\tSYS_lseek(4, 6, 0) = 6 <0.000010>\n"
+		"# SUMMARY COUNT OF TRACED CALL(S)\n"
+		" SYS_lseek 7 0.1\n"
+		" SYS_openat 3 0.1\n"
+		" SYS_fcntl64 2 0.1\n"
+		" MPI_Barrier 2 0.1\n"
+		" MPI_File_write_at 2 0.1\n"
+		" MPI_File_iwrite_at 2 0.1\n"
+		" MPIO_Wait 2 0.1\n"
+		" SYS_pwrite64 6 0.1\n"
+		" MPI_Type_get_envelope_and_contents_x 2 0.1\n";
+	char *f = fb_write(dir, "p.9.trace", text);
+	char *files[] = { f };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	if (!strstr(e.msg, "p.9.trace:6: expected ')' closing the argument list"))
+		fail_msg("got '%s'", e.msg);
+	rc = fb_parse(&trace_lanl, files, 1, true, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(in.bad_lines, 4);
+	/* every call counted as the summary says: no note of a difference */
+	assert_null(strstr(in.note, "summary"));
+	const struct sc_event *ls = fb_nth(9, SC_LSEEK, 0);
+	assert_int_equal(ls->offset, 4096);
+	assert_int_equal(ls->ret, 4096);
+	assert_int_equal(ls->dur_ns, 20000);
+	ls = fb_nth(9, SC_LSEEK, 1);
+	assert_int_equal(ls->offset, 8192);
+	assert_int_equal(ls->whence, 1);
+	assert_int_equal(ls->ret, 12288);
+	assert_int_equal(ls->dur_ns, 30000);
+	/* fcntl64 x2, MPI_File_write_at x2, MPI_Type_... x2 */
+	assert_int_equal(fb_count(9, SC_SKIP), 6);
+	assert_string_equal(fb_nth(9, SC_SKIP, 1)->name, "SYS_fcntl64");
+	assert_int_equal(fb_count(9, SC_BARRIER), 2);
+	assert_int_equal(fb_count(9, SC_WRITE), 4);
+	assert_int_equal(fb_count(9, SC_AWRITE), 2);
+	assert_int_equal(fb_count(9, SC_AWAIT), 2);
+	assert_int_equal(fb_nth(9, SC_AWAIT, 1)->async_id, fb_nth(9, SC_AWRITE, 1)->async_id);
+	assert_int_equal(fb_nth(9, SC_AWAIT, 1)->ret, 16);
+	/* the resumed pwrite64 with its offset after "resumed>", and without */
+	const struct sc_event *w = fb_nth(9, SC_WRITE, 2);
+	assert_int_equal(w->offset, 64);
+	assert_int_equal(w->len, 32);
+	assert_int_equal(w->ts_ns, 36000000024000ull);
+	w = fb_nth(9, SC_WRITE, 3);
+	assert_int_equal(w->offset, 96);
+	assert_int_equal(w->len, 32);
+	assert_non_null(strstr(in.first_bad, ":6: expected ')' closing the argument list"));
+	assert_string_equal(fb_nth(9, SC_OPEN, 1)->path, "/d/g");
+	assert_string_equal(fb_nth(9, SC_OPEN, 2)->path, "/d/h");
+	assert_string_equal(fb_nth(9, SC_OPEN, 3)->path, "/d/i");
+	assert_int_equal(fb_nth(9, SC_LSEEK, 2)->offset, 16384);
+	assert_int_equal(fb_nth(9, SC_LSEEK, 2)->ts_ns, 36000000032000ull);
+	assert_int_equal(fb_nth(9, SC_LSEEK, 3)->offset, 3);
+	assert_int_equal(fb_nth(9, SC_LSEEK, 3)->ts_ns, 36001000036000ull);
+	assert_int_equal(fb_nth(9, SC_LSEEK, 4)->ts_ns, 36001000037000ull);
+	assert_int_equal(fb_nth(9, SC_LSEEK, 5)->offset, 5);
+	assert_int_equal(fb_nth(9, SC_LSEEK, 5)->ts_ns, 36001000038000ull);
+	assert_int_equal(fb_nth(9, SC_LSEEK, 6)->offset, 6);
+	assert_int_equal(fb_count(9, SC_LSEEK), 7);
+	free(f);
+	/* a wrong summary count still shows what was parsed */
+	f = files[0] = fb_write(dir, "p.9.trace",
+				"10:00:00.000001 SYS_fcntl64(3, 2) = 0 <0.000010>\n"
+				"10:00:00.000002 SYS_fcntl64(3, 2) = 0 <0.000010>\n"
+				"10:00:00.000003 SYS_fcntl64(3, 2) = 0 <0.000010>\n"
+				"# SUMMARY COUNT OF TRACED CALL(S)\n"
+				" SYS_fcntl64 2 0.1\n");
+	rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_non_null(strstr(in.note, "summary counts SYS_fcntl64 2, parsed 3"));
+	free(f);
+	static const char *const lists[][2] = {
+		{ "10:00:00.000001 SYS_lseek(5 \t) = 0 <0.000010>\n", "in 'SYS_lseek(5)'" },
+		{ "10:00:00.000001 SYS_lseek(5\v) = 0 <0.000010>\n", "in 'SYS_lseek(5)'" },
+		{ "10:00:00.000001 SYS_lseek(5 ,x) = 0 <0.000010>\n", "in 'SYS_lseek(5 ,x)'" },
+		{ "10:00:00.000001 SYS_lseek( ) = 0 <0.000010>\n", "in 'SYS_lseek()'" },
+	};
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		f = files[0] = fb_write(dir, "p.9.trace", lists[i][0]);
+		rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+		assert_int_equal(rc, -EINVAL);
+		if (!strstr(e.msg, lists[i][1]))
+			fail_msg("case %zu: got '%s', want '%s'", i, e.msg, lists[i][1]);
+		free(f);
+	}
+	fb_rmdir(dir);
+}
+
 /* Pass 1 reads whole buffered blocks of lines: a barrier line far into a
  * file (past the first buffer and a refill) is still reported with its
  * own line number, and the one it contradicts with its. */
@@ -637,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_summary_crosscheck),
 		cmocka_unit_test(test_ltrace_sample),
 		cmocka_unit_test(test_split_scan_agrees),
+		cmocka_unit_test(test_fast_paths),
 		cmocka_unit_test(test_pass1_line_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -319,9 +319,17 @@ static int split_args(const char *s, size_t n, struct larg *a, int max)
 	return na;
 }
 
-/* The top-level argument [st, e) trimmed, as split_args stores it. */
+/* The top-level argument [st, e) trimmed, as split_args stores it.  st
+ * follows the '(' or ',' before it and e is at the stop after it, so
+ * st[-1] and *e are readable.  Nearly every argument is "N" or " N" (one
+ * blank after the comma): its first and last bytes above ' ' (no
+ * AC_SPACE byte is) take it at once, even the empty one (st == e: the
+ * stop and the byte before st are both above ' '). */
 static inline struct larg arg_trim(const char *st, const char *e)
 {
+	const char *b = st + (*st == ' ');
+	if ((unsigned char)*b > ' ' && (unsigned char)e[-1] > ' ')
+		return (struct larg){ b, (size_t)(e - b) };
 	while (st < e && (ACLASS(*st) & AC_SPACE))
 		st++;
 	while (e > st && (ACLASS(e[-1]) & AC_SPACE))
@@ -347,8 +355,8 @@ static inline const char *quote_end(const char *q, const char *lend, char c)
 
 #if REPLAY_SSE2
 /* Bit i set: p[i] is one of the bytes scan_split stops at (NUL, quotes,
- * brackets, ',' and '<'). */
-static inline unsigned arg_stops16(const char *p)
+ * brackets, ',' and '<'; ',' only when commas). */
+static inline unsigned arg_stops16(const char *p, bool commas)
 {
 	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
 	const __m128i lo = _mm_or_si128(x, _mm_set1_epi8(0x20));   /* '[' ']' as '{' '}' */
@@ -357,13 +365,40 @@ static inline unsigned arg_stops16(const char *p)
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('\'')));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_and_si128(x, _mm_set1_epi8((char)0xfe)),
 					   _mm_set1_epi8('(')));            /* '(' ')' */
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(',')));
+	if (commas)
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(',')));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('<')));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(lo, _mm_set1_epi8('{')));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(lo, _mm_set1_epi8('}')));
 	return (unsigned)_mm_movemask_epi8(m);
 }
 #endif
+
+/* The first '(' among the 32 bytes at p, NULL when there is none or a
+ * NUL comes first; p is in a line from lr_next (the second 16 are loaded
+ * only when the first hold no NUL: within LR_PAD of it). */
+static inline const char *paren32(const char *p)
+{
+#if REPLAY_SSE2
+	const __m128i po = _mm_set1_epi8('('), z = _mm_setzero_si128();
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, po), _mm_cmpeq_epi8(x, z)));
+	if (!m) {
+		p += 16;
+		x = _mm_loadu_si128((const __m128i *)(const void *)p);
+		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, po), _mm_cmpeq_epi8(x, z)));
+		if (!m)
+			return NULL;
+	}
+	p += __builtin_ctz(m);
+	return *p == '(' ? p : NULL;
+#else
+	for (int i = 0; i < 32 && p[i]; i++)
+		if (p[i] == '(')
+			return p + i;
+	return NULL;
+#endif
+}
 
 /* Past the bytes of a call name (AC_NAME: alnum, '_', '@', '.') at p, in
  * a line from lr_next; with SSE2 16 at a time (a load starts only after
@@ -394,9 +429,9 @@ static inline const char *name_end(const char *p)
 #endif
 }
 
-/* The bytes scan_split stops at (NUL, quotes, brackets, ',' and '<'),
- * from `at` on: with SSE2 those of 16 bytes at once, kept as a mask until
- * taken; elsewhere one byte at a time. */
+/* The bytes scan_split stops at (NUL, quotes, brackets, ',' when it
+ * splits, and '<'), from `at` on: with SSE2 those of 16 bytes at once,
+ * kept as a mask until taken; elsewhere one byte at a time. */
 struct stops {
 	const char *at;
 #if REPLAY_SSE2
@@ -404,28 +439,30 @@ struct stops {
 #endif
 };
 
-static inline void stops_from(struct stops *s, const char *p)
+static inline void stops_from(struct stops *s, const char *p, bool commas)
 {
 	s->at = p;
 #if REPLAY_SSE2
-	s->m = arg_stops16(p);
+	s->m = arg_stops16(p, commas);
+#else
+	(void)commas;
 #endif
 }
 
 /* The next stop (a NUL at the latest). */
-static inline const char *stops_next(struct stops *s)
+static inline const char *stops_next(struct stops *s, bool commas)
 {
 #if REPLAY_SSE2
 	while (!s->m) {
 		s->at += 16;    /* no NUL among those: still within LR_PAD of it */
-		s->m = arg_stops16(s->at);
+		s->m = arg_stops16(s->at, commas);
 	}
 	const char *c = s->at + __builtin_ctz(s->m);
 	s->m &= s->m - 1;
 	return c;
 #else
 	const char *c = s->at;
-	while (!(ACLASS(*c) & (AC_NUL | AC_QUOTE | AC_LT | AC_OPEN | AC_CLOSE | AC_COMMA)))
+	while (!(ACLASS(*c) & (AC_NUL | AC_QUOTE | AC_LT | AC_OPEN | AC_CLOSE | (commas ? AC_COMMA : 0))))
 		c++;
 	s->at = c + 1;
 	return c;
@@ -438,17 +475,20 @@ static inline const char *stops_next(struct stops *s)
  * when that is the closing ')', a[0..LMAXARGS) and *na are what
  * split_args gives for the text before it.  Loads never start past lend
  * (a stop after a quoted string is looked for from the byte after its
- * closing quote, at most lend). */
-static const char *scan_split(const char *p, const char *lend, bool *cut, struct larg *a, int *na)
+ * closing quote, at most lend).  Without split, only what scan_args
+ * returns (its commas are no stops) and *na = -1: for a call whose
+ * arguments are not read (inlined with split a constant). */
+static inline __attribute__((always_inline)) const char *
+scan_split(const char *p, const char *lend, bool *cut, struct larg *a, int *na, bool split)
 {
 	const char *st = p;
 	int depth = 1, k = 0;
 	struct stops s;
 
 	*cut = false;
-	stops_from(&s, p);
+	stops_from(&s, p, split);
 	for (;;) {
-		const char *c = stops_next(&s);
+		const char *c = stops_next(&s, split);
 		char ch = *c;
 		if (ch == ',') {
 			if (depth == 1) {
@@ -465,7 +505,7 @@ static const char *scan_split(const char *p, const char *lend, bool *cut, struct
 			c = quote_end(c + 1, lend, ch);
 			if (!c)
 				return NULL;
-			stops_from(&s, c + 1);
+			stops_from(&s, c + 1, split);
 			continue;
 		}
 		if (ch == '<') {
@@ -482,6 +522,10 @@ static const char *scan_split(const char *p, const char *lend, bool *cut, struct
 	}
 	if (*p != ')')
 		return NULL;
+	if (!split) {
+		*na = -1;
+		return p;
+	}
 	struct larg last = arg_trim(st, p);
 	if (!k && !last.n) {
 		*na = 0;        /* "()" */
@@ -491,6 +535,57 @@ static const char *scan_split(const char *p, const char *lend, bool *cut, struct
 		*na = k + 1;
 	}
 	return p;
+}
+
+/* split_args for text padded as a line (its NUL at s[n], LR_PAD readable
+ * bytes after it: a pending call's copy, a joined call), its stops found
+ * 16 bytes at a time (stops_next); the rest (no NUL at s[n], one before
+ * it) by split_args itself.  Its rules kept: commas split at depth <= 0
+ * (a stray closing bracket makes it negative), a quote runs to its
+ * closing one with a backslash taking the next byte, and an unclosed
+ * quote ends the list without a last argument. */
+static int split_padded(const char *s, size_t n, struct larg *a, int max)
+{
+	const char *end = s + n, *st = s;
+	int na = 0, depth = 0;
+	struct stops t;
+	if (*end)
+		return split_args(s, n, a, max);
+	stops_from(&t, s, true);
+	for (;;) {
+		const char *c = stops_next(&t, true);
+		char ch = *c;
+		if (ch == ',' || !ch) {
+			if (!ch && c != end)
+				return split_args(s, n, a, max);
+			if (depth > 0) {
+				if (!ch)
+					return na;
+				continue;
+			}
+			struct larg g = c > st ? arg_trim(st, c) : (struct larg){ st, 0 };
+			if (!ch && !g.n && !na)
+				return 0;       /* "()" */
+			if (na < max)
+				a[na] = g;
+			na++;
+			if (!ch)
+				return na;
+			st = c + 1;
+		} else if (ch == '"' || ch == '\'') {
+			size_t i = (size_t)(c - s);
+			for (i = scan_any2(s, n, i + 1, ch, '\\'); i < n && s[i] != ch;
+			     i = scan_any2(s, n, i + 2, ch, '\\'))
+				;
+			if (i >= n)
+				return na;
+			stops_from(&t, s + i + 1, true);
+		} else if (ch == '(' || ch == '[' || ch == '{') {
+			depth++;
+		} else if (ch != '<') {
+			depth--;
+		}
+	}
 }
 
 /* Decode a quoted argument into out.  *trunc: printed cut ("..."). */
@@ -535,7 +630,7 @@ static int arg_string(const struct larg *a, char *out, size_t cap, bool *trunc)
 
 /* Argument i as a number; every argument text is padded (a line, the
  * joined buffer, a pending call's copy): num_parse_p. */
-static int arg_num(const struct larg *a, int na, int i, int64_t *v)
+static inline __attribute__((always_inline)) int arg_num(const struct larg *a, int na, int i, int64_t *v)
 {
 	if (i >= na || i >= LMAXARGS)
 		return -EINVAL;
@@ -559,9 +654,14 @@ struct lline {
 	bool has_ret;
 	int64_t ret;
 	uint64_t dur;
-	int na;                     /* LL_CALL: its arguments, split      */
+	int na;                     /* LL_CALL: its arguments, split; -1 not split */
 	struct larg a[LMAXARGS];
+	size_t cix;                 /* LL_CALL, LL_UNFINISHED: the name's count entry, SIZE_MAX none yet */
 };
+
+struct fstate;
+static inline __attribute__((always_inline)) size_t count_find(const struct fstate *s, const char *name,
+							       size_t nl, bool *args, bool *plain);
 
 /* The clock token at p ("HH:MM:SS.uuuuuu" decoded at once, anything else
  * by parse_clock).  Returns what follows it, or NULL. */
@@ -579,15 +679,54 @@ static const char *clock_token(const char *p, struct lline *l, const char **why)
 	return skip_ws(q);
 }
 
+/* The "HH:MM:SS" that clock15_first last decoded: its 8 bytes as loaded
+ * (0 none yet: a clock's hold two ':') and their value in ns. */
+struct clk8 {
+	uint64_t a;
+	uint64_t ns;
+};
+
+/* After a clock at p: NULL unless a blank or the line's end follows it,
+ * else what follows the blanks (the usual one taken at once: p[16] is
+ * then in the line). */
+static inline const char *clock_blank(const char *p)
+{
+	if (!(p[15] == ' ' || p[15] == '\t' || !p[15]))
+		return NULL;
+	return p[15] && !(ACLASS(p[16]) & AC_WS) ? p + 16 : skip_ws(p + 15);
+}
+
 /* A line starting "HH:MM:SS.uuuuuu" and a blank or its end (nearly every
  * call line): its clock in *tod, and what follows the blanks; NULL for
- * anything else.  p has 15 readable bytes (a line from lr_next). */
-static inline const char *clock15_first(const char *p, uint64_t *tod)
+ * anything else.  p has 15 readable bytes (a line from lr_next).  Most
+ * lines fall in the same second as the one before: their "HH:MM:SS" is
+ * k's, checked and converted then, and only "S.uuuuuu" is left to check
+ * and add, as tx_clock15n does. */
+static inline const char *clock15_first(const char *p, uint64_t *tod, struct clk8 *k)
 {
-	if (!tx_digit(p[0]) || !tx_digit(p[1]) || p[2] != ':' || !tx_clock15n(p, tod) ||
-	    !(p[15] == ' ' || p[15] == '\t' || !p[15]))
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t a, b;
+	memcpy(&a, p, 8);
+	if (a == k->a) {
+		memcpy(&b, p + 7, 8);
+		if ((b & 0xff00ull) != 0x2e00ull)
+			return NULL;
+		b = (b & ~0xffffull) | 0x3030ull;
+		if (scan_nondigits8(b))
+			return NULL;
+		*tod = k->ns + scan_value8(b) * 1000;
+		return clock_blank(p);
+	}
+#endif
+	if (!tx_digit(p[0]) || !tx_digit(p[1]) || p[2] != ':' || !tx_clock15n(p, tod))
 		return NULL;
-	return skip_ws(p + 15);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	k->a = a;
+	k->ns = *tod - *tod % NS_PER_S;     /* the microseconds' part is below 1 s */
+#else
+	(void)k;
+#endif
+	return clock_blank(p);
 }
 
 /* Optional "PID " or "[pid PID] " and the clock.  Returns the rest or NULL. */
@@ -691,12 +830,14 @@ dur:
 }
 
 /* parse_result_gen's answer for the usual " = N <S.uuuuuu>" (N 1 to 15
- * digits, no leading 0), without the registers its other ways need;
- * anything else is left to it. */
-static inline int parse_result(const char *p, struct lline *l, const char **why)
+ * digits, no leading 0), and for the "  = N <S.uuuuuu>" of a resumed
+ * call, without the registers its other ways need; anything else is left
+ * to it. */
+static inline __attribute__((flatten)) int parse_result(const char *p, struct lline *l, const char **why)
 {
-	if (p[0] == ' ' && p[1] == '=' && p[2] == ' ' && !(ACLASS(p[3]) & AC_WS)) {
-		const char *n = p + 3;
+	const char *r = p + (p[0] == ' ' && p[1] == ' ');    /* skip_ws's answer */
+	if (r[0] == ' ' && r[1] == '=' && r[2] == ' ' && !(ACLASS(r[3]) & AC_WS)) {
+		const char *n = r + 3;
 		uint64_t v, d;
 		unsigned k = scan_dec8(n, 8, &v);
 		if (k == 8) {
@@ -720,54 +861,80 @@ static inline int parse_result(const char *p, struct lline *l, const char **why)
 /* The shape of a call line after its prefix (p), in a line from lr_next
  * whose NUL is at lend.  Returns 1 call, 0 nothing to do (signal/exit
  * line), -EINVAL + *why. */
-static int call_body(const char *p, const char *lend, struct lline *l, const char **why)
+static inline __attribute__((always_inline)) int call_body(const struct fstate *s, const char *p,
+							    const char *lend, struct lline *l, const char **why)
 {
 	/* p is in a line (LR_PAD readable bytes after its NUL): the fixed
 	 * words are compared with memcmp, a NUL in the line differing from
-	 * them as it would for strncmp */
-	if (!*p || (*p == '-' && !memcmp(p, "---", 3)) || (*p == '+' && !memcmp(p, "+++", 3)))
-		return 0;
+	 * them as it would for strncmp.  None of them starts with a byte of
+	 * a name, as nearly every line does after its clock. */
 	bool cut;
-	if (*p == '<' && !memcmp(p, "<...", 4)) {
-		p = skip_ws(p + 4);
-		const char *n = p;
-		p += scan_any3(p, (size_t)(lend - p), 0, ' ', '>', '\0');
+	if (!(ACLASS(*p) & AC_NAME)) {
+		if (!*p || (*p == '-' && !memcmp(p, "---", 3)) || (*p == '+' && !memcmp(p, "+++", 3)))
+			return 0;
+		if (*p == '<' && !memcmp(p, "<...", 4)) {
+			p = skip_ws(p + 4);
+			const char *n = p;
+			p += scan_any3(p, (size_t)(lend - p), 0, ' ', '>', '\0');
+			l->name = n;
+			l->namelen = (size_t)(p - n);
+			p = skip_ws(p);
+			if (memcmp(p, "resumed>", 8) || !l->namelen) {
+				*why = "expected '<... NAME resumed>'";
+				return -EINVAL;
+			}
+			p += 8;
+			const char *end = scan_args(p, &cut);
+			if (!end || cut) {
+				*why = "expected ')' closing the resumed call";
+				return -EINVAL;
+			}
+			l->kind = LL_RESUMED;
+			l->args = p;
+			l->argslen = (size_t)(end - p);
+			return parse_result(end + 1, l, why) ? -EINVAL : 1;
+		}
+	}
+	/* A name seen before up to the line's first '(' is what name_end
+	 * would find, its bytes all AC_NAME (every name counted was read by
+	 * name_end, a resumed call's by its start's: plain tests it all the
+	 * same): its end and count entry at once.  Else the name's bytes are
+	 * walked, and its entry looked up.  The arguments are split only for
+	 * a call that reads them: one whose name is not known yet, or whose
+	 * kind does (an unfinished call's are split again when it is
+	 * resumed). */
+	const char *n = p;
+	bool args = true, plain = false;
+	const char *q = paren32(n);
+	if (q && q > n && (l->cix = count_find(s, n, (size_t)(q - n), &args, &plain)) != SIZE_MAX && plain) {
+		p = q;
 		l->name = n;
 		l->namelen = (size_t)(p - n);
-		p = skip_ws(p);
-		if (memcmp(p, "resumed>", 8) || !l->namelen) {
-			*why = "expected '<... NAME resumed>'";
+	} else {
+		p = name_end(n);
+		if (p == n || *p != '(') {
+			*why = "expected 'NAME(' after the time";
 			return -EINVAL;
 		}
-		p += 8;
-		const char *end = scan_args(p, &cut);
-		if (!end || cut) {
-			*why = "expected ')' closing the resumed call";
-			return -EINVAL;
-		}
-		l->kind = LL_RESUMED;
-		l->args = p;
-		l->argslen = (size_t)(end - p);
-		return parse_result(end + 1, l, why) ? -EINVAL : 1;
+		l->name = n;
+		l->namelen = (size_t)(p - n);
+		args = true;
+		l->cix = count_find(s, n, l->namelen < LMAXNAME ? l->namelen : LMAXNAME, &args, &plain);
 	}
-	const char *n = p;
-	p = name_end(p);
-	if (p == n || *p != '(') {
-		*why = "expected 'NAME(' after the time";
-		return -EINVAL;
-	}
-	l->name = n;
-	l->namelen = (size_t)(p - n);
 	p++;
-	const char *end = scan_split(p, lend, &cut, l->a, &l->na);
+	const char *end = args ? scan_split(p, lend, &cut, l->a, &l->na, true) :
+				 scan_split(p, lend, &cut, l->a, &l->na, false);
 	if (!end) {
 		*why = "expected ')' closing the argument list";
 		return -EINVAL;
 	}
 	l->args = p;
 	l->argslen = (size_t)(end - p);
-	while (l->argslen && tx_space(p[l->argslen - 1]))
-		l->argslen--;
+	/* end[-1] is the '(' when there are none: above ' ', as is the last
+	 * byte of nearly every list; a blank (tx_space) is not */
+	if ((unsigned char)end[-1] <= ' ')
+		while (l->argslen && tx_space(p[l->argslen - 1]))
+			l->argslen--;
 	if (cut) {
 		l->kind = LL_UNFINISHED;
 		l->has_ret = false;
@@ -777,13 +944,16 @@ static int call_body(const char *p, const char *lend, struct lline *l, const cha
 	return parse_result(end + 1, l, why) ? -EINVAL : 1;
 }
 
-/* The shape of a call line (after comments/barriers were handled). */
-static int call_shape(const char *line, const char *lend, struct lline *l, const char **why)
+/* The shape of a call line (after comments/barriers were handled): a
+ * line not starting with its clock, its own copy of call_body (the one
+ * of clock-first lines is inlined in p2_line). */
+static __attribute__((noinline)) int call_shape(const struct fstate *s, const char *line, const char *lend,
+						struct lline *l, const char **why)
 {
 	const char *p = parse_prefix(skip_ws(line), l, why);
 	if (!p)
 		return -EINVAL;
-	return call_body(p, lend, l, why);
+	return call_body(s, p, lend, l, why);
 }
 
 /* l->name made a string in place (cut at LMAXNAME bytes; what follows
@@ -1406,10 +1576,12 @@ struct lpend {                  /* an <unfinished ...> call          */
 	int64_t pid;
 	char *name;
 	char *args;
+	size_t argslen;             /* strlen(args)                      */
 	size_t cap;                 /* of the block name and args are in */
 	uint64_t ts;
 	unsigned long line;
 	uint64_t nested;            /* async submits made inside it      */
+	size_t cix;                 /* its name's count entry (as struct call's) */
 };
 
 struct scall;
@@ -1441,6 +1613,8 @@ struct fstate {
 		int kind;           /* CK_*, found at the name's first call */
 		int (*sys)(struct scall *x);    /* CK_SYS: its handler, NULL none */
 		unsigned flags;     /* NF_*: what the handlers test of the name */
+		bool args;          /* its handler reads the arguments (CK_NEW: may) */
+		bool plain;         /* every byte of name is AC_NAME (name_end's) */
 	} *cnt;
 	size_t ncnt, ccap;
 	uint32_t *chash;            /* cnt index + 1 by name, open addressing */
@@ -1497,6 +1671,30 @@ static int count_rehash(struct fstate *s)
 	return 0;
 }
 
+/* The entry of a call name (nl bytes, no NUL among them; LR_PAD readable
+ * bytes after them, as in a line) in s->cnt without counting it,
+ * SIZE_MAX when it has none; *args: whether its calls' arguments are
+ * read, *plain: whether its bytes are all AC_NAME (both left as they are
+ * when it has none). */
+static inline __attribute__((always_inline)) size_t count_find(const struct fstate *s, const char *name,
+							       size_t nl, bool *args, bool *plain)
+{
+	if (!s->chcap)
+		return SIZE_MAX;
+	uint64_t w[2];
+	scan_words16(name, nl, w);
+	for (size_t j = name_slot(w, nl, s->chcap); s->chash[j]; j = (j + 1) & (s->chcap - 1)) {
+		const struct scount *c = &s->cnt[s->chash[j] - 1];
+		if (c->len == nl && c->w[0] == w[0] && c->w[1] == w[1] &&
+		    (nl <= 16 || !memcmp(c->name + 16, name + 16, nl - 16))) {
+			*args = c->args;
+			*plain = c->plain;
+			return s->chash[j] - 1;
+		}
+	}
+	return SIZE_MAX;
+}
+
 /* Count a call by name (nl bytes, its strlen); *ix: its entry in s->cnt. */
 static int count_call(struct fstate *s, const char *name, size_t nl, size_t *ix)
 {
@@ -1521,10 +1719,13 @@ static int count_call(struct fstate *s, const char *name, size_t nl, size_t *ix)
 	if (rc)
 		return rc;
 	struct scount *c = &s->cnt[s->ncnt];
-	*c = (struct scount){ .n = 1, .kind = CK_NEW };
+	*c = (struct scount){ .n = 1, .kind = CK_NEW, .args = true };
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->len = strlen(c->name);
 	scan_words16(c->name, c->len, c->w);
+	c->plain = c->len > 0;
+	for (size_t i = 0; i < c->len; i++)
+		c->plain &= (ACLASS(c->name[i]) & AC_NAME) != 0;
 	s->chash[j] = (uint32_t)s->ncnt + 1;
 	*ix = s->ncnt++;
 	return 0;
@@ -1551,12 +1752,17 @@ struct call {
 	struct lpend *pend;         /* its <unfinished> record, or NULL  */
 	const struct larg *a;       /* its arguments split (a line's), or NULL */
 	int na;
+	size_t cix;                 /* its name's count entry, SIZE_MAX not looked up */
 };
 
-static struct lpend *pend_find_mpi(struct fstate *s, int64_t pid, const char *prefix)
+/* The innermost pending call of pid whose name starts with prefix (a
+ * literal, shorter than LR_PAD: the names' blocks have that many bytes
+ * after their NUL, where a shorter name differs from it as strncmp would
+ * find). */
+static inline struct lpend *pend_find_mpi(struct fstate *s, int64_t pid, const char *prefix)
 {
 	for (size_t i = s->npend; i-- > 0;)
-		if (s->pend[i].pid == pid && !strncmp(s->pend[i].name, prefix, strlen(prefix)))
+		if (s->pend[i].pid == pid && !memcmp(s->pend[i].name, prefix, strlen(prefix)))
 			return &s->pend[i];
 	return NULL;
 }
@@ -1576,7 +1782,7 @@ static bool open_path(struct fstate *s, const struct call *c, const struct larg 
 		if (!strncmp(p->name, "MPI_", 4))
 			break;
 		struct larg pa[LMAXARGS];
-		int pn = split_args(p->args, strlen(p->args), pa, LMAXARGS);
+		int pn = split_padded(p->args, strlen(p->args), pa, LMAXARGS);
 		for (int j = 0; j < pn && j < LMAXARGS; j++)
 			if (!arg_string(&pa[j], out, cap, trunc))
 				return true;
@@ -1608,7 +1814,7 @@ static bool truncated_shared(struct fstate *s, const struct call *c)
 		return false;
 	struct larg a[LMAXARGS];
 	int64_t comm;
-	int na = split_args(m->args, strlen(m->args), a, LMAXARGS);
+	int na = split_padded(m->args, strlen(m->args), a, LMAXARGS);
 	if (arg_num(a, na, 0, &comm))
 		return false;
 	if (comm == 91 || comm == 0x44000000) {
@@ -1651,7 +1857,7 @@ struct scall {
 
 enum { SYS_EMIT = 0, SYS_ARGS = 1, SYS_SKIP = 2 };  /* handler results >= 0 */
 
-static int num_at(const struct scall *x, int k, int64_t *v)
+static inline __attribute__((always_inline)) int num_at(const struct scall *x, int k, int64_t *v)
 {
 	return arg_num(x->a, x->na, k, v);
 }
@@ -1750,7 +1956,8 @@ static int sys_rw(struct scall *x)
 		ev->offset = v;
 	}
 	ev->call = rd ? SC_READ : SC_WRITE;
-	struct lpend *m = pend_find_mpi(x->s, x->c->pid, rd ? "MPI_File_iread" : "MPI_File_iwrite");
+	struct lpend *m = rd ? pend_find_mpi(x->s, x->c->pid, "MPI_File_iread") :
+			       pend_find_mpi(x->s, x->c->pid, "MPI_File_iwrite");
 	if (m) {
 		int rc = as_mpi_submit(x, m, rd);
 		if (rc)
@@ -1895,7 +2102,7 @@ static int do_sys(struct fstate *s, const struct call *c, const char *nm, struct
 	x.a = c->a;
 	x.na = c->na;
 	if (fn && !c->a) {          /* a call only counted needs no arguments */
-		x.na = split_args(c->args, c->argslen, x.own, LMAXARGS);
+		x.na = split_padded(c->args, c->argslen, x.own, LMAXARGS);
 		x.a = x.own;
 	}
 	ev->name = x.n;
@@ -1927,7 +2134,7 @@ static int do_mpi(struct fstate *s, const struct call *c, const char *n, struct 
 			na = c->na;
 			a = c->a;
 		} else {
-			na = split_args(c->args, c->argslen, own, LMAXARGS);
+			na = split_padded(c->args, c->argslen, own, LMAXARGS);
 		}
 	}
 	if (rd || wr) {
@@ -2010,6 +2217,7 @@ static void classify(struct scount *k, const char *name)
 		const char *n = name + 4;
 		k->kind = CK_SYS;
 		k->sys = sys_handler(n);
+		k->args = k->sys != NULL;
 		bool rd = n[0] == 'r' || !strncmp(n, "pread", 5);
 		const char *base = n + (n[0] == 'p');
 		k->flags = (rd ? NF_RD : 0) | (!strcmp(base, rd ? "readv" : "writev") ? NF_VEC : 0);
@@ -2022,9 +2230,11 @@ static void classify(struct scount *k, const char *name)
 			   (strstr(name, "_at") ? NF_AT : 0) |
 			   (!rd && !wr && (!strcmp(name, "MPIO_Wait") || !strcmp(name, "MPI_Wait")) ? NF_WAIT : 0) |
 			   (!strcmp(name, "MPI_Barrier") ? NF_BARRIER : 0);
+		k->args = (k->flags & (NF_IREAD | NF_IWRITE | NF_WAIT)) != 0;
 		return;
 	}
 	k->kind = CK_OTHER;
+	k->args = false;
 }
 
 static int do_call(struct fstate *s, const struct call *c)
@@ -2036,10 +2246,14 @@ static int do_call(struct fstate *s, const struct call *c)
 	ev.pid = c->pid;
 	ev.ts_ns = c->ts;
 	ev.dur_ns = c->dur;
-	size_t ix;
-	int rc = count_call(s, c->name, c->namelen, &ix);
-	if (rc)
-		return rc;
+	size_t ix = c->cix;
+	if (ix != SIZE_MAX) {           /* found when its line was read */
+		s->cnt[ix].n++;
+	} else {
+		int rc = count_call(s, c->name, c->namelen, &ix);
+		if (rc)
+			return rc;
+	}
 	struct scount *k = &s->cnt[ix];
 	if (k->kind == CK_NEW)          /* the name's first call: classify it once */
 		classify(k, c->name);
@@ -2101,7 +2315,7 @@ static int pend_start(struct fstate *s, int64_t pid, const char *name, const str
 	if (rc)
 		return rc;
 	struct lpend *pe = &s->pend[s->npend];
-	*pe = (struct lpend){ .pid = pid, .ts = ts, .line = lineno };
+	*pe = (struct lpend){ .pid = pid, .ts = ts, .line = lineno, .cix = l->cix };
 	/* name and arguments in one block; the arguments padded as a line
 	 * (num_parse_p may read LR_PAD bytes past their NUL).  The name was
 	 * cut at LMAXNAME in place. */
@@ -2122,6 +2336,7 @@ static int pend_start(struct fstate *s, int64_t pid, const char *name, const str
 	pe->args = pe->name + nl + 1;
 	memcpy(pe->args, l->args, l->argslen);
 	memset(pe->args + l->argslen, 0, 1 + LR_PAD);
+	pe->argslen = l->argslen;
 	s->npend++;
 	return 0;
 }
@@ -2139,24 +2354,38 @@ static void pend_drop(struct fstate *s, size_t i)
 {
 	/* the larger block kept for the next start */
 	if (!s->spare || s->sparecap < s->pend[i].cap) {
-		free(s->spare);
+		if (s->spare)
+			free(s->spare);
 		s->spare = s->pend[i].name;
 		s->sparecap = s->pend[i].cap;
 	} else {
 		free(s->pend[i].name);
 	}
-	memmove(&s->pend[i], &s->pend[i + 1], (s->npend - i - 1) * sizeof(*s->pend));
+	if (i + 1 < s->npend)   /* nearly always the last one started */
+		memmove(&s->pend[i], &s->pend[i + 1], (s->npend - i - 1) * sizeof(*s->pend));
 	s->npend--;
 }
 
 /* Join the start's arguments and the resumed line's into *joined (grown
- * as needed): c then reads as the whole call, at the start's time. */
+ * as needed): c then reads as the whole call, at the start's time.  A
+ * resumed line with no arguments of its own (the usual ") = R") joins
+ * nothing: the start's copy is the text, padded as the join would be
+ * (and kept until the call is done: pend_drop comes after). */
 static int pend_join(struct lpend *pe, const struct lline *l, char **joined, size_t *jcap,
 		     struct call *c)
 {
 	const char *cont = skip_ws(l->args);
 	size_t cl = l->argslen - (size_t)(cont - l->args);
-	size_t hl = strlen(pe->args), jl = hl;
+	size_t hl = pe->argslen, jl = hl;
+	c->ts = pe->ts;
+	c->line = pe->line;
+	c->pend = pe;
+	c->cix = pe->cix;       /* the same name: strcmp found it */
+	if (!cl) {
+		c->args = pe->args;
+		c->argslen = hl;
+		return 0;
+	}
 	int rc = trace_grow((void **)joined, jcap, hl + cl + 3 + LR_PAD, 1, 256);
 	if (rc)
 		return rc;
@@ -2171,9 +2400,6 @@ static int pend_join(struct lpend *pe, const struct lline *l, char **joined, siz
 	memset(j + jl, 0, 1 + LR_PAD);  /* padded as a line: num_parse_p */
 	c->args = j;
 	c->argslen = jl;
-	c->ts = pe->ts;
-	c->line = pe->line;
-	c->pend = pe;
 	return 0;
 }
 
@@ -2205,6 +2431,7 @@ struct p2 {
 	bool summary;               /* in the "# SUMMARY" table            */
 	char *joined;
 	size_t jcap;
+	struct clk8 clk;            /* the last line's second              */
 };
 
 /* One call line (l) of the file: pending, resumed, or complete. */
@@ -2223,8 +2450,9 @@ static int call_line(struct fstate *s, struct p2 *st, const struct lline *l, uns
 	struct call c = { .pid = cpid, .name = l->name,
 			  .namelen = l->namelen < LMAXNAME ? l->namelen : LMAXNAME, .args = l->args, .argslen = l->argslen,
 			  .has_ret = l->has_ret, .ret = l->ret, .ts = ts, .dur = l->dur,
-			  .line = lineno, .a = l->kind == LL_CALL ? l->a : NULL,
-			  .na = l->kind == LL_CALL ? l->na : 0 };
+			  .line = lineno, .a = l->kind == LL_CALL && l->na >= 0 ? l->a : NULL,
+			  .na = l->kind == LL_CALL && l->na >= 0 ? l->na : 0,
+			  .cix = l->kind == LL_CALL ? l->cix : SIZE_MAX };
 	size_t pi = SIZE_MAX;
 	if (l->kind == LL_RESUMED) {
 		pi = pend_find(s, cpid, l->name);
@@ -2262,18 +2490,18 @@ static int p2_line(struct fstate *s, struct p2 *st, char *line, size_t len, unsi
 	struct lline l;
 	const char *why = NULL;
 	int k;
-	const char *q = clock15_first(p, &l.tod);
+	const char *q = clock15_first(p, &l.tod, &st->clk);
 	if (q) {
 		/* what parse_barrier_line would read as "R: HOST" is the clock:
 		 * a barrier line only if a '(' follows; the prefix is the clock */
 		if (*q == '(' && parse_barrier_line(p, &r, host, sizeof(host), &pid))
 			return 0;
 		l.has_pid = false;
-		k = call_body(q, line + len, &l, &why);
+		k = call_body(s, q, line + len, &l, &why);
 	} else {
 		if (parse_barrier_line(p, &r, host, sizeof(host), &pid))
 			return 0;       /* the tracer's own barrier, not the app's */
-		k = call_shape(line, line + len, &l, &why);
+		k = call_shape(s, line, line + len, &l, &why);
 	}
 	name_terminate(line, &l, k);
 	if (k < 0)
