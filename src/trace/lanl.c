@@ -2515,7 +2515,7 @@ static int pass2_file(struct lanl *L, struct lfile *f)
 	struct p2 st = { .mainpid = -1 };
 	struct linereader lr;
 	char *blk;
-	size_t blen, len = 0;       /* len: the last line's (what an error adds) */
+	size_t blen, len = 0;       /* len: the last line's */
 	unsigned long inblocks = 0; /* lines read in blocks: lr.lineno counts lr_next's */
 	int rc = lr_open(&lr, f->path);
 	if (rc)
@@ -2542,8 +2542,8 @@ static int pass2_file(struct lanl *L, struct lfile *f)
 				break;
 			continue;
 		}
-		if (rc > 0)
-			len = blen;     /* one line from lr_next */
+		if (rc > 0 || rc == -E2BIG)
+			len = blen;     /* one line from lr_next (or its length, skipped) */
 		L->in->lines++;
 		L->in->bytes += len + 1;
 		if (rc == -E2BIG)
