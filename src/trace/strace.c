@@ -64,8 +64,12 @@ struct callspec {
 };
 
 #define NO -1
+/* A name has at most 16 bytes (a longer one does not compile): lookup()
+ * tells names apart as two words. */
+#define NAME16(n) ((n) + 0 * sizeof(char[sizeof(n) <= 17 ? 1 : -1]))
 /*                name            call          shape        fd dir path p2 len off flg mode */
-#define ROW(n, c, s, fd, dir, pa, p2, ln, of, fl, md) { n, c, s, fd, dir, pa, p2, ln, of, fl, md }
+#define ROW(n, c, s, fd, dir, pa, p2, ln, of, fl, md) \
+	{ NAME16(n), c, s, fd, dir, pa, p2, ln, of, fl, md }
 static const struct callspec calls[] = {
 	ROW("open",            SC_OPEN,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, 1,  2),
 	ROW("creat",           SC_OPEN,      SH_CREAT,     NO, NO, 0,  NO, NO, NO, NO, 1),
@@ -139,13 +143,23 @@ static const struct callspec calls[] = {
 	ROW("fchdir",          SC_CHDIR,     SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
 };
 #undef ROW
+#undef NAME16
 #undef NO
 
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
 #define CALLHASH 256
 
-/* A call name's slot: from its length and three of its bytes (n >= 1),
- * enough to spread the table's names; a clash costs a probe. */
+/* A call name's slot, from its 16 bytes NUL-padded as two words (which
+ * tell it from any other name: names have no NUL): their sum's top bits
+ * after a multiply, enough to spread the table's names (a clash costs a
+ * probe; a name not in it, nearly always one). */
+static inline uint32_t words_slot(const uint64_t w[2])
+{
+	return (uint32_t)(((w[0] + w[1]) * 0x9e3779b97f4a7c15ull) >> 56);
+}
+
+/* An errno name's slot (see strace_errno): from its length and three of
+ * its bytes (n >= 1), enough to spread the names; a clash costs a probe. */
 static uint32_t name_hash(const char *s, size_t n)
 {
 	uint32_t h = (uint32_t)n * 0x9e3779b1u ^ (uint8_t)s[0] * 0x85ebca6bu ^
@@ -155,24 +169,31 @@ static uint32_t name_hash(const char *s, size_t n)
 
 /* ---- parser state --------------------------------------------------------- */
 struct pend {
-	char *text;             /* arguments so far (after the '(')   */
+	char *text;             /* arguments so far (after the '('); for
+				 * the rest's, from text + len, at the resume */
 	size_t len, cap;
 	uint64_t ts;
 	unsigned long line;
 	const char *src;
 	const struct callspec *cs; /* the call's table entry, NULL unknown */
+	uint64_t w[2];          /* the name's words (name_words)      */
 	char name[64];
 	size_t nlen;
 	int active;
 	int is_clone;
+	/* a call the table does not know, whose arguments so far nest
+	 * nowhere (no quote, bracket, '<' or '/': "CLOCK_MONOTONIC, "): its
+	 * text is not kept, only its last byte (0: none), for its resume
+	 * decodes the rest alone (see resume) */
+	bool plain;
+	char last;
 };
 
 struct strace_parser {
 	strace_emit_fn emit;
 	void *arg;
 	uint8_t callidx[CALLHASH];      /* index + 1 into calls[], 0 empty */
-	uint8_t call_len[128];          /* strlen(calls[i].name)           */
-	uint64_t call_w[128][2];        /* its first 16 bytes, NUL-padded   */
+	uint64_t call_w[128][2];        /* calls[i].name, NUL-padded        */
 	struct imap pend;               /* pid -> struct pend*             */
 	struct imap seen;               /* pid -> SEEN | CHILD bits        */
 	int64_t seen_fast[16];          /* pids known SEEN, by pid & 15    */
@@ -180,8 +201,6 @@ struct strace_parser {
 	size_t nclones, ccap;
 	char *scratch;                  /* decoded strings of one line     */
 	size_t scap, sused;
-	char *join;                     /* joined unfinished + resumed     */
-	size_t jcap;
 	uint64_t syscalls;
 	int bad;                        /* last error was a malformed line */
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
@@ -480,6 +499,49 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 	return NULL;
 }
 
+/*
+ * split() of a call's arguments (stop_paren) for their end only: the same
+ * answer and *end, without the arguments.  A comma changes nothing in
+ * split() but the arguments, so the walk stops only where it nests
+ * (scan_nest).  For a call the table does not know, which is only counted.
+ */
+static const char *split_end(const char *s, size_t n, size_t *end)
+{
+	int depth = 0;
+	size_t i = 0;
+	*end = n;
+	while ((i = scan_nest(s, n, i)) < n) {
+		char c = s[i];
+		if (c == '"') {
+			if ((i = quote_end(s, n, i)) >= n)
+				return "closing '\"'";
+		} else if (c == '/') {
+			if (i + 1 < n && s[i + 1] == '*') {
+				const char *ce = memmem(s + i + 2, n - i - 2, "*/", 2);
+				if (!ce)
+					return "'*/'";
+				i = (size_t)(ce - s) + 2;
+				continue;
+			}
+		} else if (c == '<') {
+			if (i > 0 && is_name_char((unsigned char)s[i - 1]) &&
+			    (i = deco_end(s, n, i)) >= n)
+				return "'>' closing a path decoration";
+		} else if (c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if (depth) {     /* ) ] } */
+			depth--;
+		} else if (c == ')') {
+			*end = i;
+			return NULL;
+		} else {
+			return "balanced brackets";
+		}
+		i++;
+	}
+	return "')'";
+}
+
 /* Digits of s[*i..n) in base (8, 10, 16) into *x; -ERANGE past 2^64-1. */
 static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x)
 {
@@ -503,21 +565,33 @@ static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x
 
 /* The usual number argument, read at once: "0", or 1 to 17 digits without
  * a leading zero (below 2^63: no overflow); num() reads it the same way.
- * Its length, 0 when the text does not start with one. */
-static inline size_t plain_dec(const char *s, size_t n, int64_t *v)
+ * Its length, 0 when the text does not start with one.  Inline: it is
+ * most of what a read or write line costs to read. */
+static inline __attribute__((always_inline)) size_t plain_dec(const char *s, size_t n,
+							      int64_t *v)
 {
-	uint64_t x;
+	uint64_t x, y;
 	bool ovf;
 	size_t k;
-	if (n >= 8 && (k = scan_dec8(s, n, &x)) < 8) {
-		/* up to 7 digits (nearly every fd, length, offset and result):
-		 * one 8-byte word, without scan_decn's loop */
-		if (!k || (s[0] == '0' && k > 1))
-			return 0;
-		*v = (int64_t)x;
-		return k;
+	if (n >= 8) {
+		/* up to 7 digits (nearly every fd, length and result): one
+		 * 8-byte word; 8 to 17 (offsets), the next words from where
+		 * the first ended, as scan_decn of the first 18 bytes reads */
+		k = scan_dec8w(s, &x);
+		if (k == 8) {
+			size_t m = n < 18 ? n : 18;
+			unsigned k2 = m >= 16 ? scan_dec8w(s + 8, &y) : scan_dec8(s + 8, m - 8, &y);
+			x = x * scan_pow10[k2] + y;
+			k += k2;
+			if (k2 == 8) {
+				k2 = scan_dec8(s + 16, m - 16, &y);
+				x = x * scan_pow10[k2] + y;
+				k += k2;
+			}
+		}
+	} else {
+		k = scan_decn(s, n, &x, &ovf);  /* 7 digits at most: no overflow */
 	}
-	k = scan_decn(s, n < 18 ? n : 18, &x, &ovf);
 	if (!k || k == 18 || (s[0] == '0' && k > 1))
 		return 0;
 	*v = (int64_t)x;
@@ -1079,12 +1153,10 @@ int strace_parser_new(struct strace_parser **out, strace_emit_fn emit, void *arg
 	p->general_only = g && *g && strcmp(g, "0");
 	for (int i = 0; i < 16; i++)
 		p->seen_fast[i] = i + 1;        /* in no pid's slot: empty */
-	_Static_assert(NCALLS <= sizeof(p->call_len), "call_len too small");
+	_Static_assert(NCALLS < sizeof(p->call_w) / sizeof(p->call_w[0]), "call_w too small");
 	for (size_t i = 0; i < NCALLS; i++) {
-		p->call_len[i] = (uint8_t)strlen(calls[i].name);
-		memcpy(p->call_w[i], calls[i].name,
-		       p->call_len[i] < 16 ? p->call_len[i] : 16);
-		uint32_t h = name_hash(calls[i].name, p->call_len[i]) % CALLHASH;
+		memcpy(p->call_w[i], calls[i].name, strlen(calls[i].name));
+		uint32_t h = words_slot(p->call_w[i]);
 		while (p->callidx[h])
 			h = (h + 1) % CALLHASH;
 		p->callidx[h] = (uint8_t)(i + 1);
@@ -1093,36 +1165,38 @@ int strace_parser_new(struct strace_parser **out, strace_emit_fn emit, void *arg
 	return 0;
 }
 
-static const struct callspec *lookup(const struct strace_parser *p, const char *s, size_t n)
+/* The words of the name s[0..n) (no NUL in it): its first 16 bytes,
+ * NUL-padded. */
+static inline void name_words(const char *s, size_t n, uint64_t w[2])
 {
-	uint32_t h = name_hash(s, n) % CALLHASH;
+	w[0] = w[1] = 0;
+	memcpy(w, s, n < 16 ? n : 16);
+}
+
+/* The table's entry for a name given as its words (words_slot()), NULL
+ * when it has none. */
+static inline const struct callspec *lookup_words(const struct strace_parser *p,
+						  const uint64_t w[2])
+{
+	uint32_t h = words_slot(w);
 	while (p->callidx[h]) {
-		const struct callspec *c = &calls[p->callidx[h] - 1];
-		if (p->call_len[c - calls] == n && !memcmp(c->name, s, n))
-			return c;
+		size_t i = p->callidx[h] - 1u;
+		if (p->call_w[i][0] == w[0] && p->call_w[i][1] == w[1])
+			return &calls[i];
 		h = (h + 1) % CALLHASH;
 	}
 	return NULL;
 }
 
-/* lookup() of a name with 16 readable bytes at s (in a line from the line
- * reader: LR_PAD bytes follow it): names up to 16 bytes compared as two
- * words, the bytes past the name masked off. */
-static inline const struct callspec *lookup16(const struct strace_parser *p, const char *s,
-					      size_t n)
+/* The entry for the name s[0..n) (no NUL in it); no name in the table is
+ * longer than 16 bytes. */
+static const struct callspec *lookup(const struct strace_parser *p, const char *s, size_t n)
 {
-	if (n > 16)
-		return lookup(p, s, n);
 	uint64_t w[2];
-	scan_words16(s, n, w);
-	uint32_t h = name_hash(s, n) % CALLHASH;
-	while (p->callidx[h]) {
-		size_t i = p->callidx[h] - 1u;
-		if (p->call_len[i] == n && p->call_w[i][0] == w[0] && p->call_w[i][1] == w[1])
-			return &calls[i];
-		h = (h + 1) % CALLHASH;
-	}
-	return NULL;
+	if (n > 16)
+		return NULL;
+	name_words(s, n, w);
+	return lookup_words(p, w);
 }
 
 void strace_src_init(struct strace_src *src, const char *name, int64_t pid)
@@ -1898,8 +1972,8 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 	 * the general way below makes of it */
 	if (blen - i >= 15 && body[i] == ' ' && body[i + 1] == '=' && body[i + 2] == ' ' &&
 	    body[blen - 11] == ' ' && body[blen - 10] == '<' && body[blen - 1] == '>') {
-		size_t ds = i + 3, dn = blen - 11 - ds;
-		int64_t v;
+		size_t ds = i + 3, dn = blen - 11 - ds;   /* dn >= 1 */
+		int64_t v = 0;
 		uint64_t ns;
 		/* the number ends at the blank before '<': read with what
 		 * follows, so that plain_dec has 8 bytes at once */
@@ -2036,18 +2110,14 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 			sc_event_init(&d.ev);
 		}
 	} else if (!d.cs) {
-		/* a call the table does not know is only counted: arguments
-		 * that are words and commas ("getpid()", "futex(0x7f0,
-		 * FUTEX_WAKE_PRIVATE, 1)") end at the first ')', where split()
-		 * would find it */
-		size_t c = 0;
-		while (c < blen && !(cls[(uint8_t)body[c]] & CL_NEST))
-			c++;
-		if (c < blen && body[c] == ')') {
-			d.close = c;
-			d.na = 0;
-			fast = true;
-		}
+		/* a call the table does not know is only counted: where its
+		 * arguments end ("getpid()", "futex(0x7f0, FUTEX_WAKE_PRIVATE,
+		 * 1)": at the first ')'), as split() finds it */
+		why = split_end(body, blen, &d.close);
+		if (why)
+			return bad_line(p, e, src, lineno, line, len, why);
+		d.na = 0;
+		fast = true;
 	}
 	if (!fast) {            /* the general way */
 		why = split(body, blen, 1, d.a, MAXARGS, &d.na, &d.close);
@@ -2264,39 +2334,62 @@ static int exit_line(struct strace_parser *p, struct strace_src *src, int64_t pi
 	return p->emit(p->arg, &ev, e);
 }
 
-/* The rest of pid's pending call (name: what the line says it is, or
- * NULL for a bare continuation), joined to its start and decoded. */
+/* The rest of pid's pending call (name: what the line says it is, w its
+ * words; or NULL for a bare continuation), joined to its start and
+ * decoded. */
 static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
-		  unsigned long lineno, uint64_t ts, const char *name, size_t nlen, char *rest,
-		  size_t rn, const char *line, size_t len, struct rerr *e)
+		  unsigned long lineno, uint64_t ts, const char *name, size_t nlen,
+		  const uint64_t w[2], char *rest, size_t rn, const char *line, size_t len,
+		  struct rerr *e)
 {
 	size_t keep;
 	struct pend *pe = imap_get(&p->pend, pid);
-	if (!pe || !pe->active || (name && (pe->nlen != nlen || memcmp(pe->name, name, nlen)))) {
+	if (!pe || !pe->active ||
+	    (name && (pe->nlen != nlen || pe->w[0] != w[0] || pe->w[1] != w[1] ||
+		      (nlen > 16 && memcmp(pe->name + 16, name + 16, nlen - 16))))) {
 		/* no start (attached mid-call): nothing to decode */
 		p->syscalls++;
 		return emit_skip(p, src, pid, lineno, !name && pe ? pe->ts : ts,
 				 "resumed-without-start", e);
 	}
-	nlen = pe->nlen;
 	pe->active = 0;
 	if (pe->is_clone)
 		clones_del(p, pid);
 	if (strip_unfinished(rest, rn, &keep))
 		return bad_line(p, e, src, lineno, line, len, "a result, not a second '<unfinished ...>'");
-	size_t jl = pe->len + rn;
-	int rc = reserve(&p->join, &p->jcap, jl + 1);
-	if (!rc)
-		rc = reserve(&p->scratch, &p->scap, 2 * jl + 1024);
+	const char *j = rest;
+	size_t jl = rn;
+	int rc;
+	if (pe->plain && !(rn && rest[0] == '<' && is_name_char((unsigned char)pe->last))) {
+		/* a start that nests nowhere changes nothing in split_end()'s
+		 * walk of the joined text but the one '<' it may make a
+		 * decoration (after a name's byte): the rest alone ends where
+		 * that text does, and decode() reads nothing else of a call
+		 * the table does not know */
+	} else {
+		if (pe->plain) {        /* that '<': after the byte before it */
+			rc = reserve(&pe->text, &pe->cap, 2);
+			if (rc)
+				return rc;
+			pe->text[0] = pe->last;
+			pe->len = 1;
+		}
+		/* the start's text, then the rest (it stays the start's: its
+		 * length is pe->len) */
+		jl = pe->len + rn;
+		rc = reserve(&pe->text, &pe->cap, jl + 1);
+		if (rc)
+			return rc;
+		memcpy(pe->text + pe->len, rest, rn);
+		pe->text[jl] = 0;
+		j = pe->text;
+	}
+	rc = reserve(&p->scratch, &p->scap, 2 * jl + 1024);
 	if (rc)
 		return rc;
-	char *j = p->join;
-	memcpy(j + pe->len, rest, rn);
-	memcpy(j, pe->text, pe->len);
-	j[jl] = 0;
-	char nm[64];
-	memcpy(nm, pe->name, nlen + 1);
-	return decode(p, pe->cs, src, pid, pe->ts, pe->line, nm, nlen, j, jl, line, len, e);
+	/* pe stays as it is until the pid's next unfinished call */
+	return decode(p, pe->cs, src, pid, pe->ts, pe->line, pe->name, pe->nlen, j, jl, line, len,
+		      e);
 }
 
 /* "<... NAME resumed>REST": joined to the pending start and decoded. */
@@ -2305,11 +2398,14 @@ static int resumed_line(struct strace_parser *p, struct strace_src *src, int64_t
 			size_t len, struct rerr *e)
 {
 	size_t i = 5, ns = 5;
+	uint64_t w[2];
 	while (i < tn && is_name_char((unsigned char)t[i]))
 		i++;
 	if (i == ns || tn - i < 9 || memcmp(t + i, " resumed>", 9))
 		return bad_line(p, e, src, lineno, line, len, "'<... NAME resumed>'");
-	return resume(p, src, pid, lineno, ts, t + ns, i - ns, t + i + 9, tn - i - 9, line, len, e);
+	name_words(t + ns, i - ns, w);
+	return resume(p, src, pid, lineno, ts, t + ns, i - ns, w, t + i + 9, tn - i - 9, line, len,
+		      e);
 }
 
 static int clones_push(struct strace_parser *p, int64_t pid)
@@ -2327,11 +2423,11 @@ static int clones_push(struct strace_parser *p, int64_t pid)
 }
 
 /* "NAME(ARGS <unfinished ...>": kept per pid until its "resumed" line;
- * cs is the call's table entry (NULL unknown). */
+ * cs is the call's table entry (NULL unknown), w the name's words. */
 static int unfinished_line(struct strace_parser *p, struct strace_src *src, int64_t pid,
 			   unsigned long lineno, uint64_t ts, const struct callspec *cs,
-			   const char *name, size_t nlen, const char *body, size_t keep,
-			   struct rerr *e)
+			   const char *name, size_t nlen, const uint64_t w[2], const char *body,
+			   size_t keep, struct rerr *e)
 {
 	struct pend *pe = imap_get(&p->pend, pid);
 	int rc;
@@ -2347,13 +2443,24 @@ static int unfinished_line(struct strace_parser *p, struct strace_src *src, int6
 	}
 	if (pe->active && (rc = drop_pending(p, src, pid, e)))
 		return rc;
-	rc = reserve(&pe->text, &pe->cap, keep + 1);
-	if (rc)
-		return rc;
-	memcpy(pe->text, body, keep);
-	pe->text[keep] = 0;
-	pe->len = keep;
-	memcpy(pe->name, name, nlen);
+	pe->plain = !cs && scan_nest(body, keep, 0) == keep;
+	if (pe->plain) {
+		pe->last = keep ? body[keep - 1] : 0;
+		pe->len = 0;
+	} else {
+		rc = reserve(&pe->text, &pe->cap, keep + 1);
+		if (rc)
+			return rc;
+		memcpy(pe->text, body, keep);
+		pe->text[keep] = 0;
+		pe->len = keep;
+	}
+	/* the name as its words, then any bytes past 16 (nlen < 64) */
+	pe->w[0] = w[0];
+	pe->w[1] = w[1];
+	memcpy(pe->name, w, 16);
+	if (nlen >= 16)
+		memcpy(pe->name + 16, name + 16, nlen - 16);
 	pe->name[nlen] = 0;
 	pe->nlen = nlen;
 	pe->cs = cs;
@@ -2403,7 +2510,7 @@ static int continuation(struct strace_parser *p, struct strace_src *src, char *l
 		return rc;
 	p->sused = 0;
 	src->cont_line = 0;
-	return resume(p, src, src->cont_pid, lineno, 0, NULL, 0, line, len, line, len, e);
+	return resume(p, src, src->cont_pid, lineno, 0, NULL, 0, NULL, line, len, line, len, e);
 }
 
 /* The text after the prefix: signal, exit, resumed, unfinished or a call. */
@@ -2441,10 +2548,12 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 		return emit_skip(p, src, pid, lineno, ts, sdup(p, dn, strlen(dn)), e);
 	}
 	if (strip_unfinished(body, bn, &keep)) {
+		uint64_t w[2];
 		if (i >= sizeof(((struct pend *)0)->name))
 			return bad_line(p, e, src, lineno, line, len, "a syscall name (too long)");
-		return unfinished_line(p, src, pid, lineno, ts, lookup(p, t, i), t, i, body, keep,
-				       e);
+		name_words(t, i, w);
+		return unfinished_line(p, src, pid, lineno, ts, i > 16 ? NULL : lookup_words(p, w),
+				       t, i, w, body, keep, e);
 	}
 	return decode(p, lookup(p, t, i), src, pid, ts, lineno, t, i, body, bn, line, len, e);
 }
@@ -2468,14 +2577,16 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 {
 	size_t i = 0, st = 0;
 	int64_t rawpid = STRACE_NOPID, pid;
-	uint64_t v = 0, ts;
+	uint64_t v = 0, ts, w[2];
 
 	if (src->carry_len || src->summary || len < 24)
 		return 0;
-	while (i < 10 && (unsigned)(line[i] - '0') < 10)
-		v = v * 10 + (uint64_t)(line[i++] - '0');
+	/* up to 10 digits: 8 in a word (len >= 24), the rest one by one */
+	i = scan_dec8w(line, &v);
 	if (!i)
 		return 0;
+	while (i < 10 && (unsigned)(line[i] - '0') < 10)
+		v = v * 10 + (uint64_t)(line[i++] - '0');
 	if (line[i] == ' ') {           /* the pid column */
 		rawpid = (int64_t)v;
 		for (st = i; st < len && line[st] == ' '; st++)
@@ -2497,18 +2608,35 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		goto general;
 	p->sused = 0;
 	if (t[0] == '<' && tn >= 5 && t[1] == '.' && t[2] == '.' && t[3] == '.' && t[4] == ' ') {
-		/* "<... ": the rest of an unfinished call, joined and decoded */
+		/* "<... NAME resumed>": the rest of an unfinished call, joined
+		 * and decoded; resumed_line() when the name is longer */
 		ts = norm_ts(src, TS_TOD, ts);
-		if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
+		if ((*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
+			return 1;
+		k = scan_name16(t + 5);
+		if (k && k < 16 && tn - 5 - k >= 9 && !memcmp(t + 5 + k, " resumed>", 9)) {
+			scan_words16(t + 5, k, w);
+			*rcp = resume(p, src, pid, lineno, ts, t + 5, k, w, t + 5 + k + 9,
+				      tn - 5 - k - 9, line, len, e);
+		} else {
 			*rcp = resumed_line(p, src, pid, lineno, ts, t, tn, line, len, e);
+		}
 		return 1;
 	}
-	while (k < tn && is_name_char((unsigned char)t[k]))
-		k++;
+	/* the name: its first 16 bytes at once (the line's NUL ends it
+	 * before tn), as words for the call table */
+	if ((k = scan_name16(t)) == 16)
+		while (k < tn && is_name_char((unsigned char)t[k]))
+			k++;
 	if (!k || k >= tn || t[k] != '(')
 		goto general;
 	char *body = t + k + 1;
 	size_t bn = tn - k - 1;
+	const struct callspec *cs = NULL;
+	if (k <= 16) {
+		scan_words16(t, k, w);
+		cs = lookup_words(p, w);
+	}
 	/* a line ending in '>' ends in -T's " <S.uuuuuu>" (never in
 	 * "<unfinished ...>" too: its 10th byte from the end is an 'i'), in
 	 * "<unfinished ...>", or in something for the general way */
@@ -2516,19 +2644,20 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	    (bn < 12 || body[bn - 10] != '<' || body[bn - 11] != ' ')) {
 		if (k >= sizeof(((struct pend *)0)->name) || !strip_unfinished(body, bn, &keep))
 			goto general;
-		/* kept until its "<... NAME resumed>" */
+		/* kept until its "<... NAME resumed>" (a name of 64 bytes or
+		 * more went to the general way, which refuses it) */
 		ts = norm_ts(src, TS_TOD, ts);
+		if (k > 16)
+			name_words(t, k, w);
 		if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
-			*rcp = unfinished_line(p, src, pid, lineno, ts, lookup16(p, t, k), t, k,
-					       body, keep, e);
+			*rcp = unfinished_line(p, src, pid, lineno, ts, cs, t, k, w, body, keep, e);
 		return 1;
 	}
 
 	/* a complete call: decode() reads it, as event_text() hands it over */
 	ts = norm_ts(src, TS_TOD, ts);
 	if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
-		*rcp = decode(p, lookup16(p, t, k), src, pid, ts, lineno, t, k, body, bn, line,
-			      len, e);
+		*rcp = decode(p, cs, src, pid, ts, lineno, t, k, body, bn, line, len, e);
 	return 1;
 general:
 	/* for the general way: the prefix as prefix_read() reads it */
@@ -2628,7 +2757,6 @@ void strace_parser_free(struct strace_parser *p)
 	imap_release(&p->aio);
 	free(p->clones);
 	free(p->scratch);
-	free(p->join);
 	free(p);
 }
 
