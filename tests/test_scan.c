@@ -102,6 +102,18 @@ static void t_dec8(void **state)
 		uint64_t w8 = 99;
 		assert_int_equal(scan_dec8w(s, &w8), scan_dec8(s, 8, &got));
 		assert_int_equal(w8, got);
+		/* scan_first_nondigit8 marks the first byte scan_nondigits8
+		 * does, and nothing before it; scan_value8 is the sum of the
+		 * low nibbles, each ten times the next */
+		uint64_t x, y = 0;
+		memcpy(&x, s, 8);
+		uint64_t all = scan_nondigits8(x), first = scan_first_nondigit8(x);
+		assert_true((all == 0) == (first == 0));
+		if (all)
+			assert_int_equal(__builtin_ctzll(all) / 8, __builtin_ctzll(first) / 8);
+		for (int j = 0; j < 8; j++)
+			y = y * 10 + ((unsigned char)s[j] & 0x0f);
+		assert_int_equal(scan_value8(x), y);
 	}
 	uint64_t v;
 	assert_int_equal(scan_dec8("99999999", 8, &v), 8);

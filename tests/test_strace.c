@@ -19,6 +19,7 @@
 struct cap {
 	struct sc_event ev[MAXEV];
 	char *strs[MAXEV][5];
+	const char *name_at[MAXEV];     /* where the parser had the name */
 	int n;
 };
 
@@ -33,6 +34,7 @@ static int capture(void *arg, const struct sc_event *ev, struct rerr *e)
 	(void)e;
 	assert_true(c->n < MAXEV);
 	c->ev[c->n] = *ev;
+	c->name_at[c->n] = ev->name;
 	c->strs[c->n][0] = dupn(ev->name);
 	c->strs[c->n][1] = dupn(ev->path);
 	c->strs[c->n][2] = dupn(ev->path2);
@@ -789,6 +791,70 @@ static void test_unknown_call_args(void **state)
 	expect_bad(f, "9 10:00:00.000010 getpid(0x1) 2", "'=' after ')'");
 }
 
+/* The names of calls the table does not know are kept once each (the
+ * builder counts skipped calls by name and remembers where it was given
+ * one): the same name at the same address every time, and right when
+ * there are more names than are kept, or longer ones. */
+static void test_unknown_call_names(void **state)
+{
+	struct fx *f = *state;
+	char line[128];
+	FEED_OK(f, "9 10:00:00.000001 getpid() = 9");
+	FEED_OK(f, "9 10:00:00.000002 futex(0x7f0, FUTEX_WAKE_PRIVATE, 1) = 0");
+	FEED_OK(f, "9 10:00:00.000003 getpid() = 9");
+	FEED_OK(f, "9 10:00:00.000004 sched_getaffinity(7, 8, [0 1]) = 8");
+	FEED_OK(f, "9 10:00:00.000005 sched_getaffinity(7, 8, [0 1]) = 8");
+	assert_string_equal(f->cap.ev[0].name, "getpid");
+	assert_string_equal(f->cap.ev[1].name, "futex");
+	assert_ptr_equal(f->cap.name_at[0], f->cap.name_at[2]);
+	assert_ptr_not_equal(f->cap.name_at[0], f->cap.name_at[1]);
+	assert_string_equal(f->cap.ev[3].name, "sched_getaffinity");   /* 17 bytes */
+	assert_string_equal(f->cap.ev[4].name, "sched_getaffinity");
+	/* more names than are kept: each event still has its own */
+	for (int i = 0; i < 300; i++) {
+		snprintf(line, sizeof(line), "9 10:00:01.%06d call_%d_x() = %d", i, i, i);
+		FEED_OK(f, line);
+		char want[32];
+		snprintf(want, sizeof(want), "call_%d_x", i);
+		assert_string_equal(f->cap.ev[f->cap.n - 1].name, want);
+		assert_int_equal(f->cap.ev[f->cap.n - 1].ret, i);
+		for (int k = 0; k < 5; k++)
+			free(f->cap.strs[f->cap.n - 1][k]);
+		f->cap.n--;
+	}
+	FEED_OK(f, "9 10:00:02.000000 futex(0x7f0, FUTEX_WAKE_PRIVATE, 1) = 0");
+	assert_string_equal(f->cap.ev[f->cap.n - 1].name, "futex");
+	assert_ptr_equal(f->cap.name_at[1], f->cap.name_at[f->cap.n - 1]);
+}
+
+/* A read's or write's fd path is handed over where it is in the line (its
+ * '>' made its NUL): the line is as it was afterwards, and a message about
+ * the line shows it whole. */
+static void test_rw_path_in_place(void **state)
+{
+	struct fx *f = *state;
+	const char *l = "9 10:00:00.000001 pread64(3</a/b>, \"xy\"..., 4096, 8192) = 4096 <0.000010>";
+	char buf[256];
+	strcpy(buf, l);
+	assert_int_equal(strace_parser_line(f->p, &f->src, buf, strlen(buf), 1, &f->e), 0);
+	assert_string_equal(buf, l);
+	assert_string_equal(f->cap.ev[0].fdpath, "/a/b");
+	/* refused after the arguments were read: the result, the sign */
+	strcpy(buf, "1 read(3</a>, \"x\", 1) 1");
+	assert_int_equal(strace_parser_line(f->p, &f->src, buf, strlen(buf), 2, &f->e), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "'1 read(3</a>, \"x\", 1) 1'"));
+	assert_string_equal(buf, "1 read(3</a>, \"x\", 1) 1");
+	strcpy(buf, "1 pwrite64(3</b>, \"x\", 1, -5) = 1");
+	assert_int_equal(strace_parser_line(f->p, &f->src, buf, strlen(buf), 3, &f->e), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "offset >= 0"));
+	assert_non_null(strstr(f->e.msg, "pwrite64(3</b>, "));
+	/* a path with something to undo is a copy, the line as it was */
+	strcpy(buf, "1 read(3</a\\x41>, \"x\", 1) = 1");
+	assert_int_equal(strace_parser_line(f->p, &f->src, buf, strlen(buf), 4, &f->e), 0);
+	assert_string_equal(f->cap.ev[1].fdpath, "/aA");
+	assert_string_equal(buf, "1 read(3</a\\x41>, \"x\", 1) = 1");
+}
+
 static void test_malformed(void **state)
 {
 	struct fx *f = *state;
@@ -1069,6 +1135,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_syscall_numbers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_call_args, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_call_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rw_path_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_of_day_spellings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_number_edges, setup, teardown),

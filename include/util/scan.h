@@ -259,15 +259,27 @@ static inline uint64_t scan_nondigits8(uint64_t x)
 	       (((x & 0x0f0f0f0f0f0f0f0full) + 0x0606060606060606ull) & 0x1010101010101010ull);
 }
 
+/* scan_nondigits8 for where the digits end: a mask whose lowest set bit
+ * is in the first byte that is not an ASCII digit, 0 when all eight are
+ * (bytes after that first one may be marked or not).  A digit byte minus
+ * '0' borrows nothing and plus 0x46 carries nothing, and keeps bit 7
+ * clear in both; any other byte sets it in one (below '0': the
+ * subtraction; ':' to 0xb9: the addition; 0xb0 up: the subtraction). */
+static inline uint64_t scan_first_nondigit8(uint64_t x)
+{
+	return ((x - 0x3030303030303030ull) | (x + 0x4646464646464646ull)) & 0x8080808080808080ull;
+}
+
 /* The number eight digit bytes spell (loaded as above: s[0] the most
  * significant digit; only each byte's low nibble is read): combined into
- * pairs, fours and the eight by multiplications. */
+ * pairs, fours and the eight, each step one multiply that adds a lane to
+ * ten, a hundred or ten thousand times its neighbour (no lane overflows,
+ * even for nibbles above 9: the value is the exact sum). */
 static inline uint64_t scan_value8(uint64_t x)
 {
-	x &= 0x0f0f0f0f0f0f0f0full;
-	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;
-	return ((x & 0x000000ff000000ffull) * (100 + (1000000ull << 32)) +
-		((x >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32))) >> 32;
+	x = ((x & 0x0f0f0f0f0f0f0f0full) * (10 * 256 + 1)) >> 8;
+	x = ((x & 0x00ff00ff00ff00ffull) * (100 * 65536 + 1)) >> 16;
+	return ((x & 0x0000ffff0000ffffull) * (10000ull * (1ull << 32) + 1)) >> 32;
 }
 
 /*
@@ -283,7 +295,7 @@ static inline __attribute__((always_inline)) unsigned scan_dec8w(const char *s, 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	uint64_t x;
 	memcpy(&x, s, 8);
-	uint64_t bad = scan_nondigits8(x);
+	uint64_t bad = scan_first_nondigit8(x);
 	unsigned k = bad ? (unsigned)__builtin_ctzll(bad) / 8 : 8;
 	if (!k) {
 		*v = 0;

@@ -61,15 +61,21 @@ struct callspec {
 	uint8_t call;            /* enum sc_call                                */
 	uint8_t shape;           /* enum shape                                  */
 	int8_t fd, dirfd, path, path2, len, off, flags, mode;  /* argument index */
+	bool rw;                 /* rw_args() reads it (made by ROW)            */
 };
 
 #define NO -1
 /* A name has at most 16 bytes (a longer one does not compile): lookup()
  * tells names apart as two words. */
 #define NAME16(n) ((n) + 0 * sizeof(char[sizeof(n) <= 17 ? 1 : -1]))
+/* A call whose arguments are fd, buffer, length and maybe offset, nothing
+ * else: read, write, pread64, pwrite64 (rw_args). */
+#define RW(s, fd, dir, pa, p2, ln, of, fl, md)                                               \
+	((s) == SH_PLAIN && (fd) == 0 && (ln) == 2 && ((of) < 0 || (of) == 3) && (dir) < 0 && \
+	 (pa) < 0 && (p2) < 0 && (fl) < 0 && (md) < 0)
 /*                name            call          shape        fd dir path p2 len off flg mode */
 #define ROW(n, c, s, fd, dir, pa, p2, ln, of, fl, md) \
-	{ NAME16(n), c, s, fd, dir, pa, p2, ln, of, fl, md }
+	{ NAME16(n), c, s, fd, dir, pa, p2, ln, of, fl, md, RW(s, fd, dir, pa, p2, ln, of, fl, md) }
 static const struct callspec calls[] = {
 	ROW("open",            SC_OPEN,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, 1,  2),
 	ROW("creat",           SC_OPEN,      SH_CREAT,     NO, NO, 0,  NO, NO, NO, NO, 1),
@@ -143,6 +149,7 @@ static const struct callspec calls[] = {
 	ROW("fchdir",          SC_CHDIR,     SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
 };
 #undef ROW
+#undef RW
 #undef NAME16
 #undef NO
 
@@ -189,6 +196,8 @@ struct pend {
 	char last;
 };
 
+#define NAMES 256       /* slots for names of unknown calls (half used at most) */
+
 struct strace_parser {
 	strace_emit_fn emit;
 	void *arg;
@@ -206,6 +215,13 @@ struct strace_parser {
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
 	uint64_t aio_next;              /* async ids given to iocbs        */
 	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
+	/* the names of calls the table does not know, one copy each (see
+	 * skip_name), by the slot of their words */
+	struct kept_name {
+		uint64_t w[2];
+		char s[17];             /* "": a free slot */
+	} names[NAMES];
+	size_t nnames;
 };
 
 /* A process's libaio iocbs submitted and not yet reaped, oldest first:
@@ -244,10 +260,8 @@ static int bad_line(struct strace_parser *p, struct rerr *e, const struct strace
 		       len > 40 ? "..." : "");
 }
 
-static int reserve(char **buf, size_t *cap, size_t need)
+static int reserve_slow(char **buf, size_t *cap, size_t need)
 {
-	if (need <= *cap)
-		return 0;
 	size_t ncap = *cap ? *cap : 4096;
 	while (ncap < need)
 		ncap *= 2;
@@ -257,6 +271,12 @@ static int reserve(char **buf, size_t *cap, size_t need)
 	*buf = n;
 	*cap = ncap;
 	return 0;
+}
+
+/* Room for need bytes in *buf (capacity *cap): nearly always there. */
+static inline int reserve(char **buf, size_t *cap, size_t need)
+{
+	return need <= *cap ? 0 : reserve_slow(buf, cap, need);
 }
 
 /* Copy into scratch (reserved large enough for the whole line). */
@@ -405,12 +425,19 @@ static size_t first_ctrl(const char *s, size_t n)
 }
 
 /* The closing '"' of the string whose opening '"' is at s[i] (a backslash
- * escapes the next byte); n when there is none. */
-static size_t quote_end(const char *s, size_t n, size_t i)
+ * escapes the next byte); n when there is none.  Inline where a read's or
+ * write's buffer is skipped (rw_args), a call elsewhere. */
+static inline __attribute__((always_inline)) size_t quote_end_inline(const char *s, size_t n,
+								      size_t i)
 {
 	for (i = scan_any2(s, n, i + 1, '"', '\\'); i < n && s[i] == '\\';)
 		i = scan_any2(s, n, i + 2, '"', '\\');
 	return i;
+}
+
+static size_t quote_end(const char *s, size_t n, size_t i)
+{
+	return quote_end_inline(s, n, i);
 }
 
 /* The '>' closing the -y decoration whose '<' is at s[i]: one not part of
@@ -1165,6 +1192,30 @@ int strace_parser_new(struct strace_parser **out, strace_emit_fn emit, void *arg
 	return 0;
 }
 
+/* The name of a call the table does not know, whose words are w (n <= 16
+ * bytes), as the event gives it to the builder: always at the same
+ * address (which the builder's count of skipped calls by name remembers,
+ * so that the next one is counted at once), not copied for each line.
+ * NULL when the parser has more such names than it keeps. */
+static const char *skip_name(struct strace_parser *p, const uint64_t w[2])
+{
+	for (uint32_t h = words_slot(w) % NAMES;; h = (h + 1) % NAMES) {
+		struct kept_name *x = &p->names[h];
+		if (x->w[0] == w[0] && x->w[1] == w[1] && x->s[0])
+			return x->s;
+		if (!x->s[0]) {
+			if (p->nnames >= NAMES / 2)
+				return NULL;
+			p->nnames++;
+			x->w[0] = w[0];
+			x->w[1] = w[1];
+			memcpy(x->s, w, 16);
+			x->s[16] = 0;
+			return x->s;
+		}
+	}
+}
+
 /* The words of the name s[0..n) (no NUL in it): its first 16 bytes,
  * NUL-padded. */
 static inline void name_words(const char *s, size_t n, uint64_t w[2])
@@ -1494,7 +1545,7 @@ struct dec {
 	struct rerr *e;
 };
 
-enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4 };
+enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4, DEC_BAD_NEG = 5 };
 
 static struct span arg(const struct dec *d, int k)
 {
@@ -2022,16 +2073,19 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
  * The arguments of read, write, pread64 and pwrite64 as strace prints them
  * nearly always, "FD[<path>], "data"[...], LEN[, OFF])", read in one pass
  * into d->ev (fd, fdpath, len, offset) and d->close: exactly what split()
- * and fill_generic() make of such text.  false for anything else (no
+ * and fill_generic() make of such text.  A path with nothing to undo is
+ * left where it is, its closing '>' made its NUL: *cut is then that byte,
+ * for the caller to put back.  false for anything else (no
  * decoration of the fd's text or a different shape, numbers num() reads
  * the long way, blanks other than one after each comma...): the general
  * path then reads it, and reports it when it is bad.
  */
-static bool rw_args(struct dec *d, const char *s, size_t n)
+static bool rw_args(struct dec *d, char *s, size_t n, char **cut)
 {
 	struct sc_event *ev = &d->ev;
 	size_t i, k;
 	int64_t v;
+	char *end = NULL;
 
 	if (!(k = plain_dec(s, n, &ev->fd)))
 		return false;
@@ -2045,7 +2099,10 @@ static bool rw_args(struct dec *d, const char *s, size_t n)
 		size_t gt = scan_any3(s, n, i + 1, '\\', '<', '>'), pn = gt - i - 1;
 		if (gt < n && s[gt] == '>' && s[gt - 1] != '-' &&
 		    (pn < 10 || memcmp(s + gt - 10, " (deleted)", 10))) {
-			ev->fdpath = sdup(d->p, s + i + 1, pn);
+			/* the bytes themselves, not a copy: that '>' becomes
+			 * their NUL when the whole call is read (*cut) */
+			ev->fdpath = s + i + 1;
+			end = s + gt;
 		} else {
 			gt = deco_end(s, n, i);
 			if (gt >= n)
@@ -2055,7 +2112,7 @@ static bool rw_args(struct dec *d, const char *s, size_t n)
 		i = gt + 1;
 	}
 	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || s[i + 2] != '"' ||
-	    (i = quote_end(s, n, i + 2)) >= n)
+	    (i = quote_end_inline(s, n, i + 2)) >= n)
 		return false;
 	i++;
 	if (n - i >= 3 && !memcmp(s + i, "...", 3))
@@ -2074,25 +2131,29 @@ static bool rw_args(struct dec *d, const char *s, size_t n)
 		return false;
 	d->close = i;
 	d->na = 0;
+	if (end) {
+		*end = 0;
+		*cut = end;
+	}
 	return true;
 }
 
 /* A call rw_args() reads: fd, buffer, length and maybe offset, nothing else. */
 static bool rw_call(const struct callspec *cs)
 {
-	return cs && cs->shape == SH_PLAIN && cs->fd == 0 && cs->len == 2 &&
-	       (cs->off < 0 || cs->off == 3) && cs->dirfd < 0 && cs->path < 0 &&
-	       cs->path2 < 0 && cs->flags < 0 && cs->mode < 0;
+	return cs && cs->rw;
 }
 
 /*
- * Decode a complete call: name, its table entry cs (lookup()'s, NULL for a
- * call the table does not know), and body = text after '(' (args, ')',
- * '= RET', optional <DUR>).  Fills and emits the event(s).
+ * Decode a complete call: name (w: its words, NULL when not at hand), its
+ * table entry cs (lookup()'s, NULL for a call the table does not know), and
+ * body = text after '(' (args, ')', '= RET', optional <DUR>).  Fills and
+ * emits the event(s).
  */
 static int decode(struct strace_parser *p, const struct callspec *cs, struct strace_src *src,
 		  int64_t pid, uint64_t ts, unsigned long lineno, const char *name, size_t nlen,
-		  const char *body, size_t blen, const char *line, size_t len, struct rerr *e)
+		  const uint64_t *w, char *body, size_t blen, const char *line, size_t len,
+		  struct rerr *e)
 {
 	struct dec d;           /* d.a[k] is read only below d.na */
 	d.p = p;
@@ -2102,9 +2163,11 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	sc_event_init(&d.ev);
 	bool fast = false;
 	const char *why;
+	char *cut = NULL;       /* rw_args' NUL in the text: '>' again before
+				 * the line is shown or the event done with */
 	if (rw_call(d.cs)) {
 		size_t sused = p->sused;
-		fast = rw_args(&d, body, blen);
+		fast = rw_args(&d, body, blen, &cut);
 		if (!fast) {    /* undo what it read before it gave up */
 			p->sused = sused;
 			sc_event_init(&d.ev);
@@ -2129,13 +2192,25 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	d.ev.pid = pid;
 	d.ev.ts_ns = ts;
 	why = parse_result(p, body, blen, d.close, &d.ev);
-	if (why)
+	if (why) {
+		if (cut)
+			*cut = '>';
 		return bad_line(p, e, src, lineno, line, len, why);
+	}
 	p->syscalls++;
 
 	if (!d.cs) {
+		const char *kept = NULL;
+		uint64_t nw[2];
+		if (nlen <= 16) {
+			if (!w) {
+				name_words(name, nlen, nw);
+				w = nw;
+			}
+			kept = skip_name(p, w);
+		}
 		d.ev.call = SC_SKIP;
-		d.ev.name = sdup(p, name, nlen);
+		d.ev.name = kept ? kept : sdup(p, name, nlen);
 		return p->emit(p->arg, &d.ev, e);
 	}
 	d.ev.name = d.cs->name;
@@ -2146,6 +2221,12 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	if (!rc)
 		stat_size(&d);
 	if (!rc && negative_transfer(&d))
+		rc = DEC_BAD_NEG;
+	if (rc == DEC_EMIT)
+		rc = p->emit(p->arg, &d.ev, e);
+	if (cut)
+		*cut = '>';
+	if (rc == DEC_BAD_NEG)
 		return bad_line(p, e, src, lineno, line, len,
 				"a length and offset >= 0 (the call succeeded)");
 	if (rc == DEC_BAD_RAW)
@@ -2155,18 +2236,19 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	if (rc == DEC_BAD || rc == DEC_BAD_IOCB)
 		return bad_line(p, e, src, lineno, line, len, rc == DEC_BAD_IOCB ? "an iocb array" :
 						"arguments of the form strace prints");
-	if (rc == DEC_DONE)
-		return 0;
-	if (rc)
-		return rc;
-	return p->emit(p->arg, &d.ev, e);
+	return rc == DEC_DONE ? 0 : rc;         /* emitted: 0 or -errno */
 }
 
 static int strip_unfinished(const char *s, size_t n, size_t *keep)
 {
 	static const char mark[] = "<unfinished ...>";
 	size_t ml = sizeof(mark) - 1;
-	if (n < ml || memcmp(s + n - ml, mark, ml))
+	uint64_t x[2], m[2];
+	if (n < ml)
+		return 0;
+	memcpy(x, s + n - ml, 16);      /* two words against the mark's */
+	memcpy(m, mark, 16);
+	if (x[0] != m[0] || x[1] != m[1])
 		return 0;
 	n -= ml;
 	if (n && s[n - 1] == ' ')
@@ -2357,7 +2439,7 @@ static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
 		clones_del(p, pid);
 	if (strip_unfinished(rest, rn, &keep))
 		return bad_line(p, e, src, lineno, line, len, "a result, not a second '<unfinished ...>'");
-	const char *j = rest;
+	char *j = rest;
 	size_t jl = rn;
 	int rc;
 	if (pe->plain && !(rn && rest[0] == '<' && is_name_char((unsigned char)pe->last))) {
@@ -2388,7 +2470,8 @@ static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
 	if (rc)
 		return rc;
 	/* pe stays as it is until the pid's next unfinished call */
-	return decode(p, pe->cs, src, pid, pe->ts, pe->line, pe->name, pe->nlen, j, jl, line, len,
+	return decode(p, pe->cs, src, pid, pe->ts, pe->line, pe->name, pe->nlen, pe->w, j, jl, line,
+		      len,
 		      e);
 }
 
@@ -2555,7 +2638,7 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 		return unfinished_line(p, src, pid, lineno, ts, i > 16 ? NULL : lookup_words(p, w),
 				       t, i, w, body, keep, e);
 	}
-	return decode(p, lookup(p, t, i), src, pid, ts, lineno, t, i, body, bn, line, len, e);
+	return decode(p, lookup(p, t, i), src, pid, ts, lineno, t, i, NULL, body, bn, line, len, e);
 }
 
 /*
@@ -2589,18 +2672,18 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		v = v * 10 + (uint64_t)(line[i++] - '0');
 	if (line[i] == ' ') {           /* the pid column */
 		rawpid = (int64_t)v;
-		for (st = i; st < len && line[st] == ' '; st++)
+		for (st = i + 1; line[st] == ' '; st++)   /* the NUL at len ends it */
 			;
 	}
 	if (len - st <= 16 || line[st + 15] != ' ' || !tx_clock15n(line + st, &ts))
 		return 0;
-	for (i = st + 16; i < len && line[i] == ' '; i++)
+	for (i = st + 16; line[i] == ' '; i++)
 		;
 	if (i < len && line[i] == '[')
 		return 0;               /* -i/-n: prefix() reads "[...]" too */
 	/* no call, or a cut line ("... strace: Process N attached") */
-	if (i >= len || !memcmp(line + len - 9, " attached", 9) ||
-	    !memcmp(line + len - 9, " detached", 9))
+	if (i >= len || (line[len - 1] == 'd' && (!memcmp(line + len - 9, " attached", 9) ||
+						  !memcmp(line + len - 9, " detached", 9))))
 		goto general;
 	char *t = line + i;
 	size_t tn = len - i, k = 0, keep;
@@ -2614,7 +2697,8 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		if ((*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
 			return 1;
 		k = scan_name16(t + 5);
-		if (k && k < 16 && tn - 5 - k >= 9 && !memcmp(t + 5 + k, " resumed>", 9)) {
+		if (k && k < 16 && tn - 5 - k >= 9 && !memcmp(t + 5 + k, " resumed", 8) &&
+		    t[5 + k + 8] == '>') {
 			scan_words16(t + 5, k, w);
 			*rcp = resume(p, src, pid, lineno, ts, t + 5, k, w, t + 5 + k + 9,
 				      tn - 5 - k - 9, line, len, e);
@@ -2657,7 +2741,8 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	/* a complete call: decode() reads it, as event_text() hands it over */
 	ts = norm_ts(src, TS_TOD, ts);
 	if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
-		*rcp = decode(p, cs, src, pid, ts, lineno, t, k, body, bn, line, len, e);
+		*rcp = decode(p, cs, src, pid, ts, lineno, t, k, k <= 16 ? w : NULL, body, bn, line,
+			      len, e);
 	return 1;
 general:
 	/* for the general way: the prefix as prefix_read() reads it */
