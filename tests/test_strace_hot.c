@@ -320,12 +320,59 @@ static void test_resumed_known(void **state)
 	assert_string_equal(at_line(9)->name, "resumed-without-start");
 }
 
+/* The -tt clock: its "HH:MM:SS" read once while lines repeat it, the
+ * microseconds every line; a line whose microseconds are not digits is
+ * the general way's (and refused there) even after a second read before;
+ * the next second, minute, hour and day.  The fds of reads: one or two
+ * digits at once, others (three digits, a leading zero) the long way. */
+static void test_clock_and_fds(void **state)
+{
+	(void)state;
+	struct rerr e;
+	const char *text =
+		"7 10:00:00.000001 read(0</a>, \"x\", 1) = 1 <0.000001>\n"
+		"7 10:00:00.000002 read(9</a>, \"x\", 1) = 1 <0.000001>\n"
+		"7 10:00:00.999999 read(10</a>, \"x\", 1) = 1 <0.000001>\n"
+		"7 10:00:01.000000 read(99</a>, \"x\", 1) = 1 <0.000001>\n"
+		"7 10:01:01.000003 read(100</a>, \"x\", 1) = 1 <0.000001>\n"
+		"7 10:01:01.000004 read(05</a>, \"x\", 1) = 1 <0.000001>\n"
+		"7 10:01:01.000005 read(5, \"x\", 1) = 1 <0.000001>\n"
+		"7 11:01:01.000006 read(12, \"x\", 1) = 1 <0.000001>\n"
+		"7 23:59:59.999999 read(3, \"x\", 1) = 1 <0.000001>\n"
+		"7 00:00:00.000001 read(3, \"x\", 1) = 1 <0.000001>\n"
+		"7 00:00:00.000002 read(3, \"x\", 1) = 1 <0.000001>\n";
+	assert_int_equal(parse_both(text, false, NULL), 0);
+	assert_int_equal(nrec[0], 11);
+	static const int64_t fds[] = { 0, 9, 10, 99, 100, 5, 5, 12, 3, 3, 3 };
+	static const uint64_t us[] = { 1, 2, 999999, 1000000, 61000003, 61000004, 61000005,
+				       3661000006ull, 50399999999ull, 50400000001ull,
+				       50400000002ull };
+	for (unsigned long i = 0; i < 11; i++) {
+		assert_int_equal(at_line(i + 1)->fd, fds[i]);
+		assert_int_equal(at_line(i + 1)->ts_ns, TS(0, 0) + us[i] * 1000);
+	}
+	static const char *const bad[] = {
+		"7 10:00:00.000001 close(3) = 0\n7 10:00:00.00000x close(3) = 0\n",
+		"7 10:00:00.000001 close(3) = 0\n7 10:00:00,000002 close(3) = 0\n",
+		"7 10:00:00.000001 close(3) = 0\n7 10:00:00.0000 1 close(3) = 0\n",
+		/* octal, as num() reads a leading zero: no 8 */
+		"7 10:00:00.000001 close(3) = 0\n7 10:00:00.000002 read(08</a>, \"x\", 1) = 1\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(parse_both(bad[i], false, &e), -EINVAL);
+		assert_non_null(strstr(e.msg, ":2:"));
+		assert_int_equal(parse_both(bad[i], true, &e), 0);
+		assert_int_equal(nrec[0], 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers_and_names),
 		cmocka_unit_test(test_unfinished_unknown),
 		cmocka_unit_test(test_resumed_known),
+		cmocka_unit_test(test_clock_and_fds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

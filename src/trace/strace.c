@@ -215,6 +215,8 @@ struct strace_parser {
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
 	uint64_t aio_next;              /* async ids given to iocbs        */
 	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
+	uint64_t clock_hms;             /* the last "HH:MM:SS" hot_line read, */
+	uint64_t clock_ns;              /* as its 8 bytes, and in ns (0 0: none) */
 	/* the names of calls the table does not know, one copy each (see
 	 * skip_name), by the slot of their words */
 	struct kept_name {
@@ -623,6 +625,26 @@ static inline __attribute__((always_inline)) size_t plain_dec(const char *s, siz
 		return 0;
 	*v = (int64_t)x;
 	return k;
+}
+
+/* plain_dec of the one or two digits an fd nearly always has, at once
+ * (n >= 3: the digits and what ends them); 0 when the number is not that
+ * (plain_dec then reads it, or refuses it). */
+static inline size_t small_dec(const char *s, size_t n, int64_t *v)
+{
+	unsigned d0 = (unsigned)(unsigned char)s[0] - '0', d1, d2;
+	if (n < 3 || d0 >= 10)
+		return 0;
+	d1 = (unsigned)(unsigned char)s[1] - '0';
+	if (d1 >= 10) {
+		*v = d0;
+		return 1;
+	}
+	d2 = (unsigned)(unsigned char)s[2] - '0';
+	if (d2 < 10 || !d0)
+		return 0;
+	*v = d0 * 10 + d1;
+	return 2;
 }
 
 /* Integer: decimal, -decimal, 0x hex, 0 octal; trailing decoration/comment
@@ -2087,7 +2109,7 @@ static bool rw_args(struct dec *d, char *s, size_t n, char **cut)
 	int64_t v;
 	char *end = NULL;
 
-	if (!(k = plain_dec(s, n, &ev->fd)))
+	if (!(k = small_dec(s, n, &ev->fd)) && !(k = plain_dec(s, n, &ev->fd)))
 		return false;
 	i = k;
 	ev->fdpath = NULL;
@@ -2642,6 +2664,40 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 }
 
 /*
+ * tx_clock15n of the -tt clock at s (15 bytes readable), whose "HH:MM:SS"
+ * is nearly always the line before's: those 8 bytes are compared with the
+ * last ones read (and found valid), and only "S.uuuuuu" is read then; the
+ * ns of the seconds are kept with them.
+ */
+static inline bool clock15(struct strace_parser *p, const char *s, uint64_t *ns)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t a, b;
+	memcpy(&a, s, 8);
+	if (a != p->clock_hms) {        /* 0 at first: a line has no NUL */
+		if (!tx_clock15n(s, ns))
+			return false;
+		p->clock_hms = a;
+		p->clock_ns = *ns / 1000000000ull * 1000000000ull;
+		return true;
+	}
+	/* "S.uuuuuu": its S is the last of the bytes compared; the '.',
+	 * then six digits (as "00uuuuuu") */
+	memcpy(&b, s + 7, 8);
+	if ((b & 0xff00ull) != 0x2e00ull)
+		return false;
+	b = (b & ~0xffffull) | 0x3030ull;
+	if (scan_first_nondigit8(b))
+		return false;
+	*ns = p->clock_ns + scan_value8(b) * 1000;
+	return true;
+#else
+	(void)p;
+	return tx_clock15n(s, ns);
+#endif
+}
+
+/*
  * The usual call line, read straight through: "PID  HH:MM:SS.uuuuuu " (or,
  * in a -ff file, no pid), then a call complete on the line (to decode(),
  * with its table entry), one left "<unfinished ...>" or a "<... NAME
@@ -2675,7 +2731,7 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		for (st = i + 1; line[st] == ' '; st++)   /* the NUL at len ends it */
 			;
 	}
-	if (len - st <= 16 || line[st + 15] != ' ' || !tx_clock15n(line + st, &ts))
+	if (len - st <= 16 || line[st + 15] != ' ' || !clock15(p, line + st, &ts))
 		return 0;
 	for (i = st + 16; line[i] == ' '; i++)
 		;
