@@ -855,6 +855,39 @@ static void test_rw_path_in_place(void **state)
 	assert_string_equal(buf, "1 read(3</a\\x41>, \"x\", 1) = 1");
 }
 
+/* A read's or write's result is taken from its length when it repeats
+ * the length's digits, and read when it does not. */
+static void test_rw_result_repeats_length(void **state)
+{
+	struct fx *f = *state;
+	static const struct {
+		const char *line;
+		uint64_t len;
+		int64_t ret;
+	} t[] = {
+		{ "1 10:00:00.000001 read(3, \"x\", 4096) = 4096 <0.000001>", 4096, 4096 },
+		{ "1 10:00:00.000002 read(3, \"x\", 4096) = 4095 <0.000001>", 4096, 4095 },
+		{ "1 10:00:00.000003 read(3, \"x\", 4096) = 40960 <0.000001>", 4096, 40960 },
+		{ "1 10:00:00.000004 read(3, \"x\", 40960) = 4096 <0.000001>", 40960, 4096 },
+		{ "1 10:00:00.000005 read(3, \"x\", 7) = 7 <0.000001>", 7, 7 },
+		{ "1 10:00:00.000006 read(3, \"x\", 7) = 8 <0.000001>", 7, 8 },
+		{ "1 10:00:00.000007 read(3, \"x\", 12345678) = 12345678 <0.000001>", 12345678, 12345678 },
+		{ "1 10:00:00.000008 read(3, \"x\", 12345678) = 12345679 <0.000001>", 12345678, 12345679 },
+		{ "1 10:00:00.000009 pread64(3, \"x\", 123456789, 0) = 123456789 <0.000001>", 123456789,
+		  123456789 },
+		{ "1 10:00:00.000010 write(3, \"x\", 5) = 0 <0.000001>", 5, 0 },
+		{ "1 10:00:00.000011 write(3, \"x\", 5) = 5", 5, 5 },
+	};
+	size_t n = sizeof(t) / sizeof(t[0]);
+	for (size_t i = 0; i < n; i++) {
+		FEED_OK(f, t[i].line);
+		assert_int_equal(f->cap.n, (int)i + 1);
+		assert_int_equal(f->cap.ev[i].len, t[i].len);
+		assert_int_equal(f->cap.ev[i].ret, t[i].ret);
+	}
+	assert_int_equal(f->cap.ev[0].dur_ns, 1000);
+}
+
 static void test_malformed(void **state)
 {
 	struct fx *f = *state;
@@ -1137,6 +1170,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_call_args, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_call_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rw_path_in_place, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rw_result_repeats_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_of_day_spellings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_number_edges, setup, teardown),

@@ -305,7 +305,7 @@ static int hexval(int c)
 /* Unescape C escapes of s[0..n) into scratch. */
 static char *sunescape(struct strace_parser *p, const char *s, size_t n)
 {
-	if (!memchr(s, '\\', n))
+	if (scan_any2(s, n, 0, '\\', '\\') == n)
 		return sdup(p, s, n);           /* nothing escaped: a copy */
 	char *d = p->scratch + p->sused, *o = d;
 	for (size_t i = 0; i < n; i++) {
@@ -470,6 +470,16 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 	*end = n;
 	while ((i = scan_args_next(s, n, i, &cur)) < n) {
 		char c = s[i];
+		if (c == ',') {         /* the most frequent */
+			if (depth == 0) {
+				if (na < max)
+					args[na] = trim((struct span){ s + start, i - start });
+				na++;
+				start = i + 1;
+			}
+			i++;
+			continue;
+		}
 		if (c == '"') {
 			if ((i = quote_end(s, n, i)) >= n)
 				return "closing '\"'";
@@ -506,11 +516,6 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 				return "balanced brackets";
 			}
 			depth--;
-		} else if (c == ',' && depth == 0) {
-			if (na < max)
-				args[na] = trim((struct span){ s + start, i - start });
-			na++;
-			start = i + 1;
 		}
 		i++;
 	}
@@ -607,7 +612,7 @@ static inline __attribute__((always_inline)) size_t plain_dec(const char *s, siz
 		 * 8-byte word; 8 to 17 (offsets), the next words from where
 		 * the first ended, as scan_decn of the first 18 bytes reads */
 		k = scan_dec8w(s, &x);
-		if (k == 8) {
+		if (k == 8 && n > 8 && (unsigned)(s[8] - '0') < 10) {
 			size_t m = n < 18 ? n : 18;
 			unsigned k2 = m >= 16 ? scan_dec8w(s + 8, &y) : scan_dec8(s + 8, m - 8, &y);
 			x = x * scan_pow10[k2] + y;
@@ -707,9 +712,14 @@ static char *decoration(struct strace_parser *p, const char *s, size_t n)
 		if (lt)
 			n = (size_t)(lt - s);
 	}
-	size_t used = p->sused;
-	char *d = sunescape(p, s, n);
-	size_t l = strnlen(d, p->sused - used - 1);   /* an escaped NUL ends it */
+	size_t used = p->sused, l = n;
+	char *d;
+	if (scan_any2(s, n, 0, '\\', '\\') == n) {
+		d = sdup(p, s, n);      /* nothing escaped (and a line has no NUL) */
+	} else {
+		d = sunescape(p, s, n);
+		l = strnlen(d, p->sused - used - 1);   /* an escaped NUL ends it */
+	}
 	if (l > 10 && !memcmp(d + l - 10, " (deleted)", 10))
 		d[l - 10] = 0;
 	return d;
@@ -766,14 +776,16 @@ struct sym {
 };
 #define SYM(name, val) { name, sizeof(name) - 1, val }
 
+/* the flags programs open with most often first: a name is looked for
+ * from the start (each name is in the table once) */
 static const struct sym oflag_syms[] = {
-	SYM("O_RDONLY", 0), SYM("O_WRONLY", 01), SYM("O_RDWR", 02), SYM("O_ACCMODE", 03),
-	SYM("O_CREAT", 0100), SYM("O_EXCL", 0200), SYM("O_NOCTTY", 0400),
-	SYM("O_TRUNC", 01000), SYM("O_APPEND", 02000), SYM("O_NONBLOCK", 04000),
-	SYM("O_NDELAY", 04000), SYM("O_DSYNC", 010000), SYM("O_ASYNC", 020000),
-	SYM("FASYNC", 020000), SYM("O_DIRECT", 040000), SYM("O_LARGEFILE", 0100000),
-	SYM("O_DIRECTORY", 0200000), SYM("O_NOFOLLOW", 0400000), SYM("O_NOATIME", 01000000),
-	SYM("O_CLOEXEC", 02000000), SYM("O_SYNC", 04010000), SYM("O_RSYNC", 04010000),
+	SYM("O_RDONLY", 0), SYM("O_CLOEXEC", 02000000), SYM("O_WRONLY", 01), SYM("O_RDWR", 02),
+	SYM("O_CREAT", 0100), SYM("O_TRUNC", 01000), SYM("O_DIRECTORY", 0200000),
+	SYM("O_NONBLOCK", 04000), SYM("O_APPEND", 02000), SYM("O_EXCL", 0200),
+	SYM("O_LARGEFILE", 0100000), SYM("O_NOFOLLOW", 0400000), SYM("O_DIRECT", 040000),
+	SYM("O_ACCMODE", 03), SYM("O_NOCTTY", 0400), SYM("O_NDELAY", 04000),
+	SYM("O_DSYNC", 010000), SYM("O_ASYNC", 020000), SYM("FASYNC", 020000),
+	SYM("O_NOATIME", 01000000), SYM("O_SYNC", 04010000), SYM("O_RSYNC", 04010000),
 	SYM("__O_SYNC", 04000000), SYM("O_PATH", 010000000), SYM("O_TMPFILE", 020200000),
 	SYM("__O_TMPFILE", 020000000),
 };
@@ -1563,6 +1575,7 @@ struct dec {
 	int na;
 	const char *body;       /* text after '(' and its top-level ')'   */
 	size_t close;
+	struct span len_text;   /* rw_args: the length's digits (up to 8) */
 	struct sc_event ev;
 	struct rerr *e;
 };
@@ -2035,10 +2048,27 @@ static int take_duration(struct span *rs, uint64_t *dur)
 	return 0;
 }
 
+/* Whether the n <= 8 bytes at a and b are the same; 8 bytes readable at
+ * each. */
+static inline bool same8(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return !((x ^ y) << (8 * (8 - n)));
+#else
+	return !((x ^ y) >> (8 * (8 - n)));
+#endif
+}
+
 /* "= RET [<DUR>]" after the arguments: into ev (ret, retpath, dur_ns).
+ * same: NULL, or the digits of a number read before (a read's length, in
+ * ev->len; 1 to 8 bytes with 8 readable), which the result, when it
+ * repeats them, has as its value (what plain_dec would read of them).
  * NULL, or what was expected. */
 static const char *parse_result(struct strace_parser *p, const char *body, size_t blen,
-				size_t close, struct sc_event *ev)
+				size_t close, struct sc_event *ev, const struct span *same)
 {
 	size_t i = close + 1;
 	/* the usual " = N <S.uuuuuu>" (N "0" or a plain decimal) at once: what
@@ -2050,8 +2080,9 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 		uint64_t ns;
 		/* the number ends at the blank before '<': read with what
 		 * follows, so that plain_dec has 8 bytes at once */
-		if ((body[ds] == '0' ? (dn == 1 && (v = 0, true))
-				     : plain_dec(body + ds, blen - ds, &v) == dn) &&
+		if ((body[ds] == '0' ? (dn == 1 && (v = 0, true)) :
+		     same && same->n == dn && same8(body + ds, same->s, dn) ? (v = (int64_t)ev->len, true) :
+		     plain_dec(body + ds, blen - ds, &v) == dn) &&
 		    tx_dur8(body + blen - 9, &ns)) {
 			ev->ret = v;
 			ev->dur_ns = ns;
@@ -2142,6 +2173,7 @@ static bool rw_args(struct dec *d, char *s, size_t n, char **cut)
 	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || !(k = plain_dec(s + i + 2, n - i - 2, &v)))
 		return false;
 	ev->len = (uint64_t)v;
+	d->len_text = (struct span){ s + i + 2, k <= 8 ? k : 0 };
 	i += 2 + k;
 	if (d->cs->off >= 0) {
 		if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' ||
@@ -2182,6 +2214,7 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	d.cs = cs;
 	d.body = body;
 	d.e = e;
+	d.len_text.n = 0;
 	sc_event_init(&d.ev);
 	bool fast = false;
 	const char *why;
@@ -2213,7 +2246,9 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	d.ev.line = lineno;
 	d.ev.pid = pid;
 	d.ev.ts_ns = ts;
-	why = parse_result(p, body, blen, d.close, &d.ev);
+	/* a read's or write's result is nearly always its length again */
+	why = parse_result(p, body, blen, d.close, &d.ev,
+			   fast && d.cs && d.len_text.n ? &d.len_text : NULL);
 	if (why) {
 		if (cut)
 			*cut = '>';
