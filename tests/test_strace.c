@@ -297,6 +297,33 @@ static void test_unfinished_resumed_interleaved(void **state)
 	assert_string_equal(e[2].fdpath, "/tmp/fmtprobe/t.dat");
 }
 
+/* Pids whose pending calls share a slot of the parser's cache (pid & 15):
+ * each resume finds its own. */
+static void test_unfinished_same_slot(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "3  10:00:00.000001 read(4</a>,  <unfinished ...>");
+	FEED_OK(f, "19 10:00:00.000002 write(5</b>, \"xy\", 2 <unfinished ...>");
+	FEED_OK(f, "35 10:00:00.000003 fsync(6 <unfinished ...>");
+	FEED_OK(f, "19 10:00:00.000004 <... write resumed>) = 2");
+	FEED_OK(f, "3  10:00:00.000005 <... read resumed>\"x\", 1) = 1");
+	FEED_OK(f, "19 10:00:00.000006 <... write resumed>) = 2");    /* none pending */
+	FEED_OK(f, "35 10:00:00.000007 <... fsync resumed>) = 0");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].pid, 19);
+	assert_int_equal(e[0].call, SC_WRITE);
+	assert_int_equal(e[0].fd, 5);
+	assert_int_equal(e[0].len, 2);
+	assert_int_equal(e[1].pid, 3);
+	assert_int_equal(e[1].call, SC_READ);
+	assert_string_equal(e[1].fdpath, "/a");
+	assert_string_equal(e[2].name, "resumed-without-start");
+	assert_int_equal(e[3].pid, 35);
+	assert_int_equal(e[3].call, SC_FSYNC);
+	assert_int_equal(e[3].fd, 6);
+}
+
 /* strace -z / -Z (real capture of a shell's $(pwd), strace 6.1): the
  * rest of a call left unfinished comes on the next line, bare; a call
  * name on that line is a call of its own */
@@ -1170,6 +1197,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_call_args, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_call_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rw_path_in_place, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unfinished_same_slot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rw_result_repeats_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_of_day_spellings, setup, teardown),

@@ -206,6 +206,8 @@ struct strace_parser {
 	struct imap pend;               /* pid -> struct pend*             */
 	struct imap seen;               /* pid -> SEEN | CHILD bits        */
 	int64_t seen_fast[16];          /* pids known SEEN, by pid & 15    */
+	int64_t pend_pid[16];           /* pend_of's last answers, by pid & 15 */
+	struct pend *pend_pe[16];       /* (NULL: none)                     */
 	int64_t *clones;                /* pids with an unfinished clone   */
 	size_t nclones, ccap;
 	char *scratch;                  /* decoded strings of one line     */
@@ -215,8 +217,8 @@ struct strace_parser {
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
 	uint64_t aio_next;              /* async ids given to iocbs        */
 	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
-	uint64_t clock_hms;             /* the last "HH:MM:SS" hot_line read, */
-	uint64_t clock_ns;              /* as its 8 bytes, and in ns (0 0: none) */
+	uint64_t clock_hms;             /* the last "HH:MM:SS" clock15 read, as */
+	uint64_t clock_ns;              /* its 8 bytes (0: none yet), and in ns */
 	/* the names of calls the table does not know, one copy each (see
 	 * skip_name), by the slot of their words */
 	struct kept_name {
@@ -364,14 +366,10 @@ static inline __attribute__((always_inline)) struct span trim(struct span a)
 /* Character classes for the hot loops. */
 #define CL_BAD  1   /* control bytes: binary garbage */
 #define CL_NAME 4   /* [A-Za-z0-9_]: syscall, errno and argument names */
-#define CL_NEST 8   /* what split() reads as more than a comma: quotes,
-		     * brackets, '<' of a decoration, '/' of a comment */
 static const uint8_t cls[256] = {
 	[0 ... 8] = CL_BAD, [10 ... 31] = CL_BAD, [127] = CL_BAD,
 	['a' ... 'z'] = CL_NAME, ['A' ... 'Z'] = CL_NAME, ['0' ... '9'] = CL_NAME,
 	['_'] = CL_NAME,
-	['"'] = CL_NEST, ['('] = CL_NEST, [')'] = CL_NEST, ['['] = CL_NEST, [']'] = CL_NEST,
-	['{'] = CL_NEST, ['}'] = CL_NEST, ['<'] = CL_NEST, ['/'] = CL_NEST,
 };
 
 static inline int is_name_char(int c)
@@ -2473,6 +2471,22 @@ static int exit_line(struct strace_parser *p, struct strace_src *src, int64_t pi
 	return p->emit(p->arg, &ev, e);
 }
 
+/* imap_get(&p->pend, pid), its answer for a pid of the last ones kept: a
+ * pid's struct pend, once made, stays where it is until the parser is
+ * freed. */
+static inline struct pend *pend_of(struct strace_parser *p, int64_t pid)
+{
+	unsigned h = (unsigned)((uint64_t)pid & 15);
+	if (p->pend_pe[h] && p->pend_pid[h] == pid)
+		return p->pend_pe[h];
+	struct pend *pe = imap_get(&p->pend, pid);
+	if (pe) {
+		p->pend_pid[h] = pid;
+		p->pend_pe[h] = pe;
+	}
+	return pe;
+}
+
 /* The rest of pid's pending call (name: what the line says it is, w its
  * words; or NULL for a bare continuation), joined to its start and
  * decoded. */
@@ -2482,7 +2496,7 @@ static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
 		  struct rerr *e)
 {
 	size_t keep;
-	struct pend *pe = imap_get(&p->pend, pid);
+	struct pend *pe = pend_of(p, pid);
 	if (!pe || !pe->active ||
 	    (name && (pe->nlen != nlen || pe->w[0] != w[0] || pe->w[1] != w[1] ||
 		      (nlen > 16 && memcmp(pe->name + 16, name + 16, nlen - 16))))) {
@@ -2527,9 +2541,8 @@ static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
 	if (rc)
 		return rc;
 	/* pe stays as it is until the pid's next unfinished call */
-	return decode(p, pe->cs, src, pid, pe->ts, pe->line, pe->name, pe->nlen, pe->w, j, jl, line,
-		      len,
-		      e);
+	return decode(p, pe->cs, src, pid, pe->ts, pe->line, pe->name, pe->nlen, pe->w, j, jl,
+		      line, len, e);
 }
 
 /* "<... NAME resumed>REST": joined to the pending start and decoded. */
@@ -2569,7 +2582,7 @@ static int unfinished_line(struct strace_parser *p, struct strace_src *src, int6
 			   const char *name, size_t nlen, const uint64_t w[2], const char *body,
 			   size_t keep, struct rerr *e)
 {
-	struct pend *pe = imap_get(&p->pend, pid);
+	struct pend *pe = pend_of(p, pid);
 	int rc;
 	if (!pe) {
 		pe = calloc(1, sizeof(*pe));
