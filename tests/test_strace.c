@@ -915,6 +915,42 @@ static void test_rw_result_repeats_length(void **state)
 	assert_int_equal(f->cap.ev[0].dur_ns, 1000);
 }
 
+/* A read's or write's buffer as strace shows it by default (32 bytes, no
+ * quote or backslash in them) is skipped at once; any other is read to
+ * its closing quote. */
+static void test_rw_buffer_32(void **state)
+{
+	struct fx *f = *state;
+	static const char *const bufs[] = {
+		"0123456789abcdef0123456789abcdef",             /* 32 */
+		"0123456789abcdef0123456789abcde",              /* 31 */
+		"0123456789abcdef0123456789abcdef0",            /* 33 */
+		"0123456789abcdef0123456789abc\\\"",         /* ends in \" */
+		"\\\"23456789abcdef0123456789abcdef",        /* \" first */
+		"0123456789abcdef\\\\23456789abcdef",       /* \\ inside */
+	};
+	static const int64_t lens[] = { 4096, 31, 33, 4, 5, 6 };
+	char line[256];
+	for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) {
+		snprintf(line, sizeof(line), "1 10:00:00.%06zu pwrite64(3</f>, \"%s\"..., %lld, 8) = 7",
+			 i, bufs[i], (long long)lens[i]);
+		FEED_OK(f, line);
+		assert_int_equal(f->cap.n, (int)i + 1);
+		assert_int_equal(f->cap.ev[i].len, lens[i]);
+		assert_int_equal(f->cap.ev[i].offset, 8);
+		assert_int_equal(f->cap.ev[i].ret, 7);
+		assert_string_equal(f->cap.ev[i].fdpath, "/f");
+	}
+	/* an escaped quote where the closing one would be after 32 bytes */
+	FEED_OK(f, "1 10:00:00.000008 pwrite64(3</f>, \"0123456789abcdef0123456789abcde\\\", 99, 1) = 0\", 5, 8) = 7");
+	assert_int_equal(f->cap.ev[f->cap.n - 1].len, 5);
+	assert_int_equal(f->cap.ev[f->cap.n - 1].offset, 8);
+	assert_int_equal(f->cap.ev[f->cap.n - 1].ret, 7);
+	/* 32 bytes, then no closing quote: refused */
+	expect_bad(f, "1 10:00:00.000009 pwrite64(3</f>, \"0123456789abcdef0123456789abcdef, 1, 8) = 1",
+		   "closing '\"'");
+}
+
 static void test_malformed(void **state)
 {
 	struct fx *f = *state;
@@ -1198,6 +1234,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_call_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rw_path_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished_same_slot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rw_buffer_32, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rw_result_repeats_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_of_day_spellings, setup, teardown),

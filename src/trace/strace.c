@@ -2120,6 +2120,23 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 	return NULL;
 }
 
+/* Whether the 32 bytes at s have no '"' and no '\\': a buffer's text as
+ * strace shows it (-s 32), ending where the '"' after them is (quote_end's
+ * answer, two compares of 16 bytes). */
+static inline bool plain32(const char *s)
+{
+#if REPLAY_SSE2
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	__m128i e = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, b)),
+				 _mm_or_si128(_mm_cmpeq_epi8(y, q), _mm_cmpeq_epi8(y, b)));
+	return !_mm_movemask_epi8(e);
+#else
+	return scan_any2(s, 32, 0, '"', '\\') == 32;
+#endif
+}
+
 /*
  * The arguments of read, write, pread64 and pwrite64 as strace prints them
  * nearly always, "FD[<path>], "data"[...], LEN[, OFF])", read in one pass
@@ -2162,8 +2179,12 @@ static bool rw_args(struct dec *d, char *s, size_t n, char **cut)
 		}
 		i = gt + 1;
 	}
-	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || s[i + 2] != '"' ||
-	    (i = quote_end_inline(s, n, i + 2)) >= n)
+	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || s[i + 2] != '"')
+		return false;
+	i += 2;
+	if (n - i > 33 && s[i + 33] == '"' && plain32(s + i + 1))
+		i += 33;        /* the 32 bytes strace shows by default */
+	else if ((i = quote_end_inline(s, n, i)) >= n)
 		return false;
 	i++;
 	if (n - i >= 3 && !memcmp(s + i, "...", 3))
@@ -3411,16 +3432,21 @@ static int walk_by_clone(struct strace_parser *p, struct sfiles *fs, struct trac
 		sink->nkids = 0;
 		while (sp && !rc) {
 			size_t i = stack[sp - 1];
-			if (!fs->f[i].have) {
+			struct sfile *f = &fs->f[i];
+			if (!f->have) {
 				sp--;
 				continue;
 			}
-			rc = handle(p, &fs->f[i], in, e);
-			if (!rc)
-				rc = files_next(fs, i, in, 0, e);
-			if (rc > 0)
-				rc = 0;
-			push_children(fs, &fs->f[i], sink, done, stack, &sp);
+			/* the file's lines one after the other, until one makes
+			 * children (whose files come first) */
+			do {
+				rc = handle(p, f, in, e);
+				if (!rc)
+					rc = files_next(fs, i, in, 0, e);
+				if (rc > 0)
+					rc = 0;
+			} while (!rc && f->have && !sink->nkids);
+			push_children(fs, f, sink, done, stack, &sp);
 		}
 	}
 out:
