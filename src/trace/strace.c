@@ -2793,8 +2793,9 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	i = scan_dec8w(line, &v);
 	if (!i)
 		return 0;
-	while (i < 10 && (unsigned)(line[i] - '0') < 10)
-		v = v * 10 + (uint64_t)(line[i++] - '0');
+	if (i == 8)
+		while (i < 10 && (unsigned)(line[i] - '0') < 10)
+			v = v * 10 + (uint64_t)(line[i++] - '0');
 	if (line[i] == ' ') {           /* the pid column */
 		rawpid = (int64_t)v;
 		for (st = i + 1; line[st] == ' '; st++)   /* the NUL at len ends it */
