@@ -98,6 +98,22 @@ static void t_dec8(void **state)
 			want = want * 10 + (uint64_t)(s[k] - '0'), k++;
 		assert_int_equal(scan_dec8(s, n, &got), k);
 		assert_int_equal(got, want);
+		/* eight bytes readable: scan_dec8w reads them as scan_dec8 */
+		uint64_t w8 = 99;
+		assert_int_equal(scan_dec8w(s, &w8), scan_dec8(s, 8, &got));
+		assert_int_equal(w8, got);
+		/* scan_first_nondigit8 marks the first byte scan_nondigits8
+		 * does, and nothing before it; scan_value8 is the sum of the
+		 * low nibbles, each ten times the next */
+		uint64_t x, y = 0;
+		memcpy(&x, s, 8);
+		uint64_t all = scan_nondigits8(x), first = scan_first_nondigit8(x);
+		assert_true((all == 0) == (first == 0));
+		if (all)
+			assert_int_equal(__builtin_ctzll(all) / 8, __builtin_ctzll(first) / 8);
+		for (int j = 0; j < 8; j++)
+			y = y * 10 + ((unsigned char)s[j] & 0x0f);
+		assert_int_equal(scan_value8(x), y);
 	}
 	uint64_t v;
 	assert_int_equal(scan_dec8("99999999", 8, &v), 8);
@@ -580,6 +596,50 @@ static void t_args_spec(void **state)
 		assert_int_equal(scan_is_args_spec((char)c), c && strchr(set, c) != NULL);
 }
 
+/* scan_nest against a plain loop over scan_is_nest, on text where the
+ * bytes it stops at (and the comma it must not) come at every distance;
+ * the set is scan_is_args_spec's without the comma. */
+static void t_nest(void **state)
+{
+	(void)state;
+	static const char abc[] = "\"/<()[]{},a x_\\>*";
+	unsigned seed = 5;
+	char s[80];
+	for (int it = 0; it < 200000; it++) {
+		size_t n = (size_t)(rand_r(&seed) % 70), i = (size_t)(rand_r(&seed) % 75);
+		for (size_t k = 0; k < sizeof(s); k++)
+			s[k] = rand_r(&seed) % 6 ? 'a' + (char)(rand_r(&seed) % 3) :
+						   abc[rand_r(&seed) % (sizeof(abc) - 1)];
+		size_t want = i;
+		while (want < n && !scan_is_nest(s[want]))
+			want++;
+		if (want > n)
+			want = n;
+		assert_int_equal(scan_nest(s, n, i), want);
+	}
+	for (int c = 0; c < 256; c++)
+		assert_int_equal(scan_is_nest((char)c), c && c != ',' && strchr("\"/<()[]{}", c) != NULL);
+}
+
+/* scan_name16: how many bytes from the first are [A-Za-z0-9_], at most
+ * 16, for every byte in every position. */
+static void t_name16(void **state)
+{
+	(void)state;
+	char s[16];
+	for (int c = 0; c < 256; c++) {
+		bool name = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9') || c == '_';
+		for (unsigned at = 0; at < 16; at++) {
+			memcpy(s, "pwrite64_Z09azAZ", 16);
+			s[at] = (char)c;
+			assert_int_equal(scan_name16(s), name ? 16 : at);
+		}
+	}
+	assert_int_equal(scan_name16("getpid()\0\0\0\0\0\0\0"), 6);
+	assert_int_equal(scan_name16("(x\0\0\0\0\0\0\0\0\0\0\0\0\0"), 0);
+}
+
 /* scan_words16 equals the words of a NUL-padded copy of the first n
  * bytes, whatever follows them. */
 static void t_words16(void **state)
@@ -636,6 +696,8 @@ int main(void)
 		cmocka_unit_test(t_args_spec),
 		cmocka_unit_test(t_file_is_stream),
 		cmocka_unit_test(t_words16),
+		cmocka_unit_test(t_nest),
+		cmocka_unit_test(t_name16),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

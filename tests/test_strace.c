@@ -19,6 +19,7 @@
 struct cap {
 	struct sc_event ev[MAXEV];
 	char *strs[MAXEV][5];
+	const char *name_at[MAXEV];     /* where the parser had the name */
 	int n;
 };
 
@@ -33,6 +34,7 @@ static int capture(void *arg, const struct sc_event *ev, struct rerr *e)
 	(void)e;
 	assert_true(c->n < MAXEV);
 	c->ev[c->n] = *ev;
+	c->name_at[c->n] = ev->name;
 	c->strs[c->n][0] = dupn(ev->name);
 	c->strs[c->n][1] = dupn(ev->path);
 	c->strs[c->n][2] = dupn(ev->path2);
@@ -293,6 +295,33 @@ static void test_unfinished_resumed_interleaved(void **state)
 	assert_int_equal(e[2].len, 4096);
 	assert_int_equal(e[2].ret, 100);
 	assert_string_equal(e[2].fdpath, "/tmp/fmtprobe/t.dat");
+}
+
+/* Pids whose pending calls share a slot of the parser's cache (pid & 15):
+ * each resume finds its own. */
+static void test_unfinished_same_slot(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "3  10:00:00.000001 read(4</a>,  <unfinished ...>");
+	FEED_OK(f, "19 10:00:00.000002 write(5</b>, \"xy\", 2 <unfinished ...>");
+	FEED_OK(f, "35 10:00:00.000003 fsync(6 <unfinished ...>");
+	FEED_OK(f, "19 10:00:00.000004 <... write resumed>) = 2");
+	FEED_OK(f, "3  10:00:00.000005 <... read resumed>\"x\", 1) = 1");
+	FEED_OK(f, "19 10:00:00.000006 <... write resumed>) = 2");    /* none pending */
+	FEED_OK(f, "35 10:00:00.000007 <... fsync resumed>) = 0");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].pid, 19);
+	assert_int_equal(e[0].call, SC_WRITE);
+	assert_int_equal(e[0].fd, 5);
+	assert_int_equal(e[0].len, 2);
+	assert_int_equal(e[1].pid, 3);
+	assert_int_equal(e[1].call, SC_READ);
+	assert_string_equal(e[1].fdpath, "/a");
+	assert_string_equal(e[2].name, "resumed-without-start");
+	assert_int_equal(e[3].pid, 35);
+	assert_int_equal(e[3].call, SC_FSYNC);
+	assert_int_equal(e[3].fd, 6);
 }
 
 /* strace -z / -Z (real capture of a shell's $(pwd), strace 6.1): the
@@ -789,6 +818,139 @@ static void test_unknown_call_args(void **state)
 	expect_bad(f, "9 10:00:00.000010 getpid(0x1) 2", "'=' after ')'");
 }
 
+/* The names of calls the table does not know are kept once each (the
+ * builder counts skipped calls by name and remembers where it was given
+ * one): the same name at the same address every time, and right when
+ * there are more names than are kept, or longer ones. */
+static void test_unknown_call_names(void **state)
+{
+	struct fx *f = *state;
+	char line[128];
+	FEED_OK(f, "9 10:00:00.000001 getpid() = 9");
+	FEED_OK(f, "9 10:00:00.000002 futex(0x7f0, FUTEX_WAKE_PRIVATE, 1) = 0");
+	FEED_OK(f, "9 10:00:00.000003 getpid() = 9");
+	FEED_OK(f, "9 10:00:00.000004 sched_getaffinity(7, 8, [0 1]) = 8");
+	FEED_OK(f, "9 10:00:00.000005 sched_getaffinity(7, 8, [0 1]) = 8");
+	assert_string_equal(f->cap.ev[0].name, "getpid");
+	assert_string_equal(f->cap.ev[1].name, "futex");
+	assert_ptr_equal(f->cap.name_at[0], f->cap.name_at[2]);
+	assert_ptr_not_equal(f->cap.name_at[0], f->cap.name_at[1]);
+	assert_string_equal(f->cap.ev[3].name, "sched_getaffinity");   /* 17 bytes */
+	assert_string_equal(f->cap.ev[4].name, "sched_getaffinity");
+	/* more names than are kept: each event still has its own */
+	for (int i = 0; i < 300; i++) {
+		snprintf(line, sizeof(line), "9 10:00:01.%06d call_%d_x() = %d", i, i, i);
+		FEED_OK(f, line);
+		char want[32];
+		snprintf(want, sizeof(want), "call_%d_x", i);
+		assert_string_equal(f->cap.ev[f->cap.n - 1].name, want);
+		assert_int_equal(f->cap.ev[f->cap.n - 1].ret, i);
+		for (int k = 0; k < 5; k++)
+			free(f->cap.strs[f->cap.n - 1][k]);
+		f->cap.n--;
+	}
+	FEED_OK(f, "9 10:00:02.000000 futex(0x7f0, FUTEX_WAKE_PRIVATE, 1) = 0");
+	assert_string_equal(f->cap.ev[f->cap.n - 1].name, "futex");
+	assert_ptr_equal(f->cap.name_at[1], f->cap.name_at[f->cap.n - 1]);
+}
+
+/* A read's or write's fd path is handed over where it is in the line (its
+ * '>' made its NUL): the line is as it was afterwards, and a message about
+ * the line shows it whole. */
+static void test_rw_path_in_place(void **state)
+{
+	struct fx *f = *state;
+	const char *l = "9 10:00:00.000001 pread64(3</a/b>, \"xy\"..., 4096, 8192) = 4096 <0.000010>";
+	char buf[256];
+	strcpy(buf, l);
+	assert_int_equal(strace_parser_line(f->p, &f->src, buf, strlen(buf), 1, &f->e), 0);
+	assert_string_equal(buf, l);
+	assert_string_equal(f->cap.ev[0].fdpath, "/a/b");
+	/* refused after the arguments were read: the result, the sign */
+	strcpy(buf, "1 read(3</a>, \"x\", 1) 1");
+	assert_int_equal(strace_parser_line(f->p, &f->src, buf, strlen(buf), 2, &f->e), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "'1 read(3</a>, \"x\", 1) 1'"));
+	assert_string_equal(buf, "1 read(3</a>, \"x\", 1) 1");
+	strcpy(buf, "1 pwrite64(3</b>, \"x\", 1, -5) = 1");
+	assert_int_equal(strace_parser_line(f->p, &f->src, buf, strlen(buf), 3, &f->e), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "offset >= 0"));
+	assert_non_null(strstr(f->e.msg, "pwrite64(3</b>, "));
+	/* a path with something to undo is a copy, the line as it was */
+	strcpy(buf, "1 read(3</a\\x41>, \"x\", 1) = 1");
+	assert_int_equal(strace_parser_line(f->p, &f->src, buf, strlen(buf), 4, &f->e), 0);
+	assert_string_equal(f->cap.ev[1].fdpath, "/aA");
+	assert_string_equal(buf, "1 read(3</a\\x41>, \"x\", 1) = 1");
+}
+
+/* A read's or write's result is taken from its length when it repeats
+ * the length's digits, and read when it does not. */
+static void test_rw_result_repeats_length(void **state)
+{
+	struct fx *f = *state;
+	static const struct {
+		const char *line;
+		uint64_t len;
+		int64_t ret;
+	} t[] = {
+		{ "1 10:00:00.000001 read(3, \"x\", 4096) = 4096 <0.000001>", 4096, 4096 },
+		{ "1 10:00:00.000002 read(3, \"x\", 4096) = 4095 <0.000001>", 4096, 4095 },
+		{ "1 10:00:00.000003 read(3, \"x\", 4096) = 40960 <0.000001>", 4096, 40960 },
+		{ "1 10:00:00.000004 read(3, \"x\", 40960) = 4096 <0.000001>", 40960, 4096 },
+		{ "1 10:00:00.000005 read(3, \"x\", 7) = 7 <0.000001>", 7, 7 },
+		{ "1 10:00:00.000006 read(3, \"x\", 7) = 8 <0.000001>", 7, 8 },
+		{ "1 10:00:00.000007 read(3, \"x\", 12345678) = 12345678 <0.000001>", 12345678, 12345678 },
+		{ "1 10:00:00.000008 read(3, \"x\", 12345678) = 12345679 <0.000001>", 12345678, 12345679 },
+		{ "1 10:00:00.000009 pread64(3, \"x\", 123456789, 0) = 123456789 <0.000001>", 123456789,
+		  123456789 },
+		{ "1 10:00:00.000010 write(3, \"x\", 5) = 0 <0.000001>", 5, 0 },
+		{ "1 10:00:00.000011 write(3, \"x\", 5) = 5", 5, 5 },
+	};
+	size_t n = sizeof(t) / sizeof(t[0]);
+	for (size_t i = 0; i < n; i++) {
+		FEED_OK(f, t[i].line);
+		assert_int_equal(f->cap.n, (int)i + 1);
+		assert_int_equal(f->cap.ev[i].len, t[i].len);
+		assert_int_equal(f->cap.ev[i].ret, t[i].ret);
+	}
+	assert_int_equal(f->cap.ev[0].dur_ns, 1000);
+}
+
+/* A read's or write's buffer as strace shows it by default (32 bytes, no
+ * quote or backslash in them) is skipped at once; any other is read to
+ * its closing quote. */
+static void test_rw_buffer_32(void **state)
+{
+	struct fx *f = *state;
+	static const char *const bufs[] = {
+		"0123456789abcdef0123456789abcdef",             /* 32 */
+		"0123456789abcdef0123456789abcde",              /* 31 */
+		"0123456789abcdef0123456789abcdef0",            /* 33 */
+		"0123456789abcdef0123456789abc\\\"",         /* ends in \" */
+		"\\\"23456789abcdef0123456789abcdef",        /* \" first */
+		"0123456789abcdef\\\\23456789abcdef",       /* \\ inside */
+	};
+	static const int64_t lens[] = { 4096, 31, 33, 4, 5, 6 };
+	char line[256];
+	for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) {
+		snprintf(line, sizeof(line), "1 10:00:00.%06zu pwrite64(3</f>, \"%s\"..., %lld, 8) = 7",
+			 i, bufs[i], (long long)lens[i]);
+		FEED_OK(f, line);
+		assert_int_equal(f->cap.n, (int)i + 1);
+		assert_int_equal(f->cap.ev[i].len, lens[i]);
+		assert_int_equal(f->cap.ev[i].offset, 8);
+		assert_int_equal(f->cap.ev[i].ret, 7);
+		assert_string_equal(f->cap.ev[i].fdpath, "/f");
+	}
+	/* an escaped quote where the closing one would be after 32 bytes */
+	FEED_OK(f, "1 10:00:00.000008 pwrite64(3</f>, \"0123456789abcdef0123456789abcde\\\", 99, 1) = 0\", 5, 8) = 7");
+	assert_int_equal(f->cap.ev[f->cap.n - 1].len, 5);
+	assert_int_equal(f->cap.ev[f->cap.n - 1].offset, 8);
+	assert_int_equal(f->cap.ev[f->cap.n - 1].ret, 7);
+	/* 32 bytes, then no closing quote: refused */
+	expect_bad(f, "1 10:00:00.000009 pwrite64(3</f>, \"0123456789abcdef0123456789abcdef, 1, 8) = 1",
+		   "closing '\"'");
+}
+
 static void test_malformed(void **state)
 {
 	struct fx *f = *state;
@@ -1069,6 +1231,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_syscall_numbers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_call_args, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_call_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rw_path_in_place, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unfinished_same_slot, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rw_buffer_32, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rw_result_repeats_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_of_day_spellings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_number_edges, setup, teardown),

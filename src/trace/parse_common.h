@@ -126,7 +126,7 @@ static inline bool tx_clock15n(const char *p, uint64_t *ns)
 		return false;
 	a = (a & ~sa) | (zeros & sa);
 	b = (b & ~sb) | (zeros & sb);   /* "00uuuuuu": S is checked in a */
-	if (scan_nondigits8(a) | scan_nondigits8(b))
+	if (scan_first_nondigit8(a) | scan_first_nondigit8(b))
 		return false;
 	/* each byte ten times itself plus the next (at most 99: no carry):
 	 * bytes 0, 3 and 6 are then HH, MM and SS */
@@ -153,7 +153,7 @@ static inline bool tx_dur8(const char *p, uint64_t *ns)
 	if ((b & 0xff00ull) != 0x2e00ull)
 		return false;
 	b = (b & ~0xff00ull) | 0x3000ull;       /* "S0uuuuuu": every byte a digit */
-	if (scan_nondigits8(b))
+	if (scan_first_nondigit8(b))
 		return false;
 	*ns = ((b & 0xff) - '0') * 1000000000ull + scan_value8(b & ~0xffffull) * 1000;
 	return true;

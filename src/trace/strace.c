@@ -61,11 +61,21 @@ struct callspec {
 	uint8_t call;            /* enum sc_call                                */
 	uint8_t shape;           /* enum shape                                  */
 	int8_t fd, dirfd, path, path2, len, off, flags, mode;  /* argument index */
+	bool rw;                 /* rw_args() reads it (made by ROW)            */
 };
 
 #define NO -1
+/* A name has at most 16 bytes (a longer one does not compile): lookup()
+ * tells names apart as two words. */
+#define NAME16(n) ((n) + 0 * sizeof(char[sizeof(n) <= 17 ? 1 : -1]))
+/* A call whose arguments are fd, buffer, length and maybe offset, nothing
+ * else: read, write, pread64, pwrite64 (rw_args). */
+#define RW(s, fd, dir, pa, p2, ln, of, fl, md)                                               \
+	((s) == SH_PLAIN && (fd) == 0 && (ln) == 2 && ((of) < 0 || (of) == 3) && (dir) < 0 && \
+	 (pa) < 0 && (p2) < 0 && (fl) < 0 && (md) < 0)
 /*                name            call          shape        fd dir path p2 len off flg mode */
-#define ROW(n, c, s, fd, dir, pa, p2, ln, of, fl, md) { n, c, s, fd, dir, pa, p2, ln, of, fl, md }
+#define ROW(n, c, s, fd, dir, pa, p2, ln, of, fl, md) \
+	{ NAME16(n), c, s, fd, dir, pa, p2, ln, of, fl, md, RW(s, fd, dir, pa, p2, ln, of, fl, md) }
 static const struct callspec calls[] = {
 	ROW("open",            SC_OPEN,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, 1,  2),
 	ROW("creat",           SC_OPEN,      SH_CREAT,     NO, NO, 0,  NO, NO, NO, NO, 1),
@@ -139,13 +149,24 @@ static const struct callspec calls[] = {
 	ROW("fchdir",          SC_CHDIR,     SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
 };
 #undef ROW
+#undef RW
+#undef NAME16
 #undef NO
 
 #define NCALLS (sizeof(calls) / sizeof(calls[0]))
 #define CALLHASH 256
 
-/* A call name's slot: from its length and three of its bytes (n >= 1),
- * enough to spread the table's names; a clash costs a probe. */
+/* A call name's slot, from its 16 bytes NUL-padded as two words (which
+ * tell it from any other name: names have no NUL): their sum's top bits
+ * after a multiply, enough to spread the table's names (a clash costs a
+ * probe; a name not in it, nearly always one). */
+static inline uint32_t words_slot(const uint64_t w[2])
+{
+	return (uint32_t)(((w[0] + w[1]) * 0x9e3779b97f4a7c15ull) >> 56);
+}
+
+/* An errno name's slot (see strace_errno): from its length and three of
+ * its bytes (n >= 1), enough to spread the names; a clash costs a probe. */
 static uint32_t name_hash(const char *s, size_t n)
 {
 	uint32_t h = (uint32_t)n * 0x9e3779b1u ^ (uint8_t)s[0] * 0x85ebca6bu ^
@@ -155,38 +176,56 @@ static uint32_t name_hash(const char *s, size_t n)
 
 /* ---- parser state --------------------------------------------------------- */
 struct pend {
-	char *text;             /* arguments so far (after the '(')   */
+	char *text;             /* arguments so far (after the '('); for
+				 * the rest's, from text + len, at the resume */
 	size_t len, cap;
 	uint64_t ts;
 	unsigned long line;
 	const char *src;
 	const struct callspec *cs; /* the call's table entry, NULL unknown */
+	uint64_t w[2];          /* the name's words (name_words)      */
 	char name[64];
 	size_t nlen;
 	int active;
 	int is_clone;
+	/* a call the table does not know, whose arguments so far nest
+	 * nowhere (no quote, bracket, '<' or '/': "CLOCK_MONOTONIC, "): its
+	 * text is not kept, only its last byte (0: none), for its resume
+	 * decodes the rest alone (see resume) */
+	bool plain;
+	char last;
 };
+
+#define NAMES 256       /* slots for names of unknown calls (half used at most) */
 
 struct strace_parser {
 	strace_emit_fn emit;
 	void *arg;
 	uint8_t callidx[CALLHASH];      /* index + 1 into calls[], 0 empty */
-	uint8_t call_len[128];          /* strlen(calls[i].name)           */
-	uint64_t call_w[128][2];        /* its first 16 bytes, NUL-padded   */
+	uint64_t call_w[128][2];        /* calls[i].name, NUL-padded        */
 	struct imap pend;               /* pid -> struct pend*             */
 	struct imap seen;               /* pid -> SEEN | CHILD bits        */
 	int64_t seen_fast[16];          /* pids known SEEN, by pid & 15    */
+	int64_t pend_pid[16];           /* pend_of's last answers, by pid & 15 */
+	struct pend *pend_pe[16];       /* (NULL: none)                     */
 	int64_t *clones;                /* pids with an unfinished clone   */
 	size_t nclones, ccap;
 	char *scratch;                  /* decoded strings of one line     */
 	size_t scap, sused;
-	char *join;                     /* joined unfinished + resumed     */
-	size_t jcap;
 	uint64_t syscalls;
 	int bad;                        /* last error was a malformed line */
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
 	uint64_t aio_next;              /* async ids given to iocbs        */
 	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
+	uint64_t clock_hms;             /* the last "HH:MM:SS" clock15 read, as */
+	uint64_t clock_ns;              /* its 8 bytes (0: none yet), and in ns */
+	/* the names of calls the table does not know, one copy each (see
+	 * skip_name), by the slot of their words */
+	struct kept_name {
+		uint64_t w[2];
+		char s[17];             /* "": a free slot */
+	} names[NAMES];
+	size_t nnames;
 };
 
 /* A process's libaio iocbs submitted and not yet reaped, oldest first:
@@ -225,10 +264,8 @@ static int bad_line(struct strace_parser *p, struct rerr *e, const struct strace
 		       len > 40 ? "..." : "");
 }
 
-static int reserve(char **buf, size_t *cap, size_t need)
+static int reserve_slow(char **buf, size_t *cap, size_t need)
 {
-	if (need <= *cap)
-		return 0;
 	size_t ncap = *cap ? *cap : 4096;
 	while (ncap < need)
 		ncap *= 2;
@@ -238,6 +275,12 @@ static int reserve(char **buf, size_t *cap, size_t need)
 	*buf = n;
 	*cap = ncap;
 	return 0;
+}
+
+/* Room for need bytes in *buf (capacity *cap): nearly always there. */
+static inline int reserve(char **buf, size_t *cap, size_t need)
+{
+	return need <= *cap ? 0 : reserve_slow(buf, cap, need);
 }
 
 /* Copy into scratch (reserved large enough for the whole line). */
@@ -264,7 +307,7 @@ static int hexval(int c)
 /* Unescape C escapes of s[0..n) into scratch. */
 static char *sunescape(struct strace_parser *p, const char *s, size_t n)
 {
-	if (!memchr(s, '\\', n))
+	if (scan_any2(s, n, 0, '\\', '\\') == n)
 		return sdup(p, s, n);           /* nothing escaped: a copy */
 	char *d = p->scratch + p->sused, *o = d;
 	for (size_t i = 0; i < n; i++) {
@@ -323,14 +366,10 @@ static inline __attribute__((always_inline)) struct span trim(struct span a)
 /* Character classes for the hot loops. */
 #define CL_BAD  1   /* control bytes: binary garbage */
 #define CL_NAME 4   /* [A-Za-z0-9_]: syscall, errno and argument names */
-#define CL_NEST 8   /* what split() reads as more than a comma: quotes,
-		     * brackets, '<' of a decoration, '/' of a comment */
 static const uint8_t cls[256] = {
 	[0 ... 8] = CL_BAD, [10 ... 31] = CL_BAD, [127] = CL_BAD,
 	['a' ... 'z'] = CL_NAME, ['A' ... 'Z'] = CL_NAME, ['0' ... '9'] = CL_NAME,
 	['_'] = CL_NAME,
-	['"'] = CL_NEST, ['('] = CL_NEST, [')'] = CL_NEST, ['['] = CL_NEST, [']'] = CL_NEST,
-	['{'] = CL_NEST, ['}'] = CL_NEST, ['<'] = CL_NEST, ['/'] = CL_NEST,
 };
 
 static inline int is_name_char(int c)
@@ -386,12 +425,19 @@ static size_t first_ctrl(const char *s, size_t n)
 }
 
 /* The closing '"' of the string whose opening '"' is at s[i] (a backslash
- * escapes the next byte); n when there is none. */
-static size_t quote_end(const char *s, size_t n, size_t i)
+ * escapes the next byte); n when there is none.  Inline where a read's or
+ * write's buffer is skipped (rw_args), a call elsewhere. */
+static inline __attribute__((always_inline)) size_t quote_end_inline(const char *s, size_t n,
+								      size_t i)
 {
 	for (i = scan_any2(s, n, i + 1, '"', '\\'); i < n && s[i] == '\\';)
 		i = scan_any2(s, n, i + 2, '"', '\\');
 	return i;
+}
+
+static size_t quote_end(const char *s, size_t n, size_t i)
+{
+	return quote_end_inline(s, n, i);
 }
 
 /* The '>' closing the -y decoration whose '<' is at s[i]: one not part of
@@ -422,6 +468,16 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 	*end = n;
 	while ((i = scan_args_next(s, n, i, &cur)) < n) {
 		char c = s[i];
+		if (c == ',') {         /* the most frequent */
+			if (depth == 0) {
+				if (na < max)
+					args[na] = trim((struct span){ s + start, i - start });
+				na++;
+				start = i + 1;
+			}
+			i++;
+			continue;
+		}
 		if (c == '"') {
 			if ((i = quote_end(s, n, i)) >= n)
 				return "closing '\"'";
@@ -458,11 +514,6 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 				return "balanced brackets";
 			}
 			depth--;
-		} else if (c == ',' && depth == 0) {
-			if (na < max)
-				args[na] = trim((struct span){ s + start, i - start });
-			na++;
-			start = i + 1;
 		}
 		i++;
 	}
@@ -478,6 +529,49 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 	}
 	*nargs = na;
 	return NULL;
+}
+
+/*
+ * split() of a call's arguments (stop_paren) for their end only: the same
+ * answer and *end, without the arguments.  A comma changes nothing in
+ * split() but the arguments, so the walk stops only where it nests
+ * (scan_nest).  For a call the table does not know, which is only counted.
+ */
+static const char *split_end(const char *s, size_t n, size_t *end)
+{
+	int depth = 0;
+	size_t i = 0;
+	*end = n;
+	while ((i = scan_nest(s, n, i)) < n) {
+		char c = s[i];
+		if (c == '"') {
+			if ((i = quote_end(s, n, i)) >= n)
+				return "closing '\"'";
+		} else if (c == '/') {
+			if (i + 1 < n && s[i + 1] == '*') {
+				const char *ce = memmem(s + i + 2, n - i - 2, "*/", 2);
+				if (!ce)
+					return "'*/'";
+				i = (size_t)(ce - s) + 2;
+				continue;
+			}
+		} else if (c == '<') {
+			if (i > 0 && is_name_char((unsigned char)s[i - 1]) &&
+			    (i = deco_end(s, n, i)) >= n)
+				return "'>' closing a path decoration";
+		} else if (c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if (depth) {     /* ) ] } */
+			depth--;
+		} else if (c == ')') {
+			*end = i;
+			return NULL;
+		} else {
+			return "balanced brackets";
+		}
+		i++;
+	}
+	return "')'";
 }
 
 /* Digits of s[*i..n) in base (8, 10, 16) into *x; -ERANGE past 2^64-1. */
@@ -503,25 +597,57 @@ static int digits(const char *s, size_t n, size_t *i, unsigned base, uint64_t *x
 
 /* The usual number argument, read at once: "0", or 1 to 17 digits without
  * a leading zero (below 2^63: no overflow); num() reads it the same way.
- * Its length, 0 when the text does not start with one. */
-static inline size_t plain_dec(const char *s, size_t n, int64_t *v)
+ * Its length, 0 when the text does not start with one.  Inline: it is
+ * most of what a read or write line costs to read. */
+static inline __attribute__((always_inline)) size_t plain_dec(const char *s, size_t n,
+							      int64_t *v)
 {
-	uint64_t x;
+	uint64_t x, y;
 	bool ovf;
 	size_t k;
-	if (n >= 8 && (k = scan_dec8(s, n, &x)) < 8) {
-		/* up to 7 digits (nearly every fd, length, offset and result):
-		 * one 8-byte word, without scan_decn's loop */
-		if (!k || (s[0] == '0' && k > 1))
-			return 0;
-		*v = (int64_t)x;
-		return k;
+	if (n >= 8) {
+		/* up to 7 digits (nearly every fd, length and result): one
+		 * 8-byte word; 8 to 17 (offsets), the next words from where
+		 * the first ended, as scan_decn of the first 18 bytes reads */
+		k = scan_dec8w(s, &x);
+		if (k == 8 && n > 8 && (unsigned)(s[8] - '0') < 10) {
+			size_t m = n < 18 ? n : 18;
+			unsigned k2 = m >= 16 ? scan_dec8w(s + 8, &y) : scan_dec8(s + 8, m - 8, &y);
+			x = x * scan_pow10[k2] + y;
+			k += k2;
+			if (k2 == 8) {
+				k2 = scan_dec8(s + 16, m - 16, &y);
+				x = x * scan_pow10[k2] + y;
+				k += k2;
+			}
+		}
+	} else {
+		k = scan_decn(s, n, &x, &ovf);  /* 7 digits at most: no overflow */
 	}
-	k = scan_decn(s, n < 18 ? n : 18, &x, &ovf);
 	if (!k || k == 18 || (s[0] == '0' && k > 1))
 		return 0;
 	*v = (int64_t)x;
 	return k;
+}
+
+/* plain_dec of the one or two digits an fd nearly always has, at once
+ * (n >= 3: the digits and what ends them); 0 when the number is not that
+ * (plain_dec then reads it, or refuses it). */
+static inline size_t small_dec(const char *s, size_t n, int64_t *v)
+{
+	unsigned d0 = (unsigned)(unsigned char)s[0] - '0', d1, d2;
+	if (n < 3 || d0 >= 10)
+		return 0;
+	d1 = (unsigned)(unsigned char)s[1] - '0';
+	if (d1 >= 10) {
+		*v = d0;
+		return 1;
+	}
+	d2 = (unsigned)(unsigned char)s[2] - '0';
+	if (d2 < 10 || !d0)
+		return 0;
+	*v = d0 * 10 + d1;
+	return 2;
 }
 
 /* Integer: decimal, -decimal, 0x hex, 0 octal; trailing decoration/comment
@@ -584,9 +710,14 @@ static char *decoration(struct strace_parser *p, const char *s, size_t n)
 		if (lt)
 			n = (size_t)(lt - s);
 	}
-	size_t used = p->sused;
-	char *d = sunescape(p, s, n);
-	size_t l = strnlen(d, p->sused - used - 1);   /* an escaped NUL ends it */
+	size_t used = p->sused, l = n;
+	char *d;
+	if (scan_any2(s, n, 0, '\\', '\\') == n) {
+		d = sdup(p, s, n);      /* nothing escaped (and a line has no NUL) */
+	} else {
+		d = sunescape(p, s, n);
+		l = strnlen(d, p->sused - used - 1);   /* an escaped NUL ends it */
+	}
 	if (l > 10 && !memcmp(d + l - 10, " (deleted)", 10))
 		d[l - 10] = 0;
 	return d;
@@ -643,14 +774,16 @@ struct sym {
 };
 #define SYM(name, val) { name, sizeof(name) - 1, val }
 
+/* the flags programs open with most often first: a name is looked for
+ * from the start (each name is in the table once) */
 static const struct sym oflag_syms[] = {
-	SYM("O_RDONLY", 0), SYM("O_WRONLY", 01), SYM("O_RDWR", 02), SYM("O_ACCMODE", 03),
-	SYM("O_CREAT", 0100), SYM("O_EXCL", 0200), SYM("O_NOCTTY", 0400),
-	SYM("O_TRUNC", 01000), SYM("O_APPEND", 02000), SYM("O_NONBLOCK", 04000),
-	SYM("O_NDELAY", 04000), SYM("O_DSYNC", 010000), SYM("O_ASYNC", 020000),
-	SYM("FASYNC", 020000), SYM("O_DIRECT", 040000), SYM("O_LARGEFILE", 0100000),
-	SYM("O_DIRECTORY", 0200000), SYM("O_NOFOLLOW", 0400000), SYM("O_NOATIME", 01000000),
-	SYM("O_CLOEXEC", 02000000), SYM("O_SYNC", 04010000), SYM("O_RSYNC", 04010000),
+	SYM("O_RDONLY", 0), SYM("O_CLOEXEC", 02000000), SYM("O_WRONLY", 01), SYM("O_RDWR", 02),
+	SYM("O_CREAT", 0100), SYM("O_TRUNC", 01000), SYM("O_DIRECTORY", 0200000),
+	SYM("O_NONBLOCK", 04000), SYM("O_APPEND", 02000), SYM("O_EXCL", 0200),
+	SYM("O_LARGEFILE", 0100000), SYM("O_NOFOLLOW", 0400000), SYM("O_DIRECT", 040000),
+	SYM("O_ACCMODE", 03), SYM("O_NOCTTY", 0400), SYM("O_NDELAY", 04000),
+	SYM("O_DSYNC", 010000), SYM("O_ASYNC", 020000), SYM("FASYNC", 020000),
+	SYM("O_NOATIME", 01000000), SYM("O_SYNC", 04010000), SYM("O_RSYNC", 04010000),
 	SYM("__O_SYNC", 04000000), SYM("O_PATH", 010000000), SYM("O_TMPFILE", 020200000),
 	SYM("__O_TMPFILE", 020000000),
 };
@@ -1079,12 +1212,10 @@ int strace_parser_new(struct strace_parser **out, strace_emit_fn emit, void *arg
 	p->general_only = g && *g && strcmp(g, "0");
 	for (int i = 0; i < 16; i++)
 		p->seen_fast[i] = i + 1;        /* in no pid's slot: empty */
-	_Static_assert(NCALLS <= sizeof(p->call_len), "call_len too small");
+	_Static_assert(NCALLS < sizeof(p->call_w) / sizeof(p->call_w[0]), "call_w too small");
 	for (size_t i = 0; i < NCALLS; i++) {
-		p->call_len[i] = (uint8_t)strlen(calls[i].name);
-		memcpy(p->call_w[i], calls[i].name,
-		       p->call_len[i] < 16 ? p->call_len[i] : 16);
-		uint32_t h = name_hash(calls[i].name, p->call_len[i]) % CALLHASH;
+		memcpy(p->call_w[i], calls[i].name, strlen(calls[i].name));
+		uint32_t h = words_slot(p->call_w[i]);
 		while (p->callidx[h])
 			h = (h + 1) % CALLHASH;
 		p->callidx[h] = (uint8_t)(i + 1);
@@ -1093,36 +1224,62 @@ int strace_parser_new(struct strace_parser **out, strace_emit_fn emit, void *arg
 	return 0;
 }
 
-static const struct callspec *lookup(const struct strace_parser *p, const char *s, size_t n)
+/* The name of a call the table does not know, whose words are w (n <= 16
+ * bytes), as the event gives it to the builder: always at the same
+ * address (which the builder's count of skipped calls by name remembers,
+ * so that the next one is counted at once), not copied for each line.
+ * NULL when the parser has more such names than it keeps. */
+static const char *skip_name(struct strace_parser *p, const uint64_t w[2])
 {
-	uint32_t h = name_hash(s, n) % CALLHASH;
+	for (uint32_t h = words_slot(w) % NAMES;; h = (h + 1) % NAMES) {
+		struct kept_name *x = &p->names[h];
+		if (x->w[0] == w[0] && x->w[1] == w[1] && x->s[0])
+			return x->s;
+		if (!x->s[0]) {
+			if (p->nnames >= NAMES / 2)
+				return NULL;
+			p->nnames++;
+			x->w[0] = w[0];
+			x->w[1] = w[1];
+			memcpy(x->s, w, 16);
+			x->s[16] = 0;
+			return x->s;
+		}
+	}
+}
+
+/* The words of the name s[0..n) (no NUL in it): its first 16 bytes,
+ * NUL-padded. */
+static inline void name_words(const char *s, size_t n, uint64_t w[2])
+{
+	w[0] = w[1] = 0;
+	memcpy(w, s, n < 16 ? n : 16);
+}
+
+/* The table's entry for a name given as its words (words_slot()), NULL
+ * when it has none. */
+static inline const struct callspec *lookup_words(const struct strace_parser *p,
+						  const uint64_t w[2])
+{
+	uint32_t h = words_slot(w);
 	while (p->callidx[h]) {
-		const struct callspec *c = &calls[p->callidx[h] - 1];
-		if (p->call_len[c - calls] == n && !memcmp(c->name, s, n))
-			return c;
+		size_t i = p->callidx[h] - 1u;
+		if (p->call_w[i][0] == w[0] && p->call_w[i][1] == w[1])
+			return &calls[i];
 		h = (h + 1) % CALLHASH;
 	}
 	return NULL;
 }
 
-/* lookup() of a name with 16 readable bytes at s (in a line from the line
- * reader: LR_PAD bytes follow it): names up to 16 bytes compared as two
- * words, the bytes past the name masked off. */
-static inline const struct callspec *lookup16(const struct strace_parser *p, const char *s,
-					      size_t n)
+/* The entry for the name s[0..n) (no NUL in it); no name in the table is
+ * longer than 16 bytes. */
+static const struct callspec *lookup(const struct strace_parser *p, const char *s, size_t n)
 {
-	if (n > 16)
-		return lookup(p, s, n);
 	uint64_t w[2];
-	scan_words16(s, n, w);
-	uint32_t h = name_hash(s, n) % CALLHASH;
-	while (p->callidx[h]) {
-		size_t i = p->callidx[h] - 1u;
-		if (p->call_len[i] == n && p->call_w[i][0] == w[0] && p->call_w[i][1] == w[1])
-			return &calls[i];
-		h = (h + 1) % CALLHASH;
-	}
-	return NULL;
+	if (n > 16)
+		return NULL;
+	name_words(s, n, w);
+	return lookup_words(p, w);
 }
 
 void strace_src_init(struct strace_src *src, const char *name, int64_t pid)
@@ -1416,11 +1573,12 @@ struct dec {
 	int na;
 	const char *body;       /* text after '(' and its top-level ')'   */
 	size_t close;
+	struct span len_text;   /* rw_args: the length's digits (up to 8) */
 	struct sc_event ev;
 	struct rerr *e;
 };
 
-enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4 };
+enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4, DEC_BAD_NEG = 5 };
 
 static struct span arg(const struct dec *d, int k)
 {
@@ -1888,23 +2046,41 @@ static int take_duration(struct span *rs, uint64_t *dur)
 	return 0;
 }
 
+/* Whether the n <= 8 bytes at a and b are the same; 8 bytes readable at
+ * each. */
+static inline bool same8(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return !((x ^ y) << (8 * (8 - n)));
+#else
+	return !((x ^ y) >> (8 * (8 - n)));
+#endif
+}
+
 /* "= RET [<DUR>]" after the arguments: into ev (ret, retpath, dur_ns).
+ * same: NULL, or the digits of a number read before (a read's length, in
+ * ev->len; 1 to 8 bytes with 8 readable), which the result, when it
+ * repeats them, has as its value (what plain_dec would read of them).
  * NULL, or what was expected. */
 static const char *parse_result(struct strace_parser *p, const char *body, size_t blen,
-				size_t close, struct sc_event *ev)
+				size_t close, struct sc_event *ev, const struct span *same)
 {
 	size_t i = close + 1;
 	/* the usual " = N <S.uuuuuu>" (N "0" or a plain decimal) at once: what
 	 * the general way below makes of it */
 	if (blen - i >= 15 && body[i] == ' ' && body[i + 1] == '=' && body[i + 2] == ' ' &&
 	    body[blen - 11] == ' ' && body[blen - 10] == '<' && body[blen - 1] == '>') {
-		size_t ds = i + 3, dn = blen - 11 - ds;
-		int64_t v;
+		size_t ds = i + 3, dn = blen - 11 - ds;   /* dn >= 1 */
+		int64_t v = 0;
 		uint64_t ns;
 		/* the number ends at the blank before '<': read with what
 		 * follows, so that plain_dec has 8 bytes at once */
-		if ((body[ds] == '0' ? (dn == 1 && (v = 0, true))
-				     : plain_dec(body + ds, blen - ds, &v) == dn) &&
+		if ((body[ds] == '0' ? (dn == 1 && (v = 0, true)) :
+		     same && same->n == dn && same8(body + ds, same->s, dn) ? (v = (int64_t)ev->len, true) :
+		     plain_dec(body + ds, blen - ds, &v) == dn) &&
 		    tx_dur8(body + blen - 9, &ns)) {
 			ev->ret = v;
 			ev->dur_ns = ns;
@@ -1944,22 +2120,42 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 	return NULL;
 }
 
+/* Whether the 32 bytes at s have no '"' and no '\\': a buffer's text as
+ * strace shows it (-s 32), ending where the '"' after them is (quote_end's
+ * answer, two compares of 16 bytes). */
+static inline bool plain32(const char *s)
+{
+#if REPLAY_SSE2
+	const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	__m128i e = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, b)),
+				 _mm_or_si128(_mm_cmpeq_epi8(y, q), _mm_cmpeq_epi8(y, b)));
+	return !_mm_movemask_epi8(e);
+#else
+	return scan_any2(s, 32, 0, '"', '\\') == 32;
+#endif
+}
+
 /*
  * The arguments of read, write, pread64 and pwrite64 as strace prints them
  * nearly always, "FD[<path>], "data"[...], LEN[, OFF])", read in one pass
  * into d->ev (fd, fdpath, len, offset) and d->close: exactly what split()
- * and fill_generic() make of such text.  false for anything else (no
+ * and fill_generic() make of such text.  A path with nothing to undo is
+ * left where it is, its closing '>' made its NUL: *cut is then that byte,
+ * for the caller to put back.  false for anything else (no
  * decoration of the fd's text or a different shape, numbers num() reads
  * the long way, blanks other than one after each comma...): the general
  * path then reads it, and reports it when it is bad.
  */
-static bool rw_args(struct dec *d, const char *s, size_t n)
+static bool rw_args(struct dec *d, char *s, size_t n, char **cut)
 {
 	struct sc_event *ev = &d->ev;
 	size_t i, k;
 	int64_t v;
+	char *end = NULL;
 
-	if (!(k = plain_dec(s, n, &ev->fd)))
+	if (!(k = small_dec(s, n, &ev->fd)) && !(k = plain_dec(s, n, &ev->fd)))
 		return false;
 	i = k;
 	ev->fdpath = NULL;
@@ -1971,7 +2167,10 @@ static bool rw_args(struct dec *d, const char *s, size_t n)
 		size_t gt = scan_any3(s, n, i + 1, '\\', '<', '>'), pn = gt - i - 1;
 		if (gt < n && s[gt] == '>' && s[gt - 1] != '-' &&
 		    (pn < 10 || memcmp(s + gt - 10, " (deleted)", 10))) {
-			ev->fdpath = sdup(d->p, s + i + 1, pn);
+			/* the bytes themselves, not a copy: that '>' becomes
+			 * their NUL when the whole call is read (*cut) */
+			ev->fdpath = s + i + 1;
+			end = s + gt;
 		} else {
 			gt = deco_end(s, n, i);
 			if (gt >= n)
@@ -1980,8 +2179,12 @@ static bool rw_args(struct dec *d, const char *s, size_t n)
 		}
 		i = gt + 1;
 	}
-	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || s[i + 2] != '"' ||
-	    (i = quote_end(s, n, i + 2)) >= n)
+	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || s[i + 2] != '"')
+		return false;
+	i += 2;
+	if (n - i > 33 && s[i + 33] == '"' && plain32(s + i + 1))
+		i += 33;        /* the 32 bytes strace shows by default */
+	else if ((i = quote_end_inline(s, n, i)) >= n)
 		return false;
 	i++;
 	if (n - i >= 3 && !memcmp(s + i, "...", 3))
@@ -1989,6 +2192,7 @@ static bool rw_args(struct dec *d, const char *s, size_t n)
 	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || !(k = plain_dec(s + i + 2, n - i - 2, &v)))
 		return false;
 	ev->len = (uint64_t)v;
+	d->len_text = (struct span){ s + i + 2, k <= 8 ? k : 0 };
 	i += 2 + k;
 	if (d->cs->off >= 0) {
 		if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' ||
@@ -2000,54 +2204,57 @@ static bool rw_args(struct dec *d, const char *s, size_t n)
 		return false;
 	d->close = i;
 	d->na = 0;
+	if (end) {
+		*end = 0;
+		*cut = end;
+	}
 	return true;
 }
 
 /* A call rw_args() reads: fd, buffer, length and maybe offset, nothing else. */
 static bool rw_call(const struct callspec *cs)
 {
-	return cs && cs->shape == SH_PLAIN && cs->fd == 0 && cs->len == 2 &&
-	       (cs->off < 0 || cs->off == 3) && cs->dirfd < 0 && cs->path < 0 &&
-	       cs->path2 < 0 && cs->flags < 0 && cs->mode < 0;
+	return cs && cs->rw;
 }
 
 /*
- * Decode a complete call: name, its table entry cs (lookup()'s, NULL for a
- * call the table does not know), and body = text after '(' (args, ')',
- * '= RET', optional <DUR>).  Fills and emits the event(s).
+ * Decode a complete call: name (w: its words, NULL when not at hand), its
+ * table entry cs (lookup()'s, NULL for a call the table does not know), and
+ * body = text after '(' (args, ')', '= RET', optional <DUR>).  Fills and
+ * emits the event(s).
  */
 static int decode(struct strace_parser *p, const struct callspec *cs, struct strace_src *src,
 		  int64_t pid, uint64_t ts, unsigned long lineno, const char *name, size_t nlen,
-		  const char *body, size_t blen, const char *line, size_t len, struct rerr *e)
+		  const uint64_t *w, char *body, size_t blen, const char *line, size_t len,
+		  struct rerr *e)
 {
 	struct dec d;           /* d.a[k] is read only below d.na */
 	d.p = p;
 	d.cs = cs;
 	d.body = body;
 	d.e = e;
+	d.len_text.n = 0;
 	sc_event_init(&d.ev);
 	bool fast = false;
 	const char *why;
+	char *cut = NULL;       /* rw_args' NUL in the text: '>' again before
+				 * the line is shown or the event done with */
 	if (rw_call(d.cs)) {
 		size_t sused = p->sused;
-		fast = rw_args(&d, body, blen);
+		fast = rw_args(&d, body, blen, &cut);
 		if (!fast) {    /* undo what it read before it gave up */
 			p->sused = sused;
 			sc_event_init(&d.ev);
 		}
 	} else if (!d.cs) {
-		/* a call the table does not know is only counted: arguments
-		 * that are words and commas ("getpid()", "futex(0x7f0,
-		 * FUTEX_WAKE_PRIVATE, 1)") end at the first ')', where split()
-		 * would find it */
-		size_t c = 0;
-		while (c < blen && !(cls[(uint8_t)body[c]] & CL_NEST))
-			c++;
-		if (c < blen && body[c] == ')') {
-			d.close = c;
-			d.na = 0;
-			fast = true;
-		}
+		/* a call the table does not know is only counted: where its
+		 * arguments end ("getpid()", "futex(0x7f0, FUTEX_WAKE_PRIVATE,
+		 * 1)": at the first ')'), as split() finds it */
+		why = split_end(body, blen, &d.close);
+		if (why)
+			return bad_line(p, e, src, lineno, line, len, why);
+		d.na = 0;
+		fast = true;
 	}
 	if (!fast) {            /* the general way */
 		why = split(body, blen, 1, d.a, MAXARGS, &d.na, &d.close);
@@ -2058,14 +2265,28 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	d.ev.line = lineno;
 	d.ev.pid = pid;
 	d.ev.ts_ns = ts;
-	why = parse_result(p, body, blen, d.close, &d.ev);
-	if (why)
+	/* a read's or write's result is nearly always its length again */
+	why = parse_result(p, body, blen, d.close, &d.ev,
+			   fast && d.cs && d.len_text.n ? &d.len_text : NULL);
+	if (why) {
+		if (cut)
+			*cut = '>';
 		return bad_line(p, e, src, lineno, line, len, why);
+	}
 	p->syscalls++;
 
 	if (!d.cs) {
+		const char *kept = NULL;
+		uint64_t nw[2];
+		if (nlen <= 16) {
+			if (!w) {
+				name_words(name, nlen, nw);
+				w = nw;
+			}
+			kept = skip_name(p, w);
+		}
 		d.ev.call = SC_SKIP;
-		d.ev.name = sdup(p, name, nlen);
+		d.ev.name = kept ? kept : sdup(p, name, nlen);
 		return p->emit(p->arg, &d.ev, e);
 	}
 	d.ev.name = d.cs->name;
@@ -2076,6 +2297,12 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	if (!rc)
 		stat_size(&d);
 	if (!rc && negative_transfer(&d))
+		rc = DEC_BAD_NEG;
+	if (rc == DEC_EMIT)
+		rc = p->emit(p->arg, &d.ev, e);
+	if (cut)
+		*cut = '>';
+	if (rc == DEC_BAD_NEG)
 		return bad_line(p, e, src, lineno, line, len,
 				"a length and offset >= 0 (the call succeeded)");
 	if (rc == DEC_BAD_RAW)
@@ -2085,18 +2312,19 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	if (rc == DEC_BAD || rc == DEC_BAD_IOCB)
 		return bad_line(p, e, src, lineno, line, len, rc == DEC_BAD_IOCB ? "an iocb array" :
 						"arguments of the form strace prints");
-	if (rc == DEC_DONE)
-		return 0;
-	if (rc)
-		return rc;
-	return p->emit(p->arg, &d.ev, e);
+	return rc == DEC_DONE ? 0 : rc;         /* emitted: 0 or -errno */
 }
 
 static int strip_unfinished(const char *s, size_t n, size_t *keep)
 {
 	static const char mark[] = "<unfinished ...>";
 	size_t ml = sizeof(mark) - 1;
-	if (n < ml || memcmp(s + n - ml, mark, ml))
+	uint64_t x[2], m[2];
+	if (n < ml)
+		return 0;
+	memcpy(x, s + n - ml, 16);      /* two words against the mark's */
+	memcpy(m, mark, 16);
+	if (x[0] != m[0] || x[1] != m[1])
 		return 0;
 	n -= ml;
 	if (n && s[n - 1] == ' ')
@@ -2264,39 +2492,78 @@ static int exit_line(struct strace_parser *p, struct strace_src *src, int64_t pi
 	return p->emit(p->arg, &ev, e);
 }
 
-/* The rest of pid's pending call (name: what the line says it is, or
- * NULL for a bare continuation), joined to its start and decoded. */
+/* imap_get(&p->pend, pid), its answer for a pid of the last ones kept: a
+ * pid's struct pend, once made, stays where it is until the parser is
+ * freed. */
+static inline struct pend *pend_of(struct strace_parser *p, int64_t pid)
+{
+	unsigned h = (unsigned)((uint64_t)pid & 15);
+	if (p->pend_pe[h] && p->pend_pid[h] == pid)
+		return p->pend_pe[h];
+	struct pend *pe = imap_get(&p->pend, pid);
+	if (pe) {
+		p->pend_pid[h] = pid;
+		p->pend_pe[h] = pe;
+	}
+	return pe;
+}
+
+/* The rest of pid's pending call (name: what the line says it is, w its
+ * words; or NULL for a bare continuation), joined to its start and
+ * decoded. */
 static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
-		  unsigned long lineno, uint64_t ts, const char *name, size_t nlen, char *rest,
-		  size_t rn, const char *line, size_t len, struct rerr *e)
+		  unsigned long lineno, uint64_t ts, const char *name, size_t nlen,
+		  const uint64_t w[2], char *rest, size_t rn, const char *line, size_t len,
+		  struct rerr *e)
 {
 	size_t keep;
-	struct pend *pe = imap_get(&p->pend, pid);
-	if (!pe || !pe->active || (name && (pe->nlen != nlen || memcmp(pe->name, name, nlen)))) {
+	struct pend *pe = pend_of(p, pid);
+	if (!pe || !pe->active ||
+	    (name && (pe->nlen != nlen || pe->w[0] != w[0] || pe->w[1] != w[1] ||
+		      (nlen > 16 && memcmp(pe->name + 16, name + 16, nlen - 16))))) {
 		/* no start (attached mid-call): nothing to decode */
 		p->syscalls++;
 		return emit_skip(p, src, pid, lineno, !name && pe ? pe->ts : ts,
 				 "resumed-without-start", e);
 	}
-	nlen = pe->nlen;
 	pe->active = 0;
 	if (pe->is_clone)
 		clones_del(p, pid);
 	if (strip_unfinished(rest, rn, &keep))
 		return bad_line(p, e, src, lineno, line, len, "a result, not a second '<unfinished ...>'");
-	size_t jl = pe->len + rn;
-	int rc = reserve(&p->join, &p->jcap, jl + 1);
-	if (!rc)
-		rc = reserve(&p->scratch, &p->scap, 2 * jl + 1024);
+	char *j = rest;
+	size_t jl = rn;
+	int rc;
+	if (pe->plain && !(rn && rest[0] == '<' && is_name_char((unsigned char)pe->last))) {
+		/* a start that nests nowhere changes nothing in split_end()'s
+		 * walk of the joined text but the one '<' it may make a
+		 * decoration (after a name's byte): the rest alone ends where
+		 * that text does, and decode() reads nothing else of a call
+		 * the table does not know */
+	} else {
+		if (pe->plain) {        /* that '<': after the byte before it */
+			rc = reserve(&pe->text, &pe->cap, 2);
+			if (rc)
+				return rc;
+			pe->text[0] = pe->last;
+			pe->len = 1;
+		}
+		/* the start's text, then the rest (it stays the start's: its
+		 * length is pe->len) */
+		jl = pe->len + rn;
+		rc = reserve(&pe->text, &pe->cap, jl + 1);
+		if (rc)
+			return rc;
+		memcpy(pe->text + pe->len, rest, rn);
+		pe->text[jl] = 0;
+		j = pe->text;
+	}
+	rc = reserve(&p->scratch, &p->scap, 2 * jl + 1024);
 	if (rc)
 		return rc;
-	char *j = p->join;
-	memcpy(j + pe->len, rest, rn);
-	memcpy(j, pe->text, pe->len);
-	j[jl] = 0;
-	char nm[64];
-	memcpy(nm, pe->name, nlen + 1);
-	return decode(p, pe->cs, src, pid, pe->ts, pe->line, nm, nlen, j, jl, line, len, e);
+	/* pe stays as it is until the pid's next unfinished call */
+	return decode(p, pe->cs, src, pid, pe->ts, pe->line, pe->name, pe->nlen, pe->w, j, jl,
+		      line, len, e);
 }
 
 /* "<... NAME resumed>REST": joined to the pending start and decoded. */
@@ -2305,11 +2572,14 @@ static int resumed_line(struct strace_parser *p, struct strace_src *src, int64_t
 			size_t len, struct rerr *e)
 {
 	size_t i = 5, ns = 5;
+	uint64_t w[2];
 	while (i < tn && is_name_char((unsigned char)t[i]))
 		i++;
 	if (i == ns || tn - i < 9 || memcmp(t + i, " resumed>", 9))
 		return bad_line(p, e, src, lineno, line, len, "'<... NAME resumed>'");
-	return resume(p, src, pid, lineno, ts, t + ns, i - ns, t + i + 9, tn - i - 9, line, len, e);
+	name_words(t + ns, i - ns, w);
+	return resume(p, src, pid, lineno, ts, t + ns, i - ns, w, t + i + 9, tn - i - 9, line, len,
+		      e);
 }
 
 static int clones_push(struct strace_parser *p, int64_t pid)
@@ -2327,13 +2597,13 @@ static int clones_push(struct strace_parser *p, int64_t pid)
 }
 
 /* "NAME(ARGS <unfinished ...>": kept per pid until its "resumed" line;
- * cs is the call's table entry (NULL unknown). */
+ * cs is the call's table entry (NULL unknown), w the name's words. */
 static int unfinished_line(struct strace_parser *p, struct strace_src *src, int64_t pid,
 			   unsigned long lineno, uint64_t ts, const struct callspec *cs,
-			   const char *name, size_t nlen, const char *body, size_t keep,
-			   struct rerr *e)
+			   const char *name, size_t nlen, const uint64_t w[2], const char *body,
+			   size_t keep, struct rerr *e)
 {
-	struct pend *pe = imap_get(&p->pend, pid);
+	struct pend *pe = pend_of(p, pid);
 	int rc;
 	if (!pe) {
 		pe = calloc(1, sizeof(*pe));
@@ -2347,13 +2617,24 @@ static int unfinished_line(struct strace_parser *p, struct strace_src *src, int6
 	}
 	if (pe->active && (rc = drop_pending(p, src, pid, e)))
 		return rc;
-	rc = reserve(&pe->text, &pe->cap, keep + 1);
-	if (rc)
-		return rc;
-	memcpy(pe->text, body, keep);
-	pe->text[keep] = 0;
-	pe->len = keep;
-	memcpy(pe->name, name, nlen);
+	pe->plain = !cs && scan_nest(body, keep, 0) == keep;
+	if (pe->plain) {
+		pe->last = keep ? body[keep - 1] : 0;
+		pe->len = 0;
+	} else {
+		rc = reserve(&pe->text, &pe->cap, keep + 1);
+		if (rc)
+			return rc;
+		memcpy(pe->text, body, keep);
+		pe->text[keep] = 0;
+		pe->len = keep;
+	}
+	/* the name as its words, then any bytes past 16 (nlen < 64) */
+	pe->w[0] = w[0];
+	pe->w[1] = w[1];
+	memcpy(pe->name, w, 16);
+	if (nlen >= 16)
+		memcpy(pe->name + 16, name + 16, nlen - 16);
 	pe->name[nlen] = 0;
 	pe->nlen = nlen;
 	pe->cs = cs;
@@ -2403,7 +2684,7 @@ static int continuation(struct strace_parser *p, struct strace_src *src, char *l
 		return rc;
 	p->sused = 0;
 	src->cont_line = 0;
-	return resume(p, src, src->cont_pid, lineno, 0, NULL, 0, line, len, line, len, e);
+	return resume(p, src, src->cont_pid, lineno, 0, NULL, 0, NULL, line, len, line, len, e);
 }
 
 /* The text after the prefix: signal, exit, resumed, unfinished or a call. */
@@ -2441,12 +2722,48 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 		return emit_skip(p, src, pid, lineno, ts, sdup(p, dn, strlen(dn)), e);
 	}
 	if (strip_unfinished(body, bn, &keep)) {
+		uint64_t w[2];
 		if (i >= sizeof(((struct pend *)0)->name))
 			return bad_line(p, e, src, lineno, line, len, "a syscall name (too long)");
-		return unfinished_line(p, src, pid, lineno, ts, lookup(p, t, i), t, i, body, keep,
-				       e);
+		name_words(t, i, w);
+		return unfinished_line(p, src, pid, lineno, ts, i > 16 ? NULL : lookup_words(p, w),
+				       t, i, w, body, keep, e);
 	}
-	return decode(p, lookup(p, t, i), src, pid, ts, lineno, t, i, body, bn, line, len, e);
+	return decode(p, lookup(p, t, i), src, pid, ts, lineno, t, i, NULL, body, bn, line, len, e);
+}
+
+/*
+ * tx_clock15n of the -tt clock at s (15 bytes readable), whose "HH:MM:SS"
+ * is nearly always the line before's: those 8 bytes are compared with the
+ * last ones read (and found valid), and only "S.uuuuuu" is read then; the
+ * ns of the seconds are kept with them.
+ */
+static inline bool clock15(struct strace_parser *p, const char *s, uint64_t *ns)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t a, b;
+	memcpy(&a, s, 8);
+	if (a != p->clock_hms) {        /* 0 at first: a line has no NUL */
+		if (!tx_clock15n(s, ns))
+			return false;
+		p->clock_hms = a;
+		p->clock_ns = *ns / 1000000000ull * 1000000000ull;
+		return true;
+	}
+	/* "S.uuuuuu": its S is the last of the bytes compared; the '.',
+	 * then six digits (as "00uuuuuu") */
+	memcpy(&b, s + 7, 8);
+	if ((b & 0xff00ull) != 0x2e00ull)
+		return false;
+	b = (b & ~0xffffull) | 0x3030ull;
+	if (scan_first_nondigit8(b))
+		return false;
+	*ns = p->clock_ns + scan_value8(b) * 1000;
+	return true;
+#else
+	(void)p;
+	return tx_clock15n(s, ns);
+#endif
 }
 
 /*
@@ -2468,28 +2785,31 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 {
 	size_t i = 0, st = 0;
 	int64_t rawpid = STRACE_NOPID, pid;
-	uint64_t v = 0, ts;
+	uint64_t v = 0, ts, w[2];
 
 	if (src->carry_len || src->summary || len < 24)
 		return 0;
-	while (i < 10 && (unsigned)(line[i] - '0') < 10)
-		v = v * 10 + (uint64_t)(line[i++] - '0');
+	/* up to 10 digits: 8 in a word (len >= 24), the rest one by one */
+	i = scan_dec8w(line, &v);
 	if (!i)
 		return 0;
+	if (i == 8)
+		while (i < 10 && (unsigned)(line[i] - '0') < 10)
+			v = v * 10 + (uint64_t)(line[i++] - '0');
 	if (line[i] == ' ') {           /* the pid column */
 		rawpid = (int64_t)v;
-		for (st = i; st < len && line[st] == ' '; st++)
+		for (st = i + 1; line[st] == ' '; st++)   /* the NUL at len ends it */
 			;
 	}
-	if (len - st <= 16 || line[st + 15] != ' ' || !tx_clock15n(line + st, &ts))
+	if (len - st <= 16 || line[st + 15] != ' ' || !clock15(p, line + st, &ts))
 		return 0;
-	for (i = st + 16; i < len && line[i] == ' '; i++)
+	for (i = st + 16; line[i] == ' '; i++)
 		;
 	if (i < len && line[i] == '[')
 		return 0;               /* -i/-n: prefix() reads "[...]" too */
 	/* no call, or a cut line ("... strace: Process N attached") */
-	if (i >= len || !memcmp(line + len - 9, " attached", 9) ||
-	    !memcmp(line + len - 9, " detached", 9))
+	if (i >= len || (line[len - 1] == 'd' && (!memcmp(line + len - 9, " attached", 9) ||
+						  !memcmp(line + len - 9, " detached", 9))))
 		goto general;
 	char *t = line + i;
 	size_t tn = len - i, k = 0, keep;
@@ -2497,18 +2817,36 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		goto general;
 	p->sused = 0;
 	if (t[0] == '<' && tn >= 5 && t[1] == '.' && t[2] == '.' && t[3] == '.' && t[4] == ' ') {
-		/* "<... ": the rest of an unfinished call, joined and decoded */
+		/* "<... NAME resumed>": the rest of an unfinished call, joined
+		 * and decoded; resumed_line() when the name is longer */
 		ts = norm_ts(src, TS_TOD, ts);
-		if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
+		if ((*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
+			return 1;
+		k = scan_name16(t + 5);
+		if (k && k < 16 && tn - 5 - k >= 9 && !memcmp(t + 5 + k, " resumed", 8) &&
+		    t[5 + k + 8] == '>') {
+			scan_words16(t + 5, k, w);
+			*rcp = resume(p, src, pid, lineno, ts, t + 5, k, w, t + 5 + k + 9,
+				      tn - 5 - k - 9, line, len, e);
+		} else {
 			*rcp = resumed_line(p, src, pid, lineno, ts, t, tn, line, len, e);
+		}
 		return 1;
 	}
-	while (k < tn && is_name_char((unsigned char)t[k]))
-		k++;
+	/* the name: its first 16 bytes at once (the line's NUL ends it
+	 * before tn), as words for the call table */
+	if ((k = scan_name16(t)) == 16)
+		while (k < tn && is_name_char((unsigned char)t[k]))
+			k++;
 	if (!k || k >= tn || t[k] != '(')
 		goto general;
 	char *body = t + k + 1;
 	size_t bn = tn - k - 1;
+	const struct callspec *cs = NULL;
+	if (k <= 16) {
+		scan_words16(t, k, w);
+		cs = lookup_words(p, w);
+	}
 	/* a line ending in '>' ends in -T's " <S.uuuuuu>" (never in
 	 * "<unfinished ...>" too: its 10th byte from the end is an 'i'), in
 	 * "<unfinished ...>", or in something for the general way */
@@ -2516,18 +2854,20 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	    (bn < 12 || body[bn - 10] != '<' || body[bn - 11] != ' ')) {
 		if (k >= sizeof(((struct pend *)0)->name) || !strip_unfinished(body, bn, &keep))
 			goto general;
-		/* kept until its "<... NAME resumed>" */
+		/* kept until its "<... NAME resumed>" (a name of 64 bytes or
+		 * more went to the general way, which refuses it) */
 		ts = norm_ts(src, TS_TOD, ts);
+		if (k > 16)
+			name_words(t, k, w);
 		if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
-			*rcp = unfinished_line(p, src, pid, lineno, ts, lookup16(p, t, k), t, k,
-					       body, keep, e);
+			*rcp = unfinished_line(p, src, pid, lineno, ts, cs, t, k, w, body, keep, e);
 		return 1;
 	}
 
 	/* a complete call: decode() reads it, as event_text() hands it over */
 	ts = norm_ts(src, TS_TOD, ts);
 	if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
-		*rcp = decode(p, lookup16(p, t, k), src, pid, ts, lineno, t, k, body, bn, line,
+		*rcp = decode(p, cs, src, pid, ts, lineno, t, k, k <= 16 ? w : NULL, body, bn, line,
 			      len, e);
 	return 1;
 general:
@@ -2628,7 +2968,6 @@ void strace_parser_free(struct strace_parser *p)
 	imap_release(&p->aio);
 	free(p->clones);
 	free(p->scratch);
-	free(p->join);
 	free(p);
 }
 
@@ -3094,16 +3433,21 @@ static int walk_by_clone(struct strace_parser *p, struct sfiles *fs, struct trac
 		sink->nkids = 0;
 		while (sp && !rc) {
 			size_t i = stack[sp - 1];
-			if (!fs->f[i].have) {
+			struct sfile *f = &fs->f[i];
+			if (!f->have) {
 				sp--;
 				continue;
 			}
-			rc = handle(p, &fs->f[i], in, e);
-			if (!rc)
-				rc = files_next(fs, i, in, 0, e);
-			if (rc > 0)
-				rc = 0;
-			push_children(fs, &fs->f[i], sink, done, stack, &sp);
+			/* the file's lines one after the other, until one makes
+			 * children (whose files come first) */
+			do {
+				rc = handle(p, f, in, e);
+				if (!rc)
+					rc = files_next(fs, i, in, 0, e);
+				if (rc > 0)
+					rc = 0;
+			} while (!rc && f->have && !sink->nkids);
+			push_children(fs, f, sink, done, stack, &sp);
 		}
 	}
 out:
