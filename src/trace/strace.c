@@ -3232,9 +3232,11 @@ static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, s
 		f->have = 0;
 		return 0;
 	}
-	if (rc == -E2BIG) {
+	if (rc == -E2BIG) {     /* a line all the same (f->len: its length) */
 		f->line = NULL;
 		f->have = 1;
+		in->lines++;
+		in->bytes += f->len + 1;
 		return 1;
 	}
 	if (rc < 0)
