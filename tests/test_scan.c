@@ -455,6 +455,23 @@ static void t_line_too_long(void **state)
 	lr_close(&lr);
 	unlink(path);
 	free(path);
+	/* a line of several times the limit: its whole length */
+	free(data);
+	big = 3 * LR_MAX + 12345;
+	data = malloc(big + 64);
+	assert_non_null(data);
+	memset(data, 'x', big);
+	data[big] = '\n';
+	memcpy(data + big + 1, "after\n", 6);
+	path = tmpfile_with(data, big + 7);
+	assert_int_equal(lr_open(&lr, path), 0);
+	assert_int_equal(lr_next(&lr, &line, &len), -E2BIG);
+	assert_int_equal(len, big);
+	assert_int_equal(lr_next(&lr, &line, &len), 1);
+	assert_string_equal(line, "after");
+	lr_close(&lr);
+	unlink(path);
+	free(path);
 	free(data);
 }
 

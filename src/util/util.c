@@ -237,7 +237,7 @@ static inline __attribute__((always_inline)) int next_line(struct linereader *lr
 {
 	int skipping = 0;
 	size_t scan = lr->start, bad = LR_NOCTRL;     /* bad: from lr->start */
-	uint64_t from = lr->base + lr->start;         /* the line's offset */
+	uint64_t from = 0;              /* an over-long line's offset, skipping */
 
 	for (;;) {
 		char *nl;
@@ -287,6 +287,8 @@ static inline __attribute__((always_inline)) int next_line(struct linereader *lr
 		}
 		if (lr->end - lr->start >= LR_MAX) {
 			/* over-long line: drop what we have and skip to the next '\n' */
+			if (!skipping)
+				from = lr->base + lr->start;
 			skipping = 1;
 			lr->start = lr->end;
 		}
