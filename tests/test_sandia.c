@@ -505,6 +505,75 @@ static void test_lookup_order(void **st)
 	assert_int_equal(fb_count(r, SC_SKIP), 1);
 }
 
+/* fp_ioid's lines (ioid(0xHEX) alone or with cc(N) after the call's name)
+ * and those next to them that must go the general way: ids of 1 to 7 hex
+ * digits (one step) and more (byte by byte), in either case of letter;
+ * 0X, a cc() with a leading 0 or other fields after it; an iowait pair
+ * whose ENTER has more than the id; a call of that shape that is no
+ * iowait. */
+static void test_ioid_shapes(void **st)
+{
+	(void)st;
+	struct trace_input in;
+	struct rerr e;
+	char *dir;
+	int rc = parse_text(HDR
+			    EV("ENTER", 1, "iwritev)fd(3)ziovec(base(0x1)len(100))")
+			    EV("EXIT", 2, "iwritev)ioid(0xaB1)")
+			    EV("ENTER", 3, "ireadv)fd(3)ziovec(base(0x1)len(50))")
+			    EV("EXIT", 4, "ireadv)ioid(0x123456789)")
+			    EV("ENTER", 5, "iwritev)fd(3)ziovec(base(0x1)len(40))")
+			    EV("EXIT", 6, "iwritev)ioid(0X7)")
+			    EV("ENTER", 7, "iwritev)fd(3)ziovec(base(0x1)len(30))")
+			    EV("EXIT", 8, "iwritev)ioid(0xfEdCbA9)")
+			    /* out of order, by id: 0x123456789 first */
+			    EV("ENTER", 9, "iowait)ioid(0x123456789)")
+			    EV("EXIT", 10, "iowait)ioid(0x123456789)cc(45)")
+			    EV("ENTER", 11, "iowait)ioid(0xab1)")
+			    EV("EXIT", 12, "iowait)ioid(0xAB1)cc(60)")
+			    EV("ENTER", 13, "iowait)ioid(0x7)")
+			    EV("EXIT", 14, "iowait)ioid(0x7)cc(010)")
+			    EV("ENTER", 15, "iowait)ioid(0xfedcba9)fd(3)")
+			    EV("EXIT", 16, "iowait)ioid(0xfedcba9)cc(20)rv(25)")
+			    EV("ENTER", 17, "frob)ioid(0x1)")
+			    EV("EXIT", 18, "frob)ioid(0x1)cc(3)")
+			    EV("ENTER", 19, "frob)ioid(0x1)")
+			    EV("EXIT", 20, "frob)ioid(0x1)")
+			    EV("ENTER", 21, "ifsync)fd(3)")
+			    EV("EXIT", 22, "ifsync)ioid(0x20)")
+			    EV("ENTER", 23, "iowait)ioid(0x21)")
+			    EV("EXIT", 24, "iowait)ioid(0x21)cc(0)"),
+			    true, &in, &e, &dir);
+	fb_rmdir(dir);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	const int64_t r = 1000002;
+	const struct sc_event *w0 = fb_nth(r, SC_AWRITE, 0), *rd = fb_nth(r, SC_AREAD, 0);
+	const struct sc_event *w1 = fb_nth(r, SC_AWRITE, 1), *w2 = fb_nth(r, SC_AWRITE, 2);
+	assert_int_equal(fb_count(r, SC_AWAIT), 4);
+	const struct sc_event *a0 = fb_nth(r, SC_AWAIT, 0), *a1 = fb_nth(r, SC_AWAIT, 1);
+	const struct sc_event *a2 = fb_nth(r, SC_AWAIT, 2), *a3 = fb_nth(r, SC_AWAIT, 3);
+	assert_int_equal(a0->async_id, rd->async_id);
+	assert_int_equal(a0->ret, 45);
+	assert_int_equal(a0->line, 10);          /* its ENTER's */
+	assert_int_equal(a0->ts_ns, 100ull * 1000000000ull + 9000ull);
+	assert_int_equal(a0->dur_ns, 1000);
+	assert_int_equal(a1->async_id, w0->async_id);
+	assert_int_equal(a1->ret, 60);
+	assert_int_equal(a2->async_id, w1->async_id);
+	assert_int_equal(a2->ret, 8);           /* 010: octal, the general way */
+	assert_int_equal(a3->async_id, w2->async_id);
+	assert_int_equal(a3->ret, 25);          /* rv() before cc() */
+	/* frob: skipped with cc() as its result, then with none */
+	assert_int_equal(fb_count(r, SC_SKIP), 2);
+	assert_int_equal(fb_nth(r, SC_SKIP, 0)->ret, 3);
+	assert_true(fb_nth(r, SC_SKIP, 1)->ret == SC_RET_UNKNOWN);
+	/* ifsync's id is 0x20: the iowait of 0x21 has no submit */
+	assert_int_equal(fb_count(r, SC_FSYNC), 1);
+	assert_int_equal(in.bad_lines, 1);
+	assert_non_null(strstr(in.first_bad, "t.sanitized:24: iowait without a pending submit"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_sections_across_files),
 		cmocka_unit_test(test_fast_and_general_agree),
 		cmocka_unit_test(test_lookup_order),
+		cmocka_unit_test(test_ioid_shapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,7 +70,16 @@ struct sfields {
 	unsigned char tn;
 	bool tok;
 	uint64_t tv;
+	/* fp_ioid's shapes (SH_NONE: another line, or the general way):
+	 * after the call's name, the line holds ioid(0xHEX) alone
+	 * (SH_IOID: a submit's EXIT, an iowait's ENTER) or with cc(DIGITS)
+	 * (SH_IOID_CC: an iowait's EXIT), and ioid and cc hold those values
+	 * as val_num reads them */
+	unsigned char shape;
+	int64_t ioid, cc;
 };
+
+enum { SH_NONE, SH_IOID, SH_IOID_CC };
 
 /* A field name's first 8 bytes, A-Z folded to a-z (strncasecmp's folding
  * in the C locale), packed into a word: most names compare in one step.
@@ -196,6 +205,7 @@ static int fields_parse_gen(const char *s, size_t len, struct sfields *out, cons
 	out->n = 0;
 	out->have[0] = out->have[1] = 0;
 	out->pre = out->ts_ok = false;
+	out->shape = SH_NONE;
 	size_t i = 0;
 	for (;;) {
 		while (i < len && tx_space(s[i]))
@@ -707,12 +717,107 @@ static size_t fp_prefix(const char *s, size_t len, struct sfields *out)
 	return ce + 1;
 }
 
+/* 0x and 1 to 15 hex digits from s[p], up to a ')' before len: the index
+ * of that ')' and the value in *v (val_hex's; a value it reads is no
+ * decimal to fp_dec); 0 when the bytes are not so.  Up to 7 digits in one
+ * step of 8 bytes (8 can be read at s + p + 2: a value lies in a line with
+ * LR_PAD bytes after it), byte by byte past them. */
+static inline size_t fp_hex(const char *s, size_t len, size_t p, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (p + 3 > len || s[p] != '0' || s[p + 1] != 'x')
+		return 0;
+	size_t q = p + 2;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	{
+		/* per byte, on its low 7 bits (a byte with the high bit is no
+		 * digit): b - K sets the 0x80 bit of (b + 0x80 - K) when b >= K */
+		uint64_t w;
+		memcpy(&w, s + q, 8);
+		const uint64_t hi = 0x8080808080808080ull, ones = 0x0101010101010101ull;
+		uint64_t lo = w & ~hi, lc = lo | 0x2020202020202020ull;
+		uint64_t dig = (lo + (0x80 - '0') * ones) & ~(lo + (0x80 - '9' - 1) * ones);
+		uint64_t let = (lc + (0x80 - 'a') * ones) & ~(lc + (0x80 - 'f' - 1) * ones);
+		uint64_t bad = ~((dig | let) & ~w) & hi;
+		size_t k = bad ? (size_t)__builtin_ctzll(bad) / 8 : 8;
+		if (k && k < 8 && q + k < len && s[q + k] == ')') {
+			/* each digit's value in its byte (a letter's low 4 bits
+			 * plus 9), the k bytes moved to the top, then bytes paired
+			 * into ever wider lanes, the first the most significant */
+			uint64_t n = (w & 0x0f0f0f0f0f0f0f0full) + (let >> 7 & ones) * 9;
+			n <<= 8 * (8 - k);
+			n = (n & 0x00ff00ff00ff00ffull) << 4 | (n >> 8 & 0x00ff00ff00ff00ffull);
+			n = (n & 0x0000ffff0000ffffull) << 8 | (n >> 16 & 0x0000ffff0000ffffull);
+			*v = (n & 0xffffffffull) << 16 | n >> 32;
+			return q + k;
+		}
+	}
+#endif
+	for (; q < len && q - p < 17; q++) {
+		unsigned c = (unsigned char)s[q], d = c - '0';
+		if (d > 9) {
+			d = (c | 0x20) - 'a';
+			if (d > 5)
+				break;
+			d += 10;
+		}
+		x = x << 4 | d;
+	}
+	if (q == p + 2 || q >= len || s[q] != ')')
+		return 0;
+	*v = x;
+	return q;
+}
+
+/* Lines whose fields after the call's name (fp_prefix read up to i) are
+ * "ioid(0xHEX)" alone or "ioid(0xHEX)cc(N)" (HEX 1 to 15 digits, N as
+ * fp_dec reads it), nothing after: the EXIT of a submit, the ENTER and
+ * EXIT of an iowait.  Their fields added to out as fields_fast's loop
+ * would add them, and their values and shape noted for do_call, which
+ * then looks those up no more; false (out as fp_prefix left it) for
+ * anything else. */
+static bool fp_ioid(const char *s, size_t len, size_t i, struct sfields *out)
+{
+	uint64_t id, cc;
+	if (i + 9 > len || memcmp(s + i, "ioid(", 5))
+		return false;
+	size_t he = fp_hex(s, len, i + 5, &id);
+	if (!he)
+		return false;
+	out->f[4] = (struct sfield){ s + i, s + i + 5, 4, he - i - 5, F_IOID[0].id };
+	if (he + 1 != len) {
+		bool ok;
+		size_t ce = he + 4;     /* past "cc(" */
+		if (ce >= len || memcmp(s + he + 1, "cc(", 3))
+			return false;
+		size_t de = fp_digits_val(s, len, ce, &cc, &ok);
+		if (!ok || de + 1 != len || s[de] != ')')
+			return false;
+		out->f[5] = (struct sfield){ s + he + 1, s + ce, 2, de - ce, F_RET[6].id };
+		out->cc = (int64_t)cc;
+	}
+	/* fp_prefix made room for 32 fields */
+	fields_note(out, 4, F_IOID[0].id);
+	out->n = 5;
+	out->shape = SH_IOID;
+	if (he + 1 != len) {
+		fields_note(out, 5, F_RET[6].id);
+		out->n = 6;
+		out->shape = SH_IOID_CC;
+	}
+	out->ioid = (int64_t)id;
+	return true;
+}
+
 static bool fields_fast(const char *s, size_t len, struct sfields *out)
 {
 	out->n = 0;
 	out->have[0] = out->have[1] = 0;
 	out->pre = out->ts_ok = false;
+	out->shape = SH_NONE;
 	size_t i = fp_prefix(s, len, out);
+	if (i && fp_ioid(s, len, i, out))
+		return true;
 	for (;;) {
 		while (i < len && tx_space(s[i]))
 			i++;
@@ -1070,6 +1175,8 @@ static int h_close(struct scall *c)
 static int64_t submit_ioid(const struct scall *c)
 {
 	int64_t ioid = -1;
+	if (c->ex->shape != SH_NONE)    /* fp_ioid read the first of F_IOID */
+		return c->ex->ioid;
 	if (!field_num(c->ex, F_IOID, &ioid) && c->has_ret)
 		ioid = c->ret;
 	return ioid;
@@ -1154,11 +1261,9 @@ static int h_sync(struct scall *c)
 
 /* iowait: the submit with that I/O id (or the oldest when ids are not
  * traced) completes; its byte count is spread over the submit's extents. */
-static int h_iowait(struct scall *c)
+static int iowait_done(struct scall *c, bool hasid, int64_t ioid, bool known, int64_t bytes)
 {
 	struct srank *r = c->r;
-	int64_t ioid = -1, bytes;
-	bool hasid = field_num(c->en, F_IOID, &ioid);
 	size_t k = SIZE_MAX;
 	char msg[160];
 	if (!hasid) {
@@ -1179,7 +1284,6 @@ static int h_iowait(struct scall *c)
 	struct sub sb = r->subs[k];
 	memmove(&r->subs[k], &r->subs[k + 1], (r->nsubs - k - 1) * sizeof(*r->subs));
 	r->nsubs--;
-	bool known = field_num(c->ex, F_BYTES, &bytes);
 	if (!known)
 		c->S->iovec_guess += sb.data;
 	int rc = 0;
@@ -1202,6 +1306,14 @@ static int h_iowait(struct scall *c)
 	}
 	free(sb.lens);
 	return rc;
+}
+
+static int h_iowait(struct scall *c)
+{
+	int64_t ioid = -1, bytes = 0;
+	bool hasid = field_num(c->en, F_IOID, &ioid);
+	bool known = field_num(c->ex, F_BYTES, &bytes);
+	return iowait_done(c, hasid, ioid, known, bytes);
 }
 
 static int h_rw(struct scall *c, bool rd)
@@ -1383,10 +1495,24 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 	c->ev.dur_ns = dur;
 	c->ev.name = call;
 	int64_t err;
-	c->has_ret = field_num(c->ex, F_RET, &c->ret);
-	if (field_num(c->ex, F_ERR, &err) && err > 0 && (!c->has_ret || c->ret < 0)) {
-		c->ret = -err;
-		c->has_ret = true;
+	if (ex->shape != SH_NONE) {
+		/* fp_ioid's EXIT: cc() is the first of F_RET there when it is
+		 * in it, and there is no F_ERR */
+		c->has_ret = ex->shape == SH_IOID_CC;
+		c->ret = c->has_ret ? ex->cc : 0;
+		if (en->shape == SH_IOID && c->has_ret && cn == 6 && !memcmp(call, "iowait", 6)) {
+			/* and the iowait's ENTER: ioid() the first of F_IOID,
+			 * no F_FD; cc() the first of F_BYTES */
+			c->hasfd = false;
+			c->ev.ret = c->ret;
+			return iowait_done(c, true, en->ioid, true, ex->cc);
+		}
+	} else {
+		c->has_ret = field_num(c->ex, F_RET, &c->ret);
+		if (field_num(c->ex, F_ERR, &err) && err > 0 && (!c->has_ret || c->ret < 0)) {
+			c->ret = -err;
+			c->has_ret = true;
+		}
 	}
 	c->ev.ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
 	c->hasfd = field_num(c->en, F_FD, &c->ev.fd);
