@@ -45,9 +45,10 @@
                                  * holds) and one per name the lists hold */
 #define NSLOTS_LOG 10           /* name_tab has 1 << NSLOTS_LOG slots     */
 
-struct sfield {
-	const char *name, *val;
-	size_t nlen, vlen;
+struct sfield {                 /* a field's value (its name is known by
+	                             * its id alone: nothing reads it)    */
+	const char *val;
+	size_t vlen;
 	unsigned id;                /* name_id() of the name               */
 };
 
@@ -242,7 +243,7 @@ static int fields_parse_gen(const char *s, size_t len, struct sfields *out, cons
 		}
 		unsigned id = name_id(s + ns, ne - ns, len - ns);
 		fields_note(out, out->n, id);
-		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs, id };
+		out->f[out->n++] = (struct sfield){ s + vs, i - vs, id };
 		i++;
 	}
 }
@@ -699,20 +700,24 @@ static size_t fp_prefix(const char *s, size_t len, struct sfields *out)
 		out->f = q;
 		out->cap = 32;
 	}
-	out->f[0] = (struct sfield){ s, s + 10, 9, tl, ID_TRACETYPE };
-	out->f[1] = (struct sfield){ s + d[0] - 6, s + d[0], 4, de[0] - d[0], ID_TIME };
-	out->f[2] = (struct sfield){ s + d[1] - 6, s + d[1], 4, de[1] - d[1], ID_TIME };
-	out->f[3] = (struct sfield){ s + cs - 4, s + cs, 3, ce - cs, ID_STR };
+	out->f[0] = (struct sfield){ s + 10, tl, ID_TRACETYPE };
+	out->f[3] = (struct sfield){ s + cs, ce - cs, ID_STR };
 	out->have[0] = 1ull << ID_TRACETYPE | 1ull << ID_TIME | 1ull << ID_STR;   /* the set was empty */
 	out->first[ID_TRACETYPE] = 0;
 	out->first[ID_TIME] = 1;
 	out->first[ID_STR] = 3;
 	out->n = 4;
 	out->pre = true;
-	/* event_time's answer when both are plain (else it works it out) */
+	/* event_time's answer when both are plain; else it works it out
+	 * from the time fields, whose values only it reads (the lookups read
+	 * ids) */
+	out->f[1].id = out->f[2].id = ID_TIME;
 	if (dok[0] && dok[1] && dv[1] < 1000000) {
 		out->ts = dv[0] * NS_PER_S + dv[1] * 1000;
 		out->ts_ok = true;
+	} else {
+		out->f[1] = (struct sfield){ s + d[0], de[0] - d[0], ID_TIME };
+		out->f[2] = (struct sfield){ s + d[1], de[1] - d[1], ID_TIME };
 	}
 	return ce + 1;
 }
@@ -784,7 +789,7 @@ static bool fp_ioid(const char *s, size_t len, size_t i, struct sfields *out)
 	size_t he = fp_hex(s, len, i + 5, &id);
 	if (!he)
 		return false;
-	out->f[4] = (struct sfield){ s + i, s + i + 5, 4, he - i - 5, F_IOID[0].id };
+	out->f[4] = (struct sfield){ s + i + 5, he - i - 5, F_IOID[0].id };
 	if (he + 1 != len) {
 		bool ok;
 		size_t ce = he + 4;     /* past "cc(" */
@@ -793,7 +798,7 @@ static bool fp_ioid(const char *s, size_t len, size_t i, struct sfields *out)
 		size_t de = fp_digits_val(s, len, ce, &cc, &ok);
 		if (!ok || de + 1 != len || s[de] != ')')
 			return false;
-		out->f[5] = (struct sfield){ s + he + 1, s + ce, 2, de - ce, F_RET[6].id };
+		out->f[5] = (struct sfield){ s + ce, de - ce, F_RET[6].id };
 		out->cc = (int64_t)cc;
 	}
 	/* fp_prefix made room for 32 fields */
@@ -836,7 +841,7 @@ static bool fields_fast(const char *s, size_t len, struct sfields *out)
 			out->cap = nc;
 		}
 		fields_note(out, out->n, id);
-		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, e - vs, id };
+		out->f[out->n++] = (struct sfield){ s + vs, e - vs, id };
 		i = e + 1;
 	}
 }
@@ -1646,11 +1651,18 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 	if (r->pcap != cap0)
 		memset(r->pend + cap0, 0, (r->pcap - cap0) * sizeof(*r->pend));
 	struct spend *p = &r->pend[r->npend];          /* free: this line's */
-	rc = line_copy(p, line, len);
-	if (rc)
-		return rc;
 	struct sfields *fs = &p->f;
-	rc = fields_parse(p->line, len, fs, &why);
+	if (len >= 15 && !memcmp(line, "tracetype(EXIT)", 15)) {
+		/* an EXIT (its first tracetype says so) is read where it is:
+		 * nothing keeps its fields past this call, and its bytes, the
+		 * NUL after them and the LR_PAD bytes after that are the copy's */
+		rc = fields_parse(line, len, fs, &why);
+	} else {
+		rc = line_copy(p, line, len);
+		if (rc)
+			return rc;
+		rc = fields_parse(p->line, len, fs, &why);
+	}
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc)
