@@ -574,6 +574,83 @@ static void test_ioid_shapes(void **st)
 	assert_non_null(strstr(in.first_bad, "t.sanitized:24: iowait without a pending submit"));
 }
 
+/* fp_fdiov's lines (fd(N), ziovecs, xtvecs after the call's name) and
+ * those next to them that must go the general way: an fd of 010, another
+ * iovec name, an offset after the iovecs, more fields than the set has
+ * room for, and an EXIT of that shape (it carries no I/O id). */
+static void test_fdiov_shapes(void **st)
+{
+	(void)st;
+	struct trace_input in;
+	struct rerr e;
+	char *dir;
+	char many[2048];
+	size_t n = (size_t)snprintf(many, sizeof(many), EV("ENTER", 13, "iwritev)fd(3)"));
+	many[--n] = '\0';
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(many + n, sizeof(many) - n, "ziovec(base(0x%x)len(1))", i);
+	snprintf(many + n, sizeof(many) - n, "\n");
+	char text[8192];
+	snprintf(text, sizeof(text), "%s%s%s%s", HDR
+		 EV("ENTER", 1, "iwritev)fd(3)ziovec(base(0x1)len(100))ziovec(base(a b)len(50))")
+		 EV("EXIT", 2, "iwritev)ioid(0x10)")
+		 EV("ENTER", 3, "ireadx)fd(4)ziovec(base(0x1)len(8))xtvec(off(4096)len(8))"
+		    "xtvec(off(16)len(4))")
+		 EV("EXIT", 4, "ireadx)ioid(0x11)")
+		 EV("ENTER", 5, "iwritev)fd(010)ziovec(base(0x1)len(9))")
+		 EV("EXIT", 6, "iwritev)fd(3)ziovec(base(0x1)len(10))")
+		 EV("ENTER", 7, "writev)fd(5)ziovec(base(0x1)len(7))iovec(base(0x1)len(3))")
+		 EV("EXIT", 8, "writev)ret(10)")
+		 EV("ENTER", 9, "pwritev)fd(5)ziovec(base(0x1)len(7))offset(9)")
+		 EV("EXIT", 10, "pwritev)ret(7)")
+		 EV("ENTER", 11, "readv)fd(6)ziovec(base(0x1)len(12))")
+		 EV("EXIT", 12, "readv)ret(12)"),
+		 many, EV("EXIT", 14, "iwritev)ioid(0x12)"),
+		 EV("ENTER", 15, "iowait)ioid(0x10)") EV("EXIT", 16, "iowait)ioid(0x10)cc(150)")
+		 EV("ENTER", 17, "iowait)ioid(0x77)") EV("EXIT", 18, "iowait)ioid(0x77)cc(9)"));
+	int rc = parse_text(text, false, &in, &e, &dir);
+	fb_rmdir(dir);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	const int64_t r = 1000002;
+	const struct sc_event *w0 = fb_nth(r, SC_AWRITE, 0), *w1 = fb_nth(r, SC_AWRITE, 1);
+	const struct sc_event *w2 = fb_nth(r, SC_AWRITE, 2);
+	assert_int_equal(fb_count(r, SC_AWRITE), 3);
+	assert_int_equal(w0->fd, 3);
+	assert_int_equal(w0->len, 150);
+	assert_int_equal(w0->iovcnt, 2);
+	assert_int_equal(w0->offset, SC_NOOFF);
+	assert_int_equal(fb_count(r, SC_AREAD), 2);
+	const struct sc_event *x0 = fb_nth(r, SC_AREAD, 0), *x1 = fb_nth(r, SC_AREAD, 1);
+	assert_int_equal(x0->fd, 4);
+	assert_int_equal(x0->offset, 4096);
+	assert_int_equal(x0->len, 8);
+	assert_int_equal(x1->offset, 16);
+	assert_int_equal(x1->len, 4);
+	assert_int_equal(w1->fd, 8);            /* 010: octal, the general way */
+	assert_int_equal(w1->len, 9);
+	assert_int_equal(w2->fd, 3);
+	assert_int_equal(w2->len, 40);
+	assert_int_equal(w2->iovcnt, 40);
+	const struct sc_event *wv = fb_nth(r, SC_WRITE, 0), *pw = fb_nth(r, SC_WRITE, 1);
+	assert_int_equal(wv->len, 10);
+	assert_int_equal(wv->iovcnt, 2);
+	assert_int_equal(pw->len, 7);
+	assert_int_equal(pw->offset, 9);
+	const struct sc_event *rv = fb_nth(r, SC_READ, 0);
+	assert_int_equal(rv->fd, 6);
+	assert_int_equal(rv->len, 12);
+	assert_int_equal(rv->iovcnt, 1);
+	/* the EXIT without an id left the submit's id unknown: the wait of
+	 * 0x77 takes it (0x11, before it, is no match) */
+	assert_int_equal(fb_count(r, SC_AWAIT), 2);
+	assert_int_equal(fb_nth(r, SC_AWAIT, 0)->async_id, w0->async_id);
+	assert_int_equal(fb_nth(r, SC_AWAIT, 0)->ret, 150);
+	assert_int_equal(fb_nth(r, SC_AWAIT, 1)->async_id, w1->async_id);
+	assert_int_equal(fb_nth(r, SC_AWAIT, 1)->ret, 9);
+	assert_int_equal(in.bad_lines, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -587,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_fast_and_general_agree),
 		cmocka_unit_test(test_lookup_order),
 		cmocka_unit_test(test_ioid_shapes),
+		cmocka_unit_test(test_fdiov_shapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,13 +15,18 @@
  * iwritex, ifsync, ifdatasync) are paired with the iowait that names their
  * I/O id, or, when ids are not traced, with the oldest outstanding one.
  *
- * Speed: a line is read in a copy (with LR_PAD bytes after it, like
- * lr_next's) in its rank's next free ENTER slot, so an ENTER keeps it as
+ * Speed: an ENTER line is read in a copy (with LR_PAD bytes after it,
+ * like lr_next's) in its rank's next free ENTER slot, so it keeps it as
  * it is.  Lines of the usual shape take a quick way (fields_fast: the
  * tracetype/time/time/str start read at once, with the times; a field per
  * 16-byte window; iovec_plain for base()len() values); anything else goes
  * the general way (fields_parse_gen and the checks after it), which
  * decides every error.  The quick way gives what the general one would.
+ * The commonest lines after their call's name are read whole (fp_ioid: a
+ * submit's EXIT, an iowait's ENTER and EXIT; fp_fdiov: a submit's ENTER),
+ * their values noted with their fields, so that do_call, iovec_total and
+ * iowait_done need not look them up.  An EXIT is read in the line
+ * reader's buffer, an ENTER in its copy.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -75,12 +80,16 @@ struct sfields {
 	 * after the call's name, the line holds ioid(0xHEX) alone
 	 * (SH_IOID: a submit's EXIT, an iowait's ENTER) or with cc(DIGITS)
 	 * (SH_IOID_CC: an iowait's EXIT), and ioid and cc hold those values
-	 * as val_num reads them */
+	 * as val_num reads them; or fp_fdiov's fd(N), ziovecs and xtvecs
+	 * (SH_FDIOV: a submit's ENTER), and fd, iov_total and iov_cnt hold
+	 * what field_num(F_FD) and iovec_total make of them */
 	unsigned char shape;
-	int64_t ioid, cc;
+	int64_t ioid, cc, fd;
+	uint64_t iov_total;
+	uint32_t iov_cnt;
 };
 
-enum { SH_NONE, SH_IOID, SH_IOID_CC };
+enum { SH_NONE, SH_IOID, SH_IOID_CC, SH_FDIOV };
 
 /* A field name's first 8 bytes, A-Z folded to a-z (strncasecmp's folding
  * in the C locale), packed into a word: most names compare in one step.
@@ -814,6 +823,67 @@ static bool fp_ioid(const char *s, size_t len, size_t i, struct sfields *out)
 	return true;
 }
 
+/* Lines whose fields after the call's name (fp_prefix read up to i) are
+ * "fd(N)", one or more "ziovec(base(ANY)len(N))" and any number of
+ * "xtvec(off(D)len(D))" (N as fp_dec reads it, ANY without parentheses,
+ * D digits), in that order and nothing else: the ENTER of a submit.  Their
+ * fields added to out as fields_fast's loop would add them, the fd and
+ * the iovecs' sum and count (iovec_plain's for each) noted for do_call and
+ * iovec_total; false for anything else, out's fields as fp_prefix left
+ * them (or too many for its room: fields_fast's loop grows it). */
+static bool fp_fdiov(const char *s, size_t len, size_t i, struct sfields *out)
+{
+	uint64_t fd, l, total = 0;
+	uint32_t cnt = 0;
+	bool ok;
+	size_t n = 4, de;
+	if (i + 4 > len || memcmp(s + i, "fd(", 3))
+		return false;
+	de = fp_digits_val(s, len, i + 3, &fd, &ok);
+	if (!ok || de >= len || s[de] != ')')
+		return false;
+	out->f[n++] = (struct sfield){ s + i + 3, de - i - 3, F_FD[0].id };
+	i = de + 1;
+	/* the value runs from after "ziovec(" to the ')' closing len( */
+	while (i + 19 <= len && !memcmp(s + i, "ziovec(base(", 12)) {
+		size_t q = scan_any2(s, len, i + 12, '(', ')');
+		if (q + 6 > len || s[q] != ')' || memcmp(s + q + 1, "len(", 4))
+			return false;
+		de = fp_digits_val(s, len, q + 5, &l, &ok);
+		if (!ok || de + 2 > len || s[de] != ')' || s[de + 1] != ')' || n == out->cap)
+			return false;
+		out->f[n++] = (struct sfield){ s + i + 7, de + 1 - (i + 7), N_IOVEC[0].id };
+		total += l;
+		cnt++;
+		i = de + 2;
+	}
+	if (!cnt)
+		return false;
+	size_t x0 = n;
+	while (i < len) {
+		if (i + 20 > len || memcmp(s + i, "xtvec(off(", 10))
+			return false;
+		de = fp_digits(s, len, i + 10);
+		if (de + 6 > len || memcmp(s + de, ")len(", 5))
+			return false;
+		de = fp_digits(s, len, de + 5);
+		if (de + 2 > len || s[de] != ')' || s[de + 1] != ')' || n == out->cap)
+			return false;
+		out->f[n++] = (struct sfield){ s + i + 6, de + 1 - (i + 6), N_XT[0].id };
+		i = de + 2;
+	}
+	fields_note(out, 4, F_FD[0].id);
+	fields_note(out, 5, N_IOVEC[0].id);
+	if (n > x0)
+		fields_note(out, x0, N_XT[0].id);
+	out->n = n;
+	out->fd = (int64_t)fd;
+	out->iov_total = total;
+	out->iov_cnt = cnt;
+	out->shape = SH_FDIOV;
+	return true;
+}
+
 static bool fields_fast(const char *s, size_t len, struct sfields *out)
 {
 	out->n = 0;
@@ -821,7 +891,7 @@ static bool fields_fast(const char *s, size_t len, struct sfields *out)
 	out->pre = out->ts_ok = false;
 	out->shape = SH_NONE;
 	size_t i = fp_prefix(s, len, out);
-	if (i && fp_ioid(s, len, i, out))
+	if (i && (fp_ioid(s, len, i, out) || fp_fdiov(s, len, i, out)))
 		return true;
 	for (;;) {
 		while (i < len && tx_space(s[i]))
@@ -893,6 +963,11 @@ static bool iovec_plain(const char *v, size_t n, uint64_t *len)
 /* Sum of len() over all iovec fields (ziovec, iovec, iov), and their count. */
 static void iovec_total(const struct sfields *fs, uint64_t *total, uint32_t *cnt, struct sfields *tmp)
 {
+	if (fs->shape == SH_FDIOV) {    /* fp_fdiov summed them */
+		*total = fs->iov_total;
+		*cnt = fs->iov_cnt;
+		return;
+	}
 	*total = 0;
 	*cnt = 0;
 	const uint64_t *ids = N_IOVEC[0].rest;
@@ -1180,7 +1255,8 @@ static int h_close(struct scall *c)
 static int64_t submit_ioid(const struct scall *c)
 {
 	int64_t ioid = -1;
-	if (c->ex->shape != SH_NONE)    /* fp_ioid read the first of F_IOID */
+	if (c->ex->shape == SH_IOID || c->ex->shape == SH_IOID_CC)
+		/* fp_ioid read the first of F_IOID */
 		return c->ex->ioid;
 	if (!field_num(c->ex, F_IOID, &ioid) && c->has_ret)
 		ioid = c->ret;
@@ -1500,7 +1576,7 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 	c->ev.dur_ns = dur;
 	c->ev.name = call;
 	int64_t err;
-	if (ex->shape != SH_NONE) {
+	if (ex->shape == SH_IOID || ex->shape == SH_IOID_CC) {
 		/* fp_ioid's EXIT: cc() is the first of F_RET there when it is
 		 * in it, and there is no F_ERR */
 		c->has_ret = ex->shape == SH_IOID_CC;
@@ -1520,7 +1596,12 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 		}
 	}
 	c->ev.ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
-	c->hasfd = field_num(c->en, F_FD, &c->ev.fd);
+	if (en->shape == SH_FDIOV) {    /* fd() is its first field of F_FD */
+		c->hasfd = true;
+		c->ev.fd = en->fd;
+	} else {
+		c->hasfd = field_num(c->en, F_FD, &c->ev.fd);
+	}
 	int rc = 0;
 	size_t i = call_index(S, call, cn), n = sizeof(scalls) / sizeof(scalls[0]);
 	if (i < n) {
