@@ -651,6 +651,56 @@ static void test_fdiov_shapes(void **st)
 	assert_int_equal(in.bad_lines, 0);
 }
 
+/* fp_fdiov's lseek lines (fd(N)offset(N)whence(N)) and those next to
+ * them that must go the general way: an offset or whence of 010, a whence
+ * by name, offset_high()/offset_low() after them, an errno on the EXIT;
+ * llseek's untraced result; other calls of that shape. */
+static void test_fdseek_shapes(void **st)
+{
+	(void)st;
+	struct trace_input in;
+	struct rerr e;
+	char *dir;
+	int rc = parse_text(HDR
+			    EV("ENTER", 1, "lseek)fd(3)offset(4096)whence(0)") EV("EXIT", 2, "lseek)ret(4096)")
+			    EV("ENTER", 3, "llseek)fd(3)offset(16)whence(1)") EV("EXIT", 4, "llseek)ret(0)")
+			    EV("ENTER", 5, "lseek)fd(3)offset(010)whence(2)") EV("EXIT", 6, "lseek)ret(8)")
+			    EV("ENTER", 7, "lseek)fd(4)offset(5)whence(SEEK_CUR)") EV("EXIT", 8, "lseek)ret(9)")
+			    EV("ENTER", 9, "lseek)fd(4)offset(7)whence(0)offset_high(1)offset_low(16)")
+			    EV("EXIT", 10, "lseek)ret(0)")
+			    EV("ENTER", 11, "lseek)fd(3)offset(7)whence(1)") EV("EXIT", 12, "lseek)ret(-1)errno(22)")
+			    EV("ENTER", 13, "frob)fd(5)offset(1)whence(0)") EV("EXIT", 14, "frob)ret(0)")
+			    EV("ENTER", 15, "pwrite)fd(6)offset(9)whence(0)") EV("EXIT", 16, "pwrite)ret(0)")
+			    EV("ENTER", 17, "lseek)fd(3)offset(7)whence(010)") EV("EXIT", 18, "lseek)ret(7)"),
+			    false, &in, &e, &dir);
+	fb_rmdir(dir);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	const int64_t r = 1000002;
+	assert_int_equal(fb_count(r, SC_LSEEK), 7);
+	const struct sc_event *l0 = fb_nth(r, SC_LSEEK, 0), *l1 = fb_nth(r, SC_LSEEK, 1);
+	assert_int_equal(l0->fd, 3);
+	assert_int_equal(l0->offset, 4096);
+	assert_int_equal(l0->whence, 0);
+	assert_int_equal(l0->ret, 4096);
+	assert_int_equal(l1->offset, 16);
+	assert_int_equal(l1->whence, 1);
+	assert_true(l1->ret == SC_RET_UNKNOWN);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 2)->offset, 8);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 2)->whence, 2);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 3)->fd, 4);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 3)->whence, 1);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 4)->offset, (1LL << 32) + 16);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 5)->ret, -22);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 5)->whence, 1);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 6)->whence, 8);    /* 010: octal */
+	assert_int_equal(fb_nth(r, SC_SKIP, 0)->fd, 5);
+	const struct sc_event *w = fb_nth(r, SC_WRITE, 0);
+	assert_int_equal(w->fd, 6);
+	assert_int_equal(w->offset, 9);
+	assert_int_equal(in.bad_lines, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -665,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_lookup_order),
 		cmocka_unit_test(test_ioid_shapes),
 		cmocka_unit_test(test_fdiov_shapes),
+		cmocka_unit_test(test_fdseek_shapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,10 +23,10 @@
  * the general way (fields_parse_gen and the checks after it), which
  * decides every error.  The quick way gives what the general one would.
  * The commonest lines after their call's name are read whole (fp_ioid: a
- * submit's EXIT, an iowait's ENTER and EXIT; fp_fdiov: a submit's ENTER),
- * their values noted with their fields, so that do_call, iovec_total and
- * iowait_done need not look them up.  An EXIT is read in the line
- * reader's buffer, an ENTER in its copy.
+ * submit's EXIT, an iowait's ENTER and EXIT; fp_fdiov: a submit's or an
+ * lseek's ENTER), their values noted with their fields, so that do_call,
+ * iovec_total, h_lseek and iowait_done need not look them up.  An EXIT is
+ * read in the line reader's buffer, an ENTER in its copy.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -82,14 +82,17 @@ struct sfields {
 	 * (SH_IOID_CC: an iowait's EXIT), and ioid and cc hold those values
 	 * as val_num reads them; or fp_fdiov's fd(N), ziovecs and xtvecs
 	 * (SH_FDIOV: a submit's ENTER), and fd, iov_total and iov_cnt hold
-	 * what field_num(F_FD) and iovec_total make of them */
+	 * what field_num(F_FD) and iovec_total make of them; or fd(N),
+	 * offset(N) and whence(N) (SH_FDSEEK: an lseek's ENTER), fd, off
+	 * and whence what field_num and whence_of make of them */
 	unsigned char shape;
-	int64_t ioid, cc, fd;
+	int64_t ioid, cc, fd, off;
+	int whence;
 	uint64_t iov_total;
 	uint32_t iov_cnt;
 };
 
-enum { SH_NONE, SH_IOID, SH_IOID_CC, SH_FDIOV };
+enum { SH_NONE, SH_IOID, SH_IOID_CC, SH_FDIOV, SH_FDSEEK };
 
 /* A field name's first 8 bytes, A-Z folded to a-z (strncasecmp's folding
  * in the C locale), packed into a word: most names compare in one step.
@@ -829,8 +832,10 @@ static bool fp_ioid(const char *s, size_t len, size_t i, struct sfields *out)
  * D digits), in that order and nothing else: the ENTER of a submit.  Their
  * fields added to out as fields_fast's loop would add them, the fd and
  * the iovecs' sum and count (iovec_plain's for each) noted for do_call and
- * iovec_total; false for anything else, out's fields as fp_prefix left
- * them (or too many for its room: fields_fast's loop grows it). */
+ * iovec_total; or "fd(N)offset(N)whence(N)", the ENTER of an lseek, its
+ * three values noted for do_call and h_lseek.  False for anything else,
+ * out's fields as fp_prefix left them (or too many for its room:
+ * fields_fast's loop grows it). */
 static bool fp_fdiov(const char *s, size_t len, size_t i, struct sfields *out)
 {
 	uint64_t fd, l, total = 0;
@@ -844,6 +849,29 @@ static bool fp_fdiov(const char *s, size_t len, size_t i, struct sfields *out)
 		return false;
 	out->f[n++] = (struct sfield){ s + i + 3, de - i - 3, F_FD[0].id };
 	i = de + 1;
+	if (i + 7 <= len && !memcmp(s + i, "offset(", 7)) {
+		/* "offset(N)whence(N)" and nothing after: offset() is the first
+		 * of F_OFF, and no name of F_HI or F_LO is there */
+		uint64_t off, wh;
+		de = fp_digits_val(s, len, i + 7, &off, &ok);
+		if (!ok || de + 9 > len || memcmp(s + de, ")whence(", 8))
+			return false;
+		out->f[n++] = (struct sfield){ s + i + 7, de - i - 7, F_OFF[0].id };
+		i = de + 8;
+		de = fp_digits_val(s, len, i, &wh, &ok);
+		if (!ok || de + 1 != len || s[de] != ')')
+			return false;
+		out->f[n++] = (struct sfield){ s + i, de - i, N_WHENCE[0].id };
+		fields_note(out, 4, F_FD[0].id);
+		fields_note(out, 5, F_OFF[0].id);
+		fields_note(out, 6, N_WHENCE[0].id);
+		out->n = n;
+		out->fd = (int64_t)fd;
+		out->off = (int64_t)off;
+		out->whence = (int)(int64_t)wh;
+		out->shape = SH_FDSEEK;
+		return true;
+	}
 	/* the value runs from after "ziovec(" to the ')' closing len( */
 	while (i + 19 <= len && !memcmp(s + i, "ziovec(base(", 12)) {
 		size_t q = scan_any2(s, len, i + 12, '(', ')');
@@ -1426,12 +1454,17 @@ static int h_write(struct scall *c) { return h_rw(c, false); }
 static int h_lseek(struct scall *c)
 {
 	int64_t hi, lo;
-	if (!c->hasfd || whence_of(c->en, &c->ev.whence))
-		return BAD_FIELDS;
-	if (field_num(c->en, F_HI, &hi) && field_num(c->en, F_LO, &lo))
-		c->ev.offset = (int64_t)((uint64_t)hi << 32 | (uint32_t)lo);
-	else if (!field_num(c->en, F_OFF, &c->ev.offset))
-		return BAD_FIELDS;
+	if (c->en->shape == SH_FDSEEK) {        /* fp_fdiov read them, and the fd */
+		c->ev.whence = c->en->whence;
+		c->ev.offset = c->en->off;
+	} else {
+		if (!c->hasfd || whence_of(c->en, &c->ev.whence))
+			return BAD_FIELDS;
+		if (field_num(c->en, F_HI, &hi) && field_num(c->en, F_LO, &lo))
+			c->ev.offset = (int64_t)((uint64_t)hi << 32 | (uint32_t)lo);
+		else if (!field_num(c->en, F_OFF, &c->ev.offset))
+			return BAD_FIELDS;
+	}
 	c->ev.call = SC_LSEEK;
 	/* llseek's result is not traced (it returns 0) */
 	if (strstr(c->call, "llseek") && (!c->has_ret || c->ret == 0))
@@ -1596,7 +1629,8 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 		}
 	}
 	c->ev.ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
-	if (en->shape == SH_FDIOV) {    /* fd() is its first field of F_FD */
+	if (en->shape == SH_FDIOV || en->shape == SH_FDSEEK) {
+		/* fd() is its first field of F_FD */
 		c->hasfd = true;
 		c->ev.fd = en->fd;
 	} else {
