@@ -505,6 +505,202 @@ static void test_lookup_order(void **st)
 	assert_int_equal(fb_count(r, SC_SKIP), 1);
 }
 
+/* fp_ioid's lines (ioid(0xHEX) alone or with cc(N) after the call's name)
+ * and those next to them that must go the general way: ids of 1 to 7 hex
+ * digits (one step) and more (byte by byte), in either case of letter;
+ * 0X, a cc() with a leading 0 or other fields after it; an iowait pair
+ * whose ENTER has more than the id; a call of that shape that is no
+ * iowait. */
+static void test_ioid_shapes(void **st)
+{
+	(void)st;
+	struct trace_input in;
+	struct rerr e;
+	char *dir;
+	int rc = parse_text(HDR
+			    EV("ENTER", 1, "iwritev)fd(3)ziovec(base(0x1)len(100))")
+			    EV("EXIT", 2, "iwritev)ioid(0xaB1)")
+			    EV("ENTER", 3, "ireadv)fd(3)ziovec(base(0x1)len(50))")
+			    EV("EXIT", 4, "ireadv)ioid(0x123456789)")
+			    EV("ENTER", 5, "iwritev)fd(3)ziovec(base(0x1)len(40))")
+			    EV("EXIT", 6, "iwritev)ioid(0X7)")
+			    EV("ENTER", 7, "iwritev)fd(3)ziovec(base(0x1)len(30))")
+			    EV("EXIT", 8, "iwritev)ioid(0xfEdCbA9)")
+			    /* out of order, by id: 0x123456789 first */
+			    EV("ENTER", 9, "iowait)ioid(0x123456789)")
+			    EV("EXIT", 10, "iowait)ioid(0x123456789)cc(45)")
+			    EV("ENTER", 11, "iowait)ioid(0xab1)")
+			    EV("EXIT", 12, "iowait)ioid(0xAB1)cc(60)")
+			    EV("ENTER", 13, "iowait)ioid(0x7)")
+			    EV("EXIT", 14, "iowait)ioid(0x7)cc(010)")
+			    EV("ENTER", 15, "iowait)ioid(0xfedcba9)fd(3)")
+			    EV("EXIT", 16, "iowait)ioid(0xfedcba9)cc(20)rv(25)")
+			    EV("ENTER", 17, "frob)ioid(0x1)")
+			    EV("EXIT", 18, "frob)ioid(0x1)cc(3)")
+			    EV("ENTER", 19, "frob)ioid(0x1)")
+			    EV("EXIT", 20, "frob)ioid(0x1)")
+			    EV("ENTER", 21, "ifsync)fd(3)")
+			    EV("EXIT", 22, "ifsync)ioid(0x20)")
+			    EV("ENTER", 23, "iowait)ioid(0x21)")
+			    EV("EXIT", 24, "iowait)ioid(0x21)cc(0)"),
+			    true, &in, &e, &dir);
+	fb_rmdir(dir);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	const int64_t r = 1000002;
+	const struct sc_event *w0 = fb_nth(r, SC_AWRITE, 0), *rd = fb_nth(r, SC_AREAD, 0);
+	const struct sc_event *w1 = fb_nth(r, SC_AWRITE, 1), *w2 = fb_nth(r, SC_AWRITE, 2);
+	assert_int_equal(fb_count(r, SC_AWAIT), 4);
+	const struct sc_event *a0 = fb_nth(r, SC_AWAIT, 0), *a1 = fb_nth(r, SC_AWAIT, 1);
+	const struct sc_event *a2 = fb_nth(r, SC_AWAIT, 2), *a3 = fb_nth(r, SC_AWAIT, 3);
+	assert_int_equal(a0->async_id, rd->async_id);
+	assert_int_equal(a0->ret, 45);
+	assert_int_equal(a0->line, 10);          /* its ENTER's */
+	assert_int_equal(a0->ts_ns, 100ull * 1000000000ull + 9000ull);
+	assert_int_equal(a0->dur_ns, 1000);
+	assert_int_equal(a1->async_id, w0->async_id);
+	assert_int_equal(a1->ret, 60);
+	assert_int_equal(a2->async_id, w1->async_id);
+	assert_int_equal(a2->ret, 8);           /* 010: octal, the general way */
+	assert_int_equal(a3->async_id, w2->async_id);
+	assert_int_equal(a3->ret, 25);          /* rv() before cc() */
+	/* frob: skipped with cc() as its result, then with none */
+	assert_int_equal(fb_count(r, SC_SKIP), 2);
+	assert_int_equal(fb_nth(r, SC_SKIP, 0)->ret, 3);
+	assert_true(fb_nth(r, SC_SKIP, 1)->ret == SC_RET_UNKNOWN);
+	/* ifsync's id is 0x20: the iowait of 0x21 has no submit */
+	assert_int_equal(fb_count(r, SC_FSYNC), 1);
+	assert_int_equal(in.bad_lines, 1);
+	assert_non_null(strstr(in.first_bad, "t.sanitized:24: iowait without a pending submit"));
+}
+
+/* fp_fdiov's lines (fd(N), ziovecs, xtvecs after the call's name) and
+ * those next to them that must go the general way: an fd of 010, another
+ * iovec name, an offset after the iovecs, more fields than the set has
+ * room for, and an EXIT of that shape (it carries no I/O id). */
+static void test_fdiov_shapes(void **st)
+{
+	(void)st;
+	struct trace_input in;
+	struct rerr e;
+	char *dir;
+	char many[2048];
+	size_t n = (size_t)snprintf(many, sizeof(many), EV("ENTER", 13, "iwritev)fd(3)"));
+	many[--n] = '\0';
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(many + n, sizeof(many) - n, "ziovec(base(0x%x)len(1))", i);
+	snprintf(many + n, sizeof(many) - n, "\n");
+	char text[8192];
+	snprintf(text, sizeof(text), "%s%s%s%s", HDR
+		 EV("ENTER", 1, "iwritev)fd(3)ziovec(base(0x1)len(100))ziovec(base(a b)len(50))")
+		 EV("EXIT", 2, "iwritev)ioid(0x10)")
+		 EV("ENTER", 3, "ireadx)fd(4)ziovec(base(0x1)len(8))xtvec(off(4096)len(8))"
+		    "xtvec(off(16)len(4))")
+		 EV("EXIT", 4, "ireadx)ioid(0x11)")
+		 EV("ENTER", 5, "iwritev)fd(010)ziovec(base(0x1)len(9))")
+		 EV("EXIT", 6, "iwritev)fd(3)ziovec(base(0x1)len(10))")
+		 EV("ENTER", 7, "writev)fd(5)ziovec(base(0x1)len(7))iovec(base(0x1)len(3))")
+		 EV("EXIT", 8, "writev)ret(10)")
+		 EV("ENTER", 9, "pwritev)fd(5)ziovec(base(0x1)len(7))offset(9)")
+		 EV("EXIT", 10, "pwritev)ret(7)")
+		 EV("ENTER", 11, "readv)fd(6)ziovec(base(0x1)len(12))")
+		 EV("EXIT", 12, "readv)ret(12)"),
+		 many, EV("EXIT", 14, "iwritev)ioid(0x12)"),
+		 EV("ENTER", 15, "iowait)ioid(0x10)") EV("EXIT", 16, "iowait)ioid(0x10)cc(150)")
+		 EV("ENTER", 17, "iowait)ioid(0x77)") EV("EXIT", 18, "iowait)ioid(0x77)cc(9)"));
+	int rc = parse_text(text, false, &in, &e, &dir);
+	fb_rmdir(dir);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	const int64_t r = 1000002;
+	const struct sc_event *w0 = fb_nth(r, SC_AWRITE, 0), *w1 = fb_nth(r, SC_AWRITE, 1);
+	const struct sc_event *w2 = fb_nth(r, SC_AWRITE, 2);
+	assert_int_equal(fb_count(r, SC_AWRITE), 3);
+	assert_int_equal(w0->fd, 3);
+	assert_int_equal(w0->len, 150);
+	assert_int_equal(w0->iovcnt, 2);
+	assert_int_equal(w0->offset, SC_NOOFF);
+	assert_int_equal(fb_count(r, SC_AREAD), 2);
+	const struct sc_event *x0 = fb_nth(r, SC_AREAD, 0), *x1 = fb_nth(r, SC_AREAD, 1);
+	assert_int_equal(x0->fd, 4);
+	assert_int_equal(x0->offset, 4096);
+	assert_int_equal(x0->len, 8);
+	assert_int_equal(x1->offset, 16);
+	assert_int_equal(x1->len, 4);
+	assert_int_equal(w1->fd, 8);            /* 010: octal, the general way */
+	assert_int_equal(w1->len, 9);
+	assert_int_equal(w2->fd, 3);
+	assert_int_equal(w2->len, 40);
+	assert_int_equal(w2->iovcnt, 40);
+	const struct sc_event *wv = fb_nth(r, SC_WRITE, 0), *pw = fb_nth(r, SC_WRITE, 1);
+	assert_int_equal(wv->len, 10);
+	assert_int_equal(wv->iovcnt, 2);
+	assert_int_equal(pw->len, 7);
+	assert_int_equal(pw->offset, 9);
+	const struct sc_event *rv = fb_nth(r, SC_READ, 0);
+	assert_int_equal(rv->fd, 6);
+	assert_int_equal(rv->len, 12);
+	assert_int_equal(rv->iovcnt, 1);
+	/* the EXIT without an id left the submit's id unknown: the wait of
+	 * 0x77 takes it (0x11, before it, is no match) */
+	assert_int_equal(fb_count(r, SC_AWAIT), 2);
+	assert_int_equal(fb_nth(r, SC_AWAIT, 0)->async_id, w0->async_id);
+	assert_int_equal(fb_nth(r, SC_AWAIT, 0)->ret, 150);
+	assert_int_equal(fb_nth(r, SC_AWAIT, 1)->async_id, w1->async_id);
+	assert_int_equal(fb_nth(r, SC_AWAIT, 1)->ret, 9);
+	assert_int_equal(in.bad_lines, 0);
+}
+
+/* fp_fdiov's lseek lines (fd(N)offset(N)whence(N)) and those next to
+ * them that must go the general way: an offset or whence of 010, a whence
+ * by name, offset_high()/offset_low() after them, an errno on the EXIT;
+ * llseek's untraced result; other calls of that shape. */
+static void test_fdseek_shapes(void **st)
+{
+	(void)st;
+	struct trace_input in;
+	struct rerr e;
+	char *dir;
+	int rc = parse_text(HDR
+			    EV("ENTER", 1, "lseek)fd(3)offset(4096)whence(0)") EV("EXIT", 2, "lseek)ret(4096)")
+			    EV("ENTER", 3, "llseek)fd(3)offset(16)whence(1)") EV("EXIT", 4, "llseek)ret(0)")
+			    EV("ENTER", 5, "lseek)fd(3)offset(010)whence(2)") EV("EXIT", 6, "lseek)ret(8)")
+			    EV("ENTER", 7, "lseek)fd(4)offset(5)whence(SEEK_CUR)") EV("EXIT", 8, "lseek)ret(9)")
+			    EV("ENTER", 9, "lseek)fd(4)offset(7)whence(0)offset_high(1)offset_low(16)")
+			    EV("EXIT", 10, "lseek)ret(0)")
+			    EV("ENTER", 11, "lseek)fd(3)offset(7)whence(1)") EV("EXIT", 12, "lseek)ret(-1)errno(22)")
+			    EV("ENTER", 13, "frob)fd(5)offset(1)whence(0)") EV("EXIT", 14, "frob)ret(0)")
+			    EV("ENTER", 15, "pwrite)fd(6)offset(9)whence(0)") EV("EXIT", 16, "pwrite)ret(0)")
+			    EV("ENTER", 17, "lseek)fd(3)offset(7)whence(010)") EV("EXIT", 18, "lseek)ret(7)"),
+			    false, &in, &e, &dir);
+	fb_rmdir(dir);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	const int64_t r = 1000002;
+	assert_int_equal(fb_count(r, SC_LSEEK), 7);
+	const struct sc_event *l0 = fb_nth(r, SC_LSEEK, 0), *l1 = fb_nth(r, SC_LSEEK, 1);
+	assert_int_equal(l0->fd, 3);
+	assert_int_equal(l0->offset, 4096);
+	assert_int_equal(l0->whence, 0);
+	assert_int_equal(l0->ret, 4096);
+	assert_int_equal(l1->offset, 16);
+	assert_int_equal(l1->whence, 1);
+	assert_true(l1->ret == SC_RET_UNKNOWN);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 2)->offset, 8);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 2)->whence, 2);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 3)->fd, 4);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 3)->whence, 1);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 4)->offset, (1LL << 32) + 16);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 5)->ret, -22);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 5)->whence, 1);
+	assert_int_equal(fb_nth(r, SC_LSEEK, 6)->whence, 8);    /* 010: octal */
+	assert_int_equal(fb_nth(r, SC_SKIP, 0)->fd, 5);
+	const struct sc_event *w = fb_nth(r, SC_WRITE, 0);
+	assert_int_equal(w->fd, 6);
+	assert_int_equal(w->offset, 9);
+	assert_int_equal(in.bad_lines, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,6 +713,9 @@ int main(void)
 		cmocka_unit_test(test_sections_across_files),
 		cmocka_unit_test(test_fast_and_general_agree),
 		cmocka_unit_test(test_lookup_order),
+		cmocka_unit_test(test_ioid_shapes),
+		cmocka_unit_test(test_fdiov_shapes),
+		cmocka_unit_test(test_fdseek_shapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,13 +15,18 @@
  * iwritex, ifsync, ifdatasync) are paired with the iowait that names their
  * I/O id, or, when ids are not traced, with the oldest outstanding one.
  *
- * Speed: a line is read in a copy (with LR_PAD bytes after it, like
- * lr_next's) in its rank's next free ENTER slot, so an ENTER keeps it as
+ * Speed: an ENTER line is read in a copy (with LR_PAD bytes after it,
+ * like lr_next's) in its rank's next free ENTER slot, so it keeps it as
  * it is.  Lines of the usual shape take a quick way (fields_fast: the
  * tracetype/time/time/str start read at once, with the times; a field per
  * 16-byte window; iovec_plain for base()len() values); anything else goes
  * the general way (fields_parse_gen and the checks after it), which
  * decides every error.  The quick way gives what the general one would.
+ * The commonest lines after their call's name are read whole (fp_ioid: a
+ * submit's EXIT, an iowait's ENTER and EXIT; fp_fdiov: a submit's or an
+ * lseek's ENTER), their values noted with their fields, so that do_call,
+ * iovec_total, h_lseek and iowait_done need not look them up.  An EXIT is
+ * read in the line reader's buffer, an ENTER in its copy.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -45,9 +50,10 @@
                                  * holds) and one per name the lists hold */
 #define NSLOTS_LOG 10           /* name_tab has 1 << NSLOTS_LOG slots     */
 
-struct sfield {
-	const char *name, *val;
-	size_t nlen, vlen;
+struct sfield {                 /* a field's value (its name is known by
+	                             * its id alone: nothing reads it)    */
+	const char *val;
+	size_t vlen;
 	unsigned id;                /* name_id() of the name               */
 };
 
@@ -70,7 +76,23 @@ struct sfields {
 	unsigned char tn;
 	bool tok;
 	uint64_t tv;
+	/* fp_ioid's shapes (SH_NONE: another line, or the general way):
+	 * after the call's name, the line holds ioid(0xHEX) alone
+	 * (SH_IOID: a submit's EXIT, an iowait's ENTER) or with cc(DIGITS)
+	 * (SH_IOID_CC: an iowait's EXIT), and ioid and cc hold those values
+	 * as val_num reads them; or fp_fdiov's fd(N), ziovecs and xtvecs
+	 * (SH_FDIOV: a submit's ENTER), and fd, iov_total and iov_cnt hold
+	 * what field_num(F_FD) and iovec_total make of them; or fd(N),
+	 * offset(N) and whence(N) (SH_FDSEEK: an lseek's ENTER), fd, off
+	 * and whence what field_num and whence_of make of them */
+	unsigned char shape;
+	int64_t ioid, cc, fd, off;
+	int whence;
+	uint64_t iov_total;
+	uint32_t iov_cnt;
 };
+
+enum { SH_NONE, SH_IOID, SH_IOID_CC, SH_FDIOV, SH_FDSEEK };
 
 /* A field name's first 8 bytes, A-Z folded to a-z (strncasecmp's folding
  * in the C locale), packed into a word: most names compare in one step.
@@ -196,6 +218,7 @@ static int fields_parse_gen(const char *s, size_t len, struct sfields *out, cons
 	out->n = 0;
 	out->have[0] = out->have[1] = 0;
 	out->pre = out->ts_ok = false;
+	out->shape = SH_NONE;
 	size_t i = 0;
 	for (;;) {
 		while (i < len && tx_space(s[i]))
@@ -232,7 +255,7 @@ static int fields_parse_gen(const char *s, size_t len, struct sfields *out, cons
 		}
 		unsigned id = name_id(s + ns, ne - ns, len - ns);
 		fields_note(out, out->n, id);
-		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, i - vs, id };
+		out->f[out->n++] = (struct sfield){ s + vs, i - vs, id };
 		i++;
 	}
 }
@@ -689,22 +712,204 @@ static size_t fp_prefix(const char *s, size_t len, struct sfields *out)
 		out->f = q;
 		out->cap = 32;
 	}
-	out->f[0] = (struct sfield){ s, s + 10, 9, tl, ID_TRACETYPE };
-	out->f[1] = (struct sfield){ s + d[0] - 6, s + d[0], 4, de[0] - d[0], ID_TIME };
-	out->f[2] = (struct sfield){ s + d[1] - 6, s + d[1], 4, de[1] - d[1], ID_TIME };
-	out->f[3] = (struct sfield){ s + cs - 4, s + cs, 3, ce - cs, ID_STR };
+	out->f[0] = (struct sfield){ s + 10, tl, ID_TRACETYPE };
+	out->f[3] = (struct sfield){ s + cs, ce - cs, ID_STR };
 	out->have[0] = 1ull << ID_TRACETYPE | 1ull << ID_TIME | 1ull << ID_STR;   /* the set was empty */
 	out->first[ID_TRACETYPE] = 0;
 	out->first[ID_TIME] = 1;
 	out->first[ID_STR] = 3;
 	out->n = 4;
 	out->pre = true;
-	/* event_time's answer when both are plain (else it works it out) */
+	/* event_time's answer when both are plain; else it works it out
+	 * from the time fields, whose values only it reads (the lookups read
+	 * ids) */
+	out->f[1].id = out->f[2].id = ID_TIME;
 	if (dok[0] && dok[1] && dv[1] < 1000000) {
 		out->ts = dv[0] * NS_PER_S + dv[1] * 1000;
 		out->ts_ok = true;
+	} else {
+		out->f[1] = (struct sfield){ s + d[0], de[0] - d[0], ID_TIME };
+		out->f[2] = (struct sfield){ s + d[1], de[1] - d[1], ID_TIME };
 	}
 	return ce + 1;
+}
+
+/* 0x and 1 to 15 hex digits from s[p], up to a ')' before len: the index
+ * of that ')' and the value in *v (val_hex's; a value it reads is no
+ * decimal to fp_dec); 0 when the bytes are not so.  Up to 7 digits in one
+ * step of 8 bytes (8 can be read at s + p + 2: a value lies in a line with
+ * LR_PAD bytes after it), byte by byte past them. */
+static inline size_t fp_hex(const char *s, size_t len, size_t p, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (p + 3 > len || s[p] != '0' || s[p + 1] != 'x')
+		return 0;
+	size_t q = p + 2;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	{
+		/* per byte, on its low 7 bits (a byte with the high bit is no
+		 * digit): b - K sets the 0x80 bit of (b + 0x80 - K) when b >= K */
+		uint64_t w;
+		memcpy(&w, s + q, 8);
+		const uint64_t hi = 0x8080808080808080ull, ones = 0x0101010101010101ull;
+		uint64_t lo = w & ~hi, lc = lo | 0x2020202020202020ull;
+		uint64_t dig = (lo + (0x80 - '0') * ones) & ~(lo + (0x80 - '9' - 1) * ones);
+		uint64_t let = (lc + (0x80 - 'a') * ones) & ~(lc + (0x80 - 'f' - 1) * ones);
+		uint64_t bad = ~((dig | let) & ~w) & hi;
+		size_t k = bad ? (size_t)__builtin_ctzll(bad) / 8 : 8;
+		if (k && k < 8 && q + k < len && s[q + k] == ')') {
+			/* each digit's value in its byte (a letter's low 4 bits
+			 * plus 9), the k bytes moved to the top, then bytes paired
+			 * into ever wider lanes, the first the most significant */
+			uint64_t n = (w & 0x0f0f0f0f0f0f0f0full) + (let >> 7 & ones) * 9;
+			n <<= 8 * (8 - k);
+			n = (n & 0x00ff00ff00ff00ffull) << 4 | (n >> 8 & 0x00ff00ff00ff00ffull);
+			n = (n & 0x0000ffff0000ffffull) << 8 | (n >> 16 & 0x0000ffff0000ffffull);
+			*v = (n & 0xffffffffull) << 16 | n >> 32;
+			return q + k;
+		}
+	}
+#endif
+	for (; q < len && q - p < 17; q++) {
+		unsigned c = (unsigned char)s[q], d = c - '0';
+		if (d > 9) {
+			d = (c | 0x20) - 'a';
+			if (d > 5)
+				break;
+			d += 10;
+		}
+		x = x << 4 | d;
+	}
+	if (q == p + 2 || q >= len || s[q] != ')')
+		return 0;
+	*v = x;
+	return q;
+}
+
+/* Lines whose fields after the call's name (fp_prefix read up to i) are
+ * "ioid(0xHEX)" alone or "ioid(0xHEX)cc(N)" (HEX 1 to 15 digits, N as
+ * fp_dec reads it), nothing after: the EXIT of a submit, the ENTER and
+ * EXIT of an iowait.  Their fields added to out as fields_fast's loop
+ * would add them, and their values and shape noted for do_call, which
+ * then looks those up no more; false (out as fp_prefix left it) for
+ * anything else. */
+static bool fp_ioid(const char *s, size_t len, size_t i, struct sfields *out)
+{
+	uint64_t id, cc;
+	if (i + 9 > len || memcmp(s + i, "ioid(", 5))
+		return false;
+	size_t he = fp_hex(s, len, i + 5, &id);
+	if (!he)
+		return false;
+	out->f[4] = (struct sfield){ s + i + 5, he - i - 5, F_IOID[0].id };
+	if (he + 1 != len) {
+		bool ok;
+		size_t ce = he + 4;     /* past "cc(" */
+		if (ce >= len || memcmp(s + he + 1, "cc(", 3))
+			return false;
+		size_t de = fp_digits_val(s, len, ce, &cc, &ok);
+		if (!ok || de + 1 != len || s[de] != ')')
+			return false;
+		out->f[5] = (struct sfield){ s + ce, de - ce, F_RET[6].id };
+		out->cc = (int64_t)cc;
+	}
+	/* fp_prefix made room for 32 fields */
+	fields_note(out, 4, F_IOID[0].id);
+	out->n = 5;
+	out->shape = SH_IOID;
+	if (he + 1 != len) {
+		fields_note(out, 5, F_RET[6].id);
+		out->n = 6;
+		out->shape = SH_IOID_CC;
+	}
+	out->ioid = (int64_t)id;
+	return true;
+}
+
+/* Lines whose fields after the call's name (fp_prefix read up to i) are
+ * "fd(N)", one or more "ziovec(base(ANY)len(N))" and any number of
+ * "xtvec(off(D)len(D))" (N as fp_dec reads it, ANY without parentheses,
+ * D digits), in that order and nothing else: the ENTER of a submit.  Their
+ * fields added to out as fields_fast's loop would add them, the fd and
+ * the iovecs' sum and count (iovec_plain's for each) noted for do_call and
+ * iovec_total; or "fd(N)offset(N)whence(N)", the ENTER of an lseek, its
+ * three values noted for do_call and h_lseek.  False for anything else,
+ * out's fields as fp_prefix left them (or too many for its room:
+ * fields_fast's loop grows it). */
+static bool fp_fdiov(const char *s, size_t len, size_t i, struct sfields *out)
+{
+	uint64_t fd, l, total = 0;
+	uint32_t cnt = 0;
+	bool ok;
+	size_t n = 4, de;
+	if (i + 4 > len || memcmp(s + i, "fd(", 3))
+		return false;
+	de = fp_digits_val(s, len, i + 3, &fd, &ok);
+	if (!ok || de >= len || s[de] != ')')
+		return false;
+	out->f[n++] = (struct sfield){ s + i + 3, de - i - 3, F_FD[0].id };
+	i = de + 1;
+	if (i + 7 <= len && !memcmp(s + i, "offset(", 7)) {
+		/* "offset(N)whence(N)" and nothing after: offset() is the first
+		 * of F_OFF, and no name of F_HI or F_LO is there */
+		uint64_t off, wh;
+		de = fp_digits_val(s, len, i + 7, &off, &ok);
+		if (!ok || de + 9 > len || memcmp(s + de, ")whence(", 8))
+			return false;
+		out->f[n++] = (struct sfield){ s + i + 7, de - i - 7, F_OFF[0].id };
+		i = de + 8;
+		de = fp_digits_val(s, len, i, &wh, &ok);
+		if (!ok || de + 1 != len || s[de] != ')')
+			return false;
+		out->f[n++] = (struct sfield){ s + i, de - i, N_WHENCE[0].id };
+		fields_note(out, 4, F_FD[0].id);
+		fields_note(out, 5, F_OFF[0].id);
+		fields_note(out, 6, N_WHENCE[0].id);
+		out->n = n;
+		out->fd = (int64_t)fd;
+		out->off = (int64_t)off;
+		out->whence = (int)(int64_t)wh;
+		out->shape = SH_FDSEEK;
+		return true;
+	}
+	/* the value runs from after "ziovec(" to the ')' closing len( */
+	while (i + 19 <= len && !memcmp(s + i, "ziovec(base(", 12)) {
+		size_t q = scan_any2(s, len, i + 12, '(', ')');
+		if (q + 6 > len || s[q] != ')' || memcmp(s + q + 1, "len(", 4))
+			return false;
+		de = fp_digits_val(s, len, q + 5, &l, &ok);
+		if (!ok || de + 2 > len || s[de] != ')' || s[de + 1] != ')' || n == out->cap)
+			return false;
+		out->f[n++] = (struct sfield){ s + i + 7, de + 1 - (i + 7), N_IOVEC[0].id };
+		total += l;
+		cnt++;
+		i = de + 2;
+	}
+	if (!cnt)
+		return false;
+	size_t x0 = n;
+	while (i < len) {
+		if (i + 20 > len || memcmp(s + i, "xtvec(off(", 10))
+			return false;
+		de = fp_digits(s, len, i + 10);
+		if (de + 6 > len || memcmp(s + de, ")len(", 5))
+			return false;
+		de = fp_digits(s, len, de + 5);
+		if (de + 2 > len || s[de] != ')' || s[de + 1] != ')' || n == out->cap)
+			return false;
+		out->f[n++] = (struct sfield){ s + i + 6, de + 1 - (i + 6), N_XT[0].id };
+		i = de + 2;
+	}
+	fields_note(out, 4, F_FD[0].id);
+	fields_note(out, 5, N_IOVEC[0].id);
+	if (n > x0)
+		fields_note(out, x0, N_XT[0].id);
+	out->n = n;
+	out->fd = (int64_t)fd;
+	out->iov_total = total;
+	out->iov_cnt = cnt;
+	out->shape = SH_FDIOV;
+	return true;
 }
 
 static bool fields_fast(const char *s, size_t len, struct sfields *out)
@@ -712,7 +917,10 @@ static bool fields_fast(const char *s, size_t len, struct sfields *out)
 	out->n = 0;
 	out->have[0] = out->have[1] = 0;
 	out->pre = out->ts_ok = false;
+	out->shape = SH_NONE;
 	size_t i = fp_prefix(s, len, out);
+	if (i && (fp_ioid(s, len, i, out) || fp_fdiov(s, len, i, out)))
+		return true;
 	for (;;) {
 		while (i < len && tx_space(s[i]))
 			i++;
@@ -731,7 +939,7 @@ static bool fields_fast(const char *s, size_t len, struct sfields *out)
 			out->cap = nc;
 		}
 		fields_note(out, out->n, id);
-		out->f[out->n++] = (struct sfield){ s + ns, s + vs, ne - ns, e - vs, id };
+		out->f[out->n++] = (struct sfield){ s + vs, e - vs, id };
 		i = e + 1;
 	}
 }
@@ -783,6 +991,11 @@ static bool iovec_plain(const char *v, size_t n, uint64_t *len)
 /* Sum of len() over all iovec fields (ziovec, iovec, iov), and their count. */
 static void iovec_total(const struct sfields *fs, uint64_t *total, uint32_t *cnt, struct sfields *tmp)
 {
+	if (fs->shape == SH_FDIOV) {    /* fp_fdiov summed them */
+		*total = fs->iov_total;
+		*cnt = fs->iov_cnt;
+		return;
+	}
 	*total = 0;
 	*cnt = 0;
 	const uint64_t *ids = N_IOVEC[0].rest;
@@ -1070,6 +1283,9 @@ static int h_close(struct scall *c)
 static int64_t submit_ioid(const struct scall *c)
 {
 	int64_t ioid = -1;
+	if (c->ex->shape == SH_IOID || c->ex->shape == SH_IOID_CC)
+		/* fp_ioid read the first of F_IOID */
+		return c->ex->ioid;
 	if (!field_num(c->ex, F_IOID, &ioid) && c->has_ret)
 		ioid = c->ret;
 	return ioid;
@@ -1154,11 +1370,9 @@ static int h_sync(struct scall *c)
 
 /* iowait: the submit with that I/O id (or the oldest when ids are not
  * traced) completes; its byte count is spread over the submit's extents. */
-static int h_iowait(struct scall *c)
+static int iowait_done(struct scall *c, bool hasid, int64_t ioid, bool known, int64_t bytes)
 {
 	struct srank *r = c->r;
-	int64_t ioid = -1, bytes;
-	bool hasid = field_num(c->en, F_IOID, &ioid);
 	size_t k = SIZE_MAX;
 	char msg[160];
 	if (!hasid) {
@@ -1179,7 +1393,6 @@ static int h_iowait(struct scall *c)
 	struct sub sb = r->subs[k];
 	memmove(&r->subs[k], &r->subs[k + 1], (r->nsubs - k - 1) * sizeof(*r->subs));
 	r->nsubs--;
-	bool known = field_num(c->ex, F_BYTES, &bytes);
 	if (!known)
 		c->S->iovec_guess += sb.data;
 	int rc = 0;
@@ -1202,6 +1415,14 @@ static int h_iowait(struct scall *c)
 	}
 	free(sb.lens);
 	return rc;
+}
+
+static int h_iowait(struct scall *c)
+{
+	int64_t ioid = -1, bytes = 0;
+	bool hasid = field_num(c->en, F_IOID, &ioid);
+	bool known = field_num(c->ex, F_BYTES, &bytes);
+	return iowait_done(c, hasid, ioid, known, bytes);
 }
 
 static int h_rw(struct scall *c, bool rd)
@@ -1233,12 +1454,17 @@ static int h_write(struct scall *c) { return h_rw(c, false); }
 static int h_lseek(struct scall *c)
 {
 	int64_t hi, lo;
-	if (!c->hasfd || whence_of(c->en, &c->ev.whence))
-		return BAD_FIELDS;
-	if (field_num(c->en, F_HI, &hi) && field_num(c->en, F_LO, &lo))
-		c->ev.offset = (int64_t)((uint64_t)hi << 32 | (uint32_t)lo);
-	else if (!field_num(c->en, F_OFF, &c->ev.offset))
-		return BAD_FIELDS;
+	if (c->en->shape == SH_FDSEEK) {        /* fp_fdiov read them, and the fd */
+		c->ev.whence = c->en->whence;
+		c->ev.offset = c->en->off;
+	} else {
+		if (!c->hasfd || whence_of(c->en, &c->ev.whence))
+			return BAD_FIELDS;
+		if (field_num(c->en, F_HI, &hi) && field_num(c->en, F_LO, &lo))
+			c->ev.offset = (int64_t)((uint64_t)hi << 32 | (uint32_t)lo);
+		else if (!field_num(c->en, F_OFF, &c->ev.offset))
+			return BAD_FIELDS;
+	}
 	c->ev.call = SC_LSEEK;
 	/* llseek's result is not traced (it returns 0) */
 	if (strstr(c->call, "llseek") && (!c->has_ret || c->ret == 0))
@@ -1383,13 +1609,33 @@ static int do_call(struct sandia *S, struct srank *r, const struct sfields *en, 
 	c->ev.dur_ns = dur;
 	c->ev.name = call;
 	int64_t err;
-	c->has_ret = field_num(c->ex, F_RET, &c->ret);
-	if (field_num(c->ex, F_ERR, &err) && err > 0 && (!c->has_ret || c->ret < 0)) {
-		c->ret = -err;
-		c->has_ret = true;
+	if (ex->shape == SH_IOID || ex->shape == SH_IOID_CC) {
+		/* fp_ioid's EXIT: cc() is the first of F_RET there when it is
+		 * in it, and there is no F_ERR */
+		c->has_ret = ex->shape == SH_IOID_CC;
+		c->ret = c->has_ret ? ex->cc : 0;
+		if (en->shape == SH_IOID && c->has_ret && cn == 6 && !memcmp(call, "iowait", 6)) {
+			/* and the iowait's ENTER: ioid() the first of F_IOID,
+			 * no F_FD; cc() the first of F_BYTES */
+			c->hasfd = false;
+			c->ev.ret = c->ret;
+			return iowait_done(c, true, en->ioid, true, ex->cc);
+		}
+	} else {
+		c->has_ret = field_num(c->ex, F_RET, &c->ret);
+		if (field_num(c->ex, F_ERR, &err) && err > 0 && (!c->has_ret || c->ret < 0)) {
+			c->ret = -err;
+			c->has_ret = true;
+		}
 	}
 	c->ev.ret = c->has_ret ? c->ret : SC_RET_UNKNOWN;
-	c->hasfd = field_num(c->en, F_FD, &c->ev.fd);
+	if (en->shape == SH_FDIOV || en->shape == SH_FDSEEK) {
+		/* fd() is its first field of F_FD */
+		c->hasfd = true;
+		c->ev.fd = en->fd;
+	} else {
+		c->hasfd = field_num(c->en, F_FD, &c->ev.fd);
+	}
 	int rc = 0;
 	size_t i = call_index(S, call, cn), n = sizeof(scalls) / sizeof(scalls[0]);
 	if (i < n) {
@@ -1520,11 +1766,18 @@ static int event_line(struct sandia *S, struct srank *r, const char *src, unsign
 	if (r->pcap != cap0)
 		memset(r->pend + cap0, 0, (r->pcap - cap0) * sizeof(*r->pend));
 	struct spend *p = &r->pend[r->npend];          /* free: this line's */
-	rc = line_copy(p, line, len);
-	if (rc)
-		return rc;
 	struct sfields *fs = &p->f;
-	rc = fields_parse(p->line, len, fs, &why);
+	if (len >= 15 && !memcmp(line, "tracetype(EXIT)", 15)) {
+		/* an EXIT (its first tracetype says so) is read where it is:
+		 * nothing keeps its fields past this call, and its bytes, the
+		 * NUL after them and the LR_PAD bytes after that are the copy's */
+		rc = fields_parse(line, len, fs, &why);
+	} else {
+		rc = line_copy(p, line, len);
+		if (rc)
+			return rc;
+		rc = fields_parse(p->line, len, fs, &why);
+	}
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc)
