@@ -679,13 +679,6 @@ static const char *clock_token(const char *p, struct lline *l, const char **why)
 	return skip_ws(q);
 }
 
-/* The "HH:MM:SS" that clock15_first last decoded: its 8 bytes as loaded
- * (0 none yet: a clock's hold two ':') and their value in ns. */
-struct clk8 {
-	uint64_t a;
-	uint64_t ns;
-};
-
 /* After a clock at p: NULL unless a blank or the line's end follows it,
  * else what follows the blanks (the usual one taken at once: p[16] is
  * then in the line). */
@@ -699,33 +692,16 @@ static inline const char *clock_blank(const char *p)
 /* A line starting "HH:MM:SS.uuuuuu" and a blank or its end (nearly every
  * call line): its clock in *tod, and what follows the blanks; NULL for
  * anything else.  p has 15 readable bytes (a line from lr_next).  Most
- * lines fall in the same second as the one before: their "HH:MM:SS" is
- * k's, checked and converted then, and only "S.uuuuuu" is left to check
- * and add, as tx_clock15n does. */
-static inline const char *clock15_first(const char *p, uint64_t *tod, struct clk8 *k)
+ * lines fall in the same second as the one before (tx_clock15c). */
+static inline const char *clock15_first(const char *p, uint64_t *tod, struct tx_hms *k)
 {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t a, b;
-	memcpy(&a, p, 8);
-	if (a == k->a) {
-		memcpy(&b, p + 7, 8);
-		if ((b & 0xff00ull) != 0x2e00ull)
-			return NULL;
-		b = (b & ~0xffffull) | 0x3030ull;
-		if (scan_nondigits8(b))
-			return NULL;
-		*tod = k->ns + scan_value8(b) * 1000;
-		return clock_blank(p);
-	}
-#endif
-	if (!tx_digit(p[0]) || !tx_digit(p[1]) || p[2] != ':' || !tx_clock15n(p, tod))
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	/* (tx_clock15n's little-endian way checks these bytes itself) */
+	if (!tx_digit(p[0]) || !tx_digit(p[1]) || p[2] != ':')
 		return NULL;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	k->a = a;
-	k->ns = *tod - *tod % NS_PER_S;     /* the microseconds' part is below 1 s */
-#else
-	(void)k;
 #endif
+	if (!tx_clock15c(p, k, tod))
+		return NULL;
 	return clock_blank(p);
 }
 
@@ -2431,7 +2407,7 @@ struct p2 {
 	bool summary;               /* in the "# SUMMARY" table            */
 	char *joined;
 	size_t jcap;
-	struct clk8 clk;            /* the last line's second              */
+	struct tx_hms clk;          /* the last line's second              */
 };
 
 /* One call line (l) of the file: pending, resumed, or complete. */

@@ -142,6 +142,45 @@ static inline bool tx_clock15n(const char *p, uint64_t *ns)
 #endif
 }
 
+/* The last "HH:MM:SS" tx_clock15c read and found valid: its 8 bytes as
+ * loaded (0 none yet: a clock's hold two ':'), and their value in ns. */
+struct tx_hms {
+	uint64_t a;
+	uint64_t ns;
+};
+
+/* tx_clock15n of a -tt clock at p (15 bytes readable), whose "HH:MM:SS"
+ * is nearly always the line before's: those 8 bytes are compared with
+ * k's and only "S.uuuuuu" is checked and added then (the strace and LANL
+ * readers: most lines fall in the second of the one before). */
+static inline bool tx_clock15c(const char *p, struct tx_hms *k, uint64_t *ns)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t a, b;
+	memcpy(&a, p, 8);
+	if (a != k->a) {
+		if (!tx_clock15n(p, ns))
+			return false;
+		k->a = a;
+		k->ns = *ns - *ns % 1000000000ull;   /* the microseconds: below 1 s */
+		return true;
+	}
+	/* "S.uuuuuu": its S is the last of the bytes compared; the '.', then
+	 * six digits (as "00uuuuuu") */
+	memcpy(&b, p + 7, 8);
+	if ((b & 0xff00ull) != 0x2e00ull)
+		return false;
+	b = (b & ~0xffffull) | 0x3030ull;
+	if (scan_first_nondigit8(b))
+		return false;
+	*ns = k->ns + scan_value8(b) * 1000;
+	return true;
+#else
+	(void)k;
+	return tx_clock15n(p, ns);
+#endif
+}
+
 /* "S.uuuuuu" (8 bytes: one digit of seconds, six of microseconds), the
  * duration strace -T prints for nearly every call, as ns; false for
  * anything else.  p has 8 readable bytes. */

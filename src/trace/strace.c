@@ -217,8 +217,7 @@ struct strace_parser {
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
 	uint64_t aio_next;              /* async ids given to iocbs        */
 	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
-	uint64_t clock_hms;             /* the last "HH:MM:SS" clock15 read, as */
-	uint64_t clock_ns;              /* its 8 bytes (0: none yet), and in ns */
+	struct tx_hms hms;              /* the last "HH:MM:SS" tx_clock15c read */
 	/* the names of calls the table does not know, one copy each (see
 	 * skip_name), by the slot of their words */
 	struct kept_name {
@@ -2732,39 +2731,6 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 	return decode(p, lookup(p, t, i), src, pid, ts, lineno, t, i, NULL, body, bn, line, len, e);
 }
 
-/*
- * tx_clock15n of the -tt clock at s (15 bytes readable), whose "HH:MM:SS"
- * is nearly always the line before's: those 8 bytes are compared with the
- * last ones read (and found valid), and only "S.uuuuuu" is read then; the
- * ns of the seconds are kept with them.
- */
-static inline bool clock15(struct strace_parser *p, const char *s, uint64_t *ns)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t a, b;
-	memcpy(&a, s, 8);
-	if (a != p->clock_hms) {        /* 0 at first: a line has no NUL */
-		if (!tx_clock15n(s, ns))
-			return false;
-		p->clock_hms = a;
-		p->clock_ns = *ns / 1000000000ull * 1000000000ull;
-		return true;
-	}
-	/* "S.uuuuuu": its S is the last of the bytes compared; the '.',
-	 * then six digits (as "00uuuuuu") */
-	memcpy(&b, s + 7, 8);
-	if ((b & 0xff00ull) != 0x2e00ull)
-		return false;
-	b = (b & ~0xffffull) | 0x3030ull;
-	if (scan_first_nondigit8(b))
-		return false;
-	*ns = p->clock_ns + scan_value8(b) * 1000;
-	return true;
-#else
-	(void)p;
-	return tx_clock15n(s, ns);
-#endif
-}
 
 /*
  * The usual call line, read straight through: "PID  HH:MM:SS.uuuuuu " (or,
@@ -2801,7 +2767,7 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 		for (st = i + 1; line[st] == ' '; st++)   /* the NUL at len ends it */
 			;
 	}
-	if (len - st <= 16 || line[st + 15] != ' ' || !clock15(p, line + st, &ts))
+	if (len - st <= 16 || line[st + 15] != ' ' || !tx_clock15c(line + st, &p->hms, &ts))
 		return 0;
 	for (i = st + 16; line[i] == ' '; i++)
 		;
