@@ -285,7 +285,7 @@ static inline uint64_t scan_value8(uint64_t x)
 /*
  * The decimal digits at the start of s[0..n), at most 8 of them: their
  * count, and their value in *v.  With 8 bytes readable (little endian) it
- * converts them at once (one load, scan_nondigits8, scan_value8); byte by
+ * converts them at once (one load, scan_first_nondigit8, scan_value8); byte by
  * byte otherwise.  scan_dec8w is that with 8 bytes readable at s, always
  * inlined (for a reader's hottest numbers, where scan_dec8 called many
  * times over may not be).

@@ -458,16 +458,25 @@ static size_t deco_end(const char *s, size_t n, size_t i)
 	return n;
 }
 
-static const char *split(const char *s, size_t n, int stop_paren, struct span *args,
-			 int max, int *nargs, size_t *end)
+/*
+ * Split s[0..n) at its top-level commas into args (up to max; *nargs all
+ * of them), past quoted strings, comments, -y decorations and brackets;
+ * with stop_paren at the ')' closing the call (*end).  Without commas
+ * (split_end) only where the arguments end: a comma changes nothing but
+ * the arguments, so the walk stops only where it nests (scan_nest).  Two
+ * copies of one walk, commas a constant in each.
+ */
+static inline __attribute__((always_inline)) const char *
+split_walk(const char *s, size_t n, int stop_paren, struct span *args, int max, int *nargs,
+	   size_t *end, const bool commas)
 {
 	int depth = 0, na = 0;
 	size_t start = 0, i = 0;
 	struct scan_cur cur = SCAN_CUR_INIT;
 	*end = n;
-	while ((i = scan_args_next(s, n, i, &cur)) < n) {
+	while ((i = commas ? scan_args_next(s, n, i, &cur) : scan_nest(s, n, i)) < n) {
 		char c = s[i];
-		if (c == ',') {         /* the most frequent */
+		if (commas && c == ',') {       /* the most frequent */
 			if (depth == 0) {
 				if (na < max)
 					args[na] = trim((struct span){ s + start, i - start });
@@ -483,36 +492,37 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 			i++;
 			continue;
 		}
-		if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-			const char *ce = memmem(s + i + 2, n - i - 2, "*/", 2);
-			if (!ce)
-				return "'*/'";
-			i = (size_t)(ce - s) + 2;
-			continue;
-		}
-		if (c == '<' && i > 0 && is_name_char((unsigned char)s[i - 1])) {
-			/* -y decoration: <path> */
-			if ((i = deco_end(s, n, i)) >= n)
-				return "'>' closing a path decoration";
-			i++;
-			continue;
-		}
-		if (c == '(' || c == '[' || c == '{') {
-			depth++;
-		} else if (c == ')' || c == ']' || c == '}') {
-			if (depth == 0) {
-				if (c == ')' && stop_paren) {
-					if (na < max && (na > 0 || trim((struct span){ s + start, i - start }).n))
-						args[na] = trim((struct span){ s + start, i - start });
-					if (na > 0 || trim((struct span){ s + start, i - start }).n)
-						na++;
-					*nargs = na;
-					*end = i;
-					return NULL;
-				}
-				return "balanced brackets";
+		if (c == '/') {
+			if (i + 1 < n && s[i + 1] == '*') {
+				const char *ce = memmem(s + i + 2, n - i - 2, "*/", 2);
+				if (!ce)
+					return "'*/'";
+				i = (size_t)(ce - s) + 2;
+				continue;
 			}
+		} else if (c == '<') {
+			/* -y decoration: <path> */
+			if (i > 0 && is_name_char((unsigned char)s[i - 1]) &&
+			    (i = deco_end(s, n, i)) >= n)
+				return "'>' closing a path decoration";
+		} else if (c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if (depth) {     /* ) ] } */
 			depth--;
+		} else if (c == ')' && stop_paren) {
+			if (commas) {
+				struct span last = trim((struct span){ s + start, i - start });
+				if (na > 0 || last.n) {
+					if (na < max)
+						args[na] = last;
+					na++;
+				}
+				*nargs = na;
+			}
+			*end = i;
+			return NULL;
+		} else {
+			return "balanced brackets";
 		}
 		i++;
 	}
@@ -530,47 +540,18 @@ static const char *split(const char *s, size_t n, int stop_paren, struct span *a
 	return NULL;
 }
 
-/*
- * split() of a call's arguments (stop_paren) for their end only: the same
- * answer and *end, without the arguments.  A comma changes nothing in
- * split() but the arguments, so the walk stops only where it nests
- * (scan_nest).  For a call the table does not know, which is only counted.
- */
+static const char *split(const char *s, size_t n, int stop_paren, struct span *args,
+			 int max, int *nargs, size_t *end)
+{
+	return split_walk(s, n, stop_paren, args, max, nargs, end, true);
+}
+
+/* split() of a call's arguments (stop_paren) for their end only: the same
+ * answer and *end, without the arguments (a call the table does not know,
+ * which is only counted). */
 static const char *split_end(const char *s, size_t n, size_t *end)
 {
-	int depth = 0;
-	size_t i = 0;
-	*end = n;
-	while ((i = scan_nest(s, n, i)) < n) {
-		char c = s[i];
-		if (c == '"') {
-			if ((i = quote_end(s, n, i)) >= n)
-				return "closing '\"'";
-		} else if (c == '/') {
-			if (i + 1 < n && s[i + 1] == '*') {
-				const char *ce = memmem(s + i + 2, n - i - 2, "*/", 2);
-				if (!ce)
-					return "'*/'";
-				i = (size_t)(ce - s) + 2;
-				continue;
-			}
-		} else if (c == '<') {
-			if (i > 0 && is_name_char((unsigned char)s[i - 1]) &&
-			    (i = deco_end(s, n, i)) >= n)
-				return "'>' closing a path decoration";
-		} else if (c == '(' || c == '[' || c == '{') {
-			depth++;
-		} else if (depth) {     /* ) ] } */
-			depth--;
-		} else if (c == ')') {
-			*end = i;
-			return NULL;
-		} else {
-			return "balanced brackets";
-		}
-		i++;
-	}
-	return "')'";
+	return split_walk(s, n, 1, NULL, 0, NULL, end, false);
 }
 
 /* Digits of s[*i..n) in base (8, 10, 16) into *x; -ERANGE past 2^64-1. */
