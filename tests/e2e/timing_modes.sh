@@ -3,9 +3,11 @@
 # think time (replay gen checkpoint), on every engine; the bounds come from
 # an independent reading of the strace text (tests/tools/strace_think.py)
 # and cannot flake: a replay that keeps the traced gaps cannot be faster
-# than them.  Also: lag and drift in the JSON and the summary, afap's
-# explicit "not applicable", stat's think-time share, LANL and Sandia
-# traces timed, and the clear errors for traces without times.
+# than them.  The one comparison of two runs (--speed 2 against 1) asks
+# for a margin and is tried 3 times.  Also: lag and drift in the JSON and
+# the summary, afap's explicit "not applicable", stat's think-time share,
+# LANL and Sandia traces timed, and the clear errors for traces without
+# times.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 tmp=$(mktemp -d /tmp/replay-e2e-timing-XXXXXX)
@@ -50,6 +52,8 @@ check_ranks() {
     done
 }
 
+# the smallest traced think time of a writer rank (ns)
+think_min=$(jq '[.[] | select(.think > 100000000) | .think] | min' "$tmp/ref.json")
 engines="sync libaio"; [ "$uring" = yes ] && engines="$engines io_uring"
 for e in $engines; do
     "$REPLAY" run --quiet --no-drop-caches -e "$e" -q 4 --timing afap -o "$tmp/afap-$e.json" \
@@ -66,9 +70,24 @@ for e in $engines; do
     check_ranks "$tmp/afap-$e.json" '.io < .think'
     # trace: every op at or after its traced start, so the last one too
     check_ranks "$tmp/trace-$e.json" '.io >= .last'
-    # speed 2 is faster than speed 1 (by about half the think time, 135 ms)
-    [ "$(jq '[.runs[0].jobs[].io_ns] | max' "$tmp/think2-$e.json")" -lt \
-      "$(jq '[.runs[0].jobs[].io_ns] | max' "$tmp/think-$e.json")" ] || fail "$e: --speed 2 not faster"
+    # speed 2 is faster than speed 1 by about half the think time: ask for
+    # a quarter of it, so that a --speed that changed nothing cannot pass;
+    # a slow fsync on a busy machine can eat that margin once, so the pair
+    # is run again (up to 3 times) before this counts as a failure
+    faster=no
+    for try in 1 2 3; do
+        if [ "$try" -gt 1 ]; then
+            "$REPLAY" run --quiet --no-drop-caches -e "$e" -q 4 --timing think \
+                -o "$tmp/think-$e.json" "$tmp/ck.txt" "$tgt" > /dev/null
+            "$REPLAY" run --quiet --no-drop-caches -e "$e" -q 4 --timing think --speed 2 \
+                -o "$tmp/think2-$e.json" "$tmp/ck.txt" "$tgt" > /dev/null
+        fi
+        s1=$(jq '[.runs[0].jobs[].io_ns] | max' "$tmp/think-$e.json")
+        s2=$(jq '[.runs[0].jobs[].io_ns] | max' "$tmp/think2-$e.json")
+        [ $((s2 + think_min / 4)) -lt "$s1" ] && { faster=yes; break; }
+        echo "note: $e try $try: --speed 2 took $s2 ns, --speed 1 $s1 ns (think $think_min ns)" >&2
+    done
+    [ "$faster" = yes ] || fail "$e: --speed 2 not faster by a quarter of the think time in 3 tries"
     # lag and drift reported in timed modes, explicitly absent in afap
     for m in think trace; do
         jq -e --arg m "$m" '.options.timing == $m and .timing.mode == $m and .timing.speed == 1
