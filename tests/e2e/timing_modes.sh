@@ -37,8 +37,9 @@ done
 grep -Eq "in ops +think" "$tmp/stat.txt" || fail "stat text has no think column"
 
 # every replayed rank's io time against the traced figures of its pid:
-# $1 result, $2 jq condition on (.io, .think, .last) in ns
-check_ranks() {
+# $1 result, $2 jq condition on (.io, .think, .last) in ns; says what
+# failed and returns 1 (try_ranks) or fails the test (check_ranks)
+try_ranks() {
     local res=$1 cond=$2
     for pid in $(jq -r 'to_entries[] | select(.value.think > 100000000) | .key' "$tmp/ref.json"); do
         local think last
@@ -46,11 +47,14 @@ check_ranks() {
         last=$(jq -r --arg p "$pid" '.[$p].last_start' "$tmp/ref.json")
         jq -e --arg n "pid $pid" --argjson think "$think" --argjson last "$last" \
             "[.runs[0].jobs[] | select(.rank_name == \$n) | {io: .io_ns, think: \$think, last: \$last}]
-             | length == 1 and all(.[]; $cond)" "$res" >/dev/null \
-            || fail "$res: pid $pid: not ($cond): io $(jq --arg n "pid $pid" \
-               '.runs[0].jobs[] | select(.rank_name == $n) | .io_ns' "$res"), think $think, last $last"
+             | length == 1 and all(.[]; $cond)" "$res" >/dev/null || {
+            echo "$res: pid $pid: not ($cond): io $(jq --arg n "pid $pid" \
+               '.runs[0].jobs[] | select(.rank_name == $n) | .io_ns' "$res"), think $think, last $last" >&2
+            return 1
+        }
     done
 }
+check_ranks() { try_ranks "$@" || fail "$1: rank times"; }
 
 # the smallest traced think time of a writer rank (ns)
 think_min=$(jq '[.[] | select(.think > 100000000) | .think] | min' "$tmp/ref.json")
@@ -67,7 +71,14 @@ for e in $engines; do
     # think: no faster than the traced think time; afap: faster than that
     check_ranks "$tmp/think-$e.json" '.io >= .think'
     check_ranks "$tmp/think2-$e.json" '.io >= .think / 2'
-    check_ranks "$tmp/afap-$e.json" '.io < .think'
+    # (an upper bound on a time: a busy machine's slow fsync can break it
+    # once, so a failing afap run is run again, up to 3 times in all)
+    for try in 1 2 3; do
+        try_ranks "$tmp/afap-$e.json" '.io < .think' && break
+        [ "$try" -lt 3 ] || fail "$e: --timing afap as slow as the think time in 3 tries"
+        "$REPLAY" run --quiet --no-drop-caches -e "$e" -q 4 --timing afap -o "$tmp/afap-$e.json" \
+            "$tmp/ck.txt" "$tgt" > "$tmp/afap-$e.txt"
+    done
     # trace: every op at or after its traced start, so the last one too
     check_ranks "$tmp/trace-$e.json" '.io >= .last'
     # speed 2 is faster than speed 1 by about half the think time: ask for
