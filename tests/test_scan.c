@@ -302,18 +302,22 @@ static void t_lines_ctrl(void **state)
 		rb = lr_next_ctrl(&b, &lb, &nb, &ctrl);
 		assert_int_equal(ra, rb);
 		assert_int_equal(a.lineno, b.lineno);
-		/* lr_next_ctrl_inline, now and then lr_next_ctrl on the same
-		 * reader: the same lines, control bytes and line numbers */
+		/* lr_next_ctrl_inline, now and then lr_next_ctrl or lr_next on
+		 * the same reader (each must forget the look-ahead the inline
+		 * one keeps): the same lines, control bytes and line numbers */
 		cc = 54321;
-		rc = ++calls % 7 ? lr_next_ctrl_inline(&li, &lc, &nc, &cc) :
-				   lr_next_ctrl(&li, &lc, &nc, &cc);
+		++calls;
+		rc = calls % 11 == 0 ? lr_next(&li, &lc, &nc) :
+		     calls % 7 == 0  ? lr_next_ctrl(&li, &lc, &nc, &cc) :
+				       lr_next_ctrl_inline(&li, &lc, &nc, &cc);
 		assert_int_equal(rc, rb);
 		assert_int_equal(li.lineno, b.lineno);
 		if (rb == 1) {
 			assert_int_equal(nc, nb);
 			assert_memory_equal(lc, lb, nb);
 			assert_int_equal(lc[nc], 0);
-			assert_int_equal(cc, ctrl);
+			if (calls % 11)
+				assert_int_equal(cc, ctrl);
 		}
 		if (rb == -E2BIG)
 			toolong++;

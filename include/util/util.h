@@ -50,6 +50,14 @@ struct linereader {
 	uint64_t base;           /* file offset of buf[0]                 */
 	int eof;
 	int own_fd;
+	/* lr_next_ctrl_inline's look-ahead: bit k of cbits is set when
+	 * buf[cnext - 64 + k] is a byte lr_ctrl16 reports and lies at or after
+	 * start; no such byte in [start, cnext - 64) when cbits has bits, in
+	 * [start, cnext) when it is 0.  Every other call that moves start
+	 * or the bytes (lr_next, lr_next_ctrl, lr_next_block, a refill) sets
+	 * cnext = start and cbits = 0: nothing known. */
+	size_t cnext;
+	uint64_t cbits;
 };
 int  lr_open(struct linereader *lr, const char *path);  /* -errno */
 /* Set when a linereader's first bytes were gzip's magic (1f 8b): a trace
@@ -93,33 +101,38 @@ static inline unsigned lr_ctrl16(const char *s)
 		_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(x, c1f), x), _mm_cmpeq_epi8(x, del)));
 }
 #endif
-/* lr_next_ctrl, its usual case inline: the line ends within 256 buffered
- * bytes and has no control byte but its '\n' (nor a tab).  Its bytes are
- * looked at 64 at a time (the 16-byte compares of lr_next_ctrl), the
- * first byte below 0x20 or DEL must be that '\n'; any other line, and
- * near the buffer's end, lr_next_ctrl. */
-static inline int lr_next_ctrl_inline(struct linereader *lr, char **line, size_t *len,
-				      size_t *ctrl)
+/* lr_next_ctrl, its usual case inline: a line with no control byte but
+ * its '\n' (nor a tab).  The buffer's bytes are looked at once, 64 at a
+ * time (the 16-byte compares of lr_next_ctrl), and the bits of a window
+ * not used up by one line are kept for the next (cbits): the first byte
+ * below 0x20 or DEL must be the '\n'; any other line, and the last 64
+ * bytes read, lr_next_ctrl. */
+static inline __attribute__((always_inline)) int
+lr_next_ctrl_inline(struct linereader *lr, char **line, size_t *len, size_t *ctrl)
 {
 #if REPLAY_SSE2
-	char *b = lr->buf + lr->start;
-	size_t have = lr->end - lr->start;
-	for (size_t at = 0; at < 256 && have - at >= 64; at += 64) {
-		uint64_t m = (uint64_t)lr_ctrl16(b + at) | (uint64_t)lr_ctrl16(b + at + 16) << 16 |
-			     (uint64_t)lr_ctrl16(b + at + 32) << 32 |
-			     (uint64_t)lr_ctrl16(b + at + 48) << 48;
-		if (!m)
-			continue;
-		size_t k = at + (size_t)__builtin_ctzll(m);
-		if (b[k] != '\n')
-			break;
-		b[k] = '\0';
-		*line = b;
-		*len = *ctrl = k;
-		lr->start += k + 1;
-		lr->lineno++;
-		return 1;
+	char *b = lr->buf;
+	size_t nx = lr->cnext, st = lr->start, end = lr->end;
+	uint64_t m = lr->cbits;
+	while (!m) {
+		if (end - nx < 64)
+			goto slow;
+		m = (uint64_t)lr_ctrl16(b + nx) | (uint64_t)lr_ctrl16(b + nx + 16) << 16 |
+		    (uint64_t)lr_ctrl16(b + nx + 32) << 32 | (uint64_t)lr_ctrl16(b + nx + 48) << 48;
+		nx += 64;
 	}
+	size_t k = nx - 64 + (size_t)__builtin_ctzll(m);
+	if (b[k] != '\n')
+		goto slow;
+	b[k] = '\0';
+	*line = b + st;
+	*len = *ctrl = k - st;
+	lr->start = k + 1;
+	lr->cnext = nx;
+	lr->cbits = m & (m - 1);
+	lr->lineno++;
+	return 1;
+slow:
 #endif
 	return lr_next_ctrl(lr, line, len, ctrl);
 }

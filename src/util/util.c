@@ -302,14 +302,25 @@ static inline __attribute__((always_inline)) int next_line(struct linereader *lr
 	}
 }
 
+/* lr_next_ctrl_inline's look-ahead forgotten: start moved by another way. */
+static inline void lr_forget(struct linereader *lr)
+{
+	lr->cnext = lr->start;
+	lr->cbits = 0;
+}
+
 int lr_next(struct linereader *lr, char **line, size_t *len)
 {
-	return next_line(lr, line, len, NULL);
+	int rc = next_line(lr, line, len, NULL);
+	lr_forget(lr);
+	return rc;
 }
 
 int lr_next_ctrl(struct linereader *lr, char **line, size_t *len, size_t *ctrl)
 {
-	return next_line(lr, line, len, ctrl);
+	int rc = next_line(lr, line, len, ctrl);
+	lr_forget(lr);
+	return rc;
 }
 
 int lr_next_block(struct linereader *lr, char **block, size_t *len)
@@ -320,6 +331,7 @@ int lr_next_block(struct linereader *lr, char **block, size_t *len)
 			*block = lr->buf + lr->start;
 			*len = (size_t)(nl - *block);
 			lr->start = (size_t)(nl - lr->buf) + 1;
+			lr_forget(lr);
 			return 1;
 		}
 	}
