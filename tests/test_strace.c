@@ -497,6 +497,37 @@ static void test_dups(void **state)
 	assert_int_equal(e[5].ret, 0x8002);
 }
 
+/* -X raw and -X verbose print fcntl's command and unlinkat's flags as
+ * numbers (real captures: python3 os.dup, bash, rm -r).  Before: the dup
+ * was skipped (writes on the new fd dropped as unknown_fd_ops) and the
+ * directory removal was an unlink. */
+static void test_numeric_consts(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "15835 03:01:14.132011 fcntl(4, 0x406, 0) = 7 <0.000007>");
+	FEED_OK(f, "18033 03:02:10.117560 fcntl(4, 0x406 /* F_DUPFD_CLOEXEC */, 0) = 7 <0.000004>");
+	FEED_OK(f, "17898 03:02:10.117560 fcntl(2, 0 /* F_DUPFD */, 10) = 11 <0.000004>");
+	FEED_OK(f, "17898 03:02:10.117561 fcntl(2, 0, 10) = 12");
+	FEED_OK(f, "17898 03:02:10.117562 fcntl(3, 0x3) = 0x38800 (flags O_RDONLY|O_NONBLOCK|O_LARGEFILE|O_NOFOLLOW|O_DIRECTORY)");
+	FEED_OK(f, "17898 03:02:10.117563 fcntl(3, 0x2 /* F_SETFD */, 0x1 /* FD_CLOEXEC */) = 0");
+	FEED_OK(f, "18053 03:02:10.489768 unlinkat(4, \"d2\", 0x200) = 0 <0.000185>");
+	FEED_OK(f, "18053 03:02:10.489769 unlinkat(4, \"f1\", 0) = 0 <0.000185>");
+	FEED_OK(f, "18053 03:02:10.489770 unlinkat(-100 /* AT_FDCWD */, \"d3\", 0x200 /* AT_REMOVEDIR */) = 0");
+	assert_int_equal(f->cap.n, 9);
+	struct sc_event *e = f->cap.ev;
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(e[i].call, SC_DUP);
+		assert_int_equal(e[i].ret, i < 2 ? 7 : 11 + i - 2);
+	}
+	assert_int_equal(e[0].fd, 4);
+	assert_int_equal(e[2].fd, 2);
+	assert_int_equal(e[4].call, SC_SKIP);
+	assert_int_equal(e[5].call, SC_SKIP);
+	assert_int_equal(e[6].call, SC_RMDIR);
+	assert_int_equal(e[7].call, SC_UNLINK);
+	assert_int_equal(e[8].call, SC_RMDIR);
+}
+
 static void test_other_lines(void **state)
 {
 	struct fx *f = *state;
@@ -1217,6 +1248,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_iovecs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seeks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_numeric_consts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_cut_by_attached, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clone_adoption, setup, teardown),

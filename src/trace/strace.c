@@ -1709,8 +1709,12 @@ static int sh_dup2(struct dec *d)
 static int sh_fcntl(struct dec *d)
 {
 	struct span c = trim(arg(d, 1));
+	int64_t v;
+	/* -X raw / -X verbose print the command as a number: F_DUPFD is 0,
+	 * F_DUPFD_CLOEXEC 1030 */
 	if ((c.n == 7 && !memcmp(c.s, "F_DUPFD", 7)) ||
-	    (c.n == 15 && !memcmp(c.s, "F_DUPFD_CLOEXEC", 15)))
+	    (c.n == 15 && !memcmp(c.s, "F_DUPFD_CLOEXEC", 15)) ||
+	    (!num(c, &v, NULL) && (v == 0 || v == 1030)))
 		return fd_at(d, 0, &d->ev.fd, &d->ev.fdpath) ? DEC_BAD : DEC_EMIT;
 	d->ev.call = SC_SKIP;
 	return DEC_EMIT;
@@ -1719,7 +1723,9 @@ static int sh_fcntl(struct dec *d)
 static int sh_unlinkat(struct dec *d)
 {
 	struct span f = arg(d, 2);
-	if (memmem(f.s, f.n, "AT_REMOVEDIR", 12))
+	int64_t v;
+	/* -X raw: AT_REMOVEDIR is 0x200 */
+	if (memmem(f.s, f.n, "AT_REMOVEDIR", 12) || (!num(f, &v, NULL) && (v & 0x200)))
 		d->ev.call = SC_RMDIR;
 	return DEC_EMIT;
 }
