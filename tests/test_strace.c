@@ -260,6 +260,40 @@ static void test_relative_and_none(void **state)
 	assert_int_equal(f->cap.ev[2].dur_ns, 0);
 }
 
+/* -r with -t, -tt or -ttt (strace 6: both printed, "(+ S.uuuuuu)" after
+ * the absolute time; real captures of perl, sh and dd): the absolute time
+ * is kept.  Before: "expected a syscall name", and the format was not
+ * detected. */
+static void test_absolute_with_relative(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "6378  03:04:06.527408 (+     0.000036) write(3</tmp/rb/work/perl2.out>, \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..., 5000) = 5000 <0.000029>");
+	FEED_OK(f, "7311  03:04:37 (+     0.000132) [  58] [00007fe8101213b8] vfork( <unfinished ...>");
+	FEED_OK(f, "7311  03:04:37 (+     0.000121) [  58] [00007fe8101213b8] <... vfork resumed>) = 7312");
+	FEED_OK(f, "1795921477.293250 (+     0.002291) write(1</tmp/rb/work/dd3.out>, \"18034063 line xxxx\\n08470054 line\"..., 262144) = 262144 <0.000152>");
+	FEED_OK(f, "[pid  7312] 03:04:38.428377 (+     0.000114) close(3) = 0 <0.000052>");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].pid, 6378);
+	assert_int_equal(e[0].call, SC_WRITE);
+	assert_int_equal(e[0].len, 5000);
+	assert_string_equal(e[0].fdpath, "/tmp/rb/work/perl2.out");
+	assert_int_equal(e[0].ts_ns, TOD(3, 4, 6, 527408));
+	assert_int_equal(e[1].call, SC_CLONE);
+	assert_int_equal(e[1].ret, 7312);
+	assert_int_equal(e[1].ts_ns, TOD(3, 4, 37, 0));
+	assert_int_equal(e[2].ret, 262144);
+	assert_int_equal(e[2].ts_ns, 1795921477293250000ull);
+	assert_int_equal(e[3].pid, 7312);
+	assert_int_equal(e[3].call, SC_CLOSE);
+	assert_int_equal(feed(f, "1  03:04:39.000001 (+ 0.000001 close(3) = 0"), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "timestamp"));
+	const char *t = "6378  03:04:06.522098 (+     0.000000) execve(\"/usr/bin/perl\", [\"perl\"], 0x7ffc /* 37 vars */) = 0 <0.000306>\n"
+			"6378  03:04:06.522394 (+     0.000194) brk(NULL) = 0x55dfc1f30000 <0.000003>\n"
+			"6378  03:04:06.527408 (+     0.000036) write(3</tmp/p.out>, \"xx\"..., 5000) = 5000 <0.000029>\n";
+	assert_true(trace_strace.probe(t, strlen(t)) >= 60);
+}
+
 static void test_ff_file_pid(void **state)
 {
 	struct fx *f = *state;
@@ -1238,6 +1272,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_decorations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stderr_pid_prefix_ttt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relative_and_none, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_absolute_with_relative, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ff_file_pid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished_resumed_interleaved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished_never_resumed, setup, teardown),

@@ -1132,6 +1132,17 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 	} else {
 		i = st;
 	}
+	if (*kind != TS_NONE && i + 1 < len && l[i] == '(' && l[i + 1] == '+') {
+		/* -r with -t, -tt or -ttt: "(+     0.000194) " after the time
+		 * of day or epoch, which is kept */
+		size_t j = i + 2;
+		while (j < len && (l[j] == ' ' || l[j] == '.' || (l[j] >= '0' && l[j] <= '9')))
+			j++;
+		if (j + 1 >= len || l[j] != ')' || l[j + 1] != ' ')
+			return TS_EXPECTED;
+		for (i = j + 1; i < len && l[i] == ' '; i++)
+			;
+	}
 	*pos = skip_ip_and_number(l, len, i);
 	return NULL;
 }
@@ -2824,6 +2835,8 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 			      len, e);
 	return 1;
 general:
+	if (line[i] == '(')
+		return 0;       /* -r with -tt: prefix() reads "(+ S.uuuuuu)" */
 	/* for the general way: the prefix as prefix_read() reads it */
 	*x = (struct sprefix){ .line = line, .len = len, .why = NULL, .pos = i, .pid = rawpid,
 			       .bracketed = 0, .kind = TS_TOD, .ts = ts };
