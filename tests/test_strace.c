@@ -805,6 +805,27 @@ static void test_close_range_chdir(void **state)
 	assert_string_equal(e[3].fdpath, "/data");
 }
 
+/* io_submit under -X raw and -X verbose (real captures of fio --ioengine=
+ * libaio): the opcode is a number.  Before: every iocb was skipped as
+ * "io_submit:other" (1 MiB of writes lost). */
+static void test_io_submit_numeric_opcode(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "28299 03:06:15.093397 io_submit(0x7f012a3db000, 1, [{aio_data=0, aio_lio_opcode=1, aio_fildes=6</tmp/rb/work/fio/a.0.0>, aio_buf=\"\\0\\340\\0\\0\"..., aio_nbytes=8192, aio_offset=57344}]) = 1 <0.000021>");
+	FEED_OK(f, "28915 03:06:36.982609 io_submit(0x7f31bca15000, 1, [{aio_data=0, aio_lio_opcode=0 /* IOCB_CMD_PREAD */, aio_fildes=6</tmp/rb/work/fio/a.0.0>, aio_buf=0x55aab66817e0, aio_nbytes=8192, aio_offset=57344}]) = 1 <0.000273>");
+	FEED_OK(f, "28915 03:06:36.982610 io_submit(0x7f31bca15000, 2, [{aio_data=0, aio_lio_opcode=0x3, aio_fildes=6}, {aio_data=0, aio_lio_opcode=6 /* IOCB_CMD_NOOP */, aio_fildes=6}]) = 2");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_AWRITE);
+	assert_int_equal(e[0].len, 8192);
+	assert_int_equal(e[0].offset, 57344);
+	assert_string_equal(e[0].fdpath, "/tmp/rb/work/fio/a.0.0");
+	assert_int_equal(e[1].call, SC_AREAD);
+	assert_int_equal(e[1].len, 8192);
+	assert_int_equal(e[2].call, SC_FDATASYNC);
+	assert_int_equal(e[3].call, SC_SKIP);
+}
+
 static void test_io_submit(void **state)
 {
 	struct fx *f = *state;
@@ -1291,6 +1312,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_io_submit_numeric_opcode, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_range_chdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_more_flags, setup, teardown),

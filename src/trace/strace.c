@@ -1497,14 +1497,31 @@ static int one_iocb(struct strace_parser *p, const struct sc_event *ev, struct s
 	x.len = nbytes > 0 ? (uint64_t)nbytes : 0;
 	x.async_id = 0;
 #define OPIS(lit) (op.n == sizeof(lit) - 1 && !memcmp(op.s, lit, op.n))
-	if (OPIS("IOCB_CMD_PREAD") || OPIS("IOCB_CMD_PWRITE")) {
-		x.call = OPIS("IOCB_CMD_PREAD") ? SC_AREAD : SC_AWRITE;
-	} else if (OPIS("IOCB_CMD_PREADV") || OPIS("IOCB_CMD_PWRITEV")) {
-		x.call = OPIS("IOCB_CMD_PREADV") ? SC_AREAD : SC_AWRITE;
+	/* the opcode by name, or as a number (-X raw "1", -X verbose "1" and
+	 * a comment): PREAD 0, PWRITE 1, FSYNC 2, FDSYNC 3, PREADV 7, PWRITEV 8 */
+	int64_t opv = -1;
+	if (OPIS("IOCB_CMD_PREAD"))
+		opv = 0;
+	else if (OPIS("IOCB_CMD_PWRITE"))
+		opv = 1;
+	else if (OPIS("IOCB_CMD_FSYNC"))
+		opv = 2;
+	else if (OPIS("IOCB_CMD_FDSYNC"))
+		opv = 3;
+	else if (OPIS("IOCB_CMD_PREADV"))
+		opv = 7;
+	else if (OPIS("IOCB_CMD_PWRITEV"))
+		opv = 8;
+	else if (num(op, &opv, NULL))
+		opv = -1;
+	if (opv == 0 || opv == 1) {
+		x.call = opv == 0 ? SC_AREAD : SC_AWRITE;
+	} else if (opv == 7 || opv == 8) {
+		x.call = opv == 7 ? SC_AREAD : SC_AWRITE;
 		x.iovcnt = nbytes > 0 ? (uint32_t)nbytes : 1;
 		x.len = !iovsum(buf, &sum, &trunc) ? sum : 0;
-	} else if (OPIS("IOCB_CMD_FSYNC") || OPIS("IOCB_CMD_FDSYNC")) {
-		x.call = OPIS("IOCB_CMD_FSYNC") ? SC_FSYNC : SC_FDATASYNC;
+	} else if (opv == 2 || opv == 3) {
+		x.call = opv == 2 ? SC_FSYNC : SC_FDATASYNC;
 		x.offset = SC_NOOFF;
 	} else {
 		x.call = SC_SKIP;
