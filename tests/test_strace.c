@@ -805,6 +805,26 @@ static void test_close_range_chdir(void **state)
 	assert_string_equal(e[3].fdpath, "/data");
 }
 
+/* -X raw and -X verbose print st_mode as a number (real captures of
+ * python3): a regular file's size is still carried.  Before: not. */
+static void test_stat_size_numeric_mode(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1 newfstatat(3, \"\", {st_mode=0100644, st_size=49959, ...}, 0x1000) = 0 <0.000003>");
+	FEED_OK(f, "1 newfstatat(3, \"\", {st_mode=0100644 /* S_IFREG|0644 */, st_size=832, ...}, 0x1000 /* AT_EMPTY_PATH */) = 0");
+	FEED_OK(f, "1 newfstatat(-100, \"rmt\", {st_mode=040755, st_size=4096, ...}, 0x100) = 0");
+	FEED_OK(f, "1 newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=7, ...}, AT_EMPTY_PATH) = 0");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_true(e[0].opflags & OPF_STAT_SIZE);
+	assert_int_equal(e[0].len, 49959);
+	assert_true(e[1].opflags & OPF_STAT_SIZE);
+	assert_int_equal(e[1].len, 832);
+	assert_false(e[2].opflags & OPF_STAT_SIZE);     /* a directory */
+	assert_true(e[3].opflags & OPF_STAT_SIZE);
+	assert_int_equal(e[3].len, 7);
+}
+
 /* io_submit under -X raw and -X verbose (real captures of fio --ioengine=
  * libaio): the opcode is a number.  Before: every iocb was skipped as
  * "io_submit:other" (1 MiB of writes lost). */
@@ -1313,6 +1333,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit_numeric_opcode, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stat_size_numeric_mode, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_range_chdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_more_flags, setup, teardown),

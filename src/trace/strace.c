@@ -1995,8 +1995,18 @@ static void stat_size(struct dec *d)
 		mode = field_after(s, n, "stx_mode=");
 		size = field_after(s, n, "stx_size=");
 	}
-	if (!mode || !size || strncmp(mode, "S_IFREG", 7))
+	if (!mode || !size)
 		return;
+	if (strncmp(mode, "S_IFREG", 7)) {
+		/* -X raw and -X verbose: the octal number ("0100644") */
+		int64_t m = 0;
+		size_t j = 0;
+		while (mode + j < s + n && mode[j] >= '0' && mode[j] <= '7')
+			j++;
+		if (!j || mode[0] != '0' || num((struct span){ mode, j }, &m, NULL) ||
+		    (m & 0170000) != 0100000)
+			return;
+	}
 	size_t k = 0;
 	while (size + k < s + n && size[k] >= '0' && size[k] <= '9')
 		k++;
