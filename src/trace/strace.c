@@ -217,6 +217,7 @@ struct strace_parser {
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
 	uint64_t aio_next;              /* async ids given to iocbs        */
 	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
+	bool summary_seen;              /* a -c/-C summary table was read  */
 	struct tx_hms hms;              /* the last "HH:MM:SS" tx_clock15c read */
 	/* the names of calls the table does not know, one copy each (see
 	 * skip_name), by the slot of their words */
@@ -2440,6 +2441,7 @@ static int line_preamble(struct strace_parser *p, struct strace_src *src, char *
 	 * "------ ----", " 45.12    0.002567   12   200    3 pread64") */
 	if (len - nb >= 6 && !memcmp(line + nb, "% time", 6)) {
 		src->summary = true;
+		p->summary_seen = true;
 		return 1;
 	}
 	if (src->summary) {
@@ -3475,7 +3477,11 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 	if (!rc && !strace_parser_syscalls(p))
 		rc = rerr_set(e, -EINVAL, "%s: no syscalls found%s",
 			      in->nfiles ? in->files[0] : "(no files)",
-			      in->bad_lines ? " (all lines were malformed)" : "");
+			      in->bad_lines ? " (all lines were malformed)" :
+			      p->summary_seen ?
+					      " (only the summary table of strace -c: capture without"
+					      " -c, or with -C for both)" :
+					      "");
 out:
 	files_release(&fs);
 	free(heap);
@@ -3489,6 +3495,12 @@ static int strace_probe(const char *head, size_t len)
 {
 	size_t i = 0;
 	int total = 0, good = 0, results = 0;
+	/* strace -c alone: only its summary table; claimed, so that the
+	 * parse says what it is */
+	while (i < len && head[i] == '\n')
+		i++;
+	if (len - i >= 30 && !memcmp(head + i, "% time     seconds  usecs/call", 30))
+		return 60;
 	while (i < len && total < 40) {
 		const char *nl = memchr(head + i, '\n', len - i);
 		if (!nl)
