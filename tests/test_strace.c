@@ -294,6 +294,32 @@ static void test_absolute_with_relative(void **state)
 	assert_true(trace_strace.probe(t, strlen(t)) >= 60);
 }
 
+/* --absolute-timestamps=unix,precision:s prints whole epoch seconds (real
+ * captures of dd, with and without -f).  Before: with -f "expected a
+ * timestamp"; without, the seconds were taken for a pid column (one rank
+ * per second, named "pid 1795921836", every op at time 0). */
+static void test_epoch_whole_seconds(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1795921836 read(0</tmp/rb/work/big.txt>, \"0591785 line\"..., 524288) = 524288 <0.000065>");
+	FEED_OK(f, "1795921837 write(1</tmp/rb/work/dd9.out>, \"0591785 line\"..., 524288) = 524288 <0>");
+	FEED_OK(f, "30727 1795921829 close(3</tmp/rb/work/big.txt>) = 0 <0>");
+	FEED_OK(f, "30727      2 close(4) = 0");
+	FEED_OK(f, "4194304 close(5) = 0");
+	assert_int_equal(f->cap.n, 5);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].pid, -1);
+	assert_int_equal(e[0].ts_ns, 1795921836000000000ull);
+	assert_int_equal(e[0].dur_ns, 65000);
+	assert_int_equal(e[1].pid, -1);
+	assert_int_equal(e[1].ts_ns, 1795921837000000000ull);
+	assert_int_equal(e[2].pid, 30727);
+	assert_int_equal(e[2].ts_ns, 1795921829000000000ull);
+	assert_int_equal(e[3].pid, 30727);          /* -r, whole seconds */
+	assert_int_equal(e[4].pid, 4194304);        /* a pid column */
+	assert_int_equal(e[4].ts_ns, 0);
+}
+
 static void test_ff_file_pid(void **state)
 {
 	struct fx *f = *state;
@@ -1314,6 +1340,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stderr_pid_prefix_ttt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relative_and_none, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_absolute_with_relative, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_epoch_whole_seconds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ff_file_pid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished_resumed_interleaved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished_never_resumed, setup, teardown),

@@ -1049,6 +1049,15 @@ static const char *timestamp(const char *l, size_t len, size_t st, size_t *ip, i
 		*ts = ns;
 		*kind = ipart >= 100000000 ? TS_EPOCH : TS_REL;
 		i = st + u;
+	} else if (i > st && i - st <= 19 && i < len && l[i] == ' ') {
+		/* whole seconds (precision:s), after a pid column */
+		uint64_t sec = 0;
+		for (size_t k = st; k < i; k++)
+			sec = sec * 10 + (uint64_t)(l[k] - '0');
+		if (sec > UINT64_MAX / 1000000000ull)
+			return TS_EXPECTED;
+		*ts = sec * 1000000000ull;
+		*kind = sec >= 100000000 ? TS_EPOCH : TS_REL;
 	} else {
 		return TS_EXPECTED;
 	}
@@ -1110,6 +1119,17 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 		const char *gt = memchr(l + i, '>', len - i);
 		if (gt && (size_t)(gt - l) + 1 < len && gt[1] == ' ')
 			i = (size_t)(gt - l) + 1;
+	}
+	if (i > st && i < len && l[i] == ' ' && !*bracketed && !ovf && v >= 100000000 &&
+	    v <= UINT64_MAX / 1000000000ull && !(i + 1 < len && l[i + 1] >= '0' && l[i + 1] <= '9')) {
+		/* no pid is that large (PID_MAX_LIMIT is 4194304): epoch seconds
+		 * (--absolute-timestamps=unix,precision:s) without a pid column */
+		*ts = v * 1000000000ull;
+		*kind = TS_EPOCH;
+		while (i < len && l[i] == ' ')
+			i++;
+		*pos = skip_ip_and_number(l, len, i);
+		return NULL;
 	}
 	if (i > st && i < len && l[i] == ' ' && !*bracketed) {
 		/* a pid column */
