@@ -260,6 +260,66 @@ static void test_relative_and_none(void **state)
 	assert_int_equal(f->cap.ev[2].dur_ns, 0);
 }
 
+/* -r with -t, -tt or -ttt (strace 6: both printed, "(+ S.uuuuuu)" after
+ * the absolute time; real captures of perl, sh and dd): the absolute time
+ * is kept.  Before: "expected a syscall name", and the format was not
+ * detected. */
+static void test_absolute_with_relative(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "6378  03:04:06.527408 (+     0.000036) write(3</tmp/rb/work/perl2.out>, \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..., 5000) = 5000 <0.000029>");
+	FEED_OK(f, "7311  03:04:37 (+     0.000132) [  58] [00007fe8101213b8] vfork( <unfinished ...>");
+	FEED_OK(f, "7311  03:04:37 (+     0.000121) [  58] [00007fe8101213b8] <... vfork resumed>) = 7312");
+	FEED_OK(f, "1795921477.293250 (+     0.002291) write(1</tmp/rb/work/dd3.out>, \"18034063 line xxxx\\n08470054 line\"..., 262144) = 262144 <0.000152>");
+	FEED_OK(f, "[pid  7312] 03:04:38.428377 (+     0.000114) close(3) = 0 <0.000052>");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].pid, 6378);
+	assert_int_equal(e[0].call, SC_WRITE);
+	assert_int_equal(e[0].len, 5000);
+	assert_string_equal(e[0].fdpath, "/tmp/rb/work/perl2.out");
+	assert_int_equal(e[0].ts_ns, TOD(3, 4, 6, 527408));
+	assert_int_equal(e[1].call, SC_CLONE);
+	assert_int_equal(e[1].ret, 7312);
+	assert_int_equal(e[1].ts_ns, TOD(3, 4, 37, 0));
+	assert_int_equal(e[2].ret, 262144);
+	assert_int_equal(e[2].ts_ns, 1795921477293250000ull);
+	assert_int_equal(e[3].pid, 7312);
+	assert_int_equal(e[3].call, SC_CLOSE);
+	assert_int_equal(feed(f, "1  03:04:39.000001 (+ 0.000001 close(3) = 0"), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "timestamp"));
+	const char *t = "6378  03:04:06.522098 (+     0.000000) execve(\"/usr/bin/perl\", [\"perl\"], 0x7ffc /* 37 vars */) = 0 <0.000306>\n"
+			"6378  03:04:06.522394 (+     0.000194) brk(NULL) = 0x55dfc1f30000 <0.000003>\n"
+			"6378  03:04:06.527408 (+     0.000036) write(3</tmp/p.out>, \"xx\"..., 5000) = 5000 <0.000029>\n";
+	assert_true(trace_strace.probe(t, strlen(t)) >= 60);
+}
+
+/* --absolute-timestamps=unix,precision:s prints whole epoch seconds (real
+ * captures of dd, with and without -f).  Before: with -f "expected a
+ * timestamp"; without, the seconds were taken for a pid column (one rank
+ * per second, named "pid 1795921836", every op at time 0). */
+static void test_epoch_whole_seconds(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1795921836 read(0</tmp/rb/work/big.txt>, \"0591785 line\"..., 524288) = 524288 <0.000065>");
+	FEED_OK(f, "1795921837 write(1</tmp/rb/work/dd9.out>, \"0591785 line\"..., 524288) = 524288 <0>");
+	FEED_OK(f, "30727 1795921829 close(3</tmp/rb/work/big.txt>) = 0 <0>");
+	FEED_OK(f, "30727      2 close(4) = 0");
+	FEED_OK(f, "4194304 close(5) = 0");
+	assert_int_equal(f->cap.n, 5);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].pid, -1);
+	assert_int_equal(e[0].ts_ns, 1795921836000000000ull);
+	assert_int_equal(e[0].dur_ns, 65000);
+	assert_int_equal(e[1].pid, -1);
+	assert_int_equal(e[1].ts_ns, 1795921837000000000ull);
+	assert_int_equal(e[2].pid, 30727);
+	assert_int_equal(e[2].ts_ns, 1795921829000000000ull);
+	assert_int_equal(e[3].pid, 30727);          /* -r, whole seconds */
+	assert_int_equal(e[4].pid, 4194304);        /* a pid column */
+	assert_int_equal(e[4].ts_ns, 0);
+}
+
 static void test_ff_file_pid(void **state)
 {
 	struct fx *f = *state;
@@ -495,6 +555,37 @@ static void test_dups(void **state)
 	assert_int_equal(e[5].call, SC_SKIP);
 	assert_string_equal(e[5].name, "fcntl");
 	assert_int_equal(e[5].ret, 0x8002);
+}
+
+/* -X raw and -X verbose print fcntl's command and unlinkat's flags as
+ * numbers (real captures: python3 os.dup, bash, rm -r).  Before: the dup
+ * was skipped (writes on the new fd dropped as unknown_fd_ops) and the
+ * directory removal was an unlink. */
+static void test_numeric_consts(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "15835 03:01:14.132011 fcntl(4, 0x406, 0) = 7 <0.000007>");
+	FEED_OK(f, "18033 03:02:10.117560 fcntl(4, 0x406 /* F_DUPFD_CLOEXEC */, 0) = 7 <0.000004>");
+	FEED_OK(f, "17898 03:02:10.117560 fcntl(2, 0 /* F_DUPFD */, 10) = 11 <0.000004>");
+	FEED_OK(f, "17898 03:02:10.117561 fcntl(2, 0, 10) = 12");
+	FEED_OK(f, "17898 03:02:10.117562 fcntl(3, 0x3) = 0x38800 (flags O_RDONLY|O_NONBLOCK|O_LARGEFILE|O_NOFOLLOW|O_DIRECTORY)");
+	FEED_OK(f, "17898 03:02:10.117563 fcntl(3, 0x2 /* F_SETFD */, 0x1 /* FD_CLOEXEC */) = 0");
+	FEED_OK(f, "18053 03:02:10.489768 unlinkat(4, \"d2\", 0x200) = 0 <0.000185>");
+	FEED_OK(f, "18053 03:02:10.489769 unlinkat(4, \"f1\", 0) = 0 <0.000185>");
+	FEED_OK(f, "18053 03:02:10.489770 unlinkat(-100 /* AT_FDCWD */, \"d3\", 0x200 /* AT_REMOVEDIR */) = 0");
+	assert_int_equal(f->cap.n, 9);
+	struct sc_event *e = f->cap.ev;
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(e[i].call, SC_DUP);
+		assert_int_equal(e[i].ret, i < 2 ? 7 : 11 + i - 2);
+	}
+	assert_int_equal(e[0].fd, 4);
+	assert_int_equal(e[2].fd, 2);
+	assert_int_equal(e[4].call, SC_SKIP);
+	assert_int_equal(e[5].call, SC_SKIP);
+	assert_int_equal(e[6].call, SC_RMDIR);
+	assert_int_equal(e[7].call, SC_UNLINK);
+	assert_int_equal(e[8].call, SC_RMDIR);
 }
 
 static void test_other_lines(void **state)
@@ -738,6 +829,47 @@ static void test_close_range_chdir(void **state)
 	assert_int_equal(e[3].fd, 4);
 	assert_null(e[3].path);
 	assert_string_equal(e[3].fdpath, "/data");
+}
+
+/* -X raw and -X verbose print st_mode as a number (real captures of
+ * python3): a regular file's size is still carried.  Before: not. */
+static void test_stat_size_numeric_mode(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1 newfstatat(3, \"\", {st_mode=0100644, st_size=49959, ...}, 0x1000) = 0 <0.000003>");
+	FEED_OK(f, "1 newfstatat(3, \"\", {st_mode=0100644 /* S_IFREG|0644 */, st_size=832, ...}, 0x1000 /* AT_EMPTY_PATH */) = 0");
+	FEED_OK(f, "1 newfstatat(-100, \"rmt\", {st_mode=040755, st_size=4096, ...}, 0x100) = 0");
+	FEED_OK(f, "1 newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=7, ...}, AT_EMPTY_PATH) = 0");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_true(e[0].opflags & OPF_STAT_SIZE);
+	assert_int_equal(e[0].len, 49959);
+	assert_true(e[1].opflags & OPF_STAT_SIZE);
+	assert_int_equal(e[1].len, 832);
+	assert_false(e[2].opflags & OPF_STAT_SIZE);     /* a directory */
+	assert_true(e[3].opflags & OPF_STAT_SIZE);
+	assert_int_equal(e[3].len, 7);
+}
+
+/* io_submit under -X raw and -X verbose (real captures of fio --ioengine=
+ * libaio): the opcode is a number.  Before: every iocb was skipped as
+ * "io_submit:other" (1 MiB of writes lost). */
+static void test_io_submit_numeric_opcode(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "28299 03:06:15.093397 io_submit(0x7f012a3db000, 1, [{aio_data=0, aio_lio_opcode=1, aio_fildes=6</tmp/rb/work/fio/a.0.0>, aio_buf=\"\\0\\340\\0\\0\"..., aio_nbytes=8192, aio_offset=57344}]) = 1 <0.000021>");
+	FEED_OK(f, "28915 03:06:36.982609 io_submit(0x7f31bca15000, 1, [{aio_data=0, aio_lio_opcode=0 /* IOCB_CMD_PREAD */, aio_fildes=6</tmp/rb/work/fio/a.0.0>, aio_buf=0x55aab66817e0, aio_nbytes=8192, aio_offset=57344}]) = 1 <0.000273>");
+	FEED_OK(f, "28915 03:06:36.982610 io_submit(0x7f31bca15000, 2, [{aio_data=0, aio_lio_opcode=0x3, aio_fildes=6}, {aio_data=0, aio_lio_opcode=6 /* IOCB_CMD_NOOP */, aio_fildes=6}]) = 2");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_AWRITE);
+	assert_int_equal(e[0].len, 8192);
+	assert_int_equal(e[0].offset, 57344);
+	assert_string_equal(e[0].fdpath, "/tmp/rb/work/fio/a.0.0");
+	assert_int_equal(e[1].call, SC_AREAD);
+	assert_int_equal(e[1].len, 8192);
+	assert_int_equal(e[2].call, SC_FDATASYNC);
+	assert_int_equal(e[3].call, SC_SKIP);
 }
 
 static void test_io_submit(void **state)
@@ -1207,6 +1339,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_decorations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stderr_pid_prefix_ttt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relative_and_none, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_absolute_with_relative, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_epoch_whole_seconds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ff_file_pid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished_resumed_interleaved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unfinished_never_resumed, setup, teardown),
@@ -1217,6 +1351,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_iovecs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seeks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_numeric_consts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_cut_by_attached, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clone_adoption, setup, teardown),
@@ -1224,6 +1359,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_io_submit_numeric_opcode, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stat_size_numeric_mode, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_range_chdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_more_flags, setup, teardown),

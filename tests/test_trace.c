@@ -272,6 +272,19 @@ static void test_ops_passthrough_and_errors(void **state)
 	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "cannot tell the trace format"));
 
+	/* strace -c alone (real capture of dd): only the summary table.
+	 * Before: "cannot tell the trace format" */
+	put("c_only.txt", "% time     seconds  usecs/call     calls    errors syscall\n"
+			  "------ ----------- ----------- --------- --------- ----------------\n"
+			  " 34.65    0.001256         157         8           read\n"
+			  " 29.57    0.001072         268         4           write\n"
+			  " 14.29    0.000518          16        32        13 openat\n"
+			  "------ ----------- ----------- --------- --------- ----------------\n"
+			  "100.00    0.003625          36        99        15 total\n");
+	arg[0] = (char *)tp("c_only.txt");
+	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "c_only.txt: no syscalls found (only the summary table of strace -c"));
+
 	put("empty.txt", "");
 	arg[0] = (char *)tp("empty.txt");
 	o.format = "strace";

@@ -217,6 +217,7 @@ struct strace_parser {
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
 	uint64_t aio_next;              /* async ids given to iocbs        */
 	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
+	bool summary_seen;              /* a -c/-C summary table was read  */
 	struct tx_hms hms;              /* the last "HH:MM:SS" tx_clock15c read */
 	/* the names of calls the table does not know, one copy each (see
 	 * skip_name), by the slot of their words */
@@ -1048,6 +1049,15 @@ static const char *timestamp(const char *l, size_t len, size_t st, size_t *ip, i
 		*ts = ns;
 		*kind = ipart >= 100000000 ? TS_EPOCH : TS_REL;
 		i = st + u;
+	} else if (i > st && i - st <= 19 && i < len && l[i] == ' ') {
+		/* whole seconds (precision:s), after a pid column */
+		uint64_t sec = 0;
+		for (size_t k = st; k < i; k++)
+			sec = sec * 10 + (uint64_t)(l[k] - '0');
+		if (sec > UINT64_MAX / 1000000000ull)
+			return TS_EXPECTED;
+		*ts = sec * 1000000000ull;
+		*kind = sec >= 100000000 ? TS_EPOCH : TS_REL;
 	} else {
 		return TS_EXPECTED;
 	}
@@ -1110,6 +1120,17 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 		if (gt && (size_t)(gt - l) + 1 < len && gt[1] == ' ')
 			i = (size_t)(gt - l) + 1;
 	}
+	if (i > st && i < len && l[i] == ' ' && !*bracketed && !ovf && v >= 100000000 &&
+	    v <= UINT64_MAX / 1000000000ull && !(i + 1 < len && l[i + 1] >= '0' && l[i + 1] <= '9')) {
+		/* no pid is that large (PID_MAX_LIMIT is 4194304): epoch seconds
+		 * (--absolute-timestamps=unix,precision:s) without a pid column */
+		*ts = v * 1000000000ull;
+		*kind = TS_EPOCH;
+		while (i < len && l[i] == ' ')
+			i++;
+		*pos = skip_ip_and_number(l, len, i);
+		return NULL;
+	}
 	if (i > st && i < len && l[i] == ' ' && !*bracketed) {
 		/* a pid column */
 		if (ovf || v > INT64_MAX)
@@ -1131,6 +1152,17 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 			return why;
 	} else {
 		i = st;
+	}
+	if (*kind != TS_NONE && i + 1 < len && l[i] == '(' && l[i + 1] == '+') {
+		/* -r with -t, -tt or -ttt: "(+     0.000194) " after the time
+		 * of day or epoch, which is kept */
+		size_t j = i + 2;
+		while (j < len && (l[j] == ' ' || l[j] == '.' || (l[j] >= '0' && l[j] <= '9')))
+			j++;
+		if (j + 1 >= len || l[j] != ')' || l[j + 1] != ' ')
+			return TS_EXPECTED;
+		for (i = j + 1; i < len && l[i] == ' '; i++)
+			;
 	}
 	*pos = skip_ip_and_number(l, len, i);
 	return NULL;
@@ -1486,14 +1518,31 @@ static int one_iocb(struct strace_parser *p, const struct sc_event *ev, struct s
 	x.len = nbytes > 0 ? (uint64_t)nbytes : 0;
 	x.async_id = 0;
 #define OPIS(lit) (op.n == sizeof(lit) - 1 && !memcmp(op.s, lit, op.n))
-	if (OPIS("IOCB_CMD_PREAD") || OPIS("IOCB_CMD_PWRITE")) {
-		x.call = OPIS("IOCB_CMD_PREAD") ? SC_AREAD : SC_AWRITE;
-	} else if (OPIS("IOCB_CMD_PREADV") || OPIS("IOCB_CMD_PWRITEV")) {
-		x.call = OPIS("IOCB_CMD_PREADV") ? SC_AREAD : SC_AWRITE;
+	/* the opcode by name, or as a number (-X raw "1", -X verbose "1" and
+	 * a comment): PREAD 0, PWRITE 1, FSYNC 2, FDSYNC 3, PREADV 7, PWRITEV 8 */
+	int64_t opv = -1;
+	if (OPIS("IOCB_CMD_PREAD"))
+		opv = 0;
+	else if (OPIS("IOCB_CMD_PWRITE"))
+		opv = 1;
+	else if (OPIS("IOCB_CMD_FSYNC"))
+		opv = 2;
+	else if (OPIS("IOCB_CMD_FDSYNC"))
+		opv = 3;
+	else if (OPIS("IOCB_CMD_PREADV"))
+		opv = 7;
+	else if (OPIS("IOCB_CMD_PWRITEV"))
+		opv = 8;
+	else if (num(op, &opv, NULL))
+		opv = -1;
+	if (opv == 0 || opv == 1) {
+		x.call = opv == 0 ? SC_AREAD : SC_AWRITE;
+	} else if (opv == 7 || opv == 8) {
+		x.call = opv == 7 ? SC_AREAD : SC_AWRITE;
 		x.iovcnt = nbytes > 0 ? (uint32_t)nbytes : 1;
 		x.len = !iovsum(buf, &sum, &trunc) ? sum : 0;
-	} else if (OPIS("IOCB_CMD_FSYNC") || OPIS("IOCB_CMD_FDSYNC")) {
-		x.call = OPIS("IOCB_CMD_FSYNC") ? SC_FSYNC : SC_FDATASYNC;
+	} else if (opv == 2 || opv == 3) {
+		x.call = opv == 2 ? SC_FSYNC : SC_FDATASYNC;
 		x.offset = SC_NOOFF;
 	} else {
 		x.call = SC_SKIP;
@@ -1709,8 +1758,12 @@ static int sh_dup2(struct dec *d)
 static int sh_fcntl(struct dec *d)
 {
 	struct span c = trim(arg(d, 1));
+	int64_t v;
+	/* -X raw / -X verbose print the command as a number: F_DUPFD is 0,
+	 * F_DUPFD_CLOEXEC 1030 */
 	if ((c.n == 7 && !memcmp(c.s, "F_DUPFD", 7)) ||
-	    (c.n == 15 && !memcmp(c.s, "F_DUPFD_CLOEXEC", 15)))
+	    (c.n == 15 && !memcmp(c.s, "F_DUPFD_CLOEXEC", 15)) ||
+	    (!num(c, &v, NULL) && (v == 0 || v == 1030)))
 		return fd_at(d, 0, &d->ev.fd, &d->ev.fdpath) ? DEC_BAD : DEC_EMIT;
 	d->ev.call = SC_SKIP;
 	return DEC_EMIT;
@@ -1719,7 +1772,9 @@ static int sh_fcntl(struct dec *d)
 static int sh_unlinkat(struct dec *d)
 {
 	struct span f = arg(d, 2);
-	if (memmem(f.s, f.n, "AT_REMOVEDIR", 12))
+	int64_t v;
+	/* -X raw: AT_REMOVEDIR is 0x200 */
+	if (memmem(f.s, f.n, "AT_REMOVEDIR", 12) || (!num(f, &v, NULL) && (v & 0x200)))
 		d->ev.call = SC_RMDIR;
 	return DEC_EMIT;
 }
@@ -1961,8 +2016,18 @@ static void stat_size(struct dec *d)
 		mode = field_after(s, n, "stx_mode=");
 		size = field_after(s, n, "stx_size=");
 	}
-	if (!mode || !size || strncmp(mode, "S_IFREG", 7))
+	if (!mode || !size)
 		return;
+	if (strncmp(mode, "S_IFREG", 7)) {
+		/* -X raw and -X verbose: the octal number ("0100644") */
+		int64_t m = 0;
+		size_t j = 0;
+		while (mode + j < s + n && mode[j] >= '0' && mode[j] <= '7')
+			j++;
+		if (!j || mode[0] != '0' || num((struct span){ mode, j }, &m, NULL) ||
+		    (m & 0170000) != 0100000)
+			return;
+	}
 	size_t k = 0;
 	while (size + k < s + n && size[k] >= '0' && size[k] <= '9')
 		k++;
@@ -2396,6 +2461,7 @@ static int line_preamble(struct strace_parser *p, struct strace_src *src, char *
 	 * "------ ----", " 45.12    0.002567   12   200    3 pread64") */
 	if (len - nb >= 6 && !memcmp(line + nb, "% time", 6)) {
 		src->summary = true;
+		p->summary_seen = true;
 		return 1;
 	}
 	if (src->summary) {
@@ -2818,6 +2884,8 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 			      len, e);
 	return 1;
 general:
+	if (line[i] == '(')
+		return 0;       /* -r with -tt: prefix() reads "(+ S.uuuuuu)" */
 	/* for the general way: the prefix as prefix_read() reads it */
 	*x = (struct sprefix){ .line = line, .len = len, .why = NULL, .pos = i, .pid = rawpid,
 			       .bracketed = 0, .kind = TS_TOD, .ts = ts };
@@ -3429,7 +3497,11 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 	if (!rc && !strace_parser_syscalls(p))
 		rc = rerr_set(e, -EINVAL, "%s: no syscalls found%s",
 			      in->nfiles ? in->files[0] : "(no files)",
-			      in->bad_lines ? " (all lines were malformed)" : "");
+			      in->bad_lines ? " (all lines were malformed)" :
+			      p->summary_seen ?
+					      " (only the summary table of strace -c: capture without"
+					      " -c, or with -C for both)" :
+					      "");
 out:
 	files_release(&fs);
 	free(heap);
@@ -3443,6 +3515,12 @@ static int strace_probe(const char *head, size_t len)
 {
 	size_t i = 0;
 	int total = 0, good = 0, results = 0;
+	/* strace -c alone: only its summary table; claimed, so that the
+	 * parse says what it is */
+	while (i < len && head[i] == '\n')
+		i++;
+	if (len - i >= 30 && !memcmp(head + i, "% time     seconds  usecs/call", 30))
+		return 60;
 	while (i < len && total < 40) {
 		const char *nl = memchr(head + i, '\n', len - i);
 		if (!nl)
