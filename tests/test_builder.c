@@ -709,6 +709,60 @@ static void test_rwf_append(void **state)
 	assert_int_equal(o[8].offset, 10);
 }
 
+/* fcntl(F_SETFL) on an open file description (through a dup of it too):
+ * a setfl op with the changeable flags it set; from a successful one on,
+ * writes append (or not) as it says; a failed one is kept as traced but
+ * changes nothing; an implicit open in another rank carries the flags. */
+static void test_setfl(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/a", O_RDWR | O_CREAT | O_DIRECT, 3);
+	op_rw(f, 1, SC_WRITE, 3, 1000, SC_NOOFF, 1000);       /* at 0, pos 1000 */
+	op_rw(f, 1, SC_WRITE, 3, 100, 5000, 100);             /* size 5100 */
+	op_dup2(f, 1, 3, 5);
+	struct sc_event ev = ev0(f, 1, SC_SETFL);
+	ev.fd = 5;
+	ev.flags = O_RDWR | O_APPEND | O_LARGEFILE;           /* O_DIRECT cleared */
+	ev.ret = 0;
+	feed(f, &ev);
+	op_rw(f, 1, SC_WRITE, 3, 10, SC_NOOFF, 10);           /* appends: at 5100 */
+	ev = ev0(f, 1, SC_SETFL);
+	ev.fd = 3;
+	ev.flags = 0;
+	ev.ret = -EBADF;                                      /* failed: still O_APPEND */
+	feed(f, &ev);
+	op_rw(f, 1, SC_WRITE, 3, 10, SC_NOOFF, 10);           /* at 5110 */
+	ev = ev0(f, 1, SC_SETFL);
+	ev.fd = 3;
+	ev.flags = O_RDWR;
+	ev.ret = 0;
+	feed(f, &ev);
+	op_rw(f, 1, SC_WRITE, 3, 10, SC_NOOFF, 10);           /* at the position: 5120 */
+	op_rw(f, 1, SC_WRITE, 3, 10, 0, 10);                  /* pwrite: at 0 */
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 10);
+	assert_int_equal(o[3].kind, OP_SETFL);
+	assert_int_equal(o[3].handle, o[0].handle);           /* the dup's description */
+	assert_int_equal(o[3].oflags, O_APPEND);
+	assert_int_equal(o[3].result, 0);
+	assert_int_equal(o[4].offset, 5100);
+	assert_true(o[4].flags & OPF_APPEND);
+	assert_int_equal(o[5].kind, OP_SETFL);
+	assert_int_equal(o[5].oflags, 0);
+	assert_int_equal(o[5].result, -EBADF);
+	assert_int_equal(o[6].offset, 5110);
+	assert_true(o[6].flags & OPF_APPEND);
+	assert_int_equal(o[7].kind, OP_SETFL);
+	assert_int_equal(o[8].offset, 5120);
+	assert_false(o[8].flags & OPF_APPEND);
+	assert_int_equal(o[9].offset, 0);
+	assert_false(o[9].flags & OPF_APPEND);
+	char buf[32];
+	assert_string_equal(opstream_info(&f->s, "skipped_calls", buf, sizeof(buf)), "0");
+}
+
 /* strace -y: the file the kernel opened is the identity, and a directory
  * reached through a symlink is learnt as an alias for the calls that only
  * name paths (issue 11); an open found where it is spelled undoes an alias
@@ -1174,6 +1228,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_huge_request_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relative_cwd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rwf_append, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_setfl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolved_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fast_path_same_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_cache_same_ops, setup, teardown),

@@ -588,6 +588,34 @@ static void test_numeric_consts(void **state)
 	assert_int_equal(e[8].call, SC_RMDIR);
 }
 
+/* fcntl(F_SETFL) with its flags, symbolic (dd oflag=direct before its
+ * last, partial block), -X raw and -X verbose; F_GETFL and a flag word
+ * that cannot be read stay counted calls */
+static void test_setfl(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "4242  10:00:00.000001 fcntl(1</t/out>, F_SETFL, O_WRONLY|O_SYNC|O_LARGEFILE) = 0 <0.000004>");
+	FEED_OK(f, "4242  10:00:00.000002 fcntl(3, 0x4, 0x4c02) = 0");
+	FEED_OK(f, "4242  10:00:00.000003 fcntl(3, 0x4 /* F_SETFL */, 0x400 /* O_APPEND */) = -1 EBADF (Bad file descriptor)");
+	FEED_OK(f, "4242  10:00:00.000004 fcntl(3, F_GETFL) = 0x8401 (flags O_WRONLY|O_APPEND|O_LARGEFILE)");
+	FEED_OK(f, "4242  10:00:00.000005 fcntl(3, F_SETFL, O_BOGUS) = 0");
+	assert_int_equal(f->cap.n, 5);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_SETFL);
+	assert_int_equal(e[0].fd, 1);
+	assert_string_equal(e[0].fdpath, "/t/out");
+	assert_int_equal(e[0].flags, 01 | 04010000 | 0100000);
+	assert_int_equal(e[0].ret, 0);
+	assert_int_equal(e[1].call, SC_SETFL);
+	assert_int_equal(e[1].fd, 3);
+	assert_int_equal(e[1].flags, 0x4c02);
+	assert_int_equal(e[2].call, SC_SETFL);
+	assert_int_equal(e[2].flags, 0x400);
+	assert_int_equal(e[2].ret, -EBADF);
+	assert_int_equal(e[3].call, SC_SKIP);
+	assert_int_equal(e[4].call, SC_SKIP);
+}
+
 static void test_other_lines(void **state)
 {
 	struct fx *f = *state;
@@ -1352,6 +1380,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_seeks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_numeric_consts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_setfl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_cut_by_attached, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clone_adoption, setup, teardown),

@@ -46,6 +46,7 @@ enum sc_call {
 	SC_CLOSE_RANGE,/* fds fd..fd2 closed (close_range); flags CLOSE_RANGE_* */
 	SC_CHDIR,      /* cwd := path (chdir), or fd's path (fchdir)         */
 	SC_LINK,       /* hard link: path -> path2                           */
+	SC_SETFL,      /* fcntl(F_SETFL): fd, flags = the new status flags   */
 };
 
 #define SC_AT_FDCWD (-100)

@@ -33,6 +33,7 @@ enum op_kind {
 	OP_BARRIER,   /* traced MPI barrier (aux = barrier sequence number)      */
 	OP_MMAP,      /* file mapped by the application: flagged, not replayable */
 	OP_LINK,      /* hard link: file -> aux (second path id)                 */
+	OP_SETFL,     /* fcntl(F_SETFL): handle, oflags = its flags from now on  */
 	OP__COUNT
 };
 

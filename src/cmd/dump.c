@@ -59,8 +59,9 @@ static void extra(char *buf, size_t len, const struct op *op)
 	} while (0)
 
 	buf[0] = 0;
-	if (k == OP_OPEN) {
+	if (k == OP_OPEN || k == OP_SETFL)
 		ADD("oflags=0x%" PRIx32, op->oflags);
+	if (k == OP_OPEN) {
 		ADD("mode=0%" PRIo32, op->aux);
 	} else if (k == OP_MKDIR) {
 		ADD("mode=0%" PRIo32, op->aux);

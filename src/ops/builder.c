@@ -1117,6 +1117,13 @@ static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev,
 		op.offset = ev->offset > 0 ? (uint64_t)ev->offset : 0;
 		op.len = ev->len;
 		b->st.mmaps++;
+	} else if (k == OP_SETFL) {
+		/* the flags F_SETFL can change (Linux): later writes append or
+		 * not, and a rank's implicit open of this description has them */
+		const uint32_t bits = O_APPEND | O_ASYNC | O_DIRECT | O_NOATIME | O_NONBLOCK;
+		op.oflags = (uint32_t)ev->flags & bits;
+		if (ev->ret == 0)
+			o->oflags = (o->oflags & ~bits) | op.oflags;
 	} else if (k == OP_FDATASYNC && ev->name && !strcmp(ev->name, "sync_file_range")) {
 		b->sfr_as_fdatasync++;
 	}
@@ -1443,7 +1450,7 @@ static int do_barrier(struct builder *b, struct proc *p, const struct sc_event *
 /* The op kind of the calls recorded as one op on the fd / on a path. */
 static const uint8_t fd_kind[] = {
 	[SC_FTRUNCATE] = OP_FTRUNCATE, [SC_FSYNC] = OP_FSYNC, [SC_FDATASYNC] = OP_FDATASYNC,
-	[SC_FALLOCATE] = OP_FALLOCATE, [SC_MMAP] = OP_MMAP,
+	[SC_FALLOCATE] = OP_FALLOCATE, [SC_MMAP] = OP_MMAP, [SC_SETFL] = OP_SETFL,
 };
 static const uint8_t path_kind[] = {
 	[SC_UNLINK] = OP_UNLINK, [SC_RENAME] = OP_RENAME, [SC_MKDIR] = OP_MKDIR,

@@ -1038,6 +1038,32 @@ static int do_resize(struct wstate *ws, uint64_t idx, const struct op *op)
 	return meta_done(ws, idx, RC_META, res, t0);
 }
 
+/* fcntl(F_SETFL) as traced: the status flags Linux lets a process change
+ * on an open file (O_APPEND, O_DIRECT, O_NOATIME, O_NONBLOCK) set to the
+ * op's, the others kept.  With --direct a handle open with O_DIRECT keeps
+ * it (every data op direct, as asked); e.g. dd oflag=direct clears
+ * O_DIRECT before its last, partial block. */
+static int do_setfl(struct wstate *ws, uint64_t idx, const struct op *op)
+{
+	const int bits = O_APPEND | O_DIRECT | O_NOATIME | O_NONBLOCK;
+	int fd = op_fd(ws, op), cur, res;
+	uint64_t t0;
+
+	if (fd < 0)
+		return 0;
+	t0 = op_now(ws);
+	cur = fcntl(fd, F_GETFL);
+	if (cur < 0) {
+		res = -errno;
+	} else {
+		int nf = (cur & ~bits) | ((int)op->oflags & bits);
+		if (ws->c->o->direct)
+			nf |= cur & O_DIRECT;
+		res = fcntl(fd, F_SETFL, nf) < 0 ? -errno : 0;
+	}
+	return meta_done(ws, idx, RC_META, res, t0);
+}
+
 static int do_stat(struct wstate *ws, uint64_t idx, const struct op *op)
 {
 	uint64_t t0 = op_now(ws);
@@ -1185,6 +1211,8 @@ static int dispatch(struct wstate *ws, uint64_t i, const struct op *op)
 		return do_close(ws, i, op);
 	case OP_FTRUNCATE: case OP_FALLOCATE:
 		return do_resize(ws, i, op);
+	case OP_SETFL:
+		return do_setfl(ws, i, op);
 	case OP_STAT:
 		return do_stat(ws, i, op);
 	case OP_UNLINK: case OP_RENAME: case OP_MKDIR: case OP_RMDIR: case OP_LINK:

@@ -1765,6 +1765,14 @@ static int sh_fcntl(struct dec *d)
 	    (c.n == 15 && !memcmp(c.s, "F_DUPFD_CLOEXEC", 15)) ||
 	    (!num(c, &v, NULL) && (v == 0 || v == 1030)))
 		return fd_at(d, 0, &d->ev.fd, &d->ev.fdpath) ? DEC_BAD : DEC_EMIT;
+	/* F_SETFL (4): the new file status flags, symbolic or a number
+	 * ("O_WRONLY|O_SYNC|O_LARGEFILE", "0x101001"); the builder keeps
+	 * what Linux lets it change (O_APPEND, O_DIRECT, ...) */
+	if (((c.n == 7 && !memcmp(c.s, "F_SETFL", 7)) || (!num(c, &v, NULL) && v == 4)) &&
+	    !strace_oflags(arg(d, 2).s, arg(d, 2).n, &d->ev.flags)) {
+		d->ev.call = SC_SETFL;
+		return fd_at(d, 0, &d->ev.fd, &d->ev.fdpath) ? DEC_BAD : DEC_EMIT;
+	}
 	d->ev.call = SC_SKIP;
 	return DEC_EMIT;
 }
