@@ -739,6 +739,17 @@ static void test_setfl(void **state)
 	feed(f, &ev);
 	op_rw(f, 1, SC_WRITE, 3, 10, SC_NOOFF, 10);           /* at the position: 5120 */
 	op_rw(f, 1, SC_WRITE, 3, 10, 0, 10);                  /* pwrite: at 0 */
+	/* a socket's O_NONBLOCK, a descriptor never seen: counted calls */
+	ev = ev0(f, 1, SC_SETFL);
+	ev.fd = 7;
+	ev.fdpath = "socket:[4242]";
+	ev.flags = O_RDWR | O_NONBLOCK;
+	ev.ret = 0;
+	ev.name = "fcntl";
+	feed(f, &ev);
+	ev.fd = 9;
+	ev.fdpath = NULL;
+	feed(f, &ev);
 	finish(f);
 	uint64_t n;
 	const struct op *o = rank_ops(f, 0, &n);
@@ -760,7 +771,9 @@ static void test_setfl(void **state)
 	assert_int_equal(o[9].offset, 0);
 	assert_false(o[9].flags & OPF_APPEND);
 	char buf[32];
-	assert_string_equal(opstream_info(&f->s, "skipped_calls", buf, sizeof(buf)), "0");
+	assert_string_equal(opstream_info(&f->s, "skipped_calls", buf, sizeof(buf)), "2");
+	assert_string_equal(opstream_info(&f->s, "skipped.fcntl", buf, sizeof(buf)), "2");
+	assert_string_equal(opstream_info(&f->s, "unknown_fd_ops", buf, sizeof(buf)), "0");
 }
 
 /* strace -y: the file the kernel opened is the identity, and a directory

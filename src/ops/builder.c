@@ -1450,7 +1450,7 @@ static int do_barrier(struct builder *b, struct proc *p, const struct sc_event *
 /* The op kind of the calls recorded as one op on the fd / on a path. */
 static const uint8_t fd_kind[] = {
 	[SC_FTRUNCATE] = OP_FTRUNCATE, [SC_FSYNC] = OP_FSYNC, [SC_FDATASYNC] = OP_FDATASYNC,
-	[SC_FALLOCATE] = OP_FALLOCATE, [SC_MMAP] = OP_MMAP, [SC_SETFL] = OP_SETFL,
+	[SC_FALLOCATE] = OP_FALLOCATE, [SC_MMAP] = OP_MMAP,
 };
 static const uint8_t path_kind[] = {
 	[SC_UNLINK] = OP_UNLINK, [SC_RENAME] = OP_RENAME, [SC_MKDIR] = OP_MKDIR,
@@ -1493,6 +1493,16 @@ static int dispatch(struct builder *b, struct proc *p, const struct sc_event *ev
 		return do_chdir(b, p, ev);
 	case SC_BARRIER:
 		return do_barrier(b, p, ev);
+	case SC_SETFL: {
+		/* on a file (open here, or one -y names): a setfl op; on a
+		 * socket, pipe, device or a descriptor never seen (O_NONBLOCK
+		 * on the MPI runtime's sockets), a call counted as before */
+		const struct ofd *o = fd_get(p, ev->fd);
+		if (o ? !o->special : ev->fdpath && ev->fdpath[0] == '/' && !is_special(ev->fdpath))
+			return do_fdop(b, p, ev, OP_SETFL);
+		b->st.skipped_calls++;
+		return count_skip(b, ev->name);
+	}
 	default:
 		return 1;
 	}
