@@ -12,6 +12,7 @@
 #include "cmd/cmds.h"
 #include "cmd/common.h"
 #include "cmd/options.h"
+#include "report/jsontext.h"
 #include "report/report.h"
 #include "report/stat.h"
 #include "trace/trace.h"
@@ -114,8 +115,8 @@ static json_t *json_extra(const struct opstream *s, const struct stat_report *r,
 
 	for (size_t i = 0; i < r->nfr; i++) {
 		const struct stat_file_rank *f = &r->fr[i];
-		json_array_append_new(a, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I}",
-			"path", opstream_path(s, f->file), "rank", (json_int_t)f->rank,
+		json_array_append_new(a, json_pack("{s:o,s:I,s:I,s:I,s:I,s:I}",
+			"path", json_text_str(opstream_path(s, f->file)), "rank", (json_int_t)f->rank,
 			"reads", (json_int_t)f->reads, "writes", (json_int_t)f->writes,
 			"bytes_read", (json_int_t)f->bytes_read,
 			"bytes_written", (json_int_t)f->bytes_written));
@@ -127,7 +128,7 @@ static json_t *json_extra(const struct opstream *s, const struct stat_report *r,
 		json_t *rk = json_array();
 		for (uint32_t k = 0; k < h->nranks; k++)
 			json_array_append_new(rk, jint(h->ranks[k]));
-		json_array_append_new(a, json_pack("{s:s,s:I,s:o,s:I,s:I}", "host", h->name,
+		json_array_append_new(a, json_pack("{s:o,s:I,s:o,s:I,s:I}", "host", json_text_str(h->name),
 			"nranks", (json_int_t)h->nranks, "ranks", rk,
 			"bytes_read", (json_int_t)h->bytes_read,
 			"bytes_written", (json_int_t)h->bytes_written));
@@ -136,7 +137,7 @@ static json_t *json_extra(const struct opstream *s, const struct stat_report *r,
 	a = json_array();
 	for (uint32_t i = 0; i < r->nostsets; i++) {
 		const struct stat_ostset *o = &r->ostsets[i];
-		json_array_append_new(a, json_pack("{s:s,s:I,s:I,s:I}", "osts", o->osts,
+		json_array_append_new(a, json_pack("{s:o,s:I,s:I,s:I}", "osts", json_text_str(o->osts),
 			"files", (json_int_t)o->nfiles, "bytes_read", (json_int_t)o->bytes_read,
 			"bytes_written", (json_int_t)o->bytes_written));
 	}
@@ -161,15 +162,15 @@ static void note_json_cb(const char *key, size_t klen, const char *val, size_t v
 	if (is_uint(val, vlen))
 		v = json_integer((json_int_t)strtoull(val, NULL, 10));
 	else
-		v = json_stringn(val, vlen);
+		v = json_text_strn(val, vlen);
 	if (own_section(key, klen)) {
 		json_decref(v);
 		return;
 	}
 	if (!strncmp(k, SKIP_PREFIX, strlen(SKIP_PREFIX)) && k[strlen(SKIP_PREFIX)])
-		json_object_set_new(nj->skipped, k + strlen(SKIP_PREFIX), v);
+		json_text_set(nj->skipped, k + strlen(SKIP_PREFIX), v);
 	else
-		json_object_set_new(nj->notes, k, v);
+		json_text_set(nj->notes, k, v);
 }
 
 static json_t *json_notes(const struct loaded_trace *lt, const struct stat_report *r)
@@ -185,7 +186,7 @@ static json_t *json_notes(const struct loaded_trace *lt, const struct stat_repor
 		if (!json_object_get(nj.notes, "bad_lines"))
 			json_object_set_new(nj.notes, "bad_lines", jint(lt->res.bad_lines));
 		if (lt->res.first_bad[0])
-			json_object_set_new(nj.notes, "first_bad", json_string(lt->res.first_bad));
+			json_object_set_new(nj.notes, "first_bad", json_text_str(lt->res.first_bad));
 	}
 	return nj.notes;
 }
@@ -207,7 +208,7 @@ static int print_json(const struct loaded_trace *lt, const struct stat_report *r
 	double rf, wf;
 	int rc = 0;
 
-	json_object_set_new(root, "format", json_string(stream_format(lt, fbuf, sizeof(fbuf))));
+	json_object_set_new(root, "format", json_text_str(stream_format(lt, fbuf, sizeof(fbuf))));
 	json_object_set_new(root, "ranks", jint(r->nranks));
 	json_object_set_new(root, "ops_total", jint(r->nops));
 	json_object_set_new(root, "failed_ops", jint(r->failed_ops));
@@ -234,7 +235,7 @@ static int print_json(const struct loaded_trace *lt, const struct stat_report *r
 	{
 		char inc[128];
 		const char *iv = opstream_info(&lt->s, "incomplete", inc, sizeof(inc));
-		json_object_set_new(root, "incomplete", iv && *iv ? json_string(iv) : json_false());
+		json_object_set_new(root, "incomplete", iv && *iv ? json_text_str(iv) : json_false());
 	}
 	json_object_set_new(root, "files_shared", jint(r->files_shared));
 	json_object_set_new(root, "files_private", jint(r->nfiles - r->files_shared - r->files_failed));
@@ -242,18 +243,18 @@ static int print_json(const struct loaded_trace *lt, const struct stat_report *r
 	a = json_array();
 	for (uint32_t i = 0; i < r->nfiles; i++) {
 		const struct stat_file *f = &r->files[i];
-		json_array_append_new(a, json_pack("{s:s,s:b,s:I,s:I,s:I,s:I,s:b,s:o}",
-			"path", f->path, "shared", f->nranks > 1, "ranks", (json_int_t)f->nranks,
+		json_array_append_new(a, json_pack("{s:o,s:b,s:I,s:I,s:I,s:I,s:b,s:o}",
+			"path", json_text_str(f->path), "shared", f->nranks > 1, "ranks", (json_int_t)f->nranks,
 			"ops", (json_int_t)f->ops, "bytes_read", (json_int_t)f->bytes_read,
 			"bytes_written", (json_int_t)f->bytes_written, "truncated_name", f->truncated,
-			"osts", f->osts ? json_string(f->osts) : json_null()));
+			"osts", f->osts ? json_text_str(f->osts) : json_null()));
 	}
 	json_object_set_new(root, "files", a);
 	a = json_array();
 	for (uint32_t i = 0; i < r->nranks; i++) {
 		const struct stat_rank *k = &r->ranks[i];
-		json_t *o = json_pack("{s:I,s:s,s:s,s:I,s:I,s:I,s:I,s:I}",
-			"rank", (json_int_t)k->id, "name", k->name, "host", k->host, "pid", (json_int_t)k->pid,
+		json_t *o = json_pack("{s:I,s:o,s:o,s:I,s:I,s:I,s:I,s:I}",
+			"rank", (json_int_t)k->id, "name", json_text_str(k->name), "host", json_text_str(k->host), "pid", (json_int_t)k->pid,
 			"ops", (json_int_t)k->ops, "bytes_read", (json_int_t)k->bytes_read,
 			"bytes_written", (json_int_t)k->bytes_written, "duration_ns", (json_int_t)k->end_ns);
 		if (o) {

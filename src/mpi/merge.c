@@ -7,6 +7,7 @@
 #include "mpi/mpi_run.h"
 #include "mpi/place.h"
 #include "mpi/relay.h"
+#include "report/jsontext.h"
 #include "report/report.h"
 #include "util/util.h"
 
@@ -252,8 +253,8 @@ static json_t *node_json(const struct mpi_ctx *m, int j)
 {
 	const struct node_sum *ns = &m->nodes[j];
 	uint64_t bytes = ns->cls[RC_READ].done_bytes + ns->cls[RC_WRITE].done_bytes;
-	return json_pack("{s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
-			 "host", node_host(m, j), "trace_ranks", rank_array(m, j, -1),
+	return json_pack("{s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}",
+			 "host", json_text_str(node_host(m, j)), "trace_ranks", rank_array(m, j, -1),
 			 "workers", (json_int_t)ns->nworkers, "bytes", (json_int_t)bytes,
 			 "completion_ns", (json_int_t)ns->completion_ns,
 			 "dep_waits", (json_int_t)ns->dep_waits,
@@ -279,7 +280,7 @@ static json_t *slurm_json(void)
 	for (size_t i = 0; o && i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const char *v = getenv(vars[i][1]);
 		if (v)
-			json_object_set_new(o, vars[i][0], json_string(v));
+			json_object_set_new(o, vars[i][0], json_text_str(v));
 	}
 	return o;
 }
@@ -291,8 +292,8 @@ int mpi_report_json(struct mpi_ctx *m, json_t *doc)
 	if (!procs || !nodes || !m->plan)
 		goto fail;
 	for (int q = 0; q < m->size; q++)
-		json_array_append_new(procs, json_pack("{s:i, s:s, s:i, s:o, s:I}", "mpi_rank", q,
-			"host", m->hosts + (size_t)q * HOSTLEN, "node", (int)m->node_of[q],
+		json_array_append_new(procs, json_pack("{s:i, s:o, s:i, s:o, s:I}", "mpi_rank", q,
+			"host", json_text_str(m->hosts + (size_t)q * HOSTLEN), "node", (int)m->node_of[q],
 			"trace_ranks", rank_array(m, -1, q),
 			"completion_ns", (json_int_t)(m->proc_completion ? m->proc_completion[q] : 0)));
 	for (int j = 0; m->nodes && j < m->nnodes; j++)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "report/compare.h"
+#include "report/jsontext.h"
 
 const char *const cmp_class_names[CMP_NCLASS] = {
 	"read", "write", "sync", "open", "close", "meta",
@@ -998,8 +999,8 @@ static json_t *config_json(const struct cmp_config *base, const struct cmp_confi
 	json_t *o = json_object();
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "label", json_string(label));
-	json_object_set_new(o, "file", json_string(g->src));
+	json_object_set_new(o, "label", json_text_str(label));
+	json_object_set_new(o, "file", json_text_str(g->src));
 	json_object_set_new(o, "runs", json_integer((json_int_t)g->nruns));
 	json_object_set_new(o, "complete_runs", json_integer((json_int_t)g->ncomplete));
 	if (g->ncomplete) {
@@ -1048,11 +1049,11 @@ json_t *compare_json(const struct compare *c)
 		json_decref(rows);
 		return NULL;
 	}
-	json_object_set_new(root, "baseline", c->nsets ? json_string(c->sets[0].label) : json_null());
+	json_object_set_new(root, "baseline", c->nsets ? json_text_str(c->sets[0].label) : json_null());
 	for (size_t s = 0; s < c->nsets; s++) {
 		json_t *o = json_object();
-		json_object_set_new(o, "label", json_string(c->sets[s].label));
-		json_object_set_new(o, "path", json_string(c->sets[s].path));
+		json_object_set_new(o, "label", json_text_str(c->sets[s].label));
+		json_object_set_new(o, "path", json_text_str(c->sets[s].path));
 		json_object_set_new(o, "fstype", json_string(c->sets[s].fstype ? c->sets[s].fstype : ""));
 		json_object_set_new(o, "device", json_string(c->sets[s].device ? c->sets[s].device : ""));
 		json_object_set_new(o, "dir", json_string(c->sets[s].dir ? c->sets[s].dir : ""));

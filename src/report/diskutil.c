@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/diskutil.h"
+#include "report/jsontext.h"
 #include "report/report.h"
 
 void diskutil_init(struct disk_dev *dev, const char *disk)
@@ -63,7 +64,7 @@ json_t *diskutil_json(const struct disk_dev *dev, const struct disk_stat *a,
 		dv[i] = b->v[i] >= a->v[i] ? b->v[i] - a->v[i] : 0;
 	double util = wall_ns ? 100.0 * (double)dv[9] * 1e6 / (double)wall_ns : 0.0;
 	o = json_object();
-	bad |= report_set(o, "name", json_string(dev->name));
+	bad |= report_set(o, "name", json_text_str(dev->name));
 	bad |= report_set(o, "read_ios", report_u64(dv[0]));
 	bad |= report_set(o, "write_ios", report_u64(dv[4]));
 	bad |= report_set(o, "read_merges", report_u64(dv[1]));

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "report/jsontext.h"
 #include "report/report.h"
 #include "run/hist.h"
 
@@ -127,7 +128,7 @@ static json_t *job_json(const struct worker_result *w, uint32_t idx)
 	bad |= report_set(o, "error", json_integer(w->fail_errno));
 	snprintf(v, sizeof(v), "%d", w->rank);
 	bad |= report_set(jo, "rank", json_string(v));
-	bad |= report_set(jo, "rank_name", json_string(w->rank_name));
+	bad |= report_set(jo, "rank_name", json_text_str(w->rank_name));
 	snprintf(v, sizeof(v), "%u", idx);
 	bad |= report_set(jo, "process", json_string(v));
 	bad |= report_set(o, "job options", jo);

@@ -146,6 +146,123 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return k;
 }
 
+/* ---- any bytes as a string jansson takes (jsontext.h) ----------------- */
+
+/* A byte kept as it is: part of a UTF-8 sequence, not NUL; its sequence's
+ * length, 0 for a byte to write as \xHH. */
+static size_t keep_len(const unsigned char *s, size_t n)
+{
+	return s[0] ? utf8_len(s, n) : 0;
+}
+
+int json_text_is_utf8(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	for (size_t i = 0; i < n;) {
+		if (s[i] >= 0x20 && s[i] < 0x80) {      /* the usual byte */
+			i++;
+			continue;
+		}
+		size_t k = keep_len(s + i, n - i);
+		if (!k)
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+char *json_text_escape(const char *str, size_t n, size_t *outlen)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	static const char hex[] = "0123456789abcdef";
+	size_t len = 0, o = 0;
+	char *out;
+
+	if (json_text_is_utf8(str, n)) {
+		out = malloc(n + 1);
+		if (!out)
+			return NULL;
+		memcpy(out, str, n);
+		out[n] = '\0';
+		if (outlen)
+			*outlen = n;
+		return out;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t k = keep_len(s + i, n - i);
+		len += !k ? 4 : s[i] == '\\' ? 2 : k;
+		i += k ? k : 1;
+	}
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		size_t k = keep_len(s + i, n - i);
+		if (!k) {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[s[i] >> 4];
+			out[o++] = hex[s[i] & 15];
+			i++;
+		} else if (s[i] == '\\') {
+			out[o++] = '\\';
+			out[o++] = '\\';
+			i++;
+		} else {
+			memcpy(out + o, s + i, k);
+			o += k;
+			i += k;
+		}
+	}
+	out[o] = '\0';
+	if (outlen)
+		*outlen = o;
+	return out;
+}
+
+json_t *json_text_strn(const char *s, size_t n)
+{
+	json_t *j;
+	size_t len;
+	char *e;
+
+	if (!s)
+		return NULL;
+	if (json_text_is_utf8(s, n))
+		return json_stringn(s, n);
+	e = json_text_escape(s, n, &len);
+	j = e ? json_stringn(e, len) : NULL;
+	free(e);
+	return j;
+}
+
+json_t *json_text_str(const char *s)
+{
+	return s ? json_text_strn(s, strlen(s)) : NULL;
+}
+
+int json_text_set(json_t *o, const char *key, json_t *v)
+{
+	size_t n;
+	char *e;
+	int rc;
+
+	if (!v)
+		return -1;
+	n = strlen(key);
+	if (json_text_is_utf8(key, n))
+		return json_object_set_new(o, key, v);
+	e = json_text_escape(key, n, NULL);
+	if (!e) {
+		json_decref(v);
+		return -1;
+	}
+	rc = json_object_set_new(o, e, v);
+	free(e);
+	return rc;
+}
+
 static void jt_string(struct jt *t, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;

@@ -307,12 +307,12 @@ json_t *report_job_json(const struct worker_result *w)
 	int bad = 0;
 
 	bad |= set_new(o, "rank", json_integer(w->rank));
-	bad |= set_new(o, "rank_name", json_string(w->rank_name));
+	bad |= set_new(o, "rank_name", json_text_str(w->rank_name));
 	bad |= set_new(o, "pid", json_integer(w->pid));
 	bad |= set_new(o, "copy", json_integer(w->copy));
 	bad |= set_new(o, "status", json_string(status_name(w->status)));
 	if (w->fail_msg[0])
-		bad |= set_new(o, "error", json_string(w->fail_msg));
+		bad |= set_new(o, "error", json_text_str(w->fail_msg));
 	bad |= set_new(o, "cpuset", json_string(w->cpuset));
 	bad |= set_new(o, "numa_node", json_integer(w->numa_node));
 	bad |= set_new(o, "completion_ns", u64j(w->completion_ns));
@@ -412,8 +412,8 @@ json_t *report_doc_new(const struct report_info *ri)
 	bad |= set_new(doc, "time", json_string(tbuf));
 
 	gethostname(hn, sizeof(hn) - 1);
-	bad |= set_new(host, "hostname", json_string(hn));
-	bad |= set_new(host, "kernel", json_string(uname(&u) == 0 ? u.release : ""));
+	bad |= set_new(host, "hostname", json_text_str(hn));
+	bad |= set_new(host, "kernel", json_text_str(uname(&u) == 0 ? u.release : ""));
 	bad |= set_new(host, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	if (ri->topo) {
 		json_t *t = json_object();
@@ -426,14 +426,14 @@ json_t *report_doc_new(const struct report_info *ri)
 	}
 	bad |= set_new(doc, "host", host);
 
-	bad |= set_new(tg, "dir", json_string(ri->target ? ri->target : ""));
+	bad |= set_new(tg, "dir", json_text_str(ri->target ? ri->target : ""));
 	if (ri->ti) {
-		bad |= set_new(tg, "fstype", json_string(ri->ti->fstype));
-		bad |= set_new(tg, "device", json_string(ri->ti->device));
+		bad |= set_new(tg, "fstype", json_text_str(ri->ti->fstype));
+		bad |= set_new(tg, "device", json_text_str(ri->ti->device));
 		bad |= set_new(tg, "rotational", json_integer(ri->ti->rotational));
-		bad |= set_new(tg, "scheduler", json_string(ri->ti->scheduler));
+		bad |= set_new(tg, "scheduler", json_text_str(ri->ti->scheduler));
 		bad |= set_new(tg, "logical_block", json_integer(ri->ti->logical_block));
-		bad |= set_new(tg, "resolve", json_string(ri->ti->resolve));
+		bad |= set_new(tg, "resolve", json_text_str(ri->ti->resolve));
 	}
 	bad |= set_new(doc, "target", tg);
 
@@ -457,7 +457,7 @@ json_t *report_doc_new(const struct report_info *ri)
 	bad |= set_new(opt, "bind", json_string(ri->bind ? ri->bind : ""));
 	bad |= set_new(opt, "repeats", json_integer(ri->repeats));
 	for (size_t i = 0; i < ri->ntraces; i++)
-		bad |= json_array_append_new(tr, json_string(ri->traces[i]));
+		bad |= json_array_append_new(tr, json_text_str(ri->traces[i]));
 	bad |= set_new(opt, "trace", tr);
 	bad |= set_new(opt, "format", json_string(ri->format ? ri->format : ""));
 	bad |= set_new(opt, "drop_caches", json_boolean(ri->drop_caches));
@@ -824,8 +824,8 @@ json_t *report_filter_json(const struct filter *f)
 	for (size_t r = 0; f && r < f->nrules; r++) {
 		const struct filter_rule *ru = &f->rules[r];
 		if (ru->ops)
-			json_array_append_new(rules, json_pack("{s:s,s:s,s:I,s:I}", "rule", ru->what,
-							       "why", ru->why, "ops", (json_int_t)ru->ops,
+			json_array_append_new(rules, json_pack("{s:o,s:o,s:I,s:I}", "rule", json_text_str(ru->what),
+							       "why", json_text_str(ru->why), "ops", (json_int_t)ru->ops,
 							       "files", (json_int_t)ru->files));
 	}
 	o = json_pack("{s:I,s:I,s:o,s:I,s:I}", "ops_kept", (json_int_t)(f ? f->ops_kept : 0),
