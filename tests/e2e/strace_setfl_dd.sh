@@ -53,9 +53,11 @@ for e in $engines; do
 		fail "$e: $(jq -c '.runs[0].jobs[0] | {mismatches, w: .write.io_bytes, n: .write.total_ios}' "r-$e.json")"
 done
 
-# what the replay itself did to the file (strace of replay, not its JSON)
+# what the replay itself did to the file (strace of replay, not its JSON;
+# LeakSanitizer cannot run under ptrace)
 for direct in "" --direct; do
-	strace -f -y -e trace=fcntl,pwrite64 -o "rs$direct.txt" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -y -e trace=fcntl,pwrite64 -o "rs$direct.txt" \
 		"$REPLAY" run --quiet --no-drop-caches $direct cap.txt tgt > /dev/null ||
 		fail "replay $direct failed"
 	awk -v direct="$direct" '
