@@ -107,6 +107,7 @@ struct target_info {
 	int rotational;          /* 1, 0, -1 unknown                       */
 	char scheduler[32];      /* "mq-deadline", "none", "" unknown      */
 	uint32_t logical_block;  /* logical block size for O_DIRECT, 512 if unknown */
+	int hw_queues;           /* blk-mq hardware queues (/sys/block/D/mq), -1 unknown */
 	char resolve[16];        /* "openat2" (RESOLVE_BENEATH) or "walk" (O_NOFOLLOW walk) */
 };
 int target_info_get(const char *dir, struct target_info *ti);

@@ -2164,6 +2164,23 @@ static int block_disk(dev_t dev, char *name, size_t len)
 	return 0;
 }
 
+/* The blk-mq hardware queues of a disk: the numbered entries of
+ * /sys/block/DISK/mq; -1 when there is no such directory. */
+static int count_hw_queues(const char *disk)
+{
+	char path[160];
+	snprintf(path, sizeof path, "/sys/block/%s/mq", disk);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)))
+		n += de->d_name[0] >= '0' && de->d_name[0] <= '9';
+	closedir(d);
+	return n;
+}
+
 int target_info_get(const char *dir, struct target_info *ti)
 {
 	struct stat st;
@@ -2172,6 +2189,7 @@ int target_info_get(const char *dir, struct target_info *ti)
 
 	memset(ti, 0, sizeof *ti);
 	ti->rotational = -1;
+	ti->hw_queues = -1;
 	ti->logical_block = 512;
 	if (stat(dir, &st))
 		return -errno;
@@ -2221,6 +2239,7 @@ int target_info_get(const char *dir, struct target_info *ti)
 		snprintf(path, sizeof path, "/sys/block/%s/queue/logical_block_size", disk);
 		if (!read_sys(path, val, sizeof val) && atoi(val) >= 512)
 			ti->logical_block = (uint32_t)atoi(val);
+		ti->hw_queues = count_hw_queues(disk);
 	} else if (!strcmp(ti->fstype, "tmpfs")) {
 		snprintf(ti->device, sizeof ti->device, "tmpfs");
 	} else if (source[0] == '/' || strchr(source, ':')) {

@@ -433,6 +433,8 @@ json_t *report_doc_new(const struct report_info *ri)
 		bad |= set_new(tg, "rotational", json_integer(ri->ti->rotational));
 		bad |= set_new(tg, "scheduler", json_text_str(ri->ti->scheduler));
 		bad |= set_new(tg, "logical_block", json_integer(ri->ti->logical_block));
+		bad |= set_new(tg, "hw_queues", ri->ti->hw_queues >= 0 ? json_integer(ri->ti->hw_queues)
+									 : json_null());
 		bad |= set_new(tg, "resolve", json_text_str(ri->ti->resolve));
 	}
 	bad |= set_new(doc, "target", tg);
@@ -625,9 +627,18 @@ static void print_setup(FILE *f, const struct report_info *ri, bool seq)
 	if (ri->ti) {
 		const char *rot = ri->ti->rotational > 0 ? "rotational" :
 				  ri->ti->rotational == 0 ? "non-rotational" : "rotational unknown";
-		fprintf(f, " (%s on %s, %s, scheduler %s)", ri->ti->fstype[0] ? ri->ti->fstype : "?",
+		fprintf(f, " (%s on %s, %s, scheduler %s", ri->ti->fstype[0] ? ri->ti->fstype : "?",
 			ri->ti->device[0] ? ri->ti->device : "?", rot,
 			ri->ti->scheduler[0] ? ri->ti->scheduler : "unknown");
+		if (ri->ti->hw_queues > 0)
+			fprintf(f, ", %d queue%s", ri->ti->hw_queues, ri->ti->hw_queues == 1 ? "" : "s");
+		fprintf(f, ")");
+		/* one queue: its completions come to one CPU at a time, and a
+		 * bound worker elsewhere is woken across CPUs (replay(1), --bind) */
+		if (ri->ti->hw_queues == 1 && ri->bind && strcmp(ri->bind, "none") &&
+		    (!ri->topo || ri->topo->pus > 1))
+			fprintf(f, "\n             one queue: completions reach one CPU; a bound worker"
+				   " elsewhere is woken across CPUs after each blocking I/O (--bind none)");
 	}
 	fprintf(f, "\npage cache:  %s before each %s\n",
 		ri->drop_caches ? "dropped" : "not dropped (--no-drop-caches)",

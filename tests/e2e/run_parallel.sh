@@ -46,6 +46,22 @@ if command -v findmnt >/dev/null; then
 fi
 jq -e --argjson n "$(nproc)" '.host.cpus == $n and (.host.kernel | length) > 0' "$tmp/r.json" \
     >/dev/null || fail "host: $(jq -c .host "$tmp/r.json")"
+# the disk's blk-mq queues, counted here from /sys (null off a local disk),
+# and the summary's line for one queue with bound workers on several CPUs
+disk=$(jq -r '.target.device | ltrimstr("/dev/")' "$tmp/r.json")
+if [ -d "/sys/block/$disk/mq" ]; then
+    q=$(ls "/sys/block/$disk/mq" | grep -c '^[0-9]')
+    jq -e --argjson q "$q" '.target.hw_queues == $q' "$tmp/r.json" >/dev/null ||
+        fail "hw_queues: $(jq -c .target "$tmp/r.json"), /sys says $q"
+    grep -q "^target: .*, $q queues\?)$" "$tmp/out.txt" || fail "no queue count: $(grep '^target' "$tmp/out.txt")"
+    hint=no; [ "$q" = 1 ] && [ "$(nproc)" -gt 1 ] && hint=yes
+    if grep -q "^ *one queue: completions reach one CPU" "$tmp/out.txt"; then has=yes; else has=no; fi
+    [ "$has" = "$hint" ] || fail "one-queue line: $has, expected $hint ($q queues, $(nproc) CPUs)"
+    "$REPLAY" run -n 2 --no-drop-caches --quiet --bind none "$trace" "$tgt" > "$tmp/none.txt"
+    ! grep -q "one queue:" "$tmp/none.txt" || fail "one-queue line with --bind none"
+else
+    jq -e '.target.hw_queues == null' "$tmp/r.json" >/dev/null || fail "hw_queues off a disk: $(jq -c .target "$tmp/r.json")"
+fi
 
 # per rank: traced bytes computed from the text with awk ...
 for i in 0 1; do
