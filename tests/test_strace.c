@@ -318,6 +318,11 @@ static void test_epoch_whole_seconds(void **state)
 	assert_int_equal(e[3].pid, 30727);          /* -r, whole seconds */
 	assert_int_equal(e[4].pid, 4194304);        /* a pid column */
 	assert_int_equal(e[4].ts_ns, 0);
+	/* with -r too: the epoch kept, the relative part skipped */
+	FEED_OK(f, "1795921838 (+     1.000000) close(6) = 0");
+	assert_int_equal(f->cap.n, 6);
+	assert_int_equal(f->cap.ev[5].pid, -1);
+	assert_int_equal(f->cap.ev[5].ts_ns, 1795921838000000000ull);
 }
 
 static void test_ff_file_pid(void **state)

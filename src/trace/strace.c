@@ -1120,18 +1120,14 @@ static const char *prefix(const char *l, size_t len, size_t *pos, int64_t *pid, 
 		if (gt && (size_t)(gt - l) + 1 < len && gt[1] == ' ')
 			i = (size_t)(gt - l) + 1;
 	}
-	if (i > st && i < len && l[i] == ' ' && !*bracketed && !ovf && v >= 100000000 &&
-	    v <= UINT64_MAX / 1000000000ull && !(i + 1 < len && l[i + 1] >= '0' && l[i + 1] <= '9')) {
-		/* no pid is that large (PID_MAX_LIMIT is 4194304): epoch seconds
-		 * (--absolute-timestamps=unix,precision:s) without a pid column */
-		*ts = v * 1000000000ull;
-		*kind = TS_EPOCH;
-		while (i < len && l[i] == ' ')
-			i++;
-		*pos = skip_ip_and_number(l, len, i);
-		return NULL;
-	}
-	if (i > st && i < len && l[i] == ' ' && !*bracketed) {
+	/* a first number no pid can be (PID_MAX_LIMIT is 4194304), digits
+	 * only, with no number after it: epoch seconds without a pid column
+	 * (--absolute-timestamps=unix,precision:s), timestamp() reads it */
+	bool epoch_s = i > st && i < len && l[i] == ' ' && !*bracketed && !ovf &&
+		       v >= 100000000 && v <= UINT64_MAX / 1000000000ull &&
+		       (unsigned)(l[i - 1] - '0') < 10 &&
+		       !(i + 1 < len && l[i + 1] >= '0' && l[i + 1] <= '9');
+	if (!epoch_s && i > st && i < len && l[i] == ' ' && !*bracketed) {
 		/* a pid column */
 		if (ovf || v > INT64_MAX)
 			return "a pid that fits 64 bits";
