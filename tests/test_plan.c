@@ -1230,6 +1230,113 @@ static void test_cleanup_tree(void **state)
 	opstream_close(&s);
 }
 
+/* Many copies (-n 20 over one rank): plan_prepare and plan_cleanup work on
+ * them side by side (threads), and still say what a walk in copy order
+ * says: preparing, the failure of the lowest copy; cleaning, the first
+ * failure in the highest copy, and how many more.  The background
+ * cleanup (plan_cleanup_start/wait) returns the same. */
+static void test_many_copies(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX], want[PATH_MAX + 128], before[8192], after[8192];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "manycopies");
+	listing(target, before, sizeof before);
+	tb_open(&t, "manycopies");
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t in = tb_path(&t, "/in.dat");
+	uint32_t a = tb_path(&t, "/a");
+	tb_add(&t, r, op_open(in, 0, O_RDONLY, 1));
+	tb_add(&t, r, op_rw(OP_READ, in, 0, 0, 700, 700, 2));
+	tb_add(&t, r, op_path(OP_MKDIR, a, 0755, 3));
+	tb_finish(&t, &s);
+
+	/* preparing: copies 11 and 6 blocked by a file; copy 6 is named */
+	assert_int_equal(plan_build(&p, &s, target, &(struct plan_opts){ .nprocs = 20 }, &e), 0);
+	assert_int_equal(p.ncopies, 20);
+	pathf(buf, sizeof buf, "%s/.replay-copy-11", target);
+	write_text(buf, "x");
+	pathf(buf, sizeof buf, "%s/.replay-copy-6", target);
+	write_text(buf, "x");
+	assert_int_equal(plan_prepare(&p, &e), -ENOTDIR);
+	pathf(want, sizeof want, "cannot create '%s/.replay-copy-6': Not a directory", target);
+	assert_string_equal(e.msg, want);
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	assert_int_equal(unlink(buf), 0);
+	pathf(buf, sizeof buf, "%s/.replay-copy-11", target);
+	assert_int_equal(unlink(buf), 0);
+	listing(target, after, sizeof after);
+	assert_string_equal(after, before);
+	plan_release(&p);
+
+	for (int bg = 0; bg < 2; bg++) {
+		struct plan_opts o = { .nprocs = 20, .force = true };
+		assert_int_equal(plan_build(&p, &s, target, &o, &e), 0);
+		assert_int_equal(plan_prepare(&p, &e), 0);
+		for (uint32_t k = 0; k < 20; k++) {
+			if (k == 0)
+				pathf(buf, sizeof buf, "%s/in.dat", target);
+			else
+				pathf(buf, sizeof buf, "%s/.replay-copy-%u/in.dat", target, k);
+			check_real_data(buf, 700);
+			assert_int_equal(plan_mkdir(&p, k, a, 0755), 0);
+		}
+		/* copies 6 and 13 (other threads): a file in the run's directory, which --force
+		 * leaves (2 failures each: the directory, the copy root) */
+		pathf(buf, sizeof buf, "%s/.replay-copy-6/a/left", target);
+		write_text(buf, "l");
+		pathf(buf, sizeof buf, "%s/.replay-copy-13/a/left", target);
+		write_text(buf, "l");
+		e.msg[0] = '\0';
+		int rc;
+		if (bg) {
+			plan_cleanup_start(&p);
+			rc = plan_cleanup_wait(&p, &e);
+		} else {
+			rc = plan_cleanup(&p, &e);
+		}
+		assert_int_equal(rc, -ENOTEMPTY);
+		pathf(want, sizeof want, "cannot remove '%s/.replay-copy-13/a' (Directory not empty)"
+		      " and 3 more", target);
+		assert_string_equal(e.msg, want);
+		for (uint32_t k = 1; k < 20; k++) {
+			pathf(buf, sizeof buf, "%s/.replay-copy-%u", target, k);
+			assert_int_equal(access(buf, F_OK) == 0, k == 6 || k == 13);
+		}
+		pathf(buf, sizeof buf, "%s/a", target);
+		assert_int_equal(access(buf, F_OK), -1);
+		plan_release(&p);
+		for (int k = 6; k <= 13; k += 7) {
+			pathf(buf, sizeof buf, "%s/.replay-copy-%d/a/left", target, k);
+			assert_int_equal(unlink(buf), 0);
+			pathf(buf, sizeof buf, "%s/.replay-copy-%d/a", target, k);
+			assert_int_equal(rmdir(buf), 0);
+			pathf(buf, sizeof buf, "%s/.replay-copy-%d", target, k);
+			assert_int_equal(rmdir(buf), 0);
+		}
+		listing(target, after, sizeof after);
+		assert_string_equal(after, before);
+	}
+
+	/* the background cleanup of a clean run: all gone, 0 */
+	assert_int_equal(plan_build(&p, &s, target, &(struct plan_opts){ .nprocs = 20 }, &e), 0);
+	assert_int_equal(plan_prepare(&p, &e), 0);
+	plan_cleanup_start(&p);
+	assert_int_equal(plan_cleanup_wait(&p, &e), 0);
+	listing(target, after, sizeof after);
+	assert_string_equal(after, before);
+	/* started and never waited for: plan_release waits */
+	assert_int_equal(plan_prepare(&p, &e), 0);
+	plan_cleanup_start(&p);
+	plan_release(&p);
+	listing(target, after, sizeof after);
+	assert_string_equal(after, before);
+	opstream_close(&s);
+}
+
 /* A corrupt .ops: path ids beyond the path table are reported. */
 static void test_bad_ids(void **state)
 {
@@ -1495,6 +1602,7 @@ int main(void)
 		cmocka_unit_test(test_final_links),
 		cmocka_unit_test(test_name_max_cleanup),
 		cmocka_unit_test(test_cleanup_tree),
+		cmocka_unit_test(test_many_copies),
 		cmocka_unit_test(test_mounts_openat2),
 		cmocka_unit_test(test_mounts_walk),
 		cmocka_unit_test(test_target_info),

@@ -95,6 +95,12 @@ int  plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id);
  * Callable again after a new plan_prepare (between repeats); the caller
  * skips it for --keep. */
 int  plan_cleanup(struct plan *p, struct rerr *e);
+/* plan_cleanup in a thread of its own (signals blocked in it), while the
+ * caller writes the results; plan_cleanup_wait joins it and returns what
+ * plan_cleanup returned (it runs it there if no thread could start).
+ * Meanwhile nothing may prepare, run or clean the plan. */
+void plan_cleanup_start(struct plan *p);
+int  plan_cleanup_wait(struct plan *p, struct rerr *e);
 /* --dry-run: files, sizes to prepare, ranks -> processes. */
 void plan_print(const struct plan *p, const struct opstream *s, FILE *f);
 void plan_release(struct plan *p);

@@ -66,7 +66,7 @@ struct run_state {
 	char incomplete[128];     /* the trace's "incomplete" info (DXT)    */
 	char workload[512];       /* the trace's workload in one line       */
 	struct disk_dev disk;     /* the target's disk ("" name: none)      */
-	bool have_ops, have_filter, have_plan, have_ti, cleanup_done;
+	bool have_ops, have_filter, have_plan, have_ti, cleanup_done, cleanup_bg;
 };
 
 static int set_mode(struct run_cli *c, const char *arg)
@@ -468,6 +468,11 @@ static int one_repeat(struct run_state *st, struct run_cli *c, bool last)
 	int ret = runner_run(st->runner, &out, &e);
 	uint64_t wall = now_ns() - t0;
 	diskutil_read(&st->disk, &d1);
+	if (ret >= 0 && last && !c->po.keep) {
+		/* the results are built and written while it runs */
+		plan_cleanup_start(&st->plan);
+		st->cleanup_done = st->cleanup_bg = true;
+	}
 	if (ret < 0 && !out.completion_ns && !out.incomplete && !out.failed && !out.stop_signal) {
 		die_msg("%s", e.msg);           /* nothing ran (preparation or cache drop failed) */
 		return ret;
@@ -485,13 +490,12 @@ static int one_repeat(struct run_state *st, struct run_cli *c, bool last)
 		die_msg("%s", e.msg);
 		return ret;
 	}
-	if (!last || !c->po.keep) {
+	if (!last) {
 		if (plan_cleanup(&st->plan, &ce) < 0) {
 			die_msg("%s", ce.msg);
 			st->cleanup_done = true;  /* said once; not again after the loop */
 			return -EIO;
 		}
-		st->cleanup_done = last;
 	}
 	if (runner_signal()) {
 		die_msg("interrupted by signal %d (%s)", runner_signal(), strsignal(runner_signal()));
@@ -682,6 +686,13 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 		goto out;
 	stamp_line(&c, st.plan.nprocs, "start", -1);
 	status = report_results(&st, &c, run_repeats(&st, &c));
+	if (st.cleanup_bg) {
+		struct rerr ce = { .msg = "" };
+		if (plan_cleanup_wait(&st.plan, &ce) < 0) {
+			die_msg("%s", ce.msg);
+			status = status ? status : 1;
+		}
+	}
 	stamp_line(&c, st.plan.nprocs, "end", status);
 out:
 	fflush(stdout);

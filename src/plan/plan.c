@@ -55,6 +55,8 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
 #include <stddef.h>
@@ -98,6 +100,11 @@ struct plan_priv {
 	uint8_t *fstate;        /* [copy * nfiles + i]                    */
 	uint8_t *dstate;        /* [copy * ndirs + j]                     */
 	uint8_t *rstate;        /* [copy]: copy root                      */
+	pthread_t bg;           /* plan_cleanup_start's thread            */
+	bool bg_on;             /* it runs (joined by plan_cleanup_wait)  */
+	bool bg_todo;           /* it could not start: the wait cleans    */
+	int bg_ret;             /* its plan_cleanup() result, and message */
+	struct rerr bg_e;
 };
 
 /* accumulator bits */
@@ -1617,6 +1624,59 @@ fail:
 			strerror(-rc));
 }
 
+/* Copies are disjoint trees, each with its own state bytes: with many
+ * of them (-n above the ranks), COPY_THREADS threads make or remove them
+ * side by side, so that the waits of the file system (a journal commit,
+ * an online discard per freed extent, a metadata server's reply) overlap.
+ * Part t takes copies t, t + nparts, ...; each part keeps its own
+ * outcome, and the caller picks what the serial walk would have said. */
+#define COPY_THREADS 4
+#define COPY_THREADS_MIN_COPIES 8
+
+struct copy_part {
+	struct plan *p;
+	uint32_t part, nparts;
+	/* prepare */
+	int64_t only_rank;
+	const unsigned char *pat;
+	int rc;
+	uint32_t k_err;         /* the copy rc is about                   */
+	struct rerr e;
+	/* cleanup */
+	struct tally fails;
+	bool nomem;
+};
+
+static uint32_t copy_nparts(const struct plan *p)
+{
+	return p->ncopies >= COPY_THREADS_MIN_COPIES ? COPY_THREADS : 1;
+}
+
+/* fn on every part: part 0 here, the others in threads with every signal
+ * blocked (signals stay with the calling thread); a part whose thread
+ * could not start runs here too. */
+static void run_parts(struct copy_part *parts, uint32_t n, void *(*fn)(void *))
+{
+	pthread_t tid[COPY_THREADS];
+	bool started[COPY_THREADS] = { false };
+
+	if (n > 1) {
+		sigset_t all, old;
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		for (uint32_t t = 1; t < n; t++)
+			started[t] = !pthread_create(&tid[t], NULL, fn, &parts[t]);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	fn(&parts[0]);
+	for (uint32_t t = 1; t < n; t++) {
+		if (started[t])
+			pthread_join(tid[t], NULL);
+		else
+			fn(&parts[t]);
+	}
+}
+
 /* Sequential mode, the process replaying rank position r: file i's size
  * for it alone; -1 when it needs none. */
 static int64_t alone_size(const struct plan *p, uint32_t r, size_t i)
@@ -1675,9 +1735,22 @@ static int prepare_copy(struct plan *p, uint32_t k, int64_t only_rank,
 	return 0;
 }
 
+static void *prepare_part(void *arg)
+{
+	struct copy_part *c = arg;
+
+	for (uint32_t k = c->part; k < c->p->ncopies && !c->rc; k += c->nparts) {
+		c->rc = prepare_copy(c->p, k, -1, c->pat, &c->e);
+		c->k_err = k;
+	}
+	return NULL;
+}
+
 static int prepare(struct plan *p, int64_t only_proc, struct rerr *e)
 {
+	struct copy_part parts[COPY_THREADS];
 	unsigned char *pat = NULL;
+	uint32_t n = copy_nparts(p);
 	int rc = 0;
 
 	if (!p->priv)
@@ -1686,10 +1759,23 @@ static int prepare(struct plan *p, int64_t only_proc, struct rerr *e)
 	if (!pat)
 		return rerr_set(e, -ENOMEM, "out of memory");
 	fill_pattern(pat, PATTERN_SIZE);
-	for (uint32_t k = 0; k < p->ncopies && !rc; k++) {
-		if (only_proc >= 0 && p->procs[only_proc].copy != k)
-			continue;
-		rc = prepare_copy(p, k, only_proc >= 0 ? (int64_t)p->procs[only_proc].pos : -1, pat, e);
+	if (only_proc >= 0) {
+		const struct plan_proc *pp = &p->procs[only_proc];
+		rc = prepare_copy(p, pp->copy, (int64_t)pp->pos, pat, e);
+	} else {
+		for (uint32_t t = 0; t < n; t++)
+			parts[t] = (struct copy_part){ .p = p, .part = t, .nparts = n, .pat = pat };
+		run_parts(parts, n, prepare_part);
+		/* the failure of the lowest copy, as a walk in copy order says */
+		const struct copy_part *first = NULL;
+		for (uint32_t t = 0; t < n; t++)
+			if (parts[t].rc && (!first || parts[t].k_err < first->k_err))
+				first = &parts[t];
+		if (first) {
+			rc = first->rc;
+			if (e)
+				*e = first->e;
+		}
 	}
 	if (rc)
 		goto out;
@@ -1862,27 +1948,58 @@ static void cleanup_root(struct plan *p, uint32_t k, struct tally *fails)
 		tally_add(fails, "", k, r);
 }
 
-int plan_cleanup(struct plan *p, struct rerr *e)
+/* Copies part, part + nparts, ... counted down from the last one, as the
+ * serial walk visits them. */
+static void *cleanup_part(void *arg)
 {
-	struct plan_priv *pv = p->priv;
-	struct tally fails = { 0 };
-	struct rmdir_ent *rl;
-	char shown[PATH_MAX + 64];
+	struct copy_part *c = arg;
+	struct plan *p = c->p;
+	struct rmdir_ent *rl = calloc(p->priv->ndirs + p->nfiles + 1, sizeof *rl);
 
-	if (!pv)
-		return 0;
-	rl = calloc(pv->ndirs + p->nfiles + 1, sizeof *rl);
-	if (!rl)
-		return rerr_set(e, -ENOMEM, "out of memory");
-	for (uint32_t k = p->ncopies; k-- > 0;) {
+	if (!rl) {
+		c->nomem = true;
+		return NULL;
+	}
+	for (int64_t k = (int64_t)p->ncopies - 1 - c->part; k >= 0; k -= c->nparts) {
 		size_t nrl = 0;
 
-		cleanup_files(p, k, rl, &nrl, &fails);
-		cleanup_dirs(p, k, rl, nrl, &fails);
+		cleanup_files(p, (uint32_t)k, rl, &nrl, &c->fails);
+		cleanup_dirs(p, (uint32_t)k, rl, nrl, &c->fails);
 		if (k > 0)
-			cleanup_root(p, k, &fails);
+			cleanup_root(p, (uint32_t)k, &c->fails);
 	}
 	free(rl);
+	return NULL;
+}
+
+int plan_cleanup(struct plan *p, struct rerr *e)
+{
+	struct copy_part parts[COPY_THREADS];
+	struct tally fails = { 0 };
+	char shown[PATH_MAX + 64];
+	uint32_t n = copy_nparts(p);
+	bool nomem = false;
+
+	if (!p->priv)
+		return 0;
+	for (uint32_t t = 0; t < n; t++)
+		parts[t] = (struct copy_part){ .p = p, .part = t, .nparts = n };
+	run_parts(parts, n, cleanup_part);
+	/* the serial walk's message: the first failure in the highest copy */
+	for (uint32_t t = 0; t < n; t++) {
+		const struct tally *f = &parts[t].fails;
+		nomem |= parts[t].nomem;
+		if (!f->n)
+			continue;
+		if (!fails.n || f->first_copy > fails.first_copy) {
+			fails.first = f->first;
+			fails.first_copy = f->first_copy;
+			fails.err = f->err;
+		}
+		fails.n += f->n;
+	}
+	if (nomem)
+		return rerr_set(e, -ENOMEM, "out of memory");
 	if (!fails.n)
 		return 0;
 	show(p, fails.first_copy, fails.first, shown, sizeof shown);
@@ -1890,6 +2007,48 @@ int plan_cleanup(struct plan *p, struct rerr *e)
 		return rerr_set(e, fails.err, "cannot remove '%s': %s", shown, strerror(-fails.err));
 	return rerr_set(e, fails.err, "cannot remove '%s' (%s) and %zu more", shown,
 			strerror(-fails.err), fails.n - 1);
+}
+
+static void *cleanup_bg(void *arg)
+{
+	struct plan *p = arg;
+
+	p->priv->bg_ret = plan_cleanup(p, &p->priv->bg_e);
+	return NULL;
+}
+
+void plan_cleanup_start(struct plan *p)
+{
+	sigset_t all, old;
+
+	if (!p->priv || p->priv->bg_on)
+		return;
+	p->priv->bg_ret = 0;
+	p->priv->bg_e.msg[0] = '\0';
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	p->priv->bg_on = !pthread_create(&p->priv->bg, NULL, cleanup_bg, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	p->priv->bg_todo = !p->priv->bg_on;
+}
+
+int plan_cleanup_wait(struct plan *p, struct rerr *e)
+{
+	struct plan_priv *pv = p->priv;
+
+	if (!pv)
+		return 0;
+	if (pv->bg_todo) {
+		pv->bg_todo = false;
+		return plan_cleanup(p, e);
+	}
+	if (!pv->bg_on)
+		return 0;
+	pthread_join(pv->bg, NULL);
+	pv->bg_on = false;
+	if (pv->bg_ret < 0 && e)
+		*e = pv->bg_e;
+	return pv->bg_ret;
 }
 
 /* ---- printing --------------------------------------------------------- */
@@ -1994,6 +2153,8 @@ void plan_release(struct plan *p)
 {
 	if (!p)
 		return;
+	if (p->priv && (p->priv->bg_on || p->priv->bg_todo))
+		plan_cleanup_wait(p, NULL);   /* started, never waited for */
 	if (p->target_fd >= 0)
 		close(p->target_fd);
 	for (size_t i = 0; i < p->nfiles; i++)
