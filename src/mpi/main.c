@@ -343,7 +343,10 @@ int main(int argc, char **argv)
 			return 0;
 		}
 	m->t_init = now_ns();
-	MPI_Init(&argc, &argv);
+	/* FUNNELED: the preparer's plan prepares and removes many copies in
+	 * threads of its own (plan.c), which never call MPI */
+	int provided;
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	m->placement = PLACE_BLOCK;
 	m->target_kind = -1;
 	m->failed_rank = -1;
