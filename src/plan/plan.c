@@ -1637,7 +1637,6 @@ struct copy_part {
 	struct plan *p;
 	uint32_t part, nparts;
 	/* prepare */
-	int64_t only_rank;
 	const unsigned char *pat;
 	int rc;
 	uint32_t k_err;         /* the copy rc is about                   */
