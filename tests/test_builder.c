@@ -1239,6 +1239,47 @@ static void test_fd_decoration_names_another_file(void **state)
 	assert_int_equal(builder_stats(f->b)->implicit_opens, 3);
 }
 
+/* Only the last 4096 renames are kept (the builder's memory stays bounded
+ * whatever the trace renames): a file renamed before them whose fd -y
+ * shows under the new name counts as reopened there; one renamed among
+ * them keeps its description and position. */
+static void test_fd_decoration_renames_bounded(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 2, "/d/x", O_RDWR | O_CREAT, 3);
+	rw_y(f, SC_WRITE, 3, "/d/x", 5);
+	rename_ev(f, "/d/x", "/d/y");
+	char a[32], b[32];
+	for (int i = 0; i < 4100; i++) {
+		if (i == 4090) {
+			op_open(f, 2, "/d/p", O_RDWR | O_CREAT, 4);
+			rw_y(f, SC_WRITE, 4, "/d/p", 5);
+			rename_ev(f, "/d/p", "/d/q");
+		}
+		snprintf(a, sizeof(a), "/d/r%d", i);
+		snprintf(b, sizeof(b), "/d/s%d", i);
+		rename_ev(f, a, b);
+	}
+	rw_y(f, SC_WRITE, 4, "/d/q", 5);        /* 11 renames ago: followed */
+	rw_y(f, SC_WRITE, 3, "/d/y", 5);        /* 4101 ago: reopened */
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 2 + 4101 + 2 + 1 + 4);
+	const struct op *t = &o[n - 4];
+	assert_int_equal(t[0].kind, OP_WRITE);  /* fd 4, same description */
+	assert_string_equal(opstream_path(&f->s, t[0].file), "/d/p");
+	assert_int_equal(t[0].offset, 5);
+	assert_int_equal(t[1].kind, OP_CLOSE);  /* fd 3: closed, opened on /d/y */
+	assert_true(t[1].flags & OPF_SYNTH);
+	assert_int_equal(t[1].handle, o[0].handle);
+	assert_int_equal(t[2].kind, OP_OPEN);
+	assert_true(t[2].flags & OPF_IMPLICIT_OPEN);
+	assert_string_equal(opstream_path(&f->s, t[2].file), "/d/y");
+	assert_int_equal(t[3].kind, OP_WRITE);
+	assert_int_equal(t[3].offset, 0);
+}
+
 /* Two processes' fd 3 in one slot of the fast paths' cache (fdc_slot):
  * each one's reads and writes stay on its own file, rank and position. */
 static void test_fd_cache_slot_shared(void **state)
@@ -1331,6 +1372,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fd_cache_slot_shared, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_cache_fsync_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_decoration_names_another_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_decoration_renames_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_names_same_address, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

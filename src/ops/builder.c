@@ -36,6 +36,8 @@ struct rhandle {
 	uint32_t rank, handle;
 };
 
+#define REN_KEEP 4096        /* renames ofd_path_is can follow */
+
 struct ofd {                 /* open file description */
 	int refs;            /* fd table entries pointing here */
 	uint32_t file;       /* path id or OP_NOFILE           */
@@ -45,7 +47,7 @@ struct ofd {                 /* open file description */
 	uint32_t nh, hcap;
 	char *path;          /* for dirfd resolution, and what -y
 	                        should show for it                */
-	uint32_t nren;       /* renames (b->rens) path has followed */
+	uint64_t nren;       /* renames (b->nrens) path has followed */
 	int special;         /* /dev/null, /proc/...: not storage I/O */
 };
 
@@ -124,10 +126,10 @@ struct builder {
 	} *aliases;
 	size_t naliases;
 	uint64_t aliased;            /* paths rewritten by an alias          */
-	struct ren {                 /* the trace's successful renames, in   */
-		char *from, *to;     /* order (ofd_path_is follows an open   */
-	} *rens;                     /* file's path through them)            */
-	uint32_t nrens, rencap;
+	struct ren {                 /* the trace's last REN_KEEP successful */
+		char *from, *to;     /* renames, rename i at i % REN_KEEP    */
+	} *rens;                     /* (ofd_path_is follows an open file's  */
+	uint64_t nrens;              /* path through them); renames so far   */
 	struct fdcache {             /* what fast_ofd found for (pid, fd), */
 		int64_t pid, fd;     /* valid while gen is fdgen            */
 		uint64_t gen;
@@ -567,16 +569,18 @@ static inline int ofd_path_same(const struct ofd *o, const char *fdpath)
 }
 
 /* Whether -y's absolute fdpath names o's file: its path, or where the
- * renames the trace made since took it (o->path then follows), or the
- * same path as resolved.  1 yes, 0 no, -ENOMEM. */
+ * renames the trace made since took it (o->path then follows; only the
+ * last REN_KEEP renames are kept, so memory stays bounded: a file renamed
+ * longer ago counts as reopened), or the same path as resolved.  1 yes,
+ * 0 no, -ENOMEM. */
 static int ofd_path_is(struct builder *b, struct proc *p, struct ofd *o, const char *fdpath)
 {
 	if (ofd_path_same(o, fdpath))
 		return 1;
-	if (o->nren < b->nrens) {
+	if (o->nren < b->nrens && b->nrens - o->nren <= REN_KEEP) {
 		char *cur = strdup(o->path);
-		for (uint32_t i = o->nren; cur && i < b->nrens; i++) {
-			const char *f = b->rens[i].from, *t = b->rens[i].to;
+		for (uint64_t i = o->nren; cur && i < b->nrens; i++) {
+			const char *f = b->rens[i % REN_KEEP].from, *t = b->rens[i % REN_KEEP].to;
 			size_t fl = strlen(f);
 			if (strncmp(cur, f, fl) || (cur[fl] && cur[fl] != '/'))
 				continue;
@@ -634,7 +638,7 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 			struct sc_event e2 = *ev;
 			e2.dur_ns = 0;
 			e2.ret = 0;
-			e2.opflags |= OPF_SYNTH;
+			e2.opflags = OPF_SYNTH;  /* not the call's own (a stat's size) */
 			int rc = close_fd(b, p, &e2, fd, 0, 1);
 			if (rc)
 				return rc;
@@ -1214,13 +1218,17 @@ static int ren_add(struct builder *b, struct proc *p, const struct sc_event *ev,
 {
 	const char *r = resolve(b, p, ev->path, ev->dirfd, ev->fdpath);
 	char *from = r ? strdup(r) : NULL;
-	if (!from || (b->nrens == b->rencap &&
-		      grow((void **)&b->rens, &b->rencap, b->nrens + 1, sizeof(*b->rens)))) {
+	if (!b->rens)
+		b->rens = calloc(REN_KEEP, sizeof(*b->rens));
+	if (!from || !b->rens) {
 		free(from);
 		free(to);
 		return -ENOMEM;
 	}
-	b->rens[b->nrens++] = (struct ren){ .from = from, .to = to };
+	struct ren *e = &b->rens[b->nrens++ % REN_KEEP];
+	free(e->from);
+	free(e->to);
+	*e = (struct ren){ .from = from, .to = to };
 	return 0;
 }
 
@@ -2058,7 +2066,7 @@ void builder_free(struct builder *b)
 	}
 	free(b->aliases);
 	free(b->aliasbuf);
-	for (uint32_t i = 0; i < b->nrens; i++) {
+	for (uint32_t i = 0; b->rens && i < REN_KEEP; i++) {
 		free(b->rens[i].from);
 		free(b->rens[i].to);
 	}
