@@ -29,6 +29,7 @@ caps=(
 	"sysbench_k_head.txt"
 	"edge_f_tt_T_y.txt"
 	"h5py_e_rw_y.txt"
+	"ckpt_rename_f_tt_T_y.txt"
 )
 for c in "${caps[@]}"; do
 	read -r f runopt <<<"$c"
@@ -134,3 +135,20 @@ rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
 n=$("$REPLAY" dump "$H" | awk '$4 == "close" && $9 ~ /synth/' | wc -l)
 [ "$n" -gt 0 ] || { echo "FAIL -e trace=read,write: no synthesized close of a replaced fd"; exit 1; }
 echo "ok -e trace=read,write -y: s.h5 $want (read, written) B, $n fds replaced, replayed"
+
+# A checkpoint directory written, renamed and read back (dd into
+# ckpt.tmp/, mv ckpt.tmp ckpt.1, cat ckpt.1/data): ckpt.1/data is the file
+# dd wrote, moved by the rename, not one that existed before (prepared,
+# ckpt.1 was then not empty and the replayed rename failed: ENOTEMPTY).
+C=$D/ckpt_rename_f_tt_T_y.txt
+rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
+"$REPLAY" run --dry-run "$C" "$tmp/tgt" >"$tmp/dry.out" 2>&1
+grep -q 'ckpt\.1/data .*prepare' "$tmp/dry.out" && { echo "FAIL ckpt rename: ckpt.1/data prepared"; cat "$tmp/dry.out"; exit 1; }
+for mode in parallel sequential; do
+	"$REPLAY" run -m "$mode" --no-drop-caches "$C" "$tmp/tgt" >"$tmp/run.out" 2>&1 ||
+		{ echo "FAIL ckpt rename: replay run -m $mode"; cat "$tmp/run.out"; exit 1; }
+	if grep -q 'mismatch' "$tmp/run.out"; then
+		echo "FAIL ckpt rename: -m $mode mismatches"; cat "$tmp/run.out"; exit 1
+	fi
+done
+echo "ok directory rename: ckpt.1/data made by the rename, replayed without mismatch"
