@@ -1156,6 +1156,130 @@ static void test_fd_cache_fsync_stale(void **state)
 	assert_true(builder_stats(f->b)->unknown_fd_ops >= 1);
 }
 
+/* A read or write by pid 2 on fd with -y's path: SC_NOOFF, ret = len. */
+static void rw_y(struct fx *f, enum sc_call c, int64_t fd, const char *fdpath, uint64_t len)
+{
+	struct sc_event ev = ev0(f, 2, c);
+	ev.fd = fd;
+	ev.len = len;
+	ev.ret = (int64_t)len;
+	ev.fdpath = fdpath;
+	feed(f, &ev);
+}
+
+static void rename_ev(struct fx *f, const char *from, const char *to)
+{
+	struct sc_event ev = ev0(f, 2, SC_RENAME);
+	ev.path = from;
+	ev.path2 = to;
+	ev.ret = 0;
+	feed(f, &ev);
+}
+
+/* strace -y -e trace=read,write (or -P, or an exec) hides the closes and
+ * opens: the decoration of fd 3 turning from /d/a to /d/b means fd 3 is
+ * another file now.  A rename the trace shows is not such a change. */
+static void decor_scenario(struct fx *f)
+{
+	rw_y(f, SC_READ, 3, "/d/a", 10);        /* implicit open of /d/a */
+	rw_y(f, SC_READ, 3, "/d/a", 10);
+	rw_y(f, SC_READ, 3, "/d/b", 10);        /* close /d/a, implicit /d/b */
+	rw_y(f, SC_WRITE, 3, "/d/b", 10);
+	rw_y(f, SC_WRITE, 3, "/dev/null", 10);  /* close /d/b; special */
+	rw_y(f, SC_WRITE, 3, "/d/b", 10);       /* implicit /d/b again */
+	struct sc_event ev = ev0(f, 2, SC_OPEN);
+	ev.path = "c";
+	ev.flags = O_RDWR | O_CREAT;
+	ev.ret = 4;
+	ev.fdpath = "/d";                       /* AT_FDCWD</d> */
+	ev.retpath = "/d/c";
+	feed(f, &ev);
+	rw_y(f, SC_WRITE, 4, "/d/c", 5);
+	rename_ev(f, "/d/c", "/d/e");           /* renamed while open */
+	rw_y(f, SC_WRITE, 4, "/d/e", 5);
+	op_open(f, 2, "/d/sub/f", O_RDWR | O_CREAT, 5);
+	rw_y(f, SC_WRITE, 5, "/d/sub/f", 7);
+	rename_ev(f, "/d/sub", "/d/s2");        /* its directory renamed */
+	rw_y(f, SC_WRITE, 5, "/d/s2/f", 7);
+	rw_y(f, SC_WRITE, 4, "/d/e", 5);
+}
+
+static void test_fd_decoration_names_another_file(void **state)
+{
+	struct fx *f = *state;
+	assert_int_equal(same_as_general(f, decor_scenario), 19);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	static const struct { uint8_t kind; const char *path; uint64_t off; uint8_t flags; } want[] = {
+		{ OP_OPEN, "/d/a", 0, OPF_IMPLICIT_OPEN }, { OP_READ, "/d/a", 0, 0 },
+		{ OP_READ, "/d/a", 10, 0 }, { OP_CLOSE, "/d/a", 0, OPF_SYNTH },
+		{ OP_OPEN, "/d/b", 0, OPF_IMPLICIT_OPEN }, { OP_READ, "/d/b", 0, 0 },
+		{ OP_WRITE, "/d/b", 10, 0 }, { OP_CLOSE, "/d/b", 0, OPF_SYNTH },
+		{ OP_OPEN, "/d/b", 0, OPF_IMPLICIT_OPEN }, { OP_WRITE, "/d/b", 0, 0 },
+		{ OP_OPEN, "/d/c", 0, 0 }, { OP_WRITE, "/d/c", 0, 0 },
+		{ OP_RENAME, "/d/c", 0, 0 }, { OP_WRITE, "/d/c", 5, 0 },
+		{ OP_OPEN, "/d/sub/f", 0, 0 }, { OP_WRITE, "/d/sub/f", 0, 0 },
+		{ OP_RENAME, "/d/sub", 0, 0 }, { OP_WRITE, "/d/sub/f", 7, 0 },
+		{ OP_WRITE, "/d/c", 10, 0 },
+	};
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	for (uint64_t i = 0; i < n; i++) {
+		if (o[i].kind != want[i].kind || strcmp(opstream_path(&f->s, o[i].file), want[i].path) ||
+		    ((o[i].kind == OP_READ || o[i].kind == OP_WRITE) && o[i].offset != want[i].off) ||
+		    (o[i].flags & (OPF_IMPLICIT_OPEN | OPF_SYNTH)) != want[i].flags)
+			fail_msg("op %llu: kind %u %s off %llu flags %u, expected kind %u %s off %llu flags %u",
+				 (unsigned long long)i, o[i].kind, opstream_path(&f->s, o[i].file),
+				 (unsigned long long)o[i].offset, o[i].flags, want[i].kind, want[i].path,
+				 (unsigned long long)want[i].off, want[i].flags);
+	}
+	/* each close is of the handle the open before it gave */
+	assert_int_equal(o[3].handle, o[0].handle);
+	assert_int_equal(o[7].handle, o[4].handle);
+	assert_int_equal(o[13].handle, o[10].handle);
+	assert_int_equal(builder_stats(f->b)->implicit_opens, 3);
+}
+
+/* Only the last 4096 renames are kept (the builder's memory stays bounded
+ * whatever the trace renames): a file renamed before them whose fd -y
+ * shows under the new name counts as reopened there; one renamed among
+ * them keeps its description and position. */
+static void test_fd_decoration_renames_bounded(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 2, "/d/x", O_RDWR | O_CREAT, 3);
+	rw_y(f, SC_WRITE, 3, "/d/x", 5);
+	rename_ev(f, "/d/x", "/d/y");
+	char a[32], b[32];
+	for (int i = 0; i < 4100; i++) {
+		if (i == 4090) {
+			op_open(f, 2, "/d/p", O_RDWR | O_CREAT, 4);
+			rw_y(f, SC_WRITE, 4, "/d/p", 5);
+			rename_ev(f, "/d/p", "/d/q");
+		}
+		snprintf(a, sizeof(a), "/d/r%d", i);
+		snprintf(b, sizeof(b), "/d/s%d", i);
+		rename_ev(f, a, b);
+	}
+	rw_y(f, SC_WRITE, 4, "/d/q", 5);        /* 11 renames ago: followed */
+	rw_y(f, SC_WRITE, 3, "/d/y", 5);        /* 4101 ago: reopened */
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 2 + 4101 + 2 + 1 + 4);
+	const struct op *t = &o[n - 4];
+	assert_int_equal(t[0].kind, OP_WRITE);  /* fd 4, same description */
+	assert_string_equal(opstream_path(&f->s, t[0].file), "/d/p");
+	assert_int_equal(t[0].offset, 5);
+	assert_int_equal(t[1].kind, OP_CLOSE);  /* fd 3: closed, opened on /d/y */
+	assert_true(t[1].flags & OPF_SYNTH);
+	assert_int_equal(t[1].handle, o[0].handle);
+	assert_int_equal(t[2].kind, OP_OPEN);
+	assert_true(t[2].flags & OPF_IMPLICIT_OPEN);
+	assert_string_equal(opstream_path(&f->s, t[2].file), "/d/y");
+	assert_int_equal(t[3].kind, OP_WRITE);
+	assert_int_equal(t[3].offset, 0);
+}
+
 /* Two processes' fd 3 in one slot of the fast paths' cache (fdc_slot):
  * each one's reads and writes stay on its own file, rank and position. */
 static void test_fd_cache_slot_shared(void **state)
@@ -1247,6 +1371,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fd_cache_same_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_cache_slot_shared, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_cache_fsync_stale, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_decoration_names_another_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_decoration_renames_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_names_same_address, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -993,6 +993,50 @@ static void test_time_order(void **state)
 	opstream_close(&s);
 }
 
+/* A directory the trace fills and then renames (a checkpoint written in
+ * ckpt.tmp/, renamed to ckpt.1/ and read back): what it reads beneath the
+ * new name was moved there by the rename, not there before (prepared, the
+ * new directory was not empty and the replayed rename failed with
+ * ENOTEMPTY).  A file beneath a renamed directory the trace never named
+ * under the old name is still prepared under the new one. */
+static void test_renamed_directory(void **state)
+{
+	(void)state;
+	char target[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "rendir");
+	tb_open(&t, "rendir");
+	uint32_t r0 = tb_rank(&t, "pid 1");
+	uint32_t tmp = tb_path(&t, "/ckpt.tmp"), tf = tb_path(&t, "/ckpt.tmp/f");
+	uint32_t c1 = tb_path(&t, "/ckpt.1"), cf = tb_path(&t, "/ckpt.1/f");
+	uint32_t in = tb_path(&t, "/in"), in2 = tb_path(&t, "/in2"), ig = tb_path(&t, "/in2/g");
+	struct op mk = op_path(OP_MKDIR, tmp, 0755, 10);
+	tb_add(&t, r0, mk);
+	tb_add(&t, r0, op_open(tf, 0, O_WRONLY | O_CREAT | O_TRUNC, 20));
+	tb_add(&t, r0, op_rw(OP_WRITE, tf, 0, 0, 4096, 4096, 30));
+	tb_add(&t, r0, op_path(OP_CLOSE, tf, 0, 40));
+	tb_add(&t, r0, op_path(OP_RENAME, tmp, c1, 50));
+	tb_add(&t, r0, op_open(cf, 1, O_RDONLY, 60));
+	tb_add(&t, r0, op_rw(OP_READ, cf, 1, 0, 4096, 4096, 70));
+	tb_add(&t, r0, op_path(OP_RENAME, in, in2, 80));
+	tb_add(&t, r0, op_open(ig, 2, O_RDONLY, 90));
+	tb_add(&t, r0, op_rw(OP_READ, ig, 2, 0, 512, 512, 100));
+	tb_finish(&t, &s);
+	for (int seq = 0; seq < 2; seq++) {
+		struct plan_opts o = { .sequential = seq };
+		assert_int_equal(plan_build(&p, &s, target, &o, &e), 0);
+		assert_false(pf(&p, cf)->prepare);
+		assert_false(pf(&p, tf)->prepare);
+		assert_true(pf(&p, ig)->prepare);
+		assert_int_equal(pf(&p, ig)->prep_size, 512);
+		plan_release(&p);
+	}
+	opstream_close(&s);
+}
+
 /* The walk refuses every symlink; openat2 follows those that stay inside. */
 static void test_inside_links(void **state)
 {
@@ -1596,6 +1640,7 @@ int main(void)
 		cmocka_unit_test(test_copies),
 		cmocka_unit_test(test_hostile_size),
 		cmocka_unit_test(test_time_order),
+		cmocka_unit_test(test_renamed_directory),
 		cmocka_unit_test(test_inside_links),
 		cmocka_unit_test(test_bad_ids),
 		cmocka_unit_test(test_root_target),

@@ -36,6 +36,8 @@ struct rhandle {
 	uint32_t rank, handle;
 };
 
+#define REN_KEEP 4096        /* renames ofd_path_is can follow */
+
 struct ofd {                 /* open file description */
 	int refs;            /* fd table entries pointing here */
 	uint32_t file;       /* path id or OP_NOFILE           */
@@ -43,7 +45,9 @@ struct ofd {                 /* open file description */
 	uint64_t pos;
 	struct rhandle *h;   /* per-rank handles               */
 	uint32_t nh, hcap;
-	char *path;          /* for dirfd resolution           */
+	char *path;          /* for dirfd resolution, and what -y
+	                        should show for it                */
+	uint64_t nren;       /* renames (b->nrens) path has followed */
 	int special;         /* /dev/null, /proc/...: not storage I/O */
 };
 
@@ -122,6 +126,10 @@ struct builder {
 	} *aliases;
 	size_t naliases;
 	uint64_t aliased;            /* paths rewritten by an alias          */
+	struct ren {                 /* the trace's last REN_KEEP successful */
+		char *from, *to;     /* renames, rename i at i % REN_KEEP    */
+	} *rens;                     /* (ofd_path_is follows an open file's  */
+	uint64_t nrens;              /* path through them); renames so far   */
 	struct fdcache {             /* what fast_ofd found for (pid, fd), */
 		int64_t pid, fd;     /* valid while gen is fdgen            */
 		uint64_t gen;
@@ -548,6 +556,57 @@ static struct ofd *ofd_new(uint32_t file, uint32_t oflags, const char *path)
 	return o;
 }
 
+static int close_fd(struct builder *b, struct proc *p, const struct sc_event *ev,
+		    int64_t fd, int64_t result, int emit_op);
+static const char *resolve(struct builder *b, struct proc *p, const char *path,
+			   int64_t dirfd, const char *dirpath);
+
+/* -y's absolute fdpath is what o was opened on, at a glance (a path not
+ * known absolute is not contradicted). */
+static inline int ofd_path_same(const struct ofd *o, const char *fdpath)
+{
+	return !o->path || o->path[0] != '/' || !strcmp(o->path, fdpath);
+}
+
+/* Whether -y's absolute fdpath names o's file: its path, or where the
+ * renames the trace made since took it (o->path then follows; only the
+ * last REN_KEEP renames are kept, so memory stays bounded: a file renamed
+ * longer ago counts as reopened), or the same path as resolved.  1 yes,
+ * 0 no, -ENOMEM. */
+static int ofd_path_is(struct builder *b, struct proc *p, struct ofd *o, const char *fdpath)
+{
+	if (ofd_path_same(o, fdpath))
+		return 1;
+	if (o->nren < b->nrens && b->nrens - o->nren <= REN_KEEP) {
+		char *cur = strdup(o->path);
+		for (uint64_t i = o->nren; cur && i < b->nrens; i++) {
+			const char *f = b->rens[i % REN_KEEP].from, *t = b->rens[i % REN_KEEP].to;
+			size_t fl = strlen(f);
+			if (strncmp(cur, f, fl) || (cur[fl] && cur[fl] != '/'))
+				continue;
+			size_t tl = strlen(t), rl = strlen(cur + fl);
+			char *n = malloc(tl + rl + 1);
+			if (n) {
+				memcpy(n, t, tl);
+				memcpy(n + tl, cur + fl, rl + 1);
+			}
+			free(cur);
+			cur = n;
+		}
+		if (!cur)
+			return -ENOMEM;
+		o->nren = b->nrens;
+		free(o->path);
+		o->path = cur;
+		if (!strcmp(cur, fdpath))
+			return 1;
+	}
+	const char *r = resolve(b, p, fdpath, SC_AT_FDCWD, NULL);
+	if (!r)
+		return -ENOMEM;
+	return !strcmp(o->path, r);
+}
+
 /*
  * The ofd an fd op refers to.  *o = NULL with 0 when the op is to be
  * dropped (counted).  Synthesizes an implicit open from an absolute -y
@@ -565,6 +624,26 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 		p->tab->fds[fd] = NULL;
 		ofd_unref(o);
 		o = NULL;
+	} else if (o && fdpath) {
+		/* -y names another file than the one the fd was opened on (and
+		 * not where a traced rename took it): it was closed and another
+		 * opened on its number out of the trace's sight (strace -e
+		 * trace=read,write, -P, or an exec).  Closed here (synthesized),
+		 * then opened implicitly as any fd the trace never opened. */
+		int is = ofd_path_is(b, p, o, fdpath);
+		if (is < 0)
+			return is;
+		if (!is) {
+			b->fdgen++;  /* fdc may remember o for (pid, fd) */
+			struct sc_event e2 = *ev;
+			e2.dur_ns = 0;
+			e2.ret = 0;
+			e2.opflags = OPF_SYNTH;  /* not the call's own (a stat's size) */
+			int rc = close_fd(b, p, &e2, fd, 0, 1);
+			if (rc)
+				return rc;
+			o = NULL;
+		}
 	}
 	if (o && o->special) {
 		b->st.special_ops++;
@@ -591,6 +670,7 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 	o = ofd_new(file, O_RDWR, fdpath);
 	if (!o)
 		return -ENOMEM;
+	o->nren = b->nrens;
 	rc = fdt_set(p, fd, o);      /* the table holds the only reference */
 	if (rc) {
 		free(o->path);
@@ -628,7 +708,7 @@ static inline int lookup_fd(struct builder *b, struct proc *p, const struct sc_e
 			    int64_t fd, const char *fdpath, struct ofd **out)
 {
 	struct ofd *o = fd_get(p, fd);
-	if (o && !o->special && (!fdpath || fdpath[0] == '/')) {
+	if (o && !o->special && (!fdpath || (fdpath[0] == '/' && ofd_path_same(o, fdpath)))) {
 		*out = o;
 		return 0;
 	}
@@ -815,6 +895,7 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 		if (!so)
 			return -ENOMEM;
 		so->special = 1;
+		so->nren = b->nrens;
 		int rc = fdt_set(p, ev->ret, so);
 		if (rc) {
 			free(so->path);
@@ -838,6 +919,7 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 			rc = -ENOMEM;
 			goto out;
 		}
+		o->nren = b->nrens;
 		rc = fdt_set(p, ev->ret, o);
 		if (rc) {
 			free(o->path);
@@ -1130,6 +1212,26 @@ static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev,
 	return emit(b, p, ev, &op);
 }
 
+/* Record a successful rename of ev->path to `to` (taken over) for
+ * ofd_path_is. */
+static int ren_add(struct builder *b, struct proc *p, const struct sc_event *ev, char *to)
+{
+	const char *r = resolve(b, p, ev->path, ev->dirfd, ev->fdpath);
+	char *from = r ? strdup(r) : NULL;
+	if (!b->rens)
+		b->rens = calloc(REN_KEEP, sizeof(*b->rens));
+	if (!from || !b->rens) {
+		free(from);
+		free(to);
+		return -ENOMEM;
+	}
+	struct ren *e = &b->rens[b->nrens++ % REN_KEEP];
+	free(e->from);
+	free(e->to);
+	*e = (struct ren){ .from = from, .to = to };
+	return 0;
+}
+
 static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev, enum op_kind k)
 {
 	if (!ev->path)
@@ -1162,9 +1264,16 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 			return 0;
 		/* the second path is resolved against the same directory only
 		 * when it is relative and no other dirfd is known */
-		rc = intern(b, p, ev, ev->path2, ev->dirfd, &op.aux, NULL);
+		char *newpath = NULL;
+		rc = intern(b, p, ev, ev->path2, ev->dirfd, &op.aux,
+			    k == OP_RENAME && ev->ret == 0 ? &newpath : NULL);
 		if (rc)
 			return rc;
+		if (newpath) {
+			rc = ren_add(b, p, ev, newpath);
+			if (rc)
+				return rc;
+		}
 		if (ev->ret == 0) {
 			uint64_t *from = size_of(b, op.file), *to = size_of(b, op.aux);
 			from = size_of(b, op.file);     /* size_of may have moved */
@@ -1590,6 +1699,8 @@ static inline __attribute__((always_inline)) struct ofd *fast_ofd(struct builder
 		if (!f)
 			return NULL;
 	}
+	if (ev->fdpath && !ofd_path_same(f->o, ev->fdpath))
+		return NULL;    /* lookup_fd_slow decides */
 	*h = f->handle;
 	*rank = f->rank;
 	return f->o;
@@ -1955,6 +2066,11 @@ void builder_free(struct builder *b)
 	}
 	free(b->aliases);
 	free(b->aliasbuf);
+	for (uint32_t i = 0; b->rens && i < REN_KEEP; i++) {
+		free(b->rens[i].from);
+		free(b->rens[i].to);
+	}
+	free(b->rens);
 	for (size_t i = 0; i < b->nskips; i++)
 		free(b->skips[i].name);
 	free(b->skips);

@@ -47,6 +47,7 @@ struct pass {
 	struct pstate *ps;        /* out: per path                           */
 	struct pst *st;
 	uint32_t *parent;         /* per path: nearest ancestor path id      */
+	uint32_t *byname;         /* path ids sorted by name                 */
 	struct imap last;         /* (path << 32 | rank) -> last op + 1      */
 	struct imap have;         /* (rank << 32 | rank) -> strongest need   */
 	bool deps;
@@ -111,8 +112,25 @@ static int find_parents(struct pass *P)
 			}
 		}
 	}
-	free(byname);
+	P->byname = byname;
 	return 0;
+}
+
+/* The first index of byname whose name is >= want (exact: its index only
+ * when equal, else n). */
+static uint32_t byname_find(const struct pass *P, const char *want, bool exact)
+{
+	uint32_t lo = 0, hi = P->s->npaths;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (strcmp(opstream_path(P->s, P->byname[mid]), want) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (exact && (lo == P->s->npaths || strcmp(opstream_path(P->s, P->byname[lo]), want)))
+		return P->s->npaths;
+	return lo;
 }
 
 /* ---- edges and touches -------------------------------------------------- */
@@ -441,6 +459,52 @@ static void on_rename(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64
 		P->ps[t].bits |= PS_DIR;
 }
 
+/* A directory p renamed to t: each path the trace names beneath p is
+ * renamed with it, to the same name beneath t when the trace names that
+ * too (a file written in "ckpt.tmp/" and read back from "ckpt.1/" after
+ * the rename: not a file that existed before under its new name). */
+static void on_rename_beneath(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t i)
+{
+	const struct opstream *s = P->s;
+	if (!P->byname)
+		return;
+	const char *from = opstream_path(s, p), *to = opstream_path(s, t);
+	size_t fl = strlen(from), tl = strlen(to), cap = 0;
+	char *pre = malloc(fl + 2), *name = NULL;
+	if (!pre) {
+		P->err = -ENOMEM;
+		return;
+	}
+	memcpy(pre, from, fl);
+	memcpy(pre + fl, "/", 2);
+	for (uint32_t k = byname_find(P, pre, false); k < s->npaths && !P->err; k++) {
+		uint32_t q = P->byname[k];
+		const char *qn = opstream_path(s, q);
+		if (strncmp(qn, pre, fl + 1))
+			break;
+		size_t need = tl + strlen(qn + fl) + 1;
+		if (need > cap) {
+			char *nn = realloc(name, need);
+			if (!nn) {
+				P->err = -ENOMEM;
+				break;
+			}
+			name = nn;
+			cap = need;
+		}
+		memcpy(name, to, tl);
+		memcpy(name + tl, qn + fl, need - tl);
+		uint32_t j = byname_find(P, name, true);
+		if (j == s->npaths || P->byname[j] == q ||
+		    !filter_path_kept(P->oo->filter, P->byname[j]))
+			continue;
+		on_rename(P, q, P->byname[j], b, i);
+		touch(P, P->byname[j], b, i);
+	}
+	free(name);
+	free(pre);
+}
+
 /* A hard link: t appears with p's content, p stays. */
 static void on_link(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t i)
 {
@@ -503,10 +567,12 @@ static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, 
 	case OP_RENAME:
 	case OP_LINK:
 		if (op->aux < P->s->npaths) {
-			if (op->kind == OP_LINK)
+			if (op->kind == OP_LINK) {
 				on_link(P, p, op->aux, b, i);
-			else
+			} else {
 				on_rename(P, p, op->aux, b, i);
+				on_rename_beneath(P, p, op->aux, b, i);
+			}
 			touch(P, op->aux, b, i);
 		}
 		break;
@@ -637,10 +703,11 @@ static void pass_release(struct pass *P)
 /* One pass over ranks[0..n): path states into ps, edges into o when deps. */
 static int run_pass(struct order *o, const struct opstream *s, const struct order_opts *oo,
 		    const uint32_t *ranks, uint32_t n, struct pstate *ps, const uint32_t *parent,
-		    bool deps, size_t *cdeps)
+		    const uint32_t *byname, bool deps, size_t *cdeps)
 {
 	struct pass P = { .s = s, .oo = oo, .ranks = ranks, .nranks = n, .out = o, .ps = ps,
-			  .parent = (uint32_t *)parent, .deps = deps, .cdeps = cdeps };
+			  .parent = (uint32_t *)parent, .byname = (uint32_t *)byname,
+			  .deps = deps, .cdeps = cdeps };
 	P.st = calloc(s->npaths ? s->npaths : 1, sizeof(*P.st));
 	int rc = P.st ? walk(&P) : -ENOMEM;
 	if (!rc)
@@ -651,7 +718,7 @@ static int run_pass(struct order *o, const struct opstream *s, const struct orde
 
 /* Sequential mode: each rank alone, what it must find prepared. */
 static int alone_preps(struct order *o, const struct opstream *s, const struct order_opts *oo,
-		       const uint32_t *parent)
+		       const uint32_t *parent, const uint32_t *byname)
 {
 	struct pstate *ps = calloc(s->npaths ? s->npaths : 1, sizeof(*ps));
 	o->alone = calloc(oo->nranks ? oo->nranks : 1, sizeof(*o->alone));
@@ -662,7 +729,7 @@ static int alone_preps(struct order *o, const struct opstream *s, const struct o
 	int rc = 0;
 	for (uint32_t b = 0; b < oo->nranks && !rc; b++) {
 		memset(ps, 0, s->npaths * sizeof(*ps));
-		rc = run_pass(o, s, oo, &oo->ranks[b], 1, ps, parent, false, NULL);
+		rc = run_pass(o, s, oo, &oo->ranks[b], 1, ps, parent, byname, false, NULL);
 		struct rank_prep *rp = &o->alone[b];
 		uint32_t cnt = 0;
 		for (uint32_t p = 0; p < s->npaths && !rc; p++)
@@ -716,12 +783,14 @@ int order_build(struct order *o, const struct opstream *s, const struct order_op
 	if (!rc)
 		rc = find_parents(&P);
 	if (!rc)
-		rc = run_pass(o, s, oo, oo->ranks, oo->nranks, o->paths, P.parent, oo->deps, cdeps);
+		rc = run_pass(o, s, oo, oo->ranks, oo->nranks, o->paths, P.parent, P.byname,
+			      oo->deps, cdeps);
 	if (!rc && oo->alone)
-		rc = alone_preps(o, s, oo, P.parent);
+		rc = alone_preps(o, s, oo, P.parent, P.byname);
 	for (uint32_t b = 0; b < oo->nranks && !rc; b++)
 		o->total_deps += o->ndeps[b];
 	free(P.parent);
+	free(P.byname);
 	free(cdeps);
 	if (rc) {
 		order_release(o);

@@ -28,6 +28,8 @@ caps=(
 	"sysbench_C.txt"
 	"sysbench_k_head.txt"
 	"edge_f_tt_T_y.txt"
+	"h5py_e_rw_y.txt"
+	"ckpt_rename_f_tt_T_y.txt"
 )
 for c in "${caps[@]}"; do
 	read -r f runopt <<<"$c"
@@ -113,3 +115,40 @@ rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
 "$REPLAY" run --no-drop-caches --no-default-excludes --quiet "$tmp/ff.ops" "$tmp/tgt" >"$tmp/run.out" 2>&1 ||
 	{ echo "FAIL -ff: replay run"; cat "$tmp/run.out"; exit 1; }
 echo "ok -ff -yy -s 0: 4 threads, $(echo "$got" | awk '{r+=$2; w+=$3} END {print r" B read, "w" B written"}'), replayed"
+
+# strace -y -e trace=read,write,pread64,pwrite64: no open or close is
+# traced, so fd 3 is a new file whenever its decoration changes (python's
+# modules, then the HDF5 file).  Each file gets the bytes of the calls that
+# name it, and the default run replays the HDF5 file's I/O (before, every
+# call stayed on the first file fd 3 named, under /usr: nothing to replay).
+H=$D/h5py_e_rw_y.txt
+"$REPLAY" stat --json "$H" >"$tmp/h.json"
+got=$(jq -r '.files[] | select(.path == "/tmp/hpcsweep/c11/s.h5") | "\(.bytes_read) \(.bytes_written)"' "$tmp/h.json")
+want=$(awk '/<\/tmp\/hpcsweep\/c11\/s\.h5>/ && match($0, /\) += [0-9]+/) {
+		n = substr($0, RSTART, RLENGTH); sub(/.* /, "", n)
+		if ($3 ~ /^p?read/) r += n; else w += n }
+	END { print r + 0, w + 0 }' "$H")
+[ "$got" = "$want" ] || { echo "FAIL -e trace=read,write: s.h5 read/written '$got', expected '$want'"; exit 1; }
+rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
+"$REPLAY" run --no-drop-caches --quiet "$H" "$tmp/tgt" >"$tmp/run.out" 2>&1 ||
+	{ echo "FAIL -e trace=read,write: replay run"; cat "$tmp/run.out"; exit 1; }
+n=$("$REPLAY" dump "$H" | awk '$4 == "close" && $9 ~ /synth/' | wc -l)
+[ "$n" -gt 0 ] || { echo "FAIL -e trace=read,write: no synthesized close of a replaced fd"; exit 1; }
+echo "ok -e trace=read,write -y: s.h5 $want (read, written) B, $n fds replaced, replayed"
+
+# A checkpoint directory written, renamed and read back (dd into
+# ckpt.tmp/, mv ckpt.tmp ckpt.1, cat ckpt.1/data): ckpt.1/data is the file
+# dd wrote, moved by the rename, not one that existed before (prepared,
+# ckpt.1 was then not empty and the replayed rename failed: ENOTEMPTY).
+C=$D/ckpt_rename_f_tt_T_y.txt
+rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
+"$REPLAY" run --dry-run "$C" "$tmp/tgt" >"$tmp/dry.out" 2>&1
+grep -q 'ckpt\.1/data .*prepare' "$tmp/dry.out" && { echo "FAIL ckpt rename: ckpt.1/data prepared"; cat "$tmp/dry.out"; exit 1; }
+for mode in parallel sequential; do
+	"$REPLAY" run -m "$mode" --no-drop-caches "$C" "$tmp/tgt" >"$tmp/run.out" 2>&1 ||
+		{ echo "FAIL ckpt rename: replay run -m $mode"; cat "$tmp/run.out"; exit 1; }
+	if grep -q 'mismatch' "$tmp/run.out"; then
+		echo "FAIL ckpt rename: -m $mode mismatches"; cat "$tmp/run.out"; exit 1
+	fi
+done
+echo "ok directory rename: ckpt.1/data made by the rename, replayed without mismatch"
