@@ -1648,7 +1648,16 @@ struct copy_part {
 
 static uint32_t copy_nparts(const struct plan *p)
 {
-	return p->ncopies >= COPY_THREADS_MIN_COPIES ? COPY_THREADS : 1;
+	struct statfs sf;
+
+	if (p->ncopies < COPY_THREADS_MIN_COPIES)
+		return 1;
+	/* in memory there are no waits to overlap, only the parent
+	 * directory's lock to contend for (tmpfs: 3 % slower, -n 1024) */
+	if (!fstatfs(p->target_fd, &sf) &&
+	    (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC))
+		return 1;
+	return COPY_THREADS;
 }
 
 /* fn on every part: part 0 here, the others in threads with every signal
