@@ -1239,6 +1239,47 @@ static void test_fd_decoration_names_another_file(void **state)
 	assert_int_equal(builder_stats(f->b)->implicit_opens, 3);
 }
 
+/* An open whose result -y did not decorate (an older strace) keeps the
+ * path as the program spelled it, through a symlinked directory perhaps:
+ * the first -y of the fd is the file's real name, not another file; once
+ * a decoration named it, another name is another file (a hidden close and
+ * open).  An open with a decorated result is -y's name from the start. */
+static void test_fd_decoration_symlinked_open(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 2, "/link/f", O_RDWR | O_CREAT, 3);   /* no retpath */
+	rw_y(f, SC_WRITE, 3, "/real/f", 10);              /* same file */
+	rw_y(f, SC_WRITE, 3, "/real/f", 10);
+	rw_y(f, SC_WRITE, 3, "/real/g", 10);              /* another one */
+	struct sc_event ev = ev0(f, 2, SC_OPEN);
+	ev.path = "/link/h";
+	ev.flags = O_RDWR | O_CREAT;
+	ev.ret = 4;
+	ev.retpath = "/real/h";
+	feed(f, &ev);
+	rw_y(f, SC_WRITE, 4, "/real/h2", 10);             /* another file */
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	static const struct { uint8_t kind; const char *path; uint64_t off; uint8_t flags; } want[] = {
+		{ OP_OPEN, "/link/f", 0, 0 }, { OP_WRITE, "/link/f", 0, 0 },
+		{ OP_WRITE, "/link/f", 10, 0 }, { OP_CLOSE, "/link/f", 0, OPF_SYNTH },
+		{ OP_OPEN, "/real/g", 0, OPF_IMPLICIT_OPEN }, { OP_WRITE, "/real/g", 0, 0 },
+		{ OP_OPEN, "/real/h", 0, 0 }, { OP_CLOSE, "/real/h", 0, OPF_SYNTH },
+		{ OP_OPEN, "/real/h2", 0, OPF_IMPLICIT_OPEN }, { OP_WRITE, "/real/h2", 0, 0 },
+	};
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	for (uint64_t i = 0; i < n; i++) {
+		if (o[i].kind != want[i].kind || strcmp(opstream_path(&f->s, o[i].file), want[i].path) ||
+		    ((o[i].kind == OP_READ || o[i].kind == OP_WRITE) && o[i].offset != want[i].off) ||
+		    (o[i].flags & (OPF_IMPLICIT_OPEN | OPF_SYNTH)) != want[i].flags)
+			fail_msg("op %llu: kind %u %s off %llu flags %u, expected kind %u %s off %llu flags %u",
+				 (unsigned long long)i, o[i].kind, opstream_path(&f->s, o[i].file),
+				 (unsigned long long)o[i].offset, o[i].flags, want[i].kind, want[i].path,
+				 (unsigned long long)want[i].off, want[i].flags);
+	}
+}
+
 /* Only the last 4096 renames are kept (the builder's memory stays bounded
  * whatever the trace renames): a file renamed before them whose fd -y
  * shows under the new name counts as reopened there; one renamed among
@@ -1372,6 +1413,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fd_cache_slot_shared, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_cache_fsync_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_decoration_names_another_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_decoration_symlinked_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_decoration_renames_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_names_same_address, setup, teardown),
 	};

@@ -49,6 +49,8 @@ struct ofd {                 /* open file description */
 	                        should show for it                */
 	uint64_t nren;       /* renames (b->nrens) path has followed */
 	int special;         /* /dev/null, /proc/...: not storage I/O */
+	int ypath;           /* path is what -y showed (the open's result,
+	                        or a call's fd): not as the program spelled it */
 };
 
 struct fdtab {
@@ -568,6 +570,15 @@ static inline int ofd_path_same(const struct ofd *o, const char *fdpath)
 	return !o->path || o->path[0] != '/' || !strcmp(o->path, fdpath);
 }
 
+/* A -y decoration agreed with o's absolute path: that path is -y's name
+ * of the file from now on (a later one naming another file is another
+ * file, lookup_fd_slow). */
+static inline void ofd_y_agreed(struct ofd *o)
+{
+	if (!o->ypath && o->path && o->path[0] == '/')
+		o->ypath = 1;
+}
+
 /* Whether -y's absolute fdpath names o's file: its path, or where the
  * renames the trace made since took it (o->path then follows; only the
  * last REN_KEEP renames are kept, so memory stays bounded: a file renamed
@@ -633,6 +644,23 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 		int is = ofd_path_is(b, p, o, fdpath);
 		if (is < 0)
 			return is;
+		if (is)
+			ofd_y_agreed(o);
+		if (!is && !o->ypath) {
+			/* the open showed no -y on its result (an older strace):
+			 * its path is as spelled, a symlinked directory on the
+			 * way perhaps; the first -y of the fd is the file's
+			 * name, not another file's */
+			char *y = strdup(fdpath);
+			if (!y)
+				return -ENOMEM;
+			free(o->path);
+			o->path = y;
+			o->ypath = 1;
+			o->nren = b->nrens;
+			b->fdgen++;  /* fdc may remember the old answer */
+			is = 1;
+		}
 		if (!is) {
 			b->fdgen++;  /* fdc may remember o for (pid, fd) */
 			struct sc_event e2 = *ev;
@@ -671,6 +699,7 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 	if (!o)
 		return -ENOMEM;
 	o->nren = b->nrens;
+	o->ypath = 1;
 	rc = fdt_set(p, fd, o);      /* the table holds the only reference */
 	if (rc) {
 		free(o->path);
@@ -709,6 +738,8 @@ static inline int lookup_fd(struct builder *b, struct proc *p, const struct sc_e
 {
 	struct ofd *o = fd_get(p, fd);
 	if (o && !o->special && (!fdpath || (fdpath[0] == '/' && ofd_path_same(o, fdpath)))) {
+		if (fdpath)
+			ofd_y_agreed(o);
 		*out = o;
 		return 0;
 	}
@@ -896,6 +927,7 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 			return -ENOMEM;
 		so->special = 1;
 		so->nren = b->nrens;
+		so->ypath = path == ev->retpath;
 		int rc = fdt_set(p, ev->ret, so);
 		if (rc) {
 			free(so->path);
@@ -920,6 +952,7 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 			goto out;
 		}
 		o->nren = b->nrens;
+		o->ypath = path == ev->retpath;
 		rc = fdt_set(p, ev->ret, o);
 		if (rc) {
 			free(o->path);
@@ -1699,8 +1732,11 @@ static inline __attribute__((always_inline)) struct ofd *fast_ofd(struct builder
 		if (!f)
 			return NULL;
 	}
-	if (ev->fdpath && !ofd_path_same(f->o, ev->fdpath))
-		return NULL;    /* lookup_fd_slow decides */
+	if (ev->fdpath) {
+		if (!ofd_path_same(f->o, ev->fdpath))
+			return NULL;    /* lookup_fd_slow decides */
+		ofd_y_agreed(f->o);
+	}
 	*h = f->handle;
 	*rank = f->rank;
 	return f->o;
