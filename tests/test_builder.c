@@ -1176,6 +1176,30 @@ static void rename_ev(struct fx *f, const char *from, const char *to)
 	feed(f, &ev);
 }
 
+/* Rank 0's ops o[0..n) are want's: kind, path, offset of reads and
+ * writes, the implicit-open and synth flags. */
+struct want_op {
+	uint8_t kind;
+	const char *path;
+	uint64_t off;
+	uint8_t flags;
+};
+
+static void expect_ops(struct fx *f, const struct op *o, uint64_t n, const struct want_op *want,
+		       size_t nwant)
+{
+	assert_int_equal(n, nwant);
+	for (uint64_t i = 0; i < n; i++) {
+		if (o[i].kind != want[i].kind || strcmp(opstream_path(&f->s, o[i].file), want[i].path) ||
+		    ((o[i].kind == OP_READ || o[i].kind == OP_WRITE) && o[i].offset != want[i].off) ||
+		    (o[i].flags & (OPF_IMPLICIT_OPEN | OPF_SYNTH)) != want[i].flags)
+			fail_msg("op %llu: kind %u %s off %llu flags %u, expected kind %u %s off %llu flags %u",
+				 (unsigned long long)i, o[i].kind, opstream_path(&f->s, o[i].file),
+				 (unsigned long long)o[i].offset, o[i].flags, want[i].kind, want[i].path,
+				 (unsigned long long)want[i].off, want[i].flags);
+	}
+}
+
 /* strace -y -e trace=read,write (or -P, or an exec) hides the closes and
  * opens: the decoration of fd 3 turning from /d/a to /d/b means fd 3 is
  * another file now.  A rename the trace shows is not such a change. */
@@ -1210,7 +1234,7 @@ static void test_fd_decoration_names_another_file(void **state)
 	assert_int_equal(same_as_general(f, decor_scenario), 19);
 	uint64_t n;
 	const struct op *o = rank_ops(f, 0, &n);
-	static const struct { uint8_t kind; const char *path; uint64_t off; uint8_t flags; } want[] = {
+	static const struct want_op want[] = {
 		{ OP_OPEN, "/d/a", 0, OPF_IMPLICIT_OPEN }, { OP_READ, "/d/a", 0, 0 },
 		{ OP_READ, "/d/a", 10, 0 }, { OP_CLOSE, "/d/a", 0, OPF_SYNTH },
 		{ OP_OPEN, "/d/b", 0, OPF_IMPLICIT_OPEN }, { OP_READ, "/d/b", 0, 0 },
@@ -1222,16 +1246,7 @@ static void test_fd_decoration_names_another_file(void **state)
 		{ OP_RENAME, "/d/sub", 0, 0 }, { OP_WRITE, "/d/sub/f", 7, 0 },
 		{ OP_WRITE, "/d/c", 10, 0 },
 	};
-	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
-	for (uint64_t i = 0; i < n; i++) {
-		if (o[i].kind != want[i].kind || strcmp(opstream_path(&f->s, o[i].file), want[i].path) ||
-		    ((o[i].kind == OP_READ || o[i].kind == OP_WRITE) && o[i].offset != want[i].off) ||
-		    (o[i].flags & (OPF_IMPLICIT_OPEN | OPF_SYNTH)) != want[i].flags)
-			fail_msg("op %llu: kind %u %s off %llu flags %u, expected kind %u %s off %llu flags %u",
-				 (unsigned long long)i, o[i].kind, opstream_path(&f->s, o[i].file),
-				 (unsigned long long)o[i].offset, o[i].flags, want[i].kind, want[i].path,
-				 (unsigned long long)want[i].off, want[i].flags);
-	}
+	expect_ops(f, o, n, want, sizeof(want) / sizeof(want[0]));
 	/* each close is of the handle the open before it gave */
 	assert_int_equal(o[3].handle, o[0].handle);
 	assert_int_equal(o[7].handle, o[4].handle);
@@ -1261,23 +1276,14 @@ static void test_fd_decoration_symlinked_open(void **state)
 	finish(f);
 	uint64_t n;
 	const struct op *o = rank_ops(f, 0, &n);
-	static const struct { uint8_t kind; const char *path; uint64_t off; uint8_t flags; } want[] = {
+	static const struct want_op want[] = {
 		{ OP_OPEN, "/link/f", 0, 0 }, { OP_WRITE, "/link/f", 0, 0 },
 		{ OP_WRITE, "/link/f", 10, 0 }, { OP_CLOSE, "/link/f", 0, OPF_SYNTH },
 		{ OP_OPEN, "/real/g", 0, OPF_IMPLICIT_OPEN }, { OP_WRITE, "/real/g", 0, 0 },
 		{ OP_OPEN, "/real/h", 0, 0 }, { OP_CLOSE, "/real/h", 0, OPF_SYNTH },
 		{ OP_OPEN, "/real/h2", 0, OPF_IMPLICIT_OPEN }, { OP_WRITE, "/real/h2", 0, 0 },
 	};
-	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
-	for (uint64_t i = 0; i < n; i++) {
-		if (o[i].kind != want[i].kind || strcmp(opstream_path(&f->s, o[i].file), want[i].path) ||
-		    ((o[i].kind == OP_READ || o[i].kind == OP_WRITE) && o[i].offset != want[i].off) ||
-		    (o[i].flags & (OPF_IMPLICIT_OPEN | OPF_SYNTH)) != want[i].flags)
-			fail_msg("op %llu: kind %u %s off %llu flags %u, expected kind %u %s off %llu flags %u",
-				 (unsigned long long)i, o[i].kind, opstream_path(&f->s, o[i].file),
-				 (unsigned long long)o[i].offset, o[i].flags, want[i].kind, want[i].path,
-				 (unsigned long long)want[i].off, want[i].flags);
-	}
+	expect_ops(f, o, n, want, sizeof(want) / sizeof(want[0]));
 }
 
 /* Only the last 4096 renames are kept (the builder's memory stays bounded
