@@ -78,6 +78,7 @@ struct ops_writer {
 	size_t held;         /* bytes of the chunks kept in memory */
 	size_t hold;         /* at most this many (OPSW_HOLD; opsw_hold) */
 	struct op *arena;    /* one mapping of `hold` bytes for the buffers */
+	size_t arena_len;    /* its length in bytes                    */
 	size_t arena_n, arena_used;  /* of it: records, records given out */
 	struct wrank *ranks;
 	uint32_t nranks, capranks, capfill;
@@ -408,6 +409,7 @@ static struct op *arena_chunk(struct ops_writer *w)
 		if (m != MAP_FAILED) {
 			madvise(m, w->hold, MADV_HUGEPAGE);
 			w->arena = m;
+			w->arena_len = w->hold;
 			w->arena_n = w->hold / sizeof(struct op);
 		}
 	}
@@ -911,7 +913,7 @@ void opsw_abort(struct ops_writer *w)
 		chunk_free(w, w->head.fill[i].buf);
 	}
 	if (w->arena)
-		munmap(w->arena, w->arena_n * sizeof(struct op));
+		munmap(w->arena, w->arena_len);
 	free(w->ranks);
 	free(w->head.fill);
 	free(w->paths);
