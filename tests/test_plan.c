@@ -1381,6 +1381,32 @@ static void test_many_copies(void **state)
 	opstream_close(&s);
 }
 
+/* A trace with no rank: said plainly, and when calls were dropped on
+ * descriptors nothing named (strace -P, -e trace=read,... without -y),
+ * with how many and what to capture with. */
+static void test_no_ranks(void **state)
+{
+	(void)state;
+	char target[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "noranks");
+	for (int dropped = 0; dropped < 2; dropped++) {
+		tb_open(&t, "noranks");
+		if (dropped)
+			assert_int_equal(opsw_info(t.w, "unknown_fd_ops", "61"), 0);
+		tb_finish(&t, &s);
+		assert_int_equal(plan_build(&p, &s, target, &(struct plan_opts){ 0 }, &e), -EINVAL);
+		assert_non_null(strstr(e.msg, "the trace holds no ranks: nothing to replay"));
+		assert_int_equal(strstr(e.msg, "61 calls were on descriptors") != NULL, dropped);
+		assert_int_equal(strstr(e.msg, "capture with -y") != NULL, dropped);
+		plan_release(&p);
+		opstream_close(&s);
+	}
+}
+
 /* A corrupt .ops: path ids beyond the path table are reported. */
 static void test_bad_ids(void **state)
 {
@@ -1648,6 +1674,7 @@ int main(void)
 		cmocka_unit_test(test_name_max_cleanup),
 		cmocka_unit_test(test_cleanup_tree),
 		cmocka_unit_test(test_many_copies),
+		cmocka_unit_test(test_no_ranks),
 		cmocka_unit_test(test_mounts_openat2),
 		cmocka_unit_test(test_mounts_walk),
 		cmocka_unit_test(test_target_info),

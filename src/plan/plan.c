@@ -1413,8 +1413,17 @@ static int plan_ranks(struct plan *p, const struct opstream *s, const struct pla
 		return rerr_set(e, -EINVAL, "nothing left to replay: %s (see --include and "
 				"--no-default-excludes)", filter_summary(f, sum, sizeof(sum)));
 	}
-	if (R == 0)
+	if (R == 0) {
+		/* every call was on a descriptor whose open the trace does not
+		 * show and no -y decoration named (strace -P, -e trace=read,...) */
+		char v[32];
+		if (opstream_info(s, "unknown_fd_ops", v, sizeof v) && strcmp(v, "0"))
+			return rerr_set(e, -EINVAL, "the trace holds no ranks: nothing to replay (%s calls"
+					" were on descriptors whose file the trace never names: their"
+					" open is not in it and strace -y did not decorate them;"
+					" capture with -y)", v);
 		return rerr_set(e, -EINVAL, "the trace holds no ranks: nothing to replay");
+	}
 	uint64_t np = (o && o->nprocs) ? o->nprocs : R;
 	p->nprocs = (size_t)np;
 	p->nranks_used = np < R ? (uint32_t)np : R;
