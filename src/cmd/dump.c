@@ -89,6 +89,36 @@ static void extra(char *buf, size_t len, const struct op *op)
 		snprintf(buf, len, "-");
 }
 
+/* A path as one field of one line: a control byte (a newline in a file
+ * name) as \n, \t, \r or \xHH, and then, in such a path only, a
+ * backslash doubled, as strace writes them; any other path as it is. */
+static void put_path(const char *p)
+{
+	const char *c = p;
+
+	while (*c && (unsigned char)*c >= 0x20 && *c != 0x7f)
+		c++;
+	if (!*c) {
+		fputs(p, stdout);
+		return;
+	}
+	for (c = p; *c; c++) {
+		unsigned char b = (unsigned char)*c;
+		if (b == '\n')
+			fputs("\\n", stdout);
+		else if (b == '\t')
+			fputs("\\t", stdout);
+		else if (b == '\r')
+			fputs("\\r", stdout);
+		else if (b == '\\')
+			fputs("\\\\", stdout);
+		else if (b < 0x20 || b == 0x7f)
+			printf("\\x%02x", b);
+		else
+			putchar(b);
+	}
+}
+
 static int dump_rank(const struct opstream *s, uint32_t r)
 {
 	uint64_t n;
@@ -109,13 +139,16 @@ static int dump_rank(const struct opstream *s, uint32_t r)
 		else
 			snprintf(lb, sizeof(lb), "-");
 		extra(xb, sizeof(xb), op);
-		if (printf("%" PRIu32 " %" PRIu64 " %" PRIu64 " %s %s %s %s %" PRId64 " %s %s",
+		if (printf("%" PRIu32 " %" PRIu64 " %" PRIu64 " %s %s %s %s %" PRId64 " %s ",
 			   r, op->t_ns, op->dur_ns, op_kind_name(k),
 			   u32col(hb, sizeof(hb), op->handle, OP_NOHANDLE), ob, lb, op->result,
-			   xb, path[0] ? path : "-") < 0)
+			   xb) < 0)
 			return -EIO;
-		if (op_has_path2(k) && op->aux < s->npaths)
-			printf(" -> %s", opstream_path(s, op->aux));
+		put_path(path[0] ? path : "-");
+		if (op_has_path2(k) && op->aux < s->npaths) {
+			fputs(" -> ", stdout);
+			put_path(opstream_path(s, op->aux));
+		}
 		if (putchar('\n') == EOF)
 			return -EIO;
 	}

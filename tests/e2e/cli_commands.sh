@@ -82,3 +82,16 @@ done
 rc=0; "$REPLAY" convert "$SRCDIR/traces/strace-probe.txt" -o adir 2>err || rc=$?
 [ $rc = 2 ] && grep -q "output file 'adir' is a directory" err || fail "convert -o dir: $(cat err)"
 echo "ok -o checked before the trace is read"
+
+# dump: one op per line whatever the file names; a newline (or another
+# control byte) in a name is written \n, \xHH, and in such a name only a
+# backslash doubled, as strace writes them; other names as they are
+printf '%s\n' '1 openat(AT_FDCWD, "/x/a\nb\\c\33", O_WRONLY|O_CREAT, 0644) = 3' \
+    '1 write(3, "abc", 3) = 3' '1 close(3) = 0' \
+    '1 rename("/x/a\nb\\c\33", "/x/d\\e f") = 0' > nl.txt
+"$REPLAY" dump nl.txt > nl.dump
+[ "$(wc -l < nl.dump)" = 5 ] || fail "dump: $(wc -l < nl.dump) lines for 4 ops: $(cat nl.dump)"
+[ "$(awk 'NR > 1 { print $NF }' nl.dump | head -3 | sort -u)" = '/x/a\nb\\c\x1b' ] ||
+    fail "dump: the name with a newline: $(cat nl.dump)"
+tail -1 nl.dump | grep -qF '/x/a\nb\\c\x1b -> /x/d\e f' || fail "dump: rename: $(tail -1 nl.dump)"
+echo "ok dump: a newline in a file name keeps one op per line"
