@@ -658,8 +658,7 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 			o->path = y;
 			o->ypath = 1;
 			o->nren = b->nrens;
-			b->fdgen++;  /* fdc may remember the old answer */
-			is = 1;
+			is = 1;     /* the same o: what fdc remembers holds */
 		}
 		if (!is) {
 			b->fdgen++;  /* fdc may remember o for (pid, fd) */
