@@ -494,6 +494,28 @@ static void test_child_before_clone_returns(void **state)
 	assert_int_equal(builder_stats(f->b)->unknown_fd_ops, 0);
 }
 
+/* traced_processes counts the pids with lines of their own: strace
+ * without -f shows the clones of one process, whose children it never
+ * traced; a child seen before its clone returns is counted once. */
+static void test_traced_processes_own_lines(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/d/a", O_RDONLY, 3);
+	op_rw(f, 7, SC_READ, 0, 1, SC_NOOFF, 1);      /* pid 7 before its clone */
+	for (int64_t child = 5; child <= 7; child++) {
+		struct sc_event ev = ev0(f, 1, SC_CLONE);
+		ev.flags = child == 5 ? 0 : CLONE_VM | CLONE_FILES | CLONE_THREAD;
+		ev.ret = child;
+		feed(f, &ev);
+	}
+	op_rw(f, 1, SC_READ, 3, 10, SC_NOOFF, 10);
+	op_rw(f, 6, SC_READ, 3, 10, SC_NOOFF, 10);    /* thread 6: its own line */
+	finish(f);
+	char buf[32];
+	/* pids 1, 6 and 7; 5 never had a line */
+	assert_string_equal(opstream_info(&f->s, "traced_processes", buf, sizeof(buf)), "3");
+}
+
 static void test_special_files(void **state)
 {
 	struct fx *f = *state;
@@ -1406,6 +1428,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_async_barrier_ranks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_by_other_thread, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_child_before_clone_returns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_traced_processes_own_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_special_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_range_cwd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cwd_from_at_fdcwd_decoration, setup, teardown),

@@ -66,6 +66,9 @@ struct proc {
 	int64_t rank;        /* -1 until the first op          */
 	int adopted;         /* got its table from a clone     */
 	int touched;         /* fd table changed since created */
+	int counted;         /* in procs_seen: a line of its own was seen
+				(a clone's child without one, as under
+				strace without -f, is not a traced process) */
 };
 
 struct async_ent {
@@ -319,7 +322,8 @@ static void size_at_least(struct builder *b, uint32_t file, uint64_t end)
 		*s = end;
 }
 
-static int __attribute__((noinline)) proc_find(struct builder *b, int64_t pid, struct proc **out)
+static int __attribute__((noinline)) proc_find(struct builder *b, int64_t pid, struct proc **out,
+					       int own)
 {
 	struct proc *p = imap_get(&b->procs, pid);
 	if (!p) {
@@ -339,25 +343,29 @@ static int __attribute__((noinline)) proc_find(struct builder *b, int64_t pid, s
 			free(p);
 			return rc;
 		}
-		b->procs_seen++;
 	} else if (!p->tab) {        /* pid reused after exit */
 		p->tab = fdtab_new();
 		if (!p->tab)
 			return -ENOMEM;
 		p->adopted = p->touched = 0;
 	}
+	if (own && !p->counted) {
+		p->counted = 1;
+		b->procs_seen++;
+	}
 	*out = b->pseen[pid & 63] = p;
 	return 0;
 }
 
+/* The process of an event of its own (counted as traced). */
 static inline int proc_get(struct builder *b, int64_t pid, struct proc **out)
 {
 	struct proc *p = b->pseen[pid & 63];
-	if (p && p->pid == pid && p->tab) {
+	if (p && p->pid == pid && p->tab && p->counted) {
 		*out = p;               /* seen before, and not exited since */
 		return 0;
 	}
-	return proc_find(b, pid, out);
+	return proc_find(b, pid, out, 1);
 }
 
 /* rank_of for a process's first event: its rank made, its t0 set. */
@@ -1334,7 +1342,7 @@ static int do_clone(struct builder *b, struct proc *p, const struct sc_event *ev
 		return 0;   /* adopted already (the parser saw it first) */
 	int rc;
 	if (!c) {
-		rc = proc_get(b, ev->ret, &c);
+		rc = proc_find(b, ev->ret, &c, 0);   /* traced once a line is its own */
 		if (rc)
 			return rc;
 	}
