@@ -63,7 +63,10 @@ struct worker_result {
 	int32_t  pid;
 	uint32_t copy;           /* which copy of the files (rank reuse)       */
 	uint32_t status;         /* enum wstatus                               */
-	int32_t  fail_errno;     /* first failing op's errno                   */
+	int32_t  fail_errno;     /* errno of the failure that stopped the worker */
+	int32_t  first_errno;    /* errno of the first op that failed, stopping
+				    the worker or not (--continue-on-error,
+				    --on-mismatch warn)                        */
 	uint32_t fail_op;        /* index of the first failing op              */
 	char     fail_msg[256];
 	uint64_t io_ns, flush_ns, completion_ns;  /* from barrier release     */

@@ -34,11 +34,14 @@ static json_t *dir_json(const struct class_stats *cs, uint64_t runtime_ns)
 	json_t *o = json_object();
 	struct hist none;
 	double secs = (double)runtime_ns / 1e9;
-	uint64_t bw = secs > 0 ? (uint64_t)((double)cs->io_bytes / secs) : 0;
+	/* fio's bytes are those transferred: what the kernel reported, not
+	 * what the trace asked for (they differ when ops failed and the run
+	 * went on: --continue-on-error, --on-mismatch warn) */
+	uint64_t bw = secs > 0 ? (uint64_t)((double)cs->done_bytes / secs) : 0;
 	int bad = 0;
 	hist_init(&none);
-	bad |= report_set(o, "io_bytes", report_u64(cs->io_bytes));
-	bad |= report_set(o, "io_kbytes", report_u64(cs->io_bytes >> 10));
+	bad |= report_set(o, "io_bytes", report_u64(cs->done_bytes));
+	bad |= report_set(o, "io_kbytes", report_u64(cs->done_bytes >> 10));
 	bad |= report_set(o, "bw_bytes", report_u64(bw));
 	bad |= report_set(o, "bw", report_u64(bw >> 10));
 	bad |= report_set(o, "iops", json_real(secs > 0 ? (double)cs->total_ios / secs : 0.0));
@@ -125,7 +128,15 @@ static json_t *job_json(const struct worker_result *w, uint32_t idx)
 		snprintf(name, sizeof(name), "rank-%d", w->rank);
 	bad |= report_set(o, "jobname", json_string(name));
 	bad |= report_set(o, "groupid", json_integer(0));
+	uint64_t nerr = 0;
+	for (size_t k = 0; k < RES_MAX_ERRNO; k++)
+		nerr += w->errno_counts[k];
 	bad |= report_set(o, "error", json_integer(w->fail_errno));
+	/* fio writes these two with continue_on_error; replay always: ops
+	 * may fail without stopping the worker (--on-mismatch) */
+	bad |= report_set(o, "total_err", report_u64(nerr));
+	bad |= report_set(o, "first_error", json_integer(w->first_errno ? w->first_errno
+										: w->fail_errno));
 	snprintf(v, sizeof(v), "%d", w->rank);
 	bad |= report_set(jo, "rank", json_string(v));
 	bad |= report_set(jo, "rank_name", json_text_str(w->rank_name));

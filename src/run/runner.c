@@ -469,6 +469,8 @@ static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64
 
 	if (err > 0 && err < RES_MAX_ERRNO)
 		w->errno_counts[err]++;
+	if (err > 0 && !w->first_errno)
+		w->first_errno = err;
 	w->mismatch[op->kind < MM_KINDS ? op->kind : 0]++;
 	if (w->nmm_ex < MM_EXAMPLES)
 		w->mm_ex[w->nmm_ex++] = (struct mm_example){ (uint32_t)idx, op->line, op->kind,
@@ -1280,6 +1282,8 @@ static int flush_failed(struct wstate *ws, uint32_t p, const char *what, int r)
 
 	if (r > -RES_MAX_ERRNO)
 		w->errno_counts[-r]++;
+	if (!w->first_errno)
+		w->first_errno = -r;
 	if (!w->fail_errno) {
 		w->fail_errno = -r;
 		snprintf(w->fail_msg, sizeof(w->fail_msg), "flush of '%s': %s: %s",

@@ -47,6 +47,20 @@ jq -e '.runs[0].incomplete == false and .runs[0].jobs[0].write.total_ios == 1024
        and .runs[0].jobs[0].write.errors > 700' "$tmp/c.json" >/dev/null \
     || fail "json: $(jq -c '.runs[0].jobs[0] | {errors, t: .write.total_ios}' "$tmp/c.json")"
 grep -q "^errors: *ENOSPC: " "$tmp/out" || fail "summary lacks the errno line"
+# the fio layout says the same: bytes transferred (about 1 MiB, not the
+# traced 4 MiB), the errors counted, the first one ENOSPC (28); the worker
+# did not stop, so fio's "error" stays 0 as with fio's continue_on_error
+jq -e '.jobs[0] as $j | .runs[0].jobs[0].write as $w
+       | $j.write.io_bytes == $w.done_bytes and $j.write.io_bytes <= 1048576
+       and $w.io_bytes == 4194304 and $j.total_err == .runs[0].jobs[0].errors.ENOSPC
+       and $j.first_error == 28 and $j.error == 0
+       and $j.write.bw_bytes < ($w.done_bytes * 1000000000 / $w.runtime_ns + 1)' \
+    "$tmp/c.json" >/dev/null \
+    || fail "fio keys: $(jq -c '.jobs[0] | {error, total_err, first_error, w: .write.io_bytes, bw: .write.bw_bytes}' "$tmp/c.json")"
+# and the stopped run: its error is the errno that stopped it
+jq -e '.jobs[0].error == 28 and .jobs[0].first_error == 28 and .jobs[0].total_err == 1' \
+    "$tmp/r.json" >/dev/null \
+    || fail "fio keys of the stopped run: $(jq -c '.jobs[0] | {error, total_err, first_error}' "$tmp/r.json")"
 # sequential: the first rank fails, the second never runs
 { gen_writes 701 /full/a.dat 1024 4096 0; gen_writes 702 /full/b.dat 1024 4096 0 100; } > "$tmp/two.txt"
 set +e

@@ -9,7 +9,8 @@
 # waits, mismatches; of issue 12: options.trace_incomplete; of issue 13: options.timing/speed,
 # of issue 17: options.clock (its value depends on the machine: not compared),
 # timing, fidelity; of issue 16: fio's top-level keys - fio version, timestamp_ms,
-# global options, headline_run, jobs, disk_util (its entries depend on the
+# global options, headline_run, jobs (with total_err and first_error since
+# the fio keys followed errors that did not stop a worker), disk_util (its entries depend on the
 # disk under /tmp: not listed) - and runs.#.disk_util).
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
