@@ -59,6 +59,9 @@ struct engine_ops {
 	/* Is the engine usable here?  0, or -errno (e.g. -ENOSYS/-EPERM for
 	 * io_uring blocked by the kernel or seccomp); why: static text. */
 	int (*probe)(const char **why);
+	/* Can `procs` workers at once each have `depth` requests in flight?
+	 * 0, or -errno with the limit said in why[len] (NULL: no limit). */
+	int (*check_depth)(unsigned depth, unsigned procs, char *why, size_t len);
 	int (*init)(struct engine *e, const struct engine_opts *o);
 	int (*queue)(struct engine *e, struct io_req *r);
 	int (*commit)(struct engine *e);

@@ -15,6 +15,7 @@
  * then blocks until the I/O is done: see engine_warn_buffered().
  */
 #include <errno.h>
+#include <stdio.h>
 #include <libaio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,36 @@ static int aio_probe(const char **why)
 	}
 	io_destroy(ctx);
 	return 0;
+}
+
+/* A number from a /proc/sys file; -1 when it cannot be read. */
+static long long proc_number(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long long v = -1;
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* io_setup(depth) counts depth against the system-wide fs.aio-max-nr,
+ * with what other contexts hold (fs.aio-nr): every worker running at once
+ * takes its depth, and the last ones would fail with EAGAIN. */
+static int aio_check_depth(unsigned depth, unsigned procs, char *why, size_t len)
+{
+	long long max = proc_number("/proc/sys/fs/aio-max-nr");
+	long long used = proc_number("/proc/sys/fs/aio-nr");
+	long long need = (long long)depth * procs;
+	if (max < 0 || used < 0 || need + used <= max)
+		return 0;
+	snprintf(why, len, "-q %u with %u process%s at once needs %lld AIO requests, and"
+		 " fs.aio-max-nr allows %lld (%lld in use): lower -q, or raise the limit"
+		 " (sysctl -w fs.aio-max-nr=%lld)", depth, procs, procs == 1 ? "" : "es",
+		 need, max, used, need + used);
+	return -EAGAIN;
 }
 
 static void aio_free(struct aio_priv *p)
@@ -304,6 +335,7 @@ const struct engine_ops engine_libaio = {
 	.name = "libaio",
 	.flags = ENGINE_F_ASYNC,
 	.probe = aio_probe,
+	.check_depth = aio_check_depth,
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,

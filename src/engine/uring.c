@@ -19,6 +19,7 @@
  * COOP_TASKRUN, then a plain ring.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <liburing.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,21 @@ static int uring_init(struct engine *e, const struct engine_opts *o)
 out:
 	uring_free(p);
 	return ret;
+}
+
+/* The kernel's ring size limit (IORING_MAX_ENTRIES, 32768 since 5.4): a
+ * deeper -q fails io_uring_setup with EINVAL. */
+#define URING_MAX_DEPTH 32768u
+
+static int uring_check_depth(unsigned depth, unsigned procs, char *why, size_t len)
+{
+	(void)procs;
+	if (depth <= URING_MAX_DEPTH)
+		return 0;
+	snprintf(why, len, "-q %u: an io_uring ring holds at most %u requests (the kernel's"
+		 " IORING_MAX_ENTRIES); use -q %u or less, or -e libaio", depth, URING_MAX_DEPTH,
+		 URING_MAX_DEPTH);
+	return -EINVAL;
 }
 
 static int uring_queue(struct engine *e, struct io_req *r)
@@ -266,6 +282,7 @@ const struct engine_ops engine_uring = {
 	.name = "io_uring",
 	.flags = ENGINE_F_ASYNC,
 	.probe = uring_probe,
+	.check_depth = uring_check_depth,
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,

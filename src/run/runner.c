@@ -2079,15 +2079,33 @@ static int interrupted(struct run_outcome *out, struct rerr *e)
 			strsignal(out->stop_signal));
 }
 
+/* The engine can give procs workers at once -q requests each: checked
+ * before the files are prepared, so that a limit is said up front rather
+ * than as every worker's setup failure. */
+static int check_depth(const struct runner *r, unsigned procs, struct rerr *e)
+{
+	char why[256];
+	int ret;
+	if (!r->o.engine->check_depth || !procs)
+		return 0;
+	ret = r->o.engine->check_depth(r->o.depth, procs, why, sizeof(why));
+	return ret < 0 ? rerr_set(e, ret, "engine '%s': %s", r->o.engine->name, why) : 0;
+}
+
 /* Parallel mode: every process at once; the completion is the makespan.
  * A failure before the workers start leaves out->incomplete false: the
  * caller reads that as "nothing ran". */
 static int run_parallel(struct runner *r, struct run_outcome *out, struct rerr *e)
 {
-	unsigned n = (unsigned)r->plan->nprocs;
+	unsigned n = (unsigned)r->plan->nprocs, local = 0;
 	bool flushed = false;
 	int ret;
 
+	for (unsigned i = 0; i < n; i++)
+		local += is_local(r, i);
+	ret = check_depth(r, local, e);
+	if (ret < 0)
+		return ret;
 	if (r->hk.prepare)
 		ret = r->hk.prepare(r->hk.ctx, r->plan, r->o.drop_caches, &r->drop_done, e);
 	else
@@ -2124,6 +2142,8 @@ static int run_one(struct runner *r, unsigned i, struct run_outcome *out, struct
 		ret = plan_cleanup(r->plan, e);
 		if (ret < 0)
 			return ret;
+	} else if ((ret = check_depth(r, 1, e)) < 0) {
+		return ret;
 	}
 	ret = plan_prepare_proc(r->plan, i, e);
 	if (ret < 0)
