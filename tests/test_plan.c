@@ -1037,6 +1037,48 @@ static void test_renamed_directory(void **state)
 	opstream_close(&s);
 }
 
+/* A directory the trace only stats (sh's test -d, a program probing its
+ * output directory) is made as a directory, not an empty file; a stat
+ * that found a regular file stays a file.  Before: /w/g was a 0-byte file. */
+static void test_stat_directory(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	struct stat st;
+	fresh_target(target, sizeof target, "statdir");
+	tb_open(&t, "statdir");
+	uint32_t r0 = tb_rank(&t, "pid 1");
+	uint32_t g = tb_path(&t, "/w/g"), f = tb_path(&t, "/w/f");
+	struct op sd = op_path(OP_STAT, g, 0, 10);
+	sd.flags = OPF_STAT_DIR;
+	tb_add(&t, r0, sd);
+	struct op sf = op_path(OP_STAT, f, 0, 20);
+	sf.flags = OPF_STAT_SIZE;
+	sf.len = 100;
+	tb_add(&t, r0, sf);
+	tb_finish(&t, &s);
+	assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+	assert_true(pf(&p, g)->is_dir);
+	assert_true(pf(&p, g)->prepare);
+	assert_false(pf(&p, f)->is_dir);
+	assert_int_equal(pf(&p, f)->prep_size, 100);
+	assert_int_equal(plan_prepare(&p, &e), 0);
+	pathf(buf, sizeof buf, "%s/w/g", target);
+	assert_int_equal(stat(buf, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	pathf(buf, sizeof buf, "%s/w/f", target);
+	assert_int_equal(stat(buf, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_size, 100);
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	plan_release(&p);
+	opstream_close(&s);
+}
+
 /* The walk refuses every symlink; openat2 follows those that stay inside. */
 static void test_inside_links(void **state)
 {
@@ -1667,6 +1709,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_size),
 		cmocka_unit_test(test_time_order),
 		cmocka_unit_test(test_renamed_directory),
+		cmocka_unit_test(test_stat_directory),
 		cmocka_unit_test(test_inside_links),
 		cmocka_unit_test(test_bad_ids),
 		cmocka_unit_test(test_root_target),

@@ -880,8 +880,20 @@ static void test_stat_size_numeric_mode(void **state)
 	assert_true(e[1].opflags & OPF_STAT_SIZE);
 	assert_int_equal(e[1].len, 832);
 	assert_false(e[2].opflags & OPF_STAT_SIZE);     /* a directory */
+	assert_true(e[2].opflags & OPF_STAT_DIR);
 	assert_true(e[3].opflags & OPF_STAT_SIZE);
 	assert_int_equal(e[3].len, 7);
+	for (int k = 0; k < 4; k++)
+		if (k != 2)
+			assert_false(e[k].opflags & OPF_STAT_DIR);
+	/* the symbolic form, and a failed stat says nothing */
+	FEED_OK(f, "1 newfstatat(AT_FDCWD, \"/w/g\", {st_mode=S_IFDIR|0755, st_size=4096, ...}, 0) = 0");
+	FEED_OK(f, "1 statx(AT_FDCWD, \"/w/h\", AT_STATX_SYNC_AS_STAT, STATX_ALL, {stx_mask=STATX_ALL, stx_mode=S_IFDIR|0755, stx_size=4096, ...}) = 0");
+	FEED_OK(f, "1 newfstatat(AT_FDCWD, \"/w/x\", 0x7ffd, 0) = -1 ENOENT (No such file or directory)");
+	assert_int_equal(f->cap.n, 7);
+	assert_true(f->cap.ev[4].opflags & OPF_STAT_DIR);
+	assert_true(f->cap.ev[5].opflags & OPF_STAT_DIR);
+	assert_false(f->cap.ev[6].opflags & OPF_STAT_DIR);
 }
 
 /* io_submit under -X raw and -X verbose (real captures of fio --ioengine=

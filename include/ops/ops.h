@@ -51,6 +51,7 @@ enum op_kind {
                                 * the reader (DXT: around a file's segments; fio iolog:
                                 * I/O before an open, files left open at the end)     */
 #define OPF_STAT_SIZE    0x10u /* OP_STAT: len is the size the traced stat returned     */
+#define OPF_STAT_DIR     0x20u /* OP_STAT: the traced stat found a directory            */
 
 /* Fixed-size, 64 bytes, little-endian host order: the on-disk record. */
 struct op {

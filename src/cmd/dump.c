@@ -82,6 +82,8 @@ static void extra(char *buf, size_t len, const struct op *op)
 		ADD("synth");
 	if (k == OP_STAT && (op->flags & OPF_STAT_SIZE))
 		ADD("size=%" PRIu64, op->len);
+	if (k == OP_STAT && (op->flags & OPF_STAT_DIR))
+		ADD("dir");
 	if (op->line)
 		ADD("line=%" PRIu32, op->line);
 #undef ADD

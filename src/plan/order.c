@@ -416,6 +416,10 @@ static void on_stat(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 	after_change(P, p, b, i);
 	if (op->handle == OP_NOHANDLE)
 		was_there(P, p);
+	/* a directory the trace only looks at is made as one (as an open with
+	 * O_DIRECTORY would have it), unless the trace writes it as a file */
+	if ((op->flags & OPF_STAT_DIR) && !(P->ps[p].bits & PS_WRITTEN))
+		P->ps[p].bits |= PS_DIR;
 	/* the size seen before any write of this pass is a lower bound of
 	 * the initial size, not a pin: in a pass over fewer ranks (sequential
 	 * mode) another rank's writes before the stat are absent, and reads

@@ -745,6 +745,10 @@ static void acc_op(struct facc *a, const struct op *op, uint64_t t)
 	case OP_MKDIR: case OP_RMDIR:
 		a->bits |= A_DIRHINT;
 		break;
+	case OP_STAT:           /* a stat that found a directory */
+		if (op->flags & OPF_STAT_DIR)
+			a->bits |= A_DIRHINT;
+		break;
 	default:
 		break;
 	}

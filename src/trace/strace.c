@@ -2006,7 +2006,9 @@ static const char *field_after(const char *s, size_t n, const char *key)
 /* A successful stat of a regular file shows its size ("st_mode=S_IFREG|0644,
  * st_size=1234", statx: "stx_mode=S_IFREG|0644, ... stx_size=1234"): the
  * op carries it (OPF_STAT_SIZE), so the plan knows the size of a file the
- * trace only reads part of, or only looks at. */
+ * trace only reads part of, or only looks at.  A stat that found a
+ * directory ("S_IFDIR", octal 040000) says so (OPF_STAT_DIR): the plan
+ * makes a directory there, not an empty file. */
 static void stat_size(struct dec *d)
 {
 	struct sc_event *ev = &d->ev;
@@ -2022,14 +2024,21 @@ static void stat_size(struct dec *d)
 	}
 	if (!mode || !size)
 		return;
+	if ((size_t)(s + n - mode) > 7 && !strncmp(mode, "S_IFDIR", 7)) {
+		ev->opflags |= OPF_STAT_DIR;
+		return;
+	}
 	if (strncmp(mode, "S_IFREG", 7)) {
 		/* -X raw and -X verbose: the octal number ("0100644") */
 		int64_t m = 0;
 		size_t j = 0;
 		while (mode + j < s + n && mode[j] >= '0' && mode[j] <= '7')
 			j++;
-		if (!j || mode[0] != '0' || num((struct span){ mode, j }, &m, NULL) ||
-		    (m & 0170000) != 0100000)
+		if (!j || mode[0] != '0' || num((struct span){ mode, j }, &m, NULL))
+			return;
+		if ((m & 0170000) == 0040000)
+			ev->opflags |= OPF_STAT_DIR;
+		if ((m & 0170000) != 0100000)
 			return;
 	}
 	size_t k = 0;
