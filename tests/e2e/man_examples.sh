@@ -32,5 +32,12 @@ done < examples.sh
     || { echo "FAIL: an example did not produce its output"; ls -la; exit 1; }
 ls plots/*.png >/dev/null
 grep -q '"completion_ns"' new.json
+# the compare example compares: its row pairs the two runs (a ratio for new,
+# not "-", which a row of one set only gets)
+awk '$1 ~ /^lanl/ && $2 == "parallel" && $3 == 8 {
+         for (i = 4; i < NF; i++) if ($i ~ /^[0-9.]+$/ && $(i + 1) ~ /^\[/) n++
+         if (n >= 2) ok = 1 }
+     END { exit !ok }' compare.txt \
+    || { echo "FAIL: the compare example compares nothing:"; cat compare.txt; exit 1; }
 [ -z "$(find old new -mindepth 1)" ] || { echo "FAIL: targets not left empty"; ls -laR old new; exit 1; }
 echo "ran $i examples"
