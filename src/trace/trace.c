@@ -326,9 +326,15 @@ static int choose_format(const struct load_opts *o, char **files,
 	if (!strcmp(files[0], "-"))
 		return rerr_set(e, -EINVAL, "reading a trace from standard input needs --format (%s)",
 				list);
-	if (file_is_stream(files[0]))
-		return rerr_set(e, -EINVAL, "'%s' is a pipe: its format cannot be probed without"
-				" taking bytes from the reader; give --format (%s)", files[0], list);
+	if (file_is_stream(files[0])) {
+		struct stat st;
+		const char *kind = stat(files[0], &st) ? "a stream"
+				 : S_ISCHR(st.st_mode) ? "a character device"
+				 : S_ISSOCK(st.st_mode) ? "a socket" : "a pipe";
+		return rerr_set(e, -EINVAL, "'%s' is %s: its format cannot be probed without"
+				" taking bytes from the reader; give --format (%s)", files[0], kind,
+				list);
+	}
 	return detect(files[0], fmt, e);
 }
 

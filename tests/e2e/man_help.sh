@@ -20,7 +20,9 @@ done
 unesc() { sed -e 's/\\-/-/g' -e 's/\\(em/--/g' -e 's/\\f[BIRP]//g' -e 's/\\&//g'; }
 
 # SYNOPSIS lines (the .nf block), minus the global --help line
-syn=$(awk '/^\.SH SYNOPSIS/{on=1;next} /^\.SH/{on=0} on && !/^\./' "$man1" | unesc | grep -v -- '--help | --version')
+# (a continuation line's indent is layout: compared without it)
+syn=$(awk '/^\.SH SYNOPSIS/{on=1;next} /^\.SH/{on=0} on && !/^\./' "$man1" | unesc | grep -v -- '--help | --version' |
+      sed 's/^ *//')
 cmds="run stat convert dump gen compare plot completion"
 usage=""
 for c in $cmds; do

@@ -79,3 +79,5 @@ refused "a LANL-Trace file through a pipe" "not standard input or a pipe" \
 	convert --format lanl -o "$tmp/refused.ops" <(cat "$SRCDIR/tests/data/lanl/ltrace_S_tt_T_f.txt")
 mkfifo "$tmp/fifo"
 refused "a FIFO without --format" "is a pipe" stat "$tmp/fifo"
+refused "a character device without --format" "'/dev/null' is a character device: its format cannot be probed" \
+	stat /dev/null
