@@ -227,6 +227,11 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	c->traces = argv + optind;
 	c->ntraces = argc - optind - 1;
 	c->target = argv[argc - 1];
+	if (c->output && !strcmp(c->output, "-")) {
+		c->output = NULL;       /* -o -: the JSON on stdout, as json without -o */
+		if (!c->ofmt)
+			c->ofmt = 1;
+	}
 	if (c->x && c->x->setup &&
 	    c->x->setup(c->x->ctx, c->target, &c->ro, &c->po, &c->quiet, &c->output) < 0)
 		return 2;
@@ -275,6 +280,11 @@ static void install_signals(void)
 	sa.sa_flags = 0;      /* no SA_RESTART: waits return EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a reader of stdout that goes away (| head, | jq that failed) makes
+	 * the write fail with EPIPE instead of killing the process while the
+	 * target is still being cleaned up (that runs beside the results) */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 /* The replayed ranks' earliest traced start; what the trace holds of
