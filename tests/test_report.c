@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -221,7 +222,13 @@ static void test_run_and_summary(void **state)
 	/* top level and options */
 	assert_string_equal(json_string_value(json_object_get(doc, "replay version")), "9.9");
 	assert_int_equal(json_integer_value(json_object_get(doc, "timestamp")), 1700000000);
-	assert_string_equal(json_string_value(json_object_get(doc, "time")), "2023-11-14T22:13:20Z");
+	assert_string_equal(json_string_value(json_object_get(doc, "time_utc")), "2023-11-14T22:13:20Z");
+	/* fio's ctime(3) form, in the local time zone: as ctime_r writes it */
+	char ct[64];
+	time_t ts = 1700000000;
+	assert_non_null(ctime_r(&ts, ct));
+	ct[strcspn(ct, "\n")] = 0;
+	assert_string_equal(json_string_value(json_object_get(doc, "time")), ct);
 	want = golden("{\"mode\":\"sequential\",\"processes\":2,\"ranks\":0,\"ranks_used\":0,"
 		      "\"copies\":0,\"rank_reuse\":false,\"engine\":\"sync\",\"depth\":1,"
 		      "\"direct\":false,\"overlap\":false,\"bind\":\"none\",\"repeats\":3,"

@@ -407,9 +407,16 @@ json_t *report_doc_new(const struct report_info *ri)
 
 	bad |= set_new(doc, "replay version", json_string(ri->version ? ri->version : ""));
 	bad |= set_new(doc, "timestamp", json_integer((json_int_t)ri->timestamp));
+	/* "time" as fio writes it (ctime(3): local time, no newline), so
+	 * fio's scripts parse it; "time_utc" in ISO 8601 */
+	tbuf[0] = 0;
+	if (localtime_r(&ri->timestamp, &tm))
+		strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", &tm);
+	bad |= set_new(doc, "time", json_string(tbuf));
+	tbuf[0] = 0;
 	if (gmtime_r(&ri->timestamp, &tm))
 		strftime(tbuf, sizeof(tbuf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	bad |= set_new(doc, "time", json_string(tbuf));
+	bad |= set_new(doc, "time_utc", json_string(tbuf));
 
 	gethostname(hn, sizeof(hn) - 1);
 	bad |= set_new(host, "hostname", json_text_str(hn));
