@@ -100,7 +100,9 @@ struct report_agg {
 	uint64_t mismatch[MM_KINDS];
 	struct mm_example mm_ex[MM_EXAMPLES];  /* the first ones, any worker */
 	uint32_t nmm_ex;
-	const char *mm_src;           /* trace file for "file:line" (NULL: several) */
+	char mm_rank[MM_EXAMPLES][64];  /* each one's "rank R (NAME)"   */
+	const char *mm_src;           /* trace file for "file:line" (NULL: several:
+					 the rank and the line) */
 	uint64_t rounded_ops, rounded_extra_bytes;
 	uint64_t errno_counts[RES_MAX_ERRNO];
 	size_t nruns;

@@ -65,6 +65,7 @@ struct run_state {
 	const char *clock;        /* now_ns()'s source, as reported         */
 	char incomplete[128];     /* the trace's "incomplete" info (DXT)    */
 	char workload[512];       /* the trace's workload in one line       */
+	char source[4096];        /* its one source file, for FILE:LINE      */
 	struct disk_dev disk;     /* the target's disk ("" name: none)      */
 	bool have_ops, have_filter, have_plan, have_ti, cleanup_done, cleanup_bg;
 };
@@ -457,7 +458,12 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 		return -ENOMEM;
 	}
 	report_agg_init(st->agg);
-	st->agg->mm_src = c->ntraces == 1 ? c->traces[0] : NULL;
+	/* "FILE:LINE" only when the ops came from one file (an .ops names the
+	 * trace it was made of); else the examples name the rank */
+	char nsrc[32];
+	const char *ns = opstream_info(&st->s, "source_files", nsrc, sizeof(nsrc));
+	st->agg->mm_src = ns && !strcmp(ns, "1") ?
+		opstream_info(&st->s, "source", st->source, sizeof(st->source)) : NULL;
 	if (st->plan.reused && !c->quiet)
 		fprintf(stderr, "replay: %zu processes for %u ranks: ranks reused round-robin,"
 			" each reuse on its own copy of the files (%u copies)\n",

@@ -163,8 +163,11 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		a->barrier_wait_ns += w->barrier_wait_ns;
 		for (int k = 0; k < MM_KINDS; k++)
 			a->mismatch[k] += w->mismatch[k];
-		for (uint32_t k = 0; k < w->nmm_ex && a->nmm_ex < MM_EXAMPLES; k++)
+		for (uint32_t k = 0; k < w->nmm_ex && a->nmm_ex < MM_EXAMPLES; k++) {
+			snprintf(a->mm_rank[a->nmm_ex], sizeof(a->mm_rank[0]), "rank %d (%s)",
+				 w->rank, w->rank_name);
 			a->mm_ex[a->nmm_ex++] = w->mm_ex[k];
+		}
 		a->rounded_ops += w->rounded_ops;
 		a->rounded_extra_bytes += w->rounded_extra_bytes;
 		for (int k = 0; k < RES_MAX_ERRNO; k++)
@@ -748,8 +751,12 @@ static void print_mismatches(FILE *f, const struct report_agg *a)
 	fprintf(f, ")\n");
 	for (uint32_t i = 0; i < a->nmm_ex; i++) {
 		const struct mm_example *m = &a->mm_ex[i];
-		fprintf(f, "             %s:%u: %s ", a->mm_src ? a->mm_src : "line", m->line,
-			op_kind_name((enum op_kind)m->kind));
+		if (a->mm_src)
+			fprintf(f, "             %s:%u: %s ", a->mm_src, m->line,
+				op_kind_name((enum op_kind)m->kind));
+		else
+			fprintf(f, "             %s, line %u: %s ", a->mm_rank[i], m->line,
+				op_kind_name((enum op_kind)m->kind));
 		if (m->err)
 			fprintf(f, "failed with %s\n", report_errno_name(m->err, name, sizeof(name)));
 		else

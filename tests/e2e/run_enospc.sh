@@ -61,6 +61,21 @@ jq -e '.jobs[0] as $j | .runs[0].jobs[0].write as $w
 jq -e '.jobs[0].error == 28 and .jobs[0].first_error == 28 and .jobs[0].total_err == 1' \
     "$tmp/r.json" >/dev/null \
     || fail "fio keys of the stopped run: $(jq -c '.jobs[0] | {error, total_err, first_error}' "$tmp/r.json")"
+# the examples say where: FILE:LINE for a trace of one file (an .ops made
+# of one names it), the rank and the line for several files.  The first
+# write that found no room: 1 MiB in, the 257th, line 258 (the open is 1).
+grep -q "^             $tmp/w.txt:258: write failed with ENOSPC" "$tmp/out" \
+    || fail "example of a one-file trace: $(grep -A2 '^mismatches' "$tmp/out")"
+"$REPLAY" convert --quiet -o "$tmp/w.ops" "$tmp/w.txt"
+"$REPLAY" run --no-drop-caches --quiet --continue-on-error "$tmp/w.ops" "$mnt" > "$tmp/out" 2>&1 || true
+grep -q "^             $tmp/w.txt:258: write failed with ENOSPC" "$tmp/out" \
+    || fail "example of an .ops of one file: $(grep -A2 '^mismatches' "$tmp/out")"
+gen_writes 703 /full/x.dat 400 4096 0 > "$tmp/x.txt"
+gen_writes 704 /full/y.dat 400 4096 0 > "$tmp/y.txt"
+"$REPLAY" run --no-drop-caches --quiet --continue-on-error "$tmp/x.txt" "$tmp/y.txt" "$mnt" > "$tmp/out" 2>&1 || true
+grep -Eq "^             rank [01] \(pid 70[34]\), line [0-9]+: write failed with ENOSPC" "$tmp/out" \
+    || fail "example of a two-file trace: $(grep -A2 '^mismatches' "$tmp/out")"
+[ -z "$(ls -A "$mnt")" ] || fail "files left: $(find "$mnt")"
 # sequential: the first rank fails, the second never runs
 { gen_writes 701 /full/a.dat 1024 4096 0; gen_writes 702 /full/b.dat 1024 4096 0 100; } > "$tmp/two.txt"
 set +e
