@@ -1322,8 +1322,9 @@ static int mark_child(struct strace_parser *p, int64_t pid)
 }
 
 /* First line of pid: while exactly one clone is in flight, pid is its child. */
-static int note_pid_slow(struct strace_parser *p, const struct strace_src *src, int64_t pid,
-			 unsigned long lineno, struct rerr *e)
+static __attribute__((noinline)) int note_pid_slow(struct strace_parser *p,
+						    const struct strace_src *src, int64_t pid,
+						    unsigned long lineno, struct rerr *e)
 {
 	unsigned bits = pidbits(p, pid);
 	if (bits & SEEN) {
@@ -1356,8 +1357,10 @@ static int note_pid_slow(struct strace_parser *p, const struct strace_src *src, 
 }
 
 /* SEEN, once set, stays: most lines are of a pid the cache knows. */
-static inline int note_pid(struct strace_parser *p, const struct strace_src *src, int64_t pid,
-			   unsigned long lineno, struct rerr *e)
+static inline __attribute__((always_inline)) int note_pid(struct strace_parser *p,
+							  const struct strace_src *src,
+							  int64_t pid, unsigned long lineno,
+							  struct rerr *e)
 {
 	if (p->seen_fast[(uint64_t)pid & 15] == pid)
 		return 0;
