@@ -2301,10 +2301,13 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	} else if (!d.cs) {
 		/* a call the table does not know is only counted: where its
 		 * arguments end ("getpid()", "futex(0x7f0, FUTEX_WAKE_PRIVATE,
-		 * 1)": at the first ')'), as split() finds it */
-		why = split_end(body, blen, &d.close);
-		if (why)
+		 * 1)": at the first ')'), as split() finds it; at once when
+		 * there are none ("getpid()") */
+		if (blen && body[0] == ')') {
+			d.close = 0;
+		} else if ((why = split_end(body, blen, &d.close))) {
 			return bad_line(p, e, src, lineno, line, len, why);
+		}
 		d.na = 0;
 		fast = true;
 	}
