@@ -3221,20 +3221,29 @@ struct sink {
 	size_t nkids, ckids;
 };
 
+/* A clone's child, remembered (out of emit_builder: every other event then
+ * goes straight on to builder_event). */
+static __attribute__((noinline)) int sink_kid(struct sink *k, int64_t kid, struct rerr *e)
+{
+	if (k->nkids == k->ckids) {
+		size_t nc = k->ckids ? k->ckids * 2 : 16;
+		int64_t *n = realloc(k->kids, nc * sizeof(*n));
+		if (!n)
+			return rerr_set(e, -ENOMEM, "out of memory");
+		k->kids = n;
+		k->ckids = nc;
+	}
+	k->kids[k->nkids++] = kid;
+	return 0;
+}
+
 static int emit_builder(void *arg, const struct sc_event *ev, struct rerr *e)
 {
 	struct sink *k = arg;
-	if (ev->call == SC_CLONE && ev->ret > 0 && ev->ret != SC_RET_UNKNOWN) {
-		if (k->nkids == k->ckids) {
-			size_t nc = k->ckids ? k->ckids * 2 : 16;
-			int64_t *n = realloc(k->kids, nc * sizeof(*n));
-			if (!n)
-				return rerr_set(e, -ENOMEM, "out of memory");
-			k->kids = n;
-			k->ckids = nc;
-		}
-		k->kids[k->nkids++] = ev->ret;
-	}
+	int rc;
+	if (ev->call == SC_CLONE && ev->ret > 0 && ev->ret != SC_RET_UNKNOWN &&
+	    (rc = sink_kid(k, ev->ret, e)))
+		return rc;
 	return builder_event(k->b, ev, e);
 }
 
