@@ -2653,11 +2653,14 @@ static inline struct pend *pend_of(struct strace_parser *p, int64_t pid)
 
 /* The rest of pid's pending call (name: what the line says it is, w its
  * words; or NULL for a bare continuation), joined to its start and
- * decoded. */
-static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
-		  unsigned long lineno, uint64_t ts, const char *name, size_t nlen,
-		  const uint64_t w[2], char *rest, size_t rn, const char *line, size_t len,
-		  struct rerr *e)
+ * decoded.  Inline: a fifth of a trace's lines can be such rests (strace
+ * -f), and a call with this many arguments costs them. */
+static inline __attribute__((always_inline)) int resume(struct strace_parser *p,
+							struct strace_src *src, int64_t pid,
+							unsigned long lineno, uint64_t ts,
+							const char *name, size_t nlen,
+							const uint64_t w[2], char *rest, size_t rn,
+							const char *line, size_t len, struct rerr *e)
 {
 	size_t keep;
 	struct pend *pe = pend_of(p, pid);
