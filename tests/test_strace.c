@@ -110,6 +110,32 @@ static void test_pid_column_tt_T_y(void **state)
 	assert_int_equal(ev->line, 1);
 }
 
+/* Feed each pair's two lines (one call spelled two ways): the events they
+ * make must be the same, field for field (the second a line later). */
+static void feed_pairs_same(struct fx *f, const char *const pairs[][2], size_t np)
+{
+	for (size_t i = 0; i < np; i++) {
+		FEED_OK(f, pairs[i][0]);
+		FEED_OK(f, pairs[i][1]);
+	}
+	assert_int_equal(f->cap.n, 2 * (int)np);
+	for (size_t i = 0; i < np; i++) {
+		const struct sc_event *a = &f->cap.ev[2 * i], *b = &f->cap.ev[2 * i + 1];
+		assert_int_equal(a->call, b->call);
+		assert_string_equal(a->name, b->name);
+		assert_int_equal(a->fd, b->fd);
+		if (a->fdpath || b->fdpath)
+			assert_string_equal(a->fdpath, b->fdpath);
+		assert_int_equal(a->len, b->len);
+		assert_int_equal(a->offset, b->offset);
+		assert_int_equal(a->whence, b->whence);
+		assert_int_equal(a->ret, b->ret);
+		assert_int_equal(a->dur_ns, b->dur_ns);
+		assert_int_equal(a->ts_ns, b->ts_ns);
+		assert_int_equal(a->line + 1, b->line);
+	}
+}
+
 /* read/write/pread64/pwrite64 as strace usually prints them are read in one
  * pass (rw_args); the same calls spelled a little differently take the
  * general path.  Both must give the same event, field for field. */
@@ -130,26 +156,7 @@ static void test_rw_one_pass_matches_general(void **state)
 		{ "9 10:00:00.000006 pread64(5</f>, \"z\", 1, 12345678901234567) = 1",
 		  "9 10:00:00.000006 pread64(5</f>, \"z\", 1, 12345678901234567 ) = 1" },
 	};
-	size_t np = sizeof(pairs) / sizeof(pairs[0]);
-	for (size_t i = 0; i < np; i++) {
-		FEED_OK(f, pairs[i][0]);
-		FEED_OK(f, pairs[i][1]);
-	}
-	assert_int_equal(f->cap.n, 2 * (int)np);
-	for (size_t i = 0; i < np; i++) {
-		const struct sc_event *a = &f->cap.ev[2 * i], *b = &f->cap.ev[2 * i + 1];
-		assert_int_equal(a->call, b->call);
-		assert_string_equal(a->name, b->name);
-		assert_int_equal(a->fd, b->fd);
-		if (a->fdpath || b->fdpath)
-			assert_string_equal(a->fdpath, b->fdpath);
-		assert_int_equal(a->len, b->len);
-		assert_int_equal(a->offset, b->offset);
-		assert_int_equal(a->ret, b->ret);
-		assert_int_equal(a->dur_ns, b->dur_ns);
-		assert_int_equal(a->ts_ns, b->ts_ns);
-		assert_int_equal(a->line + 1, b->line);
-	}
+	feed_pairs_same(f, pairs, sizeof(pairs) / sizeof(pairs[0]));
 	const struct sc_event *e = f->cap.ev;
 	assert_string_equal(e[0].fdpath, "/a/b.dat");
 	assert_int_equal(e[0].offset, 8192);
@@ -174,6 +181,57 @@ static void test_rw_one_pass_matches_general(void **state)
 	assert_int_equal(feed(f, "9 10:00:00.000011 write(3</a, \"x\", 1) = 1"), -EINVAL);
 	assert_int_equal(feed(f, "9 10:00:00.000012 write(3</a>, \"x, 1) = 1"), -EINVAL);
 	assert_int_equal(feed(f, "9 10:00:00.000013 write(3</a>, \"x\", 123456789012345678901) = 1"), -EINVAL);
+}
+
+/* lseek, fsync, ftruncate, close... as strace usually prints them are read
+ * in one pass too (fd_args); spelled a little differently, the general
+ * path: the same event, field for field. */
+static void test_fd_one_pass_matches_general(void **state)
+{
+	struct fx *f = *state;
+	static const char *const pairs[][2] = {
+		{ "9 10:00:00.000001 lseek(3</a/b.dat>, 8192, SEEK_SET) = 8192 <0.000010>",
+		  "9 10:00:00.000001 lseek(3</a/b.dat> , 8192,  SEEK_SET ) = 8192 <0.000010>" },
+		{ "9 10:00:00.000002 lseek(12</x->y>, -5, SEEK_CUR) = 95",
+		  "9 10:00:00.000002 lseek( 12</x->y>, -5, SEEK_CUR) = 95" },
+		{ "9 10:00:00.000003 lseek(4</s p\\x41ce>, 0, SEEK_END) = -1 ESPIPE (Illegal seek)",
+		  "9 10:00:00.000003 lseek(4</s p\\x41ce>, 0,\tSEEK_END) = -1 ESPIPE (Illegal seek)" },
+		{ "9 10:00:00.000004 lseek(5, 7, SEEK_DATA|SEEK_CUR) = 7",
+		  "9 10:00:00.000004 lseek(5, 7, SEEK_DATA | SEEK_CUR) = 7" },
+		{ "9 10:00:00.000005 fsync(6</d/e>) = 0 <1.000001>",
+		  "9 10:00:00.000005 fsync(6</d/e> ) = 0 <1.000001>" },
+		{ "9 10:00:00.000006 ftruncate(7</f,g>, 4096) = 0",
+		  "9 10:00:00.000006 ftruncate(7</f,g>,  4096) = 0" },
+		{ "9 10:00:00.000007 close(8</dev/pts/0<char 136:0>>) = 0",
+		  "9 10:00:00.000007 close( 8</dev/pts/0<char 136:0>>) = 0" },
+	};
+	feed_pairs_same(f, pairs, sizeof(pairs) / sizeof(pairs[0]));
+	const struct sc_event *e = f->cap.ev;
+	assert_string_equal(e[0].fdpath, "/a/b.dat");
+	assert_int_equal(e[0].offset, 8192);
+	assert_int_equal(e[0].whence, SEEK_SET);
+	assert_string_equal(e[2].fdpath, "/x->y");
+	assert_int_equal(e[2].offset, -5);
+	assert_string_equal(e[4].fdpath, "/s pAce");
+	assert_int_equal(e[4].whence, SEEK_END);
+	assert_null(e[6].fdpath);
+	assert_int_equal(e[6].whence, 3 | SEEK_CUR);
+	assert_int_equal(e[8].call, SC_FSYNC);
+	assert_int_equal(e[8].dur_ns, 1000001000ull);
+	assert_string_equal(e[10].fdpath, "/f,g");
+	assert_int_equal(e[10].len, 4096);
+	assert_string_equal(e[12].fdpath, "/dev/pts/0");
+	/* what the one pass leaves alone is still read, or refused, as before */
+	FEED_OK(f, "9 10:00:00.000008 lseek(3, 010, SEEK_SET) = 8");            /* octal */
+	assert_int_equal(f->cap.ev[f->cap.n - 1].offset, 8);
+	FEED_OK(f, "9 10:00:00.000009 lseek(3, 1, SEEK_SET /* x */) = 1");      /* comment */
+	assert_int_equal(f->cap.ev[f->cap.n - 1].whence, SEEK_SET);
+	FEED_OK(f, "9 10:00:00.000010 fsync(3</d>(deleted)) = 0");
+	assert_string_equal(f->cap.ev[f->cap.n - 1].fdpath, "/d");
+	assert_int_equal(feed(f, "9 10:00:00.000011 lseek(3</a>, 1) = 1"), -EINVAL);
+	assert_int_equal(feed(f, "9 10:00:00.000012 lseek(3</a>, , SEEK_SET) = 1"), -EINVAL);
+	assert_int_equal(feed(f, "9 10:00:00.000013 lseek(3</a>, 1, SEEK_SETX) = 1"), -EINVAL);
+	assert_int_equal(feed(f, "9 10:00:00.000014 fsync(3</a) = 0"), -EINVAL);
 }
 
 static void test_open_decorations(void **state)
@@ -1381,6 +1439,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pid_column_tt_T_y, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rw_one_pass_matches_general, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fd_one_pass_matches_general, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_decorations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stderr_pid_prefix_ttt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relative_and_none, setup, teardown),

@@ -62,6 +62,7 @@ struct callspec {
 	uint8_t shape;           /* enum shape                                  */
 	int8_t fd, dirfd, path, path2, len, off, flags, mode;  /* argument index */
 	bool rw;                 /* rw_args() reads it (made by ROW)            */
+	bool fdw;                /* fd_args() reads it (made by ROW)            */
 };
 
 #define NO -1
@@ -73,9 +74,17 @@ struct callspec {
 #define RW(s, fd, dir, pa, p2, ln, of, fl, md)                                               \
 	((s) == SH_PLAIN && (fd) == 0 && (ln) == 2 && ((of) < 0 || (of) == 3) && (dir) < 0 && \
 	 (pa) < 0 && (p2) < 0 && (fl) < 0 && (md) < 0)
+/* Any other call whose only fd, path or buffer is its fd, first, and
+ * whose shape reads nothing but the columns (lseek: whence), not a stat
+ * (its struct is read from the text): close, fsync, ftruncate, lseek...
+ * (fd_args). */
+#define FDW(c, s, fd, dir, pa, p2, ln, of, fl, md)                                       \
+	(((s) == SH_PLAIN || (s) == SH_LSEEK) && (c) != SC_STAT && (fd) == 0 && (dir) < 0 && \
+	 (pa) < 0 && (p2) < 0 && !RW(s, fd, dir, pa, p2, ln, of, fl, md))
 /*                name            call          shape        fd dir path p2 len off flg mode */
-#define ROW(n, c, s, fd, dir, pa, p2, ln, of, fl, md) \
-	{ NAME16(n), c, s, fd, dir, pa, p2, ln, of, fl, md, RW(s, fd, dir, pa, p2, ln, of, fl, md) }
+#define ROW(n, c, s, fd, dir, pa, p2, ln, of, fl, md)                                          \
+	{ NAME16(n), c, s, fd, dir, pa, p2, ln, of, fl, md, RW(s, fd, dir, pa, p2, ln, of, fl, md), \
+	  FDW(c, s, fd, dir, pa, p2, ln, of, fl, md) }
 static const struct callspec calls[] = {
 	ROW("open",            SC_OPEN,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, 1,  2),
 	ROW("creat",           SC_OPEN,      SH_CREAT,     NO, NO, 0,  NO, NO, NO, NO, 1),
@@ -149,6 +158,7 @@ static const struct callspec calls[] = {
 	ROW("fchdir",          SC_CHDIR,     SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
 };
 #undef ROW
+#undef FDW
 #undef RW
 #undef NAME16
 #undef NO
@@ -219,6 +229,10 @@ struct strace_parser {
 	bool general_only;              /* REPLAY_STRACE_GENERAL: no hot_line */
 	bool summary_seen;              /* a -c/-C summary table was read  */
 	struct tx_hms hms;              /* the last "HH:MM:SS" tx_clock15c read */
+	/* an event as sc_event_init() makes it, which decode() copies: a
+	 * copy is a dozen 16-byte moves, where sc_event_init() in place
+	 * zeroes the event a word at a time (rep stos) */
+	struct sc_event ev0;
 	/* the names of calls the table does not know, one copy each (see
 	 * skip_name), by the slot of their words */
 	struct kept_name {
@@ -366,10 +380,12 @@ static inline __attribute__((always_inline)) struct span trim(struct span a)
 /* Character classes for the hot loops. */
 #define CL_BAD  1   /* control bytes: binary garbage */
 #define CL_NAME 4   /* [A-Za-z0-9_]: syscall, errno and argument names */
+#define CL_WORD 8   /* those and '|', '-': fd_args' words ("O_RDONLY|O_CLOEXEC", "-1") */
 static const uint8_t cls[256] = {
 	[0 ... 8] = CL_BAD, [10 ... 31] = CL_BAD, [127] = CL_BAD,
-	['a' ... 'z'] = CL_NAME, ['A' ... 'Z'] = CL_NAME, ['0' ... '9'] = CL_NAME,
-	['_'] = CL_NAME,
+	['a' ... 'z'] = CL_NAME | CL_WORD, ['A' ... 'Z'] = CL_NAME | CL_WORD,
+	['0' ... '9'] = CL_NAME | CL_WORD, ['_'] = CL_NAME | CL_WORD,
+	['|'] = CL_WORD, ['-'] = CL_WORD,
 };
 
 static inline int is_name_char(int c)
@@ -827,6 +843,14 @@ static int whencearg(struct span a, int *w)
 		SYM("SEEK_DATA", 3), SYM("SEEK_HOLE", 4),
 	};
 	int64_t v;
+	/* nearly always one of the three, alone: what symflags makes of it */
+	if (a.n == 8 && !memcmp(a.s, "SEEK_", 5)) {
+		for (int k = 0; k < 3; k++)
+			if (!memcmp(a.s + 5, ws[k].name + 5, 3)) {
+				*w = (int)ws[k].val;
+				return 0;
+			}
+	}
 	if (symflags(ws, 5, a.s, a.n, &v))
 		return -EINVAL;
 	*w = (int)v;
@@ -1215,6 +1239,7 @@ int strace_parser_new(struct strace_parser **out, strace_emit_fn emit, void *arg
 		return -ENOMEM;
 	p->emit = emit;
 	p->arg = arg;
+	sc_event_init(&p->ev0);
 	/* every line the general way: for tests that compare the two */
 	const char *g = getenv("REPLAY_STRACE_GENERAL");
 	p->general_only = g && *g && strcmp(g, "0");
@@ -1322,8 +1347,9 @@ static int mark_child(struct strace_parser *p, int64_t pid)
 }
 
 /* First line of pid: while exactly one clone is in flight, pid is its child. */
-static int note_pid_slow(struct strace_parser *p, const struct strace_src *src, int64_t pid,
-			 unsigned long lineno, struct rerr *e)
+static __attribute__((noinline)) int note_pid_slow(struct strace_parser *p,
+						    const struct strace_src *src, int64_t pid,
+						    unsigned long lineno, struct rerr *e)
 {
 	unsigned bits = pidbits(p, pid);
 	if (bits & SEEN) {
@@ -1356,8 +1382,10 @@ static int note_pid_slow(struct strace_parser *p, const struct strace_src *src, 
 }
 
 /* SEEN, once set, stays: most lines are of a pid the cache knows. */
-static inline int note_pid(struct strace_parser *p, const struct strace_src *src, int64_t pid,
-			   unsigned long lineno, struct rerr *e)
+static inline __attribute__((always_inline)) int note_pid(struct strace_parser *p,
+							  const struct strace_src *src,
+							  int64_t pid, unsigned long lineno,
+							  struct rerr *e)
 {
 	if (p->seen_fast[(uint64_t)pid & 15] == pid)
 		return 0;
@@ -1620,13 +1648,14 @@ static int num_at(const struct dec *d, int k, int64_t *v)
 	return num(arg(d, k), v, NULL) ? DEC_BAD : 0;
 }
 
-/* The row's argument columns into the event. */
-static int fill_generic(struct dec *d)
+/* The row's argument columns into the event (but the fd when fd_read:
+ * fd_args() read it). */
+static int fill_generic(struct dec *d, bool fd_read)
 {
 	const struct callspec *cs = d->cs;
 	struct sc_event *ev = &d->ev;
 	int64_t v;
-	if (cs->fd >= 0 && fd_at(d, cs->fd, &ev->fd, &ev->fdpath))
+	if (cs->fd >= 0 && !fd_read && fd_at(d, cs->fd, &ev->fd, &ev->fdpath))
 		return DEC_BAD;
 	if (cs->dirfd >= 0 && fd_at(d, cs->dirfd, &ev->dirfd, &ev->fdpath))
 		return DEC_BAD;
@@ -2196,6 +2225,45 @@ static inline bool plain32(const char *s)
 }
 
 /*
+ * The first argument of a call rw_args() or fd_args() reads, "FD[<path>]",
+ * into d->ev (fd, fdpath) as split() and fdarg() make of it.  A path with
+ * nothing to undo is left where it is, *end then its closing '>' (to
+ * become its NUL when the whole call is read; else NULL).  The index
+ * after it, 0 when the text is not such.
+ */
+static inline __attribute__((always_inline)) size_t fd_deco(struct dec *d, char *s, size_t n,
+							     char **end)
+{
+	struct sc_event *ev = &d->ev;
+	size_t i;
+
+	*end = NULL;
+	if (!(i = small_dec(s, n, &ev->fd)) && !(i = plain_dec(s, n, &ev->fd)))
+		return 0;
+	ev->fdpath = NULL;
+	if (i < n && s[i] == '<') {
+		/* "<path>": the first '>' after, when no '<', '\\' or "->" comes
+		 * before it, is deco_end()'s, and the path is the bytes between
+		 * (decoration() has nothing to undo) unless they end in
+		 * " (deleted)" */
+		size_t gt = scan_any3(s, n, i + 1, '\\', '<', '>'), pn = gt - i - 1;
+		if (gt < n && s[gt] == '>' && s[gt - 1] != '-' &&
+		    (pn < 10 || memcmp(s + gt - 10, " (deleted)", 10))) {
+			/* the bytes themselves, not a copy */
+			ev->fdpath = s + i + 1;
+			*end = s + gt;
+		} else {
+			gt = deco_end(s, n, i);
+			if (gt >= n)
+				return 0;
+			ev->fdpath = decoration(d->p, s + i + 1, gt - i - 1);
+		}
+		i = gt + 1;
+	}
+	return i;
+}
+
+/*
  * The arguments of read, write, pread64 and pwrite64 as strace prints them
  * nearly always, "FD[<path>], "data"[...], LEN[, OFF])", read in one pass
  * into d->ev (fd, fdpath, len, offset) and d->close: exactly what split()
@@ -2211,32 +2279,10 @@ static bool rw_args(struct dec *d, char *s, size_t n, char **cut)
 	struct sc_event *ev = &d->ev;
 	size_t i, k;
 	int64_t v;
-	char *end = NULL;
+	char *end;
 
-	if (!(k = small_dec(s, n, &ev->fd)) && !(k = plain_dec(s, n, &ev->fd)))
+	if (!(i = fd_deco(d, s, n, &end)))
 		return false;
-	i = k;
-	ev->fdpath = NULL;
-	if (i < n && s[i] == '<') {
-		/* "<path>": the first '>' after, when no '<', '\\' or "->" comes
-		 * before it, is deco_end()'s, and the path is the bytes between
-		 * (decoration() has nothing to undo) unless they end in
-		 * " (deleted)" */
-		size_t gt = scan_any3(s, n, i + 1, '\\', '<', '>'), pn = gt - i - 1;
-		if (gt < n && s[gt] == '>' && s[gt - 1] != '-' &&
-		    (pn < 10 || memcmp(s + gt - 10, " (deleted)", 10))) {
-			/* the bytes themselves, not a copy: that '>' becomes
-			 * their NUL when the whole call is read (*cut) */
-			ev->fdpath = s + i + 1;
-			end = s + gt;
-		} else {
-			gt = deco_end(s, n, i);
-			if (gt >= n)
-				return false;
-			ev->fdpath = decoration(d->p, s + i + 1, gt - i - 1);
-		}
-		i = gt + 1;
-	}
 	if (n - i < 3 || s[i] != ',' || s[i + 1] != ' ' || s[i + 2] != '"')
 		return false;
 	i += 2;
@@ -2269,10 +2315,52 @@ static bool rw_args(struct dec *d, char *s, size_t n, char **cut)
 	return true;
 }
 
-/* A call rw_args() reads: fd, buffer, length and maybe offset, nothing else. */
-static bool rw_call(const struct callspec *cs)
+/* A byte of an argument fd_args() takes whole: of a name, a number or
+ * flags ("SEEK_SET", "-1", "O_RDONLY|O_CLOEXEC"), none that split() stops
+ * at or trim() takes away. */
+static inline bool is_word_char(int c)
 {
-	return cs && cs->rw;
+	return cls[(uint8_t)c] & CL_WORD;
+}
+
+/*
+ * The arguments of a call whose first is its fd and the others words or
+ * numbers (lseek, fsync, close, ftruncate... as strace prints them nearly
+ * always, "FD[<path>][, WORD]...)"), read in one pass: the fd into d->ev
+ * and *cut as rw_args() reads them, the arguments into d->a and d->na and
+ * their ')' into d->close, exactly what split() makes of such text (for
+ * fill_generic() to read the other columns from).  false for anything
+ * else (a blank other than one after each comma, a quote, a bracket, a
+ * comment...): the general path then reads it.
+ */
+static bool fd_args(struct dec *d, char *s, size_t n, char **cut)
+{
+	char *end;
+	size_t i = fd_deco(d, s, n, &end), j;
+	int na = 1;
+
+	if (!i)
+		return false;
+	d->a[0] = (struct span){ s, i };
+	while (i < n && s[i] == ',') {
+		if (na == MAXARGS || n - i < 3 || s[i + 1] != ' ')
+			return false;
+		for (j = i + 2; j < n && is_word_char((unsigned char)s[j]); j++)
+			;
+		if (j == i + 2)
+			return false;
+		d->a[na++] = (struct span){ s + i + 2, j - i - 2 };
+		i = j;
+	}
+	if (i >= n || s[i] != ')')
+		return false;
+	d->close = i;
+	d->na = na;
+	if (end) {
+		*end = 0;
+		*cut = end;
+	}
+	return true;
 }
 
 /*
@@ -2292,25 +2380,29 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	d.body = body;
 	d.e = e;
 	d.len_text.n = 0;
-	sc_event_init(&d.ev);
+	d.ev = p->ev0;
 	bool fast = false;
 	const char *why;
-	char *cut = NULL;       /* rw_args' NUL in the text: '>' again before
-				 * the line is shown or the event done with */
-	if (rw_call(d.cs)) {
+	char *cut = NULL;       /* rw_args' or fd_args' NUL in the text: '>'
+				 * again before the line is shown or the event
+				 * done with */
+	if (d.cs && (d.cs->rw || d.cs->fdw)) {
 		size_t sused = p->sused;
-		fast = rw_args(&d, body, blen, &cut);
+		fast = d.cs->rw ? rw_args(&d, body, blen, &cut) : fd_args(&d, body, blen, &cut);
 		if (!fast) {    /* undo what it read before it gave up */
 			p->sused = sused;
-			sc_event_init(&d.ev);
+			d.ev = p->ev0;
 		}
 	} else if (!d.cs) {
 		/* a call the table does not know is only counted: where its
 		 * arguments end ("getpid()", "futex(0x7f0, FUTEX_WAKE_PRIVATE,
-		 * 1)": at the first ')'), as split() finds it */
-		why = split_end(body, blen, &d.close);
-		if (why)
+		 * 1)": at the first ')'), as split() finds it; at once when
+		 * there are none ("getpid()") */
+		if (blen && body[0] == ')') {
+			d.close = 0;
+		} else if ((why = split_end(body, blen, &d.close))) {
 			return bad_line(p, e, src, lineno, line, len, why);
+		}
 		d.na = 0;
 		fast = true;
 	}
@@ -2349,7 +2441,8 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	}
 	d.ev.name = d.cs->name;
 	d.ev.call = (enum sc_call)d.cs->call;
-	int rc = fast ? 0 : fill_generic(&d);
+	/* rw_args read every column, fd_args the fd only */
+	int rc = fast && d.cs->rw ? 0 : fill_generic(&d, fast);
 	if (!rc)
 		rc = shapes[d.cs->shape](&d);
 	if (!rc)
@@ -2569,11 +2662,14 @@ static inline struct pend *pend_of(struct strace_parser *p, int64_t pid)
 
 /* The rest of pid's pending call (name: what the line says it is, w its
  * words; or NULL for a bare continuation), joined to its start and
- * decoded. */
-static int resume(struct strace_parser *p, struct strace_src *src, int64_t pid,
-		  unsigned long lineno, uint64_t ts, const char *name, size_t nlen,
-		  const uint64_t w[2], char *rest, size_t rn, const char *line, size_t len,
-		  struct rerr *e)
+ * decoded.  Inline: a fifth of a trace's lines can be such rests (strace
+ * -f), and a call with this many arguments costs them. */
+static inline __attribute__((always_inline)) int resume(struct strace_parser *p,
+							struct strace_src *src, int64_t pid,
+							unsigned long lineno, uint64_t ts,
+							const char *name, size_t nlen,
+							const uint64_t w[2], char *rest, size_t rn,
+							const char *line, size_t len, struct rerr *e)
 {
 	size_t keep;
 	struct pend *pe = pend_of(p, pid);
@@ -3224,20 +3320,29 @@ struct sink {
 	size_t nkids, ckids;
 };
 
+/* A clone's child, remembered (out of emit_builder: every other event then
+ * goes straight on to builder_event). */
+static __attribute__((noinline)) int sink_kid(struct sink *k, int64_t kid, struct rerr *e)
+{
+	if (k->nkids == k->ckids) {
+		size_t nc = k->ckids ? k->ckids * 2 : 16;
+		int64_t *n = realloc(k->kids, nc * sizeof(*n));
+		if (!n)
+			return rerr_set(e, -ENOMEM, "out of memory");
+		k->kids = n;
+		k->ckids = nc;
+	}
+	k->kids[k->nkids++] = kid;
+	return 0;
+}
+
 static int emit_builder(void *arg, const struct sc_event *ev, struct rerr *e)
 {
 	struct sink *k = arg;
-	if (ev->call == SC_CLONE && ev->ret > 0 && ev->ret != SC_RET_UNKNOWN) {
-		if (k->nkids == k->ckids) {
-			size_t nc = k->ckids ? k->ckids * 2 : 16;
-			int64_t *n = realloc(k->kids, nc * sizeof(*n));
-			if (!n)
-				return rerr_set(e, -ENOMEM, "out of memory");
-			k->kids = n;
-			k->ckids = nc;
-		}
-		k->kids[k->nkids++] = ev->ret;
-	}
+	int rc;
+	if (ev->call == SC_CLONE && ev->ret > 0 && ev->ret != SC_RET_UNKNOWN &&
+	    (rc = sink_kid(k, ev->ret, e)))
+		return rc;
 	return builder_event(k->b, ev, e);
 }
 
