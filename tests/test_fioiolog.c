@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "plan/filter.h"
 #include "trace/fioiolog.h"
 #include "trace/trace.h"
 #include "ops/opstream.h"
@@ -98,7 +99,7 @@ static void t_text(void **state)
 	build(ops);
 	assert_int_equal(opstream_open(&s, ops, &why), 0);
 	struct fio_export_opts o = { .target = tgt };
-	assert_int_equal(fio_iolog_export(&s, out, &o, &e), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), 0);
 
 	path_in(f0, sizeof(f0), "logs/rank-0.iolog");
 	path_in(f1, sizeof(f1), "logs/rank-1.iolog");
@@ -128,11 +129,11 @@ static void t_text(void **state)
 
 	/* nranks = 1: only rank 0 */
 	o.nranks = 1;
-	assert_int_equal(fio_iolog_export(&s, out, &o, &e), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), 0);
 	assert_int_equal(access(f1, F_OK), -1);
 	/* no target: "." */
 	o.target = NULL;
-	assert_int_equal(fio_iolog_export(&s, out, &o, &e), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), 0);
 	t0 = slurp(f0);
 	assert_non_null(strstr(t0, "\n./data/out write 0 10444\n"));
 	free(t0);
@@ -162,9 +163,9 @@ static void t_refused(void **state)
 	add(w, r0, (struct op){ .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 });
 	assert_int_equal(opsw_finish(w, NULL), 0);
 	assert_int_equal(opstream_open(&s, ops, &why), 0);
-	assert_int_equal(fio_iolog_export(&s, out, &o, &e), -EINVAL);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "'a/../../etc/passwd'"));
-	assert_non_null(strstr(e.msg, "beneath the target"));
+	assert_non_null(strstr(e.msg, "climbs above the target"));
 	opstream_close(&s);
 
 	/* a path with a blank: fio would split it */
@@ -174,13 +175,13 @@ static void t_refused(void **state)
 	add(w, r0, (struct op){ .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 });
 	assert_int_equal(opsw_finish(w, NULL), 0);
 	assert_int_equal(opstream_open(&s, ops, &why), 0);
-	assert_int_equal(fio_iolog_export(&s, out, &o, &e), -EINVAL);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "blanks"));
 	opstream_close(&s);
 
 	/* an output directory that cannot be created */
 	assert_int_equal(opstream_open(&s, ops, &why), 0);
-	assert_int_equal(fio_iolog_export(&s, "/proc/no/such/dir", &o, &e), -ENOENT);
+	assert_int_equal(fio_iolog_export(&s, "/proc/no/such/dir", &o, NULL, &e), -ENOENT);
 	assert_non_null(strstr(e.msg, "cannot create '/proc/no/such/dir'"));
 	opstream_close(&s);
 
@@ -219,7 +220,7 @@ static void t_handle_reuse(void **state)
 	add(w, r0, (struct op){ .kind = OP_WRITE, .handle = 9, .offset = 0, .len = 1, .result = 1 });
 	assert_int_equal(opsw_finish(w, NULL), 0);
 	assert_int_equal(opstream_open(&s, ops, &why), 0);
-	assert_int_equal(fio_iolog_export(&s, out, &o, &e), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), 0);
 	opstream_close(&s);
 	path_in(f0, sizeof(f0), "reuselogs/rank-0.iolog");
 	char *t = slurp(f0);
@@ -253,7 +254,7 @@ static void t_fio_replays(void **state)
 	build(ops);
 	assert_int_equal(opstream_open(&s, ops, &why), 0);
 	struct fio_export_opts o = { .target = tgt, .nranks = 1 };
-	assert_int_equal(fio_iolog_export(&s, out, &o, &e), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), 0);
 	opstream_close(&s);
 	/* fio opens, it does not create directories */
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/data", tgt);
@@ -286,6 +287,181 @@ static void t_fio_replays(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+
+/* What glibc, Open MPI and rsync do: open "/" O_PATH|O_DIRECTORY, a
+ * directory O_DIRECTORY (and fsync it), "." plainly, a file O_PATH; the
+ * loader reads /etc/ld.so.cache.  None of it reaches the log (counted:
+ * the opens fio cannot do and every call on their descriptors), the
+ * export succeeds, and with run's filter /etc is left out, --exclude
+ * takes a data file out, --include brings /etc back.  A rank left with
+ * no read or write gets no log (fio refuses one). */
+static void build_unfit(const char *ops_path)
+{
+	struct ops_writer *w;
+	uint32_t r0, r1, proot, pdir, pdot, pcache, pdata, pother;
+
+	assert_int_equal(opsw_open(&w, ops_path), 0);
+	assert_int_equal(opsw_rank(w, "pid 1", 1, &r0), 0);
+	assert_int_equal(opsw_rank(w, "pid 2", 2, &r1), 0);
+	assert_int_equal(opsw_path(w, "/", 0, &proot), 0);
+	assert_int_equal(opsw_path(w, "/work/d", 0, &pdir), 0);
+	assert_int_equal(opsw_path(w, ".", 0, &pdot), 0);
+	assert_int_equal(opsw_path(w, "/etc/ld.so.cache", 0, &pcache), 0);
+	assert_int_equal(opsw_path(w, "/work/d/data", 0, &pdata), 0);
+	assert_int_equal(opsw_path(w, "/work/d/other", 0, &pother), 0);
+	/* 2 ops on "/" (open, close) */
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = proot, .handle = 0, .result = 3,
+				 .oflags = 010000000 | 0200000 | 02000000 });
+	add(w, r0, (struct op){ .kind = OP_CLOSE, .handle = 0 });
+	/* 3 on the directory (open, fsync, close) */
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = pdir, .handle = 0, .result = 3,
+				 .oflags = 0200000 });
+	add(w, r0, (struct op){ .kind = OP_FSYNC, .handle = 0 });
+	add(w, r0, (struct op){ .kind = OP_CLOSE, .handle = 0 });
+	/* 1: "." opened without O_DIRECTORY, never closed */
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = pdot, .handle = 1, .result = 4 });
+	/* 2: the data file through O_PATH (open, close) */
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = pdata, .handle = 2, .result = 5,
+				 .oflags = 010000000 });
+	add(w, r0, (struct op){ .kind = OP_CLOSE, .handle = 2 });
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = pcache, .handle = 2, .result = 5 });
+	add(w, r0, (struct op){ .kind = OP_READ, .handle = 2, .offset = 0, .len = 100, .result = 100 });
+	add(w, r0, (struct op){ .kind = OP_CLOSE, .handle = 2 });
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = pdata, .handle = 2, .result = 5, .oflags = 1 });
+	add(w, r0, (struct op){ .kind = OP_WRITE, .handle = 2, .offset = 0, .len = 512, .result = 512 });
+	/* a short read: exported with what it moved; one at the end: left out */
+	add(w, r0, (struct op){ .kind = OP_READ, .handle = 2, .offset = 500, .len = 4096, .result = 12 });
+	add(w, r0, (struct op){ .kind = OP_READ, .handle = 2, .offset = 512, .len = 4096, .result = 0 });
+	add(w, r0, (struct op){ .kind = OP_CLOSE, .handle = 2 });
+	/* rank 1: only an open and close of a data file */
+	add(w, r1, (struct op){ .kind = OP_OPEN, .file = pother, .handle = 0, .result = 3 });
+	add(w, r1, (struct op){ .kind = OP_CLOSE, .handle = 0 });
+	assert_int_equal(opsw_finish(w, NULL), 0);
+}
+
+static void t_unfit_filtered(void **state)
+{
+	(void)state;
+	char ops[300], out[300], f0[300], f1[300];
+	struct opstream s;
+	struct rerr e = { "" };
+	struct filter filt;
+	struct filter_opts fo = { .nexclude = 0 };
+	struct fio_export_stats st;
+
+	path_in(ops, sizeof(ops), "unfit.ops");
+	path_in(out, sizeof(out), "unfitlogs");
+	path_in(f0, sizeof(f0), "unfitlogs/rank-0.iolog");
+	path_in(f1, sizeof(f1), "unfitlogs/rank-1.iolog");
+	build_unfit(ops);
+	assert_int_equal(opstream_open(&s, ops, NULL), 0);
+
+	/* no filter: /etc too; the unfit ops left out, counted */
+	struct fio_export_opts o = { .target = "/t" };
+	assert_int_equal(fio_iolog_export(&s, out, &o, &st, &e), 0);
+	char *t = slurp(f0);
+	assert_string_equal(t, "fio version 2 iolog\n"
+			       "/t/etc/ld.so.cache add\n/t/work/d/data add\n"
+			       "/t/etc/ld.so.cache open\n/t/etc/ld.so.cache read 0 100\n"
+			       "/t/etc/ld.so.cache close\n"
+			       "/t/work/d/data open\n/t/work/d/data write 0 512\n"
+			       "/t/work/d/data read 500 12\n/t/work/d/data close\n");
+	free(t);
+	assert_int_equal(st.unfit_ops, 2 + 3 + 1 + 2);
+	assert_int_equal(st.ranks, 1);
+	assert_int_equal(st.ranks_no_io, 1);
+	assert_int_equal(st.lines, 9);
+	assert_int_equal(access(f1, F_OK), -1);
+	unlink(f0);
+
+	/* run's default filter: /etc left out */
+	assert_int_equal(filter_build(&filt, &s, &fo, &e), 0);
+	o.filter = &filt;
+	assert_int_equal(fio_iolog_export(&s, out, &o, &st, &e), 0);
+	t = slurp(f0);
+	assert_string_equal(t, "fio version 2 iolog\n/t/work/d/data add\n"
+			       "/t/work/d/data open\n/t/work/d/data write 0 512\n"
+			       "/t/work/d/data read 500 12\n/t/work/d/data close\n");
+	free(t);
+	assert_int_equal(st.unfit_ops, 8);
+	filter_release(&filt);
+	unlink(f0);
+
+	/* --exclude the data file: no rank has I/O left, an error, nothing written */
+	fo.exclude[fo.nexclude++] = "*/data";
+	assert_int_equal(rmdir(out), 0);
+	assert_int_equal(filter_build(&filt, &s, &fo, &e), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, &st, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "nothing fio can replay"));
+	assert_int_equal(access(out, F_OK), -1);        /* the export made it, and removed it */
+	filter_release(&filt);
+
+	/* --include /etc undoes the default, --ranks 0 */
+	fo.nexclude = 0;
+	fo.include[fo.ninclude++] = "/etc";
+	assert_int_equal(ranklist_parse("0", &fo.ranks), 0);
+	assert_int_equal(filter_build(&filt, &s, &fo, &e), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, &st, &e), 0);
+	t = slurp(f0);
+	assert_non_null(strstr(t, "/t/etc/ld.so.cache read 0 100\n"));
+	free(t);
+	assert_int_equal(st.ranks_no_io, 0);            /* rank 1 not selected */
+	filter_release(&filt);
+	filter_opts_release(&fo);
+	unlink(f0);
+	rmdir(out);
+	opstream_close(&s);
+	unlink(ops);
+}
+
+/* A failing export leaves DIR as it was: not created when it was
+ * missing; when it existed, its files untouched and no new one. */
+static void t_failure_leaves_dir(void **state)
+{
+	(void)state;
+	char ops[300], out[300], keep[300], cmd[700];
+	struct ops_writer *w;
+	uint32_t r0, r1, pa, pb;
+	struct opstream s;
+	struct rerr e = { "" };
+	struct fio_export_opts o = { .target = "/t" };
+
+	path_in(ops, sizeof(ops), "fail.ops");
+	path_in(out, sizeof(out), "faillogs");
+	/* rank 0 is fine; rank 1 names a file with a blank: refused */
+	assert_int_equal(opsw_open(&w, ops), 0);
+	assert_int_equal(opsw_rank(w, "pid 1", 1, &r0), 0);
+	assert_int_equal(opsw_rank(w, "pid 2", 2, &r1), 0);
+	assert_int_equal(opsw_path(w, "/a", 0, &pa), 0);
+	assert_int_equal(opsw_path(w, "/my data", 0, &pb), 0);
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = pa, .handle = 0, .result = 3 });
+	add(w, r0, (struct op){ .kind = OP_WRITE, .handle = 0, .offset = 0, .len = 10, .result = 10 });
+	add(w, r1, (struct op){ .kind = OP_OPEN, .file = pb, .handle = 0, .result = 3 });
+	add(w, r1, (struct op){ .kind = OP_WRITE, .handle = 0, .offset = 0, .len = 10, .result = 10 });
+	assert_int_equal(opsw_finish(w, NULL), 0);
+	assert_int_equal(opstream_open(&s, ops, NULL), 0);
+
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "blanks"));
+	assert_int_equal(access(out, F_OK), -1);
+
+	assert_int_equal(mkdir(out, 0755), 0);
+	path_in(keep, sizeof(keep), "faillogs/rank-0.iolog");
+	FILE *f = fopen(keep, "w");
+	assert_non_null(f);
+	fputs("old\n", f);
+	fclose(f);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), -EINVAL);
+	char *t = slurp(keep);
+	assert_string_equal(t, "old\n");
+	free(t);
+	snprintf(cmd, sizeof(cmd), "test \"$(ls -A %s)\" = rank-0.iolog", out);
+	assert_int_equal(system(cmd), 0);
+	opstream_close(&s);
+	unlink(keep);
+	rmdir(out);
+	unlink(ops);
+}
 
 /* ---- version 3 export ------------------------------------------------- */
 
@@ -331,7 +507,7 @@ static void t_v3_text(void **state)
 	build_timed(ops);
 	assert_int_equal(opstream_open(&s, ops, NULL), 0);
 	struct fio_export_opts o = { .target = "/t", .version = 3 };
-	assert_int_equal(fio_iolog_export(&s, out, &o, &e), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), 0);
 	opstream_close(&s);
 	path_in(f0, sizeof(f0), "v3logs/rank-0.iolog");
 	path_in(f1, sizeof(f1), "v3logs/rank-1.iolog");
@@ -349,7 +525,7 @@ static void t_v3_text(void **state)
 	/* an unknown version is refused */
 	o.version = 4;
 	assert_int_equal(opstream_open(&s, ops, NULL), 0);
-	assert_int_equal(fio_iolog_export(&s, out, &o, &e), -EINVAL);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "version 4"));
 	opstream_close(&s);
 	unlink(f0);
@@ -1205,7 +1381,7 @@ static void t_roundtrip(void **state)
 	for (unsigned version = 2; version <= 3; version++) {
 		struct fio_export_opts o = { .target = "/", .version = version };
 		assert_int_equal(opstream_open(&s, ops, NULL), 0);
-		assert_int_equal(fio_iolog_export(&s, l1, &o, &e), 0);
+		assert_int_equal(fio_iolog_export(&s, l1, &o, NULL, &e), 0);
 		assert_int_equal(load_log(l1, back, &b, &e), 0);
 		/* what the log can carry comes back op for op: opens, closes,
 		 * data ops that succeeded, syncs; paths as traced ("//d/a" is
@@ -1242,7 +1418,7 @@ static void t_roundtrip(void **state)
 		}
 		/* a fixed point: the read-back exports to the very same text,
 		 * and reads back to the very same ops */
-		assert_int_equal(fio_iolog_export(&b, l2, &o, &e), 0);
+		assert_int_equal(fio_iolog_export(&b, l2, &o, NULL, &e), 0);
 		char *t1 = slurp_all(l1, 2), *t2 = slurp_all(l2, 2);
 		assert_string_equal(t1, t2);
 		free(t1);
@@ -1310,6 +1486,8 @@ int main(void)
 		cmocka_unit_test(t_refused),
 		cmocka_unit_test(t_handle_reuse),
 		cmocka_unit_test(t_fio_replays),
+		cmocka_unit_test(t_unfit_filtered),
+		cmocka_unit_test(t_failure_leaves_dir),
 		cmocka_unit_test(t_v3_text),
 		cmocka_unit_test(t_read_v2),
 		cmocka_unit_test(t_read_v3),

@@ -15,16 +15,41 @@
 #define REPLAY_FIOIOLOG_H
 
 #include "ops/opstream.h"
+#include "plan/filter.h"
 #include "util/util.h"
 
 struct fio_export_opts {
 	const char *target;     /* directory the iolog file names point into; NULL: traced paths mapped under "." */
-	unsigned nranks;        /* 0: all */
+	unsigned nranks;        /* 0: all (of the ranks exported) */
 	unsigned version;       /* iolog version: 2 (0 means 2) or 3 */
+	/* what `replay run` would replay (filter.h, built on the same stream):
+	 * its kept ranks only, and only the ops filter_op_kept keeps.  NULL:
+	 * every rank, every op. */
+	const struct filter *filter;
 };
 
-/* Write DIR/rank-<R>.iolog for each rank.  -errno + e. */
+/* What an export wrote and left out. */
+struct fio_export_stats {
+	uint32_t ranks;         /* iologs written                          */
+	uint32_t ranks_no_io;   /* ranks without a read or write left: no
+	                         * iolog (fio refuses one)                 */
+	uint64_t lines;         /* action lines (add, open, read, ...)     */
+	/* ops fio cannot replay: opens of directories (O_DIRECTORY, the
+	 * target's root itself) and O_PATH opens, and the calls on the
+	 * descriptors they return (reads, syncs, closes, ...) */
+	uint64_t unfit_ops;
+};
+
+/*
+ * Write DIR/rank-<R>.iolog for each exported rank (R as the trace numbers
+ * it) that has a read or write left.  DIR is created when missing.  Every log is written to a temporary
+ * file in DIR first and the logs are renamed into place only once all of
+ * them are complete; on failure the temporaries are removed, and DIR too
+ * when this call created it, so DIR is left as it was.  st (may be NULL):
+ * the counts.  -errno + e.
+ */
 int fio_iolog_export(const struct opstream *s, const char *dir,
-		     const struct fio_export_opts *o, struct rerr *e);
+		     const struct fio_export_opts *o, struct fio_export_stats *st,
+		     struct rerr *e);
 
 #endif

@@ -19,9 +19,15 @@ const struct cmd_info cmd_infos[] = {
 	  "analyze a trace: ranks, files, ops, bytes, patterns, sizes" },
 	{ "convert", CMD_CONVERT, cmd_convert,
 	  "replay convert [--format FMT] [--skip-bad] [--dxt-layer L] TRACE... -o FILE.ops\n"
-	  "replay convert --to fio-iolog [--target DIR] [--iolog-version V] -o DIR TRACE...",
+	  "replay convert --to fio-iolog [--target DIR] [--iolog-version V]\n"
+	  "    [--ranks LIST] [--include GLOB] [--exclude GLOB] [--no-default-excludes]\n"
+	  "    -o DIR TRACE...",
 	  "Parse traces once into the binary .ops file every other command reads,\n"
-	  "or export the op stream as fio iologs (DIR/rank-<R>.iolog).\n",
+	  "or export the op stream as fio iologs (DIR/rank-<R>.iolog): the ops\n"
+	  "`replay run` would replay (the same default excludes and selection\n"
+	  "options), less those fio cannot (directory and O_PATH opens and the\n"
+	  "calls on them: counted in the summary line).  The logs are renamed\n"
+	  "into DIR once all are written; a failed export leaves DIR as it was.\n",
 	  "convert traces to a binary .ops file or fio iologs" },
 	{ "dump", CMD_DUMP, cmd_dump,
 	  "replay dump [--ranks LIST] [--format FMT] [--skip-bad] [--dxt-layer L] FILE.ops|TRACE...",

@@ -13,6 +13,7 @@
 #include "cmd/cmds.h"
 #include "cmd/common.h"
 #include "cmd/options.h"
+#include "plan/filter.h"
 #include "trace/fioiolog.h"
 #include "report/stat.h"
 #include "trace/trace.h"
@@ -102,26 +103,47 @@ static uint64_t skipped_calls(const struct opstream *s)
 	return total;
 }
 
-static void summary(const struct loaded_trace *lt, const char *out)
+/* The iolog export's part of the summary line: what was written and
+ * what was left out. */
+static void iolog_summary(const struct fio_export_stats *st, const struct filter *f)
+{
+	char sum[1024];
+
+	printf("; wrote %" PRIu32 " iolog%s (%" PRIu64 " lines); filter: %s; left out %" PRIu64
+	       " ops fio cannot replay (directory and O_PATH opens, calls on them)",
+	       st->ranks, st->ranks == 1 ? "" : "s", st->lines, filter_summary(f, sum, sizeof(sum)),
+	       st->unfit_ops);
+	if (st->ranks_no_io)
+		printf(", %" PRIu32 " rank%s with no read or write (no iolog: fio refuses one)",
+		       st->ranks_no_io, st->ranks_no_io == 1 ? "" : "s");
+}
+
+static void summary(const struct loaded_trace *lt, const char *out,
+		    const struct fio_export_stats *st, const struct filter *f)
 {
 	const struct load_result *r = &lt->res;
 	double secs = (double)lt->load_ns / 1e9;
 	double mbps = secs > 0 ? (double)r->bytes / 1e6 / secs : 0;
 
 	if (r->format && !strcmp(r->format, "ops")) {
-		printf("%s: %" PRIu32 " ranks, %" PRIu64 " ops (copied from an .ops file)\n", out,
-		       lt->s.nranks, lt->s.nops);
-		return;
+		printf("%s: %" PRIu32 " ranks, %" PRIu64 " ops (%s from an .ops file)", out,
+		       lt->s.nranks, lt->s.nops, st ? "read" : "copied");
+	} else {
+		printf("%s: %" PRIu32 " ranks, %" PRIu64 " ops from %" PRIu64 " lines (%.1f MB) of %s"
+		       " in %.3f s (%.1f MB/s); skipped %" PRIu64 " non-I/O calls, %" PRIu64
+		       " bad lines", out, lt->s.nranks, lt->s.nops, r->lines, (double)r->bytes / 1e6,
+		       r->format ? r->format : "?", secs, mbps, skipped_calls(&lt->s), r->bad_lines);
 	}
-	printf("%s: %" PRIu32 " ranks, %" PRIu64 " ops from %" PRIu64 " lines (%.1f MB) of %s"
-	       " in %.3f s (%.1f MB/s); skipped %" PRIu64 " non-I/O calls, %" PRIu64 " bad lines\n",
-	       out, lt->s.nranks, lt->s.nops, r->lines, (double)r->bytes / 1e6,
-	       r->format ? r->format : "?", secs, mbps, skipped_calls(&lt->s), r->bad_lines);
+	if (st)
+		iolog_summary(st, f);
+	putchar('\n');
 }
 
 struct convert_cli {
 	struct load_opts lo;
+	struct filter_opts fo;
 	const char *out, *to, *target;
+	const char *filter_opt;  /* the first filter option given, for --to ops */
 	int quiet;
 	unsigned iolog_version;
 };
@@ -129,6 +151,15 @@ struct convert_cli {
 static int convert_option(void *ctx, int id, const char *arg)
 {
 	struct convert_cli *c = ctx;
+	int f = filter_option(&c->fo, id, arg);
+	if (f < 0)
+		return -1;
+	if (f) {
+		if (!c->filter_opt)
+			c->filter_opt = id == OPT_INCLUDE ? "--include" : id == OPT_EXCLUDE ? "--exclude" :
+					id == OPT_RANKS ? "--ranks" : "--no-default-excludes";
+		return 0;
+	}
 	switch (id) {
 	case 'o': c->out = arg; break;
 	case 't': c->to = arg; break;
@@ -149,44 +180,68 @@ int cmd_convert(int argc, char **argv)
 {
 	struct convert_cli cli = { .to = "ops", .iolog_version = 2 };
 	struct loaded_trace lt;
+	struct filter filt;
+	struct fio_export_stats st = { 0 };
 	struct rerr e = { { 0 } };
-	int rc, ret = 1, iolog;
+	int rc, ret = 1, iolog, have_filter = 0;
 
 	memset(&lt, 0, sizeof(lt));
 	rc = trace_cmd_args(CMD_CONVERT, argc, argv, &cli.lo, convert_option, &cli);
-	if (rc)
+	if (rc) {
+		filter_opts_release(&cli.fo);
 		return rc == 1 ? 0 : 2;
+	}
 	struct load_opts lo = cli.lo;
 	const char *out = cli.out, *to = cli.to, *target = cli.target;
 	int quiet = cli.quiet;
 	if (strcmp(to, "ops") && strcmp(to, "fio-iolog")) {
 		fprintf(stderr, "replay: convert: unknown output kind '%s' (ops, fio-iolog)\n", to);
-		return 2;
+		ret = 2;
+		goto out_opts;
 	}
 	iolog = !strcmp(to, "fio-iolog");
+	if (!iolog && cli.filter_opt) {
+		/* an .ops file holds the whole trace: run and stat filter it */
+		fprintf(stderr, "replay: convert: %s applies to --to fio-iolog only (an .ops file"
+			" keeps every op: give it to run or stat)\n", cli.filter_opt);
+		goto usage;
+	}
 	if (!out) {
 		fprintf(stderr, "replay: convert: -o %s is required\n", iolog ? "DIR" : "FILE.ops");
 		cmd_short_usage(CMD_CONVERT);
-		return 2;
+		ret = 2;
+		goto out_opts;
 	}
 	if (load_opts_check(&lo, &e) < 0) {
 		fprintf(stderr, "replay: %s\n", e.msg);
-		return 2;
+		ret = 2;
+		goto out_opts;
 	}
 
-	if (!iolog && check_output_file(out, "output file"))
-		return 2;
+	if (!iolog && check_output_file(out, "output file")) {
+		ret = 2;
+		goto out_opts;
+	}
 	rc = cmd_load_trace(&lt, argv + optind, argc - optind, &lo, iolog ? NULL : out);
 	if (rc < 0)
 		goto out;
 	if (iolog) {
-		struct fio_export_opts fo = { .target = target, .nranks = 0,
-					      .version = cli.iolog_version };
-		if (mkdir(out, 0777) < 0 && errno != EEXIST) {
-			fprintf(stderr, "replay: cannot create '%s': %s\n", out, strerror(errno));
+		/* the ops `replay run` would replay: the same filter, built the same way */
+		rc = filter_build(&filt, &lt.s, &cli.fo, &e);
+		if (rc < 0) {
+			fprintf(stderr, "replay: %s\n", e.msg);
 			goto out;
 		}
-		rc = fio_iolog_export(&lt.s, out, &fo, &e);
+		have_filter = 1;
+		if (!filt.nkept) {
+			char sum[512];
+			fprintf(stderr, "replay: nothing left to export: %s (see --include and "
+				"--no-default-excludes)\n", filter_summary(&filt, sum, sizeof(sum)));
+			goto out;
+		}
+		struct fio_export_opts fo = { .target = target, .nranks = 0,
+					      .version = cli.iolog_version, .filter = &filt };
+		rc = fio_iolog_export(&lt.s, out, &fo, &st, &e);
 		if (rc < 0) {
 			if (e.msg[0])
 				fprintf(stderr, "replay: %s\n", e.msg);
@@ -203,9 +258,17 @@ int cmd_convert(int argc, char **argv)
 		}
 	}
 	if (!quiet)
-		summary(&lt, out);
+		summary(&lt, out, iolog ? &st : NULL, have_filter ? &filt : NULL);
 	ret = 0;
 out:
+	if (have_filter)
+		filter_release(&filt);
 	loaded_trace_close(&lt);
+out_opts:
+	filter_opts_release(&cli.fo);
 	return ret;
+usage:
+	cmd_short_usage(CMD_CONVERT);
+	filter_opts_release(&cli.fo);
+	return 2;
 }

@@ -24,18 +24,30 @@
  * Ops fio cannot replay (metadata, ftruncate, barriers, mmap) are left
  * out; async submits become plain reads/writes (fio's iodepth gives the
  * overlap).  Zero-length transfers are left out (fio rejects them), and so
- * are calls the trace shows failing (replay run skips them too).
+ * are calls the trace shows failing (replay run skips them too).  Opens
+ * fio cannot do (O_DIRECTORY, O_PATH, the root itself: glibc and Open MPI
+ * open "/" so) and every call on the descriptors they return are left out
+ * and counted (unfit_ops).  With a filter (filter.h, as `replay run`
+ * builds it), only its kept ranks are exported and only the ops
+ * filter_op_kept keeps: the logs hold what run would replay.
+ *
+ * The logs go to hidden temporary files in DIR (the trace reader skips
+ * dot files), renamed into place once every one is complete.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "trace/fioiolog.h"
 
 /* Map a traced path beneath `target` into out.  -EINVAL when it climbs
- * above the root or holds characters fio's parser splits on. */
+ * above the root or holds characters fio's parser splits on; -EISDIR when
+ * it names the root itself ("/", "."). */
 static int map_path(const char *target, const char *path, char *out, size_t outlen)
 {
 	size_t tl = strlen(target), n;
@@ -82,16 +94,38 @@ static int map_path(const char *target, const char *path, char *out, size_t outl
 		n += cl;
 	}
 	if (!depth)
-		return -EINVAL; /* the root itself is no file */
+		return -EISDIR; /* the root itself is no file */
 	out[n] = '\0';
 	return 0;
 }
 
+/* Open flags as the op stream normalizes them (Linux x86_64 values). */
+#define LX_O_DIRECTORY 0200000u
+#define LX_O_PATH      010000000u
+
+/* A handle whose open fio cannot replay (a directory, O_PATH): the calls
+ * on it are left out too, and counted. */
+#define H_UNFIT (OP_NOFILE - 1)
+
 struct rank_state {
-	uint32_t *handle_file;  /* handle -> path id, OP_NOFILE unknown */
+	uint32_t *handle_file;  /* handle -> path id, OP_NOFILE unknown, H_UNFIT */
 	uint32_t nhandles;
 	uint32_t *opens;        /* path id -> open handles              */
 	char **names;           /* path id -> mapped name (lazily)      */
+	uint8_t *root;          /* path id -> 1: names the target itself */
+};
+
+/* One export: what every rank shares. */
+struct xport {
+	const struct opstream *s;
+	const char *target;
+	const struct filter *filt;
+	unsigned version;
+	FILE *f;
+	uint64_t lines, data;   /* the rank's action lines, its reads and writes */
+	struct rank_state st;
+	struct fio_export_stats *stats;
+	struct rerr *e;
 };
 
 static int handle_set(struct rank_state *st, uint32_t h, uint32_t file)
@@ -122,69 +156,99 @@ static uint32_t handle_get(const struct rank_state *st, uint32_t h)
 	return h < st->nhandles ? st->handle_file[h] : OP_NOFILE;
 }
 
-static int name_of(const struct opstream *s, struct rank_state *st, const char *target,
-		   uint32_t file, const char **name, struct rerr *e)
+/* The mapped name of path `file` in *name: 0; 1 when the path names the
+ * target itself (a directory: no file fio could open); -errno + e when it
+ * cannot be written in an iolog. */
+static int name_of(struct xport *x, uint32_t file, const char **name)
 {
+	const struct opstream *s = x->s;
+	struct rank_state *st = &x->st;
 	char buf[4096];
 	int ret;
 
 	if (file >= s->npaths)
-		return rerr_set(e, -EINVAL, "op names path id %u, beyond the path table (%u)",
+		return rerr_set(x->e, -EINVAL, "op names path id %u, beyond the path table (%u)",
 				file, s->npaths);
+	if (st->root[file])
+		return 1;
 	if (!st->names[file]) {
-		ret = map_path(target, opstream_path(s, file), buf, sizeof(buf));
+		ret = map_path(x->target, opstream_path(s, file), buf, sizeof(buf));
+		if (ret == -EISDIR) {
+			st->root[file] = 1;
+			return 1;
+		}
 		if (ret == -EINVAL)
-			return rerr_set(e, ret, "cannot export '%s' to a fio iolog: %s",
+			return rerr_set(x->e, ret, "cannot export '%s' to a fio iolog: %s",
 					opstream_path(s, file),
 					strpbrk(opstream_path(s, file), " \t\r\n")
 						? "fio iologs cannot name files with blanks"
-						: "the path does not name a file beneath the target");
+						: "the path climbs above the target");
 		if (ret < 0)
-			return rerr_set(e, ret, "cannot export '%s' to a fio iolog: %s",
+			return rerr_set(x->e, ret, "cannot export '%s' to a fio iolog: %s",
 					opstream_path(s, file), strerror(-ret));
 		st->names[file] = strdup(buf);
 		if (!st->names[file])
-			return rerr_set(e, -ENOMEM, "out of memory");
+			return rerr_set(x->e, -ENOMEM, "out of memory");
 	}
 	*name = st->names[file];
 	return 0;
 }
 
 /* Version 3: the line's time (us since the rank's first op) first. */
-static void stamp(FILE *f, unsigned version, uint64_t t_ns);
+static void stamp(struct xport *x, uint64_t t_ns)
+{
+	if (x->version == 3)
+		fprintf(x->f, "%llu ", (unsigned long long)(t_ns / 1000));
+	x->lines++;
+}
+
+/* An open of a path the filter keeps that fio can replay: 0 and its name;
+ * 1 fio cannot (a directory or O_PATH open); -errno + e. */
+static int open_name(struct xport *x, const struct op *o, const char **name)
+{
+	if (o->oflags & (LX_O_DIRECTORY | LX_O_PATH))
+		return 1;
+	return name_of(x, o->file, name);
+}
 
 /* Pass 1 of a rank: every file it opens (successfully), added up front. */
-static int add_files(const struct opstream *s, const struct op *ops, uint64_t n,
-		     const char *target, FILE *f, struct rank_state *st, uint8_t *used,
-		     unsigned version, struct rerr *e)
+static int add_files(struct xport *x, const struct op *ops, uint64_t n, uint8_t *used)
 {
 	const char *name;
 
 	for (uint64_t i = 0; i < n; i++) {
-		if (ops[i].kind != OP_OPEN || ops[i].file == OP_NOFILE || ops[i].file >= s->npaths ||
-		    ops[i].result < 0)
+		if (ops[i].kind != OP_OPEN || ops[i].file == OP_NOFILE ||
+		    ops[i].file >= x->s->npaths || ops[i].result < 0)
 			continue; /* a failed open names no file fio should add */
-		if (used[ops[i].file])
+		if (used[ops[i].file] || !filter_op_kept(x->filt, &ops[i]))
 			continue;
-		used[ops[i].file] = 1;
-		int ret = name_of(s, st, target, ops[i].file, &name, e);
+		int ret = open_name(x, &ops[i], &name);
 		if (ret < 0)
 			return ret;
-		stamp(f, version, 0);
-		fprintf(f, "%s add\n", name);
+		if (ret)
+			continue;
+		used[ops[i].file] = 1;
+		stamp(x, 0);
+		fprintf(x->f, "%s add\n", name);
 	}
 	return 0;
 }
 
-static void stamp(FILE *f, unsigned version, uint64_t t_ns)
+/* The handle's file is closed once more: the log's close at the last. */
+static void file_closed(struct xport *x, uint32_t file, uint64_t t_ns)
 {
-	if (version == 3)
-		fprintf(f, "%llu ", (unsigned long long)(t_ns / 1000));
+	struct rank_state *st = &x->st;
+
+	if (file < x->s->npaths && st->opens[file] && --st->opens[file] == 0) {
+		stamp(x, t_ns);
+		fprintf(x->f, "%s close\n", st->names[file]);
+	}
 }
 
-static int export_rank(const struct opstream *s, uint32_t r, const char *target, FILE *f,
-		       struct rank_state *st, unsigned version, struct rerr *e)
+static int export_rank(struct xport *x, uint32_t r)
 {
+	const struct opstream *s = x->s;
+	struct rank_state *st = &x->st;
 	uint64_t n, t_last = 0;
 	const struct op *ops = opstream_rank_ops(s, r, &n);
 	const char *name;
@@ -192,9 +256,9 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 	int ret = 0;
 
 	if (!used)
-		return rerr_set(e, -ENOMEM, "out of memory");
-	fprintf(f, "fio version %u iolog\n", version);
-	ret = add_files(s, ops, n, target, f, st, used, version, e);
+		return rerr_set(x->e, -ENOMEM, "out of memory");
+	fprintf(x->f, "fio version %u iolog\n", x->version);
+	ret = add_files(x, ops, n, used);
 	if (ret < 0)
 		goto out;
 	/* pass 2: the actions, in trace order */
@@ -204,37 +268,54 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 		const char *act = NULL;
 
 		t_last = o->t_ns;
-		switch (o->kind) {
-		case OP_OPEN:
+		if (o->kind == OP_OPEN) {
 			if (o->file == OP_NOFILE || o->file >= s->npaths || o->handle == OP_NOHANDLE)
 				continue;
 			if (o->result < 0)
 				continue; /* the traced open failed: no handle */
-			file = handle_get(st, o->handle);
-			if (file != OP_NOFILE && st->opens[file] && --st->opens[file] == 0) {
-				stamp(f, version, o->t_ns);
-				fprintf(f, "%s close\n", st->names[file]); /* handle reused */
+			/* the handle is taken anew: what it named is closed */
+			file_closed(x, handle_get(st, o->handle), o->t_ns);
+			if (!filter_op_kept(x->filt, o)) {
+				ret = handle_set(st, o->handle, OP_NOFILE);
+				if (ret < 0)
+					goto out;
+				continue;
+			}
+			ret = open_name(x, o, &name);
+			if (ret < 0)
+				goto out;
+			if (ret) {
+				x->stats->unfit_ops++;
+				ret = handle_set(st, o->handle, H_UNFIT);
+				if (ret < 0)
+					goto out;
+				continue;
 			}
 			ret = handle_set(st, o->handle, o->file);
 			if (ret < 0)
 				goto out;
 			if (st->opens[o->file]++ == 0) {
-				ret = name_of(s, st, target, o->file, &name, e);
-				if (ret < 0)
-					goto out;
-				stamp(f, version, o->t_ns);
-				fprintf(f, "%s open\n", name);
+				stamp(x, o->t_ns);
+				fprintf(x->f, "%s open\n", name);
 			}
 			continue;
+		}
+		if (!filter_op_kept(x->filt, o))
+			continue;
+		file = handle_get(st, o->handle);
+		if (file == H_UNFIT) {
+			/* a call on a directory or O_PATH descriptor */
+			x->stats->unfit_ops++;
+			if (o->kind == OP_CLOSE)
+				handle_set(st, o->handle, OP_NOFILE);
+			continue;
+		}
+		switch (o->kind) {
 		case OP_CLOSE:
-			file = handle_get(st, o->handle);
 			if (file == OP_NOFILE)
 				continue;
 			handle_set(st, o->handle, OP_NOFILE);
-			if (st->opens[file] && --st->opens[file] == 0) {
-				stamp(f, version, o->t_ns);
-				fprintf(f, "%s close\n", st->names[file]);
-			}
+			file_closed(x, file, o->t_ns);
 			continue;
 		case OP_READ:
 		case OP_AREAD:
@@ -253,27 +334,33 @@ static int export_rank(const struct opstream *s, uint32_t r, const char *target,
 		default:
 			continue;
 		}
-		file = handle_get(st, o->handle);
 		if (file == OP_NOFILE || !st->opens[file])
-			continue; /* handle never opened in the trace */
+			continue; /* handle never opened in the trace (or filtered) */
 		if (o->result < 0)
 			continue; /* the traced call failed: replay skips it too */
 		if (op_is_data(o->kind)) {
-			if (!o->len)
+			uint64_t len = o->len;
+			/* a read or write the trace shows short moved what it
+			 * returned: fio counts a short transfer as an error (a
+			 * read at the end of the file moved nothing) */
+			if ((o->kind == OP_READ || o->kind == OP_WRITE) && (uint64_t)o->result < len)
+				len = (uint64_t)o->result;
+			if (!len)
 				continue;
-			stamp(f, version, o->t_ns);
-			fprintf(f, "%s %s %llu %llu\n", st->names[file], act,
-				(unsigned long long)o->offset, (unsigned long long)o->len);
+			x->data++;
+			stamp(x, o->t_ns);
+			fprintf(x->f, "%s %s %llu %llu\n", st->names[file], act,
+				(unsigned long long)o->offset, (unsigned long long)len);
 		} else {
-			stamp(f, version, o->t_ns);
-			fprintf(f, "%s %s 0 0\n", st->names[file], act);
+			stamp(x, o->t_ns);
+			fprintf(x->f, "%s %s 0 0\n", st->names[file], act);
 		}
 	}
 	/* what the trace left open is closed, as at process exit */
 	for (uint32_t p = 0; p < s->npaths; p++)
 		if (st->opens[p]) {
-			stamp(f, version, t_last);
-			fprintf(f, "%s close\n", st->names[p]);
+			stamp(x, t_last);
+			fprintf(x->f, "%s close\n", st->names[p]);
 			st->opens[p] = 0;
 		}
 out:
@@ -281,63 +368,123 @@ out:
 	return ret;
 }
 
-int fio_iolog_export(const struct opstream *s, const char *dir, const struct fio_export_opts *o,
-		     struct rerr *e)
+/* Write rank r's log to a new temporary file in dir; its name in *tmp
+ * (NULL, the file removed, when the log holds no read or write: fio
+ * refuses such a log, "failed initializing iolog"). */
+static int write_rank(struct xport *x, const char *dir, uint32_t r, char **tmp)
 {
-	const char *target = o && o->target ? o->target : ".";
-	uint32_t nranks = o && o->nranks && o->nranks < s->nranks ? o->nranks : s->nranks;
-	unsigned version = o && o->version ? o->version : 2;
-	struct rank_state st = { 0 };
 	char path[4096];
-	FILE *f = NULL;
+	int fd, ret;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/.rank-%u.iolog.XXXXXX", dir, r) >= sizeof(path))
+		return rerr_set(x->e, -ENAMETOOLONG, "cannot create '%s/rank-%u.iolog': %s", dir, r,
+				strerror(ENAMETOOLONG));
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return rerr_set(x->e, -errno, "cannot create a temporary file in '%s': %s", dir,
+				strerror(errno));
+	*tmp = strdup(path);
+	if (!*tmp) {
+		close(fd);
+		unlink(path);
+		return rerr_set(x->e, -ENOMEM, "out of memory");
+	}
+	if (fchmod(fd, 0644) < 0 || !(x->f = fdopen(fd, "w"))) {
+		ret = rerr_set(x->e, -errno, "cannot write '%s': %s", path, strerror(errno));
+		close(fd);
+		return ret;
+	}
+	for (uint32_t h = 0; h < x->st.nhandles; h++)
+		x->st.handle_file[h] = OP_NOFILE;
+	x->lines = x->data = 0;
+	ret = export_rank(x, r);
+	if (!ret && ferror(x->f))
+		ret = rerr_set(x->e, -EIO, "cannot write '%s': %s", path, strerror(EIO));
+	if (fclose(x->f) && !ret)
+		ret = rerr_set(x->e, -errno, "cannot write '%s': %s", path, strerror(errno));
+	x->f = NULL;
+	if (!ret && !x->data) {
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		x->stats->ranks_no_io++;
+	} else if (!ret) {
+		x->stats->ranks++;
+		x->stats->lines += x->lines;
+	}
+	return ret;
+}
+
+int fio_iolog_export(const struct opstream *s, const char *dir, const struct fio_export_opts *o,
+		     struct fio_export_stats *stats, struct rerr *e)
+{
+	const struct filter *filt = o ? o->filter : NULL;
+	uint32_t avail = filt ? filt->nkept : s->nranks;
+	uint32_t nranks = o && o->nranks && o->nranks < avail ? o->nranks : avail;
+	struct fio_export_stats dummy;
+	struct xport x = { .s = s, .target = o && o->target ? o->target : ".", .filt = filt,
+			   .version = o && o->version ? o->version : 2,
+			   .stats = stats ? stats : &dummy, .e = e };
+	struct rank_state *st = &x.st;
+	char **tmp = NULL, path[4096];
+	uint32_t done = 0;
+	bool made = false;
 	int ret = 0;
 
-	if (version != 2 && version != 3)
-		return rerr_set(e, -EINVAL, "fio iolog version %u: expected 2 or 3", version);
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+	memset(x.stats, 0, sizeof(*x.stats));
+	if (x.version != 2 && x.version != 3)
+		return rerr_set(e, -EINVAL, "fio iolog version %u: expected 2 or 3", x.version);
+	if (!nranks)
+		return rerr_set(e, -EINVAL, "no rank to export");
+	if (mkdir(dir, 0777) == 0)
+		made = true;
+	else if (errno != EEXIST)
 		return rerr_set(e, -errno, "cannot create '%s': %s", dir, strerror(errno));
-	st.opens = calloc(s->npaths ? s->npaths : 1, sizeof(*st.opens));
-	st.names = calloc(s->npaths ? s->npaths : 1, sizeof(*st.names));
-	if (!st.opens || !st.names) {
+	st->opens = calloc(s->npaths ? s->npaths : 1, sizeof(*st->opens));
+	st->names = calloc(s->npaths ? s->npaths : 1, sizeof(*st->names));
+	st->root = calloc(s->npaths ? s->npaths : 1, 1);
+	tmp = calloc(nranks, sizeof(*tmp));
+	if (!st->opens || !st->names || !st->root || !tmp) {
 		ret = rerr_set(e, -ENOMEM, "out of memory");
 		goto out;
 	}
-	for (uint32_t r = 0; r < nranks; r++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/rank-%u.iolog", dir, r) >= sizeof(path)) {
+	for (uint32_t i = 0; i < nranks && !ret; i++)
+		ret = write_rank(&x, dir, filt ? filt->kept[i] : i, &tmp[i]);
+	if (!ret && !x.stats->ranks)
+		ret = rerr_set(e, -EINVAL, "nothing fio can replay: no exported rank has a read or"
+			       " write left (fio refuses an iolog without one)");
+	/* every log complete: into place */
+	for (uint32_t i = 0; i < nranks && !ret; i++) {
+		uint32_t r = filt ? filt->kept[i] : i;
+		if (!tmp[i])
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/rank-%u.iolog", dir, r) >= sizeof(path))
 			ret = rerr_set(e, -ENAMETOOLONG, "cannot create '%s/rank-%u.iolog': %s", dir, r,
 				       strerror(ENAMETOOLONG));
-			goto out;
-		}
-		f = fopen(path, "w");
-		if (!f) {
-			ret = rerr_set(e, -errno, "cannot create '%s': %s", path, strerror(errno));
-			goto out;
-		}
-		for (uint32_t h = 0; h < st.nhandles; h++)
-			st.handle_file[h] = OP_NOFILE;
-		ret = export_rank(s, r, target, f, &st, version, e);
-		if (ret < 0)
-			goto out;
-		if (ferror(f)) {
-			ret = rerr_set(e, -EIO, "cannot write '%s': %s", path, strerror(EIO));
-			goto out;
-		}
-		ret = fclose(f);
-		f = NULL;
-		if (ret) {
-			ret = rerr_set(e, -errno, "cannot write '%s': %s", path, strerror(errno));
-			goto out;
-		}
+		else if (rename(tmp[i], path) < 0)
+			ret = rerr_set(e, -errno, "cannot rename '%s' to '%s': %s", tmp[i], path,
+				       strerror(errno));
+		else
+			done = i + 1;
 	}
 out:
-	if (f)
-		fclose(f);
-	if (st.names)
+	if (tmp) {
+		for (uint32_t i = done; i < nranks; i++)
+			if (tmp[i])
+				unlink(tmp[i]);
+		for (uint32_t i = 0; i < nranks; i++)
+			free(tmp[i]);
+		free(tmp);
+	}
+	if (ret < 0 && made)
+		rmdir(dir);     /* empty unless a log was renamed into it */
+	if (st->names)
 		for (uint32_t p = 0; p < s->npaths; p++)
-			free(st.names[p]);
-	free(st.names);
-	free(st.opens);
-	free(st.handle_file);
+			free(st->names[p]);
+	free(st->names);
+	free(st->root);
+	free(st->opens);
+	free(st->handle_file);
 	return ret;
 }
 

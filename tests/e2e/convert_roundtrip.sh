@@ -64,7 +64,7 @@ grep -Eq '^[0-9]+ [0-9]+ [0-9]+ write [0-9]+ 1048576 4096 4096 [^ ]+ /tmp/fmtpro
 cmp "$tmp/a.ops" "$tmp/b.ops" || fail ".ops copy differs"
 
 # -- fio iologs: one per rank, every read and write of the trace ---------
-"$REPLAY" convert --to fio-iolog -o "$tmp/iolog" "$T" >/dev/null
+"$REPLAY" convert --to fio-iolog --no-default-excludes -o "$tmp/iolog" "$T" >/dev/null
 for r in 0 1 2; do
 	[ "$(head -1 "$tmp/iolog/rank-$r.iolog")" = "fio version 2 iolog" ] || fail "rank-$r.iolog header"
 done
@@ -72,6 +72,14 @@ done
 nrw=$(cat "$tmp"/iolog/rank-*.iolog | awk '$2 == "read" || $2 == "write"' | wc -l)
 want_rw=$(( $(jq_ "$tmp/ops.json" 'j["ops"]["read"] + j["ops"]["write"]') ))
 [ "$nrw" -eq "$want_rw" ] || fail "iologs hold $nrw reads+writes, the trace $want_rw"
+# by default, the reads and writes `run` replays: stat's, with its default
+# excludes (the loader's /etc/ld.so.cache and libc are left out)
+"$REPLAY" convert --to fio-iolog -o "$tmp/iolog-def" "$T" >/dev/null
+"$REPLAY" stat --json "$T" >"$tmp/def.json"
+nrw=$(cat "$tmp"/iolog-def/rank-*.iolog | awk '$2 == "read" || $2 == "write"' | wc -l)
+want_rw=$(( $(jq_ "$tmp/def.json" 'j["ops"]["read"] + j["ops"]["write"]') ))
+[ "$nrw" -eq "$want_rw" ] || fail "default iologs hold $nrw reads+writes, run would replay $want_rw"
+! grep -hE '^[^ ]*/(etc|usr|lib)/' "$tmp"/iolog-def/rank-*.iolog || fail "system files in the default iologs"
 
 # -- bad input: clear message, non-zero exit, no crash ---------------------
 expect_fail() { # stderr-regex, args...

@@ -19,10 +19,10 @@ done
 
 unesc() { sed -e 's/\\-/-/g' -e 's/\\(em/--/g' -e 's/\\f[BIRP]//g' -e 's/\\&//g'; }
 
-# SYNOPSIS lines (the .nf block), minus the global --help line
-# (a continuation line's indent is layout: compared without it)
-syn=$(awk '/^\.SH SYNOPSIS/{on=1;next} /^\.SH/{on=0} on && !/^\./' "$man1" | unesc | grep -v -- '--help | --version' |
-      sed 's/^ *//')
+# SYNOPSIS lines (the .nf block), minus the global --help line; a usage
+# too long for one line goes on indented, in both
+syn=$(awk '/^\.SH SYNOPSIS/{on=1;next} /^\.SH/{on=0} on && !/^\./' "$man1" | unesc |
+	grep -v -- '--help | --version' | sed 's/^ *//')
 cmds="run stat convert dump gen compare plot completion"
 usage=""
 for c in $cmds; do
@@ -49,7 +49,7 @@ for o in $helpopts; do
     grep -qxF -- "$o" <<<"$manopts" || err "option $o (in --help) is not documented in replay(1)"
 done
 # options of other tools that replay(1) mentions on purpose
-foreign="--output-format --read_iolog --replay_no_stall --ioengine --install --show-incomplete"
+foreign="--output-format --read_iolog --replay_no_stall --ioengine --name --install --show-incomplete"
 for o in $manopts; do
     grep -qxF -- "$o" <<<"$helpopts" && continue
     case " $foreign " in *" $o "*) continue;; esac
