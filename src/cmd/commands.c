@@ -13,7 +13,7 @@ const struct cmd_info cmd_infos[] = {
 	  "replay a trace on a target directory (the default)" },
 	{ "stat", CMD_STAT, cmd_stat,
 	  "replay stat [--json] [--format FMT] [--skip-bad] [--dxt-layer L] [--ranks LIST]\n"
-	  "            [--include GLOB] [--exclude GLOB] [--no-default-excludes] TRACE...",
+	  "    [--include GLOB] [--exclude GLOB] [--no-default-excludes] TRACE...",
 	  "Analyze a trace (or an .ops file): ranks, files, op counts, bytes read\n"
 	  "and written, read/write ratio, access patterns, request-size histograms.\n",
 	  "analyze a trace: ranks, files, ops, bytes, patterns, sizes" },
