@@ -146,22 +146,28 @@ void runner_print_buffers(const struct plan *p, const struct opstream *s,
 	fprintf(f, "\nI/O buffer per process (filled once; a transfer longer than %s is issued "
 		"in pieces of %s, one after the other):\n", fmt_bytes(b1, sizeof(b1), (double)buf_max(o)),
 		fmt_bytes(b2, sizeof(b2), (double)buf_max(o)));
-	for (uint32_t r = 0; r < p->nranks_used; r++) {
+	/* by position: the traced rank the workers of that position replay
+	 * (ws_setup sizes each one's buffer from that rank's ops), and its
+	 * copies 0..k-1 when there are more processes than ranks */
+	for (uint32_t pos = 0; pos < p->nranks_used; pos++) {
 		uint64_t n, nsplit, ml, len;
-		uint32_t nh;
+		uint32_t nh, r = p->ranks[pos], k = 0;
 		const struct op *ops = opstream_rank_ops(s, r, &n);
 
+		for (size_t i = 0; i < p->nprocs; i++)
+			k += p->procs[i].pos == pos;
 		len = runner_buf_len(ops, n, o, &nsplit);
 		runner_scan_rank(ops, n, &nh, &ml);
-		fprintf(f, "  rank %u: %s", r, fmt_bytes(b1, sizeof(b1), (double)len));
+		fprintf(f, "  rank %u", r);
+		if (k > 1)
+			fprintf(f, ", copies 0-%u (%u processes)", k - 1, k);
+		fprintf(f, ": %s%s", fmt_bytes(b1, sizeof(b1), (double)len), k > 1 ? " each" : "");
 		if (nsplit)
 			fprintf(f, ", %llu op%s in pieces (longest transfer %s)",
 				(unsigned long long)nsplit, nsplit == 1 ? "" : "s",
 				fmt_bytes(b2, sizeof(b2), (double)ml));
 		fputc('\n', f);
-		for (size_t i = 0; i < p->nprocs; i++)
-			if (p->procs[i].rank == r)
-				total += len;
+		total += len * k;
 	}
 	fprintf(f, "  all %zu process%s: %s\n", p->nprocs, p->nprocs == 1 ? "" : "es",
 		fmt_bytes(b1, sizeof(b1), (double)total));
