@@ -9,18 +9,8 @@ set -euo pipefail
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/replay-e2e-dryb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-awk 'BEGIN {
-	print "100 openat(AT_FDCWD, \"out/a.dat\", O_WRONLY|O_CREAT, 0644) = 3"
-	print "100 write(3, \"x\"..., 4096) = 4096"
-	print "100 close(3) = 0"
-	print "101 openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY) = 3"
-	print "101 read(3, \"x\"..., 1024) = 1024"
-	print "101 close(3) = 0"
-	for (p = 102; p <= 105; p++) {
-		printf "%d openat(AT_FDCWD, \"out/r%d.dat\", O_WRONLY|O_CREAT, 0644) = 3\n", p, p
-		printf "%d write(3, \"x\"..., 65536) = 65536\n", p
-		printf "%d close(3) = 0\n", p
-	} }' >"$tmp/six.txt"
+. "$SRCDIR/tests/e2e/lib/ranks_trace.sh"
+ranks_trace "$tmp/six.txt"
 mkdir "$tmp/t"
 
 # the buffer lines (after the "I/O buffer" header) of a dry run, one a line
