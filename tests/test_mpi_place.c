@@ -175,6 +175,50 @@ static void test_rank_list(void **st)
 	assert_string_equal(fmt_rank_list(r + 4, 1, buf, sizeof(buf)), "8");
 }
 
+/* The placement line's trace ranks: the processes' traced rank numbers, not
+ * their indexes in the plan; with copies, each copy's ranks with it. */
+static void test_proc_ranks(void **st)
+{
+	(void)st;
+	char buf[128];
+	bool one;
+	/* ranks 0,2-5 replayed (1 filtered out), no copies */
+	struct plan_proc five[] = { { 0, 0, 0 }, { 2, 1, 0 }, { 3, 2, 0 }, { 4, 3, 0 }, { 5, 4, 0 } };
+	uint32_t all5[] = { 0, 1, 2, 3, 4 }, last[] = { 4 };
+	assert_string_equal(fmt_proc_ranks(five, all5, 2, false, buf, sizeof(buf), &one), "0,2");
+	assert_false(one);
+	assert_string_equal(fmt_proc_ranks(five, all5, 5, false, buf, sizeof(buf), &one), "0,2-5");
+	assert_string_equal(fmt_proc_ranks(five, last, 1, false, buf, sizeof(buf), &one), "5");
+	assert_true(one);
+	/* one rank (7), -n 8: copies 0-7 */
+	struct plan_proc cp[8];
+	uint32_t idx[8];
+	for (uint32_t i = 0; i < 8; i++) {
+		cp[i] = (struct plan_proc){ 7, 0, i };
+		idx[i] = i;
+	}
+	assert_string_equal(fmt_proc_ranks(cp, idx, 2, true, buf, sizeof(buf), &one), "7, copies 0-1");
+	assert_true(one);
+	assert_string_equal(fmt_proc_ranks(cp, idx + 6, 1, true, buf, sizeof(buf), &one), "7, copy 6");
+	uint32_t gap[] = { 0, 4 };     /* cyclic: copies 0 and 4 */
+	assert_string_equal(fmt_proc_ranks(cp, gap, 2, true, buf, sizeof(buf), &one),
+			    "7, copy 0; 7, copy 4");
+	/* ranks 0,2,3, -n 8 (copies 0, 1, 2 of two): the parts of a block */
+	struct plan_proc three[8];
+	const uint32_t rk[] = { 0, 2, 3 };
+	for (uint32_t i = 0; i < 8; i++)
+		three[i] = (struct plan_proc){ rk[i % 3], i % 3, i / 3 };
+	assert_string_equal(fmt_proc_ranks(three, idx + 2, 2, true, buf, sizeof(buf), &one),
+			    "3, copy 0; 0, copy 1");
+	assert_false(one);
+	assert_string_equal(fmt_proc_ranks(three, idx, 8, true, buf, sizeof(buf), &one),
+			    "0,2-3, copies 0-1; 0,2, copy 2");
+	/* too long: cut with "..." */
+	char small[12];
+	assert_string_equal(fmt_proc_ranks(three, idx, 8, true, small, sizeof(small), &one),
+			    "0,2-3, c...");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_cyclic),    cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_too_many),  cmocka_unit_test(test_fs_magic),
 		cmocka_unit_test(test_combine),   cmocka_unit_test(test_rank_list),
+		cmocka_unit_test(test_proc_ranks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,4 +42,12 @@ void cls_combine(const struct class_stats *in, struct class_stats *inout, size_t
 /* "0-3,8,10-11" for a sorted list of ranks, into buf. */
 const char *fmt_rank_list(const uint32_t *r, size_t n, char *buf, size_t len);
 
+/* The trace ranks (the numbers of stat, dump and --ranks) of the plan
+ * processes procs[idx[0..n)], idx ascending, into buf: "0,2-5".  copies
+ * (the plan makes copies, -n above the ranks): each copy's ranks with it,
+ * "0-1, copy 2" or, one rank list over consecutive copies, "0, copies
+ * 0-1"; the copies' parts apart by "; ".  *one_rank: all are one rank. */
+const char *fmt_proc_ranks(const struct plan_proc *procs, const uint32_t *idx, size_t n,
+			   bool copies, char *buf, size_t len, bool *one_rank);
+
 #endif

@@ -115,6 +115,13 @@ static inline bool filter_op_kept(const struct filter *f, const struct op *op)
 	return !op_has_path2(op->kind) || filter_path_kept(f, op->aux);
 }
 
+/* Ops of `rank` that are replayed: the rank's ops the path rules keep (of
+ * `all`, the rank's ops; f NULL: all of them). */
+static inline uint64_t filter_rank_ops(const struct filter *f, uint32_t rank, uint64_t all)
+{
+	return f && rank < f->nrank_ops ? f->rank_ops[rank] : f ? 0 : all;
+}
+
 /* "removed 1234 ops on 56 files (/usr/ 1200 ops, 50 files: system files;
  * ...); 1 rank with no op left" into buf, for the human outputs. */
 const char *filter_summary(const struct filter *f, char *buf, size_t len);

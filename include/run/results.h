@@ -71,6 +71,7 @@ struct worker_result {
 	char     fail_msg[256];
 	uint64_t io_ns, flush_ns, completion_ns;  /* from barrier release     */
 	uint64_t ops_total, ops_done, bytes_done; /* progress (atomic)        */
+	uint64_t ops_replayed;   /* of ops_total, those the filter keeps       */
 	uint64_t max_inflight;   /* highest in-flight depth seen               */
 	uint64_t rounded_ops, rounded_extra_bytes; /* --direct alignment policy */
 	uint64_t errno_counts[RES_MAX_ERRNO];

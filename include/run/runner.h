@@ -50,6 +50,8 @@ struct runner_opts {
 	bool progress;               /* one updating line on stderr            */
 	uint64_t status_interval_ns; /* a full progress line on stderr every
 	                              * that often (0: none)                  */
+	uint64_t repeats;            /* runs of runner_run to come (-r): more
+	                              * than 1, the status line names the run */
 	uint64_t sample_interval_ns; /* timeline sampling (0: 100 ms)          */
 	uint64_t buf_max;            /* I/O buffer bound (0: RUNNER_BUF_MAX)   */
 	int timing;                  /* enum timing_mode (sched.h)             */

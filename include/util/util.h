@@ -172,6 +172,14 @@ const char *fmt_bytes(char *buf, size_t len, double bytes);   /* "1.5 MiB" */
 const char *fmt_ns(char *buf, size_t len, double ns);         /* "850 ns", "12.5 µs", "12.30 ms", "1.234 s" */
 const char *fmt_utc_now(char *buf, size_t len);              /* "2026-11-25T08:40:01Z" */
 
+/* Columns s takes on a terminal: UTF-8 decoded, a combining mark 0, an East
+ * Asian wide or emoji character 2, any other character 1, a byte that is
+ * not valid UTF-8 1 (a name as the kernel gave it). */
+size_t text_width(const char *s);
+/* The printf field width ("%*s", "%-*s") that pads s to w columns: w plus
+ * the bytes s has beyond its columns ("2.4 µs" is 7 bytes, 6 columns). */
+int pad_width(int w, const char *s);
+
 /* dir (NULL: none) and rel joined into out, which has room for
  * strlen(dir) + strlen(rel) + 3 bytes: empty and "." components dropped,
  * ".." folded lexically ("/.." is "/"; a relative path keeps its leading

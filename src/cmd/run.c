@@ -264,6 +264,7 @@ static int check_setup(struct run_cli *c)
 		warn_msg("libaio without --direct: the kernel completes buffered requests at"
 			 " submission, so they do not overlap");
 	c->ro.progress = !c->quiet && isatty(STDERR_FILENO) && !c->ro.status_interval_ns;
+	c->ro.repeats = c->repeats;
 	report_fio_set_bins(c->ofmt == 2);
 	if (c->x && !c->x->root)
 		c->ro.status_interval_ns = 0;     /* replay-mpi: rank 0's lines only */

@@ -515,10 +515,11 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 		char pct[16] = "-";
 		if (k->timed && k->end_ns)
 			snprintf(pct, sizeof(pct), "%.1f%%", 100.0 * (double)(k->end_ns - io) / (double)k->end_ns);
-		printf("  %5" PRIu32 " %-20s %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %14s %12s %7s\n",
-		       k->id, k->name, k->ops, k->bytes_read, k->bytes_written,
-		       fmt_ns(b1, sizeof(b1), (double)k->end_ns),
-		       k->timed ? fmt_ns(b2, sizeof(b2), (double)io) : "-", pct);
+		const char *dur = fmt_ns(b1, sizeof(b1), (double)k->end_ns);
+		const char *in = k->timed ? fmt_ns(b2, sizeof(b2), (double)io) : "-";
+		printf("  %5" PRIu32 " %-*s %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %*s %*s %7s\n",
+		       k->id, pad_width(20, k->name), k->name, k->ops, k->bytes_read, k->bytes_written,
+		       pad_width(14, dur), dur, pad_width(12, in), in, pct);
 	}
 
 	printf("\nnotes\n");

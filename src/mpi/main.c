@@ -138,11 +138,13 @@ static void print_placement(const struct mpi_ctx *m, const struct plan *p)
 	       m->fs_name[0] ? ": " : "", m->fs_name);
 	for (int q = 0; q < m->size; q++) {
 		size_t n = 0;
+		bool one;
 		for (size_t i = 0; i < p->nprocs; i++)
 			if (m->owner[i] == (uint32_t)q)
 				list[n++] = (uint32_t)i;
+		fmt_proc_ranks(p->procs, list, n, p->reused, buf, sizeof(buf), &one);
 		fprintf(f, "  MPI rank %d on %s: trace rank%s %s\n", q, m->hosts + (size_t)q * HOSTLEN,
-		       n == 1 ? "" : "s", fmt_rank_list(list, n, buf, sizeof(buf)));
+		       one ? "" : "s", buf);
 	}
 	free(list);
 	fflush(f);

@@ -332,16 +332,19 @@ void mpi_report_print(struct mpi_ctx *m, FILE *f)
 	for (int j = 0; j < m->nnodes; j++) {
 		const struct node_sum *ns = &m->nodes[j];
 		size_t n = 0;
+		bool one;
 		for (size_t i = 0; i < m->plan->nprocs; i++)
 			if (m->node_of[m->owner[i]] == (uint32_t)j)
 				r[n++] = (uint32_t)i;
-		fprintf(f, "  %-20s %-16s %10s %12s %10llu %10llu %12s\n", node_host(m, j),
-			fmt_rank_list(r, n, list, sizeof(list)),
+		fmt_ns(b2, sizeof(b2), (double)ns->completion_ns);
+		fmt_ns(b3, sizeof(b3), (double)(m->clock_off ? m->clock_off[j] : 0));
+		fprintf(f, "  %-20s %-16s %10s %*s %10llu %10llu %*s\n", node_host(m, j),
+			fmt_proc_ranks(m->plan->procs, r, n, m->plan->reused, list, sizeof(list), &one),
 			fmt_bytes(b1, sizeof(b1),
 				  (double)(ns->cls[RC_READ].done_bytes + ns->cls[RC_WRITE].done_bytes)),
-			fmt_ns(b2, sizeof(b2), (double)ns->completion_ns),
+			pad_width(12, b2), b2,
 			(unsigned long long)ns->dep_waits, (unsigned long long)ns->barrier_waits,
-			fmt_ns(b3, sizeof(b3), (double)(m->clock_off ? m->clock_off[j] : 0)));
+			pad_width(12, b3), b3);
 	}
 	(void)b4;
 	free(r);

@@ -99,6 +99,68 @@ void cls_combine(const struct class_stats *in, struct class_stats *inout, size_t
 	}
 }
 
+/* One part of fmt_proc_ranks at buf + used: its new length. */
+static size_t put_part(char *buf, size_t len, size_t used, const char *ranks, bool copies,
+		       uint32_t c0, uint32_t c1)
+{
+	int m;
+	if (used >= len)
+		return used;
+	if (!copies)
+		m = snprintf(buf + used, len - used, "%s%s", used ? "; " : "", ranks);
+	else if (c0 == c1)
+		m = snprintf(buf + used, len - used, "%s%s, copy %u", used ? "; " : "", ranks, c0);
+	else
+		m = snprintf(buf + used, len - used, "%s%s, copies %u-%u", used ? "; " : "", ranks,
+			     c0, c1);
+	if (m < 0 || (size_t)m >= len - used) {
+		if (len > 4)
+			strcpy(buf + len - 4, "...");
+		return len;
+	}
+	return used + (size_t)m;
+}
+
+const char *fmt_proc_ranks(const struct plan_proc *procs, const uint32_t *idx, size_t n,
+			   bool copies, char *buf, size_t len, bool *one_rank)
+{
+	uint32_t *r = malloc((n ? n : 1) * sizeof(*r)), c0 = 0, c1 = 0;
+	char part[256], prev[256] = "";
+	size_t used = 0;
+	bool pending = false;
+
+	buf[0] = 0;
+	*one_rank = true;
+	for (size_t i = 1; i < n; i++)
+		*one_rank = *one_rank && procs[idx[i]].rank == procs[idx[0]].rank;
+	if (!r) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	/* parts: processes in a row of one copy; one rank list over
+	 * consecutive copies is one part */
+	for (size_t i = 0; i < n;) {
+		uint32_t c = procs[idx[i]].copy;
+		size_t k = 0;
+		while (i < n && procs[idx[i]].copy == c)
+			r[k++] = procs[idx[i++]].rank;
+		fmt_rank_list(r, k, part, sizeof(part));
+		if (pending && copies && c == c1 + 1 && !strcmp(part, prev)) {
+			c1 = c;
+			continue;
+		}
+		if (pending)
+			used = put_part(buf, len, used, prev, copies, c0, c1);
+		memcpy(prev, part, sizeof(prev));
+		c0 = c1 = c;
+		pending = true;
+	}
+	if (pending)
+		put_part(buf, len, used, prev, copies, c0, c1);
+	free(r);
+	return buf;
+}
+
 const char *fmt_rank_list(const uint32_t *r, size_t n, char *buf, size_t len)
 {
 	size_t used = 0;

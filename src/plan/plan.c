@@ -2085,7 +2085,7 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 		return;
 	for (size_t i = 0; i < p->nfiles; i++) {
 		const struct plan_file *pf = &p->files[i];
-		int l = (int)strlen(pf->rel);
+		int l = (int)text_width(pf->rel);
 		if (l > w && l < 60)
 			w = l;
 		if (pf->is_dir) {
@@ -2135,7 +2135,8 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 			snprintf(what, sizeof what, "-, only failed calls");
 		else
 			snprintf(what, sizeof what, "-");
-		fprintf(f, "  %-*s  %-8s %s", w, pf->rel[0] ? pf->rel : ".", use, what);
+		const char *rel = pf->rel[0] ? pf->rel : ".";
+		fprintf(f, "  %-*s  %-8s %s", pad_width(w, rel), rel, use, what);
 		if (traced && traced[0] && strcmp(traced + (traced[0] == '/'), pf->rel))
 			fprintf(f, "   <- '%s'", traced);
 		fputc('\n', f);

@@ -761,7 +761,7 @@ static int tbl_print(const struct tbl *t, size_t ncols, enum cmp_style style, FI
 	if (!w)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n; i++) {
-		size_t l = strlen(t->cells[i]);
+		size_t l = text_width(t->cells[i]);
 		if (l > w[i % ncols])
 			w[i % ncols] = l;
 	}
@@ -770,9 +770,9 @@ static int tbl_print(const struct tbl *t, size_t ncols, enum cmp_style style, FI
 		bool last = col + 1 == ncols || i + 1 == t->n;
 		if (style == CMP_MARKDOWN) {
 			/* escape what Markdown would read: '|' ends a cell, '~' strikes through */
-			size_t l = 0;
+			size_t l = text_width(t->cells[i]);
 			fputs(col ? "" : "| ", f);
-			for (const char *p = t->cells[i]; *p; p++, l++) {
+			for (const char *p = t->cells[i]; *p; p++) {
 				if (*p == '|' || *p == '~' || *p == '\\' || *p == '*' || *p == '_')
 					fputc('\\', f);
 				fputc(*p, f);
@@ -786,7 +786,7 @@ static int tbl_print(const struct tbl *t, size_t ncols, enum cmp_style style, FI
 		} else if (last) {
 			fprintf(f, "%s\n", t->cells[i]);
 		} else {
-			fprintf(f, "%-*s  ", (int)w[col], t->cells[i]);
+			fprintf(f, "%-*s  ", pad_width((int)w[col], t->cells[i]), t->cells[i]);
 		}
 	}
 	free(w);

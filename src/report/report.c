@@ -720,10 +720,12 @@ static void print_class(FILE *f, const struct report_agg *a, int c)
 	if (!cs->lat.n)         /* ops not timed (--clock none) */
 		fprintf(f, " %10s %10s %10s %10s", "-", "-", "-", "-");
 	else {
-		fprintf(f, " %10s", fmt_ns(b1, sizeof(b1), (double)hist_percentile(&cs->lat, 50)));
-		fprintf(f, " %10s", fmt_ns(b2, sizeof(b2), (double)hist_percentile(&cs->lat, 90)));
-		fprintf(f, " %10s", fmt_ns(b3, sizeof(b3), (double)hist_percentile(&cs->lat, 99)));
-		fprintf(f, " %10s", fmt_ns(b4, sizeof(b4), (double)cs->lat.max));
+		fmt_ns(b1, sizeof(b1), (double)hist_percentile(&cs->lat, 50));
+		fmt_ns(b2, sizeof(b2), (double)hist_percentile(&cs->lat, 90));
+		fmt_ns(b3, sizeof(b3), (double)hist_percentile(&cs->lat, 99));
+		fmt_ns(b4, sizeof(b4), (double)cs->lat.max);
+		fprintf(f, " %*s %*s %*s %*s", pad_width(10, b1), b1, pad_width(10, b2), b2,
+			pad_width(10, b3), b3, pad_width(10, b4), b4);
 	}
 	if (cs->errors || cs->short_ios)
 		fprintf(f, "  (%llu errors, %llu short)", (unsigned long long)cs->errors,
@@ -878,7 +880,7 @@ void report_filter_print(FILE *out, const struct filter *f)
 	for (size_t r = 0; r < f->nrules; r++) {
 		const struct filter_rule *ru = &f->rules[r];
 		if (ru->ops)
-			fprintf(out, "             %-16s %8" PRIu64 " ops on %" PRIu64 " files%s%s\n",
-				ru->what, ru->ops, ru->files, *ru->why ? ": " : "", ru->why);
+			fprintf(out, "             %-*s %8" PRIu64 " ops on %" PRIu64 " files%s%s\n",
+				pad_width(16, ru->what), ru->what, ru->ops, ru->files, *ru->why ? ": " : "", ru->why);
 	}
 }

@@ -169,9 +169,13 @@ void report_timing_print(FILE *f, const struct report_info *ri, const struct rep
 		}
 		double t50 = (double)hist_percentile(tr, 50), r50 = (double)hist_percentile(rp, 50);
 		double t99 = (double)hist_percentile(tr, 99), r99 = (double)hist_percentile(rp, 99);
-		fprintf(f, "             %-6s %11s %11s %+8.1f%% %11s %11s %+8.1f%%\n", rclass_name(c),
-			fmt_ns(b1, sizeof(b1), t50), fmt_ns(b2, sizeof(b2), r50), err_pct(r50, t50),
-			fmt_ns(b3, sizeof(b3), t99), fmt_ns(b4, sizeof(b4), r99), err_pct(r99, t99));
+		fmt_ns(b1, sizeof(b1), t50);
+		fmt_ns(b2, sizeof(b2), r50);
+		fmt_ns(b3, sizeof(b3), t99);
+		fmt_ns(b4, sizeof(b4), r99);
+		fprintf(f, "             %-6s %*s %*s %+8.1f%% %*s %*s %+8.1f%%\n", rclass_name(c),
+			pad_width(11, b1), b1, pad_width(11, b2), b2, err_pct(r50, t50),
+			pad_width(11, b3), b3, pad_width(11, b4), b4, err_pct(r99, t99));
 	}
 	double tr = t->nprocs ? (double)t->rank_ns_sum / (double)t->nprocs : 0;
 	double rp = a->nrank_io ? (double)a->rank_io_sum / (double)a->nrank_io : 0;

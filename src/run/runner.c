@@ -74,6 +74,7 @@ struct runner {
 	int dir_fd;                  /* O_RDONLY fd of TARGET for syncfs   */
 	struct topo *topo;           /* NULL when hwloc could not load     */
 	const char *drop_done;
+	uint64_t run_no;             /* runner_run calls so far (1: the first) */
 };
 
 /* ---- small pieces ---------------------------------------------------- */
@@ -146,22 +147,28 @@ void runner_print_buffers(const struct plan *p, const struct opstream *s,
 	fprintf(f, "\nI/O buffer per process (filled once; a transfer longer than %s is issued "
 		"in pieces of %s, one after the other):\n", fmt_bytes(b1, sizeof(b1), (double)buf_max(o)),
 		fmt_bytes(b2, sizeof(b2), (double)buf_max(o)));
-	for (uint32_t r = 0; r < p->nranks_used; r++) {
+	/* by position: the traced rank the workers of that position replay
+	 * (ws_setup sizes each one's buffer from that rank's ops), and its
+	 * copies 0..k-1 when there are more processes than ranks */
+	for (uint32_t pos = 0; pos < p->nranks_used; pos++) {
 		uint64_t n, nsplit, ml, len;
-		uint32_t nh;
+		uint32_t nh, r = p->ranks[pos], k = 0;
 		const struct op *ops = opstream_rank_ops(s, r, &n);
 
+		for (size_t i = 0; i < p->nprocs; i++)
+			k += p->procs[i].pos == pos;
 		len = runner_buf_len(ops, n, o, &nsplit);
 		runner_scan_rank(ops, n, &nh, &ml);
-		fprintf(f, "  rank %u: %s", r, fmt_bytes(b1, sizeof(b1), (double)len));
+		fprintf(f, "  rank %u", r);
+		if (k > 1)
+			fprintf(f, ", copies 0-%u (%u processes)", k - 1, k);
+		fprintf(f, ": %s%s", fmt_bytes(b1, sizeof(b1), (double)len), k > 1 ? " each" : "");
 		if (nsplit)
 			fprintf(f, ", %llu op%s in pieces (longest transfer %s)",
 				(unsigned long long)nsplit, nsplit == 1 ? "" : "s",
 				fmt_bytes(b2, sizeof(b2), (double)ml));
 		fputc('\n', f);
-		for (size_t i = 0; i < p->nprocs; i++)
-			if (p->procs[i].rank == r)
-				total += len;
+		total += len * k;
 	}
 	fprintf(f, "  all %zu process%s: %s\n", p->nprocs, p->nprocs == 1 ? "" : "es",
 		fmt_bytes(b1, sizeof(b1), (double)total));
@@ -1690,6 +1697,7 @@ static void reset_slot(struct runner *r, unsigned i)
 	w->sample_interval_ns = r->o.sample_interval_ns;
 	snprintf(w->rank_name, sizeof(w->rank_name), "%s", opstream_rank_name(r->s, (uint32_t)w->rank));
 	opstream_rank_ops(r->s, w->rank, &w->ops_total);
+	w->ops_replayed = filter_rank_ops(r->plan->filter, (uint32_t)w->rank, w->ops_total);
 }
 
 static void kill_all(struct runner *r, unsigned first, unsigned count)
@@ -1718,16 +1726,21 @@ static void take_sample(struct runner *r, unsigned first, unsigned count)
 	}
 }
 
-/* Ops done and to do, bytes moved by the group's workers so far. */
+/* Replayed ops (those the filter keeps) done and to do, bytes moved by
+ * the group's workers so far.  A worker walks all its rank's ops: those it
+ * passed less those it left out are the replayed ones done. */
 static void group_counts(const struct runner *r, unsigned first, unsigned count,
 			 uint64_t *done, uint64_t *total, uint64_t *bytes)
 {
 	*done = *total = *bytes = 0;
 	for (unsigned i = first; i < first + count; i++) {
 		const struct worker_result *w = &r->sh->w[i];
+		uint64_t walked = __atomic_load_n(&w->ops_done, RELAXED);
+		uint64_t left = __atomic_load_n(&w->filtered, RELAXED);
+		uint64_t d = walked > left ? walked - left : 0;
 
-		*done += __atomic_load_n(&w->ops_done, RELAXED);
-		*total += w->ops_total;
+		*done += d < w->ops_replayed ? d : w->ops_replayed;
+		*total += w->ops_replayed;
 		*bytes += __atomic_load_n(&w->bytes_done, RELAXED);
 	}
 }
@@ -1738,9 +1751,14 @@ static void status_line(struct runner *r, unsigned first, unsigned count, uint64
 	uint64_t done, total, bytes, el = now_ns() - t0;
 	char b1[32], b2[32], t[32];
 
+	char run[48] = "";
+
 	group_counts(r, first, count, &done, &total, &bytes);
-	fprintf(stderr, "replay: status %s: ops %llu/%llu (%.1f %%), %s, elapsed %s\n",
-		fmt_utc_now(t, sizeof(t)), (unsigned long long)done, (unsigned long long)total,
+	if (r->o.repeats > 1)
+		snprintf(run, sizeof(run), " run %llu/%llu:", (unsigned long long)r->run_no,
+			 (unsigned long long)r->o.repeats);
+	fprintf(stderr, "replay: status %s:%s ops %llu/%llu (%.1f %%), %s, elapsed %s\n",
+		fmt_utc_now(t, sizeof(t)), run, (unsigned long long)done, (unsigned long long)total,
 		total ? 100.0 * (double)done / (double)total : 0.0,
 		fmt_bytes(b1, sizeof(b1), (double)bytes), fmt_ns(b2, sizeof(b2), (double)el));
 }
@@ -2173,6 +2191,7 @@ int runner_run(struct runner *r, struct run_outcome *out, struct rerr *e)
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	r->run_no++;
 	out->drop = r->o.drop_caches ? "dropped" : "skipped (--no-drop-caches)";
 	for (unsigned i = 0; i < n; i++)
 		reset_slot(r, i);

@@ -385,6 +385,59 @@ const char *fmt_bytes(char *buf, size_t len, double bytes)
 	return buf;
 }
 
+/* Code point c's columns (c >= 0x80). */
+static int cp_width(uint32_t c)
+{
+	if ((c >= 0x300 && c <= 0x36f) || (c >= 0x1ab0 && c <= 0x1aff) ||
+	    (c >= 0x1dc0 && c <= 0x1dff) || (c >= 0x20d0 && c <= 0x20ff) ||
+	    (c >= 0xfe20 && c <= 0xfe2f) || c == 0x200b || c == 0x200c || c == 0x200d)
+		return 0;
+	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0x303e) ||
+	    (c >= 0x3041 && c <= 0x33ff) || (c >= 0x3400 && c <= 0x4dbf) ||
+	    (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xa000 && c <= 0xa4cf) ||
+	    (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+	    (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+	    (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1f64f) ||
+	    (c >= 0x1f900 && c <= 0x1f9ff) || (c >= 0x20000 && c <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+size_t text_width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t w = 0;
+
+	while (*p) {
+		unsigned n = *p >= 0xf0 && *p <= 0xf4 ? 3 : *p >= 0xe0 && *p < 0xf0 ? 2 :
+			     *p >= 0xc2 && *p < 0xe0 ? 1 : 0;
+		uint32_t c = n == 3 ? *p & 0x07u : n == 2 ? *p & 0x0fu : *p & 0x1fu;
+		unsigned k;
+
+		if (*p < 0x80 || !n) {          /* ASCII, or not a lead byte */
+			w++;
+			p++;
+			continue;
+		}
+		for (k = 1; k <= n && (p[k] & 0xc0) == 0x80; k++)
+			c = c << 6 | (p[k] & 0x3fu);
+		if (k <= n || (n == 2 && c < 0x800) || (n == 3 && (c < 0x10000 || c > 0x10ffff)) ||
+		    (c >= 0xd800 && c <= 0xdfff)) {
+			w++;                    /* invalid: its lead byte a column */
+			p++;
+			continue;
+		}
+		w += (size_t)cp_width(c);
+		p += n + 1;
+	}
+	return w;
+}
+
+int pad_width(int w, const char *s)
+{
+	return w + (int)(strlen(s) - text_width(s));
+}
+
 const char *fmt_ns(char *buf, size_t len, double ns)
 {
 	if (ns < 1e3)

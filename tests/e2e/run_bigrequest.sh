@@ -25,7 +25,7 @@ mkdir "$tmp/tgt"
 "$REPLAY" run --dry-run -n 8 "$tmp/t.txt" "$tmp/tgt" > "$tmp/dry" || fail "--dry-run failed"
 grep -q "^I/O buffer per process (filled once; a transfer longer than 64.0 MiB is issued in pieces of 64.0 MiB" \
     "$tmp/dry" || fail "--dry-run says nothing of the buffer: $(tail -4 "$tmp/dry")"
-grep -q "^  rank 0: 4.0 KiB$" "$tmp/dry" || fail "rank 0's buffer: $(grep 'rank 0:' "$tmp/dry")"
+grep -q "^  rank 0, copies 0-7 (8 processes): 4.0 KiB each$" "$tmp/dry" || fail "rank 0's buffer: $(grep 'rank 0' "$tmp/dry")"
 grep -q "^  all 8 processes: 32.0 KiB$" "$tmp/dry" || fail "total: $(grep 'all 8' "$tmp/dry")"
 
 ( ulimit -v 1048576

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The progress line: on a terminal, replay run prints "ops DONE/TOTAL ...
-# elapsed ... ETA ..." on stderr (a final one at the end); nothing with
+# elapsed ... ETA ..." on stderr (a final one at the end), counting the ops
+# replayed (not those the filter leaves out); nothing with
 # --quiet, nothing when stderr is not a terminal.  script(1) gives the run
 # a real pseudo-terminal.
 set -euo pipefail
@@ -9,9 +10,12 @@ command -v script >/dev/null || { echo "SKIP: script(1) (util-linux) not install
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/replay-e2e-progress.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trace=$SRCDIR/traces/strace-probe.txt
-# ops the runner walks: every op of the 3 ranks (replay dump prints one line an op)
-total=$("$REPLAY" dump "$trace" | grep -vc '^#')
 mkdir "$tmp/t1" "$tmp/t2" "$tmp/t3"
+# the ops replayed: those of the 3 ranks the filter keeps (the dry run's
+# "filtered: N ops left out (M replayed)"), fewer than the trace's
+total=$("$REPLAY" run --dry-run "$trace" "$tmp/t1" | sed -n 's/^filtered: .*(\([0-9]*\) replayed).*/\1/p')
+all=$("$REPLAY" dump "$trace" | grep -vc '^#')
+[ -n "$total" ] && [ "$total" -lt "$all" ] || { echo "FAIL: replayed ops '$total' of $all: the trace lost its filtered ops?"; exit 1; }
 
 # on a terminal
 script -qec "'$REPLAY' run --no-drop-caches '$trace' '$tmp/t1' >/dev/null" "$tmp/tty.log" >/dev/null
