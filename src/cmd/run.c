@@ -371,9 +371,9 @@ static void workload_line(struct run_state *st)
 		return;
 	}
 	snprintf(st->workload, sizeof(st->workload),
-		 "all %u ranks: %u file%s (%u shared), read %s in %llu requests (%s), write %s"
+		 "all %u rank%s: %u file%s (%u shared), read %s in %llu requests (%s), write %s"
 		 " in %llu (%s), %llu syncs, %llu opens",
-		 sr.nranks, sr.nfiles, sr.nfiles == 1 ? "" : "s", sr.files_shared,
+		 sr.nranks, sr.nranks == 1 ? "" : "s", sr.nfiles, sr.nfiles == 1 ? "" : "s", sr.files_shared,
 		 fmt_bytes(b1, sizeof(b1), (double)sr.rd.bytes), (unsigned long long)sr.rd.requests,
 		 stat_pattern_name(sr.rd.pattern), fmt_bytes(b2, sizeof(b2), (double)sr.wr.bytes),
 		 (unsigned long long)sr.wr.requests, stat_pattern_name(sr.wr.pattern),
@@ -466,9 +466,10 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 	st->agg->mm_src = ns && !strcmp(ns, "1") ?
 		opstream_info(&st->s, "source", st->source, sizeof(st->source)) : NULL;
 	if (st->plan.reused && !c->quiet)
-		fprintf(stderr, "replay: %zu processes for %u ranks: ranks reused round-robin,"
+		fprintf(stderr, "replay: %zu processes for %u rank%s: ranks reused round-robin,"
 			" each reuse on its own copy of the files (%u copies)\n",
-			st->plan.nprocs, st->plan.nranks_used, st->plan.ncopies);
+			st->plan.nprocs, st->plan.nranks_used, st->plan.nranks_used == 1 ? "" : "s",
+			st->plan.ncopies);
 	return 0;
 }
 

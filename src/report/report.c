@@ -629,8 +629,9 @@ static void print_setup(FILE *f, const struct report_info *ri, bool seq)
 	fprintf(f, "mode:        %s, %u process%s", ri->mode, ri->processes,
 		ri->processes == 1 ? "" : "es");
 	if (ri->reused)
-		fprintf(f, " (more processes than ranks: %u ranks reused round-robin,"
-			" each reuse on its own copy of the files, %u copies)", ri->ranks_used, ri->copies);
+		fprintf(f, " (more processes than ranks: %u rank%s reused round-robin,"
+			" each reuse on its own copy of the files, %u copies)", ri->ranks_used,
+			ri->ranks_used == 1 ? "" : "s", ri->copies);
 	fprintf(f, "\nengine:      %s, depth %u%s%s, bind %s\n", ri->engine, ri->depth,
 		ri->direct ? ", O_DIRECT" : "", ri->overlap ? ", overlap" : "", ri->bind);
 	fprintf(f, "target:      %s", ri->target);

@@ -1506,6 +1506,22 @@ static void usage_delta(struct worker_result *w, const struct rusage *a, const s
 }
 
 
+/* Fault injection for the test suite: REPLAY_TEST_FAIL_SETUP=N makes the
+ * worker of process N fail its setup (ECANCELED), as an engine that
+ * refused it would, so the parent's handling of a worker lost before the
+ * start can be tested now that the depths the engines refuse are caught
+ * before any worker starts (see replay(1), ENVIRONMENT). */
+static int injected_setup_failure(unsigned idx)
+{
+	const char *v = getenv("REPLAY_TEST_FAIL_SETUP");
+	char *end;
+	unsigned long n;
+	if (!v || !*v)
+		return 0;
+	n = strtoul(v, &end, 10);
+	return !*end && n == idx ? -ECANCELED : 0;
+}
+
 static __attribute__((noreturn)) void worker_main(struct runner *r, unsigned idx)
 {
 	struct run_shared *sh = r->sh;
@@ -1544,7 +1560,9 @@ static __attribute__((noreturn)) void worker_main(struct runner *r, unsigned idx
 		/* no hwloc: the worker keeps the parent's affinity */
 		fmt_cpuset(w->cpuset, sizeof(w->cpuset));
 	}
-	ret = ws_setup(&ws, &c);
+	ret = injected_setup_failure(idx);
+	if (!ret)
+		ret = ws_setup(&ws, &c);
 	if (ret) {
 		w->fail_errno = -ret;
 		snprintf(w->fail_msg, sizeof(w->fail_msg), "worker setup (engine %s, depth %u): %s",

@@ -12,7 +12,7 @@ gen_writes 800 /many/f.dat 3 100 0 > "$tmp/t.txt"
 mkdir "$tmp/tgt"
 "$REPLAY" run -m parallel -n 256 --no-drop-caches --quiet -o "$tmp/m.json" "$tmp/t.txt" "$tmp/tgt" \
     > "$tmp/out"
-grep -q "256 processes (more processes than ranks: 1 ranks reused round-robin, each reuse on its own copy of the files, 256 copies)" \
+grep -q "256 processes (more processes than ranks: 1 rank reused round-robin, each reuse on its own copy of the files, 256 copies)" \
     "$tmp/out" || fail "reuse not said: $(head -3 "$tmp/out")"
 [ -z "$(ls -A "$tmp/tgt")" ] || fail "files left: $(find "$tmp/tgt" | head)"
 jq -e '.options.processes == 256 and .options.rank_reuse == true and .options.copies == 256
