@@ -1539,6 +1539,7 @@ static __attribute__((noreturn)) void worker_main(struct runner *r, unsigned idx
 	if (getppid() != r->parent)
 		_exit(1);
 	signal(SIGINT, SIG_IGN);     /* the parent decides; it kills us   */
+	signal(SIGHUP, SIG_IGN);     /* (a hangup reaches the whole group) */
 	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# SIGINT / SIGTERM to a running `replay run`: every worker stopped and
-# reaped (no process left), the run's files removed, partial results
-# written and marked incomplete, exit status 130 / 143.
+# SIGINT / SIGTERM / SIGHUP to a running `replay run`: every worker stopped
+# and reaped (no process left), the run's files removed, partial results
+# written and marked incomplete, exit status 130 / 143 / 129.  (A SIGHUP,
+# an ssh session closed, was handled as during the loading of the trace:
+# exit 129 "while loading the trace", the target left full.)
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 source "$SRCDIR/tests/e2e/lib/gen_strace.sh"
@@ -21,7 +23,7 @@ wait_workers() {
     fail "workers of $1 never started"
 }
 
-for sig in INT TERM; do
+for sig in INT TERM HUP; do
     tgt="$tmp/target-$sig-$$"
     mkdir "$tgt"
     "$REPLAY" run -n 2 --no-drop-caches --quiet -o "$tmp/$sig.json" "$tmp/long.txt" "$tgt" \
@@ -33,9 +35,10 @@ for sig in INT TERM; do
     set +e
     wait "$pid"; rc=$?
     set -e
-    want=$([ $sig = INT ] && echo 130 || echo 143)
+    case $sig in INT) want=130 signum=2;; TERM) want=143 signum=15;; HUP) want=129 signum=1;; esac
     [ "$rc" = "$want" ] || fail "SIG$sig: exit $rc, want $want; $(cat "$tmp/$sig.err")"
     grep -q "interrupted" "$tmp/$sig.err" || fail "SIG$sig: no message: $(cat "$tmp/$sig.err")"
+    grep -q "while loading" "$tmp/$sig.err" && fail "SIG$sig: taken for the loading's: $(cat "$tmp/$sig.err")"
     # no process left behind
     sleep 0.2
     if pgrep -f "$tgt" > /dev/null; then fail "SIG$sig: processes left: $(pgrep -af "$tgt")"; fi
@@ -44,7 +47,6 @@ for sig in INT TERM; do
     # partial results, marked incomplete, with what was done so far
     jq -e '.incomplete == true and .runs[0].incomplete == true and .summary.complete_runs == 0' \
         "$tmp/$sig.json" >/dev/null || fail "SIG$sig: not marked incomplete"
-    signum=$([ $sig = INT ] && echo 2 || echo 15)
     jq -e --argjson s "$signum" '.runs[0].stop_signal == $s' "$tmp/$sig.json" >/dev/null \
         || fail "SIG$sig: stop_signal"
     jq -e '[.runs[0].jobs[].write.total_ios] | add > 0 and add < 40000' "$tmp/$sig.json" \
@@ -60,4 +62,22 @@ for sig in INT TERM; do
         "$tmp/$sig.json" > /dev/null \
         || fail "SIG$sig: times of a stopped run: $(jq -c '.runs[0] | {completion_ns, io_ns, flush_ns, jobs: [.jobs[] | {status, completion_ns, io_ns, flush_ns, bw: .write.bw_bytes}]}' "$tmp/$sig.json")"
 done
+# under nohup (SIGHUP ignored when replay starts) a hangup changes nothing:
+# the parent and its workers run on, until a SIGTERM stops them
+tgt="$tmp/target-nohup-$$"
+mkdir "$tgt"
+(trap '' HUP; exec "$REPLAY" run -n 2 --no-drop-caches --quiet "$tmp/long.txt" "$tgt" \
+    > "$tmp/nohup.out" 2> "$tmp/nohup.err") &
+pid=$!
+wait_workers "$pid" 2
+kill -HUP "$pid" $(pgrep -P "$pid")
+sleep 0.5
+kill -0 "$pid" 2> /dev/null || fail "nohup: a hangup stopped the run: $(cat "$tmp/nohup.err")"
+[ "$(pgrep -P "$pid" | wc -l)" -ge 2 ] || fail "nohup: a hangup stopped the workers"
+kill -TERM "$pid"
+set +e
+wait "$pid"; rc=$?
+set -e
+[ "$rc" = 143 ] || fail "nohup: exit $rc after SIGTERM, want 143"
+[ -z "$(ls -A "$tgt")" ] || fail "nohup: files left: $(find "$tgt")"
 echo "ok"
