@@ -92,7 +92,8 @@ struct plan_dir {
 struct plan_priv {
 	bool walk;              /* O_NOFOLLOW walk instead of openat2     */
 	bool force;             /* --force: existing files may be moved   */
-	uint32_t nranks;        /* ranks in the trace                     */
+	uint32_t nranks;        /* ranks the filter keeps (of ntraced)   */
+	uint32_t ntraced;       /* ranks in the trace                     */
 	uint32_t *file_rank;    /* per file: lowest rank using it         */
 	uint16_t *file_acc;     /* per file: A_* bits                     */
 	struct plan_dir *dirs;  /* sorted by rel: parents before children */
@@ -1412,6 +1413,7 @@ static int plan_ranks(struct plan *p, const struct opstream *s, const struct pla
 	uint32_t R = f ? f->nkept : s->nranks;
 	p->filter = f;
 	p->priv->nranks = R;
+	p->priv->ntraced = s->nranks;
 	if (R == 0 && f && s->nranks) {
 		char sum[512];
 		return rerr_set(e, -EINVAL, "nothing left to replay: %s (see --include and "
@@ -2105,8 +2107,11 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 	fprintf(f, "plan for target '%s' (paths resolved %s)\n", p->target,
 		p->priv->walk ? "by an O_NOFOLLOW walk, symlinks refused"
 			      : "with openat2 RESOLVE_BENEATH");
-	fprintf(f, "  %u traced rank%s, %u replayed by %zu process%s", p->priv->nranks,
-		p->priv->nranks == 1 ? "" : "s", p->nranks_used, p->nprocs,
+	fprintf(f, "  %u traced rank%s", p->priv->ntraced, p->priv->ntraced == 1 ? "" : "s");
+	if (p->priv->nranks != p->priv->ntraced)     /* some left out entirely */
+		fprintf(f, " (%u left out: not in --ranks, or no op the path filter keeps)",
+			p->priv->ntraced - p->priv->nranks);
+	fprintf(f, ", %u replayed by %zu process%s", p->nranks_used, p->nprocs,
 		p->nprocs == 1 ? "" : "es");
 	if (p->reused)
 		fprintf(f, ": ranks reused round-robin, %u copies of the file set "
