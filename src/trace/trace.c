@@ -473,6 +473,30 @@ static int writer_finish(struct ops_writer *w, const struct ops_sink *sink, stru
 	return rc ? rerr_set(e, rc, "out of memory") : 0;
 }
 
+/* A parse error in a file other than the first, whose format was taken
+ * from the first: when that file looks like another format, say so (a
+ * strace capture given with a LANL directory failed "expected a duration"
+ * on a LANL line, nothing more). */
+static void mixed_formats_hint(char **files, size_t nfiles, const struct trace_format *fmt,
+			       struct rerr *e)
+{
+	for (size_t i = 1; e && i < nfiles; i++) {
+		size_t n = strlen(files[i]);
+		const struct trace_format *other = NULL;
+		struct rerr ignored;
+		if (strncmp(e->msg, files[i], n) || e->msg[n] != ':')
+			continue;
+		if (detect(files[i], &other, &ignored) == 0 && other && other != fmt) {
+			size_t l = strlen(e->msg);
+			snprintf(e->msg + l, sizeof(e->msg) - l,
+				 " ('%s' looks like a %s trace, '%s' like %s, which chose the reader:"
+				 " give traces of one format at a time)", files[i], other->name,
+				 files[0], fmt->name);
+		}
+		return;
+	}
+}
+
 /* trace_load(), or with a sink trace_load_sink(). */
 static int load(char *const *args, int nargs, const struct load_opts *o, const char *out,
 		const struct ops_sink *sink, struct opstream *s, struct load_result *res,
@@ -500,6 +524,8 @@ static int load(char *const *args, int nargs, const struct load_opts *o, const c
 					  .skip_bad = o ? o->skip_bad : false,
 					  .dxt_layer = o ? o->dxt_layer : NULL };
 		rc = parse_into(w, fmt, &in, res, e);
+		if (rc < 0 && !(o && o->format))
+			mixed_formats_hint(files, nfiles, fmt, e);
 	}
 	if (!rc) {
 		res->format = fmt->name;

@@ -95,3 +95,14 @@ printf '%s\n' '1 openat(AT_FDCWD, "/x/a\nb\\c\33", O_WRONLY|O_CREAT, 0644) = 3' 
     fail "dump: the name with a newline: $(cat nl.dump)"
 tail -1 nl.dump | grep -qF '/x/a\nb\\c\x1b -> /x/d\e f' || fail "dump: rename: $(tail -1 nl.dump)"
 echo "ok dump: a newline in a file name keeps one op per line"
+
+# traces of two formats in one command: the reader is the first one's, and
+# the error in the other says it looks like another format
+set +e
+"$REPLAY" stat "$SRCDIR/traces/strace-probe.txt" "$SRCDIR/traces/lanl-64k" > mixed.out 2> mixed.err
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "mixed formats: exit $rc"
+grep -q "looks like a lanl trace, '$SRCDIR/traces/strace-probe.txt' like strace, which chose the reader: give traces of one format at a time" \
+    mixed.err || fail "mixed formats: $(cat mixed.err)"
+echo "ok mixed formats: the other file's format named"
