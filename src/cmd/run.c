@@ -674,6 +674,19 @@ static void stamp_line(const struct run_cli *c, size_t nprocs, const char *what,
 		fprintf(stderr, ": exit status %d\n", status);
 }
 
+/* A run stopped by a signal exits 128 + it; one that landed where nothing
+ * reported it (the cleanup after the last run, the summary, the JSON)
+ * still needs its one-line reason. */
+static void interrupted_status(int *status)
+{
+	int sig = runner_signal();
+	if (!sig || *status == 128 + sig)
+		return;
+	if (*status == 0)
+		die_msg("interrupted by signal %d (%s)", sig, strsignal(sig));
+	*status = 128 + sig;
+}
+
 int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 {
 	struct run_cli c = run_defaults;
@@ -717,18 +730,11 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 			status = status ? status : 1;
 		}
 	}
+	interrupted_status(&status);     /* the end line says the status returned */
 	stamp_line(&c, st.plan.nprocs, "end", status);
 out:
 	fflush(stdout);
-	if (runner_signal()) {
-		/* a signal that landed where nothing reported it (the cleanup
-		 * after the last run, the summary, the JSON) still needs its
-		 * one-line reason */
-		if (status == 0)
-			die_msg("interrupted by signal %d (%s)", runner_signal(),
-				strsignal(runner_signal()));
-		status = 128 + runner_signal();
-	}
+	interrupted_status(&status);
 	run_release(&st);
 	filter_opts_release(&c.fo);
 	return status;

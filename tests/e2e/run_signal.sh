@@ -26,7 +26,7 @@ wait_workers() {
 for sig in INT TERM HUP; do
     tgt="$tmp/target-$sig-$$"
     mkdir "$tgt"
-    "$REPLAY" run -n 2 --no-drop-caches --quiet -o "$tmp/$sig.json" "$tmp/long.txt" "$tgt" \
+    "$REPLAY" run -n 2 --no-drop-caches -o "$tmp/$sig.json" "$tmp/long.txt" "$tgt" \
         > "$tmp/$sig.out" 2> "$tmp/$sig.err" &
     pid=$!
     wait_workers "$pid" 2
@@ -39,6 +39,9 @@ for sig in INT TERM HUP; do
     [ "$rc" = "$want" ] || fail "SIG$sig: exit $rc, want $want; $(cat "$tmp/$sig.err")"
     grep -q "interrupted" "$tmp/$sig.err" || fail "SIG$sig: no message: $(cat "$tmp/$sig.err")"
     grep -q "while loading" "$tmp/$sig.err" && fail "SIG$sig: taken for the loading's: $(cat "$tmp/$sig.err")"
+    # the batch log's last line says the status the shell saw
+    tail -1 "$tmp/$sig.err" | grep -q "^replay: end .*: exit status $want$" \
+        || fail "SIG$sig: end line: $(tail -1 "$tmp/$sig.err")"
     # no process left behind
     sleep 0.2
     if pgrep -f "$tgt" > /dev/null; then fail "SIG$sig: processes left: $(pgrep -af "$tgt")"; fi
