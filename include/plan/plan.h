@@ -49,6 +49,8 @@ struct plan_opts {
 	bool sequential;         /* each rank alone: its own prepared files */
 	bool no_order;           /* --order none: no cross-rank waits       */
 	bool no_barriers;        /* traced barriers not honoured            */
+	bool dry;                /* --dry-run: a lack of space is told in the
+				    plan (plan_print), not an error         */
 };
 
 struct plan {

@@ -128,7 +128,7 @@ static int run_option(void *ctx, int id, const char *arg)
 	case OPT_BIND: return set_bind(c, arg);
 	case OPT_OVERLAP: c->ro.overlap = true; return 0;
 	case OPT_DIRECT: c->ro.direct = true; return 0;
-	case OPT_DRY: c->dry = true; return 0;
+	case OPT_DRY: c->dry = c->po.dry = true; return 0;
 	case OPT_FORCE: c->po.force = true; return 0;
 	case OPT_KEEP: c->po.keep = true; return 0;
 	case OPT_NODROP: c->ro.drop_caches = false; return 0;

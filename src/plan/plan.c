@@ -90,6 +90,7 @@ struct plan_dir {
 };
 
 struct plan_priv {
+	char space_note[1024];  /* --dry-run: check_space's refusal, told */
 	bool walk;              /* O_NOFOLLOW walk instead of openat2     */
 	bool force;             /* --force: existing files may be moved   */
 	uint32_t nranks;        /* ranks the filter keeps (of ntraced)   */
@@ -1559,6 +1560,10 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 	if (rc)
 		goto out;
 	rc = check_space(p, e);
+	if (rc == -ENOSPC && o && o->dry) {     /* the dry run shows the plan, and this */
+		snprintf(p->priv->space_note, sizeof(p->priv->space_note), "%s", e->msg);
+		rc = 0;
+	}
 out:
 	free(acc);
 	free(macc);
@@ -2116,6 +2121,8 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 	if (p->reused)
 		fprintf(f, ": ranks reused round-robin, %u copies of the file set "
 			"(copy k>0 under TARGET/" COPY_PREFIX "k/)", p->ncopies);
+	if (p->priv->space_note[0])
+		fprintf(f, "\n  the run would stop here: %s", p->priv->space_note);
 	fprintf(f, "\n\nfiles (relative to TARGET%s):\n", p->ncopies > 1 ? " and each copy root" : "");
 	fprintf(f, "  %-*s  %-8s %s\n", w, "path", "use", "before the run");
 	for (size_t i = 0; i < p->nfiles; i++) {

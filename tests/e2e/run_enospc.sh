@@ -76,6 +76,18 @@ gen_writes 704 /full/y.dat 400 4096 0 > "$tmp/y.txt"
 grep -Eq "^             rank [01] \(pid 70[34]\), line [0-9]+: write failed with ENOSPC" "$tmp/out" \
     || fail "example of a two-file trace: $(grep -A2 '^mismatches' "$tmp/out")"
 [ -z "$(ls -A "$mnt")" ] || fail "files left: $(find "$mnt")"
+# input that cannot fit: the run refuses before preparing; --dry-run still
+# prints the plan, says where the run would stop, and exits 0
+printf '1 10:00:00.000001 openat(AT_FDCWD, "/d/in", O_RDONLY) = 3 <0.000010>\n1 10:00:00.000020 pread64(3, "x"..., 2097152, 0) = 2097152 <0.000100>\n1 10:00:00.000200 close(3) = 0 <0.000003>\n' > "$tmp/in.txt"
+if "$REPLAY" run --no-drop-caches --quiet "$tmp/in.txt" "$mnt" > "$tmp/out" 2> "$tmp/err"; then
+    fail "2 MiB of input prepared on a 1 MiB tmpfs"
+fi
+grep -q "needs 2.0 MiB (2097152 bytes) but '$mnt' has only" "$tmp/err" || fail "space message: $(cat "$tmp/err")"
+"$REPLAY" run --dry-run "$tmp/in.txt" "$mnt" > "$tmp/out" 2> "$tmp/err" || fail "--dry-run refused: $(cat "$tmp/err")"
+grep -q "^  the run would stop here: preparing the files read by the trace needs 2.0 MiB" "$tmp/out" \
+    || fail "--dry-run: $(head -4 "$tmp/out")"
+grep -q "d/in .*prepare 2.0 MiB" "$tmp/out" || fail "--dry-run: no file table: $(cat "$tmp/out")"
+[ -z "$(ls -A "$mnt")" ] || fail "files left: $(find "$mnt")"
 # sequential: the first rank fails, the second never runs
 { gen_writes 701 /full/a.dat 1024 4096 0; gen_writes 702 /full/b.dat 1024 4096 0 100; } > "$tmp/two.txt"
 set +e
