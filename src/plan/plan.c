@@ -90,6 +90,12 @@ struct plan_dir {
 };
 
 struct plan_priv {
+	/* parallel mode, -n not a multiple of the ranks: the last copy runs
+	 * the first part_k ranks only, and needs what the others would have
+	 * written in a whole copy: per file, its initial size for those ranks
+	 * alone (-1: not prepared), from an order pass over them */
+	int64_t *part_size;
+	uint32_t part_copy;     /* that copy (part_size != NULL)          */
 	char space_note[1024];  /* --dry-run: check_space's refusal, told */
 	bool walk;              /* O_NOFOLLOW walk instead of openat2     */
 	bool force;             /* --force: existing files may be moved   */
@@ -1378,14 +1384,16 @@ static int check_existing(struct plan *p, bool force, struct rerr *e)
 			cf.n == 2 ? "" : "s");
 }
 
+static bool copy_prepares(const struct plan *p, uint32_t k, size_t i, uint64_t *size);
+
 static int check_space(struct plan *p, struct rerr *e)
 {
-	uint64_t total = 0;
+	uint64_t total = 0, size;
 	for (uint32_t k = 0; k < p->ncopies; k++)
 		for (size_t i = 0; i < p->nfiles; i++)
-			if (p->files[i].prepare && !p->files[i].is_dir && file_in_copy(p, i, k) &&
+			if (copy_prepares(p, k, i, &size) &&
 			    !(p->priv->fstate[(size_t)k * p->nfiles + i] & ST_REUSE))
-				total = sat_add(total, p->files[i].prep_size);
+				total = sat_add(total, size);
 	struct statvfs sv;
 	int fd = openat(p->target_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -1477,6 +1485,45 @@ static int plan_barriers(struct plan *p, const struct opstream *s, struct rerr *
 	return 0;
 }
 
+/* Parallel mode with -n not a multiple of the ranks: the last copy holds
+ * only the first L ranks, so what the others write there before those
+ * read it (a neighbour's block of a shared file) must be prepared in that
+ * copy.  An order pass over those L ranks gives each file's initial size
+ * for them (part_size; at least what a whole copy prepares). */
+static int plan_partial(struct plan *p, const struct opstream *s, struct rerr *e)
+{
+	uint32_t R = p->nranks_used, L;
+	struct order ord;
+	if (p->sequential || !R || p->nprocs <= R || !(L = (uint32_t)(p->nprocs % R)))
+		return 0;
+	struct order_opts oo = { .ranks = p->ranks, .nranks = L, .filter = p->filter };
+	int rc = order_build(&ord, s, &oo, e);
+	if (rc)
+		return rc;
+	p->priv->part_size = malloc((p->nfiles ? p->nfiles : 1) * sizeof(int64_t));
+	if (!p->priv->part_size) {
+		order_release(&ord);
+		return rerr_set(e, -ENOMEM, "out of memory");
+	}
+	p->priv->part_copy = p->ncopies - 1;
+	for (size_t i = 0; i < p->nfiles; i++) {
+		const struct plan_file *f = &p->files[i];
+		bool existed = f->prepare;
+		uint64_t size = f->prepare ? f->prep_size : 0;
+		FOR_PATHS_OF(p, i, id) {
+			const struct pstate *ps = &ord.paths[id];
+			if (!(ps->bits & PS_EXISTED))
+				continue;
+			existed = true;
+			if (ps->size0 > size)
+				size = ps->size0;
+		}
+		p->priv->part_size[i] = existed && !f->is_dir ? (int64_t)size : -1;
+	}
+	order_release(&ord);
+	return 0;
+}
+
 /* The whole-trace pass: initial states, dependencies (parallel), each
  * rank's own needs (sequential). */
 static int plan_order(struct plan *p, const struct opstream *s, const struct plan_opts *o,
@@ -1556,6 +1603,9 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 		rc = rerr_set(e, -ENOMEM, "out of memory");
 		goto out;
 	}
+	rc = plan_partial(p, s, e);
+	if (rc)
+		goto out;
 	rc = check_existing(p, o && o->force, e);
 	if (rc)
 		goto out;
@@ -1717,6 +1767,22 @@ static int64_t alone_size(const struct plan *p, uint32_t r, size_t i)
 	return size;
 }
 
+/* Is file i prepared in copy k, and how large (*size)?  The whole-trace
+ * pass's answer, but in a partial last copy its ranks' own. */
+static bool copy_prepares(const struct plan *p, uint32_t k, size_t i, uint64_t *size)
+{
+	const struct plan_file *f = &p->files[i];
+	const struct plan_priv *pv = p->priv;
+	if (f->is_dir || !file_in_copy(p, i, k))
+		return false;
+	if (pv->part_size && k == pv->part_copy) {
+		*size = pv->part_size[i] > 0 ? (uint64_t)pv->part_size[i] : 0;
+		return pv->part_size[i] >= 0;
+	}
+	*size = f->prep_size;
+	return f->prepare;
+}
+
 /* Directories and prepared files of copy k; only_rank >= 0: only what
  * that rank position alone needs (sequential mode). */
 static int prepare_copy(struct plan *p, uint32_t k, int64_t only_rank,
@@ -1752,6 +1818,8 @@ static int prepare_copy(struct plan *p, uint32_t k, int64_t only_rank,
 			int64_t size = alone_size(p, (uint32_t)only_rank, i);
 			f.prepare = size >= 0;
 			f.prep_size = size > 0 ? (uint64_t)size : 0;
+		} else {
+			f.prepare = copy_prepares(p, k, i, &f.prep_size);
 		}
 		if (!f.prepare || f.is_dir || !file_in_copy(p, i, k) ||
 		    (pv->fstate[(size_t)k * p->nfiles + i] & ST_REUSE))
@@ -2104,9 +2172,11 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 		if (pf->prepare) {
 			nprep++;
 			prep_bytes = sat_add(prep_bytes, pf->prep_size);
-			for (uint32_t k = 0; k < p->ncopies; k++)
-				if (file_in_copy(p, i, k))
-					all_bytes = sat_add(all_bytes, pf->prep_size);
+		}
+		for (uint32_t k = 0; k < p->ncopies; k++) {
+			uint64_t size;
+			if (copy_prepares(p, k, i, &size))
+				all_bytes = sat_add(all_bytes, size);
 		}
 	}
 	fprintf(f, "plan for target '%s' (paths resolved %s)\n", p->target,
@@ -2121,6 +2191,20 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 	if (p->reused)
 		fprintf(f, ": ranks reused round-robin, %u copies of the file set "
 			"(copy k>0 under TARGET/" COPY_PREFIX "k/)", p->ncopies);
+	if (p->priv->part_size) {
+		uint32_t k = p->priv->part_copy, nmore = 0;
+		uint64_t more = 0, size;
+		for (size_t i = 0; i < p->nfiles; i++)
+			if (copy_prepares(p, k, i, &size) &&
+			    (!p->files[i].prepare || size > p->files[i].prep_size)) {
+				nmore++;
+				more = sat_add(more, size);
+			}
+		fprintf(f, "\n  copy %u replays the first %u of the %u ranks only: it prepares %u more"
+			" file%s (%s) the others would have written", k, copy_limit(p, k),
+			p->nranks_used, nmore, nmore == 1 ? "" : "s",
+			fmt_bytes(b1, sizeof b1, (double)more));
+	}
 	if (p->priv->space_note[0])
 		fprintf(f, "\n  the run would stop here: %s", p->priv->space_note);
 	fprintf(f, "\n\nfiles (relative to TARGET%s):\n", p->ncopies > 1 ? " and each copy root" : "");
@@ -2205,6 +2289,7 @@ void plan_release(struct plan *p)
 			free(p->priv->dirs[j].rel);
 		free(p->priv->dirs);
 		free(p->priv->file_rank);
+		free(p->priv->part_size);
 		free(p->priv->file_acc);
 		free(p->priv->fstate);
 		free(p->priv->dstate);

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# -n above the ranks but not a multiple of them: the last copy of the file
+# set runs only the first ranks, so what the others write there before
+# those read it must be prepared in that copy.  Rank 0 reads the block rank
+# 1 wrote into their shared file (as an MPI-IO program reading its
+# neighbour's block does).  With -n 3, copy 1 holds rank 0 alone; before,
+# its read found an empty file ("0 bytes where the trace moved 4096") and
+# the run failed, while -n 2 and -n 4 passed.
+set -euo pipefail
+: "${REPLAY:?}" "${SRCDIR:?}"
+tmp=$(mktemp -d /tmp/replay-e2e-partial-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+cat > "$tmp/t.txt" <<'EOF'
+101 10:00:00.000001 openat(AT_FDCWD, "/p/shared.dat", O_RDWR|O_CREAT, 0644) = 3 <0.000010>
+102 10:00:00.000002 openat(AT_FDCWD, "/p/shared.dat", O_RDWR|O_CREAT, 0644) = 3 <0.000010>
+101 10:00:00.000010 pwrite64(3, "a"..., 4096, 0) = 4096 <0.000005>
+102 10:00:00.000011 pwrite64(3, "b"..., 4096, 4096) = 4096 <0.000005>
+102 10:00:00.000020 close(3) = 0 <0.000002>
+101 10:00:00.000030 pread64(3, "b"..., 4096, 4096) = 4096 <0.000005>
+101 10:00:00.000040 close(3) = 0 <0.000002>
+EOF
+for n in 2 3 4 5; do
+	mkdir "$tmp/t$n"
+	"$REPLAY" run -n "$n" --no-drop-caches --quiet -o "$tmp/r$n.json" "$tmp/t.txt" "$tmp/t$n" \
+		> "$tmp/out$n" 2>&1 || fail "-n $n: $(grep -m2 -E 'failed|mismatch' "$tmp/out$n")"
+	# every process read its 4096 bytes
+	jq -e "[.runs[0].jobs[] | select(.rank == 0) | .read.done_bytes] | length == $(( (n + 1) / 2 )) and all(. == 4096)" \
+		"$tmp/r$n.json" > /dev/null || fail "-n $n: reads: $(jq -c '[.runs[0].jobs[] | {rank, copy, r: .read.done_bytes}]' "$tmp/r$n.json")"
+	[ -z "$(ls -A "$tmp/t$n")" ] || fail "-n $n: files left: $(find "$tmp/t$n")"
+done
+# the plan says what the partial copy prepares
+"$REPLAY" run --dry-run -n 3 "$tmp/t.txt" "$tmp/t3" | grep -q \
+	"^  copy 1 replays the first 1 of the 2 ranks only: it prepares 1 more file (8.0 KiB) the others would have written" \
+	|| fail "--dry-run: $("$REPLAY" run --dry-run -n 3 "$tmp/t.txt" "$tmp/t3" | head -4)"
+echo "ok: -n 3 and 5 on 2 ranks: the partial copy's reads find the other rank's data"
