@@ -44,7 +44,9 @@ struct mpi_ctx {
 	char fs_name[32];
 	unsigned long fs_magic;
 	bool preparer, keep;
-	const char *output, *trace_name;
+	const char *output;
+	char trace_name[4096];  /* the ops' one source file ("" several: the
+				   failure names the rank and its line) */
 	const struct plan *plan;
 	const struct opstream *s;
 	uint32_t *owner;         /* MPI rank of each plan process         */

@@ -157,6 +157,11 @@ static int mpi_planned(void *ctx, const struct plan *p, const struct opstream *s
 	uint32_t *th = NULL;
 	m->plan = p;
 	m->s = s;
+	char nsrc[32];
+	const char *ns = opstream_info(s, "source_files", nsrc, sizeof(nsrc));
+	if (!ns || strcmp(ns, "1") ||
+	    !opstream_info(s, "source", m->trace_name, sizeof(m->trace_name)))
+		m->trace_name[0] = '\0';
 	m->owner = calloc(p->nprocs, sizeof(*m->owner));
 	m->local = calloc(p->nprocs, 1);
 	if (!m->owner || !m->local) {
@@ -296,7 +301,11 @@ static int mpi_after_run(void *ctx, struct runner *r, struct run_outcome *out, i
 	MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 	if (here) {
 		m->failed_here = true;
-		die_msg("MPI rank %d on %s: %s (trace %s)", m->rank, m->host, e->msg, m->trace_name);
+		if (m->trace_name[0])
+			die_msg("MPI rank %d on %s: %s (trace %s)", m->rank, m->host, e->msg,
+				m->trace_name);
+		else
+			die_msg("MPI rank %d on %s: %s", m->rank, m->host, e->msg);
 		rerr_set(e, ret, "stopping the job (MPI_Abort once rank 0 has written what ran)");
 	} else if (who) {
 		/* stopped by the failure, not by a signal of its own */
@@ -355,7 +364,6 @@ int main(int argc, char **argv)
 	mpi_world(m);
 	snprintf(m->prefix, sizeof(m->prefix), "replay-mpi[%d@%.63s]", m->rank, m->host);
 	msg_set_prefix(m->prefix);
-	m->trace_name = argc > 2 ? argv[argc - 2] : "?";
 	struct run_ext x = { .ctx = m, .cmds = CMD_MPI, .root = m->rank == 0, .option = mpi_option,
 			  .json_stdout = &m->json_stdout,
 			     .setup = mpi_setup, .planned = mpi_planned, .runner = mpi_runner,
