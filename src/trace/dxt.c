@@ -1570,10 +1570,11 @@ static int segment_line(struct dxt *D, const char *p, const char *pe, unsigned l
 		D->unknown_off[m]++;
 		if (m == D->want)
 			return rerr_at(D->e, -EINVAL, D->src, line,
-				       "X_MPIIO offset unknown (%s: DXT_MPIIO log version 1, or a"
-				       " Darshan runtime built with Open MPI): the MPI-IO layer"
+				       "X_MPIIO offset unknown (%s): the MPI-IO layer"
 				       " cannot be replayed at its offsets; use --dxt-layer posix",
-				       f.has_off ? "-1" : "no offset column");
+				       f.has_off ? "-1: DXT_MPIIO log version 1, or a Darshan"
+						   " runtime built with Open MPI"
+						 : "no offset column: a darshan-dxt-parser of 3.1.x");
 	}
 	if (m != D->want)
 		return 0;
