@@ -79,10 +79,16 @@ static json_t *timing_json(const struct report_info *ri, const struct report_agg
 		bad |= set_new(lg, "p99_ns", u64j(hist_percentile(&a->lag, 99)));
 		bad |= set_new(lg, "max_ns", u64j(a->lag.max));
 		bad |= set_new(o, "lag", lg);
-		bad |= set_new(dr, "ns", json_integer(a->drift_sum));
-		bad |= set_new(dr, "scheduled_ns", u64j(a->sched_sum));
-		bad |= set_new(dr, "pct", json_real(report_drift_pct(a->drift_sum, a->sched_sum)));
-		bad |= set_new(dr, "max_pct", json_real(a->drift_max_pct));
+		if (!a->sched_sum) {    /* no rank reached its end: no span to compare */
+			json_decref(dr);
+			dr = json_null();
+		} else {
+			bad |= set_new(dr, "ns", json_integer(a->drift_sum));
+			bad |= set_new(dr, "scheduled_ns", u64j(a->sched_sum));
+			bad |= set_new(dr, "pct",
+				       json_real(report_drift_pct(a->drift_sum, a->sched_sum)));
+			bad |= set_new(dr, "max_pct", json_real(a->drift_max_pct));
+		}
 		bad |= set_new(o, "drift", dr);
 	}
 	if (bad) {
@@ -117,8 +123,9 @@ static json_t *fidelity_json(const struct traced_times *t, const struct report_a
 	double tr = t->nprocs ? (double)t->rank_ns_sum / (double)t->nprocs : 0;
 	double rp = a->nrank_io ? (double)a->rank_io_sum / (double)a->nrank_io : 0;
 	bad |= set_new(rt, "traced_ns", u64j((uint64_t)tr));
-	bad |= set_new(rt, "replayed_ns", u64j((uint64_t)rp));
-	bad |= set_new(rt, "error_pct", json_real(err_pct(rp, tr)));
+	/* null when no rank ran to its end (a stopped run): nothing to compare */
+	bad |= set_new(rt, "replayed_ns", a->nrank_io ? u64j((uint64_t)rp) : json_null());
+	bad |= set_new(rt, "error_pct", a->nrank_io ? json_real(err_pct(rp, tr)) : json_null());
 	bad |= set_new(o, "rank_time", rt);
 	if (bad) {
 		json_decref(o);
@@ -142,6 +149,12 @@ void report_timing_print(FILE *f, const struct report_info *ri, const struct rep
 	if (!a->lag.n) {
 		fprintf(f, "timing:      %s%s\n", mode, !strcmp(mode, "afap") ?
 			" (each op as soon as the one before returned: no schedule, no lag)" : "");
+	} else if (!a->sched_sum) {
+		fprintf(f, "timing:      %s, speed %g: lag p50 %s, p99 %s, max %s over %llu ops;"
+			" drift - (no rank ran to its end)\n", mode, ri->speed > 0 ? ri->speed : 1.0,
+			fmt_ns(b1, sizeof(b1), (double)hist_percentile(&a->lag, 50)),
+			fmt_ns(b2, sizeof(b2), (double)hist_percentile(&a->lag, 99)),
+			fmt_ns(b3, sizeof(b3), (double)a->lag.max), (unsigned long long)a->lag.n);
 	} else {
 		fprintf(f, "timing:      %s, speed %g: lag p50 %s, p99 %s, max %s over %llu ops;"
 			" drift %+.3f %% (%s over %s scheduled; worst rank %+.3f %%)\n", mode,
@@ -179,6 +192,10 @@ void report_timing_print(FILE *f, const struct report_info *ri, const struct rep
 	}
 	double tr = t->nprocs ? (double)t->rank_ns_sum / (double)t->nprocs : 0;
 	double rp = a->nrank_io ? (double)a->rank_io_sum / (double)a->nrank_io : 0;
-	fprintf(f, "%-12s rank time: traced %s, replayed %s (%+.1f %%)\n", *lead ? lead : "",
-		fmt_ns(b1, sizeof(b1), tr), fmt_ns(b2, sizeof(b2), rp), err_pct(rp, tr));
+	if (!a->nrank_io)
+		fprintf(f, "%-12s rank time: traced %s, replayed - (no rank ran to its end)\n",
+			*lead ? lead : "", fmt_ns(b1, sizeof(b1), tr));
+	else
+		fprintf(f, "%-12s rank time: traced %s, replayed %s (%+.1f %%)\n", *lead ? lead : "",
+			fmt_ns(b1, sizeof(b1), tr), fmt_ns(b2, sizeof(b2), rp), err_pct(rp, tr));
 }

@@ -39,6 +39,11 @@ for sig in INT TERM HUP; do
     [ "$rc" = "$want" ] || fail "SIG$sig: exit $rc, want $want; $(cat "$tmp/$sig.err")"
     grep -q "interrupted" "$tmp/$sig.err" || fail "SIG$sig: no message: $(cat "$tmp/$sig.err")"
     grep -q "while loading" "$tmp/$sig.err" && fail "SIG$sig: taken for the loading's: $(cat "$tmp/$sig.err")"
+    # no rank ran to its end: nothing to set against the traced rank time
+    grep -q "rank time: traced .*, replayed - (no rank ran to its end)" "$tmp/$sig.out" \
+        || fail "SIG$sig: fidelity: $(grep 'rank time' "$tmp/$sig.out")"
+    jq -e '.fidelity.rank_time | .replayed_ns == null and .error_pct == null' "$tmp/$sig.json" > /dev/null \
+        || fail "SIG$sig: fidelity json: $(jq -c .fidelity.rank_time "$tmp/$sig.json")"
     # the batch log's last line says the status the shell saw
     tail -1 "$tmp/$sig.err" | grep -q "^replay: end .*: exit status $want$" \
         || fail "SIG$sig: end line: $(tail -1 "$tmp/$sig.err")"
