@@ -89,6 +89,12 @@ int  filter_build(struct filter *f, const struct opstream *s, const struct filte
 		  struct rerr *e);
 void filter_release(struct filter *f);
 
+/* --ranks counts the trace's ranks 0..N-1; a trace whose ranks carry
+ * numbers of their own ("rank 36": Darshan DXT's MPI ranks, where only
+ * some ranks did I/O in the layer) numbers them otherwise.  When a rank
+ * --ranks selects has another number of its own, say so once on stderr. */
+void filter_note_rank_numbers(const struct filter *f, const struct opstream *s);
+
 /* The same, as the paths and ops arrive (stat reads a trace without an
  * .ops file): filter_begin; filter_path for each new path (ids 0, 1, ...
  * in order); filter_op for each op, in each rank's order, which counts it

@@ -233,6 +233,7 @@ int cmd_convert(int argc, char **argv)
 			goto out;
 		}
 		have_filter = 1;
+		filter_note_rank_numbers(&filt, &lt.s);
 		if (!filt.nkept) {
 			char sum[512];
 			fprintf(stderr, "replay: nothing left to export: %s (see --include and "

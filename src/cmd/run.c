@@ -353,6 +353,8 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 		return ret;
 	}
 	st->have_filter = true;
+	if (!c->x || c->x->root)
+		filter_note_rank_numbers(&st->filt, &st->s);
 	c->po.filter = &st->filt;
 	ret = plan_build(&st->plan, &st->s, c->target, &c->po, &e);
 	if (ret < 0) {

@@ -585,6 +585,7 @@ static int stat_stream(struct loaded_trace *lt, char **args, int nargs, const st
 		fprintf(stderr, "replay: %s\n", e.msg);
 		goto out;
 	}
+	filter_note_rank_numbers(filt, &lt->s);
 	rc = stat_acc_finish(ss.acc, &lt->s, filt, rep);
 	if (rc < 0)
 		fprintf(stderr, "replay: cannot analyze '%s': %s\n", args[0], strerror(-rc));

@@ -218,6 +218,27 @@ int filter_end(struct filter *f, uint32_t nranks, struct rerr *e)
 	return 0;
 }
 
+void filter_note_rank_numbers(const struct filter *f, const struct opstream *s)
+{
+	const struct ranklist *rl = f->opts ? &f->opts->ranks : NULL;
+	if (!rl || !rl->n)
+		return;
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		const char *name = opstream_rank_name(s, r);
+		char *end;
+		unsigned long long own;
+		if (!ranklist_has(rl, r) || strncmp(name, "rank ", 5))
+			continue;
+		own = strtoull(name + 5, &end, 10);
+		if (*end || own == r)
+			continue;
+		fprintf(stderr, "replay: note: --ranks counts the trace's ranks with I/O, 0 to %u,"
+			" as 'replay stat' lists them: rank %u is the trace's '%s'\n",
+			s->nranks ? s->nranks - 1 : 0, r, name);
+		return;
+	}
+}
+
 int filter_build(struct filter *f, const struct opstream *s, const struct filter_opts *o,
 		 struct rerr *e)
 {
@@ -238,7 +259,29 @@ int filter_build(struct filter *f, const struct opstream *s, const struct filter
 		filter_release(f);
 		return rerr_set(e, rc, "out of memory");
 	}
-	return filter_end(f, s->nranks, e);
+	uint32_t want = ranklist_max(&o->ranks);
+	rc = filter_end(f, s->nranks, e);
+	if (rc == -EINVAL && e && o->ranks.n && want >= s->nranks) {
+		/* "--ranks 383" of a DXT trace: say which rank that number is */
+		char own[32];
+		size_t l = strlen(e->msg);
+		bool named = false;
+		snprintf(own, sizeof(own), "rank %" PRIu32, want);
+		for (uint32_t r = 0; r < s->nranks; r++) {
+			const char *name = opstream_rank_name(s, r);
+			named |= !strncmp(name, "rank ", 5);
+			if (!strcmp(name, own)) {
+				snprintf(e->msg + l, sizeof(e->msg) - l,
+					 "; the trace's own '%s' is rank %" PRIu32, own, r);
+				return rc;
+			}
+		}
+		if (named)
+			snprintf(e->msg + l, sizeof(e->msg) - l,
+				 "; they are the trace's ranks with I/O, numbered in order: its own"
+				 " '%s' has none ('replay stat' lists both numbers)", own);
+	}
+	return rc;
 }
 
 void filter_release(struct filter *f)

@@ -95,4 +95,20 @@ PY
 rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
 "$REPLAY" run -m parallel -n 2 "${drop[@]}" --quiet -o "$tmp/n2.json" "$D/ior_hdf5_example.dxt.txt" "$tmp/tgt" >/dev/null
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert sorted(j["rank_name"] for j in d["runs"][0]["jobs"]) == ["rank 0", "rank 1"]' "$tmp/n2.json"
+# --ranks counts the ranks with I/O in the layer; where those carry other
+# numbers of their own (jlbez: only every sixth MPI rank wrote through
+# POSIX) a selection says which rank it took, and a number past the end
+# says which rank has it, if one does
+J="$D/jlbez_8a_benchmark_write_parallel.dxt.txt.gz"
+"$REPLAY" stat --ranks 1 "$J" 2> "$tmp/note.err" > /dev/null
+grep -qx "replay: note: --ranks counts the trace's ranks with I/O, 0 to 63, as 'replay stat' lists them: rank 1 is the trace's 'rank 6'" \
+    "$tmp/note.err" || fail "--ranks note: $(cat "$tmp/note.err")"
+"$REPLAY" run --dry-run --ranks 66 "$J" "$tmp/tgt" > /dev/null 2> "$tmp/r66.err" && fail "--ranks 66 accepted"
+grep -q "no rank 66 (the trace has 64 ranks, 0 to 63); the trace's own 'rank 66' is rank 11$" "$tmp/r66.err" \
+    || fail "--ranks 66: $(cat "$tmp/r66.err")"
+"$REPLAY" run --dry-run --ranks 383 "$J" "$tmp/tgt" > /dev/null 2> "$tmp/r383.err" && fail "--ranks 383 accepted"
+grep -q "its own 'rank 383' has none" "$tmp/r383.err" || fail "--ranks 383: $(cat "$tmp/r383.err")"
+# contiguous ranks: no note
+"$REPLAY" stat --ranks 1 "$D/ior_hdf5_example.dxt.txt" 2> "$tmp/nonote.err" > /dev/null
+[ ! -s "$tmp/nonote.err" ] || fail "a note where numbers agree: $(cat "$tmp/nonote.err")"
 echo "DXT from the command line: ok"
