@@ -259,9 +259,9 @@ int filter_build(struct filter *f, const struct opstream *s, const struct filter
 		filter_release(f);
 		return rerr_set(e, rc, "out of memory");
 	}
-	uint32_t want = ranklist_max(&o->ranks);
+	uint32_t want = o && o->ranks.n ? ranklist_max(&o->ranks) : 0;
 	rc = filter_end(f, s->nranks, e);
-	if (rc == -EINVAL && e && o->ranks.n && want >= s->nranks) {
+	if (rc == -EINVAL && e && o && o->ranks.n && want >= s->nranks) {
 		/* "--ranks 383" of a DXT trace: say which rank that number is */
 		char own[32];
 		size_t l = strlen(e->msg);
