@@ -624,6 +624,9 @@ static void print_setup(FILE *f, const struct report_info *ri, bool seq)
 		fprintf(f, "%s%s", i ? " " : "", ri->traces[i]);
 	fprintf(f, " (%s, %u rank%s)\n", ri->format ? ri->format : "?", ri->ranks,
 		ri->ranks == 1 ? "" : "s");
+	if (ri->trace_incomplete)       /* said on stderr too; the log keeps this */
+		fprintf(f, "             incomplete (%s: Darshan's DXT buffer filled up): later"
+			" operations were not recorded, and are not replayed\n", ri->trace_incomplete);
 	if (ri->workload && ri->workload[0])
 		fprintf(f, "workload:    %s\n", ri->workload);
 	fprintf(f, "mode:        %s, %u process%s", ri->mode, ri->processes,

@@ -34,8 +34,11 @@ grep -q "the trace is incomplete" "$tmp/err" || fail "convert: no warning"
 grep -q "the trace is incomplete" "$tmp/err" || fail "stat of the .ops: no warning"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["incomplete"] == "DXT_POSIX,DXT_MPIIO", d["incomplete"]' "$tmp/inc.json"
 mkdir "$tmp/tgt"
-"$REPLAY" run "${drop[@]}" --quiet -o "$tmp/inc-run.json" "$tmp/inc.ops" "$tmp/tgt" >/dev/null 2>"$tmp/err"
+"$REPLAY" run "${drop[@]}" --quiet -o "$tmp/inc-run.json" "$tmp/inc.ops" "$tmp/tgt" >"$tmp/inc-run.out" 2>"$tmp/err"
 grep -q "the trace is incomplete" "$tmp/err" || fail "run: no warning"
+# the summary (stdout: the batch log) says it under the trace line too
+grep -A1 '^trace: ' "$tmp/inc-run.out" | grep -q "^             incomplete (DXT_POSIX,DXT_MPIIO: Darshan's DXT buffer filled up)" \
+    || fail "run summary: $(head -3 "$tmp/inc-run.out")"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["options"]["trace_incomplete"] == "DXT_POSIX,DXT_MPIIO"' "$tmp/inc-run.json"
 "$REPLAY" run "${drop[@]}" --quiet -o "$tmp/ok-run.json" "$D/ior_hdf5_example.dxt.txt" "$tmp/tgt" >/dev/null
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["options"]["trace_incomplete"] is False' "$tmp/ok-run.json"
