@@ -46,6 +46,8 @@ struct optdef {
 
 extern const struct optdef opt_table[];
 extern const size_t opt_count;
+/* The long name of option id ("exclude"), NULL when none. */
+const char *opt_long_name(int id);
 
 #define OPT_MAX 48               /* options of one subcommand, at most    */
 

@@ -181,6 +181,10 @@ const char *opstream_rank_name(const struct opstream *s, uint32_t r);
 const char *opstream_rank_host(const struct opstream *s, uint32_t r);
 /* Value of an info key (copied into buf), NULL when absent. */
 const char *opstream_info(const struct opstream *s, const char *key, char *buf, size_t len);
+/* The one trace file the ops came from (copied into buf), for FILE:LINE;
+ * NULL when they came from several (a LANL directory, -ff files) or the
+ * stream does not say. */
+const char *opstream_source_file(const struct opstream *s, char *buf, size_t len);
 /* Hand a mapped stream to a sink: every path, then every op rank by rank
  * (what a sink writer would have been given).  0 or the sink's error. */
 int opstream_feed(const struct opstream *s, const struct ops_sink *sink);

@@ -143,7 +143,8 @@ struct convert_cli {
 	struct load_opts lo;
 	struct filter_opts fo;
 	const char *out, *to, *target;
-	const char *filter_opt;  /* the first filter option given, for --to ops */
+	const char *filter_opt;  /* the first filter option given (its long
+				    name), refused with --to ops */
 	int quiet;
 	unsigned iolog_version;
 };
@@ -156,8 +157,7 @@ static int convert_option(void *ctx, int id, const char *arg)
 		return -1;
 	if (f) {
 		if (!c->filter_opt)
-			c->filter_opt = id == OPT_INCLUDE ? "--include" : id == OPT_EXCLUDE ? "--exclude" :
-					id == OPT_RANKS ? "--ranks" : "--no-default-excludes";
+			c->filter_opt = opt_long_name(id);
 		return 0;
 	}
 	switch (id) {
@@ -202,7 +202,7 @@ int cmd_convert(int argc, char **argv)
 	iolog = !strcmp(to, "fio-iolog");
 	if (!iolog && cli.filter_opt) {
 		/* an .ops file holds the whole trace: run and stat filter it */
-		fprintf(stderr, "replay: convert: %s applies to --to fio-iolog only (an .ops file"
+		fprintf(stderr, "replay: convert: --%s applies to --to fio-iolog only (an .ops file"
 			" keeps every op: give it to run or stat)\n", cli.filter_opt);
 		goto usage;
 	}

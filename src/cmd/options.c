@@ -115,6 +115,14 @@ const struct optdef opt_table[] = {
 };
 const size_t opt_count = sizeof(opt_table) / sizeof(opt_table[0]);
 
+const char *opt_long_name(int id)
+{
+	for (size_t i = 0; i < opt_count; i++)
+		if (opt_table[i].id == id)
+			return opt_table[i].name;
+	return NULL;
+}
+
 void optparse_init(struct optparse *p, unsigned cmd, const char *cmdname, bool stop_at_operand)
 {
 	size_t nl = 0, ns = 0;

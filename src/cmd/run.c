@@ -469,10 +469,7 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 	report_agg_init(st->agg);
 	/* "FILE:LINE" only when the ops came from one file (an .ops names the
 	 * trace it was made of); else the examples name the rank */
-	char nsrc[32];
-	const char *ns = opstream_info(&st->s, "source_files", nsrc, sizeof(nsrc));
-	st->agg->mm_src = ns && !strcmp(ns, "1") ?
-		opstream_info(&st->s, "source", st->source, sizeof(st->source)) : NULL;
+	st->agg->mm_src = opstream_source_file(&st->s, st->source, sizeof(st->source));
 	if (st->plan.reused && !c->quiet)
 		fprintf(stderr, "replay: %zu processes for %u rank%s: ranks reused round-robin,"
 			" each reuse on its own copy of the files (%u copies)\n",

@@ -157,10 +157,7 @@ static int mpi_planned(void *ctx, const struct plan *p, const struct opstream *s
 	uint32_t *th = NULL;
 	m->plan = p;
 	m->s = s;
-	char nsrc[32];
-	const char *ns = opstream_info(s, "source_files", nsrc, sizeof(nsrc));
-	if (!ns || strcmp(ns, "1") ||
-	    !opstream_info(s, "source", m->trace_name, sizeof(m->trace_name)))
+	if (!opstream_source_file(s, m->trace_name, sizeof(m->trace_name)))
 		m->trace_name[0] = '\0';
 	m->owner = calloc(p->nprocs, sizeof(*m->owner));
 	m->local = calloc(p->nprocs, 1);

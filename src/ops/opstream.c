@@ -1125,6 +1125,13 @@ const char *opstream_rank_host(const struct opstream *s, uint32_t r)
 	return r < s->nranks ? s->strs + s->ranks[r].host : "";
 }
 
+const char *opstream_source_file(const struct opstream *s, char *buf, size_t len)
+{
+	char n[32];
+	const char *v = opstream_info(s, "source_files", n, sizeof(n));
+	return v && !strcmp(v, "1") ? opstream_info(s, "source", buf, len) : NULL;
+}
+
 const char *opstream_info(const struct opstream *s, const char *key, char *buf, size_t len)
 {
 	size_t klen = strlen(key);

@@ -6,6 +6,7 @@
  * data never lives there, and replaying them measures nothing about the
  * storage under test.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -218,19 +219,27 @@ int filter_end(struct filter *f, uint32_t nranks, struct rerr *e)
 	return 0;
 }
 
+/* The number rank r carries of its own, its name being "rank N" (DXT's MPI
+ * rank): true and *own; false for other names ("pid 8468"). */
+static bool own_rank_number(const struct opstream *s, uint32_t r, unsigned long long *own)
+{
+	const char *name = opstream_rank_name(s, r);
+	char *end;
+	if (strncmp(name, "rank ", 5) || !isdigit((unsigned char)name[5]))
+		return false;
+	*own = strtoull(name + 5, &end, 10);
+	return !*end;
+}
+
 void filter_note_rank_numbers(const struct filter *f, const struct opstream *s)
 {
 	const struct ranklist *rl = f->opts ? &f->opts->ranks : NULL;
 	if (!rl || !rl->n)
 		return;
 	for (uint32_t r = 0; r < s->nranks; r++) {
-		const char *name = opstream_rank_name(s, r);
-		char *end;
 		unsigned long long own;
-		if (!ranklist_has(rl, r) || strncmp(name, "rank ", 5))
-			continue;
-		own = strtoull(name + 5, &end, 10);
-		if (*end || own == r)
+		const char *name = opstream_rank_name(s, r);
+		if (!ranklist_has(rl, r) || !own_rank_number(s, r, &own) || own == r)
 			continue;
 		fprintf(stderr, "replay: note: --ranks counts the trace's ranks with I/O, 0 to %u,"
 			" as 'replay stat' lists them: rank %u is the trace's '%s'\n",
@@ -263,23 +272,23 @@ int filter_build(struct filter *f, const struct opstream *s, const struct filter
 	rc = filter_end(f, s->nranks, e);
 	if (rc == -EINVAL && e && o && o->ranks.n && want >= s->nranks) {
 		/* "--ranks 383" of a DXT trace: say which rank that number is */
-		char own[32];
 		size_t l = strlen(e->msg);
 		bool named = false;
-		snprintf(own, sizeof(own), "rank %" PRIu32, want);
 		for (uint32_t r = 0; r < s->nranks; r++) {
-			const char *name = opstream_rank_name(s, r);
-			named |= !strncmp(name, "rank ", 5);
-			if (!strcmp(name, own)) {
+			unsigned long long own;
+			if (!own_rank_number(s, r, &own))
+				continue;
+			named = true;
+			if (own == want) {
 				snprintf(e->msg + l, sizeof(e->msg) - l,
-					 "; the trace's own '%s' is rank %" PRIu32, own, r);
+					 "; the trace's own 'rank %" PRIu32 "' is rank %" PRIu32, want, r);
 				return rc;
 			}
 		}
 		if (named)
 			snprintf(e->msg + l, sizeof(e->msg) - l,
 				 "; they are the trace's ranks with I/O, numbered in order: its own"
-				 " '%s' has none ('replay stat' lists both numbers)", own);
+				 " 'rank %" PRIu32 "' has none ('replay stat' lists both numbers)", want);
 	}
 	return rc;
 }

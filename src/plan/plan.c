@@ -91,9 +91,9 @@ struct plan_dir {
 
 struct plan_priv {
 	/* parallel mode, -n not a multiple of the ranks: the last copy runs
-	 * the first part_k ranks only, and needs what the others would have
-	 * written in a whole copy: per file, its initial size for those ranks
-	 * alone (-1: not prepared), from an order pass over them */
+	 * the first ranks only (copy_limit), and needs what the others would
+	 * have written in a whole copy: per file, its initial size for those
+	 * ranks alone (-1: not prepared), from an order pass over them */
 	int64_t *part_size;
 	uint32_t part_copy;     /* that copy (part_size != NULL)          */
 	char space_note[1024];  /* --dry-run: check_space's refusal, told */
@@ -1106,18 +1106,32 @@ out:
  * dependencies); without that order, one rank makes it, another uses it:
  * it is made beforehand and the maker's mkdir finds it (EEXIST is done).
  */
+/* What an order pass says of file i (over all its spellings): whether it
+ * existed before the trace, with *size raised to its initial size;
+ * *created (may be NULL) whether a replayed rank created it. */
+static bool file_existed(const struct plan *p, const struct order *ord, size_t i,
+			 uint64_t *size, bool *created)
+{
+	bool existed = false;
+	FOR_PATHS_OF(p, i, id) {
+		const struct pstate *ps = &ord->paths[id];
+		if (created && (ps->bits & PS_CREATED))
+			*created = true;
+		if (!(ps->bits & PS_EXISTED))
+			continue;
+		existed = true;
+		if (ps->size0 > *size)
+			*size = ps->size0;
+	}
+	return existed;
+}
+
 static void decide_prepare(struct plan *p, size_t i, const struct facc *a)
 {
 	struct plan_file *f = &p->files[i];
-	bool existed = false, created = false;
+	bool created = false;
 	uint64_t size = 0;
-	FOR_PATHS_OF(p, i, id) {
-		const struct pstate *ps = &p->ord.paths[id];
-		existed |= (ps->bits & PS_EXISTED) != 0;
-		created |= (ps->bits & PS_CREATED) != 0;
-		if ((ps->bits & PS_EXISTED) && ps->size0 > size)
-			size = ps->size0;
-	}
+	bool existed = file_existed(p, &p->ord, i, &size, &created);
 	if (p->sequential) {
 		for (uint32_t r = 0; r < p->nranks_used; r++) {
 			const struct rank_prep *rp = &p->ord.alone[r];
@@ -1508,16 +1522,8 @@ static int plan_partial(struct plan *p, const struct opstream *s, struct rerr *e
 	p->priv->part_copy = p->ncopies - 1;
 	for (size_t i = 0; i < p->nfiles; i++) {
 		const struct plan_file *f = &p->files[i];
-		bool existed = f->prepare;
 		uint64_t size = f->prepare ? f->prep_size : 0;
-		FOR_PATHS_OF(p, i, id) {
-			const struct pstate *ps = &ord.paths[id];
-			if (!(ps->bits & PS_EXISTED))
-				continue;
-			existed = true;
-			if (ps->size0 > size)
-				size = ps->size0;
-		}
+		bool existed = file_existed(p, &ord, i, &size, NULL) || f->prepare;
 		p->priv->part_size[i] = existed && !f->is_dir ? (int64_t)size : -1;
 	}
 	order_release(&ord);

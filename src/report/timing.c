@@ -149,22 +149,19 @@ void report_timing_print(FILE *f, const struct report_info *ri, const struct rep
 	if (!a->lag.n) {
 		fprintf(f, "timing:      %s%s\n", mode, !strcmp(mode, "afap") ?
 			" (each op as soon as the one before returned: no schedule, no lag)" : "");
-	} else if (!a->sched_sum) {
-		fprintf(f, "timing:      %s, speed %g: lag p50 %s, p99 %s, max %s over %llu ops;"
-			" drift - (no rank ran to its end)\n", mode, ri->speed > 0 ? ri->speed : 1.0,
+	} else {
+		fprintf(f, "timing:      %s, speed %g: lag p50 %s, p99 %s, max %s over %llu ops;",
+			mode, ri->speed > 0 ? ri->speed : 1.0,
 			fmt_ns(b1, sizeof(b1), (double)hist_percentile(&a->lag, 50)),
 			fmt_ns(b2, sizeof(b2), (double)hist_percentile(&a->lag, 99)),
 			fmt_ns(b3, sizeof(b3), (double)a->lag.max), (unsigned long long)a->lag.n);
-	} else {
-		fprintf(f, "timing:      %s, speed %g: lag p50 %s, p99 %s, max %s over %llu ops;"
-			" drift %+.3f %% (%s over %s scheduled; worst rank %+.3f %%)\n", mode,
-			ri->speed > 0 ? ri->speed : 1.0,
-			fmt_ns(b1, sizeof(b1), (double)hist_percentile(&a->lag, 50)),
-			fmt_ns(b2, sizeof(b2), (double)hist_percentile(&a->lag, 99)),
-			fmt_ns(b3, sizeof(b3), (double)a->lag.max), (unsigned long long)a->lag.n,
-			report_drift_pct(a->drift_sum, a->sched_sum),
-			fmt_ns(b4, sizeof(b4), (double)a->drift_sum),
-			fmt_ns(b5, sizeof(b5), (double)a->sched_sum), a->drift_max_pct);
+		if (!a->sched_sum)      /* no rank reached its end: no span to compare */
+			fputs(" drift - (no rank ran to its end)\n", f);
+		else
+			fprintf(f, " drift %+.3f %% (%s over %s scheduled; worst rank %+.3f %%)\n",
+				report_drift_pct(a->drift_sum, a->sched_sum),
+				fmt_ns(b4, sizeof(b4), (double)a->drift_sum),
+				fmt_ns(b5, sizeof(b5), (double)a->sched_sum), a->drift_max_pct);
 	}
 	const struct traced_times *t = ri->traced;
 	if (!t || !t->have_dur)

@@ -70,6 +70,25 @@ for sig in INT TERM HUP; do
         "$tmp/$sig.json" > /dev/null \
         || fail "SIG$sig: times of a stopped run: $(jq -c '.runs[0] | {completion_ns, io_ns, flush_ns, jobs: [.jobs[] | {status, completion_ns, io_ns, flush_ns, bw: .write.bw_bytes}]}' "$tmp/$sig.json")"
 done
+# a stopped think-timed run: lag was measured, but no rank reached its end,
+# so there is no drift to give (it said "+0.000 % (0 ns over 0 ns scheduled)")
+tgt="$tmp/target-think-$$"
+mkdir "$tgt"
+"$REPLAY" run -n 2 --timing think --no-drop-caches -o "$tmp/think.json" "$tmp/long.txt" "$tgt" \
+    > "$tmp/think.out" 2> "$tmp/think.err" &
+pid=$!
+wait_workers "$pid" 2
+sleep 0.5
+kill -TERM "$pid"
+set +e
+wait "$pid"; rc=$?
+set -e
+[ "$rc" = 143 ] || fail "think: exit $rc, want 143"
+grep -q "^timing:      think, .*; drift - (no rank ran to its end)$" "$tmp/think.out" \
+    || fail "think: timing line: $(grep '^timing' "$tmp/think.out")"
+jq -e '.timing.drift == null and .timing.lag.ops > 0' "$tmp/think.json" > /dev/null \
+    || fail "think: json: $(jq -c .timing "$tmp/think.json")"
+[ -z "$(ls -A "$tgt")" ] || fail "think: files left: $(find "$tgt")"
 # under nohup (SIGHUP ignored when replay starts) a hangup changes nothing:
 # the parent and its workers run on, until a SIGTERM stops them
 tgt="$tmp/target-nohup-$$"
