@@ -1357,18 +1357,56 @@ static void fake_tool(const char *script)
 	setenv("PATH", bindir, 1);
 }
 
+/* A copy of a real log in dir, its format version string set to ver
+ * (same name): a version replay does not decode goes to the tool. */
+static void log_as_version(const char *src, const char *ver, char *out, size_t len)
+{
+	char cmd[1600];
+
+	snprintf(out, len, "%s/%s", dir, strrchr(src, '/') + 1);
+	snprintf(cmd, sizeof(cmd), "{ printf '%s\\0\\0\\0\\0'; tail -c +9 '%s'; } > '%s'", ver,
+		 src, out);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Both loads' ops, record for record. */
+static void assert_same_ops(const char *x, const char *y)
+{
+	struct opstream a, b;
+	char ref[512];
+
+	load(x, NULL, &b);
+	snprintf(ref, sizeof(ref), "%s/b.ops", dir);
+	opstream_close(&b);
+	assert_int_equal(rename(ops_path, ref), 0);
+	assert_int_equal(opstream_open(&b, ref, NULL), 0);
+	load(y, NULL, &a);
+	assert_int_equal(a.nops, b.nops);
+	assert_memory_equal(a.ops, b.ops, a.nops * sizeof(struct op));
+	opstream_close(&a);
+	opstream_close(&b);
+	unlink(ref);
+}
+
 static void t_darshan_log(void **st)
 {
 	(void)st;
-	struct opstream a, b;
+	struct opstream a;
 	struct rerr e;
-	char ref[512];
+	char newer[512], newer2[512];
 
+	log_as_version(FIX "ior_hdf5_example.darshan", "3.51", newer, sizeof(newer));
+	log_as_version(FIX "mpi-io-test-x86_64-3.1.6.darshan", "3.51", newer2, sizeof(newer2));
 	old_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	/* no tool on PATH: the tool and the text route are named */
+	/* no tool on PATH: replay reads the log itself, as the tool would */
 	setenv("PATH", "/nonexistent", 1);
-	assert_int_equal(load_rc(FIX "ior_hdf5_example.darshan", NULL, &e), -ENOENT);
-	assert_non_null(strstr(e.msg, "binary Darshan log"));
+	assert_same_ops(FIX "ior_hdf5_example.darshan", FIX "ior_hdf5_example.dxt.txt");
+	assert_same_ops(FIX "mpi-io-test-x86_64-3.1.6.darshan", FIX "mpi-io-test-x86_64-3.1.6.dxt.txt");
+	assert_same_ops(FIX "mpi_io_test_with_dxt.darshan", FIX "mpi_io_test_with_dxt.dxt.txt");
+
+	/* a format version replay does not read: the tool, which is not there */
+	assert_int_equal(load_rc(newer, NULL, &e), -ENOENT);
+	assert_non_null(strstr(e.msg, "binary Darshan log of format version '3.51'"));
 	assert_non_null(strstr(e.msg, "'darshan-dxt-parser' is not on PATH"));
 	assert_non_null(strstr(e.msg, "darshan-dxt-parser --show-incomplete"));
 
@@ -1379,20 +1417,12 @@ static void t_darshan_log(void **st)
 		  "[ \"$1\" = --show-incomplete ] || { echo 'Usage: fake [options] <filename>' >&2; exit 1; }\n"
 		  "case \"$2\" in *ior_hdf5_example.darshan) exec /bin/cat " FIX "ior_hdf5_example.dxt.txt;; esac\n"
 		  "echo \"Error: unable to open $2\" >&2; exit 255\n");
-	load(FIX "ior_hdf5_example.darshan", NULL, &b);
-	snprintf(ref, sizeof(ref), "%s/b.ops", dir);
-	opstream_close(&b);
-	assert_int_equal(rename(ops_path, ref), 0);
-	assert_int_equal(opstream_open(&b, ref, NULL), 0);
-	load(FIX "ior_hdf5_example.dxt.txt", NULL, &a);
-	assert_int_equal(a.nops, b.nops);
-	assert_memory_equal(a.ops, b.ops, a.nops * sizeof(struct op));
-	opstream_close(&a);
-	opstream_close(&b);
-	unlink(ref);
+	assert_same_ops(newer, FIX "ior_hdf5_example.dxt.txt");
+	/* a log of a version replay reads is not given to the tool */
+	assert_same_ops(FIX "mpi-io-test-x86_64-3.1.6.darshan", FIX "mpi-io-test-x86_64-3.1.6.dxt.txt");
 
 	/* the tool fails: exit status and its first stderr line */
-	assert_int_equal(load_rc(FIX "mpi-io-test-x86_64-3.1.6.darshan", NULL, &e), -EIO);
+	assert_int_equal(load_rc(newer2, NULL, &e), -EIO);
 	assert_non_null(strstr(e.msg, "'darshan-dxt-parser' failed reading"));
 	assert_non_null(strstr(e.msg, "(exit status 255): Error: unable to open"));
 	assert_int_equal(access(ops_path, F_OK), -1);
@@ -1401,16 +1431,37 @@ static void t_darshan_log(void **st)
 	fake_tool("#!/bin/sh\n"
 		  "[ $# -eq 1 ] || { echo \"Usage: $0 <filename>\" >&2; exit 1; }\n"
 		  "exec /bin/cat " FIX "parser-versions/mpi-io-test-x86_64-3.1.6.util-3.1.8.dxt.txt\n");
-	load(FIX "mpi-io-test-x86_64-3.1.6.darshan", NULL, &a);
+	load(newer2, NULL, &a);
 	assert_int_equal(a.nops, 16);
 	opstream_close(&a);
 
 	/* killed half-way */
 	fake_tool("#!/bin/sh\nhead -n 90 " FIX "ior_hdf5_example.dxt.txt\nkill -9 $$\n");
-	assert_int_not_equal(load_rc(FIX "ior_hdf5_example.darshan", NULL, &e), 0);
+	assert_int_not_equal(load_rc(newer, NULL, &e), 0);
 	assert_non_null(strstr(e.msg, "killed by signal 9"));
 	setenv("PATH", old_path, 1);
 	free(old_path);
+	unlink(newer);
+	unlink(newer2);
+}
+
+/* replay's own reader of a binary log: a log cut short is an error naming
+ * the log and why, as a failed tool is (no ops file left) */
+static void t_darshan_log_bad(void **st)
+{
+	(void)st;
+	struct rerr e;
+	char cut[512], cmd[1200];
+
+	snprintf(cut, sizeof(cut), "%s/cut.darshan", dir);
+	snprintf(cmd, sizeof(cmd), "head -c 2000 '%s' > '%s'", FIX "mpi_io_test_with_dxt.darshan", cut);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(load_rc(cut, NULL, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "cut.darshan: cannot read this Darshan log: a region runs past"
+				      " the end of the log"));
+	assert_non_null(strstr(e.msg, "truncated"));
+	assert_int_equal(access(ops_path, F_OK), -1);
+	unlink(cut);
 }
 
 /* ---- detection --------------------------------------------------------------------- */
@@ -1479,6 +1530,7 @@ int main(void)
 		cmocka_unit_test(t_columns),
 		cmocka_unit_test(t_gzip_broken),
 		cmocka_unit_test(t_darshan_log),
+		cmocka_unit_test(t_darshan_log_bad),
 		cmocka_unit_test(t_detect),
 		cmocka_unit_test(t_spilled_runs),
 		cmocka_unit_test(t_pass2),

@@ -9,16 +9,18 @@
  * replay-ops(5).
  *
  * Input (dxt_input.c): a file is read as it is, through a `gzip -dc` child
- * when it starts with gzip's magic, or through a `darshan-dxt-parser
- * --show-incomplete` child when it is a binary Darshan log.  Children's
- * output is streamed; their failure (exit status, first line of stderr) is
- * reported as an error of the trace.
+ * when it starts with gzip's magic, and a binary Darshan log through a
+ * child of ours printing it as the tool would (darshan_log.c; format
+ * versions 3.10 to 3.41) or, for another version, a `darshan-dxt-parser
+ * --show-incomplete` child.  Children's output is streamed; their failure
+ * (exit status, first line of stderr) is reported as an error of the trace.
  */
 #ifndef REPLAY_DXT_H
 #define REPLAY_DXT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include "ops/opstream.h"
 #include "util/util.h"
@@ -50,7 +52,20 @@ int trace_gunzip_head(const char *path, char *buf, size_t cap, size_t *n, struct
 /* Does head start like a binary Darshan log (version string, magic)? */
 int dxt_is_darshan_log(const char *head, size_t n);
 
-enum dxt_source { DXT_SRC_TEXT, DXT_SRC_GZIP, DXT_SRC_DARSHAN };
+/* The minor number of a binary Darshan log's format version when replay
+ * reads that version itself (10, 20, 21, 41: 3.10 to 3.41, the versions
+ * that can hold DXT), else 0. */
+int darshan_log_version(const char *head, size_t n);
+/* Write to out the text `darshan-dxt-parser --show-incomplete` prints for
+ * the binary Darshan log open on fd (darshan-util 3.5.0's, less the Lustre
+ * stripe layouts and OST columns); 0, or -1 with a one-line reason in why
+ * (darshan_log.c). */
+int darshan_log_print(int fd, FILE *out, char *why, size_t whylen);
+
+/* TEXT: the file itself; GZIP: a `gzip -dc` child; DARSHAN: a
+ * darshan-dxt-parser child; NATIVE: a child of ours running
+ * darshan_log_print. */
+enum dxt_source { DXT_SRC_TEXT, DXT_SRC_GZIP, DXT_SRC_DARSHAN, DXT_SRC_NATIVE };
 
 struct dxt_input {
 	const char *path;       /* as given                                  */
@@ -62,6 +77,7 @@ struct dxt_input {
 	pid_t pid;              /* child, 0 none                             */
 	int show_incomplete;    /* darshan-dxt-parser was given the flag     */
 	uint64_t bytes;         /* bytes of text read so far                 */
+	char version[9];        /* a binary log's format version ("3.00")    */
 };
 
 /* Open path for reading text lines. -errno with e. */

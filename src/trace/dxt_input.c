@@ -5,6 +5,11 @@
  * nothing is decompressed or converted to disk first) and their stderr into
  * an unlinked temporary file, whose first line explains a failure.
  *
+ * A binary log of a format version replay decodes itself (3.10 to 3.41:
+ * every version that can hold DXT; darshan_log.c) is printed by a forked
+ * child of ours, into the same pipe, so darshan-util is not needed; the
+ * tool is run only for a version replay does not know.
+ *
  * darshan-dxt-parser: from 3.3.0 on it takes --show-incomplete (without
  * it, a log whose DXT buffer filled up is an error, exit 255); 3.2.x and
  * older take exactly one argument and print such logs with a warning
@@ -188,7 +193,68 @@ static void child_release(struct dxt_input *in)
 
 static const char *tool_name(const struct dxt_input *in)
 {
-	return in->src == DXT_SRC_GZIP ? "gzip" : DXT_PARSER_TOOL;
+	return in->src == DXT_SRC_GZIP ? "gzip"
+	       : in->src == DXT_SRC_NATIVE ? "replay's Darshan log reader" : DXT_PARSER_TOOL;
+}
+
+/* A child of ours printing the log's text into a pipe (darshan_log.c):
+ * its reason for failing goes to the stderr file, as a tool's would. */
+static int start_native(struct dxt_input *in, struct rerr *e)
+{
+	char tmpl[4096];
+	const char *td = getenv("TMPDIR");
+	int p[2], logfd;
+
+	logfd = open(in->path, O_RDONLY | O_CLOEXEC);
+	if (logfd < 0)
+		return rerr_set(e, -errno, "cannot open '%s': %s", in->path, strerror(errno));
+	snprintf(tmpl, sizeof(tmpl), "%s/replay-child-XXXXXX", td && *td ? td : "/tmp");
+	in->errfd = tmpfile_make(tmpl, 0, false);      /* unlinked at once */
+	if (in->errfd < 0 || pipe2(p, O_CLOEXEC) < 0) {
+		int rc = -errno;
+		close(logfd);
+		return rerr_set(e, rc, "cannot read '%s': %s", in->path, strerror(-rc));
+	}
+	fflush(NULL);
+	in->pid = fork();
+	if (in->pid == 0) {
+		static char buf[1 << 16];
+		char why[1024];
+		sigset_t none;
+
+		signal(SIGPIPE, SIG_DFL);       /* the reader stopped: just end */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(p[0]);
+		FILE *out = fdopen(p[1], "w");
+		if (!out)
+			_exit(2);
+		setvbuf(out, buf, _IOFBF, sizeof(buf));
+		int rc = darshan_log_print(logfd, out, why, sizeof(why));
+		if (fflush(out) && !rc)
+			rc = -1, snprintf(why, sizeof(why), "cannot write: %s", strerror(errno));
+		if (rc)
+			dprintf(in->errfd, "%s\n", why);
+		_exit(rc ? 1 : 0);
+	}
+	int fe = errno;
+	close(p[1]);
+	close(logfd);
+	if (in->pid < 0) {
+		close(p[0]);
+		in->pid = 0;
+		return rerr_set(e, -fe, "cannot start a process to read '%s': %s", in->path,
+				strerror(fe));
+	}
+	in->outfd = p[0];
+	int rc = lr_fdopen(&in->lr, in->outfd, in->path);
+	if (rc < 0)
+		return rerr_set(e, rc, "out of memory");
+	in->lr_open = 1;
+	return 0;
 }
 
 static int start_child(struct dxt_input *in, struct rerr *e)
@@ -203,10 +269,12 @@ static int start_child(struct dxt_input *in, struct rerr *e)
 			return rerr_set(e, -ENOENT, "cannot read '%s': it is gzip-compressed and"
 					" 'gzip' is not on PATH", in->path);
 		return rerr_set(e, -ENOENT,
-				"'%s' is a binary Darshan log and '" DXT_PARSER_TOOL "' is not on"
-				" PATH: install darshan-util, or on a machine that has it run '"
+				"'%s' is a binary Darshan log of format version '%s', which"
+				" replay does not read itself (it reads 3.10 to 3.41), and '"
+				DXT_PARSER_TOOL "' is not on PATH: install a darshan-util that"
+				" knows that version, or on a machine that has it run '"
 				DXT_PARSER_TOOL " --show-incomplete %s > %s.txt' and give replay"
-				" the text", in->path, in->path, in->path);
+				" the text", in->path, in->version, in->path, in->path);
 	}
 	argv[n++] = exe;
 	if (in->src == DXT_SRC_GZIP) {
@@ -258,6 +326,15 @@ int dxt_input_open(struct dxt_input *in, const char *path, struct rerr *e)
 		in->lr_open = 1;
 		return 0;
 	}
+	if (in->src == DXT_SRC_DARSHAN && darshan_log_version(head, (size_t)n)) {
+		in->src = DXT_SRC_NATIVE;
+		rc = start_native(in, e);
+		if (rc < 0)
+			child_release(in);
+		return rc;
+	}
+	if (in->src == DXT_SRC_DARSHAN)
+		snprintf(in->version, sizeof(in->version), "%.8s", head);
 	in->show_incomplete = in->src == DXT_SRC_DARSHAN;
 	rc = start_child(in, e);
 	if (rc < 0)
@@ -278,6 +355,13 @@ static int child_done(struct dxt_input *in, struct rerr *e)
 	child_stderr(in, first, sizeof(first));
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 0;
+	if (in->src == DXT_SRC_NATIVE) {
+		if (WIFSIGNALED(st))
+			return rerr_set(e, -EIO, "%s: replay's Darshan log reader was killed by"
+					" signal %d", in->path, WTERMSIG(st));
+		return rerr_set(e, -EINVAL, "%s: cannot read this Darshan log: %s", in->path,
+				first[0] ? first : "(no reason given)");
+	}
 	/* an old darshan-dxt-parser (<= 3.2) knows no --show-incomplete */
 	if (in->src == DXT_SRC_DARSHAN && in->show_incomplete && in->bytes == 0 &&
 	    WIFEXITED(st) && WEXITSTATUS(st) == 1 && !strncmp(first, "Usage:", 6))

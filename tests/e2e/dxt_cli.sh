@@ -2,9 +2,10 @@
 # dxt_cli: the DXT support seen from the command line: detection, the
 # incomplete-trace warning (stat, convert, run, and the run's JSON),
 # errors that say why (no DXT, a dump cut by the parser, an unknown layer),
-# a .darshan log through a FAKE darshan-dxt-parser put on PATH by this test
-# (Darshan is not packaged in Debian; the fake prints the dump the real
-# 3.5.0 parser made from that very log), synthesized opens in `dump`,
+# a .darshan log of a format version replay does not decode through a FAKE
+# darshan-dxt-parser put on PATH by this test (Darshan is not packaged in
+# Debian; the fake prints the dump the real 3.5.0 parser made from that very
+# log), synthesized opens in `dump`,
 # hosts kept through an .ops file, and -n taking the lowest ranks.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
@@ -55,9 +56,15 @@ expect_fail 2 "invalid DXT layer 'both'" "$REPLAY" run --dxt-layer both "$D/ior_
 expect_fail 2 "invalid DXT layer" "$REPLAY" dump --dxt-layer x "$D/ior_hdf5_example.dxt.txt"
 expect_fail 2 "invalid DXT layer" "$REPLAY" convert --dxt-layer x "$D/ior_hdf5_example.dxt.txt" -o "$tmp/x.ops"
 
-# -- a binary log: the tool as a child -----------------------------------------
-log=$D/ior_hdf5_example.darshan
-expect_fail 1 "binary Darshan log and 'darshan-dxt-parser' is not on PATH.*darshan-dxt-parser --show-incomplete" \
+# -- a binary log of a format version replay does not read: the tool as a child
+# (replay reads 3.10 to 3.41 itself: tests/e2e/dxt_binary.sh; these copies
+# claim a newer version, 3.51)
+as351() { { printf '3.51\0\0\0\0'; tail -c +9 "$1"; } >"$tmp/$(basename "$1")"; }
+as351 "$D/ior_hdf5_example.darshan"
+as351 "$D/mpi_io_test_with_dxt.darshan"
+as351 "$D/mpi-io-test-x86_64-3.1.6.darshan"
+log=$tmp/ior_hdf5_example.darshan
+expect_fail 1 "binary Darshan log of format version '3.51', which replay does not read itself.*'darshan-dxt-parser' is not on PATH.*darshan-dxt-parser --show-incomplete" \
 	env PATH=/nonexistent "$REPLAY" stat "$log"
 mkdir "$tmp/bin"
 cat >"$tmp/bin/darshan-dxt-parser" <<FAKE
@@ -75,9 +82,13 @@ chmod +x "$tmp/bin/darshan-dxt-parser"
 PATH=$tmp/bin:$PATH "$REPLAY" dump "$log" >"$tmp/bin.dump"
 "$REPLAY" dump "$D/ior_hdf5_example.dxt.txt" >"$tmp/txt.dump"
 cmp -s "$tmp/bin.dump" "$tmp/txt.dump" || fail "the .darshan route gives other ops than the text"
-PATH=$tmp/bin:$PATH "$REPLAY" stat --json "$D/mpi_io_test_with_dxt.darshan" >/dev/null
+PATH=$tmp/bin:$PATH "$REPLAY" stat --json "$tmp/mpi_io_test_with_dxt.darshan" >/dev/null
 expect_fail 1 "'darshan-dxt-parser' failed reading '.*mpi-io-test-x86_64-3.1.6.darshan' \(exit status 255\): Error: failed to open" \
-	env PATH="$tmp/bin:$PATH" "$REPLAY" stat "$D/mpi-io-test-x86_64-3.1.6.darshan"
+	env PATH="$tmp/bin:$PATH" "$REPLAY" stat "$tmp/mpi-io-test-x86_64-3.1.6.darshan"
+# a version replay reads never goes to the tool (the fake fails on this one)
+PATH=$tmp/bin:$PATH "$REPLAY" dump "$D/mpi-io-test-x86_64-3.1.6.darshan" >"$tmp/own.dump"
+"$REPLAY" dump "$D/mpi-io-test-x86_64-3.1.6.dxt.txt" | cmp -s - "$tmp/own.dump" ||
+	fail "a 3.10 log with a tool on PATH: not read by replay itself"
 
 # -- dump marks what the reader made up ------------------------------------------
 grep -q '^0 0 0 open 0 - - 3 oflags=0x42,mode=0644,synth,line=75 /global/cscratch1/sd/ssnyder/test123.h5$' \
