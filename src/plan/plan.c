@@ -1830,6 +1830,24 @@ static int prepare_copy(struct plan *p, uint32_t k, int64_t only_rank,
 		if (!f.prepare || f.is_dir || !file_in_copy(p, i, k) ||
 		    (pv->fstate[(size_t)k * p->nfiles + i] & ST_REUSE))
 			continue;
+		/* a partial last copy prepares what a rank outside it made in a
+		 * directory that rank made too: the directories come first
+		 * (beneath the copy's root, which cleanup removes whole) */
+		if (pv->part_size && k == pv->part_copy && !p->files[i].prepare) {
+			for (const char *c = f.rel; (c = strchr(c, '/')); c++) {
+				char anc[PATH_MAX];
+				size_t len = (size_t)(c - f.rel);
+				if (len >= sizeof anc)
+					break;
+				memcpy(anc, f.rel, len);
+				anc[len] = '\0';
+				rc = mkdir_beneath(p, k, anc);
+				if (rc < 0)
+					return rerr_set(e, rc, "cannot create directory '%s': %s",
+							show(p, k, anc, shown, sizeof shown),
+							rc == -ENOTDIR ? "a file is in the way" : strerror(-rc));
+			}
+		}
 		rc = write_file(p, k, &f, pat, e);
 		if (rc)
 			return rc;
