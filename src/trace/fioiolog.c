@@ -35,6 +35,7 @@
  * dot files), renamed into place once every one is complete.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,7 @@ struct xport {
 	struct rank_state st;
 	struct fio_export_stats *stats;
 	struct rerr *e;
+	uint8_t *isdir;         /* per path: the trace shows it is a directory */
 };
 
 static int handle_set(struct rank_state *st, uint32_t h, uint32_t file)
@@ -208,6 +210,8 @@ static int open_name(struct xport *x, const struct op *o, const char **name)
 {
 	if (o->oflags & (LX_O_DIRECTORY | LX_O_PATH))
 		return 1;
+	if (o->file < x->s->npaths && x->isdir[o->file])
+		return 1;       /* opened without O_DIRECTORY (sqlite fsyncs its dir so) */
 	return name_of(x, o->file, name);
 }
 
@@ -415,6 +419,59 @@ static int write_rank(struct xport *x, const char *dir, uint32_t r, char **tmp)
 	return ret;
 }
 
+static int cmp_path_idx(const void *a, const void *b, void *arg)
+{
+	const struct opstream *s = arg;
+	return strcmp(opstream_path(s, *(const uint32_t *)a), opstream_path(s, *(const uint32_t *)b));
+}
+
+/* The paths the trace shows are directories, whatever flags they were
+ * opened with: one that another path lies beneath, one made by mkdir, one
+ * a traced stat found to be a directory.  0 or -ENOMEM. */
+static int known_dirs(const struct opstream *s, uint8_t *isdir)
+{
+	uint32_t n = s->npaths, *v = malloc((n ? n : 1) * sizeof(*v));
+	char pre[PATH_MAX + 1];
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = i;
+	qsort_r(v, n, sizeof(*v), cmp_path_idx, (void *)s);
+	for (uint32_t i = 0; i < n; i++) {
+		const char *p = opstream_path(s, v[i]);
+		size_t l = strlen(p);
+		if (!l || l >= PATH_MAX)
+			continue;
+		memcpy(pre, p, l);
+		pre[l] = '/';
+		pre[l + 1] = 0;
+		/* the first path not below pre+"/": its own descendants sort
+		 * right after pre+"/", so a binary search finds one */
+		uint32_t lo = i + 1, hi = n;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (strcmp(opstream_path(s, v[mid]), pre) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < n && !strncmp(opstream_path(s, v[lo]), pre, l + 1))
+			isdir[v[i]] = 1;
+	}
+	free(v);
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		uint64_t m;
+		const struct op *ops = opstream_rank_ops(s, r, &m);
+		for (uint64_t i = 0; i < m; i++)
+			if (ops[i].file < n && ops[i].result >= 0 &&
+			    (ops[i].kind == OP_MKDIR ||
+			     (ops[i].kind == OP_STAT && (ops[i].flags & OPF_STAT_DIR))))
+				isdir[ops[i].file] = 1;
+	}
+	return 0;
+}
+
 int fio_iolog_export(const struct opstream *s, const char *dir, const struct fio_export_opts *o,
 		     struct fio_export_stats *stats, struct rerr *e)
 {
@@ -443,8 +500,10 @@ int fio_iolog_export(const struct opstream *s, const char *dir, const struct fio
 	st->opens = calloc(s->npaths ? s->npaths : 1, sizeof(*st->opens));
 	st->names = calloc(s->npaths ? s->npaths : 1, sizeof(*st->names));
 	st->root = calloc(s->npaths ? s->npaths : 1, 1);
+	x.isdir = calloc(s->npaths ? s->npaths : 1, 1);
 	tmp = calloc(nranks, sizeof(*tmp));
-	if (!st->opens || !st->names || !st->root || !tmp) {
+	if (!st->opens || !st->names || !st->root || !x.isdir || !tmp ||
+	    known_dirs(s, x.isdir) < 0) {
 		ret = rerr_set(e, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -485,6 +544,7 @@ out:
 	free(st->root);
 	free(st->opens);
 	free(st->handle_file);
+	free(x.isdir);
 	return ret;
 }
 
