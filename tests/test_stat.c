@@ -367,6 +367,35 @@ static void test_empty(void **state)
 }
 
 
+/* A rename's new name is a file its rank made: rsync writes .f.XXXX and
+ * renames it to f, whose only other ops are failed probes; f was counted
+ * "only in failed calls" (or left out when it had no other op). */
+static void test_rename_target(void **state)
+{
+	(void)state;
+	struct tb t;
+	tb_start(&t, "rename", 2, 3);
+	tb_op(&t, 0, OP_STAT, 1, 0, 0, -2);          /* the final name does not exist yet */
+	tb_op(&t, 0, OP_OPEN, 0, 0, 0, 3);
+	tb_op(&t, 0, OP_WRITE, 0, 0, 100, 100);
+	struct op rn = { .kind = OP_RENAME, .file = t.file[0], .aux = t.file[1],
+			 .handle = OP_NOHANDLE, .result = 0 };
+	tb_add(&t, 0, &rn);
+	struct op ln = { .kind = OP_LINK, .file = t.file[1], .aux = t.file[2],
+			 .handle = OP_NOHANDLE, .result = 0 };
+	tb_add(&t, 1, &ln);                            /* f2: no op but this link */
+	tb_finish(&t);
+	assert_int_equal(t.r.nfiles, 3);
+	assert_int_equal(t.r.files_failed, 0);
+	assert_int_equal(t.r.files_shared, 1);         /* f1: renamed to by 0, linked by 1 */
+	assert_string_equal(t.r.files[1].path, "/data/f1");
+	assert_int_equal(t.r.files[1].nranks, 2);
+	assert_int_equal(t.r.files[1].ops, 3);
+	assert_string_equal(t.r.files[2].path, "/data/f2");
+	assert_int_equal(t.r.files[2].nranks, 1);
+	tb_end(&t);
+}
+
 /* ---- Darshan's buckets, (file, rank) counts, hosts, OST sets --------- */
 
 static void test_darshan_buckets(void **state)
@@ -1109,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved_streams),
 		cmocka_unit_test(test_bytes_and_files),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_rename_target),
 		cmocka_unit_test(test_darshan_buckets),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_hh_exact),

@@ -578,6 +578,21 @@ int stat_acc_op(struct stat_acc *a, uint32_t rank, const struct op *op)
 	    (rc = kmap_get_at(&a->pairs, rank, file, a->pair_hint, &pair)) < 0)
 		return rc;
 	count_op(a, k, rank, file, op, pair);
+	if (op_has_path2(k) && op->result >= 0 && op->aux != OP_NOFILE) {
+		/* a rename's or link's new name is a file the rank made (rsync's
+		 * final names: else only their failed probes would name them) */
+		struct kent *p2 = NULL;
+		uint32_t to = (uint32_t)op->aux;
+		if (room((void **)&a->files, &a->nfiles, &a->capfiles, to, sizeof(*a->files)) < 0)
+			return -ENOMEM;
+		if ((rc = kmap_get_at(&a->pairs, rank, to, a->pair_hint, &p2)) < 0)
+			return rc;
+		a->files[to].ops++;
+		if (p2 && !p2->ok) {
+			p2->ok = 1;
+			a->files[to].nranks++;
+		}
+	}
 	if (op_is_data(k))
 		return data_op(a, k, rank, file, op, pair);
 	if (k == OP_AWAIT) {
