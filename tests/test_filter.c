@@ -188,6 +188,63 @@ static void test_two_paths(void **state)
 	opstream_close(&s);
 }
 
+/* run -n fewer than the kept ranks: filter_limit cuts the filter to the
+ * first n, and its counts (ops kept and removed, the rules') become those
+ * of the ranks replayed; before, they stayed the whole trace's. */
+static void test_limit(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct filter f;
+	struct filter_opts o = { 0 };
+	struct rerr e = { .msg = "" };
+	char buf[512];
+	strace_text_open(&s, "limit", mpi_like);
+	assert_int_equal(filter_build(&f, &s, &o, &e), 0);
+	assert_int_equal(f.nkept, 2);
+	filter_limit(&f, &s, 2);                 /* as many as kept: nothing */
+	filter_limit(&f, &s, 0);
+	assert_int_equal(f.nkept, 2);
+	assert_int_equal(f.ranks_beyond, 0);
+	assert_int_equal(f.ops_kept, 9);
+
+	filter_limit(&f, &s, 1);                 /* rank 0 only; rank 2 past -n */
+	assert_int_equal(f.nkept, 1);
+	assert_int_equal(f.kept[0], 0);
+	assert_true(f.rank_kept[0]);
+	assert_false(f.rank_kept[2]);
+	assert_int_equal(f.ranks_beyond, 1);
+	assert_int_equal(f.ranks_empty, 1);      /* rank 1, still said */
+	assert_int_equal(f.ops_kept, kept_ops_of(&s, &f, 0));
+	assert_int_equal(f.ops_kept, 3);
+	assert_int_equal(filter_rank_ops(&f, 0, 0), 3);
+	/* removed: rank 0's noise (8 ops) and rank 1's (4), not rank 2's log */
+	uint64_t n2;
+	opstream_rank_ops(&s, 2, &n2);
+	assert_int_equal(f.ops_kept + f.ops_removed, s.nops - n2);
+	assert_int_equal(rule(&f, "/usr")->ops, 3);
+	assert_int_equal(rule(&f, "/etc")->ops, 3);
+	assert_int_equal(rule(&f, "/etc")->files, 1);
+	assert_int_equal(f.files_kept, 1);       /* out.dat; run.log was rank 2's */
+	assert_non_null(strstr(filter_summary(&f, buf, sizeof(buf)), "1 rank past the 1 replayed (-n)"));
+	filter_release(&f);
+
+	/* --ranks then -n: counted among the selected ranks */
+	struct filter_opts sel = { .no_defaults = true };
+	assert_int_equal(ranklist_parse("1-2", &sel.ranks), 0);
+	assert_int_equal(filter_build(&f, &s, &sel, &e), 0);
+	filter_limit(&f, &s, 1);
+	assert_int_equal(f.nkept, 1);
+	assert_int_equal(f.kept[0], 1);
+	assert_int_equal(f.ranks_unselected, 1);
+	assert_int_equal(f.ranks_beyond, 1);
+	assert_int_equal(f.ops_removed, 0);
+	assert_int_equal(f.ops_kept, kept_ops_of(&s, &f, 1));
+	filter_release(&f);
+	filter_opts_release(&sel);
+	opstream_close(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_include_exclude),
 		cmocka_unit_test(test_ranks),
 		cmocka_unit_test(test_two_paths),
+		cmocka_unit_test(test_limit),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "plan/filter.h"
 #include "run/hist.h"
 #include "report/report.h"
 
@@ -406,6 +407,66 @@ static void test_agg_and_print(void **state)
 	free(sh);
 }
 
+/* A run of part of the trace (-n 2 of 8 ranks, 1 not in --ranks): the
+ * summary's workload: line, then the whole trace's named as such, and the
+ * filtered: line and the JSON's "filtered" with the ranks past -n. */
+static void test_selection_print(void **state)
+{
+	(void)state;
+	struct report_agg *a = calloc(1, sizeof(*a));
+	struct filter flt = { .nkept = 2, .ranks_unselected = 1, .ranks_beyond = 5,
+			      .ops_kept = 418, .ops_removed = 4 };
+	struct report_info ri = { .mode = "parallel", .processes = 2, .engine = "sync",
+				  .depth = 1, .bind = "none", .target = "/mnt/x", .format = "lanl",
+				  .ranks = 8, .filter = &flt,
+				  .workload = "2 of the trace's 8 ranks replayed: read 6.5 MiB",
+				  .workload_all = "whole trace, all 8 ranks: read 26.0 MiB" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	report_agg_init(a);
+	f = open_memstream(&buf, &len);
+	report_print(f, &ri, a);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nworkload:    2 of the trace's 8 ranks replayed: read 6.5 MiB\n"
+				    "             whole trace, all 8 ranks: read 26.0 MiB\nmode:"));
+	assert_non_null(strstr(buf, "\nfiltered:    4 ops left out (418 replayed); 1 rank not in"
+				    " --ranks; 5 ranks past the 2 replayed (-n)\n"));
+	free(buf);
+
+	/* the whole trace: one line */
+	ri.workload = "all 8 ranks: read 26.0 MiB";
+	ri.workload_all = "";
+	flt = (struct filter){ .nkept = 8, .ops_kept = 1672 };
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	report_print(f, &ri, a);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nworkload:    all 8 ranks: read 26.0 MiB\nmode:"));
+	assert_non_null(strstr(buf, "\nfiltered:    nothing left out\n"));
+	free(buf);
+
+	/* -n alone: said, though no op was left out */
+	flt = (struct filter){ .nkept = 2, .ranks_beyond = 6, .ops_kept = 418 };
+	json_t *j = report_filter_json(&flt);
+	json_t *want = golden("{\"ops_kept\": 418, \"ops_removed\": 0, \"rules\": [],"
+			      " \"ranks_without_ops\": 0, \"ranks_not_selected\": 0,"
+			      " \"ranks_beyond_processes\": 6}");
+	assert_json_equal(j, want);
+	json_decref(j);
+	json_decref(want);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	report_filter_print(f, &flt);
+	fclose(f);
+	assert_string_equal(buf, "filtered:    0 ops left out (418 replayed); 6 ranks past the 2"
+				 " replayed (-n)\n");
+	free(buf);
+	report_agg_release(a);
+	free(a);
+}
+
 /* Timing and fidelity: lags, drift and the traced vs replayed figures
  * with the errors computed (values below 64 ns are exact in the
  * histograms, so the percentiles and errors are too). */
@@ -614,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_errno_name),
 		cmocka_unit_test(test_agg_percentiles_merge_bins),
 		cmocka_unit_test(test_agg_and_print),
+		cmocka_unit_test(test_selection_print),
 		cmocka_unit_test(test_timing_fidelity),
 		cmocka_unit_test(test_write_64_like_before),
 	};

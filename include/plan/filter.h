@@ -23,7 +23,8 @@
  *
  * Ranks: --ranks LIST keeps only the listed ranks (0-based, as the trace
  * numbers them); a rank left with no op after the path rules is dropped.
- * The kept ranks, in order, are what the plan replays (and what -n counts).
+ * The kept ranks, in order, are what the plan replays (and what -n counts;
+ * run cuts them to its -n with filter_limit).
  */
 #ifndef REPLAY_PLAN_FILTER_H
 #define REPLAY_PLAN_FILTER_H
@@ -62,6 +63,7 @@ struct filter {
 	uint32_t nkept;
 	uint32_t ranks_unselected;      /* not in --ranks                 */
 	uint32_t ranks_empty;           /* no op left after the path rules */
+	uint32_t ranks_beyond;          /* selected, but past -n (filter_limit) */
 	uint64_t ops_kept, ops_removed;
 	uint32_t files_kept;
 	char *strs;                     /* storage of the rules' texts    */
@@ -88,6 +90,13 @@ extern const size_t filter_ndefaults;
 int  filter_build(struct filter *f, const struct opstream *s, const struct filter_opts *o,
 		  struct rerr *e);
 void filter_release(struct filter *f);
+
+/* Keep only the first n ranks of f->kept (run's -n fewer processes than
+ * ranks: the plan replays those); the others count as ranks_beyond, and
+ * ops_kept, ops_removed, files_kept and the rules' counts leave their ops
+ * out, so every report of the filter describes what is replayed.  Nothing
+ * to do when n is 0 or at least nkept.  f's options must still be alive. */
+void filter_limit(struct filter *f, const struct opstream *s, uint32_t n);
 
 /* --ranks counts the trace's ranks 0..N-1; a trace whose ranks carry
  * numbers of their own ("rank 36": Darshan DXT's MPI ranks, where only

@@ -74,7 +74,9 @@ struct report_info {
 	double speed;                 /* --speed (1 when not given)       */
 	const char *clock;            /* "tsc", "monotonic" (util/clock.h) */
 	const struct traced_times *traced; /* NULL: the trace has no durations */
-	const char *workload;         /* the trace's workload in one line (or NULL) */
+	const char *workload;         /* the replayed workload in one line (or NULL) */
+	const char *workload_all;     /* the whole trace's, when --ranks or -n left
+					 ranks out ("" or NULL: none) */
 };
 
 /* What the trace says the replayed ops took: their traced durations per

@@ -64,7 +64,8 @@ struct run_state {
 	json_t *doc;
 	const char *clock;        /* now_ns()'s source, as reported         */
 	char incomplete[128];     /* the trace's "incomplete" info (DXT)    */
-	char workload[512];       /* the trace's workload in one line       */
+	char workload[512];       /* the replayed workload in one line      */
+	char workload_all[512];   /* the whole trace's, when ranks left out */
 	char source[4096];        /* its one source file, for FILE:LINE      */
 	struct disk_dev disk;     /* the target's disk ("" name: none)      */
 	bool have_ops, have_filter, have_plan, have_ti, cleanup_done, cleanup_bg;
@@ -355,6 +356,9 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	st->have_filter = true;
 	if (!c->x || c->x->root)
 		filter_note_rank_numbers(&st->filt, &st->s);
+	/* -n fewer than the ranks: the filter is cut to the ranks replayed,
+	 * so the workload, filtered: and the JSON count those */
+	filter_limit(&st->filt, &st->s, c->po.nprocs);
 	c->po.filter = &st->filt;
 	ret = plan_build(&st->plan, &st->s, c->target, &c->po, &e);
 	if (ret < 0) {
@@ -368,26 +372,65 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 }
 
 /* "3 files (1 shared), read 13.0 MiB in 208 requests (sequential), write
- * ..., 4 syncs, 8 opens": the trace as the filter keeps it, every rank. */
-static void workload_line(struct run_state *st)
+ * ..., 4 syncs, 8 opens" of the ops f keeps, after the prefix. */
+static void workload_text(char *buf, size_t len, const char *prefix, const struct opstream *s,
+			  const struct filter *f)
 {
 	struct stat_report sr;
 	char b1[32], b2[32];
 	memset(&sr, 0, sizeof(sr));
-	if (stat_compute(&st->s, &st->filt, &sr) < 0) {
+	if (stat_compute(s, f, &sr) < 0) {
 		stat_release(&sr);
 		return;
 	}
-	snprintf(st->workload, sizeof(st->workload),
-		 "all %u rank%s: %u file%s (%u shared), read %s in %llu requests (%s), write %s"
+	snprintf(buf, len,
+		 "%s: %u file%s (%u shared), read %s in %llu requests (%s), write %s"
 		 " in %llu (%s), %llu syncs, %llu opens",
-		 sr.nranks, sr.nranks == 1 ? "" : "s", sr.nfiles, sr.nfiles == 1 ? "" : "s", sr.files_shared,
+		 prefix, sr.nfiles, sr.nfiles == 1 ? "" : "s", sr.files_shared,
 		 fmt_bytes(b1, sizeof(b1), (double)sr.rd.bytes), (unsigned long long)sr.rd.requests,
 		 stat_pattern_name(sr.rd.pattern), fmt_bytes(b2, sizeof(b2), (double)sr.wr.bytes),
 		 (unsigned long long)sr.wr.requests, stat_pattern_name(sr.wr.pattern),
 		 (unsigned long long)(sr.kinds[OP_FSYNC] + sr.kinds[OP_FDATASYNC]),
 		 (unsigned long long)sr.kinds[OP_OPEN]);
 	stat_release(&sr);
+}
+
+/* The workload the run replays: the ranks the filter keeps, cut to -n
+ * (one copy's when ranks are reused).  When --ranks or -n left ranks out,
+ * a second line gives the whole trace's: every rank, the same path rules. */
+static void workload_line(struct run_state *st, const struct run_cli *c)
+{
+	const struct filter *f = &st->filt;
+	const struct plan *p = &st->plan;
+	char prefix[128], copy[64] = "";
+	uint32_t last = p->reused && p->nranks_used ? (uint32_t)(p->nprocs % p->nranks_used) : 0;
+	if (p->reused && last)
+		snprintf(copy, sizeof(copy), ", per copy (the last copy: the first %u)", last);
+	else if (p->reused)
+		snprintf(copy, sizeof(copy), ", per copy");
+	if (f->nkept < st->s.nranks)
+		snprintf(prefix, sizeof(prefix), "%u of the trace's %u ranks replayed%s", f->nkept,
+			 st->s.nranks, copy);
+	else
+		snprintf(prefix, sizeof(prefix), "all %u rank%s%s", f->nkept, f->nkept == 1 ? "" : "s",
+			 copy);
+	workload_text(st->workload, sizeof(st->workload), prefix, &st->s, f);
+	st->workload_all[0] = 0;
+	if (!f->ranks_unselected && !f->ranks_beyond)
+		return;
+	struct filter_opts every = c->fo;
+	struct filter whole;
+	struct rerr e = { .msg = "" };
+	memset(&every.ranks, 0, sizeof(every.ranks));
+	if (filter_build(&whole, &st->s, &every, &e) < 0)
+		return;
+	if (whole.nkept < st->s.nranks)     /* some with no op the path rules keep */
+		snprintf(prefix, sizeof(prefix), "whole trace, the %u ranks with ops kept", whole.nkept);
+	else
+		snprintf(prefix, sizeof(prefix), "whole trace, all %u rank%s", whole.nkept,
+			 whole.nkept == 1 ? "" : "s");
+	workload_text(st->workload_all, sizeof(st->workload_all), prefix, &st->s, &whole);
+	filter_release(&whole);
 }
 
 static void fill_report_info(struct run_state *st, const struct run_cli *c)
@@ -425,8 +468,9 @@ static void fill_report_info(struct run_state *st, const struct run_cli *c)
 	ri->clock = st->clock;
 	ri->speed = c->ro.speed > 0 ? c->ro.speed : 1.0;
 	ri->traced = st->traced.have_dur ? &st->traced : NULL;
-	workload_line(st);
+	workload_line(st, c);
 	ri->workload = st->workload;
+	ri->workload_all = st->workload_all;
 	if (runner_topo(st->runner)) {
 		topo_get_summary(runner_topo(st->runner), &st->tsum);
 		ri->topo = &st->tsum;

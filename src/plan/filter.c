@@ -293,6 +293,35 @@ int filter_build(struct filter *f, const struct opstream *s, const struct filter
 	return rc;
 }
 
+void filter_limit(struct filter *f, const struct opstream *s, uint32_t n)
+{
+	if (!n || n >= f->nkept)
+		return;
+	for (uint32_t k = n; k < f->nkept; k++)
+		f->rank_kept[f->kept[k]] = false;
+	f->ranks_beyond = f->nkept - n;
+	f->nkept = n;
+	/* recount from nothing over the selected ranks but those cut: the n
+	 * kept and those with no op left (count_op adds a file to a rule, or
+	 * to the kept ones, the first time an op of theirs is seen) */
+	f->ops_kept = f->ops_removed = 0;
+	f->files_kept = 0;
+	if (f->seen)
+		memset(f->seen, 0, f->npaths);
+	for (size_t r = 0; r < f->nrules; r++)
+		f->rules[r].ops = f->rules[r].files = 0;
+	for (uint32_t r = 0; r < s->nranks && r < f->nrank_ops; r++) {
+		if (!ranklist_has(&f->opts->ranks, r) || (!f->rank_kept[r] && f->rank_ops[r]))
+			continue;       /* not selected, or past the n */
+		uint64_t nops;
+		const struct op *ops = opstream_rank_ops(s, r, &nops);
+		f->rank_ops[r] = 0;
+		for (uint64_t i = 0; i < nops; i++)
+			count_op(f, r, true, &ops[i]);
+		f->ops_kept += f->rank_ops[r];
+	}
+}
+
 void filter_release(struct filter *f)
 {
 	free(f->seen);
@@ -330,7 +359,10 @@ const char *filter_summary(const struct filter *f, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "; %" PRIu32 " rank%s left with no op",
 					 f->ranks_empty, f->ranks_empty == 1 ? "" : "s");
 	if (f->ranks_unselected && used < len)
-		snprintf(buf + used, len - used, "; %" PRIu32 " rank%s not in --ranks",
-			 f->ranks_unselected, f->ranks_unselected == 1 ? "" : "s");
+		used += (size_t)snprintf(buf + used, len - used, "; %" PRIu32 " rank%s not in --ranks",
+					 f->ranks_unselected, f->ranks_unselected == 1 ? "" : "s");
+	if (f->ranks_beyond && used < len)
+		snprintf(buf + used, len - used, "; %" PRIu32 " rank%s past the %" PRIu32
+			 " replayed (-n)", f->ranks_beyond, f->ranks_beyond == 1 ? "" : "s", f->nkept);
 	return buf;
 }

@@ -99,7 +99,7 @@ struct plan_priv {
 	char space_note[1024];  /* --dry-run: check_space's refusal, told */
 	bool walk;              /* O_NOFOLLOW walk instead of openat2     */
 	bool force;             /* --force: existing files may be moved   */
-	uint32_t nranks;        /* ranks the filter keeps (of ntraced)   */
+	uint32_t nranks;        /* ranks the filter keeps (of ntraced), -n's cut not counted */
 	uint32_t ntraced;       /* ranks in the trace                     */
 	uint32_t *file_rank;    /* per file: lowest rank using it         */
 	uint16_t *file_acc;     /* per file: A_* bits                     */
@@ -1435,7 +1435,7 @@ static int plan_ranks(struct plan *p, const struct opstream *s, const struct pla
 	const struct filter *f = o ? o->filter : NULL;
 	uint32_t R = f ? f->nkept : s->nranks;
 	p->filter = f;
-	p->priv->nranks = R;
+	p->priv->nranks = R + (f ? f->ranks_beyond : 0);   /* -n's cut is not a left-out rank */
 	p->priv->ntraced = s->nranks;
 	if (R == 0 && f && s->nranks) {
 		char sum[512];

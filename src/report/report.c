@@ -629,6 +629,8 @@ static void print_setup(FILE *f, const struct report_info *ri, bool seq)
 			" operations were not recorded, and are not replayed\n", ri->trace_incomplete);
 	if (ri->workload && ri->workload[0])
 		fprintf(f, "workload:    %s\n", ri->workload);
+	if (ri->workload_all && ri->workload_all[0])
+		fprintf(f, "             %s\n", ri->workload_all);
 	fprintf(f, "mode:        %s, %u process%s", ri->mode, ri->processes,
 		ri->processes == 1 ? "" : "es");
 	if (ri->reused)
@@ -859,16 +861,17 @@ json_t *report_filter_json(const struct filter *f)
 							       "why", json_text_str(ru->why), "ops", (json_int_t)ru->ops,
 							       "files", (json_int_t)ru->files));
 	}
-	o = json_pack("{s:I,s:I,s:o,s:I,s:I}", "ops_kept", (json_int_t)(f ? f->ops_kept : 0),
+	o = json_pack("{s:I,s:I,s:o,s:I,s:I,s:I}", "ops_kept", (json_int_t)(f ? f->ops_kept : 0),
 		      "ops_removed", (json_int_t)(f ? f->ops_removed : 0), "rules", rules,
 		      "ranks_without_ops", (json_int_t)(f ? f->ranks_empty : 0),
-		      "ranks_not_selected", (json_int_t)(f ? f->ranks_unselected : 0));
+		      "ranks_not_selected", (json_int_t)(f ? f->ranks_unselected : 0),
+		      "ranks_beyond_processes", (json_int_t)(f ? f->ranks_beyond : 0));
 	return o;
 }
 
 void report_filter_print(FILE *out, const struct filter *f)
 {
-	if (!f || (!f->ops_removed && !f->ranks_empty && !f->ranks_unselected)) {
+	if (!f || (!f->ops_removed && !f->ranks_empty && !f->ranks_unselected && !f->ranks_beyond)) {
 		fprintf(out, "filtered:    nothing left out\n");
 		return;
 	}
@@ -880,6 +883,9 @@ void report_filter_print(FILE *out, const struct filter *f)
 	if (f->ranks_unselected)
 		fprintf(out, "; %" PRIu32 " rank%s not in --ranks", f->ranks_unselected,
 			f->ranks_unselected == 1 ? "" : "s");
+	if (f->ranks_beyond)
+		fprintf(out, "; %" PRIu32 " rank%s past the %" PRIu32 " replayed (-n)", f->ranks_beyond,
+			f->ranks_beyond == 1 ? "" : "s", f->nkept);
 	fputc('\n', out);
 	for (size_t r = 0; r < f->nrules; r++) {
 		const struct filter_rule *ru = &f->rules[r];
