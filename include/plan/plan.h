@@ -70,10 +70,19 @@ struct plan {
 	bool ordered;            /* ord holds cross-rank dependencies      */
 	bool sequential;
 	uint32_t *bar_parts;     /* per traced barrier k: ranks taking part */
+	uint32_t *bar_parts_last; /* the same in a partial last copy (parallel,
+	                          * -n not a multiple of the ranks: only its
+	                          * first ranks run), else NULL             */
 	uint32_t nbars;          /* 0: barriers not honoured               */
 	bool reused;             /* more processes than ranks              */
 	struct plan_priv *priv;  /* plan.c's bookkeeping (created/existing)  */
 };
+
+/* The replayed ranks that meet at traced barrier k in copy `copy`. */
+static inline uint32_t plan_bar_parts(const struct plan *p, uint32_t copy, uint64_t k)
+{
+	return p->bar_parts_last && copy + 1 == p->ncopies ? p->bar_parts_last[k] : p->bar_parts[k];
+}
 
 /* Map paths, compute sizes to prepare, check the target (exists, is a
  * directory, no file to be overwritten unless o->force).  -errno + e. */

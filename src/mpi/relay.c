@@ -190,7 +190,7 @@ static void skip_local_barriers(struct relay *rl, uint32_t c)
 	const struct plan *p = rl->p;
 	while (rl->next_k[c] < rl->nbars) {
 		size_t x = (size_t)c * rl->nbars + rl->next_k[c];
-		if (rl->L[x] && rl->L[x] < p->bar_parts[rl->next_k[c]])
+		if (rl->L[x] && rl->L[x] < plan_bar_parts(p, c, rl->next_k[c]))
 			return;
 		if (rl->L[x])
 			rl->gen_expect[c]++;      /* met by the local ranks alone */
@@ -217,7 +217,8 @@ static bool step_barriers(struct relay *rl, struct run_shared *sh)
 			any = true;
 		}
 		if (rl->recv[x] + 1 >= rl->nparty[x]) {
-			barrier_arrive_for(b, rl->p->bar_parts[k] - rl->L[x], rl->p->bar_parts[k]);
+			uint32_t parts = plan_bar_parts(rl->p, c, k);
+			barrier_arrive_for(b, parts - rl->L[x], parts);
 			rl->sent[c] = 0;
 			rl->gen_expect[c]++;
 			rl->next_k[c]++;

@@ -1489,12 +1489,20 @@ static int plan_barriers(struct plan *p, const struct opstream *s, struct rerr *
 	if (!p->bar_parts)
 		return rerr_set(e, -ENOMEM, "out of memory");
 	p->nbars = maxb;
+	/* a partial last copy (see plan_partial) holds the first L ranks:
+	 * its barriers wait for those only, or they would wait for ever */
+	uint32_t L = p->nprocs > p->nranks_used ? (uint32_t)(p->nprocs % p->nranks_used) : 0;
+	if (L && !(p->bar_parts_last = calloc(maxb, sizeof *p->bar_parts_last)))
+		return rerr_set(e, -ENOMEM, "out of memory");
 	for (uint32_t r = 0; r < p->nranks_used; r++) {
 		uint64_t n, k = 0;
 		const struct op *ops = opstream_rank_ops(s, p->ranks[r], &n);
 		for (uint64_t i = 0; i < n; i++)
-			if (ops[i].kind == OP_BARRIER && k < maxb)
+			if (ops[i].kind == OP_BARRIER && k < maxb) {
+				if (r < L)
+					p->bar_parts_last[k]++;
 				p->bar_parts[k++]++;
+			}
 	}
 	return 0;
 }
@@ -2306,6 +2314,7 @@ void plan_release(struct plan *p)
 	free(p->procs);
 	free(p->ranks);
 	free(p->bar_parts);
+	free(p->bar_parts_last);
 	order_release(&p->ord);
 	free(p->target);
 	if (p->priv) {

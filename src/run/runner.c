@@ -1377,7 +1377,7 @@ static int at_barrier(struct wstate *ws, uint64_t i)
 	if (ret || k >= p->nbars)
 		return ret;
 	publish(ws, i);
-	ret = barrier_arrive(ws->bar, p->bar_parts[k], ws->c->stop);
+	ret = barrier_arrive(ws->bar, plan_bar_parts(p, ws->c->copy, k), ws->c->stop);
 	ws->w->barrier_waits++;
 	ws->w->barrier_wait_ns += now_ns() - t0;
 	return ret;

@@ -35,6 +35,19 @@ done
 	|| fail "--dry-run: $("$REPLAY" run --dry-run -n 3 "$tmp/t.txt" "$tmp/t3" | head -4)"
 echo "ok: -n 3 and 5 on 2 ranks: the partial copy's reads find the other rank's data"
 
+# Traced barriers in a partial copy: the bundled LANL run (32 ranks, MPI
+# barriers) with -n 33.  Copy 1 holds rank 0 alone; its barriers waited for
+# the 32 ranks of a whole copy and the run hung until killed.  Now it meets
+# them alone, as often as copy 0's rank 0 meets the others.
+mkdir "$tmp/b33"
+timeout 120 "$REPLAY" run -n 33 --no-drop-caches --quiet -o "$tmp/b33.json" \
+	"$SRCDIR/traces/lanl-64k" "$tmp/b33" > "$tmp/b33.out" 2>&1 ||
+	fail "-n 33 with barriers: exit $? (124: hung) $(tail -2 "$tmp/b33.out")"
+b0=$(jq '.runs[0].jobs[] | select(.copy == 0 and .rank == 0) | .barrier_waits' "$tmp/b33.json")
+b1=$(jq '.runs[0].jobs[] | select(.copy == 1 and .rank == 0) | .barrier_waits' "$tmp/b33.json")
+[ "$b0" -gt 0 ] && [ "$b1" = "$b0" ] || fail "-n 33: barrier waits copy 0 rank 0 $b0, copy 1 rank 0 $b1"
+echo "ok: -n 33 on 32 ranks with barriers: the partial copy's rank 0 passed its $b1 barriers"
+
 # A real capture: the child process makes a directory and a file in it, the
 # parent reads the file back.  With -n 3 the partial copy holds the parent
 # alone: the file is prepared there, and so must its directory be, which
