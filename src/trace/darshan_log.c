@@ -70,6 +70,9 @@
 #define JOB_META 1024
 #define REC_HEAD 104
 #define IN_CHUNK (64u * 1024u)
+#define OUT_CHUNK (256u * 1024u)   /* decompressed at a time: records are read
+                                    * 32-104 bytes at a time, and one inflate
+                                    * call each cost more than the rest */
 
 static const char *const mod_names[NKNOWN] = {
 	"NULL", "POSIX", "MPI-IO", "H5F", "H5D", "PNETCDF_FILE", "PNETCDF_VAR", "BG/Q",
@@ -109,6 +112,9 @@ struct region {
 	const struct dmap *m;
 	uint64_t used;            /* compressed bytes taken from the file  */
 	unsigned char *in;        /* IN_CHUNK of them                      */
+	unsigned char *out;       /* OUT_CHUNK decompressed, read from opos */
+	size_t opos, olen;
+	bool oend;                /* the region's data ends with out's     */
 	int kind;                 /* 0 zlib, 1 bzip2, 2 none               */
 	bool live;                /* the decompressor is initialised       */
 	z_stream z;
@@ -304,7 +310,8 @@ static void region_end(struct region *r)
 	}
 	r->live = false;
 	free(r->in);
-	r->in = NULL;
+	free(r->out);
+	r->in = r->out = NULL;
 }
 
 static int region_start(struct dlog *L, struct region *r, const struct dmap *m)
@@ -313,7 +320,8 @@ static int region_start(struct dlog *L, struct region *r, const struct dmap *m)
 	r->m = m;
 	r->kind = L->comp;
 	r->in = malloc(IN_CHUNK);
-	if (!r->in)
+	r->out = malloc(OUT_CHUNK);
+	if (!r->in || !r->out)
 		return fail(L, "out of memory");
 	if (r->kind == 0 && inflateInit(&r->z) != Z_OK)
 		return fail(L, "cannot start zlib");
@@ -337,8 +345,9 @@ static ssize_t region_load(struct dlog *L, struct region *r)
 	return (ssize_t)n;
 }
 
-/* Up to n bytes of the region's data: fewer only at its end; -1. */
-static ssize_t region_read(struct dlog *L, struct region *r, void *buf, size_t n)
+/* Up to n bytes of the region's data decompressed into buf: fewer only at
+ * its end; -1. */
+static ssize_t region_fill(struct dlog *L, struct region *r, void *buf, size_t n)
 {
 	size_t got = 0;
 
@@ -396,6 +405,33 @@ static ssize_t region_read(struct dlog *L, struct region *r, void *buf, size_t n
 				return fail(L, "corrupt compressed data (bzip2 error %d)", rc);
 			}
 		}
+	}
+	return (ssize_t)got;
+}
+
+/* Up to n bytes of the region's data, through r->out: fewer only at its
+ * end; -1. */
+static ssize_t region_read(struct dlog *L, struct region *r, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		if (r->opos == r->olen) {
+			if (r->oend)
+				break;
+			ssize_t k = region_fill(L, r, r->out, OUT_CHUNK);
+			if (k < 0)
+				return -1;
+			r->opos = 0;
+			r->olen = (size_t)k;
+			r->oend = (size_t)k < OUT_CHUNK;
+			if (!k)
+				break;
+		}
+		size_t c = r->olen - r->opos < n - got ? r->olen - r->opos : n - got;
+		memcpy((char *)buf + got, r->out + r->opos, c);
+		r->opos += c;
+		got += c;
 	}
 	return (ssize_t)got;
 }
