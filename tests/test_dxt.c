@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1464,6 +1465,49 @@ static void t_darshan_log_bad(void **st)
 	unlink(cut);
 }
 
+/* darshan_log.c prints the segment lines' numbers by hand: exactly what
+ * printf prints, for random values of every magnitude, exact ties at the
+ * fourth decimal (k/32: 0.03125 rounds to even, 0.0312), subnormals, and
+ * the values it hands to snprintf (negative zero, 1e12 and more). */
+static void t_darshan_fix4(void **st)
+{
+	(void)st;
+	char a[64], b[64], *e;
+	uint64_t x = 88172645463325252ull;
+	static const double fixed[] = { 0, 5e-324, 2.2e-308, 0.00005, 0.00015, 0.03125, 0.09375,
+					1.00005, 2.5, 0.5e-4, 123456.78905, 999999999999.99995,
+					1e12, 3e15, -0.0, 0.0312500001, 7.6944, 75.7759 };
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		snprintf(a, sizeof(a), "%12.4f", fixed[i]);
+		e = darshan_put_fix4(b, fixed[i], 12);
+		*e = 0;
+		assert_string_equal(b, a);
+	}
+	for (int i = 0; i < 2000000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		double v;
+		switch (i % 4) {
+		case 0: v = (double)(x >> 11) / (double)(1ull << 53) * 100.0; break; /* [0, 100) */
+		case 1: v = (double)(x % 100000000ull) / 100000.0; break;          /* on the grid */
+		case 2: v = (double)(x % 1000000ull) / 32.0; break;                /* ties */
+		default: v = (double)(x >> 11) * 1e-4; break;                      /* large */
+		}
+		snprintf(a, sizeof(a), "%12.4f", v);
+		e = darshan_put_fix4(b, v, 12);
+		*e = 0;
+		if (strcmp(a, b))
+			fail_msg("%.17g: printf '%s', ours '%s'", v, a, b);
+	}
+	static const int64_t ints[] = { 0, -1, 7, 16777216, INT64_MAX, INT64_MIN, -123456789 };
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		snprintf(a, sizeof(a), "%16" PRId64, ints[i]);
+		e = darshan_put_i64(b, ints[i], 16);
+		*e = 0;
+		assert_string_equal(b, a);
+	}
+}
+
 /* ---- detection --------------------------------------------------------------------- */
 
 static void t_detect(void **st)
@@ -1531,6 +1575,7 @@ int main(void)
 		cmocka_unit_test(t_gzip_broken),
 		cmocka_unit_test(t_darshan_log),
 		cmocka_unit_test(t_darshan_log_bad),
+		cmocka_unit_test(t_darshan_fix4),
 		cmocka_unit_test(t_detect),
 		cmocka_unit_test(t_spilled_runs),
 		cmocka_unit_test(t_pass2),

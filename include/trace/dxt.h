@@ -61,6 +61,11 @@ int darshan_log_version(const char *head, size_t n);
  * stripe layouts and OST columns); 0, or -1 with a one-line reason in why
  * (darshan_log.c). */
 int darshan_log_print(int fd, FILE *out, char *why, size_t whylen);
+/* The segment lines' conversions, as printf's "%*" PRId64 and "%*.4f"
+ * (exact rounding, ties to even) write them, right-aligned in w columns,
+ * at p; the end of what was written (no NUL).  Exposed for test_dxt. */
+char *darshan_put_i64(char *p, int64_t v, int w);
+char *darshan_put_fix4(char *p, double v, int w);
 
 /* TEXT: the file itself; GZIP: a `gzip -dc` child; DARSHAN: a
  * darshan-dxt-parser child; NATIVE: a child of ours running
