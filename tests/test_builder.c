@@ -849,6 +849,57 @@ static void test_resolved_identity(void **state)
 	assert_string_equal(opstream_path(&f->s, ops[5].file), "/f/more.txt");
 }
 
+/* O_TMPFILE names a directory and makes an unnamed file in it: the file
+ * is strace -y's "DIR/#INODE" (a later O_TMPFILE file may get the same
+ * name: each starts empty), or DIR/#tmpfile without -y (before: the
+ * directory itself, so its I/O went to the directory's path). */
+static void test_tmpfile_open(void **state)
+{
+	struct fx *f = *state;
+	const int64_t fl = O_RDWR | O_EXCL | O_NOFOLLOW | O_TMPFILE;
+	struct sc_event ev = ev0(f, 1, SC_OPEN);
+	ev.path = "/w/v3/.";
+	ev.retpath = "/w/v3/#12575779";
+	ev.flags = fl;
+	ev.mode = 0600;
+	ev.ret = 3;
+	feed(f, &ev);
+	op_rw(f, 1, SC_WRITE, 3, 70000, SC_NOOFF, 70000);
+	op_fd(f, 1, SC_CLOSE, 3, 0);
+	ev = ev0(f, 1, SC_OPEN);                 /* the same name, a new file */
+	ev.path = "/w/v3";
+	ev.retpath = "/w/v3/#12575779";
+	ev.flags = O_WRONLY | O_TMPFILE;
+	ev.ret = 3;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_LSEEK);
+	ev.fd = 3;
+	ev.offset = 0;
+	ev.whence = SEEK_END;
+	ev.ret = 0;
+	feed(f, &ev);
+	op_rw(f, 1, SC_WRITE, 3, 9999, SC_NOOFF, 9999);
+	op_fd(f, 1, SC_CLOSE, 3, 0);
+	op_open(f, 1, "/w/v4/", fl, 4);          /* no -y */
+	op_rw(f, 1, SC_WRITE, 4, 10, SC_NOOFF, 10);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 9);                  /* (the lseek an OP_SEEK) */
+	assert_int_equal(o[0].kind, OP_OPEN);
+	assert_true(op_oflags_tmpfile(o[0].oflags));
+	assert_string_equal(opstream_path(&f->s, o[0].file), "/w/v3/#12575779");
+	assert_int_equal(o[1].file, o[0].file);
+	assert_int_equal(o[1].len, 70000);
+	assert_int_equal(o[3].file, o[0].file);
+	assert_true(op_oflags_tmpfile(o[3].oflags));
+	assert_int_equal(o[5].kind, OP_WRITE);
+	assert_int_equal(o[5].offset, 0);        /* SEEK_END of a new, empty file */
+	assert_int_equal(o[7].kind, OP_OPEN);
+	assert_string_equal(opstream_path(&f->s, o[7].file), "/w/v4/#tmpfile");
+	assert_int_equal(o[8].file, o[7].file);
+}
+
 /* ---- the fast paths against the general ones ------------------------------ */
 
 /* A sink gets no slot from opsw_slot, so every op of a builder over one
@@ -1445,6 +1496,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fd_decoration_symlinked_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_decoration_renames_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_names_same_address, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tmpfile_open, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

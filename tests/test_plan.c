@@ -1037,6 +1037,152 @@ static void test_renamed_directory(void **state)
 	opstream_close(&s);
 }
 
+/* A checkpoint directory with a subdirectory (ckpt.tmp/rank0/data written,
+ * ckpt.tmp renamed to ckpt.1, ckpt.1/rank0/data read back): nothing is
+ * made beneath the rename's target before the run.  Before, ckpt.1/ and
+ * ckpt.1/rank0/ were "created if needed": the replayed rename found
+ * ckpt.1 not empty (ENOTEMPTY) and the read's open failed (ENOENT).  Both
+ * modes, and in sequential mode also when another rank reads the file:
+ * the renamer, run alone, finds no ckpt.1 either (the reader, alone, finds
+ * its file prepared under ckpt.1/rank0/). */
+static void test_renamed_directory_subdir(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "rensub");
+	tb_open(&t, "rensub");
+	uint32_t r0 = tb_rank(&t, "pid 1"), r1 = tb_rank(&t, "pid 2");
+	uint32_t tmp = tb_path(&t, "/w/ckpt.tmp"), tr = tb_path(&t, "/w/ckpt.tmp/rank0");
+	uint32_t tf = tb_path(&t, "/w/ckpt.tmp/rank0/data");
+	uint32_t c1 = tb_path(&t, "/w/ckpt.1"), cf = tb_path(&t, "/w/ckpt.1/rank0/data");
+	uint32_t g = tb_path(&t, "/w/ckpt.1/rank0/more");
+	tb_add(&t, r0, op_path(OP_MKDIR, tmp, 0755, 10));
+	tb_add(&t, r0, op_path(OP_MKDIR, tr, 0755, 20));
+	tb_add(&t, r0, op_open(tf, 0, O_WRONLY | O_CREAT | O_TRUNC, 30));
+	tb_add(&t, r0, op_rw(OP_WRITE, tf, 0, 0, 100000, 100000, 40));
+	tb_add(&t, r0, op_path(OP_CLOSE, tf, 0, 50));
+	tb_add(&t, r0, op_path(OP_RENAME, tmp, c1, 60));
+	tb_add(&t, r0, op_open(cf, 1, O_RDONLY, 70));
+	tb_add(&t, r0, op_rw(OP_READ, cf, 1, 0, 100000, 100000, 80));
+	/* rank 1, later: reads what rank 0 renamed, creates a file beside */
+	tb_add(&t, r1, op_open(cf, 0, O_RDONLY, 100));
+	tb_add(&t, r1, op_rw(OP_READ, cf, 0, 0, 4096, 4096, 110));
+	tb_add(&t, r1, op_open(g, 1, O_WRONLY | O_CREAT | O_EXCL, 120));
+	tb_finish(&t, &s);
+	for (int seq = 0; seq < 2; seq++) {
+		struct plan_opts o = { .sequential = seq };
+		assert_int_equal(plan_build(&p, &s, target, &o, &e), 0);
+		assert_true(pf(&p, c1)->is_dir);
+		assert_false(pf(&p, c1)->prepare);
+		assert_false(pf(&p, tf)->prepare);
+		/* process 0 replays rank 0, the renamer */
+		assert_int_equal(plan_prepare_proc(&p, 0, &e), 0);
+		pathf(buf, sizeof buf, "%s/w/ckpt.1", target);
+		assert_int_equal(access(buf, F_OK), -1);
+		pathf(buf, sizeof buf, "%s/w", target);
+		assert_int_equal(access(buf, F_OK), 0);
+		assert_int_equal(plan_mkdir(&p, 0, tmp, 0755), 0);
+		assert_int_equal(plan_mkdir(&p, 0, tr, 0755), 0);
+		int fd = plan_openat(&p, 0, tf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(plan_rename(&p, 0, tmp, c1), 0);
+		fd = plan_openat(&p, 0, cf, O_RDONLY, 0);
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(plan_cleanup(&p, &e), 0);
+		pathf(buf, sizeof buf, "%s/w/ckpt.1", target);
+		assert_int_equal(access(buf, F_OK), -1);
+		if (seq) {
+			/* rank 1 alone: its file prepared, under ckpt.1/rank0/ */
+			assert_true(pf(&p, cf)->prepare);
+			assert_int_equal(plan_prepare_proc(&p, 1, &e), 0);
+			pathf(buf, sizeof buf, "%s/w/ckpt.1/rank0/data", target);
+			struct stat st;
+			assert_int_equal(stat(buf, &st), 0);
+			assert_int_equal(st.st_size, 4096);
+			assert_int_equal(plan_cleanup(&p, &e), 0);
+		} else {
+			assert_false(pf(&p, cf)->prepare);
+		}
+		plan_release(&p);
+	}
+	assert_sentinel_untouched();
+	opstream_close(&s);
+}
+
+/* An O_TMPFILE open (Python's tempfile.TemporaryFile) names a directory;
+ * the file, "DIR/#INODE" as strace -y shows it, has no name.  It is not
+ * prepared (before: a regular file of that name was, and the replayed
+ * O_TMPFILE open of it failed with ENOTDIR); plan_openat opens a new
+ * unnamed file in its directory each time, with no name left behind, and
+ * plan_open_unnamed (what a file system without O_TMPFILE gets) likewise. */
+static void test_tmpfile(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX], list[8192];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	fresh_target(target, sizeof target, "tmpf");
+	tb_open(&t, "tmpf");
+	uint32_t r0 = tb_rank(&t, "pid 1");
+	uint32_t tf = tb_path(&t, "/w/v3/#12575779");
+	const uint32_t fl = O_RDWR | O_EXCL | O_NOFOLLOW | O_TMPFILE;
+	tb_add(&t, r0, op_open(tf, 0, fl, 10));
+	tb_add(&t, r0, op_rw(OP_WRITE, tf, 0, 0, 70000, 70000, 20));
+	tb_add(&t, r0, op_rw(OP_READ, tf, 0, 0, 70001, 70000, 30));
+	tb_add(&t, r0, op_path(OP_CLOSE, tf, 0, 40));
+	tb_add(&t, r0, op_open(tf, 1, O_WRONLY | O_TMPFILE, 50));     /* same name again */
+	tb_add(&t, r0, op_rw(OP_WRITE, tf, 1, 0, 9999, 9999, 60));
+	tb_finish(&t, &s);
+	for (int seq = 0; seq < 2; seq++) {
+		struct plan_opts o = { .sequential = seq };
+		assert_int_equal(plan_build(&p, &s, target, &o, &e), 0);
+		assert_false(pf(&p, tf)->is_dir);
+		assert_false(pf(&p, tf)->prepare);
+		assert_int_equal(plan_prepare(&p, &e), 0);
+		pathf(buf, sizeof buf, "%s/w/v3", target);
+		listing(buf, list, sizeof list);
+		assert_string_equal(list, ". d 0 \n");      /* the directory, empty */
+		bool named = true;
+		int fd = plan_open_tmpfile(&p, 0, tf, (int)fl, 0600, &named);
+		assert_true(fd >= 0);
+		assert_false(named);
+		int fd2 = plan_openat(&p, 0, tf, O_WRONLY | O_TMPFILE, 0644);
+		assert_true(fd2 >= 0);
+		int fd3 = plan_open_unnamed(&p, 0, tf, (int)fl, 0600);
+		assert_true(fd3 >= 0);
+		struct stat st, st2, st3;
+		assert_int_equal(fstat(fd, &st), 0);
+		assert_int_equal(fstat(fd2, &st2), 0);
+		assert_int_equal(fstat(fd3, &st3), 0);
+		assert_true(S_ISREG(st.st_mode) && S_ISREG(st3.st_mode));
+		assert_int_equal(st.st_nlink, 0);
+		assert_int_equal(st3.st_nlink, 0);
+		assert_int_equal(st3.st_mode & 0777, 0600);
+		assert_true(st.st_ino != st2.st_ino && st.st_ino != st3.st_ino);
+		assert_int_equal(pwrite(fd, "abc", 3, 0), 3);
+		assert_int_equal(pwrite(fd3, "abc", 3, 0), 3);
+		listing(buf, list, sizeof list);
+		assert_string_equal(list, ". d 0 \n");      /* nothing named in it */
+		close(fd);
+		close(fd2);
+		close(fd3);
+		assert_int_equal(plan_cleanup(&p, &e), 0);
+		pathf(buf, sizeof buf, "%s/w", target);
+		assert_int_equal(access(buf, F_OK), -1);
+		plan_release(&p);
+	}
+	assert_sentinel_untouched();
+	opstream_close(&s);
+}
+
 /* A directory the trace only stats (sh's test -d, a program probing its
  * output directory) is made as a directory, not an empty file; a stat
  * that found a regular file stays a file.  Before: /w/g was a 0-byte file. */
@@ -1717,6 +1863,8 @@ int main(void)
 		cmocka_unit_test(test_name_max_cleanup),
 		cmocka_unit_test(test_cleanup_tree),
 		cmocka_unit_test(test_many_copies),
+		cmocka_unit_test(test_renamed_directory_subdir),
+		cmocka_unit_test(test_tmpfile),
 		cmocka_unit_test(test_no_ranks),
 		cmocka_unit_test(test_mounts_openat2),
 		cmocka_unit_test(test_mounts_walk),

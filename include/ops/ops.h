@@ -82,4 +82,13 @@ static inline int op_has_path2(unsigned k) { return k == OP_RENAME || k == OP_LI
 static inline int op_is_read(unsigned k) { return k == OP_READ || k == OP_AREAD; }
 static inline int op_is_write(unsigned k) { return k == OP_WRITE || k == OP_AWRITE; }
 
+/* Linux O_TMPFILE (__O_TMPFILE | O_DIRECTORY), in oflags' x86_64 values:
+ * the open names a directory and makes an unnamed file in it; the op's
+ * path is that file's (strace -y: "DIR/#INODE"), beneath the directory. */
+#define OP_O_TMPFILE 020200000u
+static inline int op_oflags_tmpfile(uint32_t oflags)
+{
+	return (oflags & OP_O_TMPFILE) == OP_O_TMPFILE;
+}
+
 #endif

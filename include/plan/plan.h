@@ -94,6 +94,18 @@ int  plan_prepare(struct plan *p, struct rerr *e);
 int  plan_prepare_proc(struct plan *p, size_t proc, struct rerr *e);
 /* Open a traced path of copy `copy` beneath the target. -errno. */
 int  plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode);
+/* O_TMPFILE (plan_openat with it comes here): path_id is the unnamed
+ * file's traced name (strace -y's "DIR/#INODE"); the open makes a new one
+ * in the directory above it.  Where the file system refuses O_TMPFILE
+ * (EOPNOTSUPP), plan_open_unnamed's file instead, and *named (may be NULL)
+ * says so.  The fd, or -errno. */
+int  plan_open_tmpfile(const struct plan *p, uint32_t copy, uint32_t path_id, int flags,
+		       mode_t mode, bool *named);
+/* The equivalent without O_TMPFILE: a file of a reserved name
+ * (".replay-tmpfile-PID-N") created O_EXCL in that directory and unlinked
+ * at once, signals held in between.  The fd, or -errno. */
+int  plan_open_unnamed(const struct plan *p, uint32_t copy, uint32_t path_id, int flags,
+		       mode_t mode);
 /* Path-based metadata ops beneath the target (unlink, rename, mkdir, rmdir, stat). */
 int  plan_unlink(const struct plan *p, uint32_t copy, uint32_t path_id);
 int  plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id);

@@ -924,7 +924,24 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 	const char *r = resolve(b, p, path, ev->dirfd, ev->fdpath);
 	if (!r)
 		return -ENOMEM;
+	/* O_TMPFILE names a directory and makes an unnamed file in it: strace
+	 * -y shows it as "DIR/#INODE" (taken above); without that, it is
+	 * called DIR/#tmpfile.  Either way its path is beneath the directory,
+	 * which the replay's open names (plan_openat). */
+	char *tmpname = NULL;
+	bool tmpfile = op_oflags_tmpfile((uint32_t)ev->flags);
+	if (tmpfile && path != ev->retpath) {
+		size_t rl = strlen(r);
+		tmpname = malloc(rl + sizeof "/#tmpfile");
+		if (!tmpname)
+			return -ENOMEM;
+		memcpy(tmpname, r, rl);
+		memcpy(tmpname + rl, rl && r[rl - 1] == '/' ? "#tmpfile" : "/#tmpfile",
+		       sizeof "/#tmpfile");
+		r = tmpname;
+	}
 	if (is_special(r)) {
+		free(tmpname);
 		/* kept in the fd table (dup, close) but never replayed */
 		b->st.special_ops++;
 		if (ev->ret < 0 || ev->ret >= FD_MAX)
@@ -945,6 +962,7 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 	uint32_t file;
 	char *full = NULL;
 	int rc = intern_full(b, r, path == ev->path ? ev->path_flags : 0, &file, &full);
+	free(tmpname);
 	if (rc)
 		return rc;
 	struct op op = op_new(OP_OPEN);
@@ -973,7 +991,7 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 		rc = ofd_add_handle(b, o, rank, &op.handle);
 		if (rc)
 			goto out;
-		if (ev->flags & O_TRUNC) {
+		if ((ev->flags & O_TRUNC) || tmpfile) {   /* a new unnamed file is empty */
 			uint64_t *s = size_of(b, file);
 			if (s)
 				*s = 0;

@@ -355,6 +355,16 @@ static int seg_write(struct pst *st, uint32_t b, uint64_t need, uint64_t start, 
 static void on_open(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const struct op *op)
 {
 	uint32_t fl = op->oflags;
+	if (op_oflags_tmpfile(fl)) {
+		/* a new unnamed file in p's directory: empty, nothing before */
+		after_change(P, p, b, i);
+		creates(P, p, b, i, true);
+		P->st[p].truncated = 1;
+		P->st[p].written = 0;
+		P->st[p].size = 0;
+		P->st[p].nsegs = 0;
+		return;
+	}
 	if (fl & O_DIRECTORY)
 		P->ps[p].bits |= PS_DIR;
 	after_change(P, p, b, i);

@@ -102,6 +102,7 @@ struct plan_priv {
 	uint32_t nranks;        /* ranks the filter keeps (of ntraced), -n's cut not counted */
 	uint32_t ntraced;       /* ranks in the trace                     */
 	uint32_t *file_rank;    /* per file: lowest rank using it         */
+	uint32_t *file_maker;   /* per file: facc.maker                   */
 	uint16_t *file_acc;     /* per file: A_* bits                     */
 	struct plan_dir *dirs;  /* sorted by rel: parents before children */
 	size_t ndirs;
@@ -127,13 +128,20 @@ struct plan_priv {
 #define A_MKDIR    0x100u   /* the trace creates it with mkdir          */
 #define A_RNEED    0x200u   /* some rank needs it before it creates it itself */
 #define A_RREAD    0x400u   /* some rank reads it before it writes it itself  */
+#define A_RENTO    0x800u   /* the trace renames something to it        */
+#define A_TMPFILE  0x1000u  /* an anonymous file: opened O_TMPFILE in its directory */
 
 struct facc {
 	uint64_t t_need, t_create, t_read, t_write;
 	uint64_t extent;
 	uint32_t first_rank;
 	uint16_t bits;
+	uint32_t maker;         /* the rank whose mkdir or rename makes it:
+	                         * MAKER_NONE, MAKER_MANY */
 };
+
+#define MAKER_NONE UINT32_MAX
+#define MAKER_MANY (UINT32_MAX - 1)
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -411,7 +419,9 @@ out:
 static int open_beneath(bool walk, int dirfd, const char *path, int flags, mode_t mode)
 {
 	flags &= OPEN_VALID;
-	if (!(flags & (O_CREAT | O_TMPFILE)))
+	/* (O_TMPFILE holds O_DIRECTORY's bit: a plain directory open takes
+	 * no mode, openat2 refuses one) */
+	if (!(flags & O_CREAT) && (flags & O_TMPFILE) != O_TMPFILE)
 		mode = 0;
 	if (walk)
 		return walk_open(dirfd, path, flags, mode);
@@ -465,10 +475,73 @@ static const struct plan_file *file_by_id(const struct plan *p, uint32_t path_id
 	return &p->files[p->file_of[path_id]];
 }
 
+int plan_open_tmpfile(const struct plan *p, uint32_t copy, uint32_t path_id, int flags,
+		      mode_t mode, bool *named)
+{
+	const struct plan_file *f = file_by_id(p, path_id);
+	char buf[PATH_MAX];
+	const char *last;
+	if (named)
+		*named = false;
+	if (!f || copy >= p->ncopies)
+		return -EINVAL;
+	int pfd = open_parent(p, copy, f->rel, buf, sizeof buf, &last);
+	if (pfd < 0)
+		return pfd;
+	/* "." of an O_PATH descriptor of the directory: nothing to resolve */
+	int fd = openat(pfd, ".", (flags & OPEN_VALID) | O_TMPFILE | O_CLOEXEC, mode);
+	int rc = fd >= 0 ? fd : -errno;
+	close(pfd);
+	if (rc == -EOPNOTSUPP) {
+		rc = plan_open_unnamed(p, copy, path_id, flags, mode);
+		if (named && rc >= 0)
+			*named = true;
+	}
+	return rc;
+}
+
+int plan_open_unnamed(const struct plan *p, uint32_t copy, uint32_t path_id, int flags,
+		      mode_t mode)
+{
+	static unsigned long seq;
+	const struct plan_file *f = file_by_id(p, path_id);
+	char buf[PATH_MAX], name[64];
+	const char *last;
+	if (!f || copy >= p->ncopies)
+		return -EINVAL;
+	int pfd = open_parent(p, copy, f->rel, buf, sizeof buf, &last);
+	if (pfd < 0)
+		return pfd;
+	flags = (flags & OPEN_VALID & ~(O_TMPFILE | O_DIRECTORY | O_TRUNC)) |
+		O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	sigset_t all, old;
+	sigfillset(&all);
+	int rc;
+	for (int tries = 0;; tries++) {
+		/* the reserved prefix: no traced path has it */
+		snprintf(name, sizeof name, RESERVED_PREFIX "tmpfile-%ld-%lu", (long)getpid(), seq++);
+		/* signals held until the name is gone again: nothing left behind */
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		int fd = openat(pfd, name, flags, mode & 07777);
+		rc = fd >= 0 ? fd : -errno;
+		if (fd >= 0 && unlinkat(pfd, name, 0)) {
+			rc = -errno;
+			close(fd);
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (rc != -EEXIST || tries >= 16)
+			break;
+	}
+	close(pfd);
+	return rc;
+}
+
 int plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode)
 {
 	const struct plan_file *f = file_by_id(p, path_id);
 	char buf[PATH_MAX];
+	if ((flags & O_TMPFILE) == O_TMPFILE)
+		return plan_open_tmpfile(p, copy, path_id, flags, mode, NULL);
 	if (!f || copy >= p->ncopies)
 		return -EINVAL;
 	int rc = copy_path(copy, f->rel, buf, sizeof buf);
@@ -633,6 +706,10 @@ static void acc_merge(struct facc *d, const struct facc *s)
 	}
 	if (d->first_rank != s->first_rank)
 		d->bits |= A_SHARED;
+	if (d->maker == MAKER_NONE)
+		d->maker = s->maker;
+	else if (s->maker != MAKER_NONE && s->maker != d->maker)
+		d->maker = MAKER_MANY;
 	d->bits |= s->bits;
 	d->first_rank = d->first_rank < s->first_rank ? d->first_rank : s->first_rank;
 	d->t_need = min_u64(d->t_need, s->t_need);
@@ -643,7 +720,7 @@ static void acc_merge(struct facc *d, const struct facc *s)
 		d->extent = s->extent;
 }
 
-#define FACC_NONE ((struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0 })
+#define FACC_NONE ((struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0, MAKER_NONE })
 
 /* Fold one rank's view of a path into the run's: the rank's own order
  * decides what it needs before it makes it itself (ranks replay unordered,
@@ -709,6 +786,13 @@ static int hmap_set(struct gather *g, uint32_t h, uint32_t f)
 static void acc_open(struct facc *a, const struct op *op, uint64_t t)
 {
 	a->bits |= A_OK;
+	if (op_oflags_tmpfile(op->oflags)) {
+		/* an unnamed file made in its directory: created, empty */
+		a->bits |= A_FILEHINT | A_TMPFILE | A_MODIFIES;
+		a->t_create = min_u64(a->t_create, t);
+		a->t_write = min_u64(a->t_write, t);
+		return;
+	}
 	a->bits |= (op->oflags & O_DIRECTORY) ? A_DIRHINT : A_FILEHINT;
 	if (op->oflags & O_CREAT) {
 		a->t_create = min_u64(a->t_create, t);
@@ -819,7 +903,10 @@ static int gather_op(struct gather *g, uint32_t r, uint64_t i, uint64_t n, const
 		f = g->hmap[op->handle];
 	if (f == OP_NOFILE)
 		return 0;
-	acc_op(g_touch(g, f, r), op, t);
+	struct facc *a = g_touch(g, f, r);
+	acc_op(a, op, t);
+	if (op->kind == OP_MKDIR && res_ok(op->result))
+		a->maker = r;
 	if (!op_has_path2(op->kind) || !res_ok(op->result))
 		return 0;
 	uint32_t to = op->aux;
@@ -829,6 +916,10 @@ static int gather_op(struct gather *g, uint32_t r, uint64_t i, uint64_t n, const
 				" out of range (%" PRIu32 " paths)", r, i, to, s->npaths);
 	struct facc *b = g_touch(g, to, r);
 	b->bits |= A_OK | A_MODIFIES | A_WRITTEN;
+	if (op->kind == OP_RENAME) {
+		b->bits |= A_RENTO;
+		b->maker = r;
+	}
 	b->t_create = min_u64(b->t_create, t);
 	b->t_write = min_u64(b->t_write, t);
 	return 0;
@@ -1169,6 +1260,7 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 		struct plan_file *f = &p->files[i];
 		const struct facc *a = &m[i];
 		pv->file_rank[i] = a->first_rank;
+		pv->file_maker[i] = a->maker;
 		pv->file_acc[i] = a->bits;
 		f->shared = (a->bits & A_SHARED) != 0;
 		f->written = (a->bits & A_WRITTEN) != 0;
@@ -1197,12 +1289,14 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 			memcpy(anc_rel, rel, len);
 			anc_rel[len] = '\0';
 			ssize_t j = file_find(p, anc_rel);
-			/* The trace mkdirs it: leave it and below to the run, when
-			 * one rank alone makes it and uses what is below (its ops
-			 * keep their order).  Ranks are not ordered against each
-			 * other, so a directory one rank makes and another uses is
-			 * created beforehand; the maker's mkdir then finds it. */
-			if (!f->prepare && j >= 0 && (pv->file_acc[j] & A_MKDIR) &&
+			/* The trace mkdirs it, or renames a directory to it: leave
+			 * it and below to the run, when one rank alone makes it and
+			 * uses what is below (its ops keep their order).  Ranks are
+			 * not ordered against each other, so a directory one rank
+			 * makes and another uses is created beforehand; the maker's
+			 * mkdir then finds it.  (A rename's target made beforehand
+			 * with a subdirectory is not empty: the rename fails.) */
+			if (!f->prepare && j >= 0 && (pv->file_acc[j] & (A_MKDIR | A_RENTO)) &&
 			    !p->files[j].prepare &&
 			    (p->ordered || (!(pv->file_acc[j] & A_SHARED) &&
 					    !(pv->file_acc[i] & A_SHARED) && pv->file_rank[j] == rank)))
@@ -1602,10 +1696,11 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 	struct plan_priv *pv = p->priv;
 	size_t nf = p->nfiles ? p->nfiles : 1;
 	pv->file_rank = calloc(nf, sizeof *pv->file_rank);
+	pv->file_maker = calloc(nf, sizeof *pv->file_maker);
 	pv->file_acc = calloc(nf, sizeof *pv->file_acc);
 	pv->fstate = calloc((size_t)p->ncopies * nf, 1);
 	pv->rstate = calloc(p->ncopies, 1);
-	if (!pv->file_rank || !pv->file_acc || !pv->fstate || !pv->rstate) {
+	if (!pv->file_rank || !pv->file_maker || !pv->file_acc || !pv->fstate || !pv->rstate) {
 		rc = rerr_set(e, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -1797,6 +1892,41 @@ static bool copy_prepares(const struct plan *p, uint32_t k, size_t i, uint64_t *
 	return f->prepare;
 }
 
+/* Sequential mode: is directory rel (or one above it) made by rank r
+ * itself, with a mkdir or a rename of a directory to it, and nothing r
+ * alone needs prepared beneath it?  Then r, run alone, makes it as the
+ * trace did: made beforehand (for another rank's sake) it would turn the
+ * mkdir into EEXIST and a rename with subdirectories into ENOTEMPTY. */
+static bool made_alone(const struct plan *p, uint32_t r, const char *rel)
+{
+	const struct plan_priv *pv = p->priv;
+	char buf[PATH_MAX];
+	size_t len = strlen(rel);
+	if (len >= sizeof buf)
+		return false;
+	memcpy(buf, rel, len + 1);
+	for (;;) {
+		ssize_t j = file_find(p, buf);
+		if (j >= 0 && pv->file_maker[j] == r) {
+			/* nothing r alone prepares at or beneath it (the files
+			 * named buf... follow file j in their sorted order) */
+			size_t bl = strlen(buf);
+			for (size_t i = (size_t)j; i < p->nfiles; i++) {
+				const char *fr = p->files[i].rel;
+				if (strncmp(fr, buf, bl))
+					break;
+				if ((!fr[bl] || fr[bl] == '/') && alone_size(p, r, i) >= 0)
+					return false;
+			}
+			return true;
+		}
+		char *sl = strrchr(buf, '/');
+		if (!sl)
+			return false;
+		*sl = '\0';
+	}
+}
+
 /* Directories and prepared files of copy k; only_rank >= 0: only what
  * that rank position alone needs (sequential mode). */
 static int prepare_copy(struct plan *p, uint32_t k, int64_t only_rank,
@@ -1816,7 +1946,8 @@ static int prepare_copy(struct plan *p, uint32_t k, int64_t only_rank,
 			pv->rstate[k] |= ST_MADE;
 	}
 	for (size_t j = 0; j < pv->ndirs; j++) {
-		if (!dir_in_copy(p, j, k))
+		if (!dir_in_copy(p, j, k) ||
+		    (only_rank >= 0 && made_alone(p, (uint32_t)only_rank, pv->dirs[j].rel)))
 			continue;
 		rc = mkdir_beneath(p, k, pv->dirs[j].rel);
 		if (rc < 0)
@@ -2250,13 +2381,20 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 			snprintf(what, sizeof what, "(the target itself)");
 		else if (pf->is_dir)
 			snprintf(what, sizeof what, "%s", pf->prepare ? "created" :
-				 (p->priv->file_acc[i] & A_MKDIR) ? "-, the run mkdirs it" : "created if needed");
+				 find_rel(p->priv->dirs, p->priv->ndirs, sizeof *p->priv->dirs,
+					  offsetof(struct plan_dir, rel), pf->rel) >= 0 ?
+				 "created if needed" :
+				 (p->priv->file_acc[i] & A_MKDIR) ? "-, the run mkdirs it" :
+				 (p->priv->file_acc[i] & A_RENTO) ? "-, a traced rename makes it" :
+				 "-, made by the run");
 		else if (pf->prepare && (p->priv->fstate[i] & ST_REUSE))
 			snprintf(what, sizeof what, "present, used as is (needs %" PRIu64 " bytes)",
 				 pf->prep_size);
 		else if (pf->prepare)
 			snprintf(what, sizeof what, "prepare %s (%" PRIu64 " bytes)",
 				 fmt_bytes(b1, sizeof b1, (double)pf->prep_size), pf->prep_size);
+		else if (p->priv->file_acc[i] & A_TMPFILE)
+			snprintf(what, sizeof what, "-, unnamed: the run opens O_TMPFILE in its directory");
 		else if (pf->written)
 			snprintf(what, sizeof what, "-, created by the run");
 		else if (!(p->priv->file_acc[i] & A_OK))
@@ -2322,6 +2460,7 @@ void plan_release(struct plan *p)
 			free(p->priv->dirs[j].rel);
 		free(p->priv->dirs);
 		free(p->priv->file_rank);
+		free(p->priv->file_maker);
 		free(p->priv->part_size);
 		free(p->priv->file_acc);
 		free(p->priv->fstate);

@@ -153,6 +153,7 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		}
 		a->skipped_failed += w->skipped_failed;
 		a->skipped_nohandle += w->skipped_nohandle;
+		a->tmpfile_named += w->tmpfile_named;
 		a->skipped_mmap += w->skipped_mmap;
 		a->seeks += w->seeks;
 		a->barriers += w->barriers;
@@ -329,6 +330,7 @@ json_t *report_job_json(const struct worker_result *w)
 	bad |= set_new(o, "sync_fallback", u64j(w->eng_sync_fallback));
 	bad |= set_new(o, "rounded_ops", u64j(w->rounded_ops));
 	bad |= set_new(o, "rounded_extra_bytes", u64j(w->rounded_extra_bytes));
+	bad |= set_new(o, "tmpfile_named", u64j(w->tmpfile_named));
 	for (int k = 1; k < RES_MAX_ERRNO; k++) {
 		char name[32];
 
@@ -791,6 +793,10 @@ static void print_notes(FILE *f, const struct report_agg *a)
 			(unsigned long long)a->dep_waits, fmt_ns(b1, sizeof(b1), (double)a->dep_wait_ns),
 			(unsigned long long)a->barrier_waits,
 			fmt_ns(b2, sizeof(b2), (double)a->barrier_wait_ns));
+	if (a->tmpfile_named)
+		fprintf(f, "O_TMPFILE:   %llu open%s refused by the target's file system (EOPNOTSUPP):"
+			" a named file instead, unlinked at once\n",
+			(unsigned long long)a->tmpfile_named, a->tmpfile_named == 1 ? "" : "s");
 	if (a->rounded_ops)
 		fprintf(f, "direct I/O:  %llu ops rounded to the block size, %s extra\n",
 			(unsigned long long)a->rounded_ops,

@@ -945,20 +945,27 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 		ws->w->skipped_nohandle++;
 		return 0;
 	}
-	if (c->o->direct && !(flags & O_DIRECTORY))
+	bool tmpfile = op_oflags_tmpfile(op->oflags), named = false;
+	if (c->o->direct && (!(flags & O_DIRECTORY) || tmpfile))
 		flags |= O_DIRECT;
 	if (ws->fd[op->handle] >= 0) {
 		close(ws->fd[op->handle]);
 		ws->fd[op->handle] = FD_NONE;
 	}
 	t0 = op_now(ws);
-	fd = plan_openat(c->plan, c->copy, op->file, flags, (mode_t)op->aux);
+	/* O_TMPFILE: a new unnamed file in the directory of op->file */
+	fd = tmpfile ? plan_open_tmpfile(c->plan, c->copy, op->file, flags, (mode_t)op->aux, &named)
+		     : plan_openat(c->plan, c->copy, op->file, flags, (mode_t)op->aux);
 	/* --direct on a directory (or a file system without O_DIRECT): the
 	 * open the trace made, without it */
 	if (fd == -EINVAL && (flags & O_DIRECT) && !(op->oflags & O_DIRECT)) {
 		flags &= ~O_DIRECT;
-		fd = plan_openat(c->plan, c->copy, op->file, flags, (mode_t)op->aux);
+		fd = tmpfile ? plan_open_tmpfile(c->plan, c->copy, op->file, flags,
+						 (mode_t)op->aux, &named)
+			     : plan_openat(c->plan, c->copy, op->file, flags, (mode_t)op->aux);
 	}
+	if (fd >= 0 && named)
+		ws->w->tmpfile_named++;
 	if (fd >= 0) {
 		ws->fd[op->handle] = fd;
 		ws->hfile[op->handle] = op->file;

@@ -27,7 +27,8 @@
  * are calls the trace shows failing (replay run skips them too).  Opens
  * fio cannot do (O_DIRECTORY, O_PATH, the root itself: glibc and Open MPI
  * open "/" so) and every call on the descriptors they return are left out
- * and counted (unfit_ops).  With a filter (filter.h, as `replay run`
+ * and counted (unfit_ops); an O_TMPFILE file is a file of its traced name
+ * ("DIR/#INODE") for fio.  With a filter (filter.h, as `replay run`
  * builds it), only its kept ranks are exported and only the ops
  * filter_op_kept keeps: the logs hold what run would replay.
  *
@@ -205,10 +206,13 @@ static void stamp(struct xport *x, uint64_t t_ns)
 }
 
 /* An open of a path the filter keeps that fio can replay: 0 and its name;
- * 1 fio cannot (a directory or O_PATH open); -errno + e. */
+ * 1 fio cannot (a directory or O_PATH open); -errno + e.  An O_TMPFILE
+ * open (its bits hold O_DIRECTORY's) is its unnamed file's, which fio
+ * replays as a file of that name ("DIR/#INODE"). */
 static int open_name(struct xport *x, const struct op *o, const char **name)
 {
-	if (o->oflags & (LX_O_DIRECTORY | LX_O_PATH))
+	if ((o->oflags & LX_O_PATH) ||
+	    ((o->oflags & LX_O_DIRECTORY) && !op_oflags_tmpfile(o->oflags)))
 		return 1;
 	if (o->file < x->s->npaths && x->isdir[o->file])
 		return 1;       /* opened without O_DIRECTORY (sqlite fsyncs its dir so) */

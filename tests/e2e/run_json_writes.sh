@@ -12,7 +12,8 @@
 # global options, headline_run, jobs (with total_err and first_error since
 # the fio keys followed errors that did not stop a worker), disk_util (its entries depend on the
 # disk under /tmp: not listed) - and runs.#.disk_util; then filtered.ranks_beyond_processes,
-# the ranks past -n).
+# the ranks past -n, and runs.#.jobs.#.tmpfile_named, O_TMPFILE opens made as a
+# named file).
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 tmp=$(mktemp -d /tmp/replay-e2e-jsonw-XXXXXX)
