@@ -375,6 +375,31 @@ static void test_eof_read(void **state)
 	opstream_close(&s);
 }
 
+/* A log written under a temporary name, renamed into place, then appended
+ * to: the append lands at the end of what was renamed (the target's
+ * tracked size was read after the rename had emptied the source: 0). */
+static void test_rename_then_append(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "renameappend",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/log.tmp\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n"
+		"1 10:00:00.000002 write(3, \"x\"..., 100) = 100\n"
+		"1 10:00:00.000003 close(3) = 0\n"
+		"1 10:00:00.000004 rename(\"/d/log.tmp\", \"/d/log\") = 0\n"
+		"1 10:00:00.000005 openat(AT_FDCWD, \"/d/log\", O_WRONLY|O_APPEND) = 3\n"
+		"1 10:00:00.000006 write(3, \"y\"..., 10) = 10\n"
+		"1 10:00:00.000007 close(3) = 0\n");
+	build(&o, &s);
+	uint32_t l = strace_text_path(&s, "/d/log");
+	assert_false(o.paths[l].bits & PS_EXISTED);
+	assert_non_null(o.true_off[0]);
+	assert_int_equal(o.true_off[0][5], 100);
+	order_release(&o);
+	opstream_close(&s);
+}
+
 /* Metadata across ranks: a create beneath a directory another rank made,
  * an unlink after another rank's use, a rename of another's file. */
 static void test_metadata_deps(void **state)
@@ -560,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_append_size_shown),
 		cmocka_unit_test(test_append_size_later),
 		cmocka_unit_test(test_eof_read),
+		cmocka_unit_test(test_rename_then_append),
 		cmocka_unit_test(test_metadata_deps),
 		cmocka_unit_test(test_random),
 	};
