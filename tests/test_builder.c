@@ -235,7 +235,7 @@ static void test_seek_end_append(void **state)
 	ev.fd = 3;
 	ev.offset = -10;
 	ev.whence = SEEK_END;
-	ev.ret = SC_RET_UNKNOWN;   /* fallback: tracked size 5000? no: 1000 written */
+	ev.ret = SC_RET_UNKNOWN;   /* fallback: the size the last SEEK_END showed */
 	feed(f, &ev);
 	ev = ev0(f, 7, SC_LSEEK);
 	ev.fd = 3;
@@ -258,11 +258,15 @@ static void test_seek_end_append(void **state)
 	assert_int_equal(n, 11);
 	assert_int_equal(o[2].kind, OP_SEEK);
 	assert_int_equal(o[2].offset, 5000);
+	assert_true(o[2].flags & OPF_STAT_SIZE); /* the size it showed */
+	assert_int_equal(o[2].len, 5000);
 	assert_int_equal(o[3].offset, 5000);
-	assert_int_equal(o[4].offset, 990);     /* 1000 (largest size seen) - 10 */
-	assert_int_equal(o[5].offset, 990);
+	assert_int_equal(o[4].offset, 4990);    /* 5000 (the size shown) - 10 */
+	assert_false(o[4].flags & OPF_STAT_SIZE); /* no result: shows nothing */
+	assert_int_equal(o[5].offset, 4990);
+	assert_false(o[5].flags & OPF_STAT_SIZE);
 	assert_int_equal(o[5].result, -EINVAL);
-	assert_int_equal(o[6].offset, 990);
+	assert_int_equal(o[6].offset, 4990);
 	assert_int_equal(o[7].kind, OP_FTRUNCATE);
 	assert_int_equal(o[7].len, 20000);
 	assert_int_equal(o[9].offset, 20000);  /* append at the tracked end */
@@ -729,6 +733,62 @@ static void test_rwf_append(void **state)
 	assert_true(o[7].flags & OPF_APPEND);
 	assert_int_equal(o[8].kind, OP_READ);
 	assert_int_equal(o[8].offset, 10);
+}
+
+/* An O_APPEND write lands where the trace last showed the file to end, not
+ * at the largest size written: an fstat's st_size (a file that existed
+ * with 10000 bytes, appended to by Python's open('a')), an lseek SEEK_END's
+ * result minus its offset, a short read's end (which may also be less than
+ * what was written: another process truncated it).  Without a result a
+ * SEEK_END uses that size too.  (Fails on the "largest size written" rule:
+ * appends at 0, 0 and 20.) */
+static void test_append_at_size_shown(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/log", O_WRONLY | O_CREAT | O_APPEND, 3);
+	struct sc_event ev = ev0(f, 1, SC_STAT);
+	ev.fd = 3;
+	ev.opflags = OPF_STAT_SIZE;
+	ev.len = 10000;
+	ev.ret = 0;
+	feed(f, &ev);                                         /* fstat: 10000 */
+	op_rw(f, 1, SC_WRITE, 3, 100, SC_NOOFF, 100);         /* at 10000 */
+	op_open(f, 1, "/h", O_RDWR | O_APPEND, 4);
+	ev = ev0(f, 1, SC_LSEEK);
+	ev.fd = 4;
+	ev.offset = -5;
+	ev.whence = SEEK_END;
+	ev.ret = 995;                                         /* size 1000 */
+	feed(f, &ev);
+	op_rw(f, 1, SC_WRITE, 4, 10, SC_NOOFF, 10);           /* at 1000 */
+	op_open(f, 1, "/g", O_RDWR | O_CREAT, 5);
+	op_rw(f, 1, SC_WRITE, 5, 20, SC_NOOFF, 20);           /* size 20 */
+	op_rw(f, 1, SC_READ, 5, 4096, 0, 7);                  /* short: now 7 */
+	op_open(f, 1, "/g", O_WRONLY | O_APPEND, 6);
+	op_rw(f, 1, SC_WRITE, 6, 3, SC_NOOFF, 3);             /* at 7 */
+	ev = ev0(f, 1, SC_LSEEK);
+	ev.fd = 5;
+	ev.offset = 0;
+	ev.whence = SEEK_END;
+	ev.ret = SC_RET_UNKNOWN;                              /* at 10 */
+	feed(f, &ev);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 12);
+	assert_int_equal(o[2].kind, OP_WRITE);
+	assert_true(o[2].flags & OPF_APPEND);
+	assert_int_equal(o[2].offset, 10000);
+	assert_int_equal(o[4].kind, OP_SEEK);
+	assert_true(o[4].flags & OPF_STAT_SIZE);
+	assert_int_equal(o[4].len, 1000);
+	assert_int_equal(o[5].offset, 1000);
+	assert_int_equal(o[8].kind, OP_READ);
+	assert_int_equal(o[10].kind, OP_WRITE);
+	assert_int_equal(o[10].offset, 7);
+	assert_int_equal(o[11].kind, OP_SEEK);
+	assert_int_equal(o[11].offset, 10);
+	assert_false(o[11].flags & OPF_STAT_SIZE);
 }
 
 /* fcntl(F_SETFL) on an open file description (through a dup of it too):
@@ -1486,6 +1546,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_huge_request_clamped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_relative_cwd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rwf_append, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append_at_size_shown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setfl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolved_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fast_path_same_ops, setup, teardown),

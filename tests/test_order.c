@@ -233,6 +233,173 @@ static void test_append(void **state)
 	opstream_close(&s);
 }
 
+/* Python's open('a') of a log that existed: O_CREAT|O_APPEND, then the
+ * fstat and lseek SEEK_END show 10000 bytes before the append, and the
+ * file is read back.  The O_CREAT open says nothing, the size shown does:
+ * the file existed with 10000 bytes, and the append lands there (it was
+ * taken as made by the run, the append at 0). */
+static void test_append_size_shown(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "appendshown",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/log.txt\", O_WRONLY|O_CREAT|O_APPEND|O_CLOEXEC, 0666) = 3\n"
+		"1 10:00:00.000002 newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=10000, ...}, AT_EMPTY_PATH) = 0\n"
+		"1 10:00:00.000003 lseek(3, 0, SEEK_END) = 10000\n"
+		"1 10:00:00.000004 write(3, \"x\"..., 100) = 100\n"
+		"1 10:00:00.000005 close(3) = 0\n"
+		"1 10:00:00.000006 openat(AT_FDCWD, \"/d/log.txt\", O_RDONLY|O_CLOEXEC) = 3\n"
+		"1 10:00:00.000007 lseek(3, 10000, SEEK_SET) = 10000\n"
+		"1 10:00:00.000008 read(3, \"x\"..., 101) = 100\n"
+		"1 10:00:00.000009 close(3) = 0\n"
+		"1 10:00:00.000010 openat(AT_FDCWD, \"/d/seek.txt\", O_RDWR|O_CREAT|O_APPEND, 0666) = 4\n"
+		"1 10:00:00.000011 lseek(4, -10, SEEK_END) = 290\n"
+		"1 10:00:00.000012 write(4, \"x\"..., 5) = 5\n"
+		"1 10:00:00.000013 close(4) = 0\n");
+	uint64_t n;
+	const struct op *ops = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(ops[3].kind, OP_WRITE);
+	assert_int_equal(ops[3].offset, 10000);         /* the builder's too */
+	build(&o, &s);
+	uint32_t l = strace_text_path(&s, "/d/log.txt");
+	uint32_t k = strace_text_path(&s, "/d/seek.txt");
+	assert_true(o.paths[l].bits & PS_EXISTED);
+	assert_false(o.paths[l].bits & PS_CREATED);
+	assert_int_equal(o.paths[l].size0, 10000);
+	assert_int_equal(o.true_off[0][3], 10000);
+	assert_true(o.paths[k].bits & PS_EXISTED);
+	assert_int_equal(o.paths[k].size0, 300);        /* 290 + 10 */
+	assert_int_equal(o.true_off[0][11], 300);
+	assert_int_equal(o.alone[0].n, 2);
+	for (uint32_t i = 0; i < 2; i++)
+		assert_int_equal(o.alone[0].size[i], o.alone[0].path[i] == l ? 10000 : 300);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* `echo x >> log; cat log`: the shell appends 2 bytes before anything
+ * shows the size; cat's fstat (10002) and short read (10002) come later.
+ * The appends' base is the size then less what was appended: 10000 (it
+ * was 10002, the end cat read, and the replay left 10004).  Without the
+ * fstat the short read says the same; a full read only bounds it. */
+static void test_append_size_later(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "appendlater",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/log\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3\n"
+		"1 10:00:00.000002 write(3, \"x\\n\", 2) = 2\n"
+		"1 10:00:00.000003 close(3) = 0\n"
+		"2 10:00:00.000004 openat(AT_FDCWD, \"/d/log\", O_RDONLY) = 3\n"
+		"2 10:00:00.000005 newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=10002, ...}, AT_EMPTY_PATH) = 0\n"
+		"2 10:00:00.000006 read(3, \"x\"..., 131072) = 10002\n"
+		"2 10:00:00.000007 read(3, \"\", 131072) = 0\n"
+		"2 10:00:00.000008 close(3) = 0\n"
+		"1 10:00:00.000009 openat(AT_FDCWD, \"/d/log2\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 4\n"
+		"1 10:00:00.000010 write(4, \"x\\n\", 2) = 2\n"
+		"1 10:00:00.000011 write(4, \"y\\n\", 2) = 2\n"
+		"1 10:00:00.000012 close(4) = 0\n"
+		"2 10:00:00.000013 openat(AT_FDCWD, \"/d/log2\", O_RDONLY) = 4\n"
+		"2 10:00:00.000014 read(4, \"x\"..., 131072) = 504\n"
+		"2 10:00:00.000015 close(4) = 0\n"
+		"1 10:00:00.000016 openat(AT_FDCWD, \"/d/log3\", O_WRONLY|O_APPEND) = 5\n"
+		"1 10:00:00.000017 write(5, \"x\\n\", 2) = 2\n"
+		"1 10:00:00.000018 close(5) = 0\n"
+		"2 10:00:00.000019 openat(AT_FDCWD, \"/d/log3\", O_RDONLY) = 5\n"
+		"2 10:00:00.000020 pread64(5, \"x\"..., 100, 0) = 100\n"
+		"2 10:00:00.000021 close(5) = 0\n");
+	build(&o, &s);
+	uint32_t l = strace_text_path(&s, "/d/log");
+	uint32_t l2 = strace_text_path(&s, "/d/log2");
+	uint32_t l3 = strace_text_path(&s, "/d/log3");
+	assert_true(o.paths[l].bits & PS_EXISTED);
+	assert_int_equal(o.paths[l].size0, 10000);
+	assert_true(o.paths[l2].bits & PS_EXISTED);
+	assert_int_equal(o.paths[l2].size0, 500);
+	/* a full read of 100: at least 98 before the 2 appended */
+	assert_true(o.paths[l3].bits & PS_EXISTED);
+	assert_int_equal(o.paths[l3].size0, 98);
+	/* cat alone (sequential mode) finds all it read */
+	const struct rank_prep *rp = &o.alone[1];
+	for (uint32_t i = 0; i < rp->n; i++)
+		if (rp->path[i] == l)
+			assert_int_equal(rp->size[i], 10002);
+	/* parallel: cat's read waits for the append */
+	assert_int_equal(need_upto(&o, 1, 2, 0), 2);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* A read of 0 bytes at an offset says the file ends there or before, not
+ * that it has that much data: sqlite's header probe pread(16, 24) = 0 of
+ * a database it has just created, a read at 4096 = 0 of a file then
+ * written 1 byte (both were prepared with the offset's size). */
+static void test_eof_read(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "eof",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/f\", O_RDWR|O_CREAT, 0644) = 3\n"
+		"1 10:00:00.000002 pread64(3, \"\", 100, 0) = 0\n"
+		"1 10:00:00.000003 pread64(3, \"\", 16, 4096) = 0\n"
+		"1 10:00:00.000004 pwrite64(3, \"a\", 1, 0) = 1\n"
+		"1 10:00:00.000005 close(3) = 0\n"
+		"1 10:00:00.000006 openat(AT_FDCWD, \"/d/db.sqlite\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+		"1 10:00:00.000007 openat(AT_FDCWD, \"/d/db.sqlite\", O_RDWR|O_CREAT|O_NOFOLLOW|O_CLOEXEC, 0644) = 4\n"
+		"1 10:00:00.000008 newfstatat(4, \"\", {st_mode=S_IFREG|0644, st_size=0, ...}, AT_EMPTY_PATH) = 0\n"
+		"1 10:00:00.000009 pread64(4, \"\", 100, 0) = 0\n"
+		"1 10:00:00.000010 pread64(4, \"\", 16, 24) = 0\n"
+		"1 10:00:00.000011 pwrite64(4, \"x\"..., 4096, 0) = 4096\n"
+		"1 10:00:00.000012 close(4) = 0\n"
+		"1 10:00:00.000013 openat(AT_FDCWD, \"/d/old\", O_RDONLY) = 5\n"
+		"1 10:00:00.000014 pread64(5, \"\", 512, 4096) = 0\n"
+		"1 10:00:00.000015 close(5) = 0\n");
+	build(&o, &s);
+	uint32_t f = strace_text_path(&s, "/d/f");
+	uint32_t db = strace_text_path(&s, "/d/db.sqlite");
+	uint32_t old = strace_text_path(&s, "/d/old");
+	assert_true(o.paths[f].bits & PS_CREATED);
+	assert_false(o.paths[f].bits & PS_EXISTED);
+	assert_true(o.paths[db].bits & PS_CREATED);
+	assert_false(o.paths[db].bits & PS_EXISTED);
+	assert_true(o.paths[old].bits & PS_EXISTED);    /* opened without O_CREAT */
+	assert_int_equal(o.paths[old].size0, 0);
+	for (uint32_t i = 0; i < o.alone[0].n; i++) {
+		assert_int_not_equal(o.alone[0].path[i], f);
+		assert_int_not_equal(o.alone[0].path[i], db);
+	}
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* A log written under a temporary name, renamed into place, then appended
+ * to: the append lands at the end of what was renamed (the target's
+ * tracked size was read after the rename had emptied the source: 0). */
+static void test_rename_then_append(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "renameappend",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/log.tmp\", O_WRONLY|O_CREAT|O_EXCL, 0644) = 3\n"
+		"1 10:00:00.000002 write(3, \"x\"..., 100) = 100\n"
+		"1 10:00:00.000003 close(3) = 0\n"
+		"1 10:00:00.000004 rename(\"/d/log.tmp\", \"/d/log\") = 0\n"
+		"1 10:00:00.000005 openat(AT_FDCWD, \"/d/log\", O_WRONLY|O_APPEND) = 3\n"
+		"1 10:00:00.000006 write(3, \"y\"..., 10) = 10\n"
+		"1 10:00:00.000007 close(3) = 0\n");
+	build(&o, &s);
+	uint32_t l = strace_text_path(&s, "/d/log");
+	assert_false(o.paths[l].bits & PS_EXISTED);
+	assert_non_null(o.true_off[0]);
+	assert_int_equal(o.true_off[0][5], 100);
+	order_release(&o);
+	opstream_close(&s);
+}
+
 /* Metadata across ranks: a create beneath a directory another rank made,
  * an unlink after another rank's use, a rename of another's file. */
 static void test_metadata_deps(void **state)
@@ -415,6 +582,10 @@ int main(void)
 		cmocka_unit_test(test_stat_size),
 		cmocka_unit_test(test_stat_alone),
 		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_append_size_shown),
+		cmocka_unit_test(test_append_size_later),
+		cmocka_unit_test(test_eof_read),
+		cmocka_unit_test(test_rename_then_append),
 		cmocka_unit_test(test_metadata_deps),
 		cmocka_unit_test(test_random),
 	};

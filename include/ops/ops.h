@@ -50,7 +50,9 @@ enum op_kind {
 #define OPF_SYNTH         0x8u /* open/close the trace does not record, synthesized by
                                 * the reader (DXT: around a file's segments; fio iolog:
                                 * I/O before an open, files left open at the end)     */
-#define OPF_STAT_SIZE    0x10u /* OP_STAT: len is the size the traced stat returned     */
+#define OPF_STAT_SIZE    0x10u /* OP_STAT, OP_SEEK: len is the file size the traced call
+                                * showed (a stat's st_size; a SEEK_END's result minus
+                                * its offset)                                          */
 #define OPF_STAT_DIR     0x20u /* OP_STAT: the traced stat found a directory            */
 
 /* Fixed-size, 64 bytes, little-endian host order: the on-disk record. */

@@ -14,9 +14,18 @@
  *    alone says nothing until a later op does; with nothing else the file
  *    is taken as created.  Its initial size is the largest offset + bytes
  *    a read returned of data nobody had written yet (a short read of it
- *    pins the size), or a stat size seen before any write.  Appends land
- *    at the end of the file as it really was (initial size + what was
- *    written since), which is what the kernel does on replay too.
+ *    pins the size), and at least a size the trace shows before any write
+ *    (a stat's st_size, an lseek SEEK_END's result minus its offset, the
+ *    end of a short read: ops flagged OPF_STAT_SIZE, and short reads).
+ *    Such a size of data nobody wrote also says an O_CREAT file was there.
+ *    A read of 0 bytes says only that the file ends at or before its
+ *    offset: no data, no size.  Appends land at the end of the file as it
+ *    really was (initial size + what was written since), which is what the
+ *    kernel does on replay too; appends made before anything showed the
+ *    size have their base worked out from a size shown after them (the
+ *    size then less what they appended: `echo x >> log; cat log`), or
+ *    bounded by the data read after them; with nothing after them either,
+ *    the file counts as created and the replay leaves it shorter.
  *
  *  - dependencies (parallel mode): rank B's op j waits until rank A has
  *    completed its first `need` ops, when the trace shows j after A's op
@@ -45,7 +54,7 @@
 #define PS_DIR     0x04u   /* a directory (mkdir/rmdir/O_DIRECTORY)       */
 #define PS_CREATED 0x08u   /* the trace creates it (first existence op)   */
 #define PS_WRITTEN 0x10u   /* the trace writes or truncates it            */
-#define PS_SIZED   0x20u   /* size0 pinned by a short read                */
+#define PS_SIZED   0x20u   /* size0 pinned by a short read of data        */
 
 struct pstate {
 	uint8_t bits;
@@ -69,7 +78,10 @@ struct order {
 	uint64_t *ndeps;
 	uint64_t total_deps;
 	uint64_t **true_off;       /* per rank position: NULL, or per op the
-	                            * real offset of an append (UINT64_MAX not one) */
+	                            * real offset of an append (UINT64_MAX not one);
+	                            * for an append before anything showed the
+	                            * file's size, where the pass placed it then
+	                            * (a lower bound: the base is learnt later) */
 	/* sequential mode: what each rank alone needs, per rank position */
 	struct rank_prep {
 		uint32_t *path;        /* path ids to prepare              */

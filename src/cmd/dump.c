@@ -80,7 +80,7 @@ static void extra(char *buf, size_t len, const struct op *op)
 		ADD("iovbytes");
 	if (op->flags & OPF_SYNTH)
 		ADD("synth");
-	if (k == OP_STAT && (op->flags & OPF_STAT_SIZE))
+	if ((k == OP_STAT || k == OP_SEEK) && (op->flags & OPF_STAT_SIZE))
 		ADD("size=%" PRIu64, op->len);
 	if (k == OP_STAT && (op->flags & OPF_STAT_DIR))
 		ADD("dir");

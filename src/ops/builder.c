@@ -7,8 +7,14 @@
  *    the same open file descriptions, as the kernel does);
  *  - per open file description (ofd) the position, the path, the open flags
  *    and the handle each rank uses for it;
- *  - per path the largest size seen (writes, ftruncate, O_TRUNC), the
- *    fallback for SEEK_END and O_APPEND when the trace has no result.
+ *  - per path its size as the trace shows it so far: set by what tells
+ *    the size (a stat's st_size, an lseek SEEK_END's result minus its
+ *    offset, a short read's end, ftruncate, O_TRUNC, unlink), grown by
+ *    writes; where O_APPEND writes land, and the fallback for SEEK_END
+ *    when the trace has no result.  A file the trace appends to before
+ *    anything tells its size counts from 0 here (its appends' offsets are
+ *    then short by the unknown initial size; the plan's order pass works
+ *    that size out from what comes later, plan/order.h).
  * Nothing per op is kept: memory is bounded by open files and processes.
  *
  * Ranks are created lazily, at a process's first op, so threads that never
@@ -109,7 +115,7 @@ struct builder {
 					procs stay in the map) */
 	struct rankst *ranks;
 	uint32_t nranks, rcap;
-	uint64_t *sizes;             /* path id -> largest size seen */
+	uint64_t *sizes;             /* path id -> size as the trace shows it */
 	uint32_t nsizes;
 	struct skipname *skips;
 	size_t nskips, skcap;
@@ -320,6 +326,14 @@ static void size_at_least(struct builder *b, uint32_t file, uint64_t end)
 	uint64_t *s = size_of(b, file);
 	if (s && *s < end)
 		*s = end;
+}
+
+/* The trace shows file's size is `size` now. */
+static void size_is(struct builder *b, uint32_t file, uint64_t size)
+{
+	uint64_t *s = size_of(b, file);
+	if (s)
+		*s = size;
 }
 
 static int __attribute__((noinline)) proc_find(struct builder *b, int64_t pid, struct proc **out,
@@ -1143,7 +1157,9 @@ static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 		moved = len;
 	if (!positional)
 		o->pos = off + moved;
-	if (moved)
+	if (!async && !is_write && moved && moved < len)
+		size_is(b, o->file, off + moved);   /* a short read ends at the end */
+	else if (moved)
 		size_at_least(b, o->file, off + moved);
 	if (async) {
 		struct async_ent *ae;
@@ -1185,13 +1201,20 @@ static int do_await(struct builder *b, struct proc *p, const struct sc_event *ev
 }
 
 /* o's position after the lseek ev: its result, or when the trace does not
- * show it (= ?) worked out from whence and offset; a failed one leaves it. */
-static inline __attribute__((always_inline)) void seek_to(struct builder *b, struct ofd *o,
-							  const struct sc_event *ev)
+ * show it (= ?) worked out from whence and offset; a failed one leaves it.
+ * Returns the file size the seek shows (a SEEK_END with its result: the
+ * result minus the offset), else UINT64_MAX. */
+static inline __attribute__((always_inline)) uint64_t seek_to(struct builder *b, struct ofd *o,
+							      const struct sc_event *ev)
 {
 	int64_t np;
+	uint64_t shown = UINT64_MAX;
 	if (ev->ret >= 0 && ev->ret != SC_RET_UNKNOWN) {
 		np = ev->ret;
+		if (ev->whence == SEEK_END && ev->ret >= ev->offset) {
+			shown = (uint64_t)(ev->ret - ev->offset);
+			size_is(b, o->file, shown);
+		}
 	} else if (ev->ret == SC_RET_UNKNOWN) {
 		int64_t base = 0;
 		if (ev->whence == SEEK_CUR)
@@ -1208,6 +1231,7 @@ static inline __attribute__((always_inline)) void seek_to(struct builder *b, str
 	}
 	if (np >= 0)
 		o->pos = (uint64_t)np;
+	return shown;
 }
 
 static int do_seek(struct builder *b, struct proc *p, const struct sc_event *ev)
@@ -1217,11 +1241,15 @@ static int do_seek(struct builder *b, struct proc *p, const struct sc_event *ev)
 	int rc = fd_handle(b, p, ev, &o, &h);
 	if (rc || !o)
 		return rc;
-	seek_to(b, o, ev);
+	uint64_t shown = seek_to(b, o, ev);
 	struct op op = op_new(OP_SEEK);
 	op.handle = h;
 	op.file = o->file;
 	op.offset = o->pos;
+	if (shown != UINT64_MAX) {
+		op.len = shown;
+		op.flags |= OPF_STAT_SIZE;
+	}
 	op.aux = (uint32_t)ev->whence;
 	op.result = ev->ret == SC_RET_UNKNOWN ? (int64_t)o->pos : ev->ret;
 	return emit(b, p, ev, &op);
@@ -1253,6 +1281,8 @@ static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev,
 			size_at_least(b, o->file, op.offset + op.len);
 	} else if (k == OP_STAT && (ev->opflags & OPF_STAT_SIZE)) {
 		op.len = ev->len;
+		if (ev->ret == 0)
+			size_is(b, o->file, ev->len);
 	} else if (k == OP_MMAP) {
 		op.offset = ev->offset > 0 ? (uint64_t)ev->offset : 0;
 		op.len = ev->len;
@@ -1315,8 +1345,11 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 	op.result = ev->ret;
 	if (k == OP_MKDIR)
 		op.aux = (uint32_t)ev->mode;
-	if (k == OP_STAT && (ev->opflags & OPF_STAT_SIZE))
+	if (k == OP_STAT && (ev->opflags & OPF_STAT_SIZE)) {
 		op.len = ev->len;
+		if (ev->ret == 0)
+			size_is(b, op.file, ev->len);
+	}
 	if (op_has_path2(k)) {
 		if (!ev->path2)
 			return 0;
@@ -1792,15 +1825,17 @@ static inline __attribute__((always_inline)) int fast_commit(struct builder *b, 
 
 /* Where a data op on o starts (offset, or o's position when -1, which
  * then moves by `moved` bytes), with the file's size grown to its end as
- * do_data grows it. */
+ * do_data grows it (`at_end`: a short read, the file ends there). */
 static inline __attribute__((always_inline)) uint64_t fast_place(struct builder *b,
 								 struct ofd *o, int64_t offset,
-								 uint64_t moved)
+								 uint64_t moved, int at_end)
 {
 	uint64_t off = offset >= 0 ? (uint64_t)offset : o->pos;
 	if (offset < 0)
 		o->pos = off + moved;
-	if (moved) {
+	if (at_end) {
+		size_is(b, o->file, off + moved);
+	} else if (moved) {
 		uint32_t file = o->file;
 		if (file < b->nsizes) {
 			if (b->sizes[file] < off + moved)
@@ -1836,8 +1871,9 @@ static inline __attribute__((always_inline)) int data_fast(struct builder *b,
 	/* from here on as do_data does it */
 	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
 	int64_t ret = ev->ret;
-	uint64_t off = fast_place(b, o, ev->offset,
-				  ret > 0 ? (uint64_t)ret : ret == SC_RET_UNKNOWN ? len : 0);
+	uint64_t moved = ret > 0 ? (uint64_t)ret : ret == SC_RET_UNKNOWN ? len : 0;
+	uint64_t off = fast_place(b, o, ev->offset, moved,
+				  ev->call == SC_READ && moved && moved < len);
 	uint32_t iov = ev->iovcnt;
 	op->offset = off;
 	op->len = len;
@@ -1867,16 +1903,16 @@ static inline __attribute__((always_inline)) int seek_fast(struct builder *b,
 		return FAST_GENERAL_SAME;
 	/* from here on as do_seek does it */
 	int64_t ret = ev->ret;
-	seek_to(b, o, ev);
+	uint64_t shown = seek_to(b, o, ev);
 	op->offset = o->pos;
-	op->len = 0;
+	op->len = shown != UINT64_MAX ? shown : 0;
 	op->result = ret == SC_RET_UNKNOWN ? (int64_t)o->pos : ret;
 	op->file = o->file;
 	op->handle = h;
 	op->oflags = 0;
 	op->aux = (uint32_t)ev->whence;
 	op->kind = OP_SEEK;
-	op->flags = ev->opflags;
+	op->flags = (uint8_t)(ev->opflags | (shown != UINT64_MAX ? OPF_STAT_SIZE : 0));
 	op->iovcnt = 1;
 	return fast_commit(b, rank, ev, ret, op);
 }
@@ -1901,7 +1937,7 @@ static inline __attribute__((always_inline)) int async_fast(struct builder *b,
 		return FAST_GENERAL_SAME;
 	/* from here on as do_data does it */
 	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
-	uint64_t off = fast_place(b, o, ev->offset, len);
+	uint64_t off = fast_place(b, o, ev->offset, len, 0);
 	struct async_ent *ae;
 	int rc = async_submit(b, rank, ev->async_id, h, len, &ae);
 	if (rc)

@@ -29,6 +29,13 @@ struct pst {
 	uint8_t exists;           /* now (as far as the trace shows)         */
 	uint8_t truncated;        /* truncated or O_TRUNC since the start    */
 	uint8_t written;          /* written since the start                 */
+	uint8_t exact;            /* size is the size now, not a lower bound */
+	uint8_t placed;           /* written other than by appends of unknown
+	                             base (see app)                          */
+	uint64_t app;             /* appended while the size was not known:
+	                             bytes, placed from app_base on (a lower
+	                             bound of the initial size)             */
+	uint64_t app_base;
 	uint32_t chg_rank;        /* last existence change: rank, op + 1     */
 	uint64_t chg_need;
 	uint64_t size;            /* size now (lower bound)                  */
@@ -267,6 +274,50 @@ static void data_before(struct pass *P, uint32_t p, uint64_t end, bool pinned)
 		st->size = end;
 }
 
+/* Written only by appends since the start, while the size was unknown:
+ * the size now is the initial size + app. */
+static bool appending(const struct pst *st, const struct pstate *ps)
+{
+	return st->written && st->app && !st->placed && !st->exact && !st->truncated &&
+	       !(ps->bits & PS_CREATED);
+}
+
+/* An appended-to file (appending()) was at least s0 bytes when the trace
+ * began: its appends, and the byte ranges they wrote, move up to start
+ * there. */
+static void app_floor(struct pass *P, uint32_t p, uint64_t s0)
+{
+	struct pst *st = &P->st[p];
+	if (s0 > st->app_base) {
+		uint64_t d = s0 - st->app_base;
+		for (size_t k = 0; k < st->nsegs; k++) {
+			st->segs[k].start += d;
+			st->segs[k].end += d;
+		}
+		st->app_base = s0;
+		st->size = s0 + st->app;
+	}
+	if (s0)
+		data_before(P, p, s0, false);
+}
+
+/* The trace shows p's size now is x (a stat's st_size, a SEEK_END, the
+ * end of a short read).  Before any write that is the initial size (a
+ * lower bound in a pass over fewer ranks: another rank's writes before it
+ * are absent); after appends only, it is the initial size + what they
+ * appended; beyond what was written since, it is data nobody wrote.
+ * Either way such data says the file was there. */
+static void size_now(struct pass *P, uint32_t p, uint64_t x)
+{
+	struct pst *st = &P->st[p];
+	if (appending(st, &P->ps[p]) && x >= st->app)
+		app_floor(P, p, x - st->app);
+	else if (x && (x > st->size || !st->written))
+		data_before(P, p, x, false);
+	st->size = x;
+	st->exact = 1;
+}
+
 /* ---- byte ranges -------------------------------------------------------- */
 
 /* Readers of [start, end) wait for the other ranks' writes of it. */
@@ -372,9 +423,14 @@ static void on_open(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 		creates(P, p, b, i, (fl & O_EXCL) != 0);
 	else
 		was_there(P, p);
+	if ((fl & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
+		P->st[p].size = 0;
+		P->st[p].exact = 1;
+	}
 	if (fl & O_TRUNC) {
 		after_users(P, p, b, i);
 		P->st[p].truncated = 1;
+		P->st[p].exact = 1;
 		P->st[p].size = 0;
 		P->st[p].nsegs = 0;
 		P->ps[p].bits |= PS_WRITTEN;
@@ -393,12 +449,24 @@ static void on_read(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 	uint64_t end = op->offset + got;
 	if (end < op->offset)
 		end = UINT64_MAX;
+	struct pst *st = &P->st[p];
+	/* (before raw_deps: appends of unknown base may move up) */
+	if (appending(st, &P->ps[p])) {
+		if (is_short && got)
+			size_now(P, p, end);    /* the end of the file */
+		else if (got && end > st->size)
+			app_floor(P, p, end - st->app);
+	}
 	if (got)
 		raw_deps(P, p, b, i, op->offset, end);
 	/* (before was_there: data nobody wrote after an O_CREAT open says
-	 * the file was there) */
-	if (end > P->st[p].size || (is_short && !P->st[p].written))
+	 * the file was there).  A read of 0 bytes says only that the file
+	 * ends at or before its offset: no data, no size (at offset 0, that
+	 * it is empty) */
+	if (got && (end > st->size || (is_short && !st->written)))
 		data_before(P, p, end, is_short);
+	if (is_short && (got || !op->offset))
+		size_now(P, p, end);
 	was_there(P, p);
 }
 
@@ -409,8 +477,15 @@ static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const s
 	after_change(P, p, b, i);
 	if (op->flags & OPF_APPEND) {
 		off = st->size;                 /* where the kernel appends */
+		if (!st->exact && !st->truncated && !(P->ps[p].bits & PS_CREATED)) {
+			if (!st->app)
+				st->app_base = off;
+			st->app += op->len;     /* the initial size still unknown */
+		}
 		if (P->out->true_off && P->out->true_off[b])
 			P->out->true_off[b][i] = off;
+	} else {
+		st->placed = 1;
 	}
 	uint64_t end = off + op->len < off ? UINT64_MAX : off + op->len;
 	if (op->len && seg_write(st, b, i + 1, off, end))
@@ -434,15 +509,8 @@ static void on_stat(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 	 * the initial size, not a pin: in a pass over fewer ranks (sequential
 	 * mode) another rank's writes before the stat are absent, and reads
 	 * of them must still find data */
-	if ((op->flags & OPF_STAT_SIZE) && !P->st[p].written && !P->st[p].truncated &&
-	    !(P->ps[p].bits & PS_SIZED)) {
-		if (op->len > P->ps[p].size0)
-			P->ps[p].size0 = op->len;
-		if (op->len > P->st[p].size)
-			P->st[p].size = op->len;
-		if (op->len && !(P->ps[p].bits & PS_CREATED))
-			was_there(P, p);
-	}
+	if (op->flags & OPF_STAT_SIZE)
+		size_now(P, p, op->len);
 }
 
 static void on_remove(struct pass *P, uint32_t p, uint32_t b, uint64_t i)
@@ -453,19 +521,23 @@ static void on_remove(struct pass *P, uint32_t p, uint32_t b, uint64_t i)
 	changed(P, p, b, i, false);
 	P->st[p].nsegs = 0;
 	P->st[p].size = 0;
+	P->st[p].exact = 1;
 	P->st[p].truncated = 1;
 }
 
 static void on_rename(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t i)
 {
 	struct pst *from = &P->st[p], *to = &P->st[t];
+	uint64_t size = from->size;     /* (before on_remove empties it) */
+	uint8_t exact = from->exact;
 	after_change(P, t, b, i);
 	after_users(P, t, b, i);
 	on_remove(P, p, b, i);
 	creates(P, t, b, i, false);
 	changed(P, t, b, i, true);
 	to->nsegs = 0;
-	to->size = from->size;
+	to->size = size;
+	to->exact = exact;
 	to->truncated = 1;
 	to->written = 1;
 	P->ps[t].bits |= PS_WRITTEN;
@@ -530,6 +602,7 @@ static void on_link(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t
 	changed(P, t, b, i, true);
 	P->st[t].nsegs = 0;
 	P->st[t].size = P->st[p].size;
+	P->st[t].exact = P->st[p].exact;
 	P->st[t].truncated = 1;
 	P->st[t].written = 1;
 	P->ps[t].bits |= PS_WRITTEN;
@@ -554,17 +627,25 @@ static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, 
 	case OP_READ: case OP_AREAD: on_read(P, p, b, i, op); break;
 	case OP_WRITE: case OP_AWRITE: on_write(P, p, b, i, op); break;
 	case OP_STAT: on_stat(P, p, b, i, op); break;
+	case OP_SEEK:
+		after_change(P, p, b, i);
+		if (op->flags & OPF_STAT_SIZE)  /* a SEEK_END's: the size now */
+			size_now(P, p, op->len);
+		break;
 	case OP_UNLINK: on_remove(P, p, b, i); break;
 	case OP_FTRUNCATE:
 		after_change(P, p, b, i);
 		after_users(P, p, b, i);
 		P->st[p].truncated = 1;
 		P->st[p].size = op->len;
+		P->st[p].exact = 1;
 		P->st[p].nsegs = 0;
 		ps->bits |= PS_WRITTEN;
 		break;
 	case OP_FALLOCATE:
 		after_change(P, p, b, i);
+		P->st[p].placed = 1;
+		P->st[p].written = 1;   /* (a size seen later is not the initial one) */
 		if (op->offset + op->len > P->st[p].size)
 			P->st[p].size = op->offset + op->len;
 		ps->bits |= PS_WRITTEN;

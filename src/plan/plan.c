@@ -37,7 +37,8 @@
  *   rank that reads or opens a file another rank made finds it prepared.  Its size is the largest
  *   offset + bytes read (the traced result; the request for async reads and
  *   unknown results), so each replayed read finds at least the data it
- *   found in the trace.  Files only written are created by the run; their
+ *   found in the trace, and at least a size the trace shows before writing
+ *   it (plan/order.h: stat, lseek SEEK_END, appends' bases).  Files only written are created by the run; their
  *   parent directories are created by plan_prepare, except below a
  *   directory the trace itself mkdirs.  An input that already exists in
  *   the target, is at least that large and is never changed by the trace is
