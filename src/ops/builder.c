@@ -1299,6 +1299,14 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 		op.aux = (uint32_t)ev->mode;
 	if (k == OP_STAT && (ev->opflags & OPF_STAT_SIZE))
 		op.len = ev->len;
+	if (k == OP_FTRUNCATE) {        /* truncate(path, len) */
+		op.len = ev->len;
+		if (ev->ret == 0) {
+			uint64_t *s = size_of(b, op.file);
+			if (s)
+				*s = ev->len;
+		}
+	}
 	if (op_has_path2(k)) {
 		if (!ev->path2)
 			return 0;
@@ -1604,6 +1612,7 @@ static const uint8_t fd_kind[] = {
 static const uint8_t path_kind[] = {
 	[SC_UNLINK] = OP_UNLINK, [SC_RENAME] = OP_RENAME, [SC_MKDIR] = OP_MKDIR,
 	[SC_RMDIR] = OP_RMDIR, [SC_STAT] = OP_STAT, [SC_LINK] = OP_LINK,
+	[SC_TRUNCATE] = OP_FTRUNCATE,   /* by path: no handle */
 };
 
 /* One event to its handler: 0, -errno, or 1 for an unknown kind. */
