@@ -331,8 +331,10 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "traced_processes", "traced processes" },
 	{ "unknown_async_waits", "waits for unknown async ids" },
 	{ "bad_lines", "bad lines skipped" },
+	{ "cut_lines", "cut last lines dropped" },
 	{ "io_submit_iocbs", "io_submit iocbs (async)" },
 	{ "io_submit_iocbs_as_sync", "io_submit iocbs (async)" },
+	{ "cut_line", "  the first" },
 };
 
 static void note_other_cb(const char *key, size_t klen, const char *val, size_t vlen, void *arg)

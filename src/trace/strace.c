@@ -3133,6 +3133,7 @@ struct sfile {
 	char *own;
 	size_t owncap;
 	int have, open;
+	int nonl;               /* closed: lr.nonl of its current line     */
 	uint64_t off;           /* where to reopen a closed file           */
 	unsigned long lineno;   /* number of the current line              */
 	uint64_t key;           /* timestamp of the current line (merge)   */
@@ -3188,6 +3189,7 @@ static int files_evict(struct sfiles *fs)
 		g->line = g->own;
 	}
 	g->off = lr_tell(&g->lr);
+	g->nonl = g->lr.nonl;
 	lr_close(&g->lr);
 	g->open = 0;
 	fs->open[v] = fs->open[--fs->nopen];
@@ -3411,7 +3413,31 @@ static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, s
 	return 1;
 }
 
-/* Parse f's current line; a malformed one is counted with --skip-bad. */
+/* f's current line did not parse (e says why).  The last line of a file
+ * that ends without its '\n' is a capture cut mid-line (strace killed, as
+ * by a batch job's time limit): dropped and counted in in->cut_lines,
+ * whatever --skip-bad says.  Any other line is counted with --skip-bad,
+ * else the error it is. */
+static __attribute__((noinline, cold)) int handle_bad(struct sfile *f, struct trace_input *in,
+						      int rc, struct rerr *e)
+{
+	if (f->line && (f->open ? f->lr.nonl : f->nonl)) {
+		if (!in->cut_lines++)
+			snprintf(in->first_cut, sizeof(in->first_cut), "%s:%lu", f->src.name,
+				 f->lineno);
+		return 0;
+	}
+	if (!in->skip_bad)
+		return rc;
+	if (!in->bad_lines++) {
+		size_t l = strnlen(e->msg, sizeof(in->first_bad) - 1);
+		memcpy(in->first_bad, e->msg, l);
+		in->first_bad[l] = 0;
+	}
+	return 0;
+}
+
+/* Parse f's current line; a malformed one: handle_bad. */
 static inline __attribute__((always_inline)) int handle(struct strace_parser *p, struct sfile *f,
 							     struct trace_input *in, struct rerr *e)
 {
@@ -3424,14 +3450,8 @@ static inline __attribute__((always_inline)) int handle(struct strace_parser *p,
 		rc = parser_line(p, &f->src, f->line, f->len, f->ctrl, f->lineno,
 				 f->pre.line == f->line ? &f->pre : NULL, e);
 	}
-	if (rc && p->bad && in->skip_bad) {
-		if (!in->bad_lines++) {
-			size_t l = strnlen(e->msg, sizeof(in->first_bad) - 1);
-			memcpy(in->first_bad, e->msg, l);
-			in->first_bad[l] = 0;
-		}
-		return 0;
-	}
+	if (rc && p->bad)
+		return handle_bad(f, in, rc, e);
 	return rc;
 }
 
