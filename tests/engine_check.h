@@ -253,6 +253,48 @@ static void t_sync_and_errors(void **state)
 	unlink(path);
 }
 
+/* A write's per-call sync flags reach the kernel: RWF_DSYNC writes (and
+ * reads back), a flag Linux does not know is refused (EOPNOTSUPP) for
+ * that request alone, which only a flag passed on can be.  Before: the
+ * flags were dropped and both writes succeeded as plain ones. */
+static void t_rw_flags(void **state)
+{
+	(void)state;
+	struct engine e = { .ops = &ENGINE_UNDER_TEST };
+	struct engine_opts o = { .depth = 4 };
+	struct io_req r[3], *done[3];
+	unsigned char b[512], rb[512];
+	char path[300];
+	int fd = open_tmp("rwf", O_RDWR | O_TRUNC, path, sizeof(path));
+
+	assert_true(fd >= 0);
+	fill(b, sizeof(b), 5);
+	assert_int_equal(e.ops->init(&e, &o), 0);
+	r[0] = (struct io_req){ .fd = fd, .dir = IO_WRITE, .buf = b, .len = sizeof(b), .offset = 0,
+				.rw_flags = RWF_DSYNC };
+	r[1] = (struct io_req){ .fd = fd, .dir = IO_WRITE, .buf = b, .len = sizeof(b), .offset = 4096,
+				.rw_flags = RWF_SYNC };
+	r[2] = (struct io_req){ .fd = fd, .dir = IO_WRITE, .buf = b, .len = sizeof(b), .offset = 8192,
+				.rw_flags = 0x40000000 };
+	unsigned queued = 0;
+	for (int i = 0; i < 3; i++) {
+		int ret = e.ops->queue(&e, &r[i]);
+		assert_true(ret == ENGINE_QUEUED || ret == ENGINE_COMPLETED);
+		queued += ret == ENGINE_QUEUED;
+		assert_int_equal(e.ops->commit(&e), 0);
+	}
+	if (queued)
+		reap_all(&e, queued, done);
+	assert_int_equal(r[0].res, (int64_t)sizeof(b));
+	assert_int_equal(r[1].res, (int64_t)sizeof(b));
+	assert_int_equal(r[2].res, -EOPNOTSUPP);
+	assert_int_equal(pread(fd, rb, sizeof(rb), 4096), (ssize_t)sizeof(rb));
+	assert_memory_equal(rb, b, sizeof(b));
+	e.ops->exit(&e);
+	close(fd);
+	unlink(path);
+}
+
 /* O_DIRECT with the alignment policy: an odd traced write (10444 bytes at
  * offset 1000) is rounded, succeeds, and maps back to the traced bytes. */
 static void t_direct_rounded(void **state)
@@ -299,4 +341,5 @@ static void t_direct_rounded(void **state)
 	cmocka_unit_test(t_short_reads),                       \
 	cmocka_unit_test(t_tiny_depth_many),                   \
 	cmocka_unit_test(t_sync_and_errors),                   \
+	cmocka_unit_test(t_rw_flags),                          \
 	cmocka_unit_test(t_direct_rounded)

@@ -276,6 +276,55 @@ static void test_seek_end_append(void **state)
 	assert_string_equal(opstream_info(&f->s, "failed_calls", buf, sizeof(buf)), "1");
 }
 
+/* truncate(path, len): an ftruncate op on the path's file, without a
+ * handle, and the tracked size it sets (an O_APPEND write after it lands
+ * there); a failed one keeps its result and changes no size; a special
+ * file's is dropped.  Before: counted as a skipped call, no op. */
+static void test_truncate_by_path(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/d/a", O_RDWR | O_CREAT, 3);
+	op_rw(f, 1, SC_WRITE, 3, 8000, SC_NOOFF, 8000);
+	op_fd(f, 1, SC_CLOSE, 3, 0);
+	struct sc_event ev = ev0(f, 1, SC_CHDIR);
+	ev.path = "/d";
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_TRUNCATE);
+	ev.path = "a";                  /* relative: resolved like any path */
+	ev.len = 5000;
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_TRUNCATE);
+	ev.path = "/d/a";
+	ev.len = 1;
+	ev.ret = -EACCES;               /* failed: the size stays 5000 */
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_TRUNCATE);
+	ev.path = "/dev/null";
+	ev.len = 0;
+	ev.ret = 0;
+	feed(f, &ev);
+	op_open(f, 1, "/d/a", O_WRONLY | O_APPEND, 3);
+	op_rw(f, 1, SC_WRITE, 3, 10, SC_NOOFF, 10);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 7);
+	assert_int_equal(o[3].kind, OP_FTRUNCATE);
+	assert_int_equal(o[3].handle, OP_NOHANDLE);
+	assert_int_equal(o[3].file, o[0].file);
+	assert_int_equal(o[3].len, 5000);
+	assert_int_equal(o[3].result, 0);
+	assert_int_equal(o[4].kind, OP_FTRUNCATE);
+	assert_int_equal(o[4].result, -EACCES);
+	assert_int_equal(o[6].kind, OP_WRITE);
+	assert_int_equal(o[6].offset, 5000);    /* appended at the truncated end */
+	char buf[32];
+	assert_null(opstream_info(&f->s, "skipped.x", buf, sizeof(buf)));
+	assert_string_equal(opstream_info(&f->s, "special_file_ops", buf, sizeof(buf)), "1");
+}
+
 static void test_fd_reuse_unknown_fds(void **state)
 {
 	struct fx *f = *state;
@@ -1534,6 +1583,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dup_shares_position, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads_share_fork_copies, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seek_end_append, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truncate_by_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_reuse_unknown_fds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_paths_vectors_meta, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_async_barrier_ranks, setup, teardown),

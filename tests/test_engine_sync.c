@@ -77,6 +77,26 @@ static void test_sync_rw(void **state)
 	assert_int_equal(r.res, 2048);
 	assert_int_equal(e.short_ios, 1);
 
+	/* a write's per-call sync flags (pwritev2): RWF_DSYNC and RWF_SYNC
+	 * write; a flag Linux does not know is refused, which only a flag
+	 * passed on can be (before: dropped, a plain pwrite) */
+	r = (struct io_req){ .fd = fd, .dir = IO_WRITE, .buf = wbuf, .len = 100, .offset = 0,
+			     .rw_flags = RWF_DSYNC };
+	assert_int_equal(engine_sync.queue(&e, &r), ENGINE_COMPLETED);
+	assert_int_equal(r.res, 100);
+	r = (struct io_req){ .fd = fd, .dir = IO_WRITE, .buf = wbuf, .len = 100, .offset = 100,
+			     .rw_flags = RWF_SYNC };
+	assert_int_equal(engine_sync.queue(&e, &r), ENGINE_COMPLETED);
+	assert_int_equal(r.res, 100);
+	r = (struct io_req){ .fd = fd, .dir = IO_WRITE, .buf = wbuf, .len = 100, .offset = 200,
+			     .rw_flags = 0x40000000 };
+	assert_int_equal(engine_sync.queue(&e, &r), ENGINE_COMPLETED);
+	assert_int_equal(r.res, -EOPNOTSUPP);
+	memset(rbuf, 0, sizeof(rbuf));
+	assert_int_equal(pread(fd, rbuf, 200, 0), 200);
+	assert_memory_equal(rbuf, wbuf, 100);
+	assert_memory_equal(rbuf + 100, wbuf, 100);
+
 	r = (struct io_req){ .fd = fd, .dir = IO_FSYNC };
 	assert_int_equal(engine_sync.queue(&e, &r), ENGINE_COMPLETED);
 	assert_int_equal(r.res, 0);

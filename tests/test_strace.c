@@ -554,7 +554,14 @@ static void test_iovecs(void **state)
 	FEED_OK(f, "1 preadv(4, [{iov_base=\"\", iov_len=512}], 1, 4096) = 512");
 	FEED_OK(f, "1 pwritev2(4, [{iov_base=\"\", iov_len=10}, {iov_base=\"\", iov_len=20}], 2, -1, RWF_DSYNC) = 30");
 	FEED_OK(f, "1 readv(4, 0x7ffd1234, 3) = -1 EFAULT (Bad address)");
-	assert_int_equal(f->cap.n, 5);
+	/* per-call sync flags of a write, by name or number (-X raw); a
+	 * read's, and the flags a replay does not keep, mark nothing */
+	FEED_OK(f, "1 pwritev2(4, [{iov_base=\"\", iov_len=10}], 1, 100, RWF_SYNC|RWF_HIPRI) = 10");
+	FEED_OK(f, "1 pwritev2(4, [{iov_base=\"\", iov_len=10}], 1, 100, 0x6) = 10");
+	FEED_OK(f, "1 pwritev2(4, [{iov_base=\"\", iov_len=10}], 1, 100, RWF_NOWAIT|RWF_APPEND) = 10");
+	FEED_OK(f, "1 preadv2(4, [{iov_base=\"\", iov_len=10}], 1, 100, RWF_DSYNC) = 10");
+	FEED_OK(f, "1 io_submit(0x7f66d67e3000, 2, [{aio_data=0, aio_rw_flags=RWF_DSYNC, aio_lio_opcode=IOCB_CMD_PWRITE, aio_fildes=6, aio_buf=\"\", aio_nbytes=10, aio_offset=0}, {aio_data=0, aio_lio_opcode=IOCB_CMD_PWRITE, aio_fildes=6, aio_buf=\"\", aio_nbytes=10, aio_offset=0}]) = 2");
+	assert_int_equal(f->cap.n, 11);
 	struct sc_event *e = f->cap.ev;
 	assert_int_equal(e[0].call, SC_WRITE);
 	assert_int_equal(e[0].len, 300);
@@ -569,6 +576,19 @@ static void test_iovecs(void **state)
 	assert_int_equal(e[4].ret, -EFAULT);
 	assert_int_equal(e[4].len, 0);
 	assert_int_equal(e[4].iovcnt, 3);
+	/* before: RWF_DSYNC and RWF_SYNC were dropped */
+	assert_int_equal(e[3].opflags & OPF_RWF, OPF_RWF_DSYNC);
+	assert_int_equal(e[0].opflags & OPF_RWF, 0);
+	assert_int_equal(e[5].opflags & OPF_RWF, OPF_RWF_SYNC);
+	assert_int_equal(e[6].opflags & OPF_RWF, OPF_RWF_DSYNC | OPF_RWF_SYNC);
+	assert_int_equal(e[7].opflags & OPF_RWF, 0);
+	assert_int_equal(e[7].flags, O_APPEND);
+	assert_int_equal(e[8].call, SC_READ);
+	assert_int_equal(e[8].opflags & OPF_RWF, 0);
+	assert_int_equal(e[9].call, SC_AWRITE);
+	assert_int_equal(e[9].opflags & OPF_RWF, OPF_RWF_DSYNC);
+	assert_int_equal(e[10].call, SC_AWRITE);
+	assert_int_equal(e[10].opflags & OPF_RWF, 0);
 }
 
 static void test_seeks(void **state)
@@ -775,7 +795,10 @@ static void test_metadata_calls(void **state)
 	FEED_OK(f, "1 mkdirat(AT_FDCWD, \"/m\", 0755) = 0");
 	FEED_OK(f, "1 mkdir(\"/n\", 0700) = 0");
 	FEED_OK(f, "1 rmdir(\"/r\") = 0");
-	assert_int_equal(f->cap.n, 11);
+	/* truncate by path (was a skipped call), its 64-bit name too */
+	FEED_OK(f, "1 truncate(\"/t\", 5000) = 0");
+	FEED_OK(f, "1 truncate64(\"u\", 0) = -1 EACCES (Permission denied)");
+	assert_int_equal(f->cap.n, 13);
 	struct sc_event *e = f->cap.ev;
 	assert_int_equal(e[0].call, SC_STAT);
 	assert_string_equal(e[0].path, "/a");
@@ -795,6 +818,14 @@ static void test_metadata_calls(void **state)
 	assert_int_equal(e[8].mode, 0755);
 	assert_int_equal(e[9].mode, 0700);
 	assert_int_equal(e[10].call, SC_RMDIR);
+	assert_int_equal(e[11].call, SC_TRUNCATE);
+	assert_string_equal(e[11].path, "/t");
+	assert_int_equal(e[11].len, 5000);
+	assert_int_equal(e[11].ret, 0);
+	assert_int_equal(e[12].call, SC_TRUNCATE);
+	assert_string_equal(e[12].path, "u");
+	assert_int_equal(e[12].len, 0);
+	assert_int_equal(e[12].ret, -EACCES);
 }
 
 static void test_sync_alloc_mmap(void **state)

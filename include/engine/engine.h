@@ -31,6 +31,8 @@ struct io_req {
 	uint64_t t_start_ns;  /* set by the runner before queue()         */
 	uint32_t op_index;    /* the runner's tag                         */
 	uint32_t slot;        /* the runner's tag                         */
+	int rw_flags;         /* a write's per-call RWF_DSYNC / RWF_SYNC
+	                       * (pwritev2, aio_rw_flags, sqe rw_flags)   */
 };
 
 enum { ENGINE_COMPLETED = 0, ENGINE_QUEUED = 1, ENGINE_BUSY = 2 };

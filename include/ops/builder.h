@@ -47,6 +47,7 @@ enum sc_call {
 	SC_CHDIR,      /* cwd := path (chdir), or fd's path (fchdir)         */
 	SC_LINK,       /* hard link: path -> path2                           */
 	SC_SETFL,      /* fcntl(F_SETFL): fd, flags = the new status flags   */
+	SC_TRUNCATE,   /* truncate(path, len): an ftruncate op by path       */
 };
 
 #define SC_AT_FDCWD (-100)

@@ -54,6 +54,10 @@ enum op_kind {
                                 * showed (a stat's st_size; a SEEK_END's result minus
                                 * its offset)                                          */
 #define OPF_STAT_DIR     0x20u /* OP_STAT: the traced stat found a directory            */
+#define OPF_RWF_DSYNC    0x40u /* write: per-call RWF_DSYNC (pwritev2 flags, an iocb's
+                                * aio_rw_flags): replayed with that flag            */
+#define OPF_RWF_SYNC     0x80u /* write: per-call RWF_SYNC, as OPF_RWF_DSYNC           */
+#define OPF_RWF (OPF_RWF_DSYNC | OPF_RWF_SYNC)
 
 /* Fixed-size, 64 bytes, little-endian host order: the on-disk record. */
 struct op {

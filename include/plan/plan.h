@@ -113,6 +113,9 @@ int  plan_link(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t t
 int  plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mode);
 int  plan_rmdir(const struct plan *p, uint32_t copy, uint32_t path_id);
 int  plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id);
+/* truncate(2) of a path beneath the target (opened for writing, then
+ * ftruncate): 0 or -errno. */
+int  plan_truncate(const struct plan *p, uint32_t copy, uint32_t path_id, uint64_t len);
 /* Remove what the plan created (files, then directories), never anything else
  * (a directory the run made and left non-empty is emptied, without force).
  * Callable again after a new plan_prepare (between repeats); the caller

@@ -25,6 +25,10 @@ struct trace_input {
 	uint64_t lines;         /* out: lines read                         */
 	uint64_t bytes;         /* out: bytes read                         */
 	char first_bad[512];    /* out: first skipped line's message       */
+	uint64_t cut_lines;     /* out: files whose last line, without its
+	                         * '\n', did not parse (a capture cut
+	                         * mid-line): dropped, not bad_lines      */
+	char first_cut[512];    /* out: FILE:LINE of the first             */
 	char note[512];         /* out: parser's remarks for the info blob
 	                         * ("k; k" text, "" if none), e.g. how LANL
 	                         * ranks were assigned, names made distinct */

@@ -50,6 +50,8 @@ struct linereader {
 	uint64_t base;           /* file offset of buf[0]                 */
 	int eof;
 	int own_fd;
+	int nonl;                /* the line last returned ended the input
+	                          * without its '\n' (a cut capture)      */
 	/* lr_next_ctrl_inline's look-ahead: bit k of cbits is set when
 	 * buf[cnext - 64 + k] is a byte lr_ctrl16 reports and lies at or after
 	 * start; no such byte in [start, cnext - 64) when cbits has bits, in
@@ -82,8 +84,8 @@ void lr_close(struct linereader *lr);
  * readable bytes follow the NUL.
  * Returns 1 line, 0 EOF, -E2BIG over-long line (skipped; *len its length,
  * for the reader's byte count), -errno read error.
- * A final line without '\n' is returned too.  The pointer stays valid until
- * the next call. */
+ * A final line without '\n' is returned too (and sets lr->nonl).  The
+ * pointer stays valid until the next call. */
 int  lr_next(struct linereader *lr, char **line, size_t *len);
 /* lr_next, and in *ctrl the index in the line of its first byte below
  * 0x20 other than a tab, or DEL (0x7f); *len when it has none.  One pass

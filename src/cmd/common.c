@@ -159,6 +159,17 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 	char wb[512];
 	if (dxt_incomplete_warning(s, wb, sizeof(wb)))
 		warn_msg("%s: %s", name, wb);
+	/* strace killed while it wrote a line (SIGKILL at a job's time
+	 * limit): that last line was dropped (trace.h's cut_lines) */
+	if (opstream_info(s, "cut_lines", wb, sizeof(wb)) && strcmp(wb, "0")) {
+		char at[480];
+		if (!opstream_info(s, "cut_line", at, sizeof(at)))
+			strcpy(at, "?");
+		warn_msg("%s: the capture ends mid-line (%s: a last line without its newline that"
+			 " does not parse%s): strace was probably killed (a job's time limit?); the"
+			 " cut line is dropped, the calls before it are used", name, at,
+			 strcmp(wb, "1") ? ", and so in other files" : "");
+	}
 	/* requests queued in an io_uring's memory: a syscall trace has the
 	 * io_uring_enter calls, not what they submitted */
 	if (opstream_info(s, "skipped.io_uring_enter", wb, sizeof(wb)) && strcmp(wb, "0"))

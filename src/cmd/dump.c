@@ -84,6 +84,10 @@ static void extra(char *buf, size_t len, const struct op *op)
 		ADD("size=%" PRIu64, op->len);
 	if (k == OP_STAT && (op->flags & OPF_STAT_DIR))
 		ADD("dir");
+	if ((k == OP_WRITE || k == OP_AWRITE) && (op->flags & OPF_RWF_DSYNC))
+		ADD("dsync");
+	if ((k == OP_WRITE || k == OP_AWRITE) && (op->flags & OPF_RWF_SYNC))
+		ADD("sync");
 	if (op->line)
 		ADD("line=%" PRIu32, op->line);
 #undef ADD

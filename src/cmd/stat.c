@@ -167,10 +167,18 @@ static void note_json_cb(const char *key, size_t klen, const char *val, size_t v
 		json_decref(v);
 		return;
 	}
-	if (!strncmp(k, SKIP_PREFIX, strlen(SKIP_PREFIX)) && k[strlen(SKIP_PREFIX)])
+	if (!strncmp(k, SKIP_PREFIX, strlen(SKIP_PREFIX)) && k[strlen(SKIP_PREFIX)]) {
 		json_text_set(nj->skipped, k + strlen(SKIP_PREFIX), v);
-	else
-		json_text_set(nj->notes, k, v);
+		return;
+	}
+	/* io_submit_iocbs was io_submit_iocbs_as_sync (a wrong name: the
+	 * iocbs are async submits): both keys, from a new .ops or an old */
+	if (!strcmp(k, "io_submit_iocbs") || !strcmp(k, "io_submit_iocbs_as_sync")) {
+		json_object_set(nj->notes, "io_submit_iocbs", v);
+		json_object_set_new(nj->notes, "io_submit_iocbs_as_sync", v);
+		return;
+	}
+	json_text_set(nj->notes, k, v);
 }
 
 static json_t *json_notes(const struct loaded_trace *lt, const struct stat_report *r)
@@ -323,6 +331,10 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "traced_processes", "traced processes" },
 	{ "unknown_async_waits", "waits for unknown async ids" },
 	{ "bad_lines", "bad lines skipped" },
+	{ "cut_lines", "cut last lines dropped" },
+	{ "io_submit_iocbs", "io_submit iocbs (async)" },
+	{ "io_submit_iocbs_as_sync", "io_submit iocbs (async)" },
+	{ "cut_line", "  the first" },
 };
 
 static void note_other_cb(const char *key, size_t klen, const char *val, size_t vlen, void *arg)

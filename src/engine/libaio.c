@@ -179,6 +179,7 @@ static int aio_queue(struct engine *e, struct io_req *r)
 		break;
 	case IO_WRITE:
 		io_prep_pwrite(cb, r->fd, r->buf, (size_t)r->len, (long long)r->offset);
+		cb->aio_rw_flags = (unsigned)r->rw_flags;       /* RWF_DSYNC, RWF_SYNC */
 		break;
 	case IO_FSYNC:
 		io_prep_fsync(cb, r->fd);

@@ -5,6 +5,7 @@
  * the runner counts it.
  */
 #include <errno.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "engine/engine.h"
 
@@ -29,6 +30,15 @@ static int sync_queue(struct engine *e, struct io_req *r)
 	switch (r->dir) {
 	case IO_READ:
 	case IO_WRITE:
+		if (r->rw_flags && r->dir == IO_WRITE) {        /* RWF_DSYNC, RWF_SYNC */
+			struct iovec iov = { r->buf, (size_t)r->len };
+			do
+				n = pwritev2(r->fd, &iov, 1, (off_t)r->offset, r->rw_flags);
+			while (n < 0 && errno == EINTR);
+			if (n >= 0 && (uint64_t)n < r->len)
+				e->short_ios++;
+			break;
+		}
 		r->res = engine_sync_rw(e, r->fd, r->dir == IO_WRITE, r->buf, r->len, r->offset);
 		return ENGINE_COMPLETED;
 	case IO_FSYNC:

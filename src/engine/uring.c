@@ -159,6 +159,7 @@ static int uring_queue(struct engine *e, struct io_req *r)
 		break;
 	case IO_WRITE:
 		io_uring_prep_write(sqe, r->fd, r->buf, len, r->offset);
+		sqe->rw_flags = r->rw_flags;    /* RWF_DSYNC, RWF_SYNC */
 		break;
 	case IO_FSYNC:
 		io_uring_prep_fsync(sqe, r->fd, 0);

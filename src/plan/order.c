@@ -636,6 +636,8 @@ static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, 
 	case OP_FTRUNCATE:
 		after_change(P, p, b, i);
 		after_users(P, p, b, i);
+		if (op->handle == OP_NOHANDLE)  /* truncate by path: it was there */
+			was_there(P, p);
 		P->st[p].truncated = 1;
 		P->st[p].size = op->len;
 		P->st[p].exact = 1;

@@ -680,6 +680,18 @@ int plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id)
 	return stat_beneath(p, copy, f->rel, &st);
 }
 
+int plan_truncate(const struct plan *p, uint32_t copy, uint32_t path_id, uint64_t len)
+{
+	if (len > (uint64_t)INT64_MAX)
+		return -EINVAL;
+	int fd = plan_openat(p, copy, path_id, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
+	if (fd < 0)
+		return fd;
+	int rc = ftruncate(fd, (off_t)len) < 0 ? -errno : 0;
+	close(fd);
+	return rc;
+}
+
 /* ---- building --------------------------------------------------------- */
 
 static void acc_touch(struct facc *a, uint32_t rank)
@@ -857,6 +869,9 @@ static void acc_op(struct facc *a, const struct op *op, uint64_t t)
 	case OP_WRITE: case OP_AWRITE: case OP_FTRUNCATE: case OP_FALLOCATE:
 		a->bits |= A_OK | A_WRITTEN | A_MODIFIES;
 		a->t_write = min_u64(a->t_write, t);
+		/* truncate by path: no open said the file is there */
+		if (op->kind == OP_FTRUNCATE && op->handle == OP_NOHANDLE)
+			a->t_need = min_u64(a->t_need, t);
 		break;
 	case OP_UNLINK: case OP_RENAME:
 		a->bits |= A_OK | A_MODIFIES;

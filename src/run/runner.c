@@ -195,6 +195,9 @@ uint64_t runner_op_req(const struct op *op, int fd, void *buf, uint32_t align, s
 		break;
 	case OP_WRITE: case OP_AWRITE:
 		req->dir = IO_WRITE;
+		if (op->flags & OPF_RWF)        /* per-call sync flags, as traced */
+			req->rw_flags = (op->flags & OPF_RWF_DSYNC ? RWF_DSYNC : 0) |
+					(op->flags & OPF_RWF_SYNC ? RWF_SYNC : 0);
 		break;
 	case OP_FDATASYNC:
 		req->dir = IO_FDATASYNC;
@@ -884,7 +887,7 @@ static int issue_sync(struct wstate *ws, uint64_t idx, int fd, unsigned cls)
 
 	if (!ws->w->max_inflight)
 		ws->w->max_inflight = 1;
-	if (ws->rw_direct && (cls == RC_READ || cls == RC_WRITE))
+	if (ws->rw_direct && (cls == RC_READ || cls == RC_WRITE) && !(op->flags & OPF_RWF))
 		return sync_rw(ws, idx, op, fd, cls);
 	want = cls == RC_READ || cls == RC_WRITE ? runner_op_len(op) : 0;
 	res = sync_queue_req(ws, op, fd, &t0, &t);
@@ -1040,9 +1043,17 @@ static int do_close(struct wstate *ws, uint64_t idx, const struct op *op)
 
 static int do_resize(struct wstate *ws, uint64_t idx, const struct op *op)
 {
-	int fd = op_fd(ws, op), res;
+	int fd, res;
 	uint64_t t0;
 
+	if (op->kind == OP_FTRUNCATE && op->handle == OP_NOHANDLE && op->file != OP_NOFILE) {
+		/* truncate(path, len): beneath the target, by path */
+		ws->written[op->file] = 1;
+		t0 = op_now(ws);
+		res = plan_truncate(ws->c->plan, ws->c->copy, op->file, op->len);
+		return meta_done(ws, idx, RC_META, res, t0);
+	}
+	fd = op_fd(ws, op);
 	if (fd < 0)
 		return 0;
 	ws->written[ws->hfile[op->handle]] = 1;
@@ -1246,9 +1257,11 @@ static int replay_op(struct wstate *ws, uint64_t i)
 
 	/* The common op, the way not_issued(), dispatch(), do_data() and
 	 * issue() would take it: a read or write the trace saw succeed, kept
-	 * by the filter, on a handle open here, of at most a buffer. */
+	 * by the filter, on a handle open here, of at most a buffer, without
+	 * per-call sync flags (RWF_DSYNC: runner_op_req gives them). */
 	int fd;
 	if (ws->rw_short && (op->kind == OP_READ || op->kind == OP_WRITE) && op->result >= 0 &&
+	    !(op->flags & OPF_RWF) &&
 	    (fd = handle_fd(ws, op->handle)) >= 0 &&
 	    runner_op_len(op) <= ws->piece && filter_op_kept(ws->filter, op)) {
 		unsigned cls = op->kind == OP_WRITE ? RC_WRITE : RC_READ;

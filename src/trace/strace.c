@@ -108,6 +108,8 @@ static const struct callspec calls[] = {
 	ROW("llseek",          SC_LSEEK,     SH_LSEEK,     0,  NO, NO, NO, NO, 1,  3,  NO),
 	ROW("ftruncate",       SC_FTRUNCATE, SH_PLAIN,     0,  NO, NO, NO, 1,  NO, NO, NO),
 	ROW("ftruncate64",     SC_FTRUNCATE, SH_PLAIN,     0,  NO, NO, NO, 1,  NO, NO, NO),
+	ROW("truncate",        SC_TRUNCATE,  SH_PLAIN,     NO, NO, 0,  NO, 1,  NO, NO, NO),
+	ROW("truncate64",      SC_TRUNCATE,  SH_PLAIN,     NO, NO, 0,  NO, 1,  NO, NO, NO),
 	ROW("fsync",           SC_FSYNC,     SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
 	ROW("fdatasync",       SC_FDATASYNC, SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
 	/* sync_file_range is replayed as fdatasync (see replay(1)) */
@@ -1523,19 +1525,34 @@ static int64_t span_num(struct span v, int64_t dflt)
 	return v.n && !num(v, &x, NULL) ? x : dflt;
 }
 
+/* A write's per-call sync flags (pwritev2's flags, an iocb's
+ * aio_rw_flags), symbolic or a number: OPF_RWF_DSYNC, OPF_RWF_SYNC.  The
+ * others change nothing a replay keeps (RWF_HIPRI polls, RWF_NOWAIT may
+ * fail with EAGAIN where the traced call did not block; RWF_APPEND: the
+ * caller). */
+static uint8_t rwf_opflags(struct span fl)
+{
+	int64_t v;
+	if (!num(fl, &v, NULL))
+		return (uint8_t)((v & 0x2 ? OPF_RWF_DSYNC : 0) | (v & 0x4 ? OPF_RWF_SYNC : 0));
+	return (uint8_t)((memmem(fl.s, fl.n, "RWF_DSYNC", 9) ? OPF_RWF_DSYNC : 0) |
+			 (memmem(fl.s, fl.n, "RWF_SYNC", 8) ? OPF_RWF_SYNC : 0));
+}
+
 /* One iocb of io_submit: an async read or write (its wait comes with
  * io_getevents), or a sync done at once. */
 static int one_iocb(struct strace_parser *p, const struct sc_event *ev, struct span el,
 		    struct rerr *e)
 {
 	struct span op = { "", 0 }, fd = { "", 0 }, nb = { "", 0 }, off = { "", 0 }, buf = { "", 0 },
-		    data = { "", 0 };
+		    data = { "", 0 }, rwf = { "", 0 };
 	struct kv want[] = { { "aio_lio_opcode", &op }, { "aio_fildes", &fd }, { "aio_nbytes", &nb },
-			     { "aio_offset", &off }, { "aio_buf", &buf }, { "aio_data", &data } };
+			     { "aio_offset", &off }, { "aio_buf", &buf }, { "aio_data", &data },
+			     { "aio_rw_flags", &rwf } };
 	struct sc_event x = *ev;
 	int trunc;
 	uint64_t sum;
-	if (struct_fields(el, want, 6) || fdarg(p, fd, &x.fd, &x.fdpath))
+	if (struct_fields(el, want, 7) || fdarg(p, fd, &x.fd, &x.fdpath))
 		return 1;
 	int64_t nbytes = span_num(nb, 0);
 	x.offset = span_num(off, 0);
@@ -1573,6 +1590,8 @@ static int one_iocb(struct strace_parser *p, const struct sc_event *ev, struct s
 		x.name = "io_submit:other";
 	}
 #undef OPIS
+	if (x.call == SC_AWRITE && rwf.n)
+		x.opflags |= rwf_opflags(rwf);
 	if (x.call == SC_AREAD || x.call == SC_AWRITE) {
 		x.async_id = ++p->aio_next;
 		x.ret = SC_RET_UNKNOWN;         /* its wait says how much moved */
@@ -1731,6 +1750,8 @@ static int sh_iov(struct dec *d)
 		struct span fl = trim(arg(d, d->cs->flags));
 		if (memmem(fl.s, fl.n, "RWF_APPEND", 10) || (!num(fl, &fv, NULL) && (fv & 0x10)))
 			ev->flags = O_APPEND;
+		if (ev->call == SC_WRITE)
+			ev->opflags |= rwf_opflags(fl);
 	}
 	if (!iovsum(arg(d, 1), &sum, &trunc)) {
 		if (trunc && ev->ret > 0 && (uint64_t)ev->ret > sum)
@@ -3112,6 +3133,7 @@ struct sfile {
 	char *own;
 	size_t owncap;
 	int have, open;
+	int nonl;               /* closed: lr.nonl of its current line     */
 	uint64_t off;           /* where to reopen a closed file           */
 	unsigned long lineno;   /* number of the current line              */
 	uint64_t key;           /* timestamp of the current line (merge)   */
@@ -3167,6 +3189,7 @@ static int files_evict(struct sfiles *fs)
 		g->line = g->own;
 	}
 	g->off = lr_tell(&g->lr);
+	g->nonl = g->lr.nonl;
 	lr_close(&g->lr);
 	g->open = 0;
 	fs->open[v] = fs->open[--fs->nopen];
@@ -3390,7 +3413,31 @@ static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, s
 	return 1;
 }
 
-/* Parse f's current line; a malformed one is counted with --skip-bad. */
+/* f's current line did not parse (e says why).  The last line of a file
+ * that ends without its '\n' is a capture cut mid-line (strace killed, as
+ * by a batch job's time limit): dropped and counted in in->cut_lines,
+ * whatever --skip-bad says.  Any other line is counted with --skip-bad,
+ * else the error it is. */
+static __attribute__((noinline, cold)) int handle_bad(struct sfile *f, struct trace_input *in,
+						      int rc, struct rerr *e)
+{
+	if (f->line && (f->open ? f->lr.nonl : f->nonl)) {
+		if (!in->cut_lines++)
+			snprintf(in->first_cut, sizeof(in->first_cut), "%s:%lu", f->src.name,
+				 f->lineno);
+		return 0;
+	}
+	if (!in->skip_bad)
+		return rc;
+	if (!in->bad_lines++) {
+		size_t l = strnlen(e->msg, sizeof(in->first_bad) - 1);
+		memcpy(in->first_bad, e->msg, l);
+		in->first_bad[l] = 0;
+	}
+	return 0;
+}
+
+/* Parse f's current line; a malformed one: handle_bad. */
 static inline __attribute__((always_inline)) int handle(struct strace_parser *p, struct sfile *f,
 							     struct trace_input *in, struct rerr *e)
 {
@@ -3403,14 +3450,8 @@ static inline __attribute__((always_inline)) int handle(struct strace_parser *p,
 		rc = parser_line(p, &f->src, f->line, f->len, f->ctrl, f->lineno,
 				 f->pre.line == f->line ? &f->pre : NULL, e);
 	}
-	if (rc && p->bad && in->skip_bad) {
-		if (!in->bad_lines++) {
-			size_t l = strnlen(e->msg, sizeof(in->first_bad) - 1);
-			memcpy(in->first_bad, e->msg, l);
-			in->first_bad[l] = 0;
-		}
-		return 0;
-	}
+	if (rc && p->bad)
+		return handle_bad(f, in, rc, e);
 	return rc;
 }
 

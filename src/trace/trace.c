@@ -390,6 +390,12 @@ static int record_info(struct ops_writer *w, const struct trace_format *fmt,
 	snprintf(num, sizeof(num), "%" PRIu64, in->bad_lines);
 	if (!rc)
 		rc = opsw_info(w, "bad_lines", num);
+	if (!rc && in->cut_lines) {
+		snprintf(num, sizeof(num), "%" PRIu64, in->cut_lines);
+		rc = opsw_info(w, "cut_lines", num);
+		if (!rc)
+			rc = opsw_info(w, "cut_line", in->first_cut);
+	}
 	if (!rc && in->note[0]) {
 		/* the parser's remarks (rank assignment, names made distinct, ...):
 		 * one info line, so newlines become "; " */

@@ -269,6 +269,7 @@ static inline __attribute__((always_inline)) int next_line(struct linereader *lr
 		if (lr->eof) {
 			if (lr->end > lr->start && !skipping) {
 				lr->lineno++;
+				lr->nonl = 1;
 				lr->buf[lr->end] = '\0';
 				*line = lr->buf + lr->start;
 				*len = lr->end - lr->start;
