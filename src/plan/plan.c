@@ -2402,7 +2402,7 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 				 "created if needed" :
 				 (p->priv->file_acc[i] & A_MKDIR) ? "-, the run mkdirs it" :
 				 (p->priv->file_acc[i] & A_RENTO) ? "-, a traced rename makes it" :
-				 "-, made by the run");
+				 "-, not made before the run");
 		else if (pf->prepare && (p->priv->fstate[i] & ST_REUSE))
 			snprintf(what, sizeof what, "present, used as is (needs %" PRIu64 " bytes)",
 				 pf->prep_size);
