@@ -81,7 +81,10 @@ struct order {
 	                            * real offset of an append (UINT64_MAX not one);
 	                            * for an append before anything showed the
 	                            * file's size, where the pass placed it then
-	                            * (a lower bound: the base is learnt later) */
+	                            * (a lower bound: the base is learnt later);
+	                            * for dump-like checks (test_order): the
+	                            * replayed append lands where the kernel
+	                            * puts it */
 	/* sequential mode: what each rank alone needs, per rank position */
 	struct rank_prep {
 		uint32_t *path;        /* path ids to prepare              */

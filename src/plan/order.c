@@ -482,7 +482,9 @@ static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const s
 				st->app_base = off;
 			st->app += op->len;     /* the initial size still unknown */
 		}
-		if (P->out->true_off && P->out->true_off[b])
+		/* the whole pass only: an alone pass (sequential mode) runs
+		 * one rank as its position 0, whose array is rank 0's */
+		if (P->ranks == P->oo->ranks && P->out->true_off && P->out->true_off[b])
 			P->out->true_off[b][i] = off;
 	} else {
 		st->placed = 1;

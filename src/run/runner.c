@@ -272,7 +272,6 @@ struct wstate {
 	size_t proc_base;            /* process index of position 0 in our copy */
 	struct barrier *bar;         /* our copy's traced barrier, or NULL  */
 	uint64_t bar_k;              /* traced barriers passed              */
-	const uint64_t *true_off;    /* appends: where the file really ends  */
 	bool timed;                  /* --timing think|trace                 */
 	bool lat;                    /* ops timed (all but --clock none)     */
 	bool ahead;                  /* trace timing, async: data ops in flight */
@@ -316,8 +315,6 @@ static void ws_setup_order(struct wstate *ws, const struct worker_ctx *c)
 	const struct plan *p = c->plan;
 	if (!p || c->pos >= p->nranks_used)
 		return;
-	if (p->ord.true_off)
-		ws->true_off = p->ord.true_off[c->pos];
 	if (!c->sh)
 		return;
 	ws->proc_base = (size_t)c->copy * p->nranks_used;

@@ -22,6 +22,8 @@ command -v strace >/dev/null || { echo "strace not installed"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the replay runs under strace: LeakSanitizer cannot work under ptrace
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 W=$tmp/w
 mkdir "$W"
 W=$(cd "$W" && pwd -P)
