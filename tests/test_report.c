@@ -458,7 +458,7 @@ static void test_selection_print(void **state)
 	json_decref(want);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	report_filter_print(f, &flt);
+	report_filter_print(f, &flt, 1);
 	fclose(f);
 	assert_string_equal(buf, "filtered:    0 ops left out (418 replayed); 6 ranks past the 2"
 				 " replayed (-n)\n");

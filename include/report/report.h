@@ -150,7 +150,7 @@ const char *report_errno_name(int err, char *buf, size_t len);
  * "ops", "files"}], "ranks_without_ops", "ranks_not_selected"}. */
 json_t *report_filter_json(const struct filter *f);
 /* The same as lines "filtered:  ..." for the human outputs. */
-void report_filter_print(FILE *out, const struct filter *f);
+void report_filter_print(FILE *out, const struct filter *f, unsigned copies);
 
 /* Add "timing" (mode, speed, lag, drift) and, when ri->traced, "fidelity"
  * (traced vs replayed latency per class, rank time) to the document. */

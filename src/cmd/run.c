@@ -757,7 +757,7 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 	}
 	if (c.dry) {
 		plan_print(&st.plan, &st.s, stdout);
-		report_filter_print(stdout, &st.filt);
+		report_filter_print(stdout, &st.filt, st.plan.ncopies);
 		runner_print_buffers(&st.plan, &st.s, &c.ro, stdout);
 		status = 0;
 		goto out;

@@ -478,7 +478,7 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	       fmt_bytes(b1, sizeof(b1), (double)r->rd.bytes), r->rd.requests);
 	printf("%-14s %" PRIu64 " B (%s) in %" PRIu64 " requests\n", "bytes written", r->wr.bytes,
 	       fmt_bytes(b2, sizeof(b2), (double)r->wr.bytes), r->wr.requests);
-	report_filter_print(stdout, filt);
+	report_filter_print(stdout, filt, 1);
 
 	printf("\nop counts\n");
 	for (unsigned k = 1; k < OP__COUNT; k++) {

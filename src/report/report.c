@@ -816,7 +816,7 @@ static void print_all(FILE *f, const struct report_info *ri, const struct report
 	bool seq = ri->mode && !strcmp(ri->mode, "sequential");
 
 	print_setup(f, ri, seq);
-	report_filter_print(f, ri->filter);
+	report_filter_print(f, ri->filter, ri->copies);
 	if (ri->order)
 		fprintf(f, "order:       %s%s\n", !strcmp(ri->order, "resource") ? "resource: " :
 			!strcmp(ri->order, "alone") ? "each rank alone, its inputs prepared" :
@@ -875,14 +875,14 @@ json_t *report_filter_json(const struct filter *f)
 	return o;
 }
 
-void report_filter_print(FILE *out, const struct filter *f)
+void report_filter_print(FILE *out, const struct filter *f, unsigned copies)
 {
 	if (!f || (!f->ops_removed && !f->ranks_empty && !f->ranks_unselected && !f->ranks_beyond)) {
 		fprintf(out, "filtered:    nothing left out\n");
 		return;
 	}
-	fprintf(out, "filtered:    %" PRIu64 " ops left out (%" PRIu64 " replayed)", f->ops_removed,
-		f->ops_kept);
+	fprintf(out, "filtered:    %" PRIu64 " ops left out (%" PRIu64 " replayed)%s", f->ops_removed,
+		f->ops_kept, copies > 1 ? ", per copy" : "");
 	if (f->ranks_empty)
 		fprintf(out, "; %" PRIu32 " rank%s with no op left", f->ranks_empty,
 			f->ranks_empty == 1 ? "" : "s");

@@ -1124,6 +1124,10 @@ int darshan_log_print(int fd, FILE *out, char *why, size_t whylen)
 	    read_lustre(&L) < 0)
 		goto out;
 	L.nprocs = j.nprocs;
+	if (j.nprocs <= 0) {
+		rc = fail(&L, "the job record says %" PRId64 " processes: a corrupt log", j.nprocs);
+		goto out;
+	}
 	print_job(&L, &j, out);
 	if (!L.mods[MOD_DXT_POSIX].len && !L.mods[MOD_DXT_MPIIO].len) {
 		fputs("\n# no DXT module data available for this Darshan log.\n", out);

@@ -1646,6 +1646,12 @@ static int text_line(struct dxt *D, char *l, size_t n, unsigned long line)
 	const char *p = skip_ws(l);
 	if (p[0] == 'X' && p[1] == '_')
 		return segment_line(D, p, l + n, line);
+	if (line == 1 && dxt_is_darshan_log(l, n))
+		/* a log that came as a stream: the binary is not probed there */
+		return rerr_set(D->e, -EINVAL, "%s: a binary Darshan log, read as a stream (standard"
+				" input, a pipe, or a gzip-compressed log): replay reads a binary log"
+				" from its own file; give the .darshan file's path (decompress a"
+				" .darshan.gz first)", D->src);
 	return bad(D, line, "expected a '#' line or an X_POSIX/X_MPIIO segment line");
 }
 

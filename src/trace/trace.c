@@ -266,7 +266,7 @@ static int detect(const char *file, const struct trace_format **fmt, struct rerr
 	}
 	close(fd);
 	if (n == 0)
-		return rerr_set(e, -EINVAL, "%s: empty file: no syscalls found", file);
+		return rerr_set(e, -EINVAL, "%s: empty file (0 bytes): no trace in it", file);
 	if (trace_is_gzip(head, (size_t)n)) {
 		/* probe what it holds (dxt_input.c); only a TRACE_F_GZIP format
 		 * may then take it (trace_load checks) */

@@ -122,3 +122,15 @@ echo "ok corrupt compressed data: exit 1, 'corrupt'"
 { printf '3.51\0\0\0\0'; tail -c +9 "$D/ior_hdf5_example.darshan"; } >"$tmp/new.darshan"
 expect_bad "$tmp/new.darshan" "format version '3.51', which replay does not read itself .*'darshan-dxt-parser' is not on PATH"
 echo "ok unknown format version: names it and the tool"
+# a binary log read as a stream (stdin, or inside gzip) says so
+rc=0
+"$REPLAY" stat -f dxt - <"$D/ior_hdf5_example.darshan" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] && grep -q "a binary Darshan log, read as a stream" "$tmp/err" ||
+	{ cat "$tmp/err"; fail "a log on stdin: exit $rc"; }
+gzip -c "$D/ior_hdf5_example.darshan" >"$tmp/log.darshan.gz"
+expect_bad "$tmp/log.darshan.gz" "a binary Darshan log, read as a stream .*decompress a .darshan.gz first"
+# a job record with no process is corrupt
+sed 's/^# nprocs: .*/# nprocs: 0/' "$D/mpi-io-test-x86_64-3.1.6.dxt.txt" >"$tmp/np0.txt"
+$W "$tmp/np0.txt" "$tmp/np0.darshan"
+expect_bad "$tmp/np0.darshan" "cannot read this Darshan log: the job record says 0 processes: a corrupt log"
+echo "ok a log on stdin or gzipped, and nprocs 0: exit 1 with the reason"
