@@ -825,8 +825,14 @@ static void print_osts(const struct lustre *x, int64_t off, int64_t len, FILE *o
 			__int128 in = cur - c->start;
 			int64_t k = (int64_t)((in / c->size) % c->count);
 			while (cur < stop && (cur < c->end || c->end == -1)) {
-				if (base + k < x->nosts)
-					fprintf(out, " [%" PRId64 "]", x->osts[base + k]);
+				if (base + k < x->nosts) {       /* " [%ld]" */
+					char b[32], *e = b;
+					*e++ = ' ';
+					*e++ = '[';
+					e = darshan_put_i64(e, x->osts[base + k], 0);
+					*e++ = ']';
+					fwrite(b, 1, (size_t)(e - b), out);
+				}
 				k = k == c->count - 1 ? 0 : k + 1;
 				in = (in / c->size + 1) * c->size;
 				cur = c->start + in;
@@ -903,14 +909,19 @@ static void print_job(const struct dlog *L, const struct job *j, FILE *out)
 
 /* ---- printf's conversions of the segment lines, by hand ------------------ */
 
-/* s right-aligned in w columns (printf's "%*s"); past the text's end. */
-static char *put_right(char *p, const char *s, int w)
+/* The n bytes of s right-aligned in w columns (printf's "%*s"); past the
+ * text's end. */
+static char *put_right_n(char *p, const char *s, size_t n, int w)
 {
-	size_t n = strlen(s);
 	for (int k = (int)n; k < w; k++)
 		*p++ = ' ';
 	memcpy(p, s, n);
 	return p + n;
+}
+
+static char *put_right(char *p, const char *s, int w)
+{
+	return put_right_n(p, s, strlen(s), w);
 }
 
 /* v in decimal, right-aligned in w columns ("%*" PRId64). */
@@ -924,8 +935,7 @@ char *darshan_put_i64(char *p, int64_t v, int w)
 	while (u /= 10);
 	if (v < 0)
 		*--q = '-';
-	*e = 0;
-	return put_right(p, q, w);
+	return put_right_n(p, q, (size_t)(e - q), w);
 }
 
 /* v >= 0 rounded to 4 decimals as printf's "%*.4f" rounds it: the exact
@@ -973,7 +983,7 @@ char *darshan_put_fix4(char *p, double v, int w)
 	do
 		*--q = (char)('0' + ip % 10);
 	while (ip /= 10);
-	return put_right(p, q, w);
+	return put_right_n(p, q, (size_t)(e2 - q), w);
 }
 
 /* A hostname darshan could have recorded: printable, no line break. */
@@ -1090,9 +1100,9 @@ static int print_module(struct dlog *L, int mod, FILE *out)
 			/* "%8s%8ld%7s%9d%16ld%16ld%12.4f%12.4f", by hand: printf
 			 * was most of the time spent on a large log */
 			char line[160], *p = line;
-			p = put_right(p, seg, 8);
+			p = put_right_n(p, seg, 7, 8);
 			p = darshan_put_i64(p, rank, 8);
-			p = put_right(p, w ? "write" : "read", 7);
+			p = put_right_n(p, w ? "write" : "read", w ? 5 : 4, 7);
 			p = darshan_put_i64(p, w ? i : i - nw, 9);
 			p = darshan_put_i64(p, off, 16);
 			p = darshan_put_i64(p, len, 16);
