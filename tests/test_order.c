@@ -400,6 +400,94 @@ static void test_rename_then_append(void **state)
 	opstream_close(&s);
 }
 
+/* A directory there before the trace, renamed, then a file beneath it read
+ * under its new name: the file was there under the old name (pstate.start),
+ * the rename's source is a directory, nothing existed under the new name. */
+static void test_renamed_dir_start_name(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "renstart",
+		"1 10:00:00.000001 rename(\"/d/old\", \"/d/new\") = 0\n"
+		"1 10:00:00.000002 openat(AT_FDCWD, \"/d/new/x/y/file\", O_RDONLY) = 3\n"
+		"1 10:00:00.000003 read(3, \"x\"..., 5000) = 4444\n"
+		"1 10:00:00.000004 close(3) = 0\n"
+		"1 10:00:00.000005 rename(\"/d/new/x\", \"/d/new/x2\") = 0\n"
+		"1 10:00:00.000006 openat(AT_FDCWD, \"/d/new/x2/y/g\", O_RDONLY) = 3\n"
+		"1 10:00:00.000007 read(3, \"x\"..., 100) = 10\n"
+		"1 10:00:00.000008 close(3) = 0\n");
+	build(&o, &s);
+	uint32_t old = strace_text_path(&s, "/d/old"), nw = strace_text_path(&s, "/d/new");
+	uint32_t f = strace_text_path(&s, "/d/new/x/y/file");
+	uint32_t x = strace_text_path(&s, "/d/new/x"), g = strace_text_path(&s, "/d/new/x2/y/g");
+	assert_true(o.paths[old].bits & PS_EXISTED);
+	assert_true(o.paths[old].bits & PS_DIR);
+	assert_null(o.paths[old].start);
+	assert_false(o.paths[nw].bits & PS_EXISTED);
+	assert_true(o.paths[f].bits & PS_EXISTED);
+	assert_int_equal(o.paths[f].size0, 4444);
+	assert_string_equal(o.paths[f].start, "/d/old/x/y/file");
+	assert_true(o.paths[x].bits & PS_EXISTED);
+	assert_string_equal(o.paths[x].start, "/d/old/x");
+	/* through both renames, the last first */
+	assert_true(o.paths[g].bits & PS_EXISTED);
+	assert_int_equal(o.paths[g].size0, 10);
+	assert_string_equal(o.paths[g].start, "/d/old/x/y/g");
+	/* each rank alone sees the same */
+	assert_int_equal(o.alone[0].n, 4);
+	order_release(&o);
+	opstream_close(&s);
+}
+
+/* Checkpoint rotation: ckpt.2 removed, ckpt.1 -> ckpt.2, ckpt.0 -> ckpt.1,
+ * then both read back under their new names: what is read was there under
+ * the old names (ckpt.1/r0/d 2000 bytes, ckpt.0/r0/d 1000), not created by
+ * the renames. */
+static void test_rotation_sizes(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "rotation",
+		"1 10:00:00.000001 unlink(\"/d/ckpt.2/r0/d\") = 0\n"
+		"1 10:00:00.000002 rmdir(\"/d/ckpt.2/r0\") = 0\n"
+		"1 10:00:00.000003 rmdir(\"/d/ckpt.2\") = 0\n"
+		"1 10:00:00.000004 rename(\"/d/ckpt.1\", \"/d/ckpt.2\") = 0\n"
+		"1 10:00:00.000005 rename(\"/d/ckpt.0\", \"/d/ckpt.1\") = 0\n"
+		"1 10:00:00.000006 mkdir(\"/d/ckpt.0\", 0777) = 0\n"
+		"1 10:00:00.000007 mkdir(\"/d/ckpt.0/r0\", 0777) = 0\n"
+		"1 10:00:00.000008 openat(AT_FDCWD, \"/d/ckpt.0/r0/d\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\n"
+		"1 10:00:00.000009 write(3, \"c\"..., 5000) = 5000\n"
+		"1 10:00:00.000010 close(3) = 0\n"
+		"1 10:00:00.000011 openat(AT_FDCWD, \"/d/ckpt.1/r0/d\", O_RDONLY) = 3\n"
+		"1 10:00:00.000012 read(3, \"a\"..., 1001) = 1000\n"
+		"1 10:00:00.000013 close(3) = 0\n"
+		"1 10:00:00.000014 openat(AT_FDCWD, \"/d/ckpt.2/r0/d\", O_RDONLY) = 3\n"
+		"1 10:00:00.000015 read(3, \"b\"..., 2001) = 2000\n"
+		"1 10:00:00.000016 close(3) = 0\n");
+	build(&o, &s);
+	uint32_t d0 = strace_text_path(&s, "/d/ckpt.0/r0/d");
+	uint32_t d1 = strace_text_path(&s, "/d/ckpt.1/r0/d");
+	uint32_t d2 = strace_text_path(&s, "/d/ckpt.2/r0/d");
+	assert_true(o.paths[d0].bits & PS_EXISTED);
+	assert_int_equal(o.paths[d0].size0, 1000);
+	assert_true(o.paths[d1].bits & PS_EXISTED);
+	assert_int_equal(o.paths[d1].size0, 2000);
+	assert_true(o.paths[d2].bits & PS_EXISTED);   /* unlinked: there */
+	assert_int_equal(o.paths[d2].size0, 0);
+	assert_null(o.paths[d0].start);
+	assert_null(o.paths[d1].start);
+	for (uint32_t k = 0; k < o.alone[0].n; k++) {
+		if (o.alone[0].path[k] == d0)
+			assert_int_equal(o.alone[0].size[k], 1000);
+		if (o.alone[0].path[k] == d1)
+			assert_int_equal(o.alone[0].size[k], 2000);
+	}
+	order_release(&o);
+	opstream_close(&s);
+}
+
 /* Metadata across ranks: a create beneath a directory another rank made,
  * an unlink after another rank's use, a rename of another's file. */
 static void test_metadata_deps(void **state)
@@ -586,6 +674,8 @@ int main(void)
 		cmocka_unit_test(test_append_size_later),
 		cmocka_unit_test(test_eof_read),
 		cmocka_unit_test(test_rename_then_append),
+		cmocka_unit_test(test_renamed_dir_start_name),
+		cmocka_unit_test(test_rotation_sizes),
 		cmocka_unit_test(test_metadata_deps),
 		cmocka_unit_test(test_random),
 	};

@@ -1115,6 +1115,146 @@ static void test_renamed_directory_subdir(void **state)
 	opstream_close(&s);
 }
 
+/* A directory there before the trace, renamed (mv old new), a file beneath
+ * it read under the new name, then a subdirectory renamed (mv new/x
+ * new/x2): the file is prepared where it was when the trace began,
+ * old/x/y/file, with the size the read shows; old is a directory, new is
+ * not made (before: old a 0-byte file, the file prepared at new/x/y/file,
+ * the renames failed EISDIR and ENOTEMPTY).  And a checkpoint directory
+ * there before the trace, removed and replaced by a rename of ckpt.tmp
+ * with subdirectories: nothing is made beneath ckpt but what was there
+ * (before: ckpt/a made, the rmdir and the rename failed ENOTEMPTY). */
+static void test_renamed_existing_dir(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	struct stat st;
+	fresh_target(target, sizeof target, "renold");
+	tb_open(&t, "renold");
+	uint32_t r0 = tb_rank(&t, "pid 1");
+	uint32_t old = tb_path(&t, "/w/old"), nw = tb_path(&t, "/w/new");
+	uint32_t f = tb_path(&t, "/w/new/x/y/file"), x = tb_path(&t, "/w/new/x");
+	uint32_t x2 = tb_path(&t, "/w/new/x2");
+	uint32_t ck = tb_path(&t, "/w/ckpt"), cko = tb_path(&t, "/w/ckpt/old");
+	uint32_t ckf = tb_path(&t, "/w/ckpt/old/f"), tmp = tb_path(&t, "/w/ckpt.tmp");
+	uint32_t ta = tb_path(&t, "/w/ckpt.tmp/a"), tf = tb_path(&t, "/w/ckpt.tmp/a/p");
+	uint32_t cf = tb_path(&t, "/w/ckpt/a/p");
+	tb_add(&t, r0, op_path(OP_RENAME, old, nw, 10));
+	tb_add(&t, r0, op_open(f, 0, O_RDONLY, 20));
+	tb_add(&t, r0, op_rw(OP_READ, f, 0, 0, 5000, 4444, 30));
+	tb_add(&t, r0, op_path(OP_CLOSE, f, 0, 40));
+	tb_add(&t, r0, op_path(OP_RENAME, x, x2, 50));
+	tb_add(&t, r0, op_path(OP_MKDIR, tmp, 0755, 60));
+	tb_add(&t, r0, op_path(OP_MKDIR, ta, 0755, 70));
+	tb_add(&t, r0, op_open(tf, 1, O_WRONLY | O_CREAT | O_TRUNC, 80));
+	tb_add(&t, r0, op_rw(OP_WRITE, tf, 1, 0, 3000, 3000, 90));
+	tb_add(&t, r0, op_path(OP_CLOSE, tf, 1, 100));
+	tb_add(&t, r0, op_path(OP_UNLINK, ckf, 0, 110));
+	tb_add(&t, r0, op_path(OP_RMDIR, cko, 0, 120));
+	tb_add(&t, r0, op_path(OP_RMDIR, ck, 0, 130));
+	tb_add(&t, r0, op_path(OP_RENAME, tmp, ck, 140));
+	tb_add(&t, r0, op_open(cf, 2, O_RDONLY, 150));
+	tb_add(&t, r0, op_rw(OP_READ, cf, 2, 0, 3000, 3000, 160));
+	tb_finish(&t, &s);
+	for (int seq = 0; seq < 2; seq++) {
+		struct plan_opts o = { .sequential = seq };
+		assert_int_equal(plan_build(&p, &s, target, &o, &e), 0);
+		assert_true(pf(&p, old)->is_dir);
+		assert_true(pf(&p, old)->prepare);
+		assert_false(pf(&p, nw)->prepare);
+		assert_true(pf(&p, f)->prepare);
+		assert_int_equal(pf(&p, f)->prep_size, 4444);
+		assert_string_equal(pf(&p, f)->prep_rel, "w/old/x/y/file");
+		assert_string_equal(pf(&p, x)->prep_rel, "w/old/x");
+		assert_true(pf(&p, ck)->prepare);
+		assert_false(pf(&p, cf)->prepare);
+		assert_int_equal(plan_prepare_proc(&p, 0, &e), 0);
+		pathf(buf, sizeof buf, "%s/w/old/x/y/file", target);
+		assert_int_equal(stat(buf, &st), 0);
+		assert_int_equal(st.st_size, 4444);
+		pathf(buf, sizeof buf, "%s/w/new", target);
+		assert_int_equal(access(buf, F_OK), -1);
+		pathf(buf, sizeof buf, "%s/w/ckpt/old/f", target);
+		assert_int_equal(access(buf, F_OK), 0);
+		pathf(buf, sizeof buf, "%s/w/ckpt/a", target);
+		assert_int_equal(access(buf, F_OK), -1);
+		/* the run's metadata ops succeed */
+		assert_int_equal(plan_rename(&p, 0, old, nw), 0);
+		int fd = plan_openat(&p, 0, f, O_RDONLY, 0);
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(plan_rename(&p, 0, x, x2), 0);
+		assert_int_equal(plan_mkdir(&p, 0, tmp, 0755), 0);
+		assert_int_equal(plan_mkdir(&p, 0, ta, 0755), 0);
+		fd = plan_openat(&p, 0, tf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(plan_unlink(&p, 0, ckf), 0);
+		assert_int_equal(plan_rmdir(&p, 0, cko), 0);
+		assert_int_equal(plan_rmdir(&p, 0, ck), 0);
+		assert_int_equal(plan_rename(&p, 0, tmp, ck), 0);
+		fd = plan_openat(&p, 0, cf, O_RDONLY, 0);
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(plan_cleanup(&p, &e), 0);
+		pathf(buf, sizeof buf, "%s/w", target);
+		assert_int_equal(access(buf, F_OK), -1);
+		plan_release(&p);
+	}
+	assert_sentinel_untouched();
+	opstream_close(&s);
+}
+
+/* Sequential mode, the rename in rank 0, the read beneath its new name in
+ * rank 1: rank 0 alone finds the file under the old name, rank 1 alone
+ * under the new one (it renames nothing itself); nothing is left. */
+static void test_renamed_existing_dir_other_rank(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	struct stat st;
+	fresh_target(target, sizeof target, "renold2");
+	tb_open(&t, "renold2");
+	uint32_t r0 = tb_rank(&t, "pid 1"), r1 = tb_rank(&t, "pid 2");
+	uint32_t old = tb_path(&t, "/w/old"), nw = tb_path(&t, "/w/new");
+	uint32_t f = tb_path(&t, "/w/new/x/y/file"), g = tb_path(&t, "/w/new/g");
+	tb_add(&t, r0, op_path(OP_RENAME, old, nw, 10));
+	tb_add(&t, r0, op_open(f, 0, O_RDONLY, 20));
+	tb_add(&t, r0, op_rw(OP_READ, f, 0, 0, 5000, 300, 30));
+	tb_add(&t, r1, op_open(g, 0, O_RDONLY, 40));
+	tb_add(&t, r1, op_rw(OP_READ, g, 0, 0, 5000, 200, 50));
+	tb_finish(&t, &s);
+	struct plan_opts o = { .sequential = true };
+	assert_int_equal(plan_build(&p, &s, target, &o, &e), 0);
+	assert_string_equal(pf(&p, g)->prep_rel, "w/old/g");
+	assert_int_equal(plan_prepare_proc(&p, 0, &e), 0);
+	pathf(buf, sizeof buf, "%s/w/old/x/y/file", target);
+	assert_int_equal(stat(buf, &st), 0);
+	assert_int_equal(st.st_size, 300);
+	assert_int_equal(plan_rename(&p, 0, old, nw), 0);
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	pathf(buf, sizeof buf, "%s/w", target);
+	assert_int_equal(access(buf, F_OK), -1);
+	assert_int_equal(plan_prepare_proc(&p, 1, &e), 0);
+	pathf(buf, sizeof buf, "%s/w/new/g", target);
+	assert_int_equal(stat(buf, &st), 0);
+	assert_int_equal(st.st_size, 200);
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	pathf(buf, sizeof buf, "%s/w", target);
+	assert_int_equal(access(buf, F_OK), -1);
+	plan_release(&p);
+	assert_sentinel_untouched();
+	opstream_close(&s);
+}
+
 /* An O_TMPFILE open (Python's tempfile.TemporaryFile) names a directory;
  * the file, "DIR/#INODE" as strace -y shows it, has no name.  It is not
  * prepared (before: a regular file of that name was, and the replayed
@@ -1864,6 +2004,8 @@ int main(void)
 		cmocka_unit_test(test_cleanup_tree),
 		cmocka_unit_test(test_many_copies),
 		cmocka_unit_test(test_renamed_directory_subdir),
+		cmocka_unit_test(test_renamed_existing_dir),
+		cmocka_unit_test(test_renamed_existing_dir_other_rank),
 		cmocka_unit_test(test_tmpfile),
 		cmocka_unit_test(test_no_ranks),
 		cmocka_unit_test(test_mounts_openat2),

@@ -61,6 +61,10 @@ struct pstate {
 	uint32_t first_rank;       /* position of the first rank using it  */
 	uint32_t nranks;           /* ranks using it (2 is "several")      */
 	uint64_t size0;            /* initial size when PS_EXISTED         */
+	char *start;               /* NULL, or when PS_EXISTED and first named
+	                            * beneath a directory the trace renamed
+	                            * before: its name when the trace began
+	                            * (mapped back through those renames)   */
 };
 
 /* Rank B's op `op` waits until rank `rank` (a position) has completed
@@ -90,6 +94,8 @@ struct order {
 		uint32_t *path;        /* path ids to prepare              */
 		uint64_t *size;        /* their sizes                      */
 		uint8_t *dir;          /* 1: a directory                   */
+		uint8_t *moved;        /* 1: the rank alone met it first beneath
+		                        * a directory it renamed (pstate.start) */
 		uint32_t n;
 	} *alone;
 	bool by_line;              /* order taken from the trace's lines   */

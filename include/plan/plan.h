@@ -28,6 +28,9 @@
 struct plan_file {
 	uint32_t path_id;        /* id in the opstream path table          */
 	char *rel;               /* mapped path relative to the copy root  */
+	char *prep_rel;          /* NULL, or where it is prepared: its name
+	                          * when the run starts, first named beneath
+	                          * a directory the trace renamed before   */
 	uint64_t prep_size;      /* bytes of real data to write first      */
 	bool prepare;            /* read before written: must pre-exist    */
 	bool shared;             /* used by several ranks                  */

@@ -43,6 +43,15 @@ struct pst {
 	size_t nsegs, csegs;
 	uint32_t *touch;          /* ranks that used it (or something below) */
 	size_t ntouch, ctouch;
+	uint32_t from1;           /* renamed here from path from1 - 1 with the
+	                             data it had when the trace began (0: no):
+	                             data found here that nobody wrote was
+	                             that path's (data_before)               */
+	size_t nren0;             /* renames logged before its first op      */
+};
+
+struct ren {
+	uint32_t from, to;        /* a rename of path from to path to         */
 };
 
 struct pass {
@@ -59,6 +68,8 @@ struct pass {
 	struct imap have;         /* (rank << 32 | rank) -> strongest need   */
 	bool deps;
 	size_t *cdeps;
+	struct ren *ren;          /* the pass's renames, in the order it met them */
+	size_t nren, cren;
 	int err;
 };
 
@@ -224,16 +235,57 @@ static void changed(struct pass *P, uint32_t p, uint32_t b, uint64_t i, bool exi
 
 /* ---- existence and size ------------------------------------------------- */
 
+/* p was there when the trace began.  Named first beneath a directory the
+ * trace had renamed (renamed to, before p's first op): at the start it had
+ * the name it has beneath the rename's source, mapped back through each
+ * such rename, last first; those sources and targets are directories. */
+static void existed(struct pass *P, uint32_t p)
+{
+	struct pstate *ps = &P->ps[p];
+	struct pst *st = &P->st[p];
+	ps->bits |= PS_EXISTED;
+	st->known = 1;
+	if (ps->start || !st->nren0)
+		return;
+	const struct opstream *s = P->s;
+	char *name = strdup(opstream_path(s, p));
+	bool moved = false;
+	for (size_t k = st->nren0; k-- > 0 && name;) {
+		const char *to = opstream_path(s, P->ren[k].to);
+		size_t tl = strlen(to);
+		if (strncmp(name, to, tl) || name[tl] != '/')
+			continue;
+		const char *from = opstream_path(s, P->ren[k].from);
+		size_t fl = strlen(from), rest = strlen(name + tl);
+		char *nn = malloc(fl + rest + 1);
+		if (nn) {
+			memcpy(nn, from, fl);
+			memcpy(nn + fl, name + tl, rest + 1);
+		}
+		free(name);
+		name = nn;
+		moved = true;
+		P->ps[P->ren[k].from].bits |= PS_DIR;
+		P->ps[P->ren[k].to].bits |= PS_DIR;
+	}
+	if (!name) {
+		P->err = -ENOMEM;
+		return;
+	}
+	if (moved)
+		ps->start = name;
+	else
+		free(name);
+}
+
 /* The op says p was there (when nothing said otherwise before). */
 static void was_there(struct pass *P, uint32_t p)
 {
 	struct pst *st = &P->st[p];
 	/* after an O_CREAT open only data found (data_before) says it was
 	 * there before; else settle() takes it as created */
-	if (!st->known && !st->maybe) {
-		st->known = 1;
-		P->ps[p].bits |= PS_EXISTED;
-	}
+	if (!st->known && !st->maybe)
+		existed(P, p);
 	st->exists = 1;
 }
 
@@ -257,13 +309,13 @@ static void creates(struct pass *P, uint32_t p, uint32_t b, uint64_t i, bool exc
 static void data_before(struct pass *P, uint32_t p, uint64_t end, bool pinned)
 {
 	struct pst *st = &P->st[p];
-	struct pstate *ps = &P->ps[p];
+	/* renamed here with its initial data: that data was the source's */
+	uint32_t o = st->from1 ? st->from1 - 1 : p;
+	struct pstate *ps = &P->ps[o];
 	if (st->truncated || (ps->bits & PS_CREATED))
 		return;
-	if (!(ps->bits & PS_EXISTED)) {
-		ps->bits |= PS_EXISTED;     /* an O_CREAT open found data */
-		st->known = 1;
-	}
+	if (!(ps->bits & PS_EXISTED))
+		existed(P, o);              /* an O_CREAT open found data */
 	if (end > ps->size0 && !(ps->bits & PS_SIZED))
 		ps->size0 = end;
 	if (pinned && !st->written) {
@@ -532,6 +584,11 @@ static void on_rename(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64
 	struct pst *from = &P->st[p], *to = &P->st[t];
 	uint64_t size = from->size;     /* (before on_remove empties it) */
 	uint8_t exact = from->exact;
+	/* what it holds is still what it held when the trace began: data
+	 * read from t that nobody wrote was there, under p's first name */
+	uint32_t org = 0;
+	if (!from->truncated && !from->written && !(P->ps[p].bits & PS_CREATED))
+		org = from->from1 ? from->from1 : p + 1;
 	after_change(P, t, b, i);
 	after_users(P, t, b, i);
 	on_remove(P, p, b, i);
@@ -542,6 +599,14 @@ static void on_rename(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64
 	to->exact = exact;
 	to->truncated = 1;
 	to->written = 1;
+	to->from1 = org;
+	if (org && org - 1 != t) {
+		to->truncated = 0;
+		to->written = 0;
+		to->placed = 0;
+		to->app = 0;
+		to->app_base = 0;
+	}
 	P->ps[t].bits |= PS_WRITTEN;
 	if (P->ps[p].bits & PS_DIR)
 		P->ps[t].bits |= PS_DIR;
@@ -610,6 +675,21 @@ static void on_link(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t
 	P->ps[t].bits |= PS_WRITTEN;
 }
 
+static void log_rename(struct pass *P, uint32_t p, uint32_t t)
+{
+	if (P->nren == P->cren) {
+		size_t nc = P->cren ? P->cren * 2 : 16;
+		struct ren *nr = realloc(P->ren, nc * sizeof(*nr));
+		if (!nr) {
+			P->err = -ENOMEM;
+			return;
+		}
+		P->ren = nr;
+		P->cren = nc;
+	}
+	P->ren[P->nren++] = (struct ren){ p, t };
+}
+
 /* Rank position b, op index i of the stream, on path p. */
 static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, uint32_t p)
 {
@@ -618,6 +698,7 @@ static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, 
 		return;
 	struct pstate *ps = &P->ps[p];
 	if (!(ps->bits & PS_USED)) {
+		P->st[p].nren0 = P->nren;
 		ps->bits |= PS_USED;
 		ps->first_rank = b;
 		ps->nranks = 1;
@@ -671,6 +752,7 @@ static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, 
 			} else {
 				on_rename(P, p, op->aux, b, i);
 				on_rename_beneath(P, p, op->aux, b, i);
+				log_rename(P, p, op->aux);
 			}
 			touch(P, op->aux, b, i);
 		}
@@ -783,8 +865,12 @@ static int walk(struct pass *P)
 static void settle(struct pass *P)
 {
 	for (uint32_t p = 0; p < P->s->npaths; p++)
-		if ((P->ps[p].bits & PS_USED) && !P->st[p].known)
-			P->ps[p].bits |= P->st[p].maybe ? PS_CREATED : PS_EXISTED;
+		if ((P->ps[p].bits & PS_USED) && !P->st[p].known) {
+			if (P->st[p].maybe)
+				P->ps[p].bits |= PS_CREATED;
+			else
+				existed(P, p);
+		}
 }
 
 static void pass_release(struct pass *P)
@@ -795,6 +881,7 @@ static void pass_release(struct pass *P)
 			free(P->st[p].touch);
 		}
 	free(P->st);
+	free(P->ren);
 	imap_release(&P->last);
 	imap_release(&P->have);
 }
@@ -827,6 +914,8 @@ static int alone_preps(struct order *o, const struct opstream *s, const struct o
 	}
 	int rc = 0;
 	for (uint32_t b = 0; b < oo->nranks && !rc; b++) {
+		for (uint32_t p = 0; p < s->npaths; p++)
+			free(ps[p].start);
 		memset(ps, 0, s->npaths * sizeof(*ps));
 		rc = run_pass(o, s, oo, &oo->ranks[b], 1, ps, parent, byname, false, NULL);
 		struct rank_prep *rp = &o->alone[b];
@@ -836,15 +925,19 @@ static int alone_preps(struct order *o, const struct opstream *s, const struct o
 		rp->path = malloc((cnt ? cnt : 1) * sizeof(*rp->path));
 		rp->size = malloc((cnt ? cnt : 1) * sizeof(*rp->size));
 		rp->dir = malloc(cnt ? cnt : 1);
-		if (!rp->path || !rp->size || !rp->dir)
+		rp->moved = malloc(cnt ? cnt : 1);
+		if (!rp->path || !rp->size || !rp->dir || !rp->moved)
 			rc = -ENOMEM;
 		for (uint32_t p = 0; p < s->npaths && !rc; p++)
 			if ((ps[p].bits & (PS_USED | PS_EXISTED)) == (PS_USED | PS_EXISTED)) {
 				rp->path[rp->n] = p;
 				rp->size[rp->n] = ps[p].size0;
-				rp->dir[rp->n++] = (ps[p].bits & PS_DIR) != 0;
+				rp->dir[rp->n] = (ps[p].bits & PS_DIR) != 0;
+				rp->moved[rp->n++] = ps[p].start != NULL;
 			}
 	}
+	for (uint32_t p = 0; p < s->npaths; p++)
+		free(ps[p].start);
 	free(ps);
 	return rc;
 }
@@ -909,8 +1002,12 @@ void order_release(struct order *o)
 			free(o->alone[b].path);
 			free(o->alone[b].size);
 			free(o->alone[b].dir);
+			free(o->alone[b].moved);
 		}
 	}
+	if (o->paths)
+		for (uint32_t p = 0; p < o->npaths; p++)
+			free(o->paths[p].start);
 	free(o->paths);
 	free(o->deps);
 	free(o->ndeps);

@@ -1256,6 +1256,42 @@ static void decide_prepare(struct plan *p, size_t i, const struct facc *a)
 	f->prep_size = existed && !f->is_dir ? size : 0;
 }
 
+/* Where file i is prepared: its name when the run starts. */
+static const char *prep_name(const struct plan_file *f)
+{
+	return f->prep_rel ? f->prep_rel : f->rel;
+}
+
+/* The first time the trace uses file i (its accumulator a). */
+static uint64_t first_use(const struct facc *a)
+{
+	return min_u64(min_u64(a->t_need, a->t_create), min_u64(a->t_read, a->t_write));
+}
+
+/* File i, there before the trace, was first named beneath a directory the
+ * trace renamed before (order pass, pstate.start): it is prepared under its
+ * name beneath the rename's source, and the traced rename moves it. */
+static int start_names(struct plan *p)
+{
+	for (size_t i = 0; i < p->nfiles; i++) {
+		struct plan_file *f = &p->files[i];
+		FOR_PATHS_OF(p, i, id) {
+			const struct pstate *ps = &p->ord.paths[id];
+			if (!ps->start || !(ps->bits & PS_EXISTED) || f->prep_rel)
+				continue;
+			char *r = NULL;
+			int rc = map_path(ps->start, &r);
+			if (rc == -ENOMEM)
+				return rc;
+			if (!rc && strcmp(r, f->rel) && r[0])
+				f->prep_rel = r;
+			else
+				free(r);
+		}
+	}
+	return 0;
+}
+
 /* Decide dir/file, prepare and sizes; build the directory set. */
 static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 {
@@ -1263,12 +1299,17 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 	struct plan_priv *pv = p->priv;
 	int rc = 0;
 
-	/* every proper ancestor of a used path is a directory */
+	if ((rc = start_names(p)))
+		goto nomem;
+	/* every proper ancestor of a used path is a directory, and so is
+	 * every one of the name it is prepared under */
 	for (size_t i = 0; i < p->nfiles; i++) {
-		const char *rel = p->files[i].rel;
-		for (const char *c = rel; (c = strchr(c, '/')); c++)
-			if ((rc = dv_add(&anc, rel, (size_t)(c - rel), 0)))
-				goto nomem;
+		for (int w = 0; w < 2; w++) {
+			const char *rel = w ? p->files[i].prep_rel : p->files[i].rel;
+			for (const char *c = rel; c && (c = strchr(c, '/')); c++)
+				if ((rc = dv_add(&anc, rel, (size_t)(c - rel), 0)))
+					goto nomem;
+		}
 	}
 	dv_unique(&anc);
 
@@ -1291,7 +1332,7 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 	/* directories plan_prepare creates */
 	for (size_t i = 0; i < p->nfiles; i++) {
 		const struct plan_file *f = &p->files[i];
-		const char *rel = f->rel;
+		const char *rel = f->prepare ? prep_name(f) : f->rel;
 		uint32_t rank = pv->file_rank[i];
 		if (!rel[0])
 			continue;
@@ -1311,9 +1352,12 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 			 * not ordered against each other, so a directory one rank
 			 * makes and another uses is created beforehand; the maker's
 			 * mkdir then finds it.  (A rename's target made beforehand
-			 * with a subdirectory is not empty: the rename fails.) */
+			 * with a subdirectory is not empty: the rename fails.)  One
+			 * there before the trace, which the trace replaces (removes,
+			 * then makes again or renames a directory to) before it
+			 * first uses this path: what is beneath is the run's too. */
 			if (!f->prepare && j >= 0 && (pv->file_acc[j] & (A_MKDIR | A_RENTO)) &&
-			    !p->files[j].prepare &&
+			    (!p->files[j].prepare || first_use(&m[i]) > m[j].t_create) &&
 			    (p->ordered || (!(pv->file_acc[j] & A_SHARED) &&
 					    !(pv->file_acc[i] & A_SHARED) && pv->file_rank[j] == rank)))
 				break;
@@ -1411,6 +1455,7 @@ static int judge_existing(struct plan *p, uint32_t k, size_t i, const struct sta
 {
 	struct plan_priv *pv = p->priv;
 	const struct plan_file *f = &p->files[i];
+	const char *rel = f->prepare ? prep_name(f) : f->rel;
 	uint16_t acc = pv->file_acc[i];
 	char b[PATH_MAX];
 	bool conflict;
@@ -1433,14 +1478,14 @@ static int judge_existing(struct plan *p, uint32_t k, size_t i, const struct sta
 		return rerr_set(e, -ELOOP, "'%s' is a symbolic link the run would "
 				"write, create or remove through: refusing it, even "
 				"with --force (remove the link or replace it by the file)",
-				show(p, k, f->rel, b, sizeof b));
+				show(p, k, rel, b, sizeof b));
 	if (!S_ISDIR(st->st_mode) && st->st_nlink > 1)
 		/* another name of the same data, perhaps outside the target */
 		return rerr_set(e, -EMLINK, "'%s' has %ju hard links: the run would "
 				"change data also reachable by another name (perhaps "
 				"outside the target): refusing it, even with --force",
-				show(p, k, f->rel, b, sizeof b), (uintmax_t)st->st_nlink);
-	tally_add(cf, f->rel, k, -EEXIST);
+				show(p, k, rel, b, sizeof b), (uintmax_t)st->st_nlink);
+	tally_add(cf, rel, k, -EEXIST);
 	return 0;
 }
 
@@ -1449,22 +1494,24 @@ static int check_file(struct plan *p, uint32_t k, size_t i, struct tally *cf, st
 {
 	struct plan_priv *pv = p->priv;
 	const struct plan_file *f = &p->files[i];
+	/* (one prepared under its name at the start: that name) */
+	const char *rel = f->prepare ? prep_name(f) : f->rel;
 	char b[PATH_MAX];
 	struct stat st;
 	int rc;
 
-	rc = stat_beneath(p, k, f->rel, &st);
+	rc = stat_beneath(p, k, rel, &st);
 	if (rc == -ENOENT || rc == -ENOTDIR)
 		return 0;
 	if (rc == -EXDEV || rc == -ELOOP)
-		return outside_error(p, k, f->rel, "a symbolic link or a mount point on the way?", e);
+		return outside_error(p, k, rel, "a symbolic link or a mount point on the way?", e);
 	if (rc)
-		return rerr_set(e, rc, "cannot check '%s': %s", show(p, k, f->rel, b, sizeof b),
+		return rerr_set(e, rc, "cannot check '%s': %s", show(p, k, rel, b, sizeof b),
 				strerror(-rc));
 	pv->fstate[(size_t)k * p->nfiles + i] |= ST_EXISTED;
 	bool is_link = S_ISLNK(st.st_mode);
 	if (is_link && !(pv->file_acc[i] & A_MODIFIES)) {
-		rc = follow_link(p, k, f->rel, &st, e);
+		rc = follow_link(p, k, rel, &st, e);
 		if (rc)
 			return rc;
 	}
@@ -1784,15 +1831,16 @@ static int write_file(const struct plan *p, uint32_t copy, const struct plan_fil
 		      const unsigned char *pat, struct rerr *e)
 {
 	char buf[PATH_MAX], shown[PATH_MAX + 64];
-	int rc = copy_path(copy, f->rel, buf, sizeof buf);
+	const char *rel = prep_name(f);
+	int rc = copy_path(copy, rel, buf, sizeof buf);
 	if (rc)
 		return rerr_set(e, rc, "cannot prepare '%s': %s",
-				show(p, copy, f->rel, shown, sizeof shown), strerror(-rc));
+				show(p, copy, rel, shown, sizeof shown), strerror(-rc));
 	int fd = open_beneath(p->priv->walk, p->target_fd, buf,
 			      O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return rerr_set(e, fd, "cannot prepare '%s': %s",
-				show(p, copy, f->rel, shown, sizeof shown), strerror(-fd));
+				show(p, copy, rel, shown, sizeof shown), strerror(-fd));
 	uint64_t done = 0;
 	while (done < f->prep_size) {
 		uint64_t left = f->prep_size - done;
@@ -1815,7 +1863,7 @@ static int write_file(const struct plan *p, uint32_t copy, const struct plan_fil
 fail:
 	close(fd);
 	return rerr_set(e, rc, "cannot prepare '%s' (%" PRIu64 " of %" PRIu64 " bytes written): %s",
-			show(p, copy, f->rel, shown, sizeof shown), done, f->prep_size,
+			show(p, copy, rel, shown, sizeof shown), done, f->prep_size,
 			strerror(-rc));
 }
 
@@ -1890,6 +1938,17 @@ static int64_t alone_size(const struct plan *p, uint32_t r, size_t i)
 		if (p->file_of[rp->path[k]] == i && (int64_t)rp->size[k] > size)
 			size = (int64_t)rp->size[k];
 	return size;
+}
+
+/* Does rank position r, run alone, meet file i first beneath a directory
+ * it renamed itself?  Else it finds the file under the name it uses. */
+static bool alone_moved(const struct plan *p, uint32_t r, size_t i)
+{
+	const struct rank_prep *rp = &p->ord.alone[r];
+	for (uint32_t k = 0; k < rp->n; k++)
+		if (p->file_of[rp->path[k]] == i && rp->moved[k])
+			return true;
+	return false;
 }
 
 /* Is file i prepared in copy k, and how large (*size)?  The whole-trace
@@ -1979,6 +2038,9 @@ static int prepare_copy(struct plan *p, uint32_t k, int64_t only_rank,
 			int64_t size = alone_size(p, (uint32_t)only_rank, i);
 			f.prepare = size >= 0;
 			f.prep_size = size > 0 ? (uint64_t)size : 0;
+			/* renamed by another rank: this one alone uses its name */
+			if (f.prep_rel && !alone_moved(p, (uint32_t)only_rank, i))
+				f.prep_rel = NULL;
 		} else {
 			f.prepare = copy_prepares(p, k, i, &f.prep_size);
 		}
@@ -1986,15 +2048,18 @@ static int prepare_copy(struct plan *p, uint32_t k, int64_t only_rank,
 		    (pv->fstate[(size_t)k * p->nfiles + i] & ST_REUSE))
 			continue;
 		/* a partial last copy prepares what a rank outside it made in a
-		 * directory that rank made too: the directories come first
-		 * (beneath the copy's root, which cleanup removes whole) */
-		if (pv->part_size && k == pv->part_copy && !p->files[i].prepare) {
-			for (const char *c = f.rel; (c = strchr(c, '/')); c++) {
+		 * directory that rank made too, and a rank alone a file another
+		 * rank renamed into place, under the name it uses: the
+		 * directories come first */
+		if ((pv->part_size && k == pv->part_copy && !p->files[i].prepare) ||
+		    (p->files[i].prep_rel && !f.prep_rel)) {
+			const char *fr = prep_name(&f);
+			for (const char *c = fr; (c = strchr(c, '/')); c++) {
 				char anc[PATH_MAX];
-				size_t len = (size_t)(c - f.rel);
+				size_t len = (size_t)(c - fr);
 				if (len >= sizeof anc)
 					break;
-				memcpy(anc, f.rel, len);
+				memcpy(anc, fr, len);
 				anc[len] = '\0';
 				rc = mkdir_beneath(p, k, anc);
 				if (rc < 0)
@@ -2179,6 +2244,11 @@ static void cleanup_files(struct plan *p, uint32_t k, struct rmdir_ent *rl, size
 			rl[(*nrl)++] = (struct rmdir_ent){ f->rel, depth_of(f->rel), NULL };
 		else if (r && !gone_anyway(r))
 			tally_add(fails, f->rel, k, r);
+		/* prepared under its name at the start, which a failed rename
+		 * may have left (the directories there are pv->dirs) */
+		if (f->prep_rel && !f->is_dir && (r = at_rel(p, k, f->prep_rel, PARENT_UNLINK, 0)) &&
+		    !gone_anyway(r) && r != -EISDIR)
+			tally_add(fails, f->prep_rel, k, r);
 	}
 }
 
@@ -2421,6 +2491,8 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 		fprintf(f, "  %-*s  %-8s %s", pad_width(w, rel), rel, use, what);
 		if (traced && traced[0] && strcmp(traced + (traced[0] == '/'), pf->rel))
 			fprintf(f, "   <- '%s'", traced);
+		if (pf->prepare && pf->prep_rel)
+			fprintf(f, "   as '%s' (its name before the trace's renames)", pf->prep_rel);
 		fputc('\n', f);
 	}
 	fprintf(f, "\ntotals: %zu file%s (%zu shared, %zu private), %zu traced director%s, "
@@ -2461,8 +2533,10 @@ void plan_release(struct plan *p)
 		plan_cleanup_wait(p, NULL);   /* started, never waited for */
 	if (p->target_fd >= 0)
 		close(p->target_fd);
-	for (size_t i = 0; i < p->nfiles; i++)
+	for (size_t i = 0; i < p->nfiles; i++) {
 		free(p->files[i].rel);
+		free(p->files[i].prep_rel);
+	}
 	free(p->files);
 	free(p->file_of);
 	free(p->procs);
