@@ -332,6 +332,63 @@ static void test_append_size_later(void **state)
 	opstream_close(&s);
 }
 
+/* Two processes append to a log that existed (python's open('a') in a
+ * parent and a forked child): strace writes a call's line when it starts,
+ * so a size one shows can lag the other's append in flight (the SEEK_END
+ * of 321 while the parent's 200 bytes land), or lead one that starts after
+ * it (the fstat begun before the child's 10 bytes shows 60).  The pass took
+ * the next larger size for data from before the trace (621 and 60); the
+ * file was what the trace showed before any write. */
+static void test_append_interleaved(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "appendinter",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/shared.log\", O_WRONLY|O_CREAT|O_APPEND|O_CLOEXEC, 0666) = 3\n"
+		"1 10:00:00.000002 newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=321, ...}, AT_EMPTY_PATH) = 0\n"
+		"2 10:00:00.000003 openat(AT_FDCWD, \"/d/shared.log\", O_WRONLY|O_CREAT|O_APPEND|O_CLOEXEC, 0666) = 3\n"
+		"2 10:00:00.000004 newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=321, ...}, AT_EMPTY_PATH) = 0\n"
+		"1 10:00:00.000005 write(3, \"p\"..., 200 <unfinished ...>\n"
+		"2 10:00:00.000006 lseek(3, 0, SEEK_END) = 321\n"
+		"1 10:00:00.000007 <... write resumed>) = 200\n"
+		"2 10:00:00.000008 write(3, \"c\"..., 100) = 100\n"
+		"1 10:00:00.000009 close(3) = 0\n"
+		"2 10:00:00.000010 newfstatat(3, \"\", {st_mode=S_IFREG|0644, st_size=621, ...}, AT_EMPTY_PATH) = 0\n"
+		"2 10:00:00.000011 close(3) = 0\n"
+		"1 10:00:00.000012 openat(AT_FDCWD, \"/d/log2\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 4\n"
+		"1 10:00:00.000013 newfstatat(4, \"\", {st_mode=S_IFREG|0644, st_size=50, ...}, AT_EMPTY_PATH) = 0\n"
+		"2 10:00:00.000014 openat(AT_FDCWD, \"/d/log2\", O_WRONLY|O_APPEND) = 4\n"
+		"1 10:00:00.000015 newfstatat(4, \"\",  <unfinished ...>\n"
+		"2 10:00:00.000016 write(4, \"c\"..., 10) = 10\n"
+		"1 10:00:00.000017 <... newfstatat resumed>{st_mode=S_IFREG|0644, st_size=60, ...}, AT_EMPTY_PATH) = 0\n"
+		"1 10:00:00.000018 write(4, \"p\"..., 20) = 20\n"
+		"1 10:00:00.000019 close(4) = 0\n"
+		"2 10:00:00.000020 close(4) = 0\n");
+	uint64_t n;
+	const struct op *ops = opstream_rank_ops(&s, 1, &n);
+	assert_int_equal(ops[3].kind, OP_WRITE);
+	assert_int_equal(ops[3].offset, 521);           /* the builder's */
+	assert_int_equal(ops[3].line, 8);               /* a call's line: its start */
+	build(&o, &s);
+	uint32_t l = strace_text_path(&s, "/d/shared.log");
+	uint32_t l2 = strace_text_path(&s, "/d/log2");
+	assert_true(o.paths[l].bits & PS_EXISTED);
+	assert_int_equal(o.paths[l].size0, 321);
+	assert_int_equal(o.true_off[0][2], 321);        /* the parent's 200 */
+	assert_int_equal(o.true_off[1][3], 521);        /* the child's 100 */
+	assert_true(o.paths[l2].bits & PS_EXISTED);
+	assert_int_equal(o.paths[l2].size0, 50);
+	/* sequential mode: each alone finds the file as its first append did
+	 * (the child's 100 bytes at 521, after the parent's 200) */
+	for (uint32_t b = 0; b < 2; b++)
+		for (uint32_t i = 0; i < o.alone[b].n; i++)
+			if (o.alone[b].path[i] == l)
+				assert_int_equal(o.alone[b].size[i], b ? 521 : 321);
+	order_release(&o);
+	opstream_close(&s);
+}
+
 /* A read of 0 bytes at an offset says the file ends there or before, not
  * that it has that much data: sqlite's header probe pread(16, 24) = 0 of
  * a database it has just created, a read at 4096 = 0 of a file then
@@ -672,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_append_size_shown),
 		cmocka_unit_test(test_append_size_later),
+		cmocka_unit_test(test_append_interleaved),
 		cmocka_unit_test(test_eof_read),
 		cmocka_unit_test(test_rename_then_append),
 		cmocka_unit_test(test_renamed_dir_start_name),

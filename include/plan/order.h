@@ -26,6 +26,16 @@
  *    size then less what they appended: `echo x >> log; cat log`), or
  *    bounded by the data read after them; with nothing after them either,
  *    the file counts as created and the replay leaves it shorter.
+ *    Several ranks appending at once show sizes that lag or lead each
+ *    other's appends (a line is its call's start: a size shown can miss a
+ *    write in flight, or include one whose line comes later): a size shown
+ *    below what only other ranks wrote beyond it leaves the size as it is;
+ *    and when the pass orders every rank by the trace's lines (by_line), a
+ *    written file's initial size is at most the smallest size shown before
+ *    its first write (at least the data read before it).  A pass over some
+ *    ranks only (sequential mode's each-rank-alone) counts a file the pass
+ *    only appended to as its initial size + its own appends: a size shown
+ *    beyond them is the others' appends, data before its own.
  *
  *  - dependencies (parallel mode): rank B's op j waits until rank A has
  *    completed its first `need` ops, when the trace shows j after A's op

@@ -39,6 +39,9 @@ struct pst {
 	uint32_t chg_rank;        /* last existence change: rank, op + 1     */
 	uint64_t chg_need;
 	uint64_t size;            /* size now (lower bound)                  */
+	uint8_t has_shown0;       /* a size was shown before any write:     */
+	uint64_t shown0;          /* the smallest such                      */
+	uint64_t read0;           /* end of the data read before any write  */
 	struct seg *segs;
 	size_t nsegs, csegs;
 	uint32_t *touch;          /* ranks that used it (or something below) */
@@ -67,6 +70,7 @@ struct pass {
 	struct imap last;         /* (path << 32 | rank) -> last op + 1      */
 	struct imap have;         /* (rank << 32 | rank) -> strongest need   */
 	bool deps;
+	bool complete;            /* every rank with a kept op is in the pass */
 	size_t *cdeps;
 	struct ren *ren;          /* the pass's renames, in the order it met them */
 	size_t nren, cren;
@@ -326,12 +330,21 @@ static void data_before(struct pass *P, uint32_t p, uint64_t end, bool pinned)
 		st->size = end;
 }
 
-/* Written only by appends since the start, while the size was unknown:
- * the size now is the initial size + app. */
-static bool appending(const struct pst *st, const struct pstate *ps)
+/* A pass over some of the ranks only (sequential mode: one rank alone,
+ * or ranks left out: --ranks, -n): the others' writes are absent. */
+static bool partial(const struct pass *P)
 {
-	return st->written && st->app && !st->placed && !st->exact && !st->truncated &&
-	       !(ps->bits & PS_CREATED);
+	return !P->complete;
+}
+
+/* Written only by appends since the start, while the size was unknown:
+ * the size now is the initial size + app.  In a partial pass, all the
+ * appends of the pass (the others' appends between them absent, the file
+ * there is the initial size + what this pass appended). */
+static bool appending(const struct pass *P, const struct pst *st, const struct pstate *ps)
+{
+	return st->written && st->app && !st->placed && (!st->exact || partial(P)) &&
+	       !st->truncated && !(ps->bits & PS_CREATED);
 }
 
 /* An appended-to file (appending()) was at least s0 bytes when the trace
@@ -353,19 +366,55 @@ static void app_floor(struct pass *P, uint32_t p, uint64_t s0)
 		data_before(P, p, s0, false);
 }
 
+/* Were the bytes the pass placed past x (some) all written by ranks other
+ * than b? */
+static bool others_beyond(const struct pst *st, uint32_t b, uint64_t x)
+{
+	bool any = false;
+	for (size_t k = st->nsegs; k-- > 0 && st->segs[k].end > x;) {
+		if (st->segs[k].rank == b)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 /* The trace shows p's size now is x (a stat's st_size, a SEEK_END, the
  * end of a short read).  Before any write that is the initial size (a
  * lower bound in a pass over fewer ranks: another rank's writes before it
  * are absent); after appends only, it is the initial size + what they
  * appended; beyond what was written since, it is data nobody wrote.
- * Either way such data says the file was there. */
-static void size_now(struct pass *P, uint32_t p, uint64_t x)
+ * Either way such data says the file was there.  Below what only other
+ * ranks wrote past it, it is a size shown while their write was in
+ * flight.  The smallest size shown before any write bounds the initial
+ * size (settle()). */
+static void size_now(struct pass *P, uint32_t p, uint32_t b, uint64_t x)
 {
 	struct pst *st = &P->st[p];
-	if (appending(st, &P->ps[p]) && x >= st->app)
+	if (!st->written && !st->truncated && (!st->has_shown0 || x < st->shown0)) {
+		st->has_shown0 = 1;
+		st->shown0 = x;
+	}
+	if (appending(P, st, &P->ps[p]) && partial(P)) {
+		/* the others' appends since: more data before this pass's
+		 * appends when it runs alone (a size shown smaller than that
+		 * is one they had not made yet) */
+		if (x >= st->app)
+			app_floor(P, p, x - st->app);
+		st->size = st->app_base + st->app;
+		st->exact = 1;
+		return;
+	}
+	if (appending(P, st, &P->ps[p]) && x >= st->app) {
 		app_floor(P, p, x - st->app);
-	else if (x && (x > st->size || !st->written))
-		data_before(P, p, x, false);
+	} else if (st->written && x < st->size && others_beyond(st, b, x)) {
+		/* what the pass has written past x is another rank's: a write
+		 * in flight when rank b's op showed the size (the trace's
+		 * line order is the calls' starts); the size stays */
+		return;
+	} else if (x && (x > st->size || !st->written)) {
+		data_before(P, p, x, false);     /* data nobody wrote */
+	}
 	st->size = x;
 	st->exact = 1;
 }
@@ -503,14 +552,16 @@ static void on_read(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 		end = UINT64_MAX;
 	struct pst *st = &P->st[p];
 	/* (before raw_deps: appends of unknown base may move up) */
-	if (appending(st, &P->ps[p])) {
+	if (appending(P, st, &P->ps[p])) {
 		if (is_short && got)
-			size_now(P, p, end);    /* the end of the file */
+			size_now(P, p, b, end);    /* the end of the file */
 		else if (got && end > st->size)
 			app_floor(P, p, end - st->app);
 	}
 	if (got)
 		raw_deps(P, p, b, i, op->offset, end);
+	if (got && !st->written && !st->truncated && end > st->read0)
+		st->read0 = end;
 	/* (before was_there: data nobody wrote after an O_CREAT open says
 	 * the file was there).  A read of 0 bytes says only that the file
 	 * ends at or before its offset: no data, no size (at offset 0, that
@@ -518,7 +569,7 @@ static void on_read(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 	if (got && (end > st->size || (is_short && !st->written)))
 		data_before(P, p, end, is_short);
 	if (is_short && (got || !op->offset))
-		size_now(P, p, end);
+		size_now(P, p, b, end);
 	was_there(P, p);
 }
 
@@ -529,7 +580,8 @@ static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const s
 	after_change(P, p, b, i);
 	if (op->flags & OPF_APPEND) {
 		off = st->size;                 /* where the kernel appends */
-		if (!st->exact && !st->truncated && !(P->ps[p].bits & PS_CREATED)) {
+		if ((!st->exact || partial(P)) && !st->truncated &&
+		    !(P->ps[p].bits & PS_CREATED)) {
 			if (!st->app)
 				st->app_base = off;
 			st->app += op->len;     /* the initial size still unknown */
@@ -564,7 +616,7 @@ static void on_stat(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 	 * mode) another rank's writes before the stat are absent, and reads
 	 * of them must still find data */
 	if (op->flags & OPF_STAT_SIZE)
-		size_now(P, p, op->len);
+		size_now(P, p, b, op->len);
 }
 
 static void on_remove(struct pass *P, uint32_t p, uint32_t b, uint64_t i)
@@ -713,7 +765,7 @@ static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, 
 	case OP_SEEK:
 		after_change(P, p, b, i);
 		if (op->flags & OPF_STAT_SIZE)  /* a SEEK_END's: the size now */
-			size_now(P, p, op->len);
+			size_now(P, p, b, op->len);
 		break;
 	case OP_UNLINK: on_remove(P, p, b, i); break;
 	case OP_FTRUNCATE:
@@ -871,6 +923,21 @@ static void settle(struct pass *P)
 			else
 				existed(P, p);
 		}
+	/* one ordering of every rank (one strace file): a file the trace
+	 * writes was no bigger than the smallest size shown before its
+	 * first write, whatever the arithmetic of later sizes and writes
+	 * (another process's write in flight) says; but no smaller than
+	 * the data read before it (a trace that contradicts itself: reads
+	 * find their data) */
+	if (!P->out->by_line || !P->complete)
+		return;
+	for (uint32_t p = 0; p < P->s->npaths; p++) {
+		const struct pst *st = &P->st[p];
+		uint64_t cap = st->shown0 > st->read0 ? st->shown0 : st->read0;
+		if (st->has_shown0 && st->written && (P->ps[p].bits & PS_EXISTED) &&
+		    P->ps[p].size0 > cap)
+			P->ps[p].size0 = cap;
+	}
 }
 
 static void pass_release(struct pass *P)
@@ -894,6 +961,8 @@ static int run_pass(struct order *o, const struct opstream *s, const struct orde
 	struct pass P = { .s = s, .oo = oo, .ranks = ranks, .nranks = n, .out = o, .ps = ps,
 			  .parent = (uint32_t *)parent, .byname = (uint32_t *)byname,
 			  .deps = deps, .cdeps = cdeps };
+	/* (a rank the filter left no op is no absent writer) */
+	P.complete = n + (oo->filter ? oo->filter->ranks_empty : 0) >= s->nranks;
 	P.st = calloc(s->npaths ? s->npaths : 1, sizeof(*P.st));
 	int rc = P.st ? walk(&P) : -ENOMEM;
 	if (!rc)
