@@ -69,6 +69,8 @@ struct report_info {
 	const char *on_mismatch;      /* the policy's name                */
 	const char *trace_incomplete; /* NULL, or the Darshan modules whose
 	                               * DXT data the trace says is cut short */
+	uint64_t trace_cut_lines;     /* strace lines cut mid-line, dropped */
+	const char *trace_cut_line;   /* the first one's FILE:LINE, or NULL */
 	const struct topo_summary *topo; /* NULL: unknown                 */
 	const char *timing;           /* "afap", "think", "trace"         */
 	double speed;                 /* --speed (1 when not given)       */

@@ -64,6 +64,7 @@ struct run_state {
 	json_t *doc;
 	const char *clock;        /* now_ns()'s source, as reported         */
 	char incomplete[128];     /* the trace's "incomplete" info (DXT)    */
+	char cut_lines[32], cut_line[512]; /* strace cut mid-line (killed)   */
 	char workload[512];       /* the replayed workload in one line      */
 	char workload_all[512];   /* the whole trace's, when ranks left out */
 	char source[4096];        /* its one source file, for FILE:LINE      */
@@ -464,6 +465,10 @@ static void fill_report_info(struct run_state *st, const struct run_cli *c)
 	ri->on_mismatch = c->ro.continue_on_error ? "warn" : mismatch_policy_name(c->ro.on_mismatch);
 	const char *inc = opstream_info(&st->s, "incomplete", st->incomplete, sizeof(st->incomplete));
 	ri->trace_incomplete = inc && *inc ? inc : NULL;
+	const char *cut = opstream_info(&st->s, "cut_lines", st->cut_lines, sizeof(st->cut_lines));
+	ri->trace_cut_lines = cut ? strtoull(cut, NULL, 10) : 0;
+	ri->trace_cut_line = ri->trace_cut_lines ?
+			     opstream_info(&st->s, "cut_line", st->cut_line, sizeof(st->cut_line)) : NULL;
 	ri->timing = timing_name(c->ro.timing);
 	ri->clock = st->clock;
 	ri->speed = c->ro.speed > 0 ? c->ro.speed : 1.0;

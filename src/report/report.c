@@ -458,6 +458,7 @@ json_t *report_doc_new(const struct report_info *ri)
 	bad |= set_new(opt, "on_mismatch", json_string(ri->on_mismatch ? ri->on_mismatch : ""));
 	bad |= set_new(opt, "trace_incomplete", ri->trace_incomplete ? json_string(ri->trace_incomplete)
 								     : json_false());
+	bad |= set_new(opt, "trace_cut_lines", u64j(ri->trace_cut_lines));
 	bad |= set_new(opt, "mode", json_string(ri->mode ? ri->mode : ""));
 	bad |= set_new(opt, "processes", json_integer(ri->processes));
 	bad |= set_new(opt, "ranks", json_integer(ri->ranks));
@@ -629,6 +630,11 @@ static void print_setup(FILE *f, const struct report_info *ri, bool seq)
 	if (ri->trace_incomplete)       /* said on stderr too; the log keeps this */
 		fprintf(f, "             incomplete (%s: Darshan's DXT buffer filled up): later"
 			" operations were not recorded, and are not replayed\n", ri->trace_incomplete);
+	if (ri->trace_cut_lines)        /* said on stderr too */
+		fprintf(f, "             cut mid-line at %s%s (strace killed?): the cut line was"
+			" dropped, the calls before it replayed\n",
+			ri->trace_cut_line ? ri->trace_cut_line : "?",
+			ri->trace_cut_lines > 1 ? " and more" : "");
 	if (ri->workload && ri->workload[0])
 		fprintf(f, "workload:    %s\n", ri->workload);
 	if (ri->workload_all && ri->workload_all[0])

@@ -13,7 +13,7 @@
 # the fio keys followed errors that did not stop a worker), disk_util (its entries depend on the
 # disk under /tmp: not listed) - and runs.#.disk_util; then filtered.ranks_beyond_processes,
 # the ranks past -n, and runs.#.jobs.#.tmpfile_named, O_TMPFILE opens made as a
-# named file).
+# named file; options.trace_cut_lines, strace lines cut mid-line).
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 tmp=$(mktemp -d /tmp/replay-e2e-jsonw-XXXXXX)
@@ -40,7 +40,7 @@ keys() {
 diff <(keys "$tmp/r.json") <(grep -v '^host\.topology' "$SRCDIR/tests/data/run/n64-keys.list") ||
     fail "key paths differ from the writer before (< now, > before)"
 values() {
-	jq -S '{options: (.options | del(.trace, .order, .dependencies, .barriers, .on_mismatch, .trace_incomplete, .timing, .speed, .clock)), runs: [.runs[] | {incomplete, failed,
+	jq -S '{options: (.options | del(.trace, .order, .dependencies, .barriers, .on_mismatch, .trace_incomplete, .trace_cut_lines, .timing, .speed, .clock)), runs: [.runs[] | {incomplete, failed,
 	        drop_caches, headline, jobs: [.jobs[] | {rank, rank_name, copy, status, ops,
 	        ops_done, short_ios, eagain, sync_fallback, rounded_ops, rounded_extra_bytes,
 	        errors, not_issued: (.not_issued | del(.filtered)), max_inflight,

@@ -148,6 +148,13 @@ check() {      # NAME TRACE-ARG FILES...
 		"$REPLAY" run --quiet --no-drop-caches "$arg" tgt > /dev/null 2> "$name.run" ||
 		fail "$name: run: $(cat "$name.run")"
 	grep -q "the capture ends mid-line" "$name.run" || fail "$name: run did not warn"
+	# the batch log and the JSON keep it too
+	"$REPLAY" run --no-drop-caches -o "$name.res.json" "$arg" tgt > "$name.sum" 2>/dev/null ||
+		fail "$name: run -o"
+	grep -q "^             cut mid-line at .*:[0-9]* .*(strace killed?)" "$name.sum" ||
+		fail "$name: the summary does not say the capture was cut: $(head -3 "$name.sum")"
+	jq -e '.options.trace_cut_lines >= 1' "$name.res.json" > /dev/null ||
+		fail "$name: options.trace_cut_lines: $(jq -c '.options.trace_cut_lines' "$name.res.json")"
 	python3 replayed.py "$tmp/tgt" "$name".rs.* > "$name.got"
 	diff "$name.want" "$name.got" > /dev/null ||
 		fail "$name: replayed writes differ from the capture's: $(diff "$name.want" "$name.got" | head -5)"
