@@ -71,6 +71,10 @@ extern int lr_saw_gzip;
  * bytes can be read once only, so nothing may look at them before the
  * reader (a probe would take them away from it). */
 int  file_is_stream(const char *path);
+/* p after a rename of `from` to `to`: when p is `from` or lies beneath it,
+ * *out is `to` with p's rest (malloc'ed) and 1 is returned; 0 when p is
+ * elsewhere; -ENOMEM. */
+int  path_rebase(const char *p, const char *from, const char *to, char **out);
 /* Open and start at byte off, the next line being number lineno + 1
  * (reopening a file closed at lr_tell(), to bound open files). */
 int  lr_open_at(struct linereader *lr, const char *path, uint64_t off, unsigned long lineno);

@@ -613,18 +613,12 @@ static int ofd_path_is(struct builder *b, struct proc *p, struct ofd *o, const c
 	if (o->nren < b->nrens && b->nrens - o->nren <= REN_KEEP) {
 		char *cur = strdup(o->path);
 		for (uint64_t i = o->nren; cur && i < b->nrens; i++) {
-			const char *f = b->rens[i % REN_KEEP].from, *t = b->rens[i % REN_KEEP].to;
-			size_t fl = strlen(f);
-			if (strncmp(cur, f, fl) || (cur[fl] && cur[fl] != '/'))
+			char *n;
+			int r = path_rebase(cur, b->rens[i % REN_KEEP].from, b->rens[i % REN_KEEP].to, &n);
+			if (!r)
 				continue;
-			size_t tl = strlen(t), rl = strlen(cur + fl);
-			char *n = malloc(tl + rl + 1);
-			if (n) {
-				memcpy(n, t, tl);
-				memcpy(n + tl, cur + fl, rl + 1);
-			}
 			free(cur);
-			cur = n;
+			cur = n;                /* NULL when out of memory */
 		}
 		if (!cur)
 			return -ENOMEM;

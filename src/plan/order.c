@@ -255,17 +255,13 @@ static void existed(struct pass *P, uint32_t p)
 	char *name = strdup(opstream_path(s, p));
 	bool moved = false;
 	for (size_t k = st->nren0; k-- > 0 && name;) {
+		/* beneath the renamed directory (not the rename's target itself):
+		 * its name before the rename */
 		const char *to = opstream_path(s, P->ren[k].to);
-		size_t tl = strlen(to);
-		if (strncmp(name, to, tl) || name[tl] != '/')
+		char *nn;
+		if (!strcmp(name, to) ||
+		    !path_rebase(name, to, opstream_path(s, P->ren[k].from), &nn))
 			continue;
-		const char *from = opstream_path(s, P->ren[k].from);
-		size_t fl = strlen(from), rest = strlen(name + tl);
-		char *nn = malloc(fl + rest + 1);
-		if (nn) {
-			memcpy(nn, from, fl);
-			memcpy(nn + fl, name + tl, rest + 1);
-		}
 		free(name);
 		name = nn;
 		moved = true;

@@ -976,6 +976,18 @@ out:
 	return rc;
 }
 
+/* The ancestor of rel that ends before its '/' at sep, into buf; false
+ * when it does not fit. */
+static bool ancestor_of(const char *rel, const char *sep, char *buf, size_t size)
+{
+	size_t len = (size_t)(sep - rel);
+	if (len >= size)
+		return false;
+	memcpy(buf, rel, len);
+	buf[len] = '\0';
+	return true;
+}
+
 /* Growable array of plan_dir (used for ancestors and directory set). */
 struct dirvec {
 	struct plan_dir *v;
@@ -1340,11 +1352,8 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 			continue;       /* only failed ops: the run fails alike */
 		for (const char *c = rel; (c = strchr(c, '/')); c++) {
 			char anc_rel[PATH_MAX];
-			size_t len = (size_t)(c - rel);
-			if (len >= sizeof anc_rel)
+			if (!ancestor_of(rel, c, anc_rel, sizeof anc_rel))
 				break;
-			memcpy(anc_rel, rel, len);
-			anc_rel[len] = '\0';
 			ssize_t j = file_find(p, anc_rel);
 			/* The trace mkdirs it, or renames a directory to it: leave
 			 * it and below to the run, when one rank alone makes it and
@@ -1361,7 +1370,7 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 			    (p->ordered || (!(pv->file_acc[j] & A_SHARED) &&
 					    !(pv->file_acc[i] & A_SHARED) && pv->file_rank[j] == rank)))
 				break;
-			if ((rc = dv_add(&dirs, rel, len, rank)))
+			if ((rc = dv_add(&dirs, rel, (size_t)(c - rel), rank)))
 				goto nomem;
 		}
 		if (f->is_dir && f->prepare && (rc = dv_add(&dirs, rel, strlen(rel), rank)))
@@ -2056,11 +2065,8 @@ static int prepare_copy(struct plan *p, uint32_t k, int64_t only_rank,
 			const char *fr = prep_name(&f);
 			for (const char *c = fr; (c = strchr(c, '/')); c++) {
 				char anc[PATH_MAX];
-				size_t len = (size_t)(c - fr);
-				if (len >= sizeof anc)
+				if (!ancestor_of(fr, c, anc, sizeof anc))
 					break;
-				memcpy(anc, fr, len);
-				anc[len] = '\0';
 				rc = mkdir_beneath(p, k, anc);
 				if (rc < 0)
 					return rerr_set(e, rc, "cannot create directory '%s': %s",

@@ -66,6 +66,23 @@ void warn_msg(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int path_rebase(const char *p, const char *from, const char *to, char **out)
+{
+	size_t fl = strlen(from);
+
+	*out = NULL;
+	if (strncmp(p, from, fl) || (p[fl] && p[fl] != '/'))
+		return 0;
+	size_t tl = strlen(to), rl = strlen(p + fl);
+	char *n = malloc(tl + rl + 1);
+	if (!n)
+		return -ENOMEM;
+	memcpy(n, to, tl);
+	memcpy(n + tl, p + fl, rl + 1);
+	*out = n;
+	return 1;
+}
+
 int file_is_stream(const char *path)
 {
 	struct stat st;

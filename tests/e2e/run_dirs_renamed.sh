@@ -15,8 +15,7 @@
 # The files there before the capture are made before it (not traced): the
 # plan must infer them, under the names they had when the trace began.
 # The replay runs under strace -f -y (parallel, sequential, -n 2 and -n 3
-# -m sequential), and an independent reading of both straces (the python
-# below, as in run_dirs_tmpfile.sh) checks that every read and write of the
+# -m sequential), and an independent reading of both straces (lib/rw_replay.sh) checks that every read and write of the
 # capture, as (kind, file, offset, length), is in each copy of the replay;
 # then: exit 0, no mismatch, nothing left in the target, and the --dry-run
 # lines naming where the renamed files are prepared.
@@ -26,8 +25,7 @@ command -v strace >/dev/null || { echo "strace not installed"; exit 77; }
 command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# the replay runs under strace: LeakSanitizer cannot work under ptrace
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$SRCDIR/tests/e2e/lib/rw_replay.sh"
 W=$tmp/w
 mkdir "$W"
 W=$(cd "$W" && pwd -P)
@@ -73,52 +71,8 @@ for g, n in ((1, 1000), (2, 2000)):
         assert len(f.read()) == n
 ' "$W"
 
-# (kind, path beneath ROOT, offset, bytes moved) and how many times, of
-# every successful read and write (as in run_dirs_tmpfile.sh)
-cat >"$tmp/io.py" <<'PY'
-import collections, re, sys
-trace, root, replay = sys.argv[1], sys.argv[2].rstrip('/') + '/', sys.argv[3] == 'replay'
-LINE = re.compile(r'^(\d+)\s+(?:\d+:\d+:\d+\.\d+\s+)?(\w+)\((.*)\)\s+=\s+(-?\d+)')
-FD = re.compile(r'^(\d+)<([^>]*)>(?:\(deleted\))?(?:,|$)')
-pos, io, first, cut = {}, collections.Counter(), None, {}
-for line in open(trace):
-    line = line.rstrip('\n')
-    pid = line.split(' ', 1)[0]
-    if line.endswith(' <unfinished ...>'):     # a call cut in two by -f
-        cut[pid] = line[:-len(' <unfinished ...>')]
-        continue
-    r = re.match(r'^\d+\s+(?:\d+:\d+:\d+\.\d+\s+)?<\.\.\. \w+ resumed>(.*)$', line)
-    if r:
-        line = cut.pop(pid, '') + r.group(1)
-    m = LINE.match(line)
-    if not m:
-        continue
-    pid, name, args, ret = m.group(1), m.group(2), m.group(3), int(m.group(4))
-    first = first or pid
-    if (replay and pid == first) or ret < 0:
-        continue        # (the replayer's parent prepares; its workers replay)
-    if name in ('open', 'openat', 'creat'):
-        pos[(pid, str(ret))] = 0
-        continue
-    f = FD.match(args)      # the fd, as -y decorates it; the numbers last
-    a = [x.strip() for x in args.rsplit(',', 2)]
-    if not f:
-        continue
-    key = (pid, f.group(1))
-    if name == 'lseek':
-        pos[key] = ret
-    elif name in ('read', 'write', 'pread64', 'pwrite64'):
-        if name in ('read', 'write'):
-            off = pos.get(key, 0)
-            pos[key] = off + ret
-        else:
-            off = int(a[2])
-        if f.group(2).startswith(root):
-            rel = re.sub(r'#\d+$', '#', f.group(2)[len(root):])
-            io[(name.lstrip('p').replace('64', ''), rel, off, ret)] += 1
-for k, n in sorted(io.items()):
-    print(*k, n)
-PY
+# the capture's reads and writes, by the reader of lib/rw_replay.sh
+rw_io_reader "$tmp/io.py"
 python3 "$tmp/io.py" "$tmp/cap.txt" "$W" capture >"$tmp/want"
 for io in 'read data/new/x/y/file 0 4444' 'write data/new/x2/y/file 4444 777' \
 		'read data/new/x2/y/file 0 5221' 'read ckpt/a/p0 0 10000' 'read ckpt/a/b/p1 0 20000' \
@@ -129,39 +83,7 @@ done
 
 fail=0
 T=$tmp/tgt
-for args in "-m parallel" "-m sequential" "-n 2" "-n 3 -m sequential"; do
-	rm -rf "$T"; mkdir "$T"
-	bad=0
-	# shellcheck disable=SC2086
-	if ! strace -f -y -o "$tmp/rep.txt" "$REPLAY" run --no-drop-caches $args "$tmp/cap.txt" "$T" \
-			>"$tmp/run.out" 2>&1; then
-		echo "FAIL run $args: exit status"; cat "$tmp/run.out"; fail=1; continue
-	fi
-	if grep -q -i 'mismatch' "$tmp/run.out"; then
-		echo "FAIL run $args: mismatches"; grep -i -A3 'mismatch' "$tmp/run.out"; bad=1
-	fi
-	[ -z "$(ls -A "$T")" ] || { echo "FAIL run $args: left in the target:"; find "$T"; bad=1; }
-	ncopies=1
-	case $args in "-n "*) ncopies=${args#-n }; ncopies=${ncopies%% *} ;; esac
-	for ((k = 0; k < ncopies; k++)); do
-		# the copy's root: TARGET/W, TARGET/.replay-copy-K/W
-		root=$T/${W#/}
-		[ "$k" = 0 ] || root=$T/.replay-copy-$k/${W#/}
-		python3 "$tmp/io.py" "$tmp/rep.txt" "$root" replay >"$tmp/got"
-		# every (kind, file, offset, length) of the capture, as many times
-		missing=$(awk 'FILENAME == ARGV[1] { n[$1" "$2" "$3" "$4] += $5; next }
-			{ k = $1" "$2" "$3" "$4; if (n[k] < $5) print k, "want", $5, "got", n[k] + 0 }' \
-			"$tmp/got" "$tmp/want")
-		if [ -n "$missing" ]; then
-			echo "FAIL run $args, copy $k: not replayed:"; echo "$missing"; bad=1
-		fi
-	done
-	if [ "$bad" = 0 ]; then
-		echo "ok run $args: the $(awk '{ n += $5 } END { print n }' "$tmp/want") reads and writes of the capture replayed (copies: $ncopies)"
-	else
-		fail=1
-	fi
-done
+rw_replay_all "$tmp/cap.txt" "$W" "$T" "$tmp/want" "$tmp/io.py" || fail=1
 
 rm -rf "$T"; mkdir "$T"
 "$REPLAY" run --dry-run "$tmp/cap.txt" "$T" >"$tmp/dry.out" 2>&1
