@@ -105,6 +105,43 @@ static void test_defaults(void **state)
 	opstream_close(&s);
 }
 
+/* The session files of the other launchers: srun --mpi=pmix (Slurm's
+ * PMIx plugin, under TmpFS or a site's local tmp) and PRRTE (Open MPI 5);
+ * names that only resemble them stay. */
+static const char launchers[] =
+	"20 10:00:00.000001 openat(AT_FDCWD, \"/tmp/spmix_appdir_0_7.0/out.dat_cid-0-1.sm\", O_RDWR|O_CREAT, 0600) = 17\n"
+	"20 10:00:00.000002 write(17, \"abcd\", 40) = 40\n"
+	"20 10:00:00.000003 mkdir(\"/local/tmp/spmix_appdir_1000_12.0\", 0700) = 0\n"
+	"20 10:00:00.000004 openat(AT_FDCWD, \"/tmp/prte.n1.0/dvm.1/contact.txt\", O_RDONLY) = 3\n"
+	"20 10:00:00.000005 openat(AT_FDCWD, \"/tmp/prterun.n1.42.0/pmix.sock\", O_RDONLY) = 4\n"
+	"20 10:00:00.000006 openat(AT_FDCWD, \"/scratch/spmix_results.h5\", O_WRONLY|O_CREAT, 0644) = 5\n"
+	"20 10:00:00.000007 pwrite64(5, \"x\"..., 4096, 0) = 4096\n"
+	"20 10:00:00.000008 openat(AT_FDCWD, \"/tmp/prte_input.dat\", O_RDONLY) = 6\n";
+
+static void test_launchers(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct filter f;
+	struct filter_opts o = { 0 };
+	struct rerr e = { .msg = "" };
+	strace_text_open(&s, "launchers", launchers);
+	assert_int_equal(filter_build(&f, &s, &o, &e), 0);
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/tmp/spmix_appdir_0_7.0/out.dat_cid-0-1.sm")));
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/local/tmp/spmix_appdir_1000_12.0")));
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/tmp/prte.n1.0/dvm.1/contact.txt")));
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/tmp/prterun.n1.42.0/pmix.sock")));
+	assert_true(filter_path_kept(&f, strace_text_path(&s, "/scratch/spmix_results.h5")));
+	assert_true(filter_path_kept(&f, strace_text_path(&s, "/tmp/prte_input.dat")));
+	assert_int_equal(rule(&f, "*/spmix_appdir_*")->ops, 3);
+	assert_int_equal(rule(&f, "*/spmix_appdir_*")->files, 2);
+	char buf[512];
+	assert_non_null(strstr(filter_summary(&f, buf, sizeof(buf)), "*/spmix_appdir_*: 3 ops on 2 files"));
+	assert_non_null(strstr(filter_summary(&f, buf, sizeof(buf)), "/tmp/prte.*: 1 op on 1 file"));
+	filter_release(&f);
+	opstream_close(&s);
+}
+
 static void test_include_exclude(void **state)
 {
 	(void)state;
@@ -249,6 +286,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_launchers),
 		cmocka_unit_test(test_include_exclude),
 		cmocka_unit_test(test_ranks),
 		cmocka_unit_test(test_two_paths),

@@ -35,6 +35,9 @@ const struct filter_default filter_defaults[] = {
 	{ "/run", "runtime state (sockets, munge, udev)" },
 	{ "/tmp/ompi.*", "Open MPI session directories" },
 	{ "/tmp/pmix*", "PMIx session directories" },
+	{ "/tmp/prte.*", "PRRTE (Open MPI 5) session directories" },
+	{ "/tmp/prterun.*", "PRRTE (Open MPI 5) session directories" },
+	{ "*/spmix_appdir_*", "Slurm's PMIx plugin: per-step application directories" },
 	{ "/tmp/hydra*", "MPICH (hydra) runtime files" },
 	{ "/tmp/mpich*", "MPICH runtime files" },
 	{ "*/.openmpi", "Open MPI per-user settings" },
@@ -348,8 +351,9 @@ const char *filter_summary(const struct filter *f, char *buf, size_t len)
 		const struct filter_rule *ru = &f->rules[r];
 		if (!ru->ops)
 			continue;
-		n = snprintf(buf + used, len - used, "%s%s: %" PRIu64 " ops on %" PRIu64 " files", sep,
-			     ru->what, ru->ops, ru->files);
+		n = snprintf(buf + used, len - used, "%s%s: %" PRIu64 " op%s on %" PRIu64 " file%s",
+			     sep, ru->what, ru->ops, ru->ops == 1 ? "" : "s", ru->files,
+			     ru->files == 1 ? "" : "s");
 		used += n > 0 ? (size_t)n : 0;
 		sep = "; ";
 	}

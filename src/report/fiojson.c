@@ -27,6 +27,14 @@ void report_fio_set_bins(bool on)
 	fio_bins = on;
 }
 
+/* ns as fio's ms: fio adds up microseconds and rounds them up to the
+ * ms (update_runtime() in its backend.c), so a job that did I/O never
+ * reports 0 ms, and scripts that divide by runtime do not divide by 0. */
+static uint64_t fio_ms(uint64_t ns)
+{
+	return (ns / 1000 + 999) / 1000;
+}
+
 /* "read", "write" or "trim": fio's direction object.  runtime_ns is the
  * job's I/O time (fio's runtime is the job's, in ms). */
 static json_t *dir_json(const struct class_stats *cs, uint64_t runtime_ns)
@@ -45,7 +53,7 @@ static json_t *dir_json(const struct class_stats *cs, uint64_t runtime_ns)
 	bad |= report_set(o, "bw_bytes", report_u64(bw));
 	bad |= report_set(o, "bw", report_u64(bw >> 10));
 	bad |= report_set(o, "iops", json_real(secs > 0 ? (double)cs->total_ios / secs : 0.0));
-	bad |= report_set(o, "runtime", report_u64(cs->total_ios ? runtime_ns / 1000000 : 0));
+	bad |= report_set(o, "runtime", report_u64(cs->total_ios ? fio_ms(runtime_ns) : 0));
 	bad |= report_set(o, "total_ios", report_u64(cs->total_ios));
 	bad |= report_set(o, "short_ios", report_u64(cs->short_ios));
 	bad |= report_set(o, "drop_ios", report_u64(0));
@@ -147,7 +155,7 @@ static json_t *job_json(const struct worker_result *w, uint32_t idx)
 	bad |= report_set(o, "write", dir_json(&w->cls[RC_WRITE], w->io_ns));
 	bad |= report_set(o, "trim", dir_json(&empty, w->io_ns));
 	bad |= report_set(o, "sync", sync_json(&w->cls[RC_SYNC]));
-	bad |= report_set(o, "job_runtime", report_u64(w->io_ns / 1000000));
+	bad |= report_set(o, "job_runtime", report_u64(fio_ms(w->io_ns)));
 	bad |= report_set(o, "usr_cpu", json_real(rt > 0 ? 100.0 * (double)w->usr_ns / rt : 0.0));
 	bad |= report_set(o, "sys_cpu", json_real(rt > 0 ? 100.0 * (double)w->sys_ns / rt : 0.0));
 	bad |= report_set(o, "ctx", report_u64(w->ctx));

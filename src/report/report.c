@@ -902,7 +902,8 @@ void report_filter_print(FILE *out, const struct filter *f, unsigned copies)
 	for (size_t r = 0; r < f->nrules; r++) {
 		const struct filter_rule *ru = &f->rules[r];
 		if (ru->ops)
-			fprintf(out, "             %-*s %8" PRIu64 " ops on %" PRIu64 " files%s%s\n",
-				pad_width(16, ru->what), ru->what, ru->ops, ru->files, *ru->why ? ": " : "", ru->why);
+			fprintf(out, "             %-*s %8" PRIu64 " op%s on %" PRIu64 " file%s%s%s\n",
+				pad_width(16, ru->what), ru->what, ru->ops, ru->ops == 1 ? "" : "s",
+				ru->files, ru->files == 1 ? "" : "s", *ru->why ? ": " : "", ru->why);
 	}
 }

@@ -46,24 +46,44 @@ void msg_set_prefix(const char *prefix)
 	msg_prefix = prefix;
 }
 
+/* One line, one write(2): the lines of several processes sharing a
+ * stderr (MPI ranks under mpirun or srun) do not interleave mid-line. */
+static void msg_line(const char *kind, const char *fmt, va_list ap)
+{
+	char buf[8192];
+	int n = snprintf(buf, sizeof(buf), "%s: %s", msg_prefix, kind);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		n = 0;
+	int m = vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	size_t len = m < 0 ? (size_t)n : (size_t)n + (size_t)m;
+	if (len > sizeof(buf) - 2)
+		len = sizeof(buf) - 2;      /* cut, still one line */
+	buf[len++] = '\n';
+	fflush(stderr);
+	for (size_t off = 0; off < len;) {
+		ssize_t w = write(STDERR_FILENO, buf + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
 void die_msg(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: ", msg_prefix);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg_line("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void warn_msg(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: warning: ", msg_prefix);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg_line("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int path_rebase(const char *p, const char *from, const char *to, char **out)

@@ -84,7 +84,9 @@ for i, job in enumerate(d["jobs"]):
     bwb = int(job["write"]["io_bytes"] / (io_ns / 1e9))
     assert job["write"]["bw_bytes"] == bwb, (job["write"]["bw_bytes"], bwb)
     assert job["write"]["bw"] == bwb >> 10
-    assert job["write"]["runtime"] == io_ns // 1000000
+    # fio's ms: microseconds rounded up (a job with I/O is never 0 ms)
+    assert job["write"]["runtime"] == (io_ns // 1000 + 999) // 1000 > 0
+    assert job["job_runtime"] == (io_ns // 1000 + 999) // 1000
     assert abs(job["write"]["iops"] - job["write"]["total_ios"] / (io_ns / 1e9)) < 1e-6 * job["write"]["iops"] + 1e-9
 assert all("fio_jobs" not in r for r in runs)
 assert d["fio version"].startswith("replay-")
