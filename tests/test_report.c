@@ -234,7 +234,7 @@ static void test_run_and_summary(void **state)
 		      "\"copies\":0,\"rank_reuse\":false,\"engine\":\"sync\",\"depth\":1,"
 		      "\"direct\":false,\"overlap\":false,\"bind\":\"none\",\"repeats\":3,"
 		      "\"trace\":[\"a.txt\"],\"format\":\"strace\",\"drop_caches\":true,"
-		      "\"order\":\"\",\"dependencies\":0,\"barriers\":false,\"on_mismatch\":\"\",\"trace_incomplete\":false,\"trace_cut_lines\":0,"
+		      "\"order\":\"\",\"dependencies\":0,\"barriers\":false,\"on_mismatch\":\"\",\"trace_incomplete\":false,\"trace_cut_lines\":0,\"trace_no_common_clock\":false,"
 		      "\"timing\":\"afap\",\"speed\":1.0,\"clock\":\"tsc\"}");
 	assert_json_equal(json_object_get(doc, "options"), want);
 	json_decref(want);

@@ -71,6 +71,8 @@ struct report_info {
 	                               * DXT data the trace says is cut short */
 	uint64_t trace_cut_lines;     /* strace lines cut mid-line, dropped */
 	const char *trace_cut_line;   /* the first one's FILE:LINE, or NULL */
+	const char *trace_no_clock;   /* NULL, or why the trace's processes
+	                               * have no common clock (strace -ff) */
 	const struct topo_summary *topo; /* NULL: unknown                 */
 	const char *timing;           /* "afap", "think", "trace"         */
 	double speed;                 /* --speed (1 when not given)       */

@@ -26,6 +26,7 @@ struct strace_src {
 	bool main_known;         /* main_pid is final                        */
 	int64_t main_alias;      /* "[pid N]" mapped onto main_pid, or -1    */
 	uint64_t rel_acc;        /* -r: running sum of deltas (ns)           */
+	bool no_rel;             /* -r deltas that add up to no clock (-ff): 0 */
 	uint64_t last_ts, day_off;
 	bool summary;            /* in the -c/-C table ("% time ...")       */
 	char *carry;             /* head of a line cut by "strace: Process"  */

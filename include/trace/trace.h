@@ -29,6 +29,9 @@ struct trace_input {
 	                         * '\n', did not parse (a capture cut
 	                         * mid-line): dropped, not bad_lines      */
 	char first_cut[512];    /* out: FILE:LINE of the first             */
+	const char *no_clock;   /* out: why the processes of several files
+	                         * (strace -ff) have no common clock, NULL
+	                         * if they have one                        */
 	char note[512];         /* out: parser's remarks for the info blob
 	                         * ("k; k" text, "" if none), e.g. how LANL
 	                         * ranks were assigned, names made distinct */

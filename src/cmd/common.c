@@ -170,6 +170,17 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 " cut line is dropped, the calls before it are used", name, at,
 			 strcmp(wb, "1") ? ", and so in other files" : "");
 	}
+	/* strace -ff files without a common clock: the order between the
+	 * processes is the order the files were read in */
+	if (opstream_info(s, "no_common_clock", wb, sizeof(wb)))
+		warn_msg("%s: %s: no common clock%s, so nothing says how the processes' calls"
+			 " interleaved; each file is read whole where its process was forked, and the"
+			 " plan orders the processes that way (which process wrote a file before"
+			 " another read it may be wrong); capture with strace -ff -tt for their real"
+			 " order", name, wb,
+			 strstr(wb, "-r") ? " (a -r delta counts from the line strace printed before"
+					    " it in any of the files: one file's deltas add up to no"
+					    " clock, and are left out)" : "");
 	/* requests queued in an io_uring's memory: a syscall trace has the
 	 * io_uring_enter calls, not what they submitted */
 	if (opstream_info(s, "skipped.io_uring_enter", wb, sizeof(wb)) && strcmp(wb, "0"))

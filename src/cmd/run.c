@@ -65,6 +65,7 @@ struct run_state {
 	const char *clock;        /* now_ns()'s source, as reported         */
 	char incomplete[128];     /* the trace's "incomplete" info (DXT)    */
 	char cut_lines[32], cut_line[512]; /* strace cut mid-line (killed)   */
+	char no_clock[256];       /* strace -ff without a common clock      */
 	char workload[512];       /* the replayed workload in one line      */
 	char workload_all[512];   /* the whole trace's, when ranks left out */
 	char source[4096];        /* its one source file, for FILE:LINE      */
@@ -469,6 +470,8 @@ static void fill_report_info(struct run_state *st, const struct run_cli *c)
 	ri->trace_cut_lines = cut ? strtoull(cut, NULL, 10) : 0;
 	ri->trace_cut_line = ri->trace_cut_lines ?
 			     opstream_info(&st->s, "cut_line", st->cut_line, sizeof(st->cut_line)) : NULL;
+	ri->trace_no_clock = opstream_info(&st->s, "no_common_clock", st->no_clock,
+					   sizeof(st->no_clock));
 	ri->timing = timing_name(c->ro.timing);
 	ri->clock = st->clock;
 	ri->speed = c->ro.speed > 0 ? c->ro.speed : 1.0;

@@ -459,6 +459,8 @@ json_t *report_doc_new(const struct report_info *ri)
 	bad |= set_new(opt, "trace_incomplete", ri->trace_incomplete ? json_string(ri->trace_incomplete)
 								     : json_false());
 	bad |= set_new(opt, "trace_cut_lines", u64j(ri->trace_cut_lines));
+	bad |= set_new(opt, "trace_no_common_clock",
+		       ri->trace_no_clock ? json_string(ri->trace_no_clock) : json_false());
 	bad |= set_new(opt, "mode", json_string(ri->mode ? ri->mode : ""));
 	bad |= set_new(opt, "processes", json_integer(ri->processes));
 	bad |= set_new(opt, "ranks", json_integer(ri->ranks));
@@ -635,6 +637,9 @@ static void print_setup(FILE *f, const struct report_info *ri, bool seq)
 			" dropped, the calls before it replayed\n",
 			ri->trace_cut_line ? ri->trace_cut_line : "?",
 			ri->trace_cut_lines > 1 ? " and more" : "");
+	if (ri->trace_no_clock)         /* said on stderr too */
+		fprintf(f, "             no common clock between its processes (%s): ordered"
+			" as the files were read\n", ri->trace_no_clock);
 	if (ri->workload && ri->workload[0])
 		fprintf(f, "workload:    %s\n", ri->workload);
 	if (ri->workload_all && ri->workload_all[0])

@@ -1226,6 +1226,8 @@ static uint64_t norm_ts(struct strace_src *src, int kind, uint64_t ts)
 		src->last_ts = ts;
 		return ts;
 	case TS_REL:
+		if (src->no_rel)
+			return 0;
 		src->rel_acc += ts;
 		return src->rel_acc;
 	default:
@@ -3139,6 +3141,8 @@ struct sfile {
 	uint64_t key;           /* timestamp of the current line (merge)   */
 	struct sprefix pre;     /* its prefix, read for the key (merge)    */
 	uint64_t used;          /* last read, for the choice of a file to close */
+	int kind0;              /* time stamps of its first call line (TS_*) */
+	bool ff;                /* a -ff file: the pid from its name        */
 };
 
 struct sfiles {
@@ -3476,9 +3480,11 @@ static int files_classify(struct strace_parser *p, struct sfiles *fs, size_t i,
 			int64_t pid;
 			int br, kind;
 			uint64_t key;
-			if (prefix(f->line, f->len, &pos, &pid, &br, &kind, &key) ||
-			    (kind != TS_TOD && kind != TS_EPOCH))
+			if (prefix(f->line, f->len, &pos, &pid, &br, &kind, &key))
+				kind = TS_NONE;
+			if (kind != TS_TOD && kind != TS_EPOCH)
 				*merge = 0;
+			f->kind0 = kind;
 			break;
 		}
 		rc = handle(p, f, in, e);
@@ -3489,12 +3495,41 @@ static int files_classify(struct strace_parser *p, struct sfiles *fs, size_t i,
 		return rc;
 	if (has == 0) {
 		int64_t sp = suffix_pid(in->files[i]);
-		if (sp != STRACE_NOPID)
+		if (sp != STRACE_NOPID) {
 			f->src.pid = sp;
-		else
+			f->ff = true;
+		} else
 			prescan_main(&f->src);
 	}
 	return 0;
+}
+
+/*
+ * The files of one strace -ff without absolute time stamps: nothing says
+ * how the processes' calls interleave (they are read one after the other,
+ * children at their clone; the plan orders them that way).  With -r, a
+ * line's delta counts from the line strace printed before it in any of
+ * the files (a parent's first line after a 0.3 s wait4 says +0.0002 s),
+ * so one file's deltas add up to no clock at all: they are dropped (time
+ * 0), which leaves the order of the walk.  Several -f files (one strace
+ * each, a pid column) keep their own -r clocks.
+ */
+static void no_clock(struct sfiles *fs, struct trace_input *in)
+{
+	size_t nff = 0;
+	bool rel = false;
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->f[i].ff) {
+			nff++;
+			rel |= fs->f[i].kind0 == TS_REL;
+		}
+	if (nff < 2)
+		return;
+	if (rel)
+		for (size_t i = 0; i < fs->n; i++)
+			if (fs->f[i].ff)
+				fs->f[i].src.no_rel = true;
+	in->no_clock = rel ? "strace -ff -r" : "strace -ff without time stamps";
 }
 
 static int files_init(struct strace_parser *p, struct sfiles *fs, struct trace_input *in,
@@ -3515,6 +3550,8 @@ static int files_init(struct strace_parser *p, struct sfiles *fs, struct trace_i
 		if (rc)
 			return rc;
 	}
+	if (!*merge)
+		no_clock(fs, in);
 	return 0;
 }
 

@@ -396,6 +396,8 @@ static int record_info(struct ops_writer *w, const struct trace_format *fmt,
 		if (!rc)
 			rc = opsw_info(w, "cut_line", in->first_cut);
 	}
+	if (!rc && in->no_clock)
+		rc = opsw_info(w, "no_common_clock", in->no_clock);
 	if (!rc && in->note[0]) {
 		/* the parser's remarks (rank assignment, names made distinct, ...):
 		 * one info line, so newlines become "; " */

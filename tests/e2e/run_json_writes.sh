@@ -40,7 +40,7 @@ keys() {
 diff <(keys "$tmp/r.json") <(grep -v '^host\.topology' "$SRCDIR/tests/data/run/n64-keys.list") ||
     fail "key paths differ from the writer before (< now, > before)"
 values() {
-	jq -S '{options: (.options | del(.trace, .order, .dependencies, .barriers, .on_mismatch, .trace_incomplete, .trace_cut_lines, .timing, .speed, .clock)), runs: [.runs[] | {incomplete, failed,
+	jq -S '{options: (.options | del(.trace, .order, .dependencies, .barriers, .on_mismatch, .trace_incomplete, .trace_cut_lines, .trace_no_common_clock, .timing, .speed, .clock)), runs: [.runs[] | {incomplete, failed,
 	        drop_caches, headline, jobs: [.jobs[] | {rank, rank_name, copy, status, ops,
 	        ops_done, short_ios, eagain, sync_fallback, rounded_ops, rounded_extra_bytes,
 	        errors, not_issued: (.not_issued | del(.filtered)), max_inflight,
