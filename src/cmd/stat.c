@@ -465,7 +465,19 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 			printf("%-14s yes: %s (DXT's buffer filled up: what follows is a time prefix"
 			       " of the job)\n", "incomplete", iv);
 	}
-	printf("%-14s %" PRIu32 "\n", "ranks", r->nranks);
+	printf("%-14s %" PRIu32, "ranks", r->nranks);
+	/* as run counts them: the trace's ranks, those left with no op by
+	 * the path rules (mpirun itself under strace -f) said apart */
+	if (filt && (filt->ranks_empty || filt->ranks_unselected)) {
+		printf(" (of the trace's %" PRIu32 ":", lt->s.nranks);
+		if (filt->ranks_unselected)
+			printf(" %" PRIu32 " not in --ranks%s", filt->ranks_unselected,
+			       filt->ranks_empty ? "," : "");
+		if (filt->ranks_empty)
+			printf(" %" PRIu32 " with only filtered ops", filt->ranks_empty);
+		printf(")");
+	}
+	printf("\n");
 	printf("%-14s %" PRIu32 " (%" PRIu32 " shared by several ranks, %" PRIu32 " private",
 	       "files", r->nfiles, r->files_shared, r->nfiles - r->files_shared - r->files_failed);
 	if (r->files_failed)

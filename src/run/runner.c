@@ -969,7 +969,9 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 	if (fd >= 0) {
 		ws->fd[op->handle] = fd;
 		ws->hfile[op->handle] = op->file;
-		if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))
+		/* made or emptied by the open: flushed at the end (a file
+		 * opened O_RDWR and only read is not: its writes mark it) */
+		if (flags & (O_CREAT | O_TRUNC))
 			ws->written[op->file] = 1;
 	}
 	if (fd >= 0 && c->o->direct) {
