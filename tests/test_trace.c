@@ -543,6 +543,33 @@ static void test_detect_strace_of_sandia_bytes(void **state)
 	done(&res, &s);
 }
 
+/* strace writing to the program's stderr ("[pid N]" lines): the program's
+ * own output splices into a line, which does not parse; the error says
+ * what probably happened and what to do.  A bad line of an -o capture
+ * (pid columns) that is no write to fd 1/2 gets no such hint. */
+static void test_bad_line_hint(void **state)
+{
+	(void)state;
+	struct rerr e = { "" };
+	struct load_result res;
+	struct load_opts o = { .format = "strace" };
+	put("mixed.txt", "[pid 20] 10:00:00.000001 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+			 "[pid 21] 10:00:00.000002 write(2</dev/pts/0>, \"rank warning\\n\", 13rank warning\n"
+			 ") = 13 <0.000010>\n");
+	char *arg[1] = { (char *)tp("mixed.txt") };
+	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "mixed.txt:2: "));
+	assert_non_null(strstr(e.msg, "own output mixed into strace's lines"));
+	assert_non_null(strstr(e.msg, "strace -o FILE"));
+	put("bad.txt", "20 10:00:00.000001 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+		       "20 10:00:00.000002 pwrite64(3, \"ab\", 2, 0 = 2\n");
+	arg[0] = (char *)tp("bad.txt");
+	e.msg[0] = 0;
+	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "bad.txt:2: "));
+	assert_null(strstr(e.msg, "own output"));
+}
+
 /* A capture cut mid-line (strace killed by SIGKILL, as at a batch job's
  * time limit): a last line without its '\n' that does not parse is
  * dropped and counted, the rest loads; the same line with its '\n', or a
@@ -669,6 +696,7 @@ int main(void)
 		cmocka_unit_test(test_detect_ltrace),
 		cmocka_unit_test(test_detect_strace_of_sandia_bytes),
 		cmocka_unit_test(test_cut_last_line),
+		cmocka_unit_test(test_bad_line_hint),
 		cmocka_unit_test(test_cut_last_line_ff),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

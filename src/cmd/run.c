@@ -8,6 +8,8 @@
  * of replay.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -263,9 +265,6 @@ static int check_setup(struct run_cli *c)
 	if (c->ro.depth > 1 && (c->ro.engine->flags & ENGINE_F_SYNC) && !c->quiet)
 		warn_msg("engine '%s' completes every request at once: -q %u has no effect",
 			 c->engine, c->ro.depth);
-	if (engine_warn_buffered(c->ro.engine, c->ro.direct) && !c->quiet)
-		warn_msg("libaio without --direct: the kernel completes buffered requests at"
-			 " submission, so they do not overlap");
 	c->ro.progress = !c->quiet && isatty(STDERR_FILENO) && !c->ro.status_interval_ns;
 	c->ro.repeats = c->repeats;
 	report_fio_set_bins(c->ofmt == 2);
@@ -330,6 +329,52 @@ static int check_timing(struct run_state *st, struct run_cli *c)
 
 /* Load the whole trace (a signal now ends the command, leaving no
  * temporary file), map it, and build the plan on the target. */
+/* libaio completes a buffered request at submission (it blocks in
+ * io_submit until the data is copied): say so when some replayed reads
+ * and writes are on descriptors the trace did not open O_DIRECT (those it
+ * did are opened O_DIRECT in the replay too, and overlap). */
+static void warn_buffered_aio(const struct run_state *st)
+{
+	uint64_t buffered = 0, all = 0;
+	uint8_t *direct = NULL;
+	size_t cap = 0;
+
+	for (uint32_t k = 0; k < st->filt.nkept; k++) {
+		uint64_t n;
+		const struct op *o = opstream_rank_ops(&st->s, st->filt.kept[k], &n);
+		if (cap)
+			memset(direct, 0, cap);
+		for (uint64_t i = 0; i < n; i++) {
+			const struct op *op = &o[i];
+			if (op->handle == OP_NOHANDLE)
+				continue;
+			if (op->kind == OP_OPEN || op->kind == OP_SETFL) {
+				if (op->handle >= cap) {
+					size_t nc = cap ? cap : 64;
+					while (nc <= op->handle)
+						nc *= 2;
+					uint8_t *nd = realloc(direct, nc);
+					if (!nd)
+						goto out;
+					memset(nd + cap, 0, nc - cap);
+					direct = nd;
+					cap = nc;
+				}
+				direct[op->handle] = (op->oflags & O_DIRECT) != 0;
+			} else if (op_is_data(op->kind) && filter_op_kept(&st->filt, op)) {
+				all++;
+				buffered += op->handle >= cap || !direct[op->handle];
+			}
+		}
+	}
+	if (buffered)
+		warn_msg("libaio without --direct: %" PRIu64 " of the %" PRIu64 " reads and writes"
+			 " are on files the trace did not open O_DIRECT; the kernel completes such"
+			 " buffered requests at submission, so they do not overlap", buffered, all);
+out:
+	free(direct);
+}
+
 static int load_and_plan(struct run_state *st, struct run_cli *c)
 {
 	struct rerr e = { .msg = "" };
@@ -362,6 +407,8 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	 * so the workload, filtered: and the JSON count those */
 	filter_limit(&st->filt, &st->s, c->po.nprocs);
 	c->po.filter = &st->filt;
+	if (engine_warn_buffered(c->ro.engine, c->ro.direct) && !c->quiet && (!c->x || c->x->root))
+		warn_buffered_aio(st);
 	ret = plan_build(&st->plan, &st->s, c->target, &c->po, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);

@@ -3417,6 +3417,34 @@ static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, s
 	return 1;
 }
 
+/* A line that does not parse in strace's stderr form ("[pid N]"
+ * prefixes), or a write to the program's stdout/stderr: most likely the
+ * program's own output spliced into strace's (strace without -o, both on
+ * one terminal or job log).  Say so after the error. */
+static void bad_hint(const struct sfile *f, struct rerr *e)
+{
+	size_t pos, n = strlen(e->msg);
+	int64_t pid;
+	int br, kind;
+	uint64_t ts;
+	if (!f->line || prefix(f->line, f->len, &pos, &pid, &br, &kind, &ts))
+		return;
+	const char *t = f->line + pos;
+	size_t tn = f->len - pos;
+	bool out = false;
+	for (size_t k = 0; k < 2 && !out; k++) {
+		const char *c = k ? "writev(" : "write(";
+		size_t cl = strlen(c);
+		out = tn > cl + 1 && !memcmp(t, c, cl) && (t[cl] == '1' || t[cl] == '2') &&
+		      (t[cl + 1] == ',' || t[cl + 1] == '<');
+	}
+	if ((br || out) && n + 1 < sizeof(e->msg))
+		snprintf(e->msg + n, sizeof(e->msg) - n,
+			 " (the traced program's own output mixed into strace's lines? That happens"
+			 " when strace writes to the program's stderr: capture with strace -o FILE,"
+			 " or pass --skip-bad to skip such lines)");
+}
+
 /* f's current line did not parse (e says why).  The last line of a file
  * that ends without its '\n' is a capture cut mid-line (strace killed, as
  * by a batch job's time limit): dropped and counted in in->cut_lines,
@@ -3431,8 +3459,10 @@ static __attribute__((noinline, cold)) int handle_bad(struct sfile *f, struct tr
 				 f->lineno);
 		return 0;
 	}
-	if (!in->skip_bad)
+	if (!in->skip_bad) {
+		bad_hint(f, e);
 		return rc;
+	}
 	if (!in->bad_lines++) {
 		size_t l = strnlen(e->msg, sizeof(in->first_bad) - 1);
 		memcpy(in->first_bad, e->msg, l);
