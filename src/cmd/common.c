@@ -193,7 +193,7 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 static int loaded(const struct loaded_trace *lt, int rc, const struct rerr *e, char *const *args)
 {
 	if (rc < 0) {
-		fprintf(stderr, "replay: %s\n", e->msg);
+		die_msg("%s", e->msg);
 		return rc;
 	}
 	trace_warn_incomplete(&lt->s, args[0]);

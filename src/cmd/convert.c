@@ -213,7 +213,7 @@ int cmd_convert(int argc, char **argv)
 		goto out_opts;
 	}
 	if (load_opts_check(&lo, &e) < 0) {
-		fprintf(stderr, "replay: %s\n", e.msg);
+		die_msg("%s", e.msg);
 		ret = 2;
 		goto out_opts;
 	}
@@ -229,7 +229,7 @@ int cmd_convert(int argc, char **argv)
 		/* the ops `replay run` would replay: the same filter, built the same way */
 		rc = filter_build(&filt, &lt.s, &cli.fo, &e);
 		if (rc < 0) {
-			fprintf(stderr, "replay: %s\n", e.msg);
+			die_msg("%s", e.msg);
 			goto out;
 		}
 		have_filter = 1;
@@ -245,7 +245,7 @@ int cmd_convert(int argc, char **argv)
 		rc = fio_iolog_export(&lt.s, out, &fo, &st, &e);
 		if (rc < 0) {
 			if (e.msg[0])
-				fprintf(stderr, "replay: %s\n", e.msg);
+				die_msg("%s", e.msg);
 			else
 				fprintf(stderr, "replay: cannot export to '%s': %s\n", out, strerror(-rc));
 			goto out;
@@ -254,7 +254,7 @@ int cmd_convert(int argc, char **argv)
 		/* the input was already an .ops file: trace_load used it as is */
 		rc = copy_file(lt.res.ops_path, out, &e);
 		if (rc < 0) {
-			fprintf(stderr, "replay: %s\n", e.msg);
+			die_msg("%s", e.msg);
 			goto out;
 		}
 	}

@@ -189,7 +189,7 @@ int cmd_dump(int argc, char **argv)
 		return rc == 1 ? 0 : 2;
 	}
 	if (load_opts_check(&lo, &e) < 0) {
-		fprintf(stderr, "replay: %s\n", e.msg);
+		die_msg("%s", e.msg);
 		return 2;
 	}
 	rc = cmd_load_trace(&lt, argv + optind, argc - optind, &lo, NULL);

@@ -606,7 +606,7 @@ static int stat_stream(struct loaded_trace *lt, char **args, int nargs, const st
 		goto out;
 	rc = filter_end(filt, lt->s.nranks, &e);
 	if (rc < 0) {
-		fprintf(stderr, "replay: %s\n", e.msg);
+		die_msg("%s", e.msg);
 		goto out;
 	}
 	filter_note_rank_numbers(filt, &lt->s);
@@ -636,7 +636,7 @@ int cmd_stat(int argc, char **argv)
 		return rc == 1 ? 0 : 2;
 	}
 	if (load_opts_check(&lo, &e) < 0) {
-		fprintf(stderr, "replay: %s\n", e.msg);
+		die_msg("%s", e.msg);
 		return 2;
 	}
 

@@ -1166,7 +1166,10 @@ static int build_files(struct plan *p, const struct opstream *s, struct facc *ac
 		rc = map_path(traced, &re[k].rel);
 		if (rc == -EXDEV) {
 			rc = rerr_set(e, rc, "trace path '%s' climbs above its starting directory "
-				      "with '..': refusing to map it beneath the target", traced);
+				      "with '..': refusing to map it beneath the target (a relative path"
+				      " the trace cannot place: capture with strace -y, which shows"
+				      " each descriptor's absolute path, or leave it out with"
+				      " --exclude '%s')", traced, traced);
 			goto out;
 		}
 		if (rc == -EPERM) {

@@ -56,12 +56,27 @@ static void msg_line(const char *kind, const char *fmt, va_list ap)
 		n = 0;
 	int m = vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
 	size_t len = m < 0 ? (size_t)n : (size_t)n + (size_t)m;
-	if (len > sizeof(buf) - 2)
-		len = sizeof(buf) - 2;      /* cut, still one line */
-	buf[len++] = '\n';
+	if (len > sizeof(buf) - 1)
+		len = sizeof(buf) - 1;
+	/* control bytes (a file name with a newline in it) as C escapes:
+	 * one message, one line */
+	char out[sizeof(buf) + 8];
+	size_t o = 0;
+	for (size_t i = 0; i < len && o + 5 < sizeof(out) - 1; i++) {
+		unsigned char ch = (unsigned char)buf[i];
+		if (ch >= 0x20 && ch != 0x7f) {
+			out[o++] = (char)ch;
+		} else if (ch == '\n' || ch == '\t' || ch == '\r') {
+			out[o++] = '\\';
+			out[o++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
+		} else {
+			o += (size_t)snprintf(out + o, sizeof(out) - o, "\\x%02x", ch);
+		}
+	}
+	out[o++] = '\n';
 	fflush(stderr);
-	for (size_t off = 0; off < len;) {
-		ssize_t w = write(STDERR_FILENO, buf + off, len - off);
+	for (size_t off = 0; off < o;) {
+		ssize_t w = write(STDERR_FILENO, out + off, o - off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
