@@ -1108,14 +1108,14 @@ static int do_stat(struct wstate *ws, uint64_t idx, const struct op *op)
 	return meta_done(ws, idx, RC_META, res, t0);
 }
 
-/* unlink, rename, mkdir, rmdir: by path, beneath the target. */
+/* unlink, rename, link, symlink, mkdir, rmdir: by path, beneath the target. */
 static int do_path_op(struct wstate *ws, uint64_t idx, const struct op *op)
 {
 	const struct worker_ctx *c = ws->c;
 	uint64_t t0;
 	int res;
 
-	if (op->file == OP_NOFILE || (op_has_path2(op->kind) && op->aux >= c->s->npaths)) {
+	if (op->file == OP_NOFILE || (op_aux_is_path(op->kind) && op->aux >= c->s->npaths)) {
 		ws->w->skipped_nohandle++;
 		return 0;
 	}
@@ -1130,6 +1130,10 @@ static int do_path_op(struct wstate *ws, uint64_t idx, const struct op *op)
 					    plan_rename(c->plan, c->copy, op->file, op->aux);
 		if (res >= 0 && ws->written[op->file])
 			ws->written[op->aux] = 1;
+		break;
+	case OP_SYMLINK:
+		/* the content as the plan makes it, inside the copy */
+		res = plan_symlink(c->plan, c->copy, op->file, opstream_path(c->s, op->aux));
 		break;
 	case OP_MKDIR:
 		res = plan_mkdir(c->plan, c->copy, op->file, (mode_t)op->aux);
@@ -1240,6 +1244,7 @@ static int dispatch(struct wstate *ws, uint64_t i, const struct op *op)
 	case OP_STAT:
 		return do_stat(ws, i, op);
 	case OP_UNLINK: case OP_RENAME: case OP_MKDIR: case OP_RMDIR: case OP_LINK:
+	case OP_SYMLINK:
 		return do_path_op(ws, i, op);
 	default:
 		return 0;
