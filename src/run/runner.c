@@ -1134,6 +1134,11 @@ static int do_path_op(struct wstate *ws, uint64_t idx, const struct op *op)
 	case OP_SYMLINK:
 		/* the content as the plan makes it, inside the copy */
 		res = plan_symlink(c->plan, c->copy, op->file, opstream_path(c->s, op->aux));
+		/* the name was free (a file written there was unlinked since):
+		 * nothing to flush under it, and the end's flush must not open
+		 * the link (the walk refuses it; a dangling one has no file) */
+		if (res >= 0)
+			ws->written[op->file] = 0;
 		break;
 	case OP_MKDIR:
 		res = plan_mkdir(c->plan, c->copy, op->file, (mode_t)op->aux);
@@ -1324,7 +1329,8 @@ static int flush_failed(struct wstate *ws, uint32_t p, const char *what, int r)
 /* After the ops: fsync every file this worker wrote, so its delayed
  * writes are on the device before it reports done.  Files unlinked or
  * renamed away by the trace are gone and need nothing (ENOENT, or ENOTDIR
- * when a directory on the way went); any other failure to open one is an
+ * when a directory on the way went, or ELOOP when a symbolic link took the
+ * name); any other failure to open one is an
  * error, as a failed fsync is (EINVAL aside: a file that cannot be synced). */
 static int flush_written(struct wstate *ws)
 {
@@ -1336,8 +1342,11 @@ static int flush_written(struct wstate *ws)
 
 		if (!ws->written[p])
 			continue;
-		fd = plan_openat(c->plan, c->copy, p, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
-		if (fd == -ENOENT || fd == -ENOTDIR)
+		/* (O_NOFOLLOW: a name the trace made a symbolic link since,
+		 * maybe another rank, holds no data of ours: ELOOP) */
+		fd = plan_openat(c->plan, c->copy, p,
+				 O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0);
+		if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
 			continue;
 		if (fd < 0) {
 			if (!ret)
