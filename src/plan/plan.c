@@ -28,7 +28,9 @@
  *   the replayed ranks, with absolute trace times (rank t0 + op time):
  *     need   = first successful open without O_CREAT, stat by path,
  *              unlink, rename-from or rmdir  (the file existed)
- *     create = first successful open with O_CREAT, rename-to, mkdir
+ *     create = first successful open with O_CREAT, rename-to, mkdir, symlink
+ *              (a symlink's link is made by the run, its content made to
+ *              point inside the link's copy: plan_symlink_content)
  *     read   = first read;  write = first write/ftruncate/fallocate,
  *              open with O_TRUNC, rename-to
  *   The file is prepared when need <= create, or read <= write (ties count
@@ -1489,7 +1491,8 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 			if (!ancestor_of(rel, c, anc_rel, sizeof anc_rel))
 				break;
 			ssize_t j = file_find(p, anc_rel);
-			/* The trace mkdirs it, or renames a directory to it: leave
+			/* The trace mkdirs it, renames a directory to it or makes
+			 * it a symbolic link: leave
 			 * it and below to the run, when one rank alone makes it and
 			 * uses what is below (its ops keep their order).  Ranks are
 			 * not ordered against each other, so a directory one rank
