@@ -111,7 +111,7 @@ static inline void fuzz_walk(const struct opstream *s)
 			if (op->file != OP_NOFILE && op->file >= s->npaths)
 				abort();        /* an op naming a path the table lacks */
 			sink += strlen(opstream_path(s, op->file)) + op->kind + op->len;
-			if (op_has_path2(op->kind))
+			if (op_aux_is_path(op->kind))
 				sink += strlen(opstream_path(s, op->aux));
 		}
 	}

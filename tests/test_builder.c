@@ -911,6 +911,65 @@ static void test_setfl(void **state)
  * reached through a symlink is learnt as an alias for the calls that only
  * name paths (issue 11); an open found where it is spelled undoes an alias
  * that was a file's symlink. */
+/* symlink: the link's path resolved like any (cwd, dirfd), its content kept
+ * as spelled in the path table; failed calls kept with their result; no
+ * content, no op; the link's path is the op's file, the content no file */
+static void test_symlink(void **state)
+{
+	struct fx *f = *state;
+	struct sc_event ev = ev0(f, 1, SC_SYMLINK);
+	ev.path = "/r/.git/tXY";
+	ev.path2 = "testing";
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_SYMLINK);               /* symlinkat(.., AT_FDCWD</w>, "l") */
+	ev.path = "l";
+	ev.path2 = "../data/./f";
+	ev.fdpath = "/w";
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_SYMLINK);               /* symlinkat(.., 3</d>, "m") = EEXIST */
+	ev.path = "m";
+	ev.dirfd = 3;
+	ev.fdpath = "/d";
+	ev.path2 = "/abs/t";
+	ev.ret = -EEXIST;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_SYMLINK);               /* names not shown: left out */
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_SYMLINK);               /* in /proc: special, left out */
+	ev.path = "/proc/self/x";
+	ev.path2 = "y";
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_STAT);
+	ev.path = "/r/.git/tXY";
+	ev.ret = 0;
+	feed(f, &ev);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 4);
+	assert_int_equal(o[0].kind, OP_SYMLINK);
+	assert_string_equal(opstream_path(&f->s, o[0].file), "/r/.git/tXY");
+	assert_string_equal(opstream_path(&f->s, o[0].aux), "testing");
+	assert_int_equal(o[0].handle, OP_NOHANDLE);
+	assert_int_equal(o[0].result, 0);
+	assert_string_equal(op_kind_name(o[0].kind), "symlink");
+	assert_int_equal(o[1].kind, OP_SYMLINK);
+	assert_string_equal(opstream_path(&f->s, o[1].file), "/w/l");
+	assert_string_equal(opstream_path(&f->s, o[1].aux), "../data/./f");
+	assert_int_equal(o[2].kind, OP_SYMLINK);
+	assert_string_equal(opstream_path(&f->s, o[2].file), "/d/m");
+	assert_string_equal(opstream_path(&f->s, o[2].aux), "/abs/t");
+	assert_int_equal(o[2].result, -EEXIST);
+	assert_int_equal(o[3].kind, OP_STAT);
+	assert_int_equal(o[3].file, o[0].file);
+	assert_false(op_has_path2(OP_SYMLINK));
+	assert_true(op_aux_is_path(OP_SYMLINK));
+}
+
 static void test_resolved_identity(void **state)
 {
 	struct fx *f = *state;
@@ -1598,6 +1657,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rwf_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_at_size_shown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setfl, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolved_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fast_path_same_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_cache_same_ops, setup, teardown),

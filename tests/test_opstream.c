@@ -220,6 +220,12 @@ static void test_records_validated(void **state)
 	bad = (struct op){ .kind = OP_RENAME, .file = 0, .aux = 7, .handle = OP_NOHANDLE };
 	assert_int_equal(check_record(&bad, &why), -EINVAL);
 	assert_string_equal(why, "corrupt .ops file (rename target out of range)");
+	/* a symlink's content is a path-table entry too */
+	bad = (struct op){ .kind = OP_SYMLINK, .file = 0, .aux = 7, .handle = OP_NOHANDLE };
+	assert_int_equal(check_record(&bad, &why), -EINVAL);
+	assert_string_equal(why, "corrupt .ops file (symlink content out of range)");
+	bad.aux = 0;
+	assert_int_equal(check_record(&bad, &why), 0);
 	bad = ok;
 	bad.handle = 0xfffffff0u;  /* would size a 64 GiB handle table */
 	assert_int_equal(check_record(&bad, &why), -EINVAL);

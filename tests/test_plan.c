@@ -1365,6 +1365,222 @@ static void test_stat_directory(void **state)
 	opstream_close(&s);
 }
 
+/* plan_symlink_content: relative content kept, unless it climbs above the
+ * traced root; absolute content (and such relative content) made relative
+ * to the link's directory, pointing inside the link's copy. */
+static void test_symlink_content(void **state)
+{
+	(void)state;
+	static const struct { const char *link, *content, *want; } c[] = {
+		{ "r/.git/tXY", "testing", "testing" },
+		{ "a/b/l", "../x", "../x" },
+		{ "a/b/l", "../../x", "../../x" },
+		{ "a/b/l", "x/../../..", "x/../../.." },
+		{ "a/b/l", "../../../etc/passwd", "../../etc/passwd" },
+		{ "a/b/l", "../../../../..", "../.." },
+		{ "a/b/l", "/a/b/c", "c" },
+		{ "a/b/l", "/a/b/c/", "c" },
+		{ "a/b/l", "/a/x/y", "../x/y" },
+		{ "a/b/l", "/a/bc/d", "../bc/d" },
+		{ "a/b/l", "/etc/passwd", "../../etc/passwd" },
+		{ "a/b/l", "/", "../.." },
+		{ "a/b/l", "/a/b", "." },
+		{ "a/b/l", "/a", ".." },
+		{ "a/b/l", "/a/./b/../b/c", "c" },
+		{ "a/b/l", "//../..//a/z", "../z" },
+		{ "l", "/etc/passwd", "etc/passwd" },
+		{ "l", "..", "." },
+		{ "l", "../x", "x" },
+		{ "l", "x", "x" },
+		{ "l", "/../../x", "x" },
+		{ "l", "/", "." },
+	};
+	char out[PATH_MAX];
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		assert_int_equal(plan_symlink_content(c[i].link, c[i].content, out, sizeof out), 0);
+		if (strcmp(out, c[i].want))
+			fail_msg("link %s -> %s: made '%s', want '%s'", c[i].link, c[i].content, out,
+				 c[i].want);
+	}
+	assert_int_equal(plan_symlink_content("a/l", "", out, sizeof out), -ENOENT);
+	assert_int_equal(plan_symlink_content("a/b/l", "/etc/passwd", out, 8), -ENAMETOOLONG);
+	assert_int_equal(plan_symlink_content("a/b/l", "testing", out, 7), -ENAMETOOLONG);
+	char big[PATH_MAX + 8];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	assert_int_equal(plan_symlink_content("a/l", big, out, sizeof out), -ENAMETOOLONG);
+}
+
+/* The run's symbolic links: made where the trace made them (each copy its
+ * own), with their content pointing inside the copy, never prepared as
+ * files (a stat after the symlink needs nothing), removed by the cleanup;
+ * and no path-based op follows a link out of the target. */
+static void symlinks(const char *name, bool walk)
+{
+	char target[PATH_MAX], buf[PATH_MAX], lnk[PATH_MAX], before[8192], after[8192];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	struct stat st;
+	if (walk)
+		setenv("REPLAY_RESOLVE", "walk", 1);
+	else
+		unsetenv("REPLAY_RESOLVE");
+	fresh_target(target, sizeof target, name);
+	listing(target, before, sizeof before);
+	tb_open(&t, name);
+	uint32_t r = tb_rank(&t, "pid 1");
+	uint32_t dat = tb_path(&t, "/w/data.txt");
+	uint32_t rel = tb_path(&t, "/w/rel"), abs = tb_path(&t, "/w/abs");
+	uint32_t esc = tb_path(&t, "/w/esc"), up = tb_path(&t, "/w/up");
+	uint32_t up_keep = tb_path(&t, "/w/up/keep");
+	uint32_t c_rel = tb_path(&t, "data.txt"), c_abs = tb_path(&t, "/w/data.txt");
+	char sent_up[PATH_MAX];     /* /w/up -> ../../../<sentinel's name>: climbs out */
+	pathf(sent_up, sizeof sent_up, "../../../%s", strrchr(sentinel, '/') + 1);
+	uint32_t c_esc = tb_path(&t, sentinel), c_up = tb_path(&t, sent_up);
+	tb_add(&t, r, op_open(dat, 0, O_WRONLY | O_CREAT | O_EXCL, 1));
+	tb_add(&t, r, op_rw(OP_WRITE, dat, 0, 0, 10, 10, 2));
+	tb_add(&t, r, op_path(OP_SYMLINK, rel, c_rel, 3));
+	tb_add(&t, r, op_path(OP_STAT, rel, 0, 4));
+	tb_add(&t, r, op_path(OP_SYMLINK, abs, c_abs, 5));
+	tb_add(&t, r, op_path(OP_SYMLINK, esc, c_esc, 6));
+	tb_add(&t, r, op_path(OP_SYMLINK, up, c_up, 7));
+	struct op miss = op_path(OP_STAT, up_keep, 0, 8);   /* the trace found none */
+	miss.result = -ENOENT;
+	tb_add(&t, r, miss);
+	tb_finish(&t, &s);
+	/* 2 processes, 1 rank: two copies */
+	assert_int_equal(plan_build(&p, &s, target, &(struct plan_opts){ .nprocs = 2 }, &e), 0);
+	assert_int_equal(p.ncopies, 2);
+	const uint32_t links[] = { rel, abs, esc, up };
+	const uint32_t contents[] = { c_rel, c_abs, c_esc, c_up };
+	for (size_t i = 0; i < 4; i++) {
+		assert_false(pf(&p, links[i])->prepare);
+		/* (up has a path beneath it: a directory to the plan) */
+		assert_true(pf(&p, links[i])->is_dir == (links[i] == up));
+	}
+	assert_false(pf(&p, up_keep)->prepare);   /* beneath a link the run makes */
+	/* the contents are not files of the plan */
+	assert_int_equal(p.file_of[c_rel], UINT32_MAX);
+	assert_int_equal(p.file_of[c_up], UINT32_MAX);
+
+	char *txt = NULL;
+	size_t tlen = 0;
+	FILE *mf = open_memstream(&txt, &tlen);
+	assert_non_null(mf);
+	plan_print(&p, &s, mf);
+	fclose(mf);
+	assert_non_null(strstr(txt, "w/rel"));
+	assert_non_null(strstr(txt, "-, a symbolic link the run makes   -> 'data.txt'"));
+	char want[PATH_MAX + 64];
+	pathf(want, sizeof want, "-> '..%s'", sentinel);
+	assert_non_null(strstr(txt, want));
+	free(txt);
+
+	assert_int_equal(plan_prepare(&p, &e), 0);
+	for (uint32_t k = 0; k < 2; k++) {
+		const char *pre = k ? "/.replay-copy-1" : "";
+		int fd = plan_openat(&p, k, dat, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, "0123456789", 10), 10);
+		close(fd);
+		for (size_t i = 0; i < 4; i++)
+			assert_int_equal(plan_symlink(&p, k, links[i], opstream_path(&s, contents[i])), 0);
+		/* a second time: the name is taken, as the kernel says */
+		assert_int_equal(plan_symlink(&p, k, rel, "data.txt"), -EEXIST);
+		/* the links hold their content as made */
+		char m_esc[PATH_MAX], m_up[PATH_MAX];
+		pathf(m_esc, sizeof m_esc, "..%s", sentinel);
+		pathf(m_up, sizeof m_up, "../%s", strrchr(sentinel, '/') + 1);
+		const char *const made[] = { "data.txt", "data.txt", m_esc, m_up };
+		for (size_t i = 0; i < 4; i++) {
+			pathf(lnk, sizeof lnk, "%s%s/%s", target, pre,
+			      opstream_path(&s, links[i]) + 1);
+			ssize_t n = readlink(lnk, buf, sizeof buf - 1);
+			assert_true(n > 0);
+			buf[n] = '\0';
+			assert_string_equal(buf, made[i]);
+		}
+		/* lstat of each link: the link itself, whatever it points to */
+		for (size_t i = 0; i < 4; i++)
+			assert_int_equal(plan_stat(&p, k, links[i]), 0);
+		/* through the links: inside the copy, never out of it */
+		fd = plan_openat(&p, k, abs, O_RDONLY, 0);
+		if (walk) {
+			assert_int_equal(fd, -ELOOP);
+		} else {
+			assert_true(fd >= 0);
+			assert_int_equal(read(fd, buf, sizeof buf), 10);
+			close(fd);
+		}
+		fd = plan_openat(&p, k, esc, O_RDONLY, 0);
+		assert_true(fd == -ENOENT || fd == -ELOOP);  /* TARGET/<sentinel path>: none */
+		fd = plan_openat(&p, k, esc, O_WRONLY | O_CREAT, 0644);
+		assert_true(fd == -ENOENT || fd == -ELOOP);
+		int rc = plan_stat(&p, k, up_keep);      /* the sentinel's "keep": not found */
+		assert_true(rc == -ENOENT || rc == -ELOOP);
+		rc = plan_truncate(&p, k, up_keep, 0);
+		assert_true(rc == -ENOENT || rc == -ELOOP);
+		rc = plan_unlink(&p, k, up_keep);
+		assert_true(rc == -ENOENT || rc == -ELOOP);
+		/* the link, made in the copy's w/, points to its own data.txt */
+		pathf(lnk, sizeof lnk, "%s%s/w/abs", target, pre);
+		assert_int_equal(stat(lnk, &st), 0);
+		pathf(buf, sizeof buf, "%s%s/w/data.txt", target, pre);
+		struct stat dst;
+		assert_int_equal(stat(buf, &dst), 0);
+		assert_true(st.st_ino == dst.st_ino && st.st_dev == dst.st_dev);
+	}
+	assert_sentinel_untouched();
+	/* links planted pointing out (absolute, relative): every path op on
+	 * what is beneath them refused, the sentinel untouched */
+	pathf(lnk, sizeof lnk, "%s/w/up", target);
+	assert_int_equal(unlink(lnk), 0);
+	assert_int_equal(symlink(sentinel, lnk), 0);
+	int rc = plan_stat(&p, 0, up_keep);
+	assert_true(rc == -EXDEV || rc == -ELOOP);
+	rc = plan_truncate(&p, 0, up_keep, 0);
+	assert_true(rc == -EXDEV || rc == -ELOOP);
+	rc = plan_unlink(&p, 0, up_keep);
+	assert_true(rc == -EXDEV || rc == -ELOOP);
+	rc = plan_rename(&p, 0, up_keep, dat);
+	assert_true(rc == -EXDEV || rc == -ELOOP);
+	rc = plan_symlink(&p, 0, up_keep, "x");
+	assert_true(rc == -EXDEV || rc == -ELOOP);
+	assert_int_equal(plan_stat(&p, 0, up), 0);   /* the link itself */
+	assert_sentinel_untouched();
+	pathf(buf, sizeof buf, "../../%s", strrchr(sentinel, '/') + 1);
+	assert_int_equal(unlink(lnk), 0);
+	assert_int_equal(symlink(buf, lnk), 0);
+	rc = plan_stat(&p, 0, up_keep);
+	assert_true(rc == -EXDEV || rc == -ELOOP);
+	rc = plan_unlink(&p, 0, up_keep);
+	assert_true(rc == -EXDEV || rc == -ELOOP);
+	assert_sentinel_untouched();
+
+	/* the cleanup removes the links (as links), and nothing else */
+	assert_int_equal(plan_cleanup(&p, &e), 0);
+	listing(target, after, sizeof after);
+	assert_string_equal(before, after);
+	assert_sentinel_untouched();
+	plan_release(&p);
+	opstream_close(&s);
+	unsetenv("REPLAY_RESOLVE");
+}
+
+static void test_symlinks_openat2(void **state)
+{
+	(void)state;
+	symlinks("symlinks", false);
+}
+
+static void test_symlinks_walk(void **state)
+{
+	(void)state;
+	symlinks("symlinks-walk", true);
+}
+
 /* The walk refuses every symlink; openat2 follows those that stay inside. */
 static void test_inside_links(void **state)
 {
@@ -1997,6 +2213,9 @@ int main(void)
 		cmocka_unit_test(test_renamed_directory),
 		cmocka_unit_test(test_stat_directory),
 		cmocka_unit_test(test_inside_links),
+		cmocka_unit_test(test_symlink_content),
+		cmocka_unit_test(test_symlinks_openat2),
+		cmocka_unit_test(test_symlinks_walk),
 		cmocka_unit_test(test_bad_ids),
 		cmocka_unit_test(test_root_target),
 		cmocka_unit_test(test_final_links),

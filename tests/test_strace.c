@@ -699,6 +699,40 @@ static void test_setfl(void **state)
 	assert_int_equal(e[4].call, SC_SKIP);
 }
 
+/* symlink(content, link), symlinkat(content, dirfd, link): the link is the
+ * path (with its dirfd), the content path2 as spelled, never joined to the
+ * dirfd's decoration */
+static void test_symlink_calls(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "77 10:00:00.000001 symlink(\"testing\", \"/r/.git/tXY\") = 0 <0.000015>");
+	FEED_OK(f, "77 10:00:00.000002 symlinkat(\"../data/f\", AT_FDCWD</w>, \"l\") = 0");
+	FEED_OK(f, "77 10:00:00.000003 symlinkat(\"/abs/t\", 3</d>, \"m\") = -1 EEXIST (File exists)");
+	FEED_OK(f, "77 10:00:00.000004 symlink(0x5555, 0x6666) = 0");
+	assert_int_equal(f->cap.n, 4);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_SYMLINK);
+	assert_string_equal(e[0].path, "/r/.git/tXY");
+	assert_string_equal(e[0].path2, "testing");
+	assert_int_equal(e[0].dirfd, SC_AT_FDCWD);
+	assert_int_equal(e[0].ret, 0);
+	assert_int_equal(e[1].call, SC_SYMLINK);
+	assert_string_equal(e[1].path, "l");
+	assert_string_equal(e[1].path2, "../data/f");
+	assert_int_equal(e[1].dirfd, SC_AT_FDCWD);
+	assert_string_equal(e[1].fdpath, "/w");
+	assert_int_equal(e[2].call, SC_SYMLINK);
+	assert_int_equal(e[2].dirfd, 3);
+	assert_string_equal(e[2].fdpath, "/d");
+	assert_string_equal(e[2].path, "m");
+	assert_string_equal(e[2].path2, "/abs/t");
+	assert_int_equal(e[2].ret, -EEXIST);
+	/* -e raw: no names, nothing to make (the builder leaves it out) */
+	assert_int_equal(e[3].call, SC_SYMLINK);
+	assert_null(e[3].path);
+	assert_null(e[3].path2);
+}
+
 static void test_other_lines(void **state)
 {
 	struct fx *f = *state;
@@ -1488,6 +1522,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_dups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_numeric_consts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setfl, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_cut_by_attached, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clone_adoption, setup, teardown),

@@ -48,6 +48,8 @@ enum sc_call {
 	SC_LINK,       /* hard link: path -> path2                           */
 	SC_SETFL,      /* fcntl(F_SETFL): fd, flags = the new status flags   */
 	SC_TRUNCATE,   /* truncate(path, len): an ftruncate op by path       */
+	SC_SYMLINK,    /* symbolic link: path (dirfd) = the link, path2 = its
+	                * content as the call gave it (never resolved)      */
 };
 
 #define SC_AT_FDCWD (-100)

@@ -34,6 +34,9 @@ enum op_kind {
 	OP_MMAP,      /* file mapped by the application: flagged, not replayable */
 	OP_LINK,      /* hard link: file -> aux (second path id)                 */
 	OP_SETFL,     /* fcntl(F_SETFL): handle, oflags = its flags from now on  */
+	OP_SYMLINK,   /* symbolic link: file = the link; aux = path id of its
+	               * content, as traced (not resolved: a relative one is
+	               * relative to the link's directory); not a file        */
 	OP__COUNT
 };
 
@@ -85,6 +88,10 @@ static inline int op_is_data(unsigned k)
 }
 /* rename and link name a second path in aux */
 static inline int op_has_path2(unsigned k) { return k == OP_RENAME || k == OP_LINK; }
+/* aux is a path table id: a second path, or a symlink's content (a string
+ * kept in the path table, which names no file: never mapped, filtered,
+ * prepared or counted as one) */
+static inline int op_aux_is_path(unsigned k) { return op_has_path2(k) || k == OP_SYMLINK; }
 static inline int op_is_read(unsigned k) { return k == OP_READ || k == OP_AREAD; }
 static inline int op_is_write(unsigned k) { return k == OP_WRITE || k == OP_AWRITE; }
 

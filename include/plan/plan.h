@@ -109,13 +109,25 @@ int  plan_open_tmpfile(const struct plan *p, uint32_t copy, uint32_t path_id, in
  * at once, signals held in between.  The fd, or -errno. */
 int  plan_open_unnamed(const struct plan *p, uint32_t copy, uint32_t path_id, int flags,
 		       mode_t mode);
-/* Path-based metadata ops beneath the target (unlink, rename, mkdir, rmdir, stat). */
+/* Path-based metadata ops beneath the target (unlink, rename, link, mkdir,
+ * rmdir, stat: an lstat, never following a last symbolic link). */
 int  plan_unlink(const struct plan *p, uint32_t copy, uint32_t path_id);
 int  plan_rename(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id);
 int  plan_link(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to_id);
 int  plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mode);
 int  plan_rmdir(const struct plan *p, uint32_t copy, uint32_t path_id);
 int  plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id);
+/* symlink(2): make path_id a symbolic link, with symlinkat() in its parent
+ * opened beneath the target, holding plan_symlink_content() of the traced
+ * content.  0 or -errno. */
+int  plan_symlink(const struct plan *p, uint32_t copy, uint32_t path_id, const char *content);
+/* The content a symbolic link at copy-relative link_rel gets for the traced
+ * content: a relative one as it is, unless its ".." climb above the traced
+ * root; an absolute one (and such a relative one) made relative, the way
+ * from the link's directory to where it pointed (lexically, "/.." being
+ * "/"), so that it points at that path in the link's own copy, never out
+ * of it.  0, -ENOENT (empty content), -ENAMETOOLONG. */
+int  plan_symlink_content(const char *link_rel, const char *content, char *out, size_t len);
 /* truncate(2) of a path beneath the target (opened for writing, then
  * ftruncate): 0 or -errno. */
 int  plan_truncate(const struct plan *p, uint32_t copy, uint32_t path_id, uint64_t len);

@@ -151,7 +151,7 @@ static int dump_rank(const struct opstream *s, uint32_t r)
 			   xb) < 0)
 			return -EIO;
 		put_path(path[0] ? path : "-");
-		if (op_has_path2(k) && op->aux < s->npaths) {
+		if (op_aux_is_path(k) && op->aux < s->npaths) {   /* (a symlink: its content) */
 			fputs(" -> ", stdout);
 			put_path(opstream_path(s, op->aux));
 		}

@@ -1382,6 +1382,31 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 	return emit(b, p, ev, &op);
 }
 
+/* symlink/symlinkat: the link's path is resolved as any path; its content
+ * is kept as the call gave it (a relative one is relative to the link's
+ * directory, whatever the cwd or dirfd): the plan decides where it points
+ * beneath the target. */
+static int do_symlink(struct builder *b, struct proc *p, const struct sc_event *ev)
+{
+	if (!ev->path || !ev->path2)
+		return 0;       /* a name strace did not show (-e raw) */
+	const char *r = resolve(b, p, ev->path, ev->dirfd, ev->fdpath);
+	if (!r)
+		return -ENOMEM;
+	if (is_special(r)) {
+		b->st.special_ops++;
+		return 0;
+	}
+	struct op op = op_new(OP_SYMLINK);
+	int rc = intern(b, p, ev, ev->path, ev->dirfd, &op.file, NULL);
+	if (!rc)
+		rc = opsw_path(b->w, ev->path2, 0, &op.aux);
+	if (rc)
+		return rc;
+	op.result = ev->ret;
+	return emit(b, p, ev, &op);
+}
+
 static int do_clone(struct builder *b, struct proc *p, const struct sc_event *ev)
 {
 	if (ev->ret <= 0 || ev->ret == SC_RET_UNKNOWN)
@@ -1495,7 +1520,7 @@ static int learn_cwd(struct proc *p, const struct sc_event *ev)
 {
 	switch (ev->call) {
 	case SC_OPEN: case SC_UNLINK: case SC_RENAME: case SC_MKDIR:
-	case SC_RMDIR: case SC_STAT:
+	case SC_RMDIR: case SC_STAT: case SC_SYMLINK:
 		break;
 	default:
 		return 0;
@@ -1691,6 +1716,8 @@ static int dispatch(struct builder *b, struct proc *p, const struct sc_event *ev
 		return do_close_range(b, p, ev);
 	case SC_CHDIR:
 		return do_chdir(b, p, ev);
+	case SC_SYMLINK:
+		return do_symlink(b, p, ev);
 	case SC_BARRIER:
 		return do_barrier(b, p, ev);
 	case SC_SETFL: {

@@ -9,7 +9,7 @@ static const char *const kind_names[OP__COUNT] = {
 	[OP_MKDIR] = "mkdir",     [OP_RMDIR] = "rmdir",       [OP_STAT] = "stat",
 	[OP_AREAD] = "aread",     [OP_AWRITE] = "awrite",     [OP_AWAIT] = "await",
 	[OP_BARRIER] = "barrier", [OP_MMAP] = "mmap",         [OP_LINK] = "link",
-	[OP_SETFL] = "setfl",
+	[OP_SETFL] = "setfl",     [OP_SYMLINK] = "symlink",
 };
 
 const char *op_kind_name(enum op_kind k)

@@ -117,6 +117,8 @@ static const char *check_op(uint32_t npaths, const struct op *o)
 		return "corrupt .ops file (data op longer than one call can move)";
 	if (op_has_path2(o->kind) && o->aux >= npaths)
 		return "corrupt .ops file (rename target out of range)";
+	if (o->kind == OP_SYMLINK && o->aux >= npaths)
+		return "corrupt .ops file (symlink content out of range)";
 	return NULL;
 }
 

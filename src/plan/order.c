@@ -788,6 +788,10 @@ static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, 
 		after_change(P, p, b, i);
 		creates(P, p, b, i, true);
 		break;
+	case OP_SYMLINK:        /* made by the call, which fails on any name there */
+		after_change(P, p, b, i);
+		creates(P, p, b, i, true);
+		break;
 	case OP_RMDIR:
 		ps->bits |= PS_DIR;
 		on_remove(P, p, b, i);

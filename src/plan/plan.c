@@ -28,7 +28,9 @@
  *   the replayed ranks, with absolute trace times (rank t0 + op time):
  *     need   = first successful open without O_CREAT, stat by path,
  *              unlink, rename-from or rmdir  (the file existed)
- *     create = first successful open with O_CREAT, rename-to, mkdir
+ *     create = first successful open with O_CREAT, rename-to, mkdir, symlink
+ *              (a symlink's link is made by the run, its content made to
+ *              point inside the link's copy: plan_symlink_content)
  *     read   = first read;  write = first write/ftruncate/fallocate,
  *              open with O_TRUNC, rename-to
  *   The file is prepared when need <= create, or read <= write (ties count
@@ -105,6 +107,7 @@ struct plan_priv {
 	uint32_t *file_rank;    /* per file: lowest rank using it         */
 	uint32_t *file_maker;   /* per file: facc.maker                   */
 	uint16_t *file_acc;     /* per file: A_* bits                     */
+	uint32_t *file_link;    /* per file: facc.link (--dry-run shows it) */
 	struct plan_dir *dirs;  /* sorted by rel: parents before children */
 	size_t ndirs;
 	uint8_t *fstate;        /* [copy * nfiles + i]                    */
@@ -131,6 +134,7 @@ struct plan_priv {
 #define A_RREAD    0x400u   /* some rank reads it before it writes it itself  */
 #define A_RENTO    0x800u   /* the trace renames something to it        */
 #define A_TMPFILE  0x1000u  /* an anonymous file: opened O_TMPFILE in its directory */
+#define A_SYMLINK  0x2000u  /* the trace makes it a symbolic link (symlink) */
 
 struct facc {
 	uint64_t t_need, t_create, t_read, t_write;
@@ -139,6 +143,7 @@ struct facc {
 	uint16_t bits;
 	uint32_t maker;         /* the rank whose mkdir or rename makes it:
 	                         * MAKER_NONE, MAKER_MANY */
+	uint32_t link;          /* its first symlink's content: path id + 1, 0 none */
 };
 
 #define MAKER_NONE UINT32_MAX
@@ -644,6 +649,126 @@ int plan_link(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to
 	return two_paths(p, copy, from_id, to_id, true);
 }
 
+/* The absolute path `in`, normalized lexically into o as a copy-relative
+ * path ("/.." is "/", as for the kernel).  0 or -ENAMETOOLONG. */
+static int norm_clamped(const char *in, char *o, size_t len)
+{
+	size_t ol = 0;
+	for (const char *c = in; *c;) {
+		while (*c == '/')
+			c++;
+		if (!*c)
+			break;
+		const char *end = strchrnul(c, '/');
+		size_t cl = (size_t)(end - c);
+		if (cl == 2 && c[0] == '.' && c[1] == '.') {
+			while (ol > 0 && o[ol - 1] != '/')
+				ol--;
+			if (ol > 0)
+				ol--;
+		} else if (!(cl == 1 && c[0] == '.')) {
+			if (ol + cl + 2 > len)
+				return -ENAMETOOLONG;
+			if (ol)
+				o[ol++] = '/';
+			memcpy(o + ol, c, cl);
+			ol += cl;
+		}
+		c = end;
+	}
+	o[ol] = '\0';
+	return 0;
+}
+
+int plan_symlink_content(const char *link_rel, const char *content, char *out, size_t len)
+{
+	size_t cn = strlen(content);
+	if (!cn)
+		return -ENOENT;         /* what symlink(2) says of "" */
+	if (cn >= PATH_MAX || strlen(link_rel) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	/* the link's directory: link_rel up to its last '/', depth components */
+	const char *ls = strrchr(link_rel, '/');
+	size_t dlen = ls ? (size_t)(ls - link_rel) : 0, depth = 0;
+	for (size_t i = 0; i < dlen; i++)
+		depth += link_rel[i] == '/';
+	depth += dlen > 0;
+	if (content[0] != '/') {
+		/* relative: kept as it is unless its ".." climb above the
+		 * traced root (where the kernel stays at "/", the copy would
+		 * be left) */
+		size_t lvl = depth;
+		bool above = false;
+		for (const char *c = content; *c && !above;) {
+			while (*c == '/')
+				c++;
+			const char *end = strchrnul(c, '/');
+			size_t cl = (size_t)(end - c);
+			if (cl == 2 && c[0] == '.' && c[1] == '.')
+				above = lvl-- == 0;
+			else if (cl && !(cl == 1 && c[0] == '.'))
+				lvl++;
+			c = end;
+		}
+		if (!above) {
+			if (cn >= len)
+				return -ENAMETOOLONG;
+			memcpy(out, content, cn + 1);
+			return 0;
+		}
+	}
+	/* Where it points, lexically, as a copy-relative path: an absolute
+	 * content from the root, a relative one from the link's directory;
+	 * then the way there from the link's directory, inside the copy. */
+	char joined[2 * PATH_MAX + 2], t[2 * PATH_MAX + 2];
+	if (content[0] == '/')
+		snprintf(joined, sizeof joined, "%s", content);
+	else
+		snprintf(joined, sizeof joined, "/%.*s/%s", (int)dlen, link_rel, content);
+	if (norm_clamped(joined, t, sizeof t))
+		return -ENAMETOOLONG;
+	/* the leading components the directory and the target share */
+	size_t common = 0, di = 0, ti = 0;
+	while (common < depth) {
+		size_t dl = strcspn(link_rel + di, "/"), tl = strcspn(t + ti, "/");
+		if (!tl || dl != tl || memcmp(link_rel + di, t + ti, dl))
+			break;
+		common++;
+		di += dl + 1;
+		ti += tl + (t[ti + tl] == '/');
+	}
+	size_t o = 0, rest = strlen(t + ti);
+	if ((depth - common) * 3 + rest + 2 > len || (depth - common) * 3 + rest >= PATH_MAX)
+		return -ENAMETOOLONG;
+	for (size_t k = common; k < depth; k++, o += 3)
+		memcpy(out + o, "../", 3);
+	memcpy(out + o, t + ti, rest + 1);
+	o += rest;
+	if (!o)
+		strcpy(out, ".");
+	else if (out[o - 1] == '/')
+		out[o - 1] = '\0';
+	return 0;
+}
+
+int plan_symlink(const struct plan *p, uint32_t copy, uint32_t path_id, const char *content)
+{
+	const struct plan_file *f = file_by_id(p, path_id);
+	char buf[PATH_MAX], made[PATH_MAX];
+	const char *last;
+	if (!f || !content || copy >= p->ncopies)
+		return -EINVAL;
+	int rc = plan_symlink_content(f->rel, content, made, sizeof made);
+	if (rc)
+		return rc;
+	int pfd = open_parent(p, copy, f->rel, buf, sizeof buf, &last);
+	if (pfd < 0)
+		return pfd;
+	rc = symlinkat(made, pfd, last) ? -errno : 0;
+	close(pfd);
+	return rc;
+}
+
 int plan_mkdir(const struct plan *p, uint32_t copy, uint32_t path_id, mode_t mode)
 {
 	return at_parent(p, copy, path_id, PARENT_MKDIR, mode);
@@ -719,6 +844,8 @@ static void acc_merge(struct facc *d, const struct facc *s)
 	}
 	if (d->first_rank != s->first_rank)
 		d->bits |= A_SHARED;
+	if (!d->link)
+		d->link = s->link;
 	if (d->maker == MAKER_NONE)
 		d->maker = s->maker;
 	else if (s->maker != MAKER_NONE && s->maker != d->maker)
@@ -733,7 +860,7 @@ static void acc_merge(struct facc *d, const struct facc *s)
 		d->extent = s->extent;
 }
 
-#define FACC_NONE ((struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0, MAKER_NONE })
+#define FACC_NONE ((struct facc){ TIME_NONE, TIME_NONE, TIME_NONE, TIME_NONE, 0, 0, 0, MAKER_NONE, 0 })
 
 /* Fold one rank's view of a path into the run's: the rank's own order
  * decides what it needs before it makes it itself (ranks replay unordered,
@@ -885,6 +1012,14 @@ static void acc_op(struct facc *a, const struct op *op, uint64_t t)
 		a->bits |= A_OK | A_MKDIR | A_MODIFIES;
 		a->t_create = min_u64(a->t_create, t);
 		break;
+	case OP_SYMLINK:
+		/* made by the run, as mkdir makes a directory: never prepared
+		 * (a later stat or open of it comes after this create) */
+		a->bits |= A_OK | A_SYMLINK | A_MODIFIES;
+		a->t_create = min_u64(a->t_create, t);
+		if (!a->link)
+			a->link = op->aux + 1;
+		break;
 	case OP_RMDIR:
 		a->bits |= A_OK | A_RMDIR | A_MODIFIES;
 		a->t_need = min_u64(a->t_need, t);
@@ -921,7 +1056,7 @@ static int gather_op(struct gather *g, uint32_t r, uint64_t i, uint64_t n, const
 		return 0;
 	struct facc *a = g_touch(g, f, r);
 	acc_op(a, op, t);
-	if (op->kind == OP_MKDIR && res_ok(op->result))
+	if ((op->kind == OP_MKDIR || op->kind == OP_SYMLINK) && res_ok(op->result))
 		a->maker = r;
 	if (!op_has_path2(op->kind) || !res_ok(op->result))
 		return 0;
@@ -1334,6 +1469,7 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 		pv->file_rank[i] = a->first_rank;
 		pv->file_maker[i] = a->maker;
 		pv->file_acc[i] = a->bits;
+		pv->file_link[i] = a->link;
 		f->shared = (a->bits & A_SHARED) != 0;
 		f->written = (a->bits & A_WRITTEN) != 0;
 		f->is_dir = !f->rel[0] || dv_find(&anc, f->rel) >= 0 ||
@@ -1358,7 +1494,8 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 			if (!ancestor_of(rel, c, anc_rel, sizeof anc_rel))
 				break;
 			ssize_t j = file_find(p, anc_rel);
-			/* The trace mkdirs it, or renames a directory to it: leave
+			/* The trace mkdirs it, renames a directory to it or makes
+			 * it a symbolic link: leave
 			 * it and below to the run, when one rank alone makes it and
 			 * uses what is below (its ops keep their order).  Ranks are
 			 * not ordered against each other, so a directory one rank
@@ -1368,7 +1505,8 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 			 * there before the trace, which the trace replaces (removes,
 			 * then makes again or renames a directory to) before it
 			 * first uses this path: what is beneath is the run's too. */
-			if (!f->prepare && j >= 0 && (pv->file_acc[j] & (A_MKDIR | A_RENTO)) &&
+			if (!f->prepare && j >= 0 &&
+			    (pv->file_acc[j] & (A_MKDIR | A_RENTO | A_SYMLINK)) &&
 			    (!p->files[j].prepare || first_use(&m[i]) > m[j].t_create) &&
 			    (p->ordered || (!(pv->file_acc[j] & A_SHARED) &&
 					    !(pv->file_acc[i] & A_SHARED) && pv->file_rank[j] == rank)))
@@ -1773,9 +1911,11 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 	pv->file_rank = calloc(nf, sizeof *pv->file_rank);
 	pv->file_maker = calloc(nf, sizeof *pv->file_maker);
 	pv->file_acc = calloc(nf, sizeof *pv->file_acc);
+	pv->file_link = calloc(nf, sizeof *pv->file_link);
 	pv->fstate = calloc((size_t)p->ncopies * nf, 1);
 	pv->rstate = calloc(p->ncopies, 1);
-	if (!pv->file_rank || !pv->file_maker || !pv->file_acc || !pv->fstate || !pv->rstate) {
+	if (!pv->file_rank || !pv->file_maker || !pv->file_acc || !pv->file_link || !pv->fstate ||
+	    !pv->rstate) {
 		rc = rerr_set(e, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -2248,7 +2388,10 @@ static void cleanup_files(struct plan *p, uint32_t k, struct rmdir_ent *rl, size
 		const struct plan_file *f = &p->files[i];
 		if (!f->rel[0] || !file_in_copy(p, i, k) || (fs[i] & ST_EXISTED))
 			continue;
-		int r = f->is_dir ? -EISDIR : at_rel(p, k, f->rel, PARENT_UNLINK, 0);
+		/* (a symbolic link the run made is unlinked, even where paths
+		 * beneath it, through it, made it look like a directory) */
+		int r = f->is_dir && !(p->priv->file_acc[i] & A_SYMLINK) ? -EISDIR :
+			at_rel(p, k, f->rel, PARENT_UNLINK, 0);
 		if (r == -EISDIR)   /* a traced directory, or the run made one of it */
 			rl[(*nrl)++] = (struct rmdir_ent){ f->rel, depth_of(f->rel), NULL };
 		else if (r && !gone_anyway(r))
@@ -2481,6 +2624,7 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 				 "created if needed" :
 				 (p->priv->file_acc[i] & A_MKDIR) ? "-, the run mkdirs it" :
 				 (p->priv->file_acc[i] & A_RENTO) ? "-, a traced rename makes it" :
+				 (p->priv->file_acc[i] & A_SYMLINK) ? "-, the run makes it a symbolic link" :
 				 "-, not made before the run");
 		else if (pf->prepare && (p->priv->fstate[i] & ST_REUSE))
 			snprintf(what, sizeof what, "present, used as is (needs %" PRIu64 " bytes)",
@@ -2490,6 +2634,8 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 				 fmt_bytes(b1, sizeof b1, (double)pf->prep_size), pf->prep_size);
 		else if (p->priv->file_acc[i] & A_TMPFILE)
 			snprintf(what, sizeof what, "-, unnamed: the run opens O_TMPFILE in its directory");
+		else if (p->priv->file_acc[i] & A_SYMLINK)
+			snprintf(what, sizeof what, "-, a symbolic link the run makes");
 		else if (pf->written)
 			snprintf(what, sizeof what, "-, created by the run");
 		else if (!(p->priv->file_acc[i] & A_OK))
@@ -2502,6 +2648,12 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 			fprintf(f, "   <- '%s'", traced);
 		if (pf->prepare && pf->prep_rel)
 			fprintf(f, "   as '%s' (its name before the trace's renames)", pf->prep_rel);
+		/* the content it is made with (the first symlink's), as made */
+		uint32_t li = p->priv->file_link[i];
+		char made[PATH_MAX];
+		if ((p->priv->file_acc[i] & A_SYMLINK) && s && li && li - 1 < s->npaths &&
+		    !plan_symlink_content(pf->rel, opstream_path(s, li - 1), made, sizeof made))
+			fprintf(f, "   -> '%s'", made);
 		fputc('\n', f);
 	}
 	fprintf(f, "\ntotals: %zu file%s (%zu shared, %zu private), %zu traced director%s, "
@@ -2560,6 +2712,7 @@ void plan_release(struct plan *p)
 		free(p->priv->dirs);
 		free(p->priv->file_rank);
 		free(p->priv->file_maker);
+		free(p->priv->file_link);
 		free(p->priv->part_size);
 		free(p->priv->file_acc);
 		free(p->priv->fstate);

@@ -1110,14 +1110,14 @@ static int do_stat(struct wstate *ws, uint64_t idx, const struct op *op)
 	return meta_done(ws, idx, RC_META, res, t0);
 }
 
-/* unlink, rename, mkdir, rmdir: by path, beneath the target. */
+/* unlink, rename, link, symlink, mkdir, rmdir: by path, beneath the target. */
 static int do_path_op(struct wstate *ws, uint64_t idx, const struct op *op)
 {
 	const struct worker_ctx *c = ws->c;
 	uint64_t t0;
 	int res;
 
-	if (op->file == OP_NOFILE || (op_has_path2(op->kind) && op->aux >= c->s->npaths)) {
+	if (op->file == OP_NOFILE || (op_aux_is_path(op->kind) && op->aux >= c->s->npaths)) {
 		ws->w->skipped_nohandle++;
 		return 0;
 	}
@@ -1132,6 +1132,15 @@ static int do_path_op(struct wstate *ws, uint64_t idx, const struct op *op)
 					    plan_rename(c->plan, c->copy, op->file, op->aux);
 		if (res >= 0 && ws->written[op->file])
 			ws->written[op->aux] = 1;
+		break;
+	case OP_SYMLINK:
+		/* the content as the plan makes it, inside the copy */
+		res = plan_symlink(c->plan, c->copy, op->file, opstream_path(c->s, op->aux));
+		/* the name was free (a file written there was unlinked since):
+		 * nothing to flush under it, and the end's flush must not open
+		 * the link (the walk refuses it; a dangling one has no file) */
+		if (res >= 0)
+			ws->written[op->file] = 0;
 		break;
 	case OP_MKDIR:
 		res = plan_mkdir(c->plan, c->copy, op->file, (mode_t)op->aux);
@@ -1242,6 +1251,7 @@ static int dispatch(struct wstate *ws, uint64_t i, const struct op *op)
 	case OP_STAT:
 		return do_stat(ws, i, op);
 	case OP_UNLINK: case OP_RENAME: case OP_MKDIR: case OP_RMDIR: case OP_LINK:
+	case OP_SYMLINK:
 		return do_path_op(ws, i, op);
 	default:
 		return 0;
@@ -1321,7 +1331,8 @@ static int flush_failed(struct wstate *ws, uint32_t p, const char *what, int r)
 /* After the ops: fsync every file this worker wrote, so its delayed
  * writes are on the device before it reports done.  Files unlinked or
  * renamed away by the trace are gone and need nothing (ENOENT, or ENOTDIR
- * when a directory on the way went); any other failure to open one is an
+ * when a directory on the way went, or ELOOP when a symbolic link took the
+ * name); any other failure to open one is an
  * error, as a failed fsync is (EINVAL aside: a file that cannot be synced). */
 static int flush_written(struct wstate *ws)
 {
@@ -1333,8 +1344,11 @@ static int flush_written(struct wstate *ws)
 
 		if (!ws->written[p])
 			continue;
-		fd = plan_openat(c->plan, c->copy, p, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
-		if (fd == -ENOENT || fd == -ENOTDIR)
+		/* (O_NOFOLLOW: a name the trace made a symbolic link since,
+		 * maybe another rank, holds no data of ours: ELOOP) */
+		fd = plan_openat(c->plan, c->copy, p,
+				 O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0);
+		if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
 			continue;
 		if (fd < 0) {
 			if (!ret)

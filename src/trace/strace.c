@@ -128,6 +128,10 @@ static const struct callspec calls[] = {
 	ROW("renameat2",       SC_RENAME,    SH_RENAMEAT,  NO, 0,  1,  3,  NO, NO, NO, NO),
 	ROW("link",            SC_LINK,      SH_PLAIN,     NO, NO, 0,  1,  NO, NO, NO, NO),
 	ROW("linkat",          SC_LINK,      SH_RENAMEAT,  NO, 0,  1,  3,  NO, NO, NO, NO),
+	/* symlink(content, link), symlinkat(content, dirfd, link): the
+	 * content is path2, kept as spelled (the builder resolves nothing) */
+	ROW("symlink",         SC_SYMLINK,   SH_PLAIN,     NO, NO, 1,  0,  NO, NO, NO, NO),
+	ROW("symlinkat",       SC_SYMLINK,   SH_PLAIN,     NO, 1,  2,  0,  NO, NO, NO, NO),
 	ROW("mkdir",           SC_MKDIR,     SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, 1),
 	ROW("mkdirat",         SC_MKDIR,     SH_PLAIN,     NO, 0,  1,  NO, NO, NO, NO, 2),
 	ROW("stat",            SC_STAT,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
