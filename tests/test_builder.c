@@ -15,6 +15,10 @@
 #include "ops/builder.h"
 #include "ops/opstream.h"
 
+#define TMPDIR_TEMPLATE "/tmp/replay-test-builderXXXXXX"
+#include "tmpdir_fixture.h"
+#include "strace_text.h"
+
 struct fx {
 	char path[256];
 	struct ops_writer *w;
@@ -1636,6 +1640,125 @@ static void test_skip_names_same_address(void **state)
 		    strstr(f->s.info, "skipped.a_much_longer_skipped_name="));
 }
 
+/* The renames and links of strace text (the real reader and builder), one
+ * "KIND FROM -> TO" line each, in the traced order. */
+static void two_path_ops(const char *name, const char *text, char *out, size_t cap)
+{
+	struct opstream s;
+	strace_text_open(&s, name, text);
+	size_t used = 0;
+	out[0] = '\0';
+	for (uint32_t r = 0; r < s.nranks; r++) {
+		uint64_t n;
+		const struct op *o = opstream_rank_ops(&s, r, &n);
+		for (uint64_t k = 0; k < n; k++) {
+			if (o[k].kind != OP_RENAME && o[k].kind != OP_LINK)
+				continue;
+			int w = snprintf(out + used, cap - used, "%s %s -> %s\n",
+					 o[k].kind == OP_RENAME ? "rename" : "link",
+					 opstream_path(&s, o[k].file), opstream_path(&s, o[k].aux));
+			assert_true(w > 0 && (size_t)w < cap - used);
+			used += (size_t)w;
+		}
+	}
+	opstream_close(&s);
+}
+
+/* renameat, renameat2, linkat without -y (real `mv copy1 d1/` of coreutils:
+ * renameat2(AT_FDCWD, "copy1", 3, "copy1")): each name is resolved against
+ * its own dirfd, the directory that fd was opened on, or the working
+ * directory for AT_FDCWD; never the other name's. */
+static void test_two_dirfds_plain(void **state)
+{
+	(void)state;
+	char got[1024];
+	two_path_ops("dirfd_plain",
+		"100 10:00:00.000001 chdir(\"/data/tx\") = 0 <0.000007>\n"
+		"100 10:00:00.000002 openat(AT_FDCWD, \"copy1\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3 <0.000036>\n"
+		"100 10:00:00.000003 write(3, \"abc\", 3) = 3 <0.000010>\n"
+		"100 10:00:00.000004 close(3) = 0 <0.000005>\n"
+		"100 10:00:00.000005 openat(AT_FDCWD, \"d1/\", O_RDONLY|O_PATH|O_DIRECTORY) = 3 <0.000007>\n"
+		"100 10:00:00.000006 renameat2(AT_FDCWD, \"copy1\", 3, \"copy1\", RENAME_NOREPLACE) = 0 <0.000031>\n"
+		"100 10:00:00.000007 openat(AT_FDCWD, \"d2/\", O_RDONLY|O_DIRECTORY) = 4 <0.000007>\n"
+		"100 10:00:00.000008 openat(4, \"x\", O_WRONLY|O_CREAT, 0666) = 5 <0.000007>\n"
+		"100 10:00:00.000009 linkat(4, \"x\", 3, \"hl\", 0) = 0 <0.000031>\n"
+		"100 10:00:00.000010 renameat(AT_FDCWD, \"d2/x\", 3, \"y\") = 0 <0.000031>\n"
+		"100 10:00:00.000011 renameat(4, \"z\", AT_FDCWD, \"zz\") = -1 ENOENT (No such file or directory) <0.000031>\n"
+		"100 10:00:00.000012 rename(\"d1/y\", \"d2/w\") = 0 <0.000031>\n"
+		"100 10:00:00.000013 link(\"d2/w\", \"d1/v\") = 0 <0.000031>\n",
+		got, sizeof(got));
+	assert_string_equal(got,
+		"rename /data/tx/copy1 -> /data/tx/d1/copy1\n"
+		"link /data/tx/d2/x -> /data/tx/d1/hl\n"
+		"rename /data/tx/d2/x -> /data/tx/d1/y\n"
+		"rename /data/tx/d2/z -> /data/tx/zz\n"
+		"rename /data/tx/d1/y -> /data/tx/d2/w\n"
+		"link /data/tx/d2/w -> /data/tx/d1/v\n");
+}
+
+/* The same calls with -y: both dirfds decorated, or one of them only (the
+ * other is resolved from what the trace showed); the decorations name the
+ * directories even when the trace never showed their opens. */
+static void test_two_dirfds_y(void **state)
+{
+	(void)state;
+	char got[1024];
+	two_path_ops("dirfd_y",
+		"100 10:00:00.000006 renameat2(AT_FDCWD</data/tx>, \"copy1\", 3</data/tx/d1>, \"copy1\", RENAME_NOREPLACE) = 0 <0.000031>\n"
+		"100 10:00:00.000009 linkat(4</data/tx/d2>, \"x\", 3</data/tx/d1>, \"hl\", 0) = 0 <0.000031>\n"
+		"100 10:00:00.000010 renameat(AT_FDCWD</data/tx>, \"d2/x\", 3</data/tx/d1>, \"y\") = 0 <0.000031>\n"
+		"100 10:00:00.000011 renameat(4</data/tx/d2>, \"z\", AT_FDCWD</data/tx>, \"zz\") = -1 ENOENT (No such file or directory) <0.000031>\n",
+		got, sizeof(got));
+	assert_string_equal(got,
+		"rename /data/tx/copy1 -> /data/tx/d1/copy1\n"
+		"link /data/tx/d2/x -> /data/tx/d1/hl\n"
+		"rename /data/tx/d2/x -> /data/tx/d1/y\n"
+		"rename /data/tx/d2/z -> /data/tx/zz\n");
+	two_path_ops("dirfd_y_one",
+		"100 10:00:00.000001 chdir(\"/data/tx\") = 0 <0.000007>\n"
+		"100 10:00:00.000002 openat(AT_FDCWD, \"d1\", O_RDONLY|O_DIRECTORY) = 3 <0.000007>\n"
+		"100 10:00:00.000003 openat(AT_FDCWD, \"d2\", O_RDONLY|O_DIRECTORY) = 4 <0.000007>\n"
+		/* the old dirfd decorated only, then the new one only */
+		"100 10:00:00.000004 renameat(4</data/tx/d2>, \"x\", 3, \"y\") = 0 <0.000031>\n"
+		"100 10:00:00.000005 linkat(4, \"y0\", 3</data/tx/d1>, \"hl\", 0) = 0 <0.000031>\n"
+		"100 10:00:00.000006 renameat(3, \"a\", AT_FDCWD</data/tx>, \"b\") = 0 <0.000031>\n"
+		"100 10:00:00.000007 renameat(AT_FDCWD</data/tx>, \"c\", 4, \"d\") = 0 <0.000031>\n",
+		got, sizeof(got));
+	assert_string_equal(got,
+		"rename /data/tx/d2/x -> /data/tx/d1/y\n"
+		"link /data/tx/d2/y0 -> /data/tx/d1/hl\n"
+		"rename /data/tx/d1/a -> /data/tx/b\n"
+		"rename /data/tx/c -> /data/tx/d2/d\n");
+}
+
+/* AT_FDCWD in either place is the working directory of that moment
+ * (chdir, fchdir); a dirfd the trace never opened (open before the trace
+ * started) is not guessed: its name stays relative, as for a one-dirfd
+ * call, whatever the other dirfd is. */
+static void test_two_dirfds_cwd_unknown(void **state)
+{
+	(void)state;
+	char got[1024];
+	two_path_ops("dirfd_cwd",
+		"100 10:00:00.000001 chdir(\"/data/tx\") = 0 <0.000007>\n"
+		"100 10:00:00.000002 openat(AT_FDCWD, \"d1\", O_RDONLY|O_DIRECTORY) = 3 <0.000007>\n"
+		"100 10:00:00.000003 openat(AT_FDCWD, \"d2\", O_RDONLY|O_DIRECTORY) = 4 <0.000007>\n"
+		"100 10:00:00.000004 fchdir(3) = 0 <0.000007>\n"
+		"100 10:00:00.000005 renameat(AT_FDCWD, \"p\", 4, \"q\") = 0 <0.000031>\n"
+		"100 10:00:00.000006 renameat2(4, \"r\", AT_FDCWD, \"s\", 0) = 0 <0.000031>\n"
+		"100 10:00:00.000007 chdir(\"/other\") = 0 <0.000007>\n"
+		"100 10:00:00.000008 linkat(3, \"t\", AT_FDCWD, \"u\", 0) = 0 <0.000031>\n"
+		"100 10:00:00.000009 renameat(3, \"a\", 9, \"b\") = 0 <0.000031>\n"
+		"100 10:00:00.000010 linkat(9, \"c\", 4, \"d\", 0) = 0 <0.000031>\n",
+		got, sizeof(got));
+	assert_string_equal(got,
+		"rename /data/tx/d1/p -> /data/tx/d2/q\n"
+		"rename /data/tx/d2/r -> /data/tx/d1/s\n"
+		"link /data/tx/d1/t -> /other/u\n"
+		"rename /data/tx/d1/a -> b\n"
+		"link c -> /data/tx/d2/d\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1668,6 +1791,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fd_decoration_renames_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skip_names_same_address, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tmpfile_open, setup, teardown),
+		cmocka_unit_test(test_two_dirfds_plain),
+		cmocka_unit_test(test_two_dirfds_y),
+		cmocka_unit_test(test_two_dirfds_cwd_unknown),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -18,7 +18,7 @@
 
 struct cap {
 	struct sc_event ev[MAXEV];
-	char *strs[MAXEV][5];
+	char *strs[MAXEV][6];
 	const char *name_at[MAXEV];     /* where the parser had the name */
 	int n;
 };
@@ -40,11 +40,13 @@ static int capture(void *arg, const struct sc_event *ev, struct rerr *e)
 	c->strs[c->n][2] = dupn(ev->path2);
 	c->strs[c->n][3] = dupn(ev->fdpath);
 	c->strs[c->n][4] = dupn(ev->retpath);
+	c->strs[c->n][5] = dupn(ev->fdpath2);
 	c->ev[c->n].name = c->strs[c->n][0];
 	c->ev[c->n].path = c->strs[c->n][1];
 	c->ev[c->n].path2 = c->strs[c->n][2];
 	c->ev[c->n].fdpath = c->strs[c->n][3];
 	c->ev[c->n].retpath = c->strs[c->n][4];
+	c->ev[c->n].fdpath2 = c->strs[c->n][5];
 	c->n++;
 	return 0;
 }
@@ -71,7 +73,7 @@ static int teardown(void **state)
 {
 	struct fx *f = *state;
 	for (int i = 0; i < f->cap.n; i++)
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < 6; k++)
 			free(f->cap.strs[i][k]);
 	strace_src_release(&f->src);
 	strace_parser_free(f->p);
@@ -815,6 +817,49 @@ static void test_clone_adoption_after_many(void **state)
 	assert_int_equal(e[1].call, SC_WRITE);
 }
 
+/* renameat, renameat2 and linkat name two directories: each name keeps
+ * its own dirfd and decoration (strace without -y, with -y, and -y on one
+ * of the two only), whatever the other is. */
+static void test_two_dirfds(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "100 10:00:00.000006 renameat2(AT_FDCWD, \"copy1\", 3, \"copy1\", RENAME_NOREPLACE) = 0 <0.000031>");
+	FEED_OK(f, "100 10:00:00.000009 renameat(4, \"z\", AT_FDCWD, \"zz\") = -1 ENOENT (No such file or directory) <0.000031>");
+	FEED_OK(f, "100 10:00:00.000009 linkat(4, \"x\", 3, \"hl\", 0) = 0 <0.000031>");
+	FEED_OK(f, "100 10:00:00.000009 renameat(4</data/tx/d2>, \"x\", AT_FDCWD</data/tx>, \"zz\") = 0 <0.000031>");
+	FEED_OK(f, "100 10:00:00.000009 linkat(AT_FDCWD, \"zz\", 4</data/tx/d2>, \"hl\", 0) = 0 <0.000031>");
+	FEED_OK(f, "100 10:00:00.000009 renameat(-100 /* AT_FDCWD */</w>, \"a\", 7 /* d */, \"b\") = 0");
+	assert_int_equal(f->cap.n, 6);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_RENAME);
+	assert_string_equal(e[0].path, "copy1");
+	assert_int_equal(e[0].dirfd, SC_AT_FDCWD);
+	assert_string_equal(e[0].path2, "copy1");
+	assert_int_equal(e[0].dirfd2, 3);
+	assert_null(e[0].fdpath);
+	assert_null(e[0].fdpath2);
+	assert_int_equal(e[1].dirfd, 4);
+	assert_int_equal(e[1].dirfd2, SC_AT_FDCWD);
+	assert_int_equal(e[1].ret, -ENOENT);
+	assert_int_equal(e[2].call, SC_LINK);
+	assert_int_equal(e[2].dirfd, 4);
+	assert_string_equal(e[2].path2, "hl");
+	assert_int_equal(e[2].dirfd2, 3);
+	assert_int_equal(e[3].dirfd, 4);
+	assert_string_equal(e[3].fdpath, "/data/tx/d2");
+	assert_int_equal(e[3].dirfd2, SC_AT_FDCWD);
+	assert_string_equal(e[3].fdpath2, "/data/tx");
+	assert_string_equal(e[3].path2, "zz");
+	/* -y on one dirfd only */
+	assert_int_equal(e[4].dirfd, SC_AT_FDCWD);
+	assert_null(e[4].fdpath);
+	assert_int_equal(e[4].dirfd2, 4);
+	assert_string_equal(e[4].fdpath2, "/data/tx/d2");
+	assert_string_equal(e[5].fdpath, "/w");
+	assert_int_equal(e[5].dirfd2, 7);
+	assert_null(e[5].fdpath2);
+}
+
 static void test_metadata_calls(void **state)
 {
 	struct fx *f = *state;
@@ -846,8 +891,15 @@ static void test_metadata_calls(void **state)
 	assert_int_equal(e[5].call, SC_UNLINK);
 	assert_int_equal(e[5].ret, -ENOENT);
 	assert_int_equal(e[6].call, SC_RENAME);
-	assert_string_equal(e[6].path2, "/dir/y");
+	/* the new name stays as traced, with its own dirfd (the builder
+	 * resolves it) */
+	assert_string_equal(e[6].path2, "y");
+	assert_int_equal(e[6].dirfd, SC_AT_FDCWD);
+	assert_int_equal(e[6].dirfd2, 5);
+	assert_string_equal(e[6].fdpath2, "/dir");
 	assert_string_equal(e[7].path2, "/q");
+	assert_int_equal(e[7].dirfd2, SC_AT_FDCWD);
+	assert_null(e[7].fdpath2);
 	assert_int_equal(e[8].call, SC_MKDIR);
 	assert_int_equal(e[8].mode, 0755);
 	assert_int_equal(e[9].mode, 0700);
@@ -1528,6 +1580,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_clone_adoption, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clone_adoption_after_many, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_dirfds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit_numeric_opcode, setup, teardown),

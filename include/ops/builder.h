@@ -32,7 +32,7 @@ enum sc_call {
 	SC_DUP,        /* fd -> ret (dup, fcntl F_DUPFD[_CLOEXEC])           */
 	SC_DUP2,       /* fd -> fd2 (dup2/dup3); ret = fd2 or -errno         */
 	SC_UNLINK,     /* path (dirfd)                                       */
-	SC_RENAME,     /* path -> path2                                      */
+	SC_RENAME,     /* path (dirfd) -> path2 (dirfd2)                     */
 	SC_MKDIR,      /* path, mode                                         */
 	SC_RMDIR,      /* path                                               */
 	SC_STAT,       /* path, or fd when path == NULL                      */
@@ -45,7 +45,7 @@ enum sc_call {
 	SC_BARRIER,    /* MPI barrier                                        */
 	SC_CLOSE_RANGE,/* fds fd..fd2 closed (close_range); flags CLOSE_RANGE_* */
 	SC_CHDIR,      /* cwd := path (chdir), or fd's path (fchdir)         */
-	SC_LINK,       /* hard link: path -> path2                           */
+	SC_LINK,       /* hard link: path (dirfd) -> path2 (dirfd2)          */
 	SC_SETFL,      /* fcntl(F_SETFL): fd, flags = the new status flags   */
 	SC_TRUNCATE,   /* truncate(path, len): an ftruncate op by path       */
 	SC_SYMLINK,    /* symbolic link: path (dirfd) = the link, path2 = its
@@ -69,6 +69,10 @@ struct sc_event {
 	const char *path2;
 	const char *fdpath;     /* path decoration of fd (strace -y); for
 	                         * SC_OPEN and *at calls: of dirfd      */
+	int64_t dirfd2;         /* the directory of path2 (renameat's,
+	                         * linkat's newdirfd); SC_AT_FDCWD when
+	                         * absent                               */
+	const char *fdpath2;    /* path decoration of dirfd2 (strace -y) */
 	int64_t flags;          /* open flags (x86_64 values), clone flags;
 	                         * SC_WRITE: O_APPEND when the call itself
 	                         * appends (pwritev2 RWF_APPEND)         */
@@ -93,7 +97,7 @@ struct sc_event {
 static inline void sc_event_init(struct sc_event *ev)
 {
 	*ev = (struct sc_event){ .fd = -1, .fd2 = -1, .dirfd = SC_AT_FDCWD,
-				 .offset = SC_NOOFF, .iovcnt = 1 };
+				 .dirfd2 = SC_AT_FDCWD, .offset = SC_NOOFF, .iovcnt = 1 };
 }
 
 /* Counters the builder keeps; reported by convert and stat. */

@@ -893,10 +893,12 @@ static int intern_full(struct builder *b, const char *full, uint32_t flags, uint
 	return opsw_path(b->w, full, flags, id);
 }
 
+/* path resolved against dirfd (dirpath: its -y decoration). */
 static int intern(struct builder *b, struct proc *p, const struct sc_event *ev,
-		  const char *path, int64_t dirfd, uint32_t *id, char **copy)
+		  const char *path, int64_t dirfd, const char *dirpath, uint32_t *id,
+		  char **copy)
 {
-	const char *full = resolve(b, p, path, dirfd, ev->fdpath);
+	const char *full = resolve(b, p, path, dirfd, dirpath);
 	if (!full)
 		return -ENOMEM;
 	return intern_full(b, full, path == ev->path ? ev->path_flags : 0, id, copy);
@@ -1323,7 +1325,7 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 		return -ENOMEM;
 	int sp = is_special(r);
 	if (!sp && op_has_path2(k) && ev->path2) {
-		r = resolve(b, p, ev->path2, ev->dirfd, ev->fdpath);
+		r = resolve(b, p, ev->path2, ev->dirfd2, ev->fdpath2);
 		if (!r)
 			return -ENOMEM;
 		sp = is_special(r);
@@ -1333,7 +1335,7 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 		return 0;
 	}
 	struct op op = op_new(k);
-	int rc = intern(b, p, ev, ev->path, ev->dirfd, &op.file, NULL);
+	int rc = intern(b, p, ev, ev->path, ev->dirfd, ev->fdpath, &op.file, NULL);
 	if (rc)
 		return rc;
 	op.result = ev->ret;
@@ -1352,10 +1354,11 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 	if (op_has_path2(k)) {
 		if (!ev->path2)
 			return 0;
-		/* the second path is resolved against the same directory only
-		 * when it is relative and no other dirfd is known */
+		/* the second path against its own directory (renameat's and
+		 * linkat's newdirfd, the working directory for rename and
+		 * link); an unknown one keeps it relative, as for the first */
 		char *newpath = NULL;
-		rc = intern(b, p, ev, ev->path2, ev->dirfd, &op.aux,
+		rc = intern(b, p, ev, ev->path2, ev->dirfd2, ev->fdpath2, &op.aux,
 			    k == OP_RENAME && ev->ret == 0 ? &newpath : NULL);
 		if (rc)
 			return rc;
@@ -1525,11 +1528,15 @@ static int learn_cwd(struct proc *p, const struct sc_event *ev)
 	default:
 		return 0;
 	}
-	if (!ev->path || ev->dirfd != SC_AT_FDCWD || !ev->fdpath || ev->fdpath[0] != '/')
+	/* renameat(3</d>, "a", AT_FDCWD</w>, "b"): the new name's AT_FDCWD */
+	const char *w = ev->dirfd == SC_AT_FDCWD ? ev->fdpath : NULL;
+	if (!w && ev->call == SC_RENAME && ev->path2 && ev->dirfd2 == SC_AT_FDCWD)
+		w = ev->fdpath2;
+	if (!ev->path || !w || w[0] != '/')
 		return 0;
-	if (p->cwd && !strcmp(p->cwd, ev->fdpath))
+	if (p->cwd && !strcmp(p->cwd, w))
 		return 0;
-	char *n = strdup(ev->fdpath);
+	char *n = strdup(w);
 	if (!n)
 		return -ENOMEM;
 	free(p->cwd);

@@ -45,7 +45,7 @@ enum shape {
 	SH_FALLOCATE,  /* symbolic mode                                          */
 	SH_FCNTL,      /* only F_DUPFD[_CLOEXEC] is a dup                        */
 	SH_UNLINKAT,   /* AT_REMOVEDIR makes it rmdir                            */
-	SH_RENAMEAT,   /* a relative new name under a decorated dirfd            */
+	SH_RENAMEAT,   /* the new name's own dirfd (newdirfd)                    */
 	SH_FSTATAT,    /* "" path (AT_EMPTY_PATH) is an fstat of dirfd           */
 	SH_MMAP,       /* only a mapping of a file counts                        */
 	SH_CLONE,      /* clone flags from the text; fork/vfork fixed            */
@@ -1839,26 +1839,13 @@ static int sh_unlinkat(struct dec *d)
 	return DEC_EMIT;
 }
 
-/* renameat(olddirfd, old, newdirfd, new): a relative new name under a
- * decorated newdirfd is resolved here (the builder knows one dirfd). */
+/* renameat(olddirfd, old, newdirfd, new[, flags]), linkat(...): the new
+ * name's own directory, newdirfd (and its -y decoration), for the builder
+ * to resolve the new name against, as it does the old one against
+ * olddirfd. */
 static int sh_renameat(struct dec *d)
 {
-	struct sc_event *ev = &d->ev;
-	struct strace_parser *p = d->p;
-	int64_t d2;
-	const char *deco = NULL;
-	if (fd_at(d, 2, &d2, &deco))
-		return DEC_BAD;
-	if (ev->path2 && ev->path2[0] != '/' && deco && deco[0] == '/') {
-		size_t l1 = strlen(deco), l2 = strlen(ev->path2);
-		char *j = p->scratch + p->sused;
-		memcpy(j, deco, l1);
-		j[l1] = '/';
-		memcpy(j + l1 + 1, ev->path2, l2 + 1);
-		p->sused += l1 + l2 + 2;
-		ev->path2 = j;
-	}
-	return DEC_EMIT;
+	return fd_at(d, 2, &d->ev.dirfd2, &d->ev.fdpath2) ? DEC_BAD : DEC_EMIT;
 }
 
 static int sh_fstatat(struct dec *d)
