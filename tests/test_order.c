@@ -87,6 +87,63 @@ static void test_raw(void **state)
 	opstream_close(&s);
 }
 
+/* fallocate by mode: three processes one after the other on one file
+ * (util-linux fallocate -z, -z -n, -c): the collapse moves the data and
+ * the size, so it waits for the others' last ops, and every later op of
+ * another rank waits for it; a size-extending fallocate is data readers
+ * wait for, as a write; a KEEP_SIZE preallocation is not; a hole punched
+ * waits for the allocation of its range by another rank. */
+static void test_fallocate_modes(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "falloc",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/w/z.bin\", O_RDWR|O_CREAT, 0644) = 3\n"
+		"1 10:00:00.000002 fallocate(3, FALLOC_FL_ZERO_RANGE, 500000, 2000000) = 0\n"
+		"1 10:00:00.000003 close(3) = 0\n"
+		"2 10:00:00.000004 openat(AT_FDCWD, \"/w/z.bin\", O_RDWR) = 3\n"
+		"2 10:00:00.000005 fallocate(3, FALLOC_FL_KEEP_SIZE|FALLOC_FL_ZERO_RANGE, 4000000, 1000000) = 0\n"
+		"2 10:00:00.000006 close(3) = 0\n"
+		"3 10:00:00.000007 openat(AT_FDCWD, \"/w/z.bin\", O_RDWR) = 3\n"
+		"3 10:00:00.000008 fallocate(3, FALLOC_FL_COLLAPSE_RANGE, 0, 4096) = 0\n"
+		"3 10:00:00.000009 close(3) = 0\n"
+		"4 10:00:00.000010 openat(AT_FDCWD, \"/w/z.bin\", O_RDONLY) = 3\n"
+		"4 10:00:00.000011 fstat(3, {st_mode=S_IFREG|0644, st_size=2495904, ...}) = 0\n"
+		"4 10:00:00.000012 close(3) = 0\n"
+		"5 10:00:00.000013 openat(AT_FDCWD, \"/w/p.bin\", O_RDWR|O_CREAT|O_EXCL, 0644) = 3\n"
+		"5 10:00:00.000014 fallocate(3, 0, 0, 8192) = 0\n"
+		"5 10:00:00.000015 fallocate(3, FALLOC_FL_KEEP_SIZE, 8192, 8192) = 0\n"
+		"5 10:00:00.000016 close(3) = 0\n"
+		"6 10:00:00.000017 openat(AT_FDCWD, \"/w/p.bin\", O_RDONLY) = 3\n"
+		"6 10:00:00.000018 pread64(3, \"\"..., 100, 4096) = 100\n"
+		"6 10:00:00.000019 pread64(3, \"\"..., 100, 8192) = 0\n"
+		"6 10:00:00.000020 close(3) = 0\n"
+		"7 10:00:00.000021 openat(AT_FDCWD, \"/w/p.bin\", O_RDWR) = 3\n"
+		"7 10:00:00.000022 fallocate(3, FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE, 0, 4096) = 0\n"
+		"7 10:00:00.000023 close(3) = 0\n");
+	build(&o, &s);
+	assert_int_equal(o.nranks, 7);
+	/* the collapse (rank 2, op 1) after ranks 0 and 1 closed the file */
+	assert_int_equal(need_upto(&o, 2, 1, 0), 3);
+	assert_int_equal(need_upto(&o, 2, 1, 1), 3);
+	/* rank 3 opens it after the collapse */
+	assert_true(need_upto(&o, 3, 0, 2) >= 2);
+	/* the plain fallocate that extends p.bin is the data rank 5 reads
+	 * (op 1 of rank 4: need 2); the KEEP_SIZE one is nothing to wait for */
+	assert_int_equal(need_upto(&o, 5, 1, 4), 2);
+	assert_true(need_upto(&o, 5, 2, 4) <= 2);
+	/* rank 1's zero range of [4000000, 5000000) needs nothing of rank 0's
+	 * [500000, 2500000); rank 0's close is not needed by rank 1's open */
+	assert_true(need_upto(&o, 1, 1, 0) <= 1);      /* (the create: op 0) */
+	/* a hole punched in what rank 4 allocated: after the allocation */
+	assert_int_equal(need_upto(&o, 6, 1, 4), 2);
+	uint32_t z = strace_text_path(&s, "/w/z.bin");
+	assert_true(o.paths[z].bits & PS_WRITTEN);
+	order_release(&o);
+	opstream_close(&s);
+}
+
 /* Two ranks on disjoint ranges of one pre-existing file: no edge between
  * their data ops. */
 static void test_disjoint(void **state)
@@ -722,6 +779,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_raw),
+		cmocka_unit_test(test_fallocate_modes),
 		cmocka_unit_test(test_disjoint),
 		cmocka_unit_test(test_excl),
 		cmocka_unit_test(test_stat_size),

@@ -105,6 +105,55 @@ static void test_op_req(void **state)
 	assert_int_equal(r.rw_flags, RWF_SYNC | RWF_DSYNC);
 }
 
+/* A short read on a descriptor the trace had O_DIRECT on asks what the
+ * traced call asked (the kernel stops at the same end of file); the bytes
+ * it must get are still the traced ones.  Without O_DIRECT, and for
+ * writes, the bytes the trace moved. */
+static void test_direct_short_read_len(void **state)
+{
+	(void)state;
+	char buf[16];
+	struct io_req r;
+	/* dd iflag=direct bs=1M, the last block of a 10000000-byte file */
+	struct op rd = { .kind = OP_READ, .offset = 9437184, .len = 1048576, .result = 562816,
+			 .oflags = O_DIRECT };
+	/* and its read at the end of the file */
+	struct op eof = { .kind = OP_READ, .offset = 10000000, .len = 1048576, .result = 0,
+			  .oflags = O_DIRECT };
+	struct op wr = { .kind = OP_WRITE, .offset = 0, .len = 1048576, .result = 4096,
+			 .oflags = O_DIRECT };
+	struct op fail = { .kind = OP_READ, .offset = 0, .len = 4096, .result = -EINVAL,
+			   .oflags = O_DIRECT };
+
+	assert_int_equal(runner_op_len(&rd), 1048576);
+	assert_int_equal(runner_op_want(&rd), 562816);
+	assert_int_equal(runner_op_len(&eof), 1048576);
+	assert_int_equal(runner_op_want(&eof), 0);
+	assert_int_equal(runner_op_req(&rd, 5, buf, 0, &r), 0);
+	assert_int_equal(r.len, 1048576);
+	assert_int_equal(r.offset, 9437184);
+	/* --direct on top: aligned already, nothing added */
+	assert_int_equal(runner_op_req(&rd, 5, buf, 4096, &r), 0);
+	assert_int_equal(r.len, 1048576);
+	/* a short write is replayed with what the trace wrote */
+	assert_int_equal(runner_op_len(&wr), 4096);
+	assert_int_equal(runner_op_want(&wr), 4096);
+	assert_int_equal(runner_op_len(&fail), 4096);
+	/* the same short read without O_DIRECT: the bytes the trace got */
+	rd.oflags = 0;
+	assert_int_equal(runner_op_len(&rd), 562816);
+	assert_int_equal(runner_op_want(&rd), 562816);
+	/* the buffer is sized for the request */
+	rd.oflags = O_DIRECT;
+	struct runner_opts o = { 0 };
+	assert_true(runner_buf_len(&rd, 1, &o, NULL) >= 1048576);
+	uint32_t nh;
+	uint64_t ml;
+	rd.handle = 0;
+	runner_scan_rank(&rd, 1, &nh, &ml);
+	assert_int_equal(ml, 1048576);
+}
+
 static void test_rclass(void **state)
 {
 	(void)state;
@@ -908,6 +957,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scan_rank),
 		cmocka_unit_test(test_op_req),
+		cmocka_unit_test(test_direct_short_read_len),
 		cmocka_unit_test(test_rclass),
 		cmocka_unit_test(test_repeat_stats),
 		cmocka_unit_test(test_replay_continue),

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ops/ops.h"
 #include "trace/strace.h"
 #include "trace/trace.h"
 
@@ -1417,6 +1418,64 @@ static void test_errno_and_flags(void **state)
 	assert_int_equal(strace_oflags("O_BOGUS", 7, &fl), -EINVAL);
 }
 
+/* every fallocate mode name strace prints, to its bit (linux/falloc.h),
+ * alone and combined; numbers kept; an unknown name refused with the line */
+static void test_falloc_modes(void **state)
+{
+	struct fx *f = *state;
+	static const struct { const char *name; int64_t bit; } m[] = {
+		{ "FALLOC_FL_KEEP_SIZE", 0x01 }, { "FALLOC_FL_PUNCH_HOLE", 0x02 },
+		{ "FALLOC_FL_NO_HIDE_STALE", 0x04 }, { "FALLOC_FL_COLLAPSE_RANGE", 0x08 },
+		{ "FALLOC_FL_ZERO_RANGE", 0x10 }, { "FALLOC_FL_INSERT_RANGE", 0x20 },
+		{ "FALLOC_FL_UNSHARE_RANGE", 0x40 }, { "FALLOC_FL_WRITE_ZEROES", 0x80 },
+	};
+	int64_t v;
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		assert_int_equal(strace_falloc_mode(m[i].name, strlen(m[i].name), &v), 0);
+		assert_int_equal(v, m[i].bit);
+		/* the name the op stream's printer gives the bit is the same */
+		char b[64];
+		assert_string_equal(op_falloc_mode_str((uint32_t)m[i].bit, b, sizeof(b)), m[i].name);
+	}
+	assert_int_equal(strace_falloc_mode("0", 1, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(strace_falloc_mode("FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE", 40, &v), 0);
+	assert_int_equal(v, 3);
+	assert_int_equal(strace_falloc_mode("FALLOC_FL_KEEP_SIZE|FALLOC_FL_ZERO_RANGE", 40, &v), 0);
+	assert_int_equal(v, 0x11);
+	/* a bit strace has no name for: printed as a number, kept */
+	assert_int_equal(strace_falloc_mode("FALLOC_FL_KEEP_SIZE|0x100", 25, &v), 0);
+	assert_int_equal(v, 0x101);
+	/* -X raw / -X verbose */
+	assert_int_equal(strace_falloc_mode("0x3 /* FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE */", 50, &v),
+			 0);
+	assert_int_equal(v, 3);
+	assert_int_equal(strace_falloc_mode("FALLOC_FL_BOGUS", 15, &v), -EINVAL);
+	char b[256];
+	assert_string_equal(op_falloc_mode_str(0x109, b, sizeof(b)),
+			    "FALLOC_FL_KEEP_SIZE|FALLOC_FL_COLLAPSE_RANGE|0x100");
+	assert_string_equal(op_falloc_mode_str(0, b, sizeof(b)), "0");
+
+	FEED_OK(f, "1 fallocate(3</w/z.bin>, FALLOC_FL_ZERO_RANGE, 500000, 2000000) = 0");
+	FEED_OK(f, "1 fallocate(3</w/z.bin>, FALLOC_FL_KEEP_SIZE|FALLOC_FL_ZERO_RANGE, 4000000, 1000000) = 0");
+	FEED_OK(f, "1 fallocate(3</w/z.bin>, FALLOC_FL_COLLAPSE_RANGE, 0, 4096) = 0");
+	FEED_OK(f, "1 fallocate(3</w/z.bin>, FALLOC_FL_INSERT_RANGE, 4096, 8192) = 0");
+	FEED_OK(f, "1 fallocate(3</w/z.bin>, FALLOC_FL_UNSHARE_RANGE, 0, 8192) = -1 EOPNOTSUPP (Operation not supported)");
+	FEED_OK(f, "1 fallocate(3</w/z.bin>, FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE|FALLOC_FL_NO_HIDE_STALE, 0, 1) = -1 EOPNOTSUPP (Operation not supported)");
+	assert_int_equal(f->cap.n, 6);
+	assert_int_equal(f->cap.ev[0].mode, 0x10);
+	assert_int_equal(f->cap.ev[0].offset, 500000);
+	assert_int_equal(f->cap.ev[0].len, 2000000);
+	assert_int_equal(f->cap.ev[1].mode, 0x11);
+	assert_int_equal(f->cap.ev[2].mode, 0x08);
+	assert_int_equal(f->cap.ev[3].mode, 0x20);
+	assert_int_equal(f->cap.ev[4].mode, 0x40);
+	assert_int_equal(f->cap.ev[5].mode, 0x07);
+	/* a mode name it does not know: the line is refused, file:line */
+	assert_int_equal(feed(f, "1 fallocate(3</w/z.bin>, FALLOC_FL_FUTURE, 0, 1) = 0"), -EINVAL);
+	assert_non_null(strstr(f->e.msg, "fallocate mode"));
+}
+
 static char *slurp(const char *name, size_t *len)
 {
 	char path[512];
@@ -1582,6 +1641,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_dirfds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_falloc_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit_numeric_opcode, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stat_size_numeric_mode, setup, teardown),

@@ -10,6 +10,7 @@
 #define REPLAY_OPS_H
 
 #include <stdint.h>
+#include <stddef.h>
 
 enum op_kind {
 	OP_NONE = 0,
@@ -94,6 +95,32 @@ static inline int op_has_path2(unsigned k) { return k == OP_RENAME || k == OP_LI
 static inline int op_aux_is_path(unsigned k) { return op_has_path2(k) || k == OP_SYMLINK; }
 static inline int op_is_read(unsigned k) { return k == OP_READ || k == OP_AREAD; }
 static inline int op_is_write(unsigned k) { return k == OP_WRITE || k == OP_AWRITE; }
+
+/* fallocate(2) mode bits (linux/falloc.h), the op's aux for OP_FALLOCATE:
+ * the traced mode, replayed as is (bits no name is known for included). */
+#define OP_FALLOC_KEEP_SIZE      0x01u
+#define OP_FALLOC_PUNCH_HOLE     0x02u
+#define OP_FALLOC_NO_HIDE_STALE  0x04u
+#define OP_FALLOC_COLLAPSE_RANGE 0x08u
+#define OP_FALLOC_ZERO_RANGE     0x10u
+#define OP_FALLOC_INSERT_RANGE   0x20u
+#define OP_FALLOC_UNSHARE_RANGE  0x40u
+#define OP_FALLOC_WRITE_ZEROES   0x80u
+/* The mode as strace prints it: "0", or names joined by '|', bits without
+ * a name as one hex number last ("FALLOC_FL_KEEP_SIZE|0x100").  buf. */
+const char *op_falloc_mode_str(uint32_t mode, char *buf, size_t n);
+/* Does a successful fallocate of this mode change the file's size, or
+ * move its data (COLLAPSE_RANGE, INSERT_RANGE)?  Plain and ZERO_RANGE
+ * without KEEP_SIZE may extend it; every other mode leaves the size. */
+static inline int op_falloc_shifts(uint32_t mode)
+{
+	return (mode & (OP_FALLOC_COLLAPSE_RANGE | OP_FALLOC_INSERT_RANGE)) != 0;
+}
+static inline int op_falloc_may_extend(uint32_t mode)
+{
+	return !(mode & (OP_FALLOC_KEEP_SIZE | OP_FALLOC_PUNCH_HOLE | OP_FALLOC_COLLAPSE_RANGE |
+			 OP_FALLOC_INSERT_RANGE | OP_FALLOC_UNSHARE_RANGE));
+}
 
 /* Linux O_TMPFILE (__O_TMPFILE | O_DIRECTORY), in oflags' x86_64 values:
  * the open names a directory and makes an unnamed file in it; the op's

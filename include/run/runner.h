@@ -158,9 +158,18 @@ uint64_t runner_buf_len(const struct op *ops, uint64_t n, const struct runner_op
  * pieces, and the total over the processes. */
 void runner_print_buffers(const struct plan *p, const struct opstream *s,
 			  const struct runner_opts *o, FILE *f);
-/* Bytes the replay transfers for a data op: the traced result when it is a
- * short transfer, else the requested length. */
+/* Bytes the replay asks for in a data op: the traced result when it is a
+ * short transfer, else the requested length; but a short read on a
+ * descriptor the trace had O_DIRECT on (op->oflags & O_DIRECT) asks what
+ * the traced call asked (a request O_DIRECT accepted, where the bytes it
+ * got, up to the end of the file, need not be aligned), so that the
+ * kernel stops at the same end of file. */
 uint64_t runner_op_len(const struct op *op);
+/* Bytes the trace shows the op moved, what the replay must move for the
+ * op not to be a mismatch: the traced result when short, else the
+ * requested length.  (A replayed O_DIRECT read that gets more, the file
+ * being longer on the target, counts these.) */
+uint64_t runner_op_want(const struct op *op);
 /* Fill an engine request for a data or sync op on fd.  With align > 1
  * (direct I/O) offset and length are widened to multiples of align; returns
  * the extra bytes that added (0 when already aligned). */

@@ -38,6 +38,10 @@ struct fio_export_stats {
 	 * target's root itself) and O_PATH opens, and the calls on the
 	 * descriptors they return (reads, syncs, closes, ...) */
 	uint64_t unfit_ops;
+	/* fallocate calls of the exported files, left out: fio's iolog has
+	 * no such action (the holes, preallocations and size changes they
+	 * made are not in the logs) */
+	uint64_t fallocate_ops;
 };
 
 /*

@@ -60,5 +60,9 @@ int strace_errno(const char *name, size_t len);
 /* Symbolic or numeric open flags ("O_WRONLY|O_CREAT|0x8000") -> x86_64 value;
  * -EINVAL when a part is not understood. */
 int strace_oflags(const char *s, size_t len, int64_t *flags);
+/* fallocate's mode as strace prints it ("FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE",
+ * "0", a number, names and a number of unnamed bits): its bits, or -EINVAL
+ * for a name it does not know */
+int strace_falloc_mode(const char *s, size_t len, int64_t *mode);
 
 #endif

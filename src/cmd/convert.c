@@ -116,6 +116,10 @@ static void iolog_summary(const struct fio_export_stats *st, const struct filter
 	if (st->ranks_no_io)
 		printf(", %" PRIu32 " rank%s with no read or write (no iolog: fio refuses one)",
 		       st->ranks_no_io, st->ranks_no_io == 1 ? "" : "s");
+	if (st->fallocate_ops)
+		printf(", %" PRIu64 " fallocate%s (an iolog has none: the holes, preallocation and"
+		       " size changes they made are not replayed by fio)",
+		       st->fallocate_ops, st->fallocate_ops == 1 ? "" : "s");
 }
 
 static void summary(const struct loaded_trace *lt, const char *out,

@@ -9,6 +9,7 @@
  * that a path with spaces does not shift the other columns.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,12 @@ static void extra(char *buf, size_t len, const struct op *op)
 		ADD("id=%" PRIu32, op->aux);
 	} else if (k == OP_BARRIER) {
 		ADD("seq=%" PRIu32, op->aux);
+	} else if (k == OP_FALLOCATE) {
+		char mb[256];
+		ADD("mode=%s", op_falloc_mode_str(op->aux, mb, sizeof(mb)));
 	}
+	if (op_is_data(k) && (op->oflags & O_DIRECT))
+		ADD("direct");
 	if ((k == OP_READ || k == OP_WRITE || k == OP_AREAD || k == OP_AWRITE) && op->iovcnt != 1)
 		ADD("iov=%u", (unsigned)op->iovcnt);
 	if (op->flags & OPF_IMPLICIT_OPEN)
@@ -129,7 +135,7 @@ static int dump_rank(const struct opstream *s, uint32_t r)
 {
 	uint64_t n;
 	const struct op *ops = opstream_rank_ops(s, r, &n);
-	char hb[16], ob[24], lb[24], xb[160];
+	char hb[16], ob[24], lb[24], xb[384];
 
 	for (uint64_t i = 0; i < n; i++) {
 		const struct op *op = &ops[i];

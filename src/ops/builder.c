@@ -1130,6 +1130,7 @@ static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 	op.len = len;
 	op.iovcnt = (uint16_t)(ev->iovcnt > UINT16_MAX ? UINT16_MAX : ev->iovcnt ? ev->iovcnt : 1);
 	op.result = ev->ret;
+	op.oflags = o->oflags & O_DIRECT;       /* the description's, at this call */
 	int positional = ev->offset >= 0;
 	uint64_t off = positional ? (uint64_t)ev->offset : o->pos;
 	/* O_APPEND, or pwritev2 RWF_APPEND (ev->flags O_APPEND on a write) */
@@ -1273,8 +1274,17 @@ static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev,
 		op.offset = ev->offset > 0 ? (uint64_t)ev->offset : 0;
 		op.len = ev->len;
 		op.aux = (uint32_t)ev->mode;
-		if (ev->ret == 0 && !(ev->mode & 1 /* FALLOC_FL_KEEP_SIZE */))
-			size_at_least(b, o->file, op.offset + op.len);
+		uint64_t *s = ev->ret == 0 ? size_of(b, o->file) : NULL;
+		/* the tracked end moves as the kernel moved it (O_APPEND
+		 * writes land there): COLLAPSE_RANGE takes len bytes out,
+		 * INSERT_RANGE adds len, plain and ZERO_RANGE without
+		 * KEEP_SIZE may extend the file, the other modes keep it */
+		if (s && (op.aux & OP_FALLOC_COLLAPSE_RANGE))
+			*s = *s > op.len ? *s - op.len : 0;
+		else if (s && (op.aux & OP_FALLOC_INSERT_RANGE))
+			*s += op.len;
+		else if (s && op_falloc_may_extend(op.aux) && *s < op.offset + op.len)
+			*s = op.offset + op.len;
 	} else if (k == OP_STAT && (ev->opflags & OPF_STAT_SIZE)) {
 		op.len = ev->len;
 		if (ev->ret == 0)
@@ -1914,7 +1924,7 @@ static inline __attribute__((always_inline)) int data_fast(struct builder *b,
 	op->result = ret;
 	op->file = o->file;
 	op->handle = h;
-	op->oflags = 0;
+	op->oflags = o->oflags & O_DIRECT;
 	op->aux = 0;
 	op->kind = (uint8_t)ev->call;   /* OP_READ or OP_WRITE */
 	op->flags = ev->opflags;
@@ -1983,7 +1993,7 @@ static inline __attribute__((always_inline)) int async_fast(struct builder *b,
 	op->result = ret == SC_RET_UNKNOWN ? 0 : ret;
 	op->file = o->file;
 	op->handle = h;
-	op->oflags = 0;
+	op->oflags = o->oflags & O_DIRECT;
 	op->aux = ae->dense;
 	op->kind = ev->call == SC_AREAD ? OP_AREAD : OP_AWRITE;
 	op->flags = ev->opflags;

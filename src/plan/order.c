@@ -598,6 +598,54 @@ static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const s
 	P->ps[p].bits |= PS_WRITTEN;
 }
 
+/* fallocate, as its mode (op->aux) acts on the file.  COLLAPSE_RANGE and
+ * INSERT_RANGE move the data from the offset on and change the size: like
+ * ftruncate, after every other rank's last op on the file, and every later
+ * op of another rank on it after this one; the kernel refuses them unless
+ * the file goes past the range (collapse) or the offset (insert), so data
+ * up to there that nobody wrote was there.  Plain and ZERO_RANGE without
+ * KEEP_SIZE extend the file as a write of the range would, PUNCH_HOLE and
+ * ZERO_RANGE change its bytes in the range: readers of them wait for this
+ * op as for a write.  The rest (KEEP_SIZE preallocation, UNSHARE_RANGE)
+ * changes neither data nor size.  Every mode waits for the other ranks'
+ * earlier writes and fallocates of its range. */
+static void on_fallocate(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const struct op *op)
+{
+	struct pst *st = &P->st[p];
+	uint32_t mode = op->aux;
+	uint64_t off = op->offset, end = off + op->len < off ? UINT64_MAX : off + op->len;
+
+	after_change(P, p, b, i);
+	/* what it allocates, punches or zeroes, after the other ranks' writes
+	 * (and fallocates) of the range: the blocks the file ends with depend
+	 * on their order (a hole punched, then filled, or the reverse) */
+	raw_deps(P, p, b, i, off, op_falloc_shifts(mode) ? UINT64_MAX : end);
+	if (op_falloc_shifts(mode)) {
+		uint64_t need = mode & OP_FALLOC_COLLAPSE_RANGE ? end : off;
+		after_users(P, p, b, i);
+		if (need < UINT64_MAX && need + 1 > st->size)
+			data_before(P, p, need + 1, false);
+		if (mode & OP_FALLOC_COLLAPSE_RANGE)
+			st->size = st->size > op->len ? st->size - op->len : 0;
+		else
+			st->size = st->size + op->len < st->size ? UINT64_MAX : st->size + op->len;
+		if (seg_write(st, b, i + 1, off, UINT64_MAX))
+			P->err = -ENOMEM;
+		changed(P, p, b, i, true);
+	} else if (mode & (OP_FALLOC_PUNCH_HOLE | OP_FALLOC_ZERO_RANGE | OP_FALLOC_WRITE_ZEROES) ||
+		   (op_falloc_may_extend(mode) && end > st->size)) {
+		uint64_t from = mode & (OP_FALLOC_PUNCH_HOLE | OP_FALLOC_ZERO_RANGE |
+					OP_FALLOC_WRITE_ZEROES) || off > st->size ? off : st->size;
+		if (end > from && seg_write(st, b, i + 1, from, end))
+			P->err = -ENOMEM;
+		if (op_falloc_may_extend(mode) && end > st->size)
+			st->size = end;
+	}
+	st->placed = 1;
+	st->written = 1;        /* (a size seen later is not the initial one) */
+	P->ps[p].bits |= PS_WRITTEN;
+}
+
 static void on_stat(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const struct op *op)
 {
 	after_change(P, p, b, i);
@@ -775,14 +823,7 @@ static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, 
 		P->st[p].nsegs = 0;
 		ps->bits |= PS_WRITTEN;
 		break;
-	case OP_FALLOCATE:
-		after_change(P, p, b, i);
-		P->st[p].placed = 1;
-		P->st[p].written = 1;   /* (a size seen later is not the initial one) */
-		if (op->offset + op->len > P->st[p].size)
-			P->st[p].size = op->offset + op->len;
-		ps->bits |= PS_WRITTEN;
-		break;
+	case OP_FALLOCATE: on_fallocate(P, p, b, i, op); break;
 	case OP_MKDIR:
 		ps->bits |= PS_DIR;
 		after_change(P, p, b, i);

@@ -289,10 +289,15 @@ static json_t *mismatch_json(const struct worker_result *w)
 		const struct mm_example *m = &w->mm_ex[i];
 		json_t *e = json_pack("{s:I,s:I,s:s}", "op", (json_int_t)m->op, "line",
 				      (json_int_t)m->line, "kind", op_kind_name((enum op_kind)m->kind));
+		if (m->kind == OP_FALLOCATE) {
+			char mb[200];
+			json_object_set_new(e, "mode", json_string(op_falloc_mode_str((uint32_t)m->want,
+										      mb, sizeof(mb))));
+		}
 		if (m->err)
 			json_object_set_new(e, "errno", json_string(report_errno_name(m->err, name,
 										      sizeof(name))));
-		else {
+		else if (m->kind != OP_FALLOCATE) {
 			json_object_set_new(e, "bytes", json_integer(m->got));
 			json_object_set_new(e, "traced_bytes", json_integer(m->want));
 		}
@@ -753,7 +758,7 @@ static void print_class(FILE *f, const struct report_agg *a, int c)
 }
 
 /* Results unlike the trace's, and the first ones as file:line. */
-static void print_mismatches(FILE *f, const struct report_agg *a)
+static void print_mismatches(FILE *f, const struct report_agg *a, const char *fstype)
 {
 	uint64_t n = 0;
 	char name[32];
@@ -778,7 +783,19 @@ static void print_mismatches(FILE *f, const struct report_agg *a)
 		else
 			fprintf(f, "             %s, line %u: %s ", a->mm_rank[i], m->line,
 				op_kind_name((enum op_kind)m->kind));
-		if (m->err)
+		if (m->err == EOPNOTSUPP && m->kind == OP_FALLOCATE) {
+			char mb[200];
+			/* (the example's want is the fallocate's mode) */
+			fprintf(f, "failed with %s: the target's file system (%s) does not support "
+				"mode %s\n", report_errno_name(m->err, name, sizeof(name)),
+				fstype && fstype[0] ? fstype : "?",
+				op_falloc_mode_str((uint32_t)m->want, mb, sizeof(mb)));
+		} else if (m->err && m->kind == OP_FALLOCATE) {
+			char mb[200];
+			fprintf(f, "failed with %s (mode %s)\n",
+				report_errno_name(m->err, name, sizeof(name)),
+				op_falloc_mode_str((uint32_t)m->want, mb, sizeof(mb)));
+		} else if (m->err)
 			fprintf(f, "failed with %s\n", report_errno_name(m->err, name, sizeof(name)));
 		else
 			fprintf(f, "moved %lld bytes, the trace %lld\n", (long long)m->got,
@@ -787,7 +804,7 @@ static void print_mismatches(FILE *f, const struct report_agg *a)
 }
 
 /* What was not issued, rounded for O_DIRECT, or failed. */
-static void print_notes(FILE *f, const struct report_agg *a)
+static void print_notes(FILE *f, const struct report_agg *a, const char *fstype)
 {
 	char b1[32], b2[32];
 
@@ -819,7 +836,7 @@ static void print_notes(FILE *f, const struct report_agg *a)
 			fprintf(f, "errors:      %s: %llu\n", report_errno_name(k, name, sizeof(name)),
 				(unsigned long long)a->errno_counts[k]);
 	}
-	print_mismatches(f, a);
+	print_mismatches(f, a, fstype);
 }
 
 static void print_all(FILE *f, const struct report_info *ri, const struct report_agg *a)
@@ -845,7 +862,7 @@ static void print_all(FILE *f, const struct report_info *ri, const struct report
 			print_class(f, a, c);
 	if (ri->clock && !strcmp(ri->clock, "none"))
 		fprintf(f, "latency:     not measured (--clock none)\n");
-	print_notes(f, a);
+	print_notes(f, a, ri->ti ? ri->ti->fstype : NULL);
 }
 
 /* Built in memory and handed to f at once (a terminal's line buffering

@@ -32,6 +32,7 @@
 #include <sys/resource.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -174,12 +175,27 @@ void runner_print_buffers(const struct plan *p, const struct opstream *s,
 		fmt_bytes(b1, sizeof(b1), (double)total));
 }
 
-uint64_t runner_op_len(const struct op *op)
+uint64_t runner_op_want(const struct op *op)
 {
 	if ((op->kind == OP_READ || op->kind == OP_WRITE) && op->result >= 0 &&
 	    (uint64_t)op->result < op->len)
 		return (uint64_t)op->result;
 	return op->len;
+}
+
+uint64_t runner_op_len(const struct op *op)
+{
+	if (op->kind == OP_READ && (op->oflags & O_DIRECT))
+		return op->len;
+	return runner_op_want(op);
+}
+
+/* The bytes a replayed transfer counts: the kernel's answer, or the
+ * traced bytes when an O_DIRECT read asked more than the trace got and
+ * got more (the file is longer on the target). */
+static inline int64_t clip_want(int64_t res, uint64_t want)
+{
+	return res > (int64_t)want ? (int64_t)want : res;
 }
 
 uint64_t runner_op_req(const struct op *op, int fd, void *buf, uint32_t align, struct io_req *req)
@@ -467,12 +483,50 @@ static bool mismatch_stops(const struct wstate *ws, const struct op *op)
  * by op kind (and errno), the first few kept as examples; the run stops
  * when the policy says so (the worker's error names the op and its line).
  */
+/* What a failure err of op means, for its message: strerror, and why
+ * where the target (not the trace) is the cause: an O_DIRECT request
+ * whose alignment the target's file system does not accept, a fallocate
+ * mode it does not support. */
+static void err_what(const struct wstate *ws, const struct op *op, int err, char *what,
+		     size_t n)
+{
+	int fd = op->handle < ws->nhandles ? ws->fd[op->handle] : FD_NONE;
+	int fl = fd >= 0 && err == EINVAL && op_is_data(op->kind) ? fcntl(fd, F_GETFL) : -1;
+
+	if (fl >= 0 && (fl & O_DIRECT)) {
+		uint32_t oa = 0, ma = 0;
+		char al[48] = "";
+
+		/* (fallback 1: no alignment made up when the kernel does not say) */
+		if (direct_query_align(fd, 1, &oa, &ma) == 0 && oa > 1)
+			snprintf(al, sizeof(al), " (%u-byte alignment)", oa > ma ? oa : ma);
+		snprintf(what, n, "%s: O_DIRECT request of %llu bytes at offset %llu not aligned as "
+			 "the target's file system requires%s", strerror(err),
+			 (unsigned long long)runner_op_len(op), (unsigned long long)op->offset, al);
+	} else if (err == EINVAL && op->kind == OP_OPEN && (op->oflags & O_DIRECT)) {
+		snprintf(what, n, "%s: the target's file system refuses O_DIRECT, which the trace "
+			 "opened with", strerror(err));
+	} else if (err == EOPNOTSUPP && op->kind == OP_FALLOCATE) {
+		struct statfs sf;
+		const char *fs = NULL;
+		char mb[200];
+
+		if (fd >= 0 && !fstatfs(fd, &sf))
+			fs_magic_shared((unsigned long)sf.f_type, &fs);
+		snprintf(what, n, "%s: the target's file system (%s) does not support fallocate mode %s",
+			 strerror(err), fs ? fs : "of unknown type",
+			 op_falloc_mode_str(op->aux, mb, sizeof(mb)));
+	} else {
+		snprintf(what, n, "%s", strerror(err));
+	}
+}
+
 static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64_t want)
 {
 	struct worker_result *w = ws->w;
 	const struct op *op = &ws->ops[idx];
 	const char *path = "";
-	char what[96];
+	char what[200];
 
 	if (err > 0 && err < RES_MAX_ERRNO)
 		w->errno_counts[err]++;
@@ -480,8 +534,9 @@ static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64
 		w->first_errno = err;
 	w->mismatch[op->kind < MM_KINDS ? op->kind : 0]++;
 	if (w->nmm_ex < MM_EXAMPLES)
-		w->mm_ex[w->nmm_ex++] = (struct mm_example){ (uint32_t)idx, op->line, op->kind,
-							     err, got, want };
+		w->mm_ex[w->nmm_ex++] = (struct mm_example){ (uint32_t)idx, op->line, op->kind, err,
+							     got, op->kind == OP_FALLOCATE ?
+							     (int64_t)op->aux : want };
 	if (!mismatch_stops(ws, op))
 		return 0;
 	if (w->fail_errno)
@@ -493,7 +548,7 @@ static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64
 	else if (op->handle != OP_NOHANDLE && op->handle < ws->nhandles)
 		path = opstream_path(ws->c->s, ws->hfile[op->handle]);
 	if (err)
-		snprintf(what, sizeof(what), "%s", strerror(err));
+		err_what(ws, op, err, what, sizeof(what));
 	else
 		snprintf(what, sizeof(what), "%lld bytes where the trace moved %lld",
 			 (long long)got, (long long)want);
@@ -530,6 +585,7 @@ static int complete_slot(struct wstate *ws, struct slot *sl, uint64_t t_end)
 	if (sl->piece) {
 		sl->req.res = res;      /* issue_pieces() accounts for the op */
 	} else {
+		res = clip_want(res, want);
 		account(ws, sl->cls, sl->traced, res, want, t_end - sl->req.t_start_ns);
 		if (sl->cls == RC_READ || sl->cls == RC_WRITE)
 			ret = data_result(ws, sl->op_idx, res, want);
@@ -636,7 +692,8 @@ static uint64_t slot_prepare(struct wstate *ws, struct slot *sl, uint64_t idx, i
 	sl->req.op_index = (uint32_t)idx;
 	sl->op_idx = idx;
 	sl->cls = (uint8_t)rclass_of(op->kind);
-	sl->traced = (sl->cls == RC_READ || sl->cls == RC_WRITE) ? sl->req.len : 0;
+	sl->traced = sl->cls != RC_READ && sl->cls != RC_WRITE ? 0 :
+		     pc ? sl->req.len : runner_op_want(op);
 	sl->adjusted = 0;
 	sl->piece = pc != NULL;
 	if (align > 1 && (sl->cls == RC_READ || sl->cls == RC_WRITE)) {
@@ -787,7 +844,7 @@ static int issue_rw(struct wstate *ws, uint64_t idx, const struct op *op, int fd
 				   .op_index = (uint32_t)idx,
 				   .slot = (uint32_t)(sl - ws->slots) };
 	sl->op_idx = idx;
-	sl->traced = len;
+	sl->traced = runner_op_want(op);
 	sl->cls = (uint8_t)cls;
 	sl->adjusted = 0;
 	sl->piece = 0;
@@ -799,14 +856,15 @@ static int issue_rw(struct wstate *ws, uint64_t idx, const struct op *op, int fd
 static int issue_pieces(struct wstate *ws, uint64_t idx, int fd, uint32_t align)
 {
 	const struct op *op = &ws->ops[idx];
-	uint64_t want = runner_op_len(op), done = 0, extra = 0, t0 = op_now(ws);
+	uint64_t len = runner_op_len(op), want = runner_op_want(op);
+	uint64_t done = 0, extra = 0, t0 = op_now(ws);
 	int64_t res = 0;
 	int ret;
 
 	ws->w->split_ops++;
-	while (done < want) {
+	while (done < len) {
 		struct piece pc = { .off = op->offset + done,
-				    .len = want - done < ws->piece ? want - done : ws->piece };
+				    .len = len - done < ws->piece ? len - done : ws->piece };
 
 		ret = issue_req(ws, idx, fd, align, WAIT_DONE, &pc);
 		if (ret)
@@ -825,6 +883,7 @@ static int issue_pieces(struct wstate *ws, uint64_t idx, int fd, uint32_t align)
 		ws->w->rounded_ops++;
 		ws->w->rounded_extra_bytes += extra;
 	}
+	res = clip_want(res, want);
 	account(ws, rclass_of(op->kind), want, res, want, op_now(ws) - t0);
 	return data_result(ws, idx, res, want);
 }
@@ -850,14 +909,15 @@ static int64_t sync_queue_req(struct wstate *ws, const struct op *op, int fd,
 static inline __attribute__((always_inline)) int
 sync_rw_t(struct wstate *ws, uint64_t idx, const struct op *op, int fd, unsigned cls, bool timed)
 {
-	uint64_t want = runner_op_len(op), t0 = 0, t = 0;
+	uint64_t want = runner_op_want(op), t0 = 0, t = 0;
 	int64_t res;
 
 	if (timed)
 		t0 = now_ns();
-	res = engine_sync_rw(&ws->eng, fd, cls == RC_WRITE, ws->buf, want, op->offset);
+	res = engine_sync_rw(&ws->eng, fd, cls == RC_WRITE, ws->buf, runner_op_len(op), op->offset);
 	if (timed)
 		t = now_ns();
+	res = clip_want(res, want);
 	if (idx == ws->cur_idx)
 		ws->t_ret = t;
 	account_t(ws, cls, want, res, want, t - t0, timed);
@@ -886,8 +946,10 @@ static int issue_sync(struct wstate *ws, uint64_t idx, int fd, unsigned cls)
 		ws->w->max_inflight = 1;
 	if (ws->rw_direct && (cls == RC_READ || cls == RC_WRITE) && !(op->flags & OPF_RWF))
 		return sync_rw(ws, idx, op, fd, cls);
-	want = cls == RC_READ || cls == RC_WRITE ? runner_op_len(op) : 0;
+	want = cls == RC_READ || cls == RC_WRITE ? runner_op_want(op) : 0;
 	res = sync_queue_req(ws, op, fd, &t0, &t);
+	if (cls == RC_READ || cls == RC_WRITE)
+		res = clip_want(res, want);
 	if (idx == ws->cur_idx)
 		ws->t_ret = t;
 	account(ws, cls, want, res, want, t - t0);
@@ -1060,7 +1122,7 @@ static int do_resize(struct wstate *ws, uint64_t idx, const struct op *op)
 	if (op->kind == OP_FTRUNCATE)
 		res = ftruncate(fd, (off_t)op->len) < 0 ? -errno : 0;
 	else
-		res = fallocate(fd, 0, (off_t)op->offset, (off_t)op->len) < 0 ? -errno : 0;
+		res = fallocate(fd, (int)op->aux, (off_t)op->offset, (off_t)op->len) < 0 ? -errno : 0;
 	return meta_done(ws, idx, RC_META, res, t0);
 }
 

@@ -21,8 +21,8 @@
  *
  * A file opened through several handles at once is opened once in the log
  * (first open) and closed once (last close): fio tracks files, not fds.
- * Ops fio cannot replay (metadata, ftruncate, barriers, mmap) are left
- * out; async submits become plain reads/writes (fio's iodepth gives the
+ * Ops fio cannot replay (metadata, ftruncate, fallocate, barriers, mmap)
+ * are left out (fallocates counted: fallocate_ops); async submits become plain reads/writes (fio's iodepth gives the
  * overlap).  Zero-length transfers are left out (fio rejects them), and so
  * are calls the trace shows failing (replay run skips them too).  Opens
  * fio cannot do (O_DIRECTORY, O_PATH, the root itself: glibc and Open MPI
@@ -339,6 +339,11 @@ static int export_rank(struct xport *x, uint32_t r)
 		case OP_FDATASYNC:
 			act = "datasync";
 			break;
+		case OP_FALLOCATE:
+			/* no fallocate in an iolog: counted, for the summary */
+			if (file != OP_NOFILE && st->opens[file] && o->result >= 0)
+				x->stats->fallocate_ops++;
+			continue;
 		default:
 			continue;
 		}

@@ -1656,7 +1656,8 @@ struct dec {
 	struct rerr *e;
 };
 
-enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4, DEC_BAD_NEG = 5 };
+enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4, DEC_BAD_NEG = 5,
+       DEC_BAD_FALLOC = 6 };
 
 static struct span arg(const struct dec *d, int k)
 {
@@ -1788,17 +1789,29 @@ static int sh_lseek(struct dec *d)
 	return DEC_EMIT;
 }
 
+/* fallocate's mode: every name strace prints (linux/falloc.h), and bits
+ * it has no name for as numbers ("FALLOC_FL_KEEP_SIZE|0x100"), kept */
+static const struct sym falloc_syms[] = {
+	SYM("FALLOC_FL_KEEP_SIZE", 0x01), SYM("FALLOC_FL_PUNCH_HOLE", 0x02),
+	SYM("FALLOC_FL_NO_HIDE_STALE", 0x04), SYM("FALLOC_FL_COLLAPSE_RANGE", 0x08),
+	SYM("FALLOC_FL_ZERO_RANGE", 0x10), SYM("FALLOC_FL_INSERT_RANGE", 0x20),
+	SYM("FALLOC_FL_UNSHARE_RANGE", 0x40), SYM("FALLOC_FL_WRITE_ZEROES", 0x80),
+};
+
+int strace_falloc_mode(const char *s, size_t len, int64_t *mode)
+{
+	int64_t v;
+	if (symflags(falloc_syms, sizeof(falloc_syms) / sizeof(falloc_syms[0]), s, len, &v) ||
+	    v < 0 || v > (int64_t)UINT32_MAX)
+		return -EINVAL;
+	*mode = v;
+	return 0;
+}
+
 static int sh_fallocate(struct dec *d)
 {
-	struct sc_event *ev = &d->ev;
-	if (num(arg(d, d->cs->mode), &ev->mode, NULL)) {
-		/* symbolic mode: FALLOC_FL_KEEP_SIZE|... */
-		struct span m = trim(arg(d, d->cs->mode));
-		ev->mode = memmem(m.s, m.n, "KEEP_SIZE", 9) ? 1 : 0;
-		if (memmem(m.s, m.n, "PUNCH_HOLE", 10))
-			ev->mode |= 2;
-	}
-	return DEC_EMIT;
+	struct span m = arg(d, d->cs->mode);
+	return strace_falloc_mode(m.s, m.n, &d->ev.mode) ? DEC_BAD_FALLOC : DEC_EMIT;
 }
 
 static int sh_dup2(struct dec *d)
@@ -2474,6 +2487,9 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 		return bad_line(p, e, src, lineno, line, len,
 				"a path in quotes, not an address (a capture made with strace -e raw=..."
 				" has no file names: capture without it)");
+	if (rc == DEC_BAD_FALLOC)
+		return bad_line(p, e, src, lineno, line, len,
+				"a fallocate mode of FALLOC_FL_* names strace prints or numbers");
 	if (rc == DEC_BAD || rc == DEC_BAD_IOCB)
 		return bad_line(p, e, src, lineno, line, len, rc == DEC_BAD_IOCB ? "an iocb array" :
 						"arguments of the form strace prints");
