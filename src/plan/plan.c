@@ -211,45 +211,32 @@ static const char *show(const struct plan *p, uint32_t copy, const char *rel, ch
 }
 
 /*
- * Map a traced path to a normalized relative path: no empty, "." or ".."
- * components, no leading or trailing '/'.  "/" and "" map to "" (the copy
- * root).  -EXDEV when a relative path climbs above its start, -EPERM for
- * the reserved ".replay-" prefix, -ENAMETOOLONG, -ENOMEM.
+ * Normalize `in` lexically into o (len bytes) as a relative path: no
+ * empty, "." or ".." components, no leading or trailing '/'; "/" and ""
+ * give "".  A ".." at the top is dropped when clamp ("/.." is "/", as for
+ * the kernel), else -EXDEV (a relative path climbing above its start).
+ * 0, -EXDEV or -ENAMETOOLONG.
  */
-static int map_path(const char *in, char **out)
+static int norm_lexical(const char *in, char *o, size_t len, bool clamp)
 {
-	size_t n = strlen(in);
-	if (n >= PATH_MAX)
-		return -ENAMETOOLONG;
-	bool abs = in[0] == '/';
-	char *o = malloc(n + 1);
-	if (!o)
-		return -ENOMEM;
 	size_t ol = 0;
-	const char *c = in;
-	while (*c) {
+	for (const char *c = in; *c;) {
 		while (*c == '/')
 			c++;
 		if (!*c)
 			break;
 		const char *end = strchrnul(c, '/');
 		size_t cl = (size_t)(end - c);
-		if (cl == 1 && c[0] == '.') {
-			/* nothing */
-		} else if (cl == 2 && c[0] == '.' && c[1] == '.') {
-			if (ol == 0) {
-				if (!abs) {
-					free(o);
-					return -EXDEV;
-				}
-				/* "/.." is "/" */
-			} else {
-				while (ol > 0 && o[ol - 1] != '/')
-					ol--;
-				if (ol > 0)
-					ol--;   /* the '/' before the dropped component */
-			}
-		} else {
+		if (cl == 2 && c[0] == '.' && c[1] == '.') {
+			if (ol == 0 && !clamp)
+				return -EXDEV;
+			while (ol > 0 && o[ol - 1] != '/')
+				ol--;
+			if (ol > 0)
+				ol--;   /* the '/' before the dropped component */
+		} else if (!(cl == 1 && c[0] == '.')) {
+			if (ol + cl + 2 > len)
+				return -ENAMETOOLONG;
 			if (ol)
 				o[ol++] = '/';
 			memcpy(o + ol, c, cl);
@@ -258,9 +245,29 @@ static int map_path(const char *in, char **out)
 		c = end;
 	}
 	o[ol] = '\0';
-	if (!strncmp(o, RESERVED_PREFIX, strlen(RESERVED_PREFIX))) {
+	return 0;
+}
+
+/*
+ * Map a traced path to a normalized relative path (norm_lexical; an
+ * absolute path's ".." stop at "/").  -EXDEV when a relative path climbs
+ * above its start, -EPERM for the reserved ".replay-" prefix,
+ * -ENAMETOOLONG, -ENOMEM.
+ */
+static int map_path(const char *in, char **out)
+{
+	size_t n = strlen(in);
+	if (n >= PATH_MAX)
+		return -ENAMETOOLONG;
+	char *o = malloc(n + 2);
+	if (!o)
+		return -ENOMEM;
+	int rc = norm_lexical(in, o, n + 2, in[0] == '/');
+	if (!rc && !strncmp(o, RESERVED_PREFIX, strlen(RESERVED_PREFIX)))
+		rc = -EPERM;
+	if (rc) {
 		free(o);
-		return -EPERM;
+		return rc;
 	}
 	*out = o;
 	return 0;
@@ -649,37 +656,6 @@ int plan_link(const struct plan *p, uint32_t copy, uint32_t from_id, uint32_t to
 	return two_paths(p, copy, from_id, to_id, true);
 }
 
-/* The absolute path `in`, normalized lexically into o as a copy-relative
- * path ("/.." is "/", as for the kernel).  0 or -ENAMETOOLONG. */
-static int norm_clamped(const char *in, char *o, size_t len)
-{
-	size_t ol = 0;
-	for (const char *c = in; *c;) {
-		while (*c == '/')
-			c++;
-		if (!*c)
-			break;
-		const char *end = strchrnul(c, '/');
-		size_t cl = (size_t)(end - c);
-		if (cl == 2 && c[0] == '.' && c[1] == '.') {
-			while (ol > 0 && o[ol - 1] != '/')
-				ol--;
-			if (ol > 0)
-				ol--;
-		} else if (!(cl == 1 && c[0] == '.')) {
-			if (ol + cl + 2 > len)
-				return -ENAMETOOLONG;
-			if (ol)
-				o[ol++] = '/';
-			memcpy(o + ol, c, cl);
-			ol += cl;
-		}
-		c = end;
-	}
-	o[ol] = '\0';
-	return 0;
-}
-
 int plan_symlink_content(const char *link_rel, const char *content, char *out, size_t len)
 {
 	size_t cn = strlen(content);
@@ -725,7 +701,7 @@ int plan_symlink_content(const char *link_rel, const char *content, char *out, s
 		snprintf(joined, sizeof joined, "%s", content);
 	else
 		snprintf(joined, sizeof joined, "/%.*s/%s", (int)dlen, link_rel, content);
-	if (norm_clamped(joined, t, sizeof t))
+	if (norm_lexical(joined, t, sizeof t, true))
 		return -ENAMETOOLONG;
 	/* the leading components the directory and the target share */
 	size_t common = 0, di = 0, ti = 0;
