@@ -1,6 +1,7 @@
 /* test_text_width.c - text_width() counts terminal columns, not bytes, and
  * pad_width() turns a column width into the printf field width that pads a
- * string holding non-ASCII ("µs", a file name) to it. */
+ * string holding non-ASCII ("µs", a file name) to it; text_esc() escapes
+ * control bytes for printing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,12 +52,31 @@ static void test_pad(void **state)
 	assert_string_equal(out, "[12.5 \xc2\xb5s]");
 }
 
+/* text_esc: control bytes as C escapes (a name printed in a table stays
+ * one line, and an ESC sequence in it reaches no terminal); text without
+ * them is returned as is; a small buffer cuts, never overflows. */
+static void test_esc(void **state)
+{
+	(void)state;
+	char b[64];
+	const char *plain = "/data/run 1/caf\xc3\xa9.h5";
+	assert_ptr_equal(text_esc(plain, b, sizeof(b)), plain);
+	assert_string_equal(text_esc("a\nb\tc\x1b[31m\r\x7f", b, sizeof(b)), "a\\nb\\tc\\x1b[31m\\r\\x7f");
+	char small[8];
+	memset(small, 'Z', sizeof(small));
+	const char *r = text_esc("ab\ncdefgh", small, sizeof(small));
+	assert_ptr_equal(r, small);
+	assert_true(strlen(r) < sizeof(small));
+	assert_int_equal(strncmp(r, "ab\\n", 4), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_invalid_bytes),
 		cmocka_unit_test(test_pad),
+		cmocka_unit_test(test_esc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -182,6 +182,11 @@ const char *fmt_utc_now(char *buf, size_t len);              /* "2026-11-25T08:4
  * Asian wide or emoji character 2, any other character 1, a byte that is
  * not valid UTF-8 1 (a name as the kernel gave it). */
 size_t text_width(const char *s);
+/* s with its control bytes as C escapes (\n, \t, \r, \xNN), so that a
+ * name with a newline or an escape sequence in it prints as one line and
+ * leaves the terminal alone: s itself when it has none, else buf (len
+ * bytes; cut short when too small). */
+const char *text_esc(const char *s, char *buf, size_t len);
 /* The printf field width ("%*s", "%-*s") that pads s to w columns: w plus
  * the bytes s has beyond its columns ("2.4 µs" is 7 bytes, 6 columns). */
 int pad_width(int w, const char *s);

@@ -418,9 +418,10 @@ static void print_groups(const struct loaded_trace *lt, const struct stat_report
 	       "bytes_written", "path");
 	for (size_t i = 0; i < r->nfr; i++) {
 		const struct stat_file_rank *f = &r->fr[i];
+		char eb[8192];
 		printf("  %5" PRIu32 " %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %s\n",
 		       f->rank, f->reads, f->writes, f->bytes_read, f->bytes_written,
-		       opstream_path(&lt->s, f->file));
+		       text_esc(opstream_path(&lt->s, f->file), eb, sizeof eb));
 	}
 
 	if (r->nhosts) {
@@ -523,9 +524,11 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	       "bytes_written", "path");
 	for (uint32_t i = 0; i < r->nfiles; i++) {
 		const struct stat_file *f = &r->files[i];
+		char eb[8192];
 		printf("  %-7s %5" PRIu32 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %s%s\n",
 		       f->nranks > 1 ? "shared" : f->nranks ? "private" : "failed", f->nranks, f->ops, f->bytes_read,
-		       f->bytes_written, f->path, f->truncated ? " (truncated name)" : "");
+		       f->bytes_written, text_esc(f->path, eb, sizeof eb),
+		       f->truncated ? " (truncated name)" : "");
 	}
 
 	print_groups(lt, r);

@@ -2618,18 +2618,21 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 			snprintf(what, sizeof what, "-, only failed calls");
 		else
 			snprintf(what, sizeof what, "-");
-		const char *rel = pf->rel[0] ? pf->rel : ".";
+		/* names as one line each, control bytes escaped */
+		char eb[PATH_MAX * 2];
+		const char *rel = text_esc(pf->rel[0] ? pf->rel : ".", eb, sizeof eb);
 		fprintf(f, "  %-*s  %-8s %s", pad_width(w, rel), rel, use, what);
 		if (traced && traced[0] && strcmp(traced + (traced[0] == '/'), pf->rel))
-			fprintf(f, "   <- '%s'", traced);
+			fprintf(f, "   <- '%s'", text_esc(traced, eb, sizeof eb));
 		if (pf->prepare && pf->prep_rel)
-			fprintf(f, "   as '%s' (its name before the trace's renames)", pf->prep_rel);
+			fprintf(f, "   as '%s' (its name before the trace's renames)",
+				text_esc(pf->prep_rel, eb, sizeof eb));
 		/* the content it is made with (the first symlink's), as made */
 		uint32_t li = p->priv->file_link[i];
 		char made[PATH_MAX];
 		if ((p->priv->file_acc[i] & A_SYMLINK) && s && li && li - 1 < s->npaths &&
 		    !plan_symlink_content(pf->rel, opstream_path(s, li - 1), made, sizeof made))
-			fprintf(f, "   -> '%s'", made);
+			fprintf(f, "   -> '%s'", text_esc(made, eb, sizeof eb));
 		fputc('\n', f);
 	}
 	fprintf(f, "\ntotals: %zu file%s (%zu shared, %zu private), %zu traced director%s, "

@@ -46,6 +46,37 @@ void msg_set_prefix(const char *prefix)
 	msg_prefix = prefix;
 }
 
+/* s into out (at most len - 1 bytes and a NUL), control bytes as C
+ * escapes; the bytes written. */
+static size_t esc_into(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+	for (; *s && o + 5 <= len - 1; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch >= 0x20 && ch != 0x7f) {
+			out[o++] = (char)ch;
+		} else if (ch == '\n' || ch == '\t' || ch == '\r') {
+			out[o++] = '\\';
+			out[o++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
+		} else {
+			o += (size_t)snprintf(out + o, len - o, "\\x%02x", ch);
+		}
+	}
+	out[o] = '\0';
+	return o;
+}
+
+const char *text_esc(const char *s, char *buf, size_t len)
+{
+	const char *c = s;
+	while (*c && (unsigned char)*c >= 0x20 && *c != 0x7f)
+		c++;
+	if (!*c || !len)
+		return s;
+	esc_into(s, buf, len);
+	return buf;
+}
+
 /* One line, one write(2): the lines of several processes sharing a
  * stderr (MPI ranks under mpirun or srun) do not interleave mid-line. */
 static void msg_line(const char *kind, const char *fmt, va_list ap)
@@ -58,21 +89,11 @@ static void msg_line(const char *kind, const char *fmt, va_list ap)
 	size_t len = m < 0 ? (size_t)n : (size_t)n + (size_t)m;
 	if (len > sizeof(buf) - 1)
 		len = sizeof(buf) - 1;
+	buf[len] = '\0';
 	/* control bytes (a file name with a newline in it) as C escapes:
 	 * one message, one line */
 	char out[sizeof(buf) + 8];
-	size_t o = 0;
-	for (size_t i = 0; i < len && o + 5 < sizeof(out) - 1; i++) {
-		unsigned char ch = (unsigned char)buf[i];
-		if (ch >= 0x20 && ch != 0x7f) {
-			out[o++] = (char)ch;
-		} else if (ch == '\n' || ch == '\t' || ch == '\r') {
-			out[o++] = '\\';
-			out[o++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
-		} else {
-			o += (size_t)snprintf(out + o, sizeof(out) - o, "\\x%02x", ch);
-		}
-	}
+	size_t o = esc_into(buf, out, sizeof(out) - 1);
 	out[o++] = '\n';
 	fflush(stderr);
 	for (size_t off = 0; off < o;) {
