@@ -79,6 +79,7 @@ const char *text_esc(const char *s, char *buf, size_t len)
 
 /* One line, one write(2): the lines of several processes sharing a
  * stderr (MPI ranks under mpirun or srun) do not interleave mid-line. */
+__attribute__((format(printf, 2, 0)))
 static void msg_line(const char *kind, const char *fmt, va_list ap)
 {
 	char buf[8192];
