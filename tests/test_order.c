@@ -602,6 +602,81 @@ static void test_rotation_sizes(void **state)
 	opstream_close(&s);
 }
 
+/* Hard links of files there before the trace, read through the new name
+ * (ln a b; cat b): the link shares the inode, so what is read through b
+ * was a's data when the trace began: a is there with it, b is made by the
+ * link (before: a 0 bytes, the replayed read of b got nothing).  Also a
+ * link into another directory (link(2)), a link of a file renamed before
+ * (prepared under its first name's size), and a link of a file the trace
+ * wrote: nothing was there. */
+static void test_link_sizes(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "links",
+		"1 10:00:00.000001 linkat(AT_FDCWD, \"/d/a\", AT_FDCWD, \"/d/b\", 0) = 0\n"
+		"1 10:00:00.000002 link(\"/d/a2\", \"/d/sub/b2\") = 0\n"
+		"2 10:00:00.000003 openat(AT_FDCWD, \"/d/b\", O_RDONLY) = 3\n"
+		"2 10:00:00.000004 read(3, \"0123456789\", 4096) = 10\n"
+		"2 10:00:00.000005 close(3) = 0\n"
+		"2 10:00:00.000006 openat(AT_FDCWD, \"/d/sub/b2\", O_RDONLY) = 3\n"
+		"2 10:00:00.000007 pread64(3, \"z\"..., 5000, 0) = 5000\n"
+		"2 10:00:00.000008 close(3) = 0\n"
+		"3 10:00:00.000009 rename(\"/d/x\", \"/d/y\") = 0\n"
+		"3 10:00:00.000010 linkat(AT_FDCWD, \"/d/y\", AT_FDCWD, \"/d/z\", 0) = 0\n"
+		"3 10:00:00.000011 openat(AT_FDCWD, \"/d/z\", O_RDONLY) = 3\n"
+		"3 10:00:00.000012 pread64(3, \"x\"..., 300, 0) = 300\n"
+		"3 10:00:00.000013 close(3) = 0\n"
+		"3 10:00:00.000014 openat(AT_FDCWD, \"/d/w\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+		"3 10:00:00.000015 write(3, \"w\"..., 700) = 700\n"
+		"3 10:00:00.000016 close(3) = 0\n"
+		"3 10:00:00.000017 linkat(AT_FDCWD, \"/d/w\", AT_FDCWD, \"/d/v\", 0) = 0\n"
+		"3 10:00:00.000018 openat(AT_FDCWD, \"/d/v\", O_RDONLY) = 3\n"
+		"3 10:00:00.000019 pread64(3, \"w\"..., 700, 0) = 700\n"
+		"3 10:00:00.000020 close(3) = 0\n");
+	build(&o, &s);
+	uint32_t a = strace_text_path(&s, "/d/a"), b = strace_text_path(&s, "/d/b");
+	uint32_t a2 = strace_text_path(&s, "/d/a2"), b2 = strace_text_path(&s, "/d/sub/b2");
+	uint32_t x = strace_text_path(&s, "/d/x"), y = strace_text_path(&s, "/d/y");
+	uint32_t z = strace_text_path(&s, "/d/z"), w = strace_text_path(&s, "/d/w");
+	uint32_t v = strace_text_path(&s, "/d/v");
+	assert_true(o.paths[a].bits & PS_EXISTED);
+	assert_int_equal(o.paths[a].size0, 10);
+	assert_false(o.paths[b].bits & PS_EXISTED);
+	assert_true(o.paths[b].bits & PS_CREATED);
+	assert_true(o.paths[a2].bits & PS_EXISTED);
+	assert_int_equal(o.paths[a2].size0, 5000);
+	assert_false(o.paths[b2].bits & PS_EXISTED);
+	/* through the rename and the link: under x, its first name */
+	assert_true(o.paths[x].bits & PS_EXISTED);
+	assert_int_equal(o.paths[x].size0, 300);
+	assert_false(o.paths[y].bits & PS_EXISTED);
+	assert_false(o.paths[z].bits & PS_EXISTED);
+	/* written by the trace before the link: nothing there before */
+	assert_false(o.paths[w].bits & PS_EXISTED);
+	assert_false(o.paths[v].bits & PS_EXISTED);
+	/* the reader waits for the link */
+	assert_int_equal(need_upto(&o, 1, 0, 0), 1);
+	/* each rank alone: the linker finds a there, the reader (the link
+	 * absent) finds b there with its data, the third rank as above */
+	for (uint32_t k = 0; k < o.alone[1].n; k++)
+		if (o.alone[1].path[k] == b)
+			assert_int_equal(o.alone[1].size[k], 10);
+	bool seen_x = false;
+	for (uint32_t k = 0; k < o.alone[2].n; k++) {
+		uint32_t q = o.alone[2].path[k];
+		assert_true(q != y && q != z && q != w && q != v);
+		if (q == x) {
+			seen_x = true;
+			assert_int_equal(o.alone[2].size[k], 300);
+		}
+	}
+	assert_true(seen_x);
+	order_release(&o);
+	opstream_close(&s);
+}
+
 /* Metadata across ranks: a create beneath a directory another rank made,
  * an unlink after another rank's use, a rename of another's file. */
 static void test_metadata_deps(void **state)
@@ -792,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_rename_then_append),
 		cmocka_unit_test(test_renamed_dir_start_name),
 		cmocka_unit_test(test_rotation_sizes),
+		cmocka_unit_test(test_link_sizes),
 		cmocka_unit_test(test_metadata_deps),
 		cmocka_unit_test(test_random),
 	};

@@ -754,20 +754,35 @@ static void on_rename_beneath(struct pass *P, uint32_t p, uint32_t t, uint32_t b
 	free(pre);
 }
 
-/* A hard link: t appears with p's content, p stays. */
+/* A hard link: t appears with p's content, p stays.  As for a rename's
+ * target: while p still holds what it held when the trace began, data
+ * read from t that nobody wrote was there, in p (under p's first name):
+ * p is prepared with it, t is made by the run's link. */
 static void on_link(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t i)
 {
+	struct pst *from = &P->st[p], *to = &P->st[t];
 	after_change(P, p, b, i);
 	was_there(P, p);
+	uint32_t org = 0;
+	if (!from->truncated && !from->written && !(P->ps[p].bits & PS_CREATED))
+		org = from->from1 ? from->from1 : p + 1;
 	after_change(P, t, b, i);
 	after_users(P, t, b, i);
 	creates(P, t, b, i, true);
 	changed(P, t, b, i, true);
-	P->st[t].nsegs = 0;
-	P->st[t].size = P->st[p].size;
-	P->st[t].exact = P->st[p].exact;
-	P->st[t].truncated = 1;
-	P->st[t].written = 1;
+	to->nsegs = 0;
+	to->size = from->size;
+	to->exact = from->exact;
+	to->truncated = 1;
+	to->written = 1;
+	to->from1 = org;
+	if (org && org - 1 != t) {
+		to->truncated = 0;
+		to->written = 0;
+		to->placed = 0;
+		to->app = 0;
+		to->app_base = 0;
+	}
 	P->ps[t].bits |= PS_WRITTEN;
 }
 

@@ -27,7 +27,7 @@
  * - Which files to prepare (read before written).  Per mapped file, over
  *   the replayed ranks, with absolute trace times (rank t0 + op time):
  *     need   = first successful open without O_CREAT, stat by path,
- *              unlink, rename-from or rmdir  (the file existed)
+ *              unlink, rename-from, link-from or rmdir  (the file existed)
  *     create = first successful open with O_CREAT, rename-to, mkdir, symlink
  *              (a symlink's link is made by the run, its content made to
  *              point inside the link's copy: plan_symlink_content)

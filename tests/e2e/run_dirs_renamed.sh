@@ -97,4 +97,46 @@ if grep -E "^  $R/data/new/x/y/file +private +prepare .*\(4444 bytes\) +as '$R/d
 else
 	echo "FAIL --dry-run:"; grep -E "data|ckpt" "$tmp/dry.out"; fail=1
 fi
+
+# Hard links of files there before the capture, read through the new name
+# (ln a b; cat b), in the same directory and into another one there before.
+# The link shares the inode: what is read through b was a's data, so a is
+# prepared with it and the run's link makes b.  Before: a prepared with 0
+# bytes, the read of b got nothing (exit 1).  Captured with -y (the read's
+# fd shown as b) and without (relative names, beneath TARGET itself).
+L=$tmp/l
+mkdir -p "$L/c/sub"
+L=$(cd "$L" && pwd -P)
+printf 0123456789 >"$L/c/a"
+head -c 5000 /dev/zero | tr '\0' z >"$L/c/a2"
+LN='ln a b; cat b >/dev/null; ln a2 sub/b2; cat sub/b2 >/dev/null'
+(cd "$L/c" && strace -f -tt -T -y -o "$tmp/ln_y.txt" sh -c "$LN")
+rm "$L/c/b" "$L/c/sub/b2"
+(cd "$L/c" && strace -f -tt -T -o "$tmp/ln_noy.txt" sh -c "$LN")
+rm "$L/c/b" "$L/c/sub/b2"
+python3 "$tmp/io.py" "$tmp/ln_y.txt" "$L/c" capture >"$tmp/ln_want"
+for io in 'read b 0 10' 'read sub/b2 0 5000'; do
+	grep -q "^$io " "$tmp/ln_want" ||
+		{ echo "FAIL: the link capture's reading misses '$io'"; cat "$tmp/ln_want"; exit 1; }
+done
+# (sh, each ln and cat: one rank each; a copy is that many processes)
+rm -rf "$T"; mkdir "$T"
+for c in ln_y ln_noy; do
+	nr=$("$REPLAY" run --dry-run "$tmp/$c.txt" "$T" 2>&1 | sed -n 's/^  \([0-9]*\) traced ranks.*/\1/p')
+	[ -n "$nr" ] || { echo "FAIL: no rank count in the --dry-run of $c"; exit 1; }
+	root=$L/c
+	[ "$c" = ln_y ] || root=/   # without -y: relative names, beneath TARGET
+	rw_replay_all "$tmp/$c.txt" "$root" "$T" "$tmp/ln_want" "$tmp/io.py" "$nr" || fail=1
+done
+rm -rf "$T"; mkdir "$T"
+"$REPLAY" run --dry-run "$tmp/ln_y.txt" "$T" >"$tmp/dry.out" 2>&1
+R=${L#/}
+if grep -E "^  $R/c/a +private +prepare .*\(10 bytes\)" "$tmp/dry.out" >/dev/null &&
+	grep -E "^  $R/c/a2 +private +prepare .*\(5000 bytes\)" "$tmp/dry.out" >/dev/null &&
+	grep -E "^  $R/c/b +[a-z]+ +-, created by the run" "$tmp/dry.out" >/dev/null &&
+	grep -E "^  $R/c/sub/b2 +[a-z]+ +-, created by the run" "$tmp/dry.out" >/dev/null; then
+	echo "ok --dry-run: link sources prepared with what is read through the links"
+else
+	echo "FAIL --dry-run (links):"; grep -E "$R" "$tmp/dry.out"; fail=1
+fi
 exit $fail

@@ -11,9 +11,10 @@
 # In a replay's strace the first process (the parent, which prepares) is
 # left out.
 #
-# rw_replay_all CAP W T WANT READER: `replay run` of CAP into T under
-# strace -f -y, with -m parallel, -m sequential, -n 2 and -n 3 -m
-# sequential (copies under .replay-copy-K/); each must exit 0 with no
+# rw_replay_all CAP W T WANT READER [RANKS]: `replay run` of CAP into T
+# under strace -f -y, with -m parallel, -m sequential, and 2 and 3 copies
+# (-n 2*RANKS, -n 3*RANKS -m sequential, under .replay-copy-K/; RANKS, the
+# capture's processes, 1 unless told); each must exit 0 with no
 # mismatch and leave T empty, and each copy must hold every line of WANT
 # (the reader's output on CAP, whose program ran in W).  Prints an ok or
 # FAIL line per run; returns 1 when any failed.  The replay runs under
@@ -69,9 +70,9 @@ PY
 }
 
 rw_replay_all() {
-	local cap=$1 W=$2 T=$3 want=$4 io=$5 work fail=0 bad args ncopies k root missing
+	local cap=$1 W=$2 T=$3 want=$4 io=$5 nr=${6:-1} work fail=0 bad args ncopies k root missing
 	work=$(mktemp -d)
-	for args in "-m parallel" "-m sequential" "-n 2" "-n 3 -m sequential"; do
+	for args in "-m parallel" "-m sequential" "-n $((2 * nr))" "-n $((3 * nr)) -m sequential"; do
 		rm -rf "$T"; mkdir "$T"
 		bad=0
 		# shellcheck disable=SC2086
@@ -84,7 +85,7 @@ rw_replay_all() {
 		fi
 		[ -z "$(ls -A "$T")" ] || { echo "FAIL run $args: left in the target:"; find "$T"; bad=1; }
 		ncopies=1
-		case $args in "-n "*) ncopies=${args#-n }; ncopies=${ncopies%% *} ;; esac
+		case $args in "-n "*) ncopies=${args#-n }; ncopies=$((${ncopies%% *} / nr)) ;; esac
 		for ((k = 0; k < ncopies; k++)); do
 			# the copy's root: TARGET/W, TARGET/.replay-copy-K/W
 			root=$T/${W#/}
