@@ -675,21 +675,24 @@ static void on_remove(struct pass *P, uint32_t p, uint32_t b, uint64_t i)
 	P->st[p].truncated = 1;
 }
 
-static void on_rename(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t i)
+/* When p still holds what it held when the trace began (neither
+ * truncated nor written nor made by the trace), data later read from a
+ * name it is renamed or linked to that nobody wrote was there, under p's
+ * first name: that path id + 1, else 0. */
+static uint32_t content_origin(const struct pass *P, uint32_t p)
 {
-	struct pst *from = &P->st[p], *to = &P->st[t];
-	uint64_t size = from->size;     /* (before on_remove empties it) */
-	uint8_t exact = from->exact;
-	/* what it holds is still what it held when the trace began: data
-	 * read from t that nobody wrote was there, under p's first name */
-	uint32_t org = 0;
-	if (!from->truncated && !from->written && !(P->ps[p].bits & PS_CREATED))
-		org = from->from1 ? from->from1 : p + 1;
-	after_change(P, t, b, i);
-	after_users(P, t, b, i);
-	on_remove(P, p, b, i);
-	creates(P, t, b, i, false);
-	changed(P, t, b, i, true);
+	const struct pst *from = &P->st[p];
+	if (from->truncated || from->written || (P->ps[p].bits & PS_CREATED))
+		return 0;
+	return from->from1 ? from->from1 : p + 1;
+}
+
+/* t, a rename's target or a link's new name, now holds a file of size
+ * (exact or not) whose data was there when the trace began, under path
+ * id org - 1, when org (0: written or made by the trace since). */
+static void takes_content(struct pass *P, uint32_t t, uint64_t size, uint8_t exact, uint32_t org)
+{
+	struct pst *to = &P->st[t];
 	to->nsegs = 0;
 	to->size = size;
 	to->exact = exact;
@@ -704,6 +707,20 @@ static void on_rename(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64
 		to->app_base = 0;
 	}
 	P->ps[t].bits |= PS_WRITTEN;
+}
+
+static void on_rename(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t i)
+{
+	const struct pst *from = &P->st[p];
+	uint64_t size = from->size;     /* (before on_remove empties it) */
+	uint8_t exact = from->exact;
+	uint32_t org = content_origin(P, p);
+	after_change(P, t, b, i);
+	after_users(P, t, b, i);
+	on_remove(P, p, b, i);
+	creates(P, t, b, i, false);
+	changed(P, t, b, i, true);
+	takes_content(P, t, size, exact, org);
 	if (P->ps[p].bits & PS_DIR)
 		P->ps[t].bits |= PS_DIR;
 }
@@ -760,30 +777,15 @@ static void on_rename_beneath(struct pass *P, uint32_t p, uint32_t t, uint32_t b
  * p is prepared with it, t is made by the run's link. */
 static void on_link(struct pass *P, uint32_t p, uint32_t t, uint32_t b, uint64_t i)
 {
-	struct pst *from = &P->st[p], *to = &P->st[t];
+	const struct pst *from = &P->st[p];
 	after_change(P, p, b, i);
 	was_there(P, p);
-	uint32_t org = 0;
-	if (!from->truncated && !from->written && !(P->ps[p].bits & PS_CREATED))
-		org = from->from1 ? from->from1 : p + 1;
+	uint32_t org = content_origin(P, p);
 	after_change(P, t, b, i);
 	after_users(P, t, b, i);
 	creates(P, t, b, i, true);
 	changed(P, t, b, i, true);
-	to->nsegs = 0;
-	to->size = from->size;
-	to->exact = from->exact;
-	to->truncated = 1;
-	to->written = 1;
-	to->from1 = org;
-	if (org && org - 1 != t) {
-		to->truncated = 0;
-		to->written = 0;
-		to->placed = 0;
-		to->app = 0;
-		to->app_base = 0;
-	}
-	P->ps[t].bits |= PS_WRITTEN;
+	takes_content(P, t, from->size, from->exact, org);
 }
 
 static void log_rename(struct pass *P, uint32_t p, uint32_t t)
