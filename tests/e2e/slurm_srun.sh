@@ -40,6 +40,19 @@ timeout 120 srun --mpi=pmix -O -n 4 strace -ff -tt -T -y -o "$cap/trace" "$tmp/c
 	fail "capture: srun of the MPI-IO program under strace failed"
 find "$cap/w" -type f -printf '%s %p\n' | sort -k2 >"$cap/sizes"
 traces=("$cap"/trace.*)
+# Open MPI under srun --mpi=pmix keeps its runtime files in Slurm's
+# per-step directory (spmix_appdir_UID_JOB.STEP under TmpFS): runtime
+# noise, left out by default like /tmp/ompi.*
+if grep -q 'spmix_appdir_' "${traces[@]}"; then
+	n=$("$REPLAY" stat --json "${traces[@]}" |
+		jq '[.filtered.rules[] | select(.rule == "*/spmix_appdir_*") | .ops] | add // 0')
+	[ "$n" -gt 0 ] || fail "the capture's spmix_appdir files are not left out by default"
+	"$REPLAY" run --dry-run "${traces[@]}" "$tmp" | grep -q 'spmix_appdir_[0-9]' &&
+		fail "the plan prepares or names spmix_appdir files"
+	echo "ok srun --mpi=pmix capture: $n ops on Slurm's PMIx step directory left out by default"
+else
+	echo "note: this capture has no spmix_appdir path (Open MPI did not use it): that default is not tested here"
+fi
 python3 "$ORACLE" --root "$cap/w" "${traces[@]}" >"$tmp/want.json"
 
 # compare NAME TARGET RESULT STRACE...: op for op against the capture
