@@ -107,8 +107,8 @@ struct worker_result {
 		uint32_t line;        /* its trace line                          */
 		uint8_t kind;
 		int32_t err;          /* errno, or 0: fewer bytes                */
-		int64_t got, want;    /* bytes (err 0); a fallocate's want: its
-		                         mode (op.aux), for the report           */
+		uint32_t mode;        /* a fallocate's mode (op.aux), for the report */
+		int64_t got, want;    /* bytes (err 0)                           */
 	} mm_ex[MM_EXAMPLES];
 	/* timing modes (sched.h): issue - due per issued op; drift and the
 	 * scheduled span of the rank (lag.n == 0 for afap) */

@@ -327,54 +327,31 @@ static int check_timing(struct run_state *st, struct run_cli *c)
 	return 0;
 }
 
-/* Load the whole trace (a signal now ends the command, leaving no
- * temporary file), map it, and build the plan on the target. */
 /* libaio completes a buffered request at submission (it blocks in
  * io_submit until the data is copied): say so when some replayed reads
- * and writes are on descriptors the trace did not open O_DIRECT (those it
- * did are opened O_DIRECT in the replay too, and overlap). */
+ * and writes are on descriptors the trace did not have O_DIRECT on at the
+ * call (op.oflags; those are O_DIRECT in the replay too, and overlap). */
 static void warn_buffered_aio(const struct run_state *st)
 {
 	uint64_t buffered = 0, all = 0;
-	uint8_t *direct = NULL;
-	size_t cap = 0;
 
 	for (uint32_t k = 0; k < st->filt.nkept; k++) {
 		uint64_t n;
 		const struct op *o = opstream_rank_ops(&st->s, st->filt.kept[k], &n);
-		if (cap)
-			memset(direct, 0, cap);
-		for (uint64_t i = 0; i < n; i++) {
-			const struct op *op = &o[i];
-			if (op->handle == OP_NOHANDLE)
-				continue;
-			if (op->kind == OP_OPEN || op->kind == OP_SETFL) {
-				if (op->handle >= cap) {
-					size_t nc = cap ? cap : 64;
-					while (nc <= op->handle)
-						nc *= 2;
-					uint8_t *nd = realloc(direct, nc);
-					if (!nd)
-						goto out;
-					memset(nd + cap, 0, nc - cap);
-					direct = nd;
-					cap = nc;
-				}
-				direct[op->handle] = (op->oflags & O_DIRECT) != 0;
-			} else if (op_is_data(op->kind) && filter_op_kept(&st->filt, op)) {
+		for (uint64_t i = 0; i < n; i++)
+			if (op_is_data(o[i].kind) && filter_op_kept(&st->filt, &o[i])) {
 				all++;
-				buffered += op->handle >= cap || !direct[op->handle];
+				buffered += !(o[i].oflags & O_DIRECT);
 			}
-		}
 	}
 	if (buffered)
 		warn_msg("libaio without --direct: %" PRIu64 " of the %" PRIu64 " reads and writes"
 			 " are on files the trace did not open O_DIRECT; the kernel completes such"
 			 " buffered requests at submission, so they do not overlap", buffered, all);
-out:
-	free(direct);
 }
 
+/* Load the whole trace (a signal now ends the command, leaving no
+ * temporary file), map it, and build the plan on the target. */
 static int load_and_plan(struct run_state *st, struct run_cli *c)
 {
 	struct rerr e = { .msg = "" };

@@ -1411,7 +1411,7 @@ static int do_symlink(struct builder *b, struct proc *p, const struct sc_event *
 		return 0;
 	}
 	struct op op = op_new(OP_SYMLINK);
-	int rc = intern(b, p, ev, ev->path, ev->dirfd, ev->fdpath, &op.file, NULL);
+	int rc = intern_full(b, r, ev->path_flags, &op.file, NULL);
 	if (!rc)
 		rc = opsw_path(b->w, ev->path2, 0, &op.aux);
 	if (rc)

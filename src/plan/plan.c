@@ -669,24 +669,15 @@ int plan_symlink_content(const char *link_rel, const char *content, char *out, s
 	for (size_t i = 0; i < dlen; i++)
 		depth += link_rel[i] == '/';
 	depth += dlen > 0;
+	char joined[2 * PATH_MAX + 2], t[2 * PATH_MAX + 2];
 	if (content[0] != '/') {
 		/* relative: kept as it is unless its ".." climb above the
 		 * traced root (where the kernel stays at "/", the copy would
-		 * be left) */
-		size_t lvl = depth;
-		bool above = false;
-		for (const char *c = content; *c && !above;) {
-			while (*c == '/')
-				c++;
-			const char *end = strchrnul(c, '/');
-			size_t cl = (size_t)(end - c);
-			if (cl == 2 && c[0] == '.' && c[1] == '.')
-				above = lvl-- == 0;
-			else if (cl && !(cl == 1 && c[0] == '.'))
-				lvl++;
-			c = end;
-		}
-		if (!above) {
+		 * be left): the link's directory and the content, walked
+		 * without clamping, climb out (-EXDEV) */
+		snprintf(joined, sizeof joined, "%.*s%s%s", (int)dlen, link_rel, dlen ? "/" : "",
+			 content);
+		if (norm_lexical(joined, t, sizeof t, false) != -EXDEV) {
 			if (cn >= len)
 				return -ENAMETOOLONG;
 			memcpy(out, content, cn + 1);
@@ -696,7 +687,6 @@ int plan_symlink_content(const char *link_rel, const char *content, char *out, s
 	/* Where it points, lexically, as a copy-relative path: an absolute
 	 * content from the root, a relative one from the link's directory;
 	 * then the way there from the link's directory, inside the copy. */
-	char joined[2 * PATH_MAX + 2], t[2 * PATH_MAX + 2];
 	if (content[0] == '/')
 		snprintf(joined, sizeof joined, "%s", content);
 	else

@@ -291,8 +291,8 @@ static json_t *mismatch_json(const struct worker_result *w)
 				      (json_int_t)m->line, "kind", op_kind_name((enum op_kind)m->kind));
 		if (m->kind == OP_FALLOCATE) {
 			char mb[200];
-			json_object_set_new(e, "mode", json_string(op_falloc_mode_str((uint32_t)m->want,
-										      mb, sizeof(mb))));
+			json_object_set_new(e, "mode", json_string(op_falloc_mode_str(m->mode, mb,
+										      sizeof(mb))));
 		}
 		if (m->err)
 			json_object_set_new(e, "errno", json_string(report_errno_name(m->err, name,
@@ -783,18 +783,15 @@ static void print_mismatches(FILE *f, const struct report_agg *a, const char *fs
 		else
 			fprintf(f, "             %s, line %u: %s ", a->mm_rank[i], m->line,
 				op_kind_name((enum op_kind)m->kind));
-		if (m->err == EOPNOTSUPP && m->kind == OP_FALLOCATE) {
+		if (m->err && m->kind == OP_FALLOCATE) {
 			char mb[200];
-			/* (the example's want is the fallocate's mode) */
-			fprintf(f, "failed with %s: the target's file system (%s) does not support "
-				"mode %s\n", report_errno_name(m->err, name, sizeof(name)),
-				fstype && fstype[0] ? fstype : "?",
-				op_falloc_mode_str((uint32_t)m->want, mb, sizeof(mb)));
-		} else if (m->err && m->kind == OP_FALLOCATE) {
-			char mb[200];
-			fprintf(f, "failed with %s (mode %s)\n",
-				report_errno_name(m->err, name, sizeof(name)),
-				op_falloc_mode_str((uint32_t)m->want, mb, sizeof(mb)));
+			fprintf(f, "failed with %s", report_errno_name(m->err, name, sizeof(name)));
+			if (m->err == EOPNOTSUPP)
+				fprintf(f, ": the target's file system (%s) does not support mode %s\n",
+					fstype && fstype[0] ? fstype : "?",
+					op_falloc_mode_str(m->mode, mb, sizeof(mb)));
+			else
+				fprintf(f, " (mode %s)\n", op_falloc_mode_str(m->mode, mb, sizeof(mb)));
 		} else if (m->err)
 			fprintf(f, "failed with %s\n", report_errno_name(m->err, name, sizeof(name)));
 		else

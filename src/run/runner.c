@@ -534,9 +534,9 @@ static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64
 		w->first_errno = err;
 	w->mismatch[op->kind < MM_KINDS ? op->kind : 0]++;
 	if (w->nmm_ex < MM_EXAMPLES)
-		w->mm_ex[w->nmm_ex++] = (struct mm_example){ (uint32_t)idx, op->line, op->kind, err,
-							     got, op->kind == OP_FALLOCATE ?
-							     (int64_t)op->aux : want };
+		w->mm_ex[w->nmm_ex++] = (struct mm_example){
+			.op = (uint32_t)idx, .line = op->line, .kind = op->kind, .err = err,
+			.mode = op->kind == OP_FALLOCATE ? op->aux : 0, .got = got, .want = want };
 	if (!mismatch_stops(ws, op))
 		return 0;
 	if (w->fail_errno)

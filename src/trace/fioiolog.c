@@ -22,8 +22,8 @@
  * A file opened through several handles at once is opened once in the log
  * (first open) and closed once (last close): fio tracks files, not fds.
  * Ops fio cannot replay (metadata, ftruncate, fallocate, barriers, mmap)
- * are left out (fallocates counted: fallocate_ops); async submits become plain reads/writes (fio's iodepth gives the
- * overlap).  Zero-length transfers are left out (fio rejects them), and so
+ * are left out (fallocates counted: fallocate_ops); async submits become
+ * plain reads/writes (fio's iodepth gives the overlap).  Zero-length transfers are left out (fio rejects them), and so
  * are calls the trace shows failing (replay run skips them too).  Opens
  * fio cannot do (O_DIRECTORY, O_PATH, the root itself: glibc and Open MPI
  * open "/" so) and every call on the descriptors they return are left out
