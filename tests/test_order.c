@@ -677,6 +677,47 @@ static void test_link_sizes(void **state)
 	opstream_close(&s);
 }
 
+/* What changes the size orders the other ranks' later ops: an ftruncate
+ * (Open MPI's MPI_File_preallocate truncates on every rank) and an O_TRUNC
+ * open come before the other ranks' later ops on the file, and an append
+ * lands after the other rank's write that grew the file (`prog > f;
+ * prog2 >> f`); appends after appends need no wait. */
+static void test_truncate_append(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "trunc",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/f\", O_RDWR|O_CREAT, 0644) = 3\n"
+		"2 10:00:00.000002 openat(AT_FDCWD, \"/d/f\", O_RDWR) = 3\n"
+		"2 10:00:00.000003 ftruncate(3, 4096) = 0\n"
+		"1 10:00:00.000004 pwrite64(3, \"a\"..., 16384, 1024) = 16384\n"
+		"1 10:00:00.000005 close(3) = 0\n"
+		"2 10:00:00.000006 close(3) = 0\n"
+		"3 10:00:00.000007 openat(AT_FDCWD, \"/d/h\", O_RDWR|O_CREAT, 0644) = 3\n"
+		"4 10:00:00.000008 openat(AT_FDCWD, \"/d/h\", O_WRONLY|O_TRUNC) = 3\n"
+		"3 10:00:00.000009 pwrite64(3, \"a\"..., 16384, 0) = 16384\n"
+		"5 10:00:00.000010 openat(AT_FDCWD, \"/d/g\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+		"5 10:00:00.000011 write(3, \"a\"..., 3000) = 3000\n"
+		"5 10:00:00.000012 close(3) = 0\n"
+		"6 10:00:00.000013 openat(AT_FDCWD, \"/d/g\", O_WRONLY|O_APPEND) = 3\n"
+		"6 10:00:00.000014 write(3, \"b\"..., 100) = 100\n"
+		"7 10:00:00.000015 openat(AT_FDCWD, \"/d/g\", O_WRONLY|O_APPEND) = 3\n"
+		"7 10:00:00.000016 write(3, \"c\"..., 100) = 100\n");
+	build(&o, &s);
+	/* rank 0's write waits for rank 1's truncate (its op 1) */
+	assert_int_equal(need_upto(&o, 0, 1, 1), 2);
+	/* rank 2's write waits for rank 3's O_TRUNC open (its op 0) */
+	assert_int_equal(need_upto(&o, 2, 1, 3), 1);
+	/* both appenders wait for rank 4's write (its op 1), not for the
+	 * other appender */
+	assert_int_equal(need_upto(&o, 5, 1, 4), 2);
+	assert_int_equal(need_upto(&o, 6, 1, 4), 2);
+	assert_int_equal(need_upto(&o, 6, 1, 5), 0);
+	order_release(&o);
+	opstream_close(&s);
+}
+
 /* Metadata across ranks: a create beneath a directory another rank made,
  * an unlink after another rank's use, a rename of another's file. */
 static void test_metadata_deps(void **state)
@@ -868,6 +909,7 @@ int main(void)
 		cmocka_unit_test(test_renamed_dir_start_name),
 		cmocka_unit_test(test_rotation_sizes),
 		cmocka_unit_test(test_link_sizes),
+		cmocka_unit_test(test_truncate_append),
 		cmocka_unit_test(test_metadata_deps),
 		cmocka_unit_test(test_random),
 	};

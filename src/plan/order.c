@@ -36,8 +36,13 @@ struct pst {
 	                             bytes, placed from app_base on (a lower
 	                             bound of the initial size)             */
 	uint64_t app_base;
-	uint32_t chg_rank;        /* last existence change: rank, op + 1     */
+	uint32_t chg_rank;        /* last change of existence or size (a
+	                           * truncate): rank, op + 1                 */
 	uint64_t chg_need;
+	uint32_t ext_rank;        /* the last write placed at an offset that
+	                           * grew the file: rank, op + 1 (appends
+	                           * land after it)                          */
+	uint64_t ext_need;
 	uint64_t size;            /* size now (lower bound)                  */
 	uint8_t has_shown0;       /* a size was shown before any write:     */
 	uint64_t shown0;          /* the smallest such                      */
@@ -525,7 +530,10 @@ static void on_open(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 		P->st[p].exact = 1;
 	}
 	if (fl & O_TRUNC) {
+		/* like ftruncate to 0: after the others' ops on p, and their
+		 * later ops after it */
 		after_users(P, p, b, i);
+		changed(P, p, b, i, true);
 		P->st[p].truncated = 1;
 		P->st[p].exact = 1;
 		P->st[p].size = 0;
@@ -576,6 +584,13 @@ static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const s
 	after_change(P, p, b, i);
 	if (op->flags & OPF_APPEND) {
 		off = st->size;                 /* where the kernel appends */
+		/* the end of the file, where this lands, is where the last
+		 * write placed at an offset that grew it left it: after it
+		 * when another rank made it (`prog > f; prog2 >> f`).  Other
+		 * appends need no wait: in any order they add up to the
+		 * same end */
+		if (st->ext_need && st->ext_rank != b)
+			edge(P, b, i, st->ext_rank, st->ext_need);
 		if ((!st->exact || partial(P)) && !st->truncated &&
 		    !(P->ps[p].bits & PS_CREATED)) {
 			if (!st->app)
@@ -592,6 +607,10 @@ static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const s
 	uint64_t end = off + op->len < off ? UINT64_MAX : off + op->len;
 	if (op->len && seg_write(st, b, i + 1, off, end))
 		P->err = -ENOMEM;
+	if (end > st->size && !(op->flags & OPF_APPEND)) {
+		st->ext_rank = b;
+		st->ext_need = i + 1;
+	}
 	if (end > st->size)
 		st->size = end;
 	st->written = 1;
@@ -638,8 +657,11 @@ static void on_fallocate(struct pass *P, uint32_t p, uint32_t b, uint64_t i, con
 					OP_FALLOC_WRITE_ZEROES) || off > st->size ? off : st->size;
 		if (end > from && seg_write(st, b, i + 1, from, end))
 			P->err = -ENOMEM;
-		if (op_falloc_may_extend(mode) && end > st->size)
+		if (op_falloc_may_extend(mode) && end > st->size) {
 			st->size = end;
+			st->ext_rank = b;       /* appends land after it */
+			st->ext_need = i + 1;
+		}
 	}
 	st->placed = 1;
 	st->written = 1;        /* (a size seen later is not the initial one) */
@@ -830,10 +852,16 @@ static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, 
 		break;
 	case OP_UNLINK: on_remove(P, p, b, i); break;
 	case OP_FTRUNCATE:
+		/* the size and the bytes past it change: after every other
+		 * rank's last op on p, and their later ops on p after it (a
+		 * write replayed before another rank's truncate loses its
+		 * bytes past the new size: MPI_File_preallocate and
+		 * MPI_File_set_size truncate on every rank) */
 		after_change(P, p, b, i);
 		after_users(P, p, b, i);
 		if (op->handle == OP_NOHANDLE)  /* truncate by path: it was there */
 			was_there(P, p);
+		changed(P, p, b, i, P->st[p].exists);
 		P->st[p].truncated = 1;
 		P->st[p].size = op->len;
 		P->st[p].exact = 1;
