@@ -36,24 +36,29 @@ static uint64_t fio_ms(uint64_t ns)
 }
 
 /* "read", "write" or "trim": fio's direction object.  runtime_ns is the
- * job's I/O time (fio's runtime is the job's, in ms). */
+ * job's I/O time (fio's runtime is the job's, in ms).  bw_bytes and iops
+ * follow from that ms runtime as fio computes them (stat.c: 1000 *
+ * io_bytes / runtime, integer, and 1000.0 * total_ios / runtime), so a
+ * script that checks or recomputes one from the others finds what it
+ * finds in fio's output; replay's own figures from the ns time are in
+ * runs[].jobs[]. */
 static json_t *dir_json(const struct class_stats *cs, uint64_t runtime_ns)
 {
 	json_t *o = json_object();
 	struct hist none;
-	double secs = (double)runtime_ns / 1e9;
+	uint64_t ms = cs->total_ios ? fio_ms(runtime_ns) : 0;
 	/* fio's bytes are those transferred: what the kernel reported, not
 	 * what the trace asked for (they differ when ops failed and the run
 	 * went on: --continue-on-error, --on-mismatch warn) */
-	uint64_t bw = secs > 0 ? (uint64_t)((double)cs->done_bytes / secs) : 0;
+	uint64_t bw = ms ? (uint64_t)((unsigned __int128)cs->done_bytes * 1000 / ms) : 0;
 	int bad = 0;
 	hist_init(&none);
 	bad |= report_set(o, "io_bytes", report_u64(cs->done_bytes));
 	bad |= report_set(o, "io_kbytes", report_u64(cs->done_bytes >> 10));
 	bad |= report_set(o, "bw_bytes", report_u64(bw));
 	bad |= report_set(o, "bw", report_u64(bw >> 10));
-	bad |= report_set(o, "iops", json_real(secs > 0 ? (double)cs->total_ios / secs : 0.0));
-	bad |= report_set(o, "runtime", report_u64(cs->total_ios ? fio_ms(runtime_ns) : 0));
+	bad |= report_set(o, "iops", json_real(ms ? 1000.0 * (double)cs->total_ios / (double)ms : 0.0));
+	bad |= report_set(o, "runtime", report_u64(ms));
 	bad |= report_set(o, "total_ios", report_u64(cs->total_ios));
 	bad |= report_set(o, "short_ios", report_u64(cs->short_ios));
 	bad |= report_set(o, "drop_ios", report_u64(0));

@@ -81,13 +81,16 @@ h = d["headline_run"]
 assert runs[h]["completion_ns"] == med, "headline is not the median run"
 for i, job in enumerate(d["jobs"]):
     io_ns = runs[h]["jobs"][i]["io_ns"]
-    bwb = int(job["write"]["io_bytes"] / (io_ns / 1e9))
-    assert job["write"]["bw_bytes"] == bwb, (job["write"]["bw_bytes"], bwb)
-    assert job["write"]["bw"] == bwb >> 10
     # fio's ms: microseconds rounded up (a job with I/O is never 0 ms)
-    assert job["write"]["runtime"] == (io_ns // 1000 + 999) // 1000 > 0
-    assert job["job_runtime"] == (io_ns // 1000 + 999) // 1000
-    assert abs(job["write"]["iops"] - job["write"]["total_ios"] / (io_ns / 1e9)) < 1e-6 * job["write"]["iops"] + 1e-9
+    ms = (io_ns // 1000 + 999) // 1000
+    assert job["write"]["runtime"] == ms > 0
+    assert job["job_runtime"] == ms
+    # bw and iops from that runtime, as fio's stat.c computes them
+    bwb = 1000 * job["write"]["io_bytes"] // ms
+    assert job["write"]["bw_bytes"] == bwb, (job["write"]["bw_bytes"], bwb)
+    assert job["write"]["bw"] == bwb // 1024
+    iops = 1000.0 * job["write"]["total_ios"] / ms
+    assert abs(job["write"]["iops"] - iops) <= 1e-9 * iops, (job["write"]["iops"], iops)
 assert all("fio_jobs" not in r for r in runs)
 assert d["fio version"].startswith("replay-")
 assert d["global options"]["numjobs"] == "2"
