@@ -116,7 +116,8 @@ static const char launchers[] =
 	"20 10:00:00.000005 openat(AT_FDCWD, \"/tmp/prterun.n1.42.0/pmix.sock\", O_RDONLY) = 4\n"
 	"20 10:00:00.000006 openat(AT_FDCWD, \"/scratch/spmix_results.h5\", O_WRONLY|O_CREAT, 0644) = 5\n"
 	"20 10:00:00.000007 pwrite64(5, \"x\"..., 4096, 0) = 4096\n"
-	"20 10:00:00.000008 openat(AT_FDCWD, \"/tmp/prte_input.dat\", O_RDONLY) = 6\n";
+	"20 10:00:00.000008 openat(AT_FDCWD, \"/tmp/prte_input.dat\", O_RDONLY) = 6\n"
+	"20 10:00:00.000009 openat(AT_FDCWD, \"/local/slurm/spool/pmix.1.0//pmix_dstor_ds12_22262/dstore_sm.lock\", O_RDWR) = 7\n";
 
 static void test_launchers(void **state)
 {
@@ -133,6 +134,7 @@ static void test_launchers(void **state)
 	assert_false(filter_path_kept(&f, strace_text_path(&s, "/tmp/prterun.n1.42.0/pmix.sock")));
 	assert_true(filter_path_kept(&f, strace_text_path(&s, "/scratch/spmix_results.h5")));
 	assert_true(filter_path_kept(&f, strace_text_path(&s, "/tmp/prte_input.dat")));
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/local/slurm/spool/pmix.1.0/pmix_dstor_ds12_22262/dstore_sm.lock")));
 	assert_int_equal(rule(&f, "*/spmix_appdir_*")->ops, 3);
 	assert_int_equal(rule(&f, "*/spmix_appdir_*")->files, 2);
 	char buf[512];

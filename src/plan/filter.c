@@ -38,6 +38,7 @@ const struct filter_default filter_defaults[] = {
 	{ "/tmp/prte.*", "PRRTE (Open MPI 5) session directories" },
 	{ "/tmp/prterun.*", "PRRTE (Open MPI 5) session directories" },
 	{ "*/spmix_appdir_*", "Slurm's PMIx plugin: per-step application directories" },
+	{ "*/pmix_dstor_*", "PMIx shared-memory data stores (Slurm's PMIx plugin keeps them in its spool directory)" },
 	{ "/tmp/hydra*", "MPICH (hydra) runtime files" },
 	{ "/tmp/mpich*", "MPICH runtime files" },
 	{ "*/.openmpi", "Open MPI per-user settings" },
