@@ -950,6 +950,31 @@ static void test_sync_alloc_mmap(void **state)
 	assert_int_equal(e[5].fd, 3);
 	assert_int_equal(e[5].len, 36379);
 	assert_string_equal(e[5].fdpath, "/etc/ld.so.cache");
+	assert_int_equal(e[5].mode, OP_MMAP_KNOWN | OP_MMAP_READ);
+	assert_true(op_mmap_data((uint32_t)e[5].mode));
+}
+
+/* What the trace shows of a file mapping: protection, shared, the loader's */
+static void test_mmap_modes(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "1 mmap(NULL, 800000, PROT_READ|PROT_WRITE, MAP_SHARED, 4</w/mm.dat>, 0) = 0x7f21da042000");
+	FEED_OK(f, "1 mmap(0x7f21e743b000, 475136, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE, 3</usr/lib/libm.so.6>, 0x10000) = 0x7f21e743b000");
+	FEED_OK(f, "1 mmap(NULL, 913680, PROT_READ, MAP_PRIVATE|MAP_DENYWRITE, 3</usr/lib/libm.so.6>, 0) = 0x7f21e742b000");
+	FEED_OK(f, "1 mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_SHARED_VALIDATE|MAP_SYNC, 5</pmem/x>, 0) = 0x7f21e742b000");
+	FEED_OK(f, "1 mmap(NULL, 4096, 0x3 /* PROT_READ|PROT_WRITE */, 0x1 /* MAP_SHARED */, 6, 0) = 0x7f21e742b000");
+	assert_int_equal(f->cap.n, 5);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].mode, OP_MMAP_KNOWN | OP_MMAP_READ | OP_MMAP_WRITE | OP_MMAP_SHARED);
+	assert_true(op_mmap_data((uint32_t)e[0].mode));
+	assert_int_equal(e[1].mode, OP_MMAP_KNOWN | OP_MMAP_READ | OP_MMAP_EXEC | OP_MMAP_LOADER);
+	assert_false(op_mmap_data((uint32_t)e[1].mode));
+	assert_int_equal(e[2].mode, OP_MMAP_KNOWN | OP_MMAP_READ | OP_MMAP_LOADER);
+	assert_false(op_mmap_data((uint32_t)e[2].mode));
+	assert_int_equal(e[3].mode, OP_MMAP_KNOWN | OP_MMAP_READ | OP_MMAP_WRITE | OP_MMAP_SHARED);
+	/* -X verbose: the numbers are read, the names in comments are not */
+	assert_int_equal(e[4].mode & (OP_MMAP_KNOWN | OP_MMAP_READ | OP_MMAP_WRITE),
+			 OP_MMAP_KNOWN | OP_MMAP_READ | OP_MMAP_WRITE);
 }
 
 static void test_more_flags(void **state)
@@ -1641,6 +1666,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_dirfds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_alloc_mmap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mmap_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_falloc_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_io_submit_numeric_opcode, setup, teardown),

@@ -9,6 +9,7 @@
 #ifndef REPLAY_OPS_H
 #define REPLAY_OPS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -95,6 +96,21 @@ static inline int op_has_path2(unsigned k) { return k == OP_RENAME || k == OP_LI
 static inline int op_aux_is_path(unsigned k) { return op_has_path2(k) || k == OP_SYMLINK; }
 static inline int op_is_read(unsigned k) { return k == OP_READ || k == OP_AREAD; }
 static inline int op_is_write(unsigned k) { return k == OP_WRITE || k == OP_AWRITE; }
+
+/* An mmap op's aux: what the trace showed of the mapping (0: nothing) */
+#define OP_MMAP_READ    0x001u  /* PROT_READ                               */
+#define OP_MMAP_WRITE   0x002u  /* PROT_WRITE                              */
+#define OP_MMAP_EXEC    0x004u  /* PROT_EXEC                               */
+#define OP_MMAP_SHARED  0x100u  /* MAP_SHARED: stores reach the file        */
+#define OP_MMAP_LOADER  0x200u  /* MAP_DENYWRITE: the dynamic loader's      */
+#define OP_MMAP_KNOWN   0x8000u /* the protection was read                 */
+
+/* A mapping through which the application may read or write the file's
+ * data (not code the loader or a program mapped to run) */
+static inline bool op_mmap_data(uint32_t aux)
+{
+	return !(aux & (OP_MMAP_EXEC | OP_MMAP_LOADER));
+}
 
 /* fallocate(2) mode bits (linux/falloc.h), the op's aux for OP_FALLOCATE:
  * the traced mode, replayed as is (bits no name is known for included). */

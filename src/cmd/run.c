@@ -350,6 +350,48 @@ static void warn_buffered_aio(const struct run_state *st)
 			 " buffered requests at submission, so they do not overlap", buffered, all);
 }
 
+/* Files the application mapped (mmap) to reach their data: the loads and
+ * stores through a mapping are memory accesses, not system calls, so the
+ * trace does not hold them and the replay does not make them.  Said once,
+ * with the first files' names; code mappings (PROT_EXEC, the dynamic
+ * loader's MAP_DENYWRITE) are not data. */
+static void warn_mmaps(const struct run_state *st)
+{
+	uint64_t maps = 0, shared_w = 0;
+	uint32_t files[3], nf = 0, more = 0;
+
+	for (uint32_t k = 0; k < st->filt.nkept; k++) {
+		uint64_t n;
+		const struct op *o = opstream_rank_ops(&st->s, st->filt.kept[k], &n);
+		for (uint64_t i = 0; i < n; i++) {
+			if (o[i].kind != OP_MMAP || o[i].result < 0 || o[i].file == OP_NOFILE ||
+			    !op_mmap_data(o[i].aux) || !filter_op_kept(&st->filt, &o[i]))
+				continue;
+			maps++;
+			shared_w += (o[i].aux & (OP_MMAP_SHARED | OP_MMAP_WRITE)) ==
+				    (OP_MMAP_SHARED | OP_MMAP_WRITE);
+			uint32_t j = 0;
+			while (j < nf && files[j] != o[i].file)
+				j++;
+			if (j == nf && nf < 3)
+				files[nf++] = o[i].file;
+			else if (j == nf)
+				more = 1;
+		}
+	}
+	if (!maps)
+		return;
+	char esc[3][512];
+	const char *nm[3] = { "", "", "" };
+	for (uint32_t j = 0; j < nf; j++)
+		nm[j] = text_esc(opstream_path(&st->s, files[j]), esc[j], sizeof(esc[j]));
+	warn_msg("%" PRIu64 " mapping%s (mmap) of %s%s%s%s%s%s: what the application read or"
+		 " wrote through %s is memory accesses, not system calls: not in the trace,"
+		 " not replayed%s", maps, maps == 1 ? "" : "s", nm[0], nf > 1 ? ", " : "", nm[1],
+		 nf > 2 ? ", " : "", nm[2], more ? " and more" : "", maps == 1 ? "it" : "them",
+		 shared_w ? " (some are shared and writable: their stores reach the file)" : "");
+}
+
 /* Load the whole trace (a signal now ends the command, leaving no
  * temporary file), map it, and build the plan on the target. */
 static int load_and_plan(struct run_state *st, struct run_cli *c)
@@ -386,6 +428,8 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	c->po.filter = &st->filt;
 	if (engine_warn_buffered(c->ro.engine, c->ro.direct) && !c->quiet && (!c->x || c->x->root))
 		warn_buffered_aio(st);
+	if (!c->quiet && (!c->x || c->x->root))
+		warn_mmaps(st);
 	ret = plan_build(&st->plan, &st->s, c->target, &c->po, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);

@@ -1292,6 +1292,7 @@ static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev,
 	} else if (k == OP_MMAP) {
 		op.offset = ev->offset > 0 ? (uint64_t)ev->offset : 0;
 		op.len = ev->len;
+		op.aux = (uint32_t)ev->mode;
 		b->st.mmaps++;
 	} else if (k == OP_SETFL) {
 		/* the flags F_SETFL can change (Linux): later writes append or

@@ -1872,11 +1872,29 @@ static int sh_fstatat(struct dec *d)
 	return DEC_EMIT;
 }
 
-/* mmap(addr, len, prot, flags, fd, off): only a file mapping counts */
+static const struct sym prot_syms[] = {
+	SYM("PROT_READ", 1), SYM("PROT_WRITE", 2), SYM("PROT_EXEC", 4), SYM("PROT_NONE", 0),
+	SYM("PROT_SEM", 8), SYM("PROT_GROWSDOWN", 0x01000000), SYM("PROT_GROWSUP", 0x02000000),
+};
+
+/* Does the span hold the word w (a flag name between '|'s)? */
+static bool has_flag(struct span a, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *q = a.s, *e = a.s + a.n; (q = memmem(q, (size_t)(e - q), w, n)); q += n)
+		if ((q == a.s || q[-1] == '|' || q[-1] == ' ') &&
+		    (q + n == e || q[n] == '|' || q[n] == ' ' || q[n] == ','))
+			return true;
+	return false;
+}
+
+/* mmap(addr, len, prot, flags, fd, off): only a file mapping counts; its
+ * mode is OP_MMAP_* (ops.h): the protection, shared or not, and a mapping
+ * by the dynamic loader (MAP_DENYWRITE, which glibc's ld.so passes) */
 static int sh_mmap(struct dec *d)
 {
 	struct sc_event *ev = &d->ev;
-	int64_t fd = -1, v;
+	int64_t fd = -1, v, prot;
 	if (d->na >= 6 && fd_at(d, 4, &fd, &ev->fdpath))
 		return DEC_BAD;
 	if (fd < 0) {
@@ -1889,6 +1907,14 @@ static int sh_mmap(struct dec *d)
 	ev->len = (uint64_t)v;
 	if (num(arg(d, 5), &ev->offset, NULL))
 		ev->offset = 0;
+	struct span pr = arg(d, 2), fl = trim(arg(d, 3));
+	if (!symflags(prot_syms, sizeof(prot_syms) / sizeof(prot_syms[0]), pr.s, pr.n, &prot)) {
+		ev->mode = OP_MMAP_KNOWN | (prot & (OP_MMAP_READ | OP_MMAP_WRITE | OP_MMAP_EXEC));
+		if (has_flag(fl, "MAP_SHARED") || has_flag(fl, "MAP_SHARED_VALIDATE"))
+			ev->mode |= OP_MMAP_SHARED;
+		if (has_flag(fl, "MAP_DENYWRITE"))
+			ev->mode |= OP_MMAP_LOADER;
+	}
 	return DEC_EMIT;
 }
 
