@@ -715,7 +715,7 @@ static void print_runs(FILE *f, const struct report_agg *a, bool seq)
 			a->incomplete[r] ? "  INCOMPLETE" : seq ? "  (longest rank)" : "");
 	}
 	if (seq && a->rank_completion) {
-		fprintf(f, "ranks (last run):");
+		fprintf(f, "processes (last run):");
 		for (size_t i = 0; i < a->nrank; i++)
 			fprintf(f, " %s", fmt_ns(b1, sizeof(b1), (double)a->rank_completion[i]));
 		fprintf(f, "\n");

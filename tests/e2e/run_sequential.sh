@@ -17,7 +17,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$REPLAY" run -m sequential -r 2 --quiet -o "$tmp/s.json" "$trace" "$tgt" > "$tmp/out.txt"
 grep -q "^page cache: *dropped before each rank" "$tmp/out.txt" || fail "summary: $(cat "$tmp/out.txt")"
-grep -q "^ranks (last run):" "$tmp/out.txt" || fail "no per-rank times"
+grep -q "^processes (last run):" "$tmp/out.txt" || fail "no per-process times"
 [ -z "$(ls -A "$tgt")" ] || fail "files left: $(find "$tgt")"
 
 jq -e '.options.mode == "sequential" and .options.repeats == 2 and .options.drop_caches == true' \
