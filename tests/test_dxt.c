@@ -792,7 +792,9 @@ static void t_bad_input(void **st)
 		assert_int_equal(load_rc(path, NULL, &e), 0);
 		unlink(path);
 	}
-	bad_case(" X_POSIX       0  write        0               0\n", 13, "truncated X_POSIX line");
+	bad_case(" X_POSIX       0  write        0               0\n", 13,
+		 "X_POSIX line with 4 fields where 7 were expected (rank, write|read, segment, offset,"
+		 " length, start and end): a truncated line?");
 	bad_case(" X_STDIO       0  write        0               0             100      0.0010      0.0020\n",
 		 13, "unknown module 'X_STDIO'");
 	bad_case(" X_POSIX       0  write        0               0            -100      0.0010      0.0020\n",
@@ -903,7 +905,9 @@ static void t_bad_input(void **st)
 		char *args[] = { path };
 		unlink(ops_path);
 		assert_int_not_equal(trace_load(args, 1, &lo, ops_path, &res, &e), 0);
-		assert_int_equal(res.bad_lines, 2);
+		/* the rank line, block 42 (no rank line now), and block 43,
+		 * which the text ends right after its file_id line */
+		assert_int_equal(res.bad_lines, 3);
 		assert_non_null(strstr(res.first_bad, ":7: expected 'rank: R, hostname: HOST'"));
 		unlink(path);
 		unlink(ops_path);
@@ -911,6 +915,225 @@ static void t_bad_input(void **st)
 	/* a time beyond what 32-bit ticks of 0.1 ms hold */
 	bad_case(" X_POSIX       0  write        0               0             100 500000.0000 500000.0001\n",
 		 13, "time beyond 429496 s");
+}
+
+/* A dump in dir/name: head, then body; its path in path. */
+static void write_dump(char *path, size_t len, const char *name, const char *hd, const char *body)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(hd, f);
+	fputs(body, f);
+	fclose(f);
+}
+
+/* A dump cut short: right after a block's file_id line or its rank line
+ * (at the end, or before the next block), or at a block boundary before a
+ * DXT module its regions list announces (audit C, F1). */
+static void t_cut_dump(void **st)
+{
+	(void)st;
+	const char *w = " X_POSIX       0  write        0               0             100      0.0010      0.0020\n";
+	const char *r = " X_POSIX       0   read        0               0             100      0.0030      0.0040\n";
+	char b[2048], path[512];
+	struct rerr e;
+
+	snprintf(b, sizeof(b), "%s%s# DXT, file_id: 43, file_name: /d/g\n", w, r);
+	bad_case(b, 15, "block of '/d/g' ends without its '# DXT, rank:' line (truncated dump?)");
+	snprintf(b, sizeof(b), "%s%s# DXT, file_id: 43, file_name: /d/g\n# DXT, rank: 1, hostname: n2\n",
+		 w, r);
+	bad_case(b, 15, "block of '/d/g' (rank 1) ends without its '# DXT, write_count:' line"
+		 " (truncated dump?)");
+	/* the same block followed by another: its end is the next header */
+	snprintf(b, sizeof(b), "%s%s# DXT, file_id: 43, file_name: /d/g\n"
+		 "# DXT, file_id: 44, file_name: /d/h\n# DXT, rank: 0, hostname: n1\n"
+		 "# DXT, write_count: 0, read_count: 0\n", w, r);
+	bad_case(b, 15, "block of '/d/g' ends without its '# DXT, rank:' line");
+	/* with --skip-bad the block is counted as a bad line, and the rest kept */
+	{
+		struct load_opts lo = { .skip_bad = true };
+		struct load_result res;
+		snprintf(b, sizeof(b), "%s%s# DXT, file_id: 43, file_name: /d/g\n", w, r);
+		write_dump(path, sizeof(path), "cut.dxt.txt", head, b);
+		char *args[] = { path };
+		unlink(ops_path);
+		assert_int_equal(trace_load(args, 1, &lo, ops_path, &res, &e), 0);
+		assert_int_equal(res.bad_lines, 1);
+		assert_non_null(strstr(res.first_bad, ":15: block of '/d/g' ends without its"));
+		unlink(path);
+	}
+	/* the regions list announces DXT_MPIIO, the dump ends with DXT_POSIX */
+	static const char regions[] =
+		"# darshan log version: 3.21\n"
+		"# nprocs: 2\n"
+		"\n"
+		"# log file regions\n"
+		"# -------------------------------------------------------\n"
+		"# header: 744 bytes (uncompressed)\n"
+		"# DXT_POSIX module: 848 bytes (compressed), ver=1\n"
+		"# DXT_MPIIO module: 853 bytes (compressed), ver=2\n"
+		"\n"
+		"# ***************************************************\n"
+		"# DXT_POSIX module data\n"
+		"# ***************************************************\n"
+		"\n"
+		"# DXT, file_id: 42, file_name: /d/f\n"
+		"# DXT, rank: 0, hostname: n1\n"
+		"# DXT, write_count: 1, read_count: 1\n";
+	snprintf(b, sizeof(b), "%s%s", w, r);
+	write_dump(path, sizeof(path), "nompiio.dxt.txt", regions, b);
+	assert_int_equal(load_rc(path, NULL, &e), -EINVAL);
+	char want[1024];
+	snprintf(want, sizeof(want), "%s: the log's regions list announces the DXT_MPIIO module (853"
+		 " bytes) but the dump has no '# DXT_MPIIO module data' section: the dump looks cut"
+		 " short; dump the log again with 'darshan-dxt-parser --show-incomplete LOG'", path);
+	if (!strstr(e.msg, want))
+		fail_msg("expected '%s' in '%s'", want, e.msg);
+	assert_int_equal(access(ops_path, F_OK), -1);
+	/* with the MPIIO banner (and its block) it is read */
+	snprintf(b, sizeof(b), "%s%s\n# ***************************************************\n"
+		 "# DXT_MPIIO module data\n# ***************************************************\n\n"
+		 "# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		 "# DXT, write_count: 1, read_count: 0\n"
+		 " X_MPIIO       0  write        0               0             100      0.0010      0.0020\n",
+		 w, r);
+	write_dump(path, sizeof(path), "nompiio.dxt.txt", regions, b);
+	assert_int_equal(load_rc(path, NULL, &e), 0);
+	/* a log the parser stopped in (no --show-incomplete): the DXT_POSIX
+	 * banner, then nothing; that message stays */
+	write_dump(path, sizeof(path), "nompiio.dxt.txt", regions, "");
+	{
+		/* regions ends inside a block: cut it at the DXT_POSIX banner */
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fwrite(regions, 1, (size_t)(strstr(regions, "\n# DXT, file_id") - regions + 1), f);
+		fclose(f);
+	}
+	assert_int_equal(load_rc(path, NULL, &e), -ENODATA);
+	assert_non_null(strstr(e.msg, "the DXT_POSIX module is announced but no block follows"));
+	unlink(path);
+}
+
+/* An offset of 16 or more digits glued to the segment number, as
+ * darshan-dxt-parser's "%9d%16ld" prints it (audit C, F4): split after the
+ * segment number the block expects; else the fields are counted. */
+static void t_glued_offset(void **st)
+{
+	(void)st;
+	const char *w = " X_POSIX       0  write        0               0             100      0.0010      0.0020\n";
+	char b[2048], path[512];
+	struct opstream s;
+
+	/* read 0 at 1 PiB; then, with reads 0 and 1, read 1 at 10 PiB + 3 */
+	snprintf(b, sizeof(b), "%s X_POSIX       0   read        01125899906842624            4096"
+		 "      0.0030      0.0040\n", w);
+	write_dump(path, sizeof(path), "glued.dxt.txt", head, b);
+	load(path, NULL, &s);
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 4);                 /* open, write, read, close */
+	assert_int_equal(o[2].kind, OP_READ);
+	assert_int_equal(o[2].offset, 1125899906842624ull);
+	assert_int_equal(o[2].len, 4096);
+	opstream_close(&s);
+	static const char head2[] =
+		"# darshan log version: 3.21\n# nprocs: 2\n\n# DXT_POSIX module data\n\n"
+		"# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		"# DXT, write_count: 0, read_count: 2\n";
+	write_dump(path, sizeof(path), "glued.dxt.txt", head2,
+		   " X_POSIX       0   read        0               0             100      0.0010      0.0020\n"
+		   " X_POSIX       0   read        111258999068426243            4096      0.0030      0.0040   [5] N/A\n");
+	load(path, NULL, &s);
+	o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 4);
+	assert_int_equal(o[2].offset, 11258999068426243ull);
+	opstream_close(&s);
+	/* MPIIO lines are glued the same way (6 fields otherwise mean no
+	 * offset column: 3.1.x parsers) */
+	static const char headm[] =
+		"# darshan log version: 3.21\n# nprocs: 2\n\n# DXT_MPIIO module data\n\n"
+		"# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		"# DXT, write_count: 1, read_count: 0\n";
+	write_dump(path, sizeof(path), "glued.dxt.txt", headm,
+		   " X_MPIIO       0  write        02251799813685248            4096      0.0010      0.0020\n");
+	load(path, "mpiio", &s);
+	o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(o[1].kind, OP_WRITE);
+	assert_int_equal(o[1].offset, 2251799813685248ull);
+	opstream_close(&s);
+	unlink(path);
+	/* glued to a segment number other than the one expected (read 0) */
+	snprintf(b, sizeof(b), "%s X_POSIX       0   read        11125899906842624            4096"
+		 "      0.0030      0.0040\n", w);
+	bad_case(b, 14, "X_POSIX line with 6 fields where 7 were expected (rank, write|read, segment,"
+		 " offset, length, start and end): an offset of 16 or more digits glued to a segment"
+		 " number other than the one expected?");
+	/* 15 digits glued: not what the parser prints (16 wide) */
+	snprintf(b, sizeof(b), "%s X_POSIX       0   read        0112589990684262            4096"
+		 "      0.0030      0.0040\n", w);
+	bad_case(b, 14, "X_POSIX line with 6 fields where 7 were expected");
+}
+
+/* A rank the header's nprocs does not have: warned once, not refused
+ * (audit C, F5; the binary reader refuses it as a corrupt log). */
+static void t_rank_beyond_nprocs(void **st)
+{
+	(void)st;
+	char path[512], wb[512];
+	struct opstream s;
+
+	write_dump(path, sizeof(path), "beyond.dxt.txt", head,
+		   " X_POSIX       0  write        0               0             100      0.0010      0.0020\n"
+		   " X_POSIX       0   read        0               0             100      0.0030      0.0040\n"
+		   "# DXT, file_id: 43, file_name: /d/g\n# DXT, rank: 7, hostname: n2\n"
+		   "# DXT, write_count: 1, read_count: 0\n"
+		   " X_POSIX       7  write        0               0             100      0.0010      0.0020\n"
+		   "# DXT, file_id: 44, file_name: /d/h\n# DXT, rank: 9, hostname: n2\n"
+		   "# DXT, write_count: 1, read_count: 0\n"
+		   " X_POSIX       9  write        0               0             100      0.0010      0.0020\n");
+	load(path, NULL, &s);
+	assert_int_equal(s.nranks, 3);
+	char v[64];
+	assert_non_null(opstream_info(&s, "dxt_rank_beyond_nprocs", v, sizeof(v)));
+	assert_string_equal(v, "16 7");        /* the first only */
+	assert_non_null(dxt_rank_warning(&s, wb, sizeof(wb)));
+	assert_non_null(strstr(wb, ":16: rank 7 is not below the header's nprocs (2;"));
+	opstream_close(&s);
+	/* within nprocs: no key, no warning */
+	write_dump(path, sizeof(path), "beyond.dxt.txt", head,
+		   " X_POSIX       0  write        0               0             100      0.0010      0.0020\n"
+		   " X_POSIX       0   read        0               0             100      0.0030      0.0040\n");
+	load(path, NULL, &s);
+	assert_null(opstream_info(&s, "dxt_rank_beyond_nprocs", v, sizeof(v)));
+	assert_null(dxt_rank_warning(&s, wb, sizeof(wb)));
+	opstream_close(&s);
+	unlink(path);
+}
+
+/* A segment whose end (offset + length) is beyond 2^63 - 1 (audit C, F6);
+ * one that ends exactly there is read. */
+static void t_offset_overflow(void **st)
+{
+	(void)st;
+	char path[512];
+	struct opstream s;
+
+	bad_case(" X_POSIX       0  write        0 9223372036854775798            4096      0.0010      0.0020\n",
+		 13, "offset 9223372036854775798 + length 4096 is beyond the largest file offset (2^63 - 1)");
+	/* glued (19 digits): split, then refused the same way */
+	bad_case(" X_POSIX       0  write        09223372036854775798            4096      0.0010      0.0020\n",
+		 13, "offset 9223372036854775798 + length 4096 is beyond");
+	write_dump(path, sizeof(path), "edge.dxt.txt", head,
+		   " X_POSIX       0  write        0 9223372036854771711            4096      0.0010      0.0020\n"
+		   " X_POSIX       0   read        0               0             100      0.0030      0.0040\n");
+	load(path, NULL, &s);
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(o[1].offset + o[1].len, 9223372036854775807ull);
+	opstream_close(&s);
+	unlink(path);
 }
 
 /* Segment times, "%.4f" as the parsers print them (read at once) and any
@@ -1052,7 +1275,7 @@ static void t_fast_path(void **st)
 	bad_case(W "\t[3]\t[4]\t[\n", 13, "expected an OST index as '[N]'");
 #undef W
 	bad_case(" X_POSIX       0  write        0               0             100      0.0010\r     0.0020\n",
-		 13, "truncated X_POSIX line");
+		 13, "X_POSIX line with 6 fields where 7 were expected");
 	bad_case(" X_POSIX       0  writex       0               0             100      0.0010      0.0020\n",
 		 13, "expected 'write' or 'read' after the rank");
 	bad_case(" X_POSIX       0  write        0               0          -00100      0.0010      0.0020\n",
@@ -1066,7 +1289,7 @@ static void t_fast_path(void **st)
 	bad_case(" X_POSIX       0  write      1.5               0             100      0.0010      0.0020\n",
 		 13, "expected a segment number");
 	bad_case(" X_POSIX       0  write        0               0             100      0.\n",
-		 13, "truncated X_POSIX line");
+		 13, "X_POSIX line with 6 fields where 7 were expected");
 }
 
 /* A number of n digits (n <= 19) whose value is below 10^n: random, zeros
@@ -1568,6 +1791,10 @@ int main(void)
 		cmocka_unit_test(t_incomplete),
 		cmocka_unit_test(t_mpiio),
 		cmocka_unit_test(t_bad_input),
+		cmocka_unit_test(t_cut_dump),
+		cmocka_unit_test(t_glued_offset),
+		cmocka_unit_test(t_rank_beyond_nprocs),
+		cmocka_unit_test(t_offset_overflow),
 		cmocka_unit_test(t_times),
 		cmocka_unit_test(t_field_widths),
 		cmocka_unit_test(t_fast_path),

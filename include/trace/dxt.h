@@ -40,6 +40,12 @@ int dxt_layer_parse(const char *name, enum dxt_layer *layer);
  * "incomplete"), a one-line warning for the user in buf; else NULL. */
 const char *dxt_incomplete_warning(const struct opstream *s, char *buf, size_t len);
 
+/* When a block's rank is not below the header's nprocs (info key
+ * "dxt_rank_beyond_nprocs", "LINE RANK"), a warning for the user in buf,
+ * starting with the line (":LINE: ...", to follow the trace's name);
+ * else NULL. */
+const char *dxt_rank_warning(const struct opstream *s, char *buf, size_t len);
+
 /* ---- input ----------------------------------------------------------- */
 
 /* Does head start with gzip's magic (1f 8b)? */

@@ -159,6 +159,8 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 	char wb[512];
 	if (dxt_incomplete_warning(s, wb, sizeof(wb)))
 		warn_msg("%s: %s", name, wb);
+	if (dxt_rank_warning(s, wb, sizeof(wb)))
+		warn_msg("%s%s", name, wb);
 	/* strace killed while it wrote a line (SIGKILL at a job's time
 	 * limit): that last line was dropped (trace.h's cut_lines) */
 	if (opstream_info(s, "cut_lines", wb, sizeof(wb)) && strcmp(wb, "0")) {

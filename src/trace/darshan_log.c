@@ -1088,7 +1088,9 @@ static int print_module(struct dlog *L, int mod, FILE *out)
 			bool w = i < nw;
 			int64_t off = !posix && v == 1 ? -1 : i64(L, s);
 			double t0 = f64(L, s + 16), t1 = f64(L, s + 24);
-			if (off < -1 || i64(L, s + 8) < 0 || !(t0 >= 0 && t0 < 1e12) ||
+			/* an end beyond the largest offset (2^63 - 1) too */
+			if (off < -1 || i64(L, s + 8) < 0 || off > INT64_MAX - i64(L, s + 8) ||
+			    !(t0 >= 0 && t0 < 1e12) ||
 			    !(t1 >= 0 && t1 < 1e12)) {
 				rc = fail(L, "%s record %" PRIu64 " (rank %" PRId64 ", %s): segment %"
 					  PRId64 " has offset %" PRId64 ", length %" PRId64

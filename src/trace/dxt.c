@@ -133,6 +133,12 @@ struct dxt {
 	bool banner_seen[NMOD];
 	bool incomplete[NMOD];
 	bool no_dxt;              /* "# no DXT module data available"   */
+	/* the regions list's "# DXT_MPIIO module: N bytes": N, 0 none (the
+	 * parser then prints no banner for it) */
+	uint64_t announced[NMOD];
+	int64_t nprocs_n;         /* the header's nprocs, 0 unknown      */
+	unsigned long beyond_line; /* the first rank >= nprocs: its line */
+	int64_t beyond_rank;
 	int64_t start_time;       /* job start (epoch s), -1 unknown     */
 	char log_version[32], lib_ver[32], nprocs[32], jobid[32], run_time[32];
 	int mod_ver[NMOD];
@@ -186,6 +192,24 @@ const char *dxt_incomplete_warning(const struct opstream *s, char *buf, size_t l
 	snprintf(buf, len, "the trace is incomplete (%s: Darshan's DXT buffer filled up, later"
 		 " operations were not recorded): only what was recorded is analysed and"
 		 " replayed", v);
+	return buf;
+}
+
+const char *dxt_rank_warning(const struct opstream *s, char *buf, size_t len)
+{
+	char v[64], np[32];
+	unsigned long line;
+	int64_t rank;
+
+	if (!opstream_info(s, "dxt_rank_beyond_nprocs", v, sizeof(v)) ||
+	    sscanf(v, "%lu %" SCNd64, &line, &rank) != 2)
+		return NULL;
+	if (!opstream_info(s, "dxt_nprocs", np, sizeof(np)))
+		strcpy(np, "?");
+	snprintf(buf, len, ":%lu: rank %" PRId64 " is not below the header's nprocs (%s; a"
+		 " binary log with it is refused as corrupt): the dump and its header disagree"
+		 " (edited, or put together from several dumps?); its ranks are replayed as"
+		 " they are (the first such block only is named)", line, rank, np);
 	return buf;
 }
 
@@ -394,6 +418,16 @@ static int block_end(struct dxt *D)
 	int rc = 0;
 
 	D->cur = -1;
+	/* a dump cut right after the block's file_id or rank line: its
+	 * counts are not 0, they are unknown */
+	if (!k->have_rank || !k->have_counts) {
+		char rank[32] = "";
+		if (k->have_rank)
+			snprintf(rank, sizeof(rank), " (rank %" PRId64 ")", D->ranks[k->rank].rank);
+		return bad(D, k->line, "block of '%s'%s ends without its '# DXT, %s' line"
+			   " (truncated dump?)", D->strs + D->files[k->file].name, rank,
+			   k->have_rank ? "write_count:" : "rank:");
+	}
 	if (k->seen_w != k->nw || k->seen_r != k->nr) {
 		/* the rank line may have been skipped (--skip-bad): no rank then */
 		char rank[32] = "no rank line";
@@ -431,6 +465,8 @@ static void region_line(struct dxt *D, const char *p)
 		const char *v = strstr(p, "ver=");
 		int64_t x;
 		const char *end;
+		if (dec_i64(skip_ws(p + n + 8), &end, &x) && x > 0)
+			D->announced[m] = (uint64_t)x;
 		if (v && dec_i64(v + 4, &end, &x) && x >= 0 && x < 1000)
 			D->mod_ver[m] = (int)x;
 	}
@@ -443,8 +479,11 @@ static int job_line(struct dxt *D, const char *p, unsigned long line)
 
 	if (starts(p, "darshan log version: "))
 		copy_val(D->log_version, sizeof(D->log_version), p + 21);
-	else if (starts(p, "nprocs: "))
+	else if (starts(p, "nprocs: ")) {
 		copy_val(D->nprocs, sizeof(D->nprocs), p + 8);
+		if (!dec_i64(D->nprocs, &end, &D->nprocs_n) || *end || D->nprocs_n < 0)
+			D->nprocs_n = 0;
+	}
 	else if (starts(p, "jobid: "))
 		copy_val(D->jobid, sizeof(D->jobid), p + 7);
 	else if (starts(p, "run time: "))
@@ -537,6 +576,13 @@ static int rank_line(struct dxt *D, struct dblock *k, const char *p, unsigned lo
 		return bad(D, line, "expected 'rank: R, hostname: HOST'");
 	if (v < 0)
 		return bad(D, line, "negative rank %" PRId64, v);
+	/* a rank the job did not have: a binary log with it is refused as
+	 * corrupt; the text (edited, or merged from two dumps?) is read,
+	 * with a warning (write_info) */
+	if (D->nprocs_n > 0 && v >= D->nprocs_n && !D->beyond_line) {
+		D->beyond_line = line;
+		D->beyond_rank = v;
+	}
 	rc = rank_get(D, v, &rix);
 	if (rc)
 		return rc;
@@ -760,36 +806,97 @@ static size_t seg_tokens(const char *p, const char *pe, const char **tok, size_t
 	return ntok;
 }
 
+/* The kind token t[0..n): 1 "write", 0 "read", -1 neither (the token
+ * ends at a blank, a tab or a CR: only the first two do). */
+static int kind_token(const char *t, size_t n)
+{
+	if (n == 5 && !memcmp(t, "write", 5) && (t[5] == ' ' || t[5] == '\t'))
+		return 1;
+	if (n == 4 && !memcmp(t, "read", 4) && (t[4] == ' ' || t[4] == '\t'))
+		return 0;
+	return -1;
+}
+
+/*
+ * darshan-dxt-parser prints the segment number and the offset as
+ * "%9d%16ld": an offset of 16 or more digits (1 PB and more) follows the
+ * segment number with no blank.  Such a line has one field too few; its
+ * segment field is then the segment number the block expects next (the
+ * index within the block per direction, which Darshan prints) followed by
+ * 16 or more digits.  The length of that number's digits in the field
+ * (tok[2]) when it is so, else 0 (not when --skip-bad left a gap in the
+ * block's numbering: then nothing says which number is expected).
+ */
+static size_t glued_segment(const struct dblock *k, const char *const *tok, const size_t *tl,
+			    uint32_t *expect)
+{
+	int w = kind_token(tok[1], tl[1]);
+	char e[16];
+
+	if (w < 0 || k->damaged)
+		return 0;
+	*expect = w ? k->seen_w : k->seen_r;
+	size_t el = (size_t)snprintf(e, sizeof(e), "%u", *expect);
+	if (tl[2] < el + 16 || memcmp(tok[2], e, el))
+		return 0;
+	for (size_t i = el; i < tl[2]; i++)
+		if (!tx_digit(tok[2][i]))
+			return 0;
+	return el;
+}
+
 /* Split and parse the fields after the module token (p, up to pe, the
- * line's end): 7 of them, or 6 for X_MPIIO lines of 3.1.x parsers (no
- * offset); then OST tokens ("[106]", "[  5]") and a thread id (N/A or a
- * number) may follow. */
-static __attribute__((noinline)) int seg_fields(struct dxt *D, int m, const char *p,
-						const char *pe, unsigned long line, struct segf *f)
+ * line's end), of a segment line of block k: 7 of them, or 6 for X_MPIIO
+ * lines of 3.1.x parsers (no offset), or 6 with the offset glued to the
+ * segment number (glued_segment); then OST tokens ("[106]", "[  5]") and a
+ * thread id (N/A or a number) may follow. */
+static __attribute__((noinline)) int seg_fields(struct dxt *D, const struct dblock *k, int m,
+						const char *p, const char *pe, unsigned long line,
+						struct segf *f)
 {
 	const char *tok[8], *end;
-	size_t tl[8], ntok = seg_tokens(p, pe, tok, tl);
+	size_t tl[8], ntok = seg_tokens(p, pe, tok, tl), glued = 0;
+	uint32_t expect = 0;
 	bool range;
 
 	if (ntok == 8)
 		return bad(D, line, "expected start and end times in seconds (S.FFFF) as the last"
 			   " fields of the %s line", seg_name[m]);
-	if (ntok < 6 || (ntok == 6 && m == MOD_POSIX))
-		return bad(D, line, "truncated %s line: expected rank, write|read, segment, %slength,"
-			   " start and end", seg_name[m], m == MOD_POSIX ? "offset, " : "[offset,] ");
+	if (ntok == 6 && (glued = glued_segment(k, tok, tl, &expect))) {
+		for (size_t j = ntok; j > 3; j--)
+			tok[j] = tok[j - 1], tl[j] = tl[j - 1];
+		tok[3] = tok[2] + glued;
+		tl[3] = tl[2] - glued;
+		tl[2] = glued;
+		ntok = 7;
+	}
+	if (ntok < 6 || (ntok == 6 && m == MOD_POSIX)) {
+		/* a segment field of 17 digits or more: an offset glued to a
+		 * segment number, not the one expected */
+		size_t nd = 0;
+		while (ntok > 2 && nd < tl[2] && tx_digit(tok[2][nd]))
+			nd++;
+		return bad(D, line, "%s line with %zu fields where %s expected (rank, write|read,"
+			   " segment, %slength, start and end)%s", seg_name[m], ntok,
+			   m == MOD_POSIX ? "7 were" : "7 (or 6 without an offset) were",
+			   m == MOD_POSIX ? "offset, " : "[offset,] ",
+			   ntok > 2 && nd == tl[2] && nd >= 17
+				   ? ": an offset of 16 or more digits glued to a segment number"
+				     " other than the one expected?"
+				   : ": a truncated line?");
+	}
 	/* tok: rank kind segment [offset] length start end */
 	f->has_off = ntok == 7;
 	f->off = -1;
 	if (!field_i64(tok[0], tl[0], pe, false, &f->rank))
 		return bad(D, line, "expected a rank after %s", seg_name[m]);
-	/* the token ends at a blank, a tab or a CR: only the first two do */
-	if (tl[1] == 5 && !memcmp(tok[1], "write", 5) && (tok[1][5] == ' ' || tok[1][5] == '\t'))
-		f->is_w = true;
-	else if (tl[1] == 4 && !memcmp(tok[1], "read", 4) && (tok[1][4] == ' ' || tok[1][4] == '\t'))
-		f->is_w = false;
-	else
+	int w = kind_token(tok[1], tl[1]);
+	if (w < 0)
 		return bad(D, line, "expected 'write' or 'read' after the rank");
-	if (!field_i64(tok[2], tl[2], pe, false, &f->segix))
+	f->is_w = w;
+	if (glued)
+		f->segix = expect;      /* the digits glued_segment compared */
+	else if (!field_i64(tok[2], tl[2], pe, false, &f->segix))
 		return bad(D, line, "expected a segment number");
 	if (f->has_off && !field_i64(tok[3], tl[3], pe, true, &f->off))
 		return bad(D, line, "expected an offset");
@@ -1534,7 +1641,7 @@ static int segment_line(struct dxt *D, const char *p, const char *pe, unsigned l
 	if (!k->have_rank || !k->have_counts)
 		return bad(D, line, "segment of a block without its '# DXT, %s' line",
 			   k->have_rank ? "write_count:" : "rank:");
-	if (!fast && (rc = seg_fields(D, m, p + 7, p + pl, line, &f)) <= 0) {
+	if (!fast && (rc = seg_fields(D, k, m, p + 7, p + pl, line, &f)) <= 0) {
 		k->damaged = 1;         /* a bad line (0: skipped with --skip-bad) */
 		return rc;
 	}
@@ -1543,6 +1650,9 @@ static int segment_line(struct dxt *D, const char *p, const char *pe, unsigned l
 			   f.rank, D->ranks[k->rank].rank);
 	if (f.len < 0)
 		return seg_bad(D, k, line, "negative length %" PRId64, f.len);
+	if (f.off > INT64_MAX - f.len)
+		return seg_bad(D, k, line, "offset %" PRId64 " + length %" PRId64 " is beyond the"
+			       " largest file offset (2^63 - 1)", f.off, f.len);
 	if (f.off < -1 || (f.off == -1 && m == MOD_POSIX))
 		return seg_bad(D, k, line, "negative offset %" PRId64, f.off);
 	if (f.t1 < f.t0)
@@ -2297,6 +2407,10 @@ static int write_info(struct dxt *D, const struct feeder *F, uint64_t other_only
 			rc = builder_info(D->b, sv[i].k, sv[i].v);
 	if (!rc && D->start_time >= 0)
 		rc = info_u64(D, "dxt_start_time", (uint64_t)D->start_time);
+	if (!rc && D->beyond_line) {
+		snprintf(buf, sizeof(buf), "%lu %" PRId64, D->beyond_line, D->beyond_rank);
+		rc = builder_info(D->b, "dxt_rank_beyond_nprocs", buf);
+	}
 	struct { const char *k; uint64_t v; } kv[] = {
 		{ "dxt_segments_posix", D->nsegs[MOD_POSIX] },
 		{ "dxt_segments_mpiio", D->nsegs[MOD_MPIIO] },
@@ -2420,6 +2534,27 @@ out:
 	return rc;
 }
 
+/* A DXT module the regions list announces (a size above 0) with no banner
+ * for it: darshan-dxt-parser prints one for each (DXT_POSIX first), so
+ * the dump was cut short, unless the parser stopped at an earlier banner
+ * (an incomplete log without --show-incomplete: feed_all and nothing()
+ * say so). */
+static int missing_module(struct dxt *D)
+{
+	for (int m = 0; m < NMOD; m++)
+		if (D->banner_seen[m] && !D->banner_data[m])
+			return 0;
+	for (int m = 0; m < NMOD; m++)
+		if (D->announced[m] && !D->banner_seen[m])
+			return rerr_set(D->e, -EINVAL,
+					"%s: the log's regions list announces the %s module (%" PRIu64
+					" bytes) but the dump has no '# %s module data' section:"
+					" the dump looks cut short; dump the log again with '"
+					DXT_PARSER_TOOL " --show-incomplete LOG'", D->src, mod_name[m],
+					D->announced[m], mod_name[m]);
+	return 0;
+}
+
 static int dxt_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 {
 	struct rerr own;
@@ -2445,6 +2580,8 @@ static int dxt_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 			rerr_set(e, rc, "%s: %s", D.src, strerror(-rc));
 		goto out;
 	}
+	if ((rc = missing_module(&D)) < 0)
+		goto out;
 	rc = feed_all(&D);
 out:
 	free(D.segs);

@@ -134,3 +134,10 @@ sed 's/^# nprocs: .*/# nprocs: 0/' "$D/mpi-io-test-x86_64-3.1.6.dxt.txt" >"$tmp/
 $W "$tmp/np0.txt" "$tmp/np0.darshan"
 expect_bad "$tmp/np0.darshan" "cannot read this Darshan log: the job record says 0 processes: a corrupt log"
 echo "ok a log on stdin or gzipped, and nprocs 0: exit 1 with the reason"
+# a segment whose end is beyond 2^63 - 1
+sed '48s/^\( X_POSIX       0  write        0\)               0/\1 9223372036854775798/' \
+	"$D/mpi-io-test-x86_64-3.1.6.dxt.txt" >"$tmp/ovf.txt"
+grep -q ' 9223372036854775798 ' "$tmp/ovf.txt" || fail "ovf.txt not made"
+$W "$tmp/ovf.txt" "$tmp/ovf.darshan"
+expect_bad "$tmp/ovf.darshan" "cannot read this Darshan log: DXT_POSIX record 1 \(rank 0, .*\): segment 0 has offset 9223372036854775798, length 16777216, .*: a corrupt log"
+echo "ok an offset + length beyond 2^63 - 1: a corrupt log"

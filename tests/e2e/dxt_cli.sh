@@ -51,6 +51,11 @@ expect_fail 1 "holds no DXT trace" "$REPLAY" stat "$D/no-dxt_mpi-io-test-x86_64-
 expect_fail 1 ":84: X_MPIIO offset unknown.*use --dxt-layer posix" \
 	"$REPLAY" run "${drop[@]}" --dxt-layer mpiio "$D/mpi-io-test-x86_64-3.1.6.dxt.txt" "$tmp/tgt"
 [ -z "$(ls -A "$tmp/tgt")" ] || fail "a refused trace left files in the target"
+# a rank the header's nprocs does not have: a warning with its line, once
+sed 's/^# nprocs: 4$/# nprocs: 2/' "$D/mpi-io-test-x86_64-3.1.6.dxt.txt" >"$tmp/np2.txt"
+"$REPLAY" stat "$tmp/np2.txt" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; fail "nprocs 2: refused"; }
+[ "$(grep -c "warning: .*np2.txt:[0-9]*: rank 2 is not below the header's nprocs (2;" "$tmp/err")" = 1 ] ||
+	{ cat "$tmp/err"; fail "nprocs 2: no warning (or more than one)"; }
 expect_fail 2 "invalid DXT layer 'both'" "$REPLAY" stat --dxt-layer both "$D/ior_hdf5_example.dxt.txt"
 expect_fail 2 "invalid DXT layer 'both'" "$REPLAY" run --dxt-layer both "$D/ior_hdf5_example.dxt.txt" "$tmp/tgt"
 expect_fail 2 "invalid DXT layer" "$REPLAY" dump --dxt-layer x "$D/ior_hdf5_example.dxt.txt"
