@@ -987,7 +987,8 @@ static void t_cut_dump(void **st)
 	char want[1024];
 	snprintf(want, sizeof(want), "%s: the log's regions list announces the DXT_MPIIO module (853"
 		 " bytes) but the dump has no '# DXT_MPIIO module data' section: the dump looks cut"
-		 " short; dump the log again with 'darshan-dxt-parser --show-incomplete LOG'", path);
+		 " short; give replay the .darshan log itself, or dump it again"
+		 " ('darshan-dxt-parser --show-incomplete LOG > FILE')", path);
 	if (!strstr(e.msg, want))
 		fail_msg("expected '%s' in '%s'", want, e.msg);
 	assert_int_equal(access(ops_path, F_OK), -1);

@@ -2549,8 +2549,9 @@ static int missing_module(struct dxt *D)
 			return rerr_set(D->e, -EINVAL,
 					"%s: the log's regions list announces the %s module (%" PRIu64
 					" bytes) but the dump has no '# %s module data' section:"
-					" the dump looks cut short; dump the log again with '"
-					DXT_PARSER_TOOL " --show-incomplete LOG'", D->src, mod_name[m],
+					" the dump looks cut short; give replay the .darshan log"
+					" itself, or dump it again ('" DXT_PARSER_TOOL
+					" --show-incomplete LOG > FILE')", D->src, mod_name[m],
 					D->announced[m], mod_name[m]);
 	return 0;
 }
