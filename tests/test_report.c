@@ -15,11 +15,13 @@
 #include <cmocka.h>
 
 #include "plan/filter.h"
+#include "plan/plan.h"
 #include "run/hist.h"
 #include "report/report.h"
 
 #define TMPDIR_TEMPLATE "/tmp/replay-test-reportXXXXXX"
 #include "tmpdir_fixture.h"
+#include "strace_text.h"
 
 /* Reals rounded to 3 decimals, so the golden text can state them. */
 static void round_reals(json_t *j)
@@ -470,6 +472,30 @@ static void test_selection_print(void **state)
 /* Timing and fidelity: lags, drift and the traced vs replayed figures
  * with the errors computed (values below 64 ns are exact in the
  * histograms, so the percentiles and errors are too). */
+/* The traced latency of an async op is from its submit's start to the end
+ * of the wait that completed it (the submit call alone is not the
+ * transfer, which the replay times); a synchronous op's is its duration. */
+static void test_traced_async(void **state)
+{
+	(void)state;
+	struct opstream s;
+	strace_text_open(&s, "async",
+		"1 10:00:00.000000 io_submit(0x7f, 1, [{aio_data=0, aio_lio_opcode=IOCB_CMD_PREAD, aio_fildes=6</d/f>, aio_buf=0x56, aio_nbytes=4096, aio_offset=0}]) = 1 <0.000010>\n"
+		"1 10:00:00.000500 io_getevents(0x7f, 1, 1, [{data=0, obj=0x1, res=4096, res2=0}], NULL) = 1 <0.000100>\n"
+		"1 10:00:00.001000 pread64(6</d/f>, \"x\", 100, 0) = 100 <0.000020>\n");
+	struct plan_proc pp = { .rank = 0 };
+	struct plan p = { .procs = &pp, .nprocs = 1 };
+	struct traced_times *tt = calloc(1, sizeof(*tt));
+	assert_non_null(tt);
+	traced_times_build(tt, &p, &s, 0);
+	assert_true(tt->have_dur);
+	assert_int_equal(tt->lat[RC_READ].n, 2);
+	assert_int_equal(tt->lat[RC_READ].min, 20000);
+	assert_int_equal(tt->lat[RC_READ].max, 600000);
+	free(tt);
+	opstream_close(&s);
+}
+
 static void test_timing_fidelity(void **state)
 {
 	(void)state;
@@ -676,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_agg_percentiles_merge_bins),
 		cmocka_unit_test(test_agg_and_print),
 		cmocka_unit_test(test_selection_print),
+		cmocka_unit_test(test_traced_async),
 		cmocka_unit_test(test_timing_fidelity),
 		cmocka_unit_test(test_write_64_like_before),
 	};

@@ -1,7 +1,7 @@
 /*
  * imap.h - a small int64 -> pointer hash map (open addressing, linear
  * probing, backward-shift deletion), private to the trace front end
- * (builder.c, trace/strace.c).  A NULL value marks an empty slot, so
+ * (builder.c, trace/strace.c) and the timing report (timing.c).  A NULL value marks an empty slot, so
  * values must not be NULL.
  */
 #ifndef REPLAY_IMAP_H

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "plan/filter.h"
+#include "util/imap.h"
 #include "report/report.h"
 
 /* Ops the runner issues (not_issued() in runner.c skips the rest). */
@@ -21,6 +22,7 @@ void traced_times_build(struct traced_times *t, const struct plan *p, const stru
 	memset(t, 0, sizeof(*t));
 	for (int c = 0; c < RC__COUNT; c++)
 		hist_init(&t->lat[c]);
+	struct imap pending = { 0 };    /* async id -> submit op index + 1 */
 	for (size_t i = 0; i < p->nprocs; i++) {
 		uint32_t r = p->procs[i].rank;
 		uint64_t n, end = 0;
@@ -36,9 +38,29 @@ void traced_times_build(struct traced_times *t, const struct plan *p, const stru
 				continue;
 			if (op->t_ns + op->dur_ns > end)
 				end = op->t_ns + op->dur_ns;
+			/* an async op's traced latency: from its submit's start to
+			 * the end of the wait that completed it (the submit call
+			 * alone is not the transfer, which the replay times) */
+			if ((op->kind == OP_AREAD || op->kind == OP_AWRITE) && op->result >= 0) {
+				if (imap_put(&pending, op->aux, (void *)(uintptr_t)(k + 1)))
+					break;          /* out of memory: fewer figures */
+				continue;
+			}
+			if (op->kind == OP_AWAIT) {
+				uintptr_t sk = (uintptr_t)imap_get(&pending, op->aux);
+				if (sk) {
+					const struct op *sub = &ops[sk - 1];
+					uint64_t e = op->t_ns + op->dur_ns;
+					imap_del(&pending, op->aux);
+					if (op->result >= 0 && (sub->dur_ns || op->dur_ns) && e >= sub->t_ns)
+						hist_add(&t->lat[rclass_of(sub->kind)], e - sub->t_ns);
+				}
+				continue;
+			}
 			if (op->dur_ns && issued_kind(op->kind) && op->result >= 0)
 				hist_add(&t->lat[rclass_of(op->kind)], op->dur_ns);
 		}
+		imap_release(&pending);
 		uint64_t t0 = s->ranks[r].t0_ns;
 		if (t0)
 			t->have_time = true;
