@@ -17,6 +17,7 @@
  *    top-up, so they hold at any --scale.
  */
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -1622,6 +1623,36 @@ static int dir_is_gen_output(const char *path)
 	return ok;
 }
 
+/* Does the regular file at path begin as replay gen writes a one-file
+ * workload of this format: a libsysio header line (Sandia), an strace -f
+ * -tt line ("PID HH:MM:SS.UUUUUU name(")?  --force replaces only such a
+ * file: never a user's data file named by mistake. */
+static int file_is_gen_output(const char *path, const struct gen_workload *w)
+{
+	char b[256];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(b, 1, sizeof(b) - 1, f);
+	fclose(f);
+	b[n] = 0;
+	if (w->format == GEN_SANDIA)
+		return !strncmp(b, "header app(", 11);
+	const char *q = b;
+	if (!isdigit((unsigned char)*q))
+		return 0;
+	while (isdigit((unsigned char)*q))
+		q++;
+	unsigned hh, mm, ss, us;
+	int used = 0;
+	if (*q++ != ' ' || sscanf(q, "%2u:%2u:%2u.%6u %n", &hh, &mm, &ss, &us, &used) != 4 || !used)
+		return 0;
+	q += used;
+	while (islower((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_')
+		q++;
+	return *q == '(';
+}
+
 /* Remove a directory of regular files (our own temporary or old output). */
 static int rm_flat_dir(const char *path)
 {
@@ -1664,6 +1695,9 @@ static int check_dest(const char *path, const struct gen_workload *w, bool force
 				"'replay gen': not replacing it", path);
 	if (!w->is_dir && !S_ISREG(st.st_mode))
 		return rerr_set(e, -EEXIST, "'%s' exists and is not a regular file: not replacing it", path);
+	if (!w->is_dir && !file_is_gen_output(path, w))
+		return rerr_set(e, -EEXIST, "'%s' exists and is not %s trace written by 'replay gen':"
+				" not replacing it", path, w->format == GEN_SANDIA ? "a libsysio" : "an strace");
 	return 0;
 }
 

@@ -60,6 +60,18 @@ mkdir "$tmp/mine"; echo keep >"$tmp/mine/notes.txt"
 rc=0; "$REPLAY" gen lanl-64k --processes 2 --objects 2 -o "$tmp/mine" --force >/dev/null 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "--force replaced a foreign directory"
 [ -f "$tmp/mine/notes.txt" ] || fail "a foreign file was removed"
+# nor a file that is not a trace gen wrote (here a data file), nor a
+# trace of the other format
+head -c 1000 /dev/urandom >"$tmp/data.bin"
+dsum=$(md5sum <"$tmp/data.bin")
+rc=0; "$REPLAY" gen seq-writer -o "$tmp/data.bin" --force >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -ne 0 ] || fail "--force replaced a data file"
+[ "$(md5sum <"$tmp/data.bin")" = "$dsum" ] || fail "the data file was changed"
+grep -q "is not an strace trace written by 'replay gen'" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+rc=0; "$REPLAY" gen seq-writer -o "$tmp/a1" --force >/dev/null 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || fail "--force replaced a libsysio trace by an strace one"
+"$REPLAY" gen seq-writer --scale 0.01 -o "$tmp/s1" >/dev/null || fail "seq-writer"
+"$REPLAY" gen seq-writer --scale 0.01 --seed 5 -o "$tmp/s1" --force >/dev/null || fail "--force did not replace gen's strace output"
 # no temporaries left next to the outputs
 ls -a "$tmp" | grep -q 'tmp' && fail "temporary files left: $(ls -a "$tmp")"
 
