@@ -42,6 +42,9 @@ struct fio_export_stats {
 	 * no such action (the holes, preallocations and size changes they
 	 * made are not in the logs) */
 	uint64_t fallocate_ops;
+	/* rank-<N>.iolog files of an earlier export in DIR that this one
+	 * did not write: removed */
+	uint32_t stale_removed;
 };
 
 /*
@@ -49,7 +52,8 @@ struct fio_export_stats {
  * it) that has a read or write left.  DIR is created when missing.  Every log is written to a temporary
  * file in DIR first and the logs are renamed into place only once all of
  * them are complete; on failure the temporaries are removed, and DIR too
- * when this call created it, so DIR is left as it was.  st (may be NULL):
+ * when this call created it, so DIR is left as it was.  On success the
+ * rank-<N>.iolog files it did not write (an earlier export's) are removed.  st (may be NULL):
  * the counts.  -errno + e.
  */
 int fio_iolog_export(const struct opstream *s, const char *dir,

@@ -120,6 +120,9 @@ static void iolog_summary(const struct fio_export_stats *st, const struct filter
 		printf(", %" PRIu64 " fallocate%s (an iolog has none: the holes, preallocation and"
 		       " size changes they made are not replayed by fio)",
 		       st->fallocate_ops, st->fallocate_ops == 1 ? "" : "s");
+	if (st->stale_removed)
+		printf(", removed %" PRIu32 " iolog%s of an earlier export", st->stale_removed,
+		       st->stale_removed == 1 ? "" : "s");
 }
 
 static void summary(const struct loaded_trace *lt, const char *out,

@@ -35,6 +35,8 @@
  * The logs go to hidden temporary files in DIR (the trace reader skips
  * dot files), renamed into place once every one is complete.
  */
+#include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -481,6 +483,51 @@ static int known_dirs(const struct opstream *s, uint8_t *isdir)
 	return 0;
 }
 
+/* After an export into dir: the rank-<N>.iolog files it did not write
+ * (an earlier export's, of another trace or of ranks with no read or
+ * write now) are removed, so DIR/rank-*.iolog is this export's logs and no
+ * others.  Other names are left alone. */
+static int remove_stale(const char *dir, uint32_t nstream, char **tmp, const struct filter *filt,
+			uint32_t nranks, struct fio_export_stats *st, struct rerr *e)
+{
+	uint8_t *mine = calloc(nstream ? nstream : 1, 1);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!mine || !d) {
+		ret = !mine ? rerr_set(e, -ENOMEM, "out of memory")
+			    : rerr_set(e, -errno, "cannot read '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	for (uint32_t i = 0; i < nranks; i++)
+		if (tmp[i])
+			mine[filt ? filt->kept[i] : i] = 1;
+	while ((de = readdir(d))) {
+		const char *nm = de->d_name, *q = nm + 5;
+		char *end;
+		if (strncmp(nm, "rank-", 5) || !isdigit((unsigned char)*q))
+			continue;
+		unsigned long long r = strtoull(q, &end, 10);
+		if (strcmp(end, ".iolog") || (r < nstream && mine[r]))
+			continue;
+		char path[4096];
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, nm) >= sizeof(path))
+			continue;
+		if (unlink(path) < 0) {
+			ret = rerr_set(e, -errno, "cannot remove '%s' (a log of an earlier export): %s",
+				       path, strerror(errno));
+			break;
+		}
+		st->stale_removed++;
+	}
+out:
+	if (d)
+		closedir(d);
+	free(mine);
+	return ret;
+}
+
 int fio_iolog_export(const struct opstream *s, const char *dir, const struct fio_export_opts *o,
 		     struct fio_export_stats *stats, struct rerr *e)
 {
@@ -535,6 +582,8 @@ int fio_iolog_export(const struct opstream *s, const char *dir, const struct fio
 		else
 			done = i + 1;
 	}
+	if (!ret)
+		ret = remove_stale(dir, s->nranks, tmp, filt, nranks, x.stats, e);
 out:
 	if (tmp) {
 		for (uint32_t i = done; i < nranks; i++)

@@ -74,4 +74,15 @@ for tr in tests/data/strace/s_f_tt_T_y.txt tests/data/strace/sysbench_fileio.txt
 	check "$SRCDIR/$tr" 3
 	check "$SRCDIR/$tr" 2
 done
+# an export into the directory of an earlier one leaves this export's logs
+# only: the 29 other logs of lanl-64k are removed (3 ranks now), and the
+# line says so
+"$REPLAY" convert --quiet --to fio-iolog -o "$tmp/reuse" "$SRCDIR/traces/lanl-64k"
+[ "$(ls "$tmp/reuse" | wc -l)" = 32 ] || { echo "FAIL: lanl-64k: $(ls "$tmp/reuse" | wc -l) logs"; exit 1; }
+echo keep >"$tmp/reuse/notes.txt"
+"$REPLAY" convert --to fio-iolog -o "$tmp/reuse" "$SRCDIR/tests/data/strace/s_f_tt_T_y.txt" >"$tmp/reuse.out"
+grep -q ", removed 29 iologs of an earlier export" "$tmp/reuse.out" || { echo "FAIL: $(cat "$tmp/reuse.out")"; exit 1; }
+left=$(cd "$tmp/reuse" && echo *)
+[ "$left" = "notes.txt rank-0.iolog rank-1.iolog rank-2.iolog" ] || { echo "FAIL: left in the directory: $left"; exit 1; }
+echo "ok an export into an earlier one's directory: removed 29 iologs of it, kept notes.txt"
 echo "fio iolog round trip: ok"
