@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -284,6 +285,76 @@ static void test_limit(void **state)
 	opstream_close(&s);
 }
 
+/* The strace reader learns a process's program from its successful execve
+ * (a thread's: its process's; a forked child's: its own): a rank running
+ * a launcher is recorded as one and left out by default, not counting for
+ * -n; a thread's rank says whose thread it is. */
+static int note_launcher(void *arg, uint32_t rank, int64_t pid, const char *prog)
+{
+	char *out = arg;
+	sprintf(out + strlen(out), "%u %lld %s;", rank, (long long)pid, prog);
+	return 0;
+}
+
+static void test_launcher_ranks(void **state)
+{
+	(void)state;
+	struct opstream s;
+	strace_text_open(&s, "launch",
+		"100 10:00:00.000001 execve(\"/usr/bin/mpirun\", [\"mpirun\", \"-np\", \"1\", \"./prog\"],"
+		" 0x7ffc /* 4 vars */) = 0\n"
+		"100 10:00:00.000002 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|"
+		"CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 101\n"
+		"101 10:00:00.000003 execve(\"/usr/bin/srun\", [\"srun\"], 0x55 /* 9 vars */) ="
+		" -1 ENOENT (No such file or directory)\n"
+		"101 10:00:00.000004 execve(\"./prog\", [\"./prog\"], 0x55 /* 9 vars */) = 0\n"
+		"101 10:00:00.000005 openat(AT_FDCWD, \"/d/out\", O_WRONLY|O_CREAT, 0644) = 3\n"
+		"101 10:00:00.000006 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|"
+		"CLONE_THREAD|CLONE_SYSVSEM, child_tid=0x7f, parent_tid=0x7f, exit_signal=0,"
+		" stack=0x7f, stack_size=0x7f, tls=0x7f} => {parent_tid=[102]}, 88) = 102\n"
+		"102 10:00:00.000007 pwrite64(3</d/out>, \"x\", 1, 0) = 1\n"
+		"100 10:00:00.000008 write(1</d/job.out>, \"hello\\n\", 6) = 6\n"
+		"101 10:00:00.000009 close(3</d/out>) = 0\n");
+	assert_int_equal(s.nranks, 3);
+	assert_int_equal(s.ranks[0].pid, 101);
+	assert_int_equal(s.ranks[1].pid, 102);
+	assert_int_equal(s.ranks[2].pid, 100);
+	char got[256] = "";
+	assert_int_equal(opstream_launchers(&s, note_launcher, got), 0);
+	assert_string_equal(got, "2 100 mpirun;");
+	int64_t tgid[3];
+	opstream_thread_of(&s, tgid);
+	assert_int_equal(tgid[0], -1);
+	assert_int_equal(tgid[1], 101);
+	assert_int_equal(tgid[2], -1);
+
+	/* by default the launcher's rank is left out, its ops counted */
+	struct filter f;
+	struct filter_opts o = { 0 };
+	struct rerr e = { .msg = "" };
+	char t[512];
+	assert_int_equal(filter_build(&f, &s, &o, &e), 0);
+	assert_int_equal(f.nkept, 2);
+	assert_int_equal(f.kept[0], 0);
+	assert_int_equal(f.kept[1], 1);
+	assert_int_equal(f.ranks_launcher, 1);
+	assert_int_equal(f.ranks_empty, 0);
+	assert_string_equal(filter_launchers_text(&f, t, sizeof(t)),
+			    "launcher processes: 2 ops of mpirun (pid 100) left out"
+			    " (the job's output it forwards)");
+	filter_limit(&f, &s, 1);        /* -n 1: the launcher is no rank to cut */
+	assert_int_equal(f.ranks_beyond, 1);
+	assert_int_equal(f.launchers[0].ops, 2);
+	filter_release(&f);
+	/* --no-default-excludes: replayed as any other rank */
+	o.no_defaults = true;
+	assert_int_equal(filter_build(&f, &s, &o, &e), 0);
+	assert_int_equal(f.nkept, 3);
+	assert_int_equal(f.ranks_launcher, 0);
+	filter_release(&f);
+	opstream_close(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_ranks),
 		cmocka_unit_test(test_two_paths),
 		cmocka_unit_test(test_limit),
+		cmocka_unit_test(test_launcher_ranks),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

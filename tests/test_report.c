@@ -453,6 +453,7 @@ static void test_selection_print(void **state)
 	flt = (struct filter){ .nkept = 2, .ranks_beyond = 6, .ops_kept = 418 };
 	json_t *j = report_filter_json(&flt);
 	json_t *want = golden("{\"ops_kept\": 418, \"ops_removed\": 0, \"rules\": [],"
+			      " \"launchers\": [], \"ranks_launchers\": 0,"
 			      " \"ranks_without_ops\": 0, \"ranks_not_selected\": 0,"
 			      " \"ranks_beyond_processes\": 6}");
 	assert_json_equal(j, want);

@@ -50,6 +50,7 @@ enum sc_call {
 	SC_TRUNCATE,   /* truncate(path, len): an ftruncate op by path       */
 	SC_SYMLINK,    /* symbolic link: path (dirfd) = the link, path2 = its
 	                * content as the call gave it (never resolved)      */
+	SC_EXEC,       /* execve: path = the program; ret 0 when it ran it  */
 };
 
 #define SC_AT_FDCWD (-100)
@@ -127,6 +128,10 @@ int  builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 /* Close the stream: record stats in the writer's info blob. */
 int  builder_finish(struct builder *b, struct rerr *e);
 const struct build_stats *builder_stats(const struct builder *b);
+/* Is a program's base name ("mpirun") an MPI or Slurm launcher or daemon
+ * (mpirun, mpiexec, srun, prted, slurmstepd...)?  A rank whose process
+ * runs one is recorded as such (opsw_rank_launcher). */
+bool builder_is_launcher(const char *base);
 void builder_free(struct builder *b);
 
 #endif

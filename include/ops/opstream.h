@@ -74,6 +74,10 @@ int  opsw_path(struct ops_writer *w, const char *path, uint32_t flags, uint32_t 
 /* Add a rank; returns its index.  Ranks appear in the file in this order. */
 int  opsw_rank(struct ops_writer *w, const char *name, int64_t pid, uint32_t *rank);
 void opsw_rank_t0(struct ops_writer *w, uint32_t rank, uint64_t t0_ns);
+/* Rank r's process runs a launcher (mpirun, srun...: builder_is_launcher),
+ * prog its base name: an info line "launcher=R PROG", and a sink is told
+ * at once (before the rank's first op reaches it). */
+int  opsw_rank_launcher(struct ops_writer *w, uint32_t rank, const char *prog);
 /* Record the host a rank ran on (copied into the string table). */
 int  opsw_rank_host(struct ops_writer *w, uint32_t rank, const char *host);
 int  opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op);
@@ -138,6 +142,8 @@ void opsw_abort(struct ops_writer *w);
 struct ops_sink {
 	int (*path)(void *arg, uint32_t id, const char *name);
 	int (*op)(void *arg, uint32_t rank, const struct op *op);
+	/* optional: rank (of that pid) is a launcher's (opsw_rank_launcher) */
+	int (*launcher)(void *arg, uint32_t rank, int64_t pid, const char *prog);
 	void *arg;
 };
 struct opstream;
@@ -185,7 +191,15 @@ const char *opstream_info(const struct opstream *s, const char *key, char *buf, 
  * NULL when they came from several (a LANL directory, -ff files) or the
  * stream does not say. */
 const char *opstream_source_file(const struct opstream *s, char *buf, size_t len);
-/* Hand a mapped stream to a sink: every path, then every op rank by rank
+/* The launcher ranks of a stream (its "launcher=R PROG" info lines, R a
+ * rank of it): fn for each, in order; 0 or fn's error. */
+int opstream_launchers(const struct opstream *s,
+		       int (*fn)(void *arg, uint32_t rank, int64_t pid, const char *prog), void *arg);
+/* The process of each rank that is a thread of another ("thread_of=R PID"
+ * info lines, from the clone that made it): tgid[r] that pid, else -1;
+ * tgid has s->nranks entries. */
+void opstream_thread_of(const struct opstream *s, int64_t *tgid);
+/* Hand a mapped stream to a sink: every path, its launcher ranks, then every op rank by rank
  * (what a sink writer would have been given).  0 or the sink's error. */
 int opstream_feed(const struct opstream *s, const struct ops_sink *sink);
 /* Is the file at path an .ops file (magic check)? */

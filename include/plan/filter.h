@@ -21,6 +21,12 @@
  * directory's pattern covers everything below it.  Ops without a path
  * (barriers, calls on unknown descriptors) are kept.
  *
+ * Launchers: a rank the reader found running an MPI or Slurm launcher or
+ * daemon (mpirun, srun, prted...: opstream_launchers) is left out whole,
+ * as a default exclude (--no-default-excludes keeps it): its ops are the
+ * job's output it forwards, not the application's I/O.  Its ops the path
+ * rules keep count as removed by it, not by a path rule.
+ *
  * Ranks: --ranks LIST keeps only the listed ranks (0-based, as the trace
  * numbers them); a rank left with no op after the path rules is dropped.
  * The kept ranks, in order, are what the plan replays (and what -n counts;
@@ -53,6 +59,14 @@ struct filter_rule {
 	uint64_t ops, files;            /* removed by this rule           */
 };
 
+/* A launcher rank the filter leaves out. */
+struct filter_launcher {
+	uint32_t rank;
+	int64_t pid;
+	char prog[32];                  /* "mpirun"                       */
+	uint64_t ops;                   /* left out (the path rules keep them) */
+};
+
 struct filter {
 	uint8_t *path_rule;             /* per path id: 0 kept, else rule index + 1 */
 	uint32_t npaths;
@@ -64,6 +78,11 @@ struct filter {
 	uint32_t ranks_unselected;      /* not in --ranks                 */
 	uint32_t ranks_empty;           /* no op left after the path rules */
 	uint32_t ranks_beyond;          /* selected, but past -n (filter_limit) */
+	uint32_t ranks_launcher;        /* selected, but a launcher's     */
+	struct filter_launcher *launchers; /* those left out, by rank     */
+	uint32_t nlaunchers;
+	uint32_t *launcher_of;          /* per rank: index in launchers + 1, 0 none */
+	uint32_t caplaunch;
 	uint64_t ops_kept, ops_removed;
 	uint32_t files_kept;
 	char *strs;                     /* storage of the rules' texts    */
@@ -113,6 +132,9 @@ void filter_note_rank_numbers(const struct filter *f, const struct opstream *s);
 int  filter_begin(struct filter *f, const struct filter_opts *o);
 int  filter_path(struct filter *f, uint32_t id, const char *path);
 int  filter_op(struct filter *f, uint32_t rank, const struct op *op);
+/* Rank is a launcher's (prog of pid), before its first filter_op; nothing
+ * to do under --no-default-excludes.  0, -ENOMEM. */
+int  filter_launcher(struct filter *f, uint32_t rank, int64_t pid, const char *prog);
 int  filter_end(struct filter *f, uint32_t nranks, struct rerr *e);
 void filter_opts_release(struct filter_opts *o);
 
@@ -136,6 +158,10 @@ static inline uint64_t filter_rank_ops(const struct filter *f, uint32_t rank, ui
 {
 	return f && rank < f->nrank_ops ? f->rank_ops[rank] : f ? 0 : all;
 }
+
+/* "launcher processes: 3 ops of mpirun (pid 11939) left out" into buf
+ * (empty when none is). */
+const char *filter_launchers_text(const struct filter *f, char *buf, size_t len);
 
 /* "removed 1234 ops on 56 files (/usr/ 1200 ops, 50 files: system files;
  * ...); 1 rank with no op left" into buf, for the human outputs. */

@@ -392,6 +392,123 @@ static void warn_mmaps(const struct run_state *st)
 		 shared_w ? " (some are shared and writable: their stores reach the file)" : "");
 }
 
+/* "4-7", "0, 3, 5-7" of n sorted values into buf (at most 6 runs shown). */
+static void runs_text(char *buf, size_t len, const int64_t *v, size_t n)
+{
+	size_t used = 0, runs = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < n && used < len; runs++) {
+		size_t j = i;
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		int w = runs >= 6 ? snprintf(buf + used, len - used, ", ...") :
+			j > i ? snprintf(buf + used, len - used, "%s%" PRId64 "-%" PRId64,
+					 runs ? ", " : "", v[i], v[j]) :
+				snprintf(buf + used, len - used, "%s%" PRId64, runs ? ", " : "", v[i]);
+		used += w > 0 ? (size_t)w : 0;
+		if (runs >= 6)
+			break;
+		i = j + 1;
+	}
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Bytes of rank r's reads and writes the filter keeps. */
+static uint64_t rank_data_bytes(const struct opstream *s, const struct filter *f, uint32_t r)
+{
+	uint64_t n, b = 0;
+	const struct op *o = opstream_rank_ops(s, r, &n);
+	for (uint64_t i = 0; i < n; i++) {
+		if (!op_is_data(o[i].kind) || !filter_op_kept(f, &o[i]))
+			continue;
+		if (o[i].kind == OP_AREAD || o[i].kind == OP_AWRITE)
+			b += o[i].len;
+		else if (o[i].result > 0)
+			b += (uint64_t)o[i].result;
+	}
+	return b;
+}
+
+/* -n fewer than the ranks with I/O (or --ranks) left some out: say so once,
+ * with which and how much of the data (an -n of the MPI job's size cuts
+ * AIO helper threads, which are ranks of their own). */
+static void warn_left_out(const struct run_state *st, const struct run_cli *c)
+{
+	const struct filter *f = &st->filt;
+	const struct opstream *s = &st->s;
+	if (!f->ranks_beyond && !f->ranks_unselected)
+		return;
+	int64_t *ranks = calloc(s->nranks + 1, sizeof(*ranks));
+	int64_t *pids = calloc(s->nranks + 1, sizeof(*pids));
+	int64_t *tgid = calloc(s->nranks + 1, sizeof(*tgid));
+	int64_t *tg = calloc(s->nranks + 1, sizeof(*tg));
+	if (!ranks || !pids || !tgid || !tg)
+		goto out;
+	opstream_thread_of(s, tgid);
+	uint32_t with_io = 0;
+	size_t n = 0, nthr = 0;
+	uint64_t all = 0, out = 0;
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		if (r >= f->nrank_ops || !f->rank_ops[r] ||
+		    (f->launcher_of && f->launcher_of[r]))
+			continue;       /* no I/O the path rules keep, or a launcher's */
+		uint64_t b = rank_data_bytes(s, f, r);
+		with_io++;
+		all += b;
+		if (f->rank_kept[r])
+			continue;
+		out += b;
+		ranks[n] = r;
+		pids[n++] = s->ranks[r].pid;
+		if (tgid[r] >= 0) {
+			/* a thread of a process that is replayed? */
+			for (uint32_t k = 0; k < f->nkept; k++)
+				if (s->ranks[f->kept[k]].pid == tgid[r]) {
+					tg[nthr++] = tgid[r];
+					break;
+				}
+		}
+	}
+	if (!n)
+		goto out;
+	char rl[128], pl[128], tl[200] = "", b1[32], b2[32], nopt[32] = "", hint[96] = "";
+	qsort(pids, n, sizeof(*pids), cmp_i64);
+	qsort(tg, nthr, sizeof(*tg), cmp_i64);
+	size_t u = 0;           /* the distinct processes */
+	for (size_t i = 0; i < nthr; i++)
+		if (!u || tg[u - 1] != tg[i])
+			tg[u++] = tg[i];
+	runs_text(rl, sizeof(rl), ranks, n);
+	runs_text(pl, sizeof(pl), pids, n);
+	if (nthr) {
+		char t[128];
+		runs_text(t, sizeof(t), tg, u);
+		snprintf(tl, sizeof(tl), ", %s%s of replayed pid%s %s", nthr == n ? "" : "some ",
+			 nthr == 1 ? "a thread" : "threads", u == 1 ? "" : "s", t);
+	}
+	if (f->ranks_beyond)
+		snprintf(nopt, sizeof(nopt), "-n %u", (unsigned)c->po.nprocs);
+	if (f->ranks_beyond && !f->ranks_unselected)
+		snprintf(hint, sizeof(hint), "; give -n %" PRIu32 " to replay them all, or --ranks to"
+			 " choose", with_io);
+	warn_msg("%s%s%s leave%s out %zu of the trace's %" PRIu32 " ranks with I/O (%s of its reads"
+		 " and writes: %s): rank%s %s (pid%s %s)%s%s",
+		 f->ranks_unselected ? "--ranks" : "", f->ranks_unselected && f->ranks_beyond ? " and " : "",
+		 nopt, f->ranks_unselected && f->ranks_beyond ? "" : "s", n, with_io,
+		 fmt_bytes(b1, sizeof(b1), (double)all), fmt_bytes(b2, sizeof(b2), (double)out),
+		 n == 1 ? "" : "s", rl, n == 1 ? "" : "s", pl, tl, hint);
+out:
+	free(ranks);
+	free(pids);
+	free(tgid);
+	free(tg);
+}
+
 /* Load the whole trace (a signal now ends the command, leaving no
  * temporary file), map it, and build the plan on the target. */
 static int load_and_plan(struct run_state *st, struct run_cli *c)
@@ -425,6 +542,8 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	/* -n fewer than the ranks: the filter is cut to the ranks replayed,
 	 * so the workload, filtered: and the JSON count those */
 	filter_limit(&st->filt, &st->s, c->po.nprocs);
+	if (!c->x || c->x->root)
+		warn_left_out(st, c);
 	c->po.filter = &st->filt;
 	if (engine_warn_buffered(c->ro.engine, c->ro.direct) && !c->quiet && (!c->x || c->x->root))
 		warn_buffered_aio(st);

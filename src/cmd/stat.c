@@ -469,13 +469,25 @@ static void print_text(const struct loaded_trace *lt, const struct stat_report *
 	printf("%-14s %" PRIu32, "ranks", r->nranks);
 	/* as run counts them: the trace's ranks, those left with no op by
 	 * the path rules (mpirun itself under strace -f) said apart */
-	if (filt && (filt->ranks_empty || filt->ranks_unselected)) {
+	if (filt && (filt->ranks_empty || filt->ranks_unselected || filt->ranks_launcher)) {
+		const char *sep = "";
 		printf(" (of the trace's %" PRIu32 ":", lt->s.nranks);
-		if (filt->ranks_unselected)
-			printf(" %" PRIu32 " not in --ranks%s", filt->ranks_unselected,
-			       filt->ranks_empty ? "," : "");
+		if (filt->ranks_unselected) {
+			printf(" %" PRIu32 " not in --ranks", filt->ranks_unselected);
+			sep = ",";
+		}
+		if (filt->ranks_launcher) {
+			/* mpirun writing the job's output to a file (job.out) */
+			printf("%s %" PRIu32 " launcher%s (", sep, filt->ranks_launcher,
+			       filt->ranks_launcher == 1 ? "" : "s");
+			for (uint32_t l = 0, n = 0; l < filt->nlaunchers; l++)
+				if (filt->launchers[l].ops && n++ < 3)
+					printf("%s%s", n > 1 ? ", " : "", filt->launchers[l].prog);
+			printf("%s)", filt->ranks_launcher > 3 ? ", ..." : "");
+			sep = ",";
+		}
 		if (filt->ranks_empty)
-			printf(" %" PRIu32 " with only filtered ops", filt->ranks_empty);
+			printf("%s %" PRIu32 " with only filtered ops", sep, filt->ranks_empty);
 		printf(")");
 	}
 	printf("\n");

@@ -75,6 +75,9 @@ struct proc {
 	int counted;         /* in procs_seen: a line of its own was seen
 				(a clone's child without one, as under
 				strace without -f, is not a traced process) */
+	char *prog;          /* the program it last executed (a thread:
+				its process's), NULL unknown */
+	int64_t tgid;        /* a thread (CLONE_THREAD): its process's pid, else -1 */
 };
 
 struct async_ent {
@@ -346,6 +349,7 @@ static int __attribute__((noinline)) proc_find(struct builder *b, int64_t pid, s
 			return -ENOMEM;
 		p->pid = pid;
 		p->rank = -1;
+		p->tgid = -1;
 		p->tab = fdtab_new();
 		if (!p->tab) {
 			free(p);
@@ -362,6 +366,9 @@ static int __attribute__((noinline)) proc_find(struct builder *b, int64_t pid, s
 		if (!p->tab)
 			return -ENOMEM;
 		p->adopted = p->touched = 0;
+		free(p->prog);
+		p->prog = NULL;
+		p->tgid = -1;
 	}
 	if (own && !p->counted) {
 		p->counted = 1;
@@ -380,6 +387,37 @@ static inline int proc_get(struct builder *b, int64_t pid, struct proc **out)
 		return 0;
 	}
 	return proc_find(b, pid, out, 1);
+}
+
+bool builder_is_launcher(const char *base)
+{
+	static const char *const names[] = {
+		"mpirun", "mpiexec", "mpiexec.hydra", "orterun", "prterun", "prte", "prted",
+		"orted", "hydra_pmi_proxy", "srun", "slurmstepd",
+	};
+	for (size_t i = 0; base && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(base, names[i]))
+			return true;
+	return false;
+}
+
+/* What a new rank's process is: a launcher (its program's base name one of
+ * builder_is_launcher's), a thread of another process. */
+static int rank_about(struct builder *b, const struct proc *p, uint32_t r)
+{
+	int rc = 0;
+	if (p->prog) {
+		const char *base = strrchr(p->prog, '/');
+		base = base ? base + 1 : p->prog;
+		if (builder_is_launcher(base))
+			rc = opsw_rank_launcher(b->w, r, base);
+	}
+	if (!rc && p->tgid >= 0 && p->tgid != p->pid) {
+		char v[48];
+		snprintf(v, sizeof(v), "%" PRIu32 " %" PRId64, r, p->tgid);
+		rc = opsw_info(b->w, "thread_of", v);
+	}
+	return rc;
 }
 
 /* rank_of for a process's first event: its rank made, its t0 set. */
@@ -402,6 +440,8 @@ static int __attribute__((noinline)) rank_first(struct builder *b, struct proc *
 		if (r + 1 > b->nranks)
 			b->nranks = r + 1;
 		p->rank = r;
+		if ((rc = rank_about(b, p, r)))
+			return rc;
 	}
 	struct rankst *rs = &b->ranks[p->rank];
 	if (!rs->t0_set) {
@@ -1462,6 +1502,13 @@ static int do_clone(struct builder *b, struct proc *p, const struct sc_event *ev
 	fdtab_unref(own);
 	c->tab = t;
 	c->adopted = 1;
+	if ((ev->flags & CLONE_THREAD) && !c->prog) {
+		/* a thread runs its process's program (a forked child its
+		 * own, once it executes one: until then it is neither) */
+		c->tgid = p->tgid >= 0 ? p->tgid : p->pid;
+		if (p->prog && !(c->prog = strdup(p->prog)))
+			return -ENOMEM;
+	}
 	if (p->cwd && !c->cwd) {
 		c->cwd = strdup(p->cwd);
 		if (!c->cwd)
@@ -1736,6 +1783,19 @@ static int dispatch(struct builder *b, struct proc *p, const struct sc_event *ev
 		return do_chdir(b, p, ev);
 	case SC_SYMLINK:
 		return do_symlink(b, p, ev);
+	case SC_EXEC:
+		/* counted with the calls not replayed, as before; the program
+		 * of a successful one is the process's from now on */
+		if (ev->ret == 0 && ev->path && ev->path[0]) {
+			char *n = strdup(ev->path);
+			if (!n)
+				return -ENOMEM;
+			free(p->prog);
+			p->prog = n;
+			p->tgid = -1;   /* the exec makes it its process's leader */
+		}
+		b->st.skipped_calls++;
+		return count_skip(b, ev->name);
 	case SC_BARRIER:
 		return do_barrier(b, p, ev);
 	case SC_SETFL: {
@@ -2190,6 +2250,7 @@ void builder_free(struct builder *b)
 			continue;
 		fdtab_unref(p->tab);
 		free(p->cwd);
+		free(p->prog);
 		free(p);
 	}
 	imap_release(&b->procs);

@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -544,6 +545,18 @@ int opsw_info(struct ops_writer *w, const char *key, const char *value)
 	if (!ret)
 		ret = buf_append(&w->info, "\n", 1);
 	return ret;
+}
+
+int opsw_rank_launcher(struct ops_writer *w, uint32_t rank, const char *prog)
+{
+	char v[300];
+	if (rank >= w->nranks || strchr(prog, '\n'))
+		return -EINVAL;
+	snprintf(v, sizeof(v), "%" PRIu32 " %s", rank, prog);
+	int rc = opsw_info(w, "launcher", v);
+	if (!rc && w->is_sink && w->sink.launcher)
+		rc = w->sink.launcher(w->sink.arg, rank, w->ranks[rank].pid, prog);
+	return rc;
 }
 
 static uint64_t align64(uint64_t v)
@@ -1095,12 +1108,73 @@ void opstream_close(struct opstream *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Each info line "KEY=N REST" (N < s->nranks): fn(arg, N, REST, its length). */
+static int info_rank_lines(const struct opstream *s, const char *key,
+			   int (*fn)(void *arg, uint32_t rank, const char *rest, size_t len), void *arg)
+{
+	size_t kl = strlen(key);
+	for (const char *p = s->info; *p;) {
+		size_t l = strcspn(p, "\n");
+		if (l > kl + 1 && !memcmp(p, key, kl) && p[kl] == '=') {
+			char *end;
+			unsigned long long r = strtoull(p + kl + 1, &end, 10);
+			if (end > p + kl + 1 && *end == ' ' && r < s->nranks) {
+				int rc = fn(arg, (uint32_t)r, end + 1, l - (size_t)(end + 1 - p));
+				if (rc)
+					return rc;
+			}
+		}
+		p += l + (p[l] == '\n');
+	}
+	return 0;
+}
+
+struct launcher_fn {
+	const struct opstream *s;
+	int (*fn)(void *arg, uint32_t rank, int64_t pid, const char *prog);
+	void *arg;
+};
+
+static int one_launcher(void *arg, uint32_t rank, const char *rest, size_t len)
+{
+	struct launcher_fn *l = arg;
+	char prog[256];
+	if (len >= sizeof(prog))
+		len = sizeof(prog) - 1;
+	memcpy(prog, rest, len);
+	prog[len] = 0;
+	return l->fn(l->arg, rank, l->s->ranks[rank].pid, prog);
+}
+
+int opstream_launchers(const struct opstream *s,
+		       int (*fn)(void *arg, uint32_t rank, int64_t pid, const char *prog), void *arg)
+{
+	struct launcher_fn l = { s, fn, arg };
+	return info_rank_lines(s, "launcher", one_launcher, &l);
+}
+
+static int one_thread(void *arg, uint32_t rank, const char *rest, size_t len)
+{
+	(void)len;
+	((int64_t *)arg)[rank] = strtoll(rest, NULL, 10);
+	return 0;
+}
+
+void opstream_thread_of(const struct opstream *s, int64_t *tgid)
+{
+	for (uint32_t r = 0; r < s->nranks; r++)
+		tgid[r] = -1;
+	info_rank_lines(s, "thread_of", one_thread, tgid);
+}
+
 int opstream_feed(const struct opstream *s, const struct ops_sink *sink)
 {
 	int rc = 0;
 
 	for (uint32_t p = 0; p < s->npaths && !rc; p++)
 		rc = sink->path ? sink->path(sink->arg, p, opstream_path(s, p)) : 0;
+	if (!rc && sink->launcher)
+		rc = opstream_launchers(s, sink->launcher, sink->arg);
 	for (uint32_t r = 0; r < s->nranks && !rc; r++) {
 		uint64_t n;
 		const struct op *ops = opstream_rank_ops(s, r, &n);

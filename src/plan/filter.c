@@ -146,10 +146,46 @@ int filter_path(struct filter *f, uint32_t id, const char *path)
 	return 0;
 }
 
+/* A rank counter for every rank up to `rank`. */
+static int rank_room(struct filter *f, uint32_t rank);
+
+int filter_launcher(struct filter *f, uint32_t rank, int64_t pid, const char *prog)
+{
+	if (f->opts->no_defaults)
+		return 0;
+	if (rank_room(f, rank) < 0 ||
+	    grow_zero((void **)&f->launcher_of, &f->caplaunch, f->caprank,
+		      sizeof(*f->launcher_of)) < 0)
+		return -ENOMEM;
+	if (f->launcher_of[rank])
+		return 0;
+	struct filter_launcher *n = realloc(f->launchers, (f->nlaunchers + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	f->launchers = n;
+	n += f->nlaunchers;
+	*n = (struct filter_launcher){ .rank = rank, .pid = pid };
+	snprintf(n->prog, sizeof(n->prog), "%s", prog);
+	f->launcher_of[rank] = ++f->nlaunchers;
+	return 0;
+}
+
+static inline bool is_launcher(const struct filter *f, uint32_t rank)
+{
+	return f->launcher_of && rank < f->nrank_ops && f->launcher_of[rank];
+}
+
 /* One op of a rank the --ranks list selects or not: the counts. */
 static int count_op(struct filter *f, uint32_t rank, bool selected, const struct op *op)
 {
 	if (filter_op_kept(f, op)) {
+		if (__builtin_expect(is_launcher(f, rank), 0)) {
+			if (selected) {
+				f->launchers[f->launcher_of[rank] - 1].ops++;
+				f->ops_removed++;
+			}
+			return 0;
+		}
 		f->rank_ops[rank]++;
 		if (selected && op->file != OP_NOFILE && !f->seen[op->file]) {
 			f->seen[op->file] = 1;
@@ -170,12 +206,13 @@ static int count_op(struct filter *f, uint32_t rank, bool selected, const struct
 	return 0;
 }
 
-/* A counter for every rank up to `rank`. */
 static int rank_room(struct filter *f, uint32_t rank)
 {
 	if (rank < f->nrank_ops)
 		return 0;
-	if (grow_zero((void **)&f->rank_ops, &f->caprank, rank + 1, sizeof(*f->rank_ops)) < 0)
+	if (grow_zero((void **)&f->rank_ops, &f->caprank, rank + 1, sizeof(*f->rank_ops)) < 0 ||
+	    (f->launcher_of && grow_zero((void **)&f->launcher_of, &f->caplaunch, f->caprank,
+					 sizeof(*f->launcher_of)) < 0))
 		return -ENOMEM;
 	f->nrank_ops = rank + 1;
 	return 0;
@@ -206,6 +243,9 @@ int filter_end(struct filter *f, uint32_t nranks, struct rerr *e)
 		uint64_t kept = r < f->nrank_ops ? f->rank_ops[r] : 0;
 		if (!ranklist_has(rl, r)) {
 			f->ranks_unselected++;
+		} else if (is_launcher(f, r) && f->launchers[f->launcher_of[r] - 1].ops) {
+			f->ranks_launcher++;    /* (one whose ops the path rules all
+						 * leave out: a rank with no op left) */
 		} else if (!kept) {
 			f->ranks_empty++;
 		} else {
@@ -252,10 +292,17 @@ void filter_note_rank_numbers(const struct filter *f, const struct opstream *s)
 	}
 }
 
+static int build_launcher(void *arg, uint32_t rank, int64_t pid, const char *prog)
+{
+	return filter_launcher(arg, rank, pid, prog);
+}
+
 int filter_build(struct filter *f, const struct opstream *s, const struct filter_opts *o,
 		 struct rerr *e)
 {
 	int rc = filter_begin(f, o);
+	if (!rc)
+		rc = opstream_launchers(s, build_launcher, f);
 
 	for (uint32_t p = 0; p < s->npaths && !rc; p++)
 		rc = filter_path(f, p, opstream_path(s, p));
@@ -314,7 +361,11 @@ void filter_limit(struct filter *f, const struct opstream *s, uint32_t n)
 		memset(f->seen, 0, f->npaths);
 	for (size_t r = 0; r < f->nrules; r++)
 		f->rules[r].ops = f->rules[r].files = 0;
+	for (uint32_t l = 0; l < f->nlaunchers; l++)
+		f->ops_removed += f->launchers[l].ops;  /* ranks left whole, not cut */
 	for (uint32_t r = 0; r < s->nranks && r < f->nrank_ops; r++) {
+		if (is_launcher(f, r))
+			continue;
 		if (!ranklist_has(&f->opts->ranks, r) || (!f->rank_kept[r] && f->rank_ops[r]))
 			continue;       /* not selected, or past the n */
 		uint64_t nops;
@@ -334,12 +385,39 @@ void filter_release(struct filter *f)
 	free(f->rank_kept);
 	free(f->kept);
 	free(f->strs);
+	free(f->launchers);
+	free(f->launcher_of);
 	memset(f, 0, sizeof(*f));
 }
 
 void filter_opts_release(struct filter_opts *o)
 {
 	ranklist_free(&o->ranks);
+}
+
+const char *filter_launchers_text(const struct filter *f, char *buf, size_t len)
+{
+	size_t used = 0;
+	uint32_t shown = 0;
+	buf[0] = 0;
+	for (uint32_t l = 0; l < f->nlaunchers && used < len; l++) {
+		const struct filter_launcher *x = &f->launchers[l];
+		if (!x->ops)
+			continue;
+		int n;
+		if (++shown > 4)
+			continue;
+		n = snprintf(buf + used, len - used, "%s%" PRIu64 " op%s of %s (pid %" PRId64 ")",
+			     shown == 1 ? "launcher processes: " : ", ", x->ops, x->ops == 1 ? "" : "s",
+			     x->prog, x->pid);
+		used += n > 0 ? (size_t)n : 0;
+	}
+	if (shown > 4 && used < len)
+		used += (size_t)snprintf(buf + used, len - used, " and %" PRIu32 " more", shown - 4);
+	if (shown && used < len)
+		snprintf(buf + used, len - used, " left out (the job's output %s forward%s)",
+			 shown == 1 ? "it" : "they", shown == 1 ? "s" : "");
+	return buf;
 }
 
 const char *filter_summary(const struct filter *f, char *buf, size_t len)
@@ -360,6 +438,11 @@ const char *filter_summary(const struct filter *f, char *buf, size_t len)
 	}
 	if (*sep == ';' && used < len)
 		used += (size_t)snprintf(buf + used, len - used, ")");
+	if (f->ranks_launcher && used + 2 < len) {
+		used += (size_t)snprintf(buf + used, len - used, "; ");
+		filter_launchers_text(f, buf + used, len - used);
+		used += strlen(buf + used);
+	}
 	if (f->ranks_empty && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "; %" PRIu32 " rank%s left with no op",
 					 f->ranks_empty, f->ranks_empty == 1 ? "" : "s");

@@ -2551,7 +2551,7 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 			      : "with openat2 RESOLVE_BENEATH");
 	fprintf(f, "  %u traced rank%s", p->priv->ntraced, p->priv->ntraced == 1 ? "" : "s");
 	if (p->priv->nranks != p->priv->ntraced)     /* some left out entirely */
-		fprintf(f, " (%u left out: not in --ranks, or no op the path filter keeps)",
+		fprintf(f, " (%u left out: not in --ranks, a launcher's, or no op the path filter keeps)",
 			p->priv->ntraced - p->priv->nranks);
 	fprintf(f, ", %u replayed by %zu process%s", p->nranks_used, p->nprocs,
 		p->nprocs == 1 ? "" : "es");

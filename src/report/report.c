@@ -892,9 +892,20 @@ json_t *report_filter_json(const struct filter *f)
 							       "why", json_text_str(ru->why), "ops", (json_int_t)ru->ops,
 							       "files", (json_int_t)ru->files));
 	}
-	o = json_pack("{s:I,s:I,s:o,s:I,s:I,s:I}", "ops_kept", (json_int_t)(f ? f->ops_kept : 0),
+	json_t *launchers = json_array();
+	for (uint32_t l = 0; f && l < f->nlaunchers; l++) {
+		const struct filter_launcher *x = &f->launchers[l];
+		if (x->ops)
+			json_array_append_new(launchers, json_pack("{s:I,s:I,s:o,s:I}", "rank",
+								   (json_int_t)x->rank, "pid", (json_int_t)x->pid,
+								   "program", json_text_str(x->prog),
+								   "ops", (json_int_t)x->ops));
+	}
+	o = json_pack("{s:I,s:I,s:o,s:o,s:I,s:I,s:I,s:I}", "ops_kept", (json_int_t)(f ? f->ops_kept : 0),
 		      "ops_removed", (json_int_t)(f ? f->ops_removed : 0), "rules", rules,
+		      "launchers", launchers,
 		      "ranks_without_ops", (json_int_t)(f ? f->ranks_empty : 0),
+		      "ranks_launchers", (json_int_t)(f ? f->ranks_launcher : 0),
 		      "ranks_not_selected", (json_int_t)(f ? f->ranks_unselected : 0),
 		      "ranks_beyond_processes", (json_int_t)(f ? f->ranks_beyond : 0));
 	return o;
@@ -911,6 +922,9 @@ void report_filter_print(FILE *out, const struct filter *f, unsigned copies)
 	if (f->ranks_empty)
 		fprintf(out, "; %" PRIu32 " rank%s with no op left", f->ranks_empty,
 			f->ranks_empty == 1 ? "" : "s");
+	if (f->ranks_launcher)
+		fprintf(out, "; %" PRIu32 " launcher rank%s", f->ranks_launcher,
+			f->ranks_launcher == 1 ? "" : "s");
 	if (f->ranks_unselected)
 		fprintf(out, "; %" PRIu32 " rank%s not in --ranks", f->ranks_unselected,
 			f->ranks_unselected == 1 ? "" : "s");
@@ -924,5 +938,9 @@ void report_filter_print(FILE *out, const struct filter *f, unsigned copies)
 			fprintf(out, "             %-*s %8" PRIu64 " op%s on %" PRIu64 " file%s%s%s\n",
 				pad_width(16, ru->what), ru->what, ru->ops, ru->ops == 1 ? "" : "s",
 				ru->files, ru->files == 1 ? "" : "s", *ru->why ? ": " : "", ru->why);
+	}
+	if (f->ranks_launcher) {
+		char t[512];
+		fprintf(out, "             %s\n", filter_launchers_text(f, t, sizeof(t)));
 	}
 }

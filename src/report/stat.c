@@ -919,7 +919,15 @@ static int sink_op(void *arg, uint32_t rank, const struct op *op)
 	return rc > 0 ? stat_acc_op(ss->acc, rank, op) : rc;
 }
 
+static int sink_launcher(void *arg, uint32_t rank, int64_t pid, const char *prog)
+{
+	struct stat_stream *ss = arg;
+
+	return filter_launcher(ss->f, rank, pid, prog);
+}
+
 void stat_stream_sink(struct stat_stream *ss, struct ops_sink *sink)
 {
-	*sink = (struct ops_sink){ .path = sink_path, .op = sink_op, .arg = ss };
+	*sink = (struct ops_sink){ .path = sink_path, .op = sink_op, .launcher = sink_launcher,
+				   .arg = ss };
 }

@@ -162,6 +162,8 @@ static const struct callspec calls[] = {
 	ROW("close_range",     SC_CLOSE_RANGE, SH_CLOSE_RANGE, 0, NO, NO, NO, NO, NO, NO, NO),
 	ROW("chdir",           SC_CHDIR,     SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
 	ROW("fchdir",          SC_CHDIR,     SH_PLAIN,     0,  NO, NO, NO, NO, NO, NO, NO),
+	/* the program a process runs (launchers: see builder_is_launcher) */
+	ROW("execve",          SC_EXEC,      SH_PLAIN,     NO, NO, 0,  NO, NO, NO, NO, NO),
 };
 #undef ROW
 #undef FDW

@@ -47,7 +47,7 @@ expect "-n 2 of five" "  rank 0: 4.0 KiB
   all 2 processes: 68.0 KiB" -n 2
 # the ranks line counts the trace's ranks, and says how many were left out
 "$REPLAY" run --dry-run "$tmp/six.txt" "$tmp/t" | grep -qx \
-	"  6 traced ranks (1 left out: not in --ranks, or no op the path filter keeps), 5 replayed by 5 processes" \
+	"  6 traced ranks (1 left out: not in --ranks, a launcher's, or no op the path filter keeps), 5 replayed by 5 processes" \
 	|| fail "ranks line: $("$REPLAY" run --dry-run "$tmp/six.txt" "$tmp/t" | grep 'traced rank')"
 "$REPLAY" run --dry-run --ranks 0,3 "$tmp/six.txt" "$tmp/t" | grep -q "^  6 traced ranks (4 left out" \
 	|| fail "ranks line with --ranks: $("$REPLAY" run --dry-run --ranks 0,3 "$tmp/six.txt" "$tmp/t" | grep 'traced rank')"
