@@ -109,6 +109,9 @@ struct order {
 		uint32_t n;
 	} *alone;
 	bool by_line;              /* order taken from the trace's lines   */
+	bool laid_out;             /* fio iologs: fio made every file, at
+	                            * least as long as any op on it reaches,
+	                            * before the job (writes say it too)   */
 };
 
 struct order_opts {

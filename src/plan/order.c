@@ -605,6 +605,11 @@ static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const s
 		st->placed = 1;
 	}
 	uint64_t end = off + op->len < off ? UINT64_MAX : off + op->len;
+	/* a fio iolog's write overwrites what fio laid out: the file was
+	 * there at least that long (written as appends to an empty file,
+	 * fio's overwrites would be allocating writes) */
+	if (P->out->laid_out && op->len && end > st->size)
+		data_before(P, p, end, false);
 	if (op->len && seg_write(st, b, i + 1, off, end))
 		P->err = -ENOMEM;
 	if (end > st->size && !(op->flags & OPF_APPEND)) {
@@ -1110,6 +1115,7 @@ int order_build(struct order *o, const struct opstream *s, const struct order_op
 	 * Sandia or DXT file lists one process after the other) */
 	o->by_line = opstream_info(s, "source_files", buf, sizeof(buf)) && !strcmp(buf, "1") &&
 		     opstream_info(s, "format", buf, sizeof(buf)) && !strcmp(buf, "strace");
+	o->laid_out = opstream_info(s, "format", buf, sizeof(buf)) && !strcmp(buf, "fio-iolog");
 	o->paths = calloc(s->npaths ? s->npaths : 1, sizeof(*o->paths));
 	o->deps = calloc(oo->nranks ? oo->nranks : 1, sizeof(*o->deps));
 	o->ndeps = calloc(oo->nranks ? oo->nranks : 1, sizeof(*o->ndeps));

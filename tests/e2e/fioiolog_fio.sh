@@ -80,3 +80,39 @@ for j in run["runs"][0]["jobs"]:
     total += len(want)
 print(f"ok: {len(run['runs'][0]['jobs'])} fio jobs, {total} logged ops replayed op for op")
 PY
+
+# a write-only job and a job that reads less far than it writes: fio lays
+# their files out in full before the job, so the replay prepares each file
+# at least as long as its furthest read or write (a write-only file
+# prepared empty made fio's overwrites allocating appends)
+mkdir -p "$tmp/fio2" "$tmp/logs2" "$tmp/tgt2"
+fio --output=/dev/null --directory="$tmp/fio2" --ioengine=psync --size=256k --randseed=3 \
+	--name=w --rw=write --bs=8k --write_iolog="$tmp/logs2/rank-0.iolog" \
+	--name=m --rw=randrw --rwmixread=30 --bs=16k --write_iolog="$tmp/logs2/rank-1.iolog"
+"$REPLAY" run --dry-run "$tmp/logs2" "$tmp/tgt2" >"$tmp/dry2" 2>&1 || { cat "$tmp/dry2"; exit 1; }
+python3 - "$tmp" <<'PY'
+import os, re, sys
+t = sys.argv[1]
+fio = os.path.realpath(os.path.join(t, "fio2"))
+ext = {}
+for r in (0, 1):
+    for line in open(os.path.join(t, "logs2", "rank-%d.iolog" % r)):
+        f = line.split()
+        if len(f) == 5:         # version 3: a time stamp first
+            f = f[1:]
+        if len(f) == 4 and f[1] in ("read", "write"):
+            ext[f[0]] = max(ext.get(f[0], 0), int(f[2]) + int(f[3]))
+if len(ext) != 2:
+    print("FAIL: the logs name %d files with reads or writes (2 expected)" % len(ext)); sys.exit(1)
+dry = open(os.path.join(t, "dry2")).read()
+for name, end in sorted(ext.items()):
+    rel = os.path.realpath(name).lstrip("/")
+    m = re.search(re.escape(rel) + r"\s+\S+\s+prepare .*?\((\d+) bytes\)", dry)
+    if not m:
+        print("FAIL: --dry-run prepares no %s:\n%s" % (rel, dry)); sys.exit(1)
+    size = os.path.getsize(name)
+    if int(m.group(1)) < end or int(m.group(1)) > size:
+        print("FAIL: %s prepared with %s bytes: its furthest op ends at %d, fio laid out %d"
+              % (rel, m.group(1), end, size)); sys.exit(1)
+    print("ok %s: prepared %s bytes (furthest op %d, fio's file %d)" % (os.path.basename(name), m.group(1), end, size))
+PY
