@@ -154,6 +154,8 @@ struct convert_cli {
 				    name), refused with --to ops */
 	int quiet;
 	unsigned iolog_version;
+	const char *iolog_opt;   /* --target or --iolog-version given: refused
+				    with --to ops, which has no use for them */
 };
 
 static int convert_option(void *ctx, int id, const char *arg)
@@ -170,7 +172,7 @@ static int convert_option(void *ctx, int id, const char *arg)
 	switch (id) {
 	case 'o': c->out = arg; break;
 	case 't': c->to = arg; break;
-	case OPT_TARGET: c->target = arg; break;
+	case OPT_TARGET: c->target = arg; c->iolog_opt = "target"; break;
 	case OPT_QUIET: c->quiet = 1; break;
 	case OPT_IOLOG_VERSION:
 		if (strcmp(arg, "2") && strcmp(arg, "3")) {
@@ -178,6 +180,7 @@ static int convert_option(void *ctx, int id, const char *arg)
 			return -1;
 		}
 		c->iolog_version = (unsigned)(arg[0] - '0');
+		c->iolog_opt = "iolog-version";
 		break;
 	}
 	return 0;
@@ -211,6 +214,11 @@ int cmd_convert(int argc, char **argv)
 		/* an .ops file holds the whole trace: run and stat filter it */
 		fprintf(stderr, "replay: convert: --%s applies to --to fio-iolog only (an .ops file"
 			" keeps every op: give it to run or stat)\n", cli.filter_opt);
+		goto usage;
+	}
+	if (!iolog && cli.iolog_opt) {
+		fprintf(stderr, "replay: convert: --%s applies to --to fio-iolog only (an .ops file"
+			" names the traced paths as they are, in replay's own format)\n", cli.iolog_opt);
 		goto usage;
 	}
 	if (!out) {

@@ -69,6 +69,8 @@ static int map_path(const char *target, const char *path, char *out, size_t outl
 	memcpy(out, target, tl);
 	while (tl > 1 && out[tl - 1] == '/')
 		tl--;
+	if (tl == 1 && out[0] == '/')
+		tl = 0;         /* the root: "/x", not "//x" */
 	n = tl;
 	while (*p) {
 		const char *s;

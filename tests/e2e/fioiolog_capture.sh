@@ -109,6 +109,12 @@ rc=0
 "$REPLAY" convert --to ops --exclude '*/a.bin' -o "$tmp/x.ops" "$tmp/cap.txt" 2>"$tmp/err" || rc=$?
 [ "$rc" = 2 ] && grep -q -- "--exclude applies to --to fio-iolog only" "$tmp/err" ||
 	fail "convert --to ops --exclude: exit $rc, $(cat "$tmp/err")"
+for o in "--target /x" "--iolog-version 3"; do
+	rc=0
+	"$REPLAY" convert $o -o "$tmp/x.ops" "$tmp/cap.txt" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 2 ] && grep -q -- "${o% *} applies to --to fio-iolog only" "$tmp/err" ||
+		fail "convert $o to an .ops file: exit $rc, $(cat "$tmp/err")"
+done
 
 # -- a failing export leaves DIR as it was ----------------------------------
 sed "s#/a\.bin#/a b.bin#g" "$tmp/cap.txt" >"$tmp/blank.txt"

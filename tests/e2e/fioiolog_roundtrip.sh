@@ -19,6 +19,10 @@ check() { # TRACE VERSION
 	"$REPLAY" dump "$trace" >"$t/orig.dump"
 	"$REPLAY" convert --quiet --to fio-iolog --no-default-excludes --iolog-version "$v" --target / -o "$t/l1" "$trace"
 	"$REPLAY" dump "$t/l1" >"$t/back.dump"
+	# --target /: the names are the traced absolute paths, not //path
+	if grep -qE '(^| )//' "$t"/l1/rank-*.iolog; then
+		echo "FAIL $trace v$v: a name starts with //: $(grep -hE '(^| )//' "$t"/l1/rank-*.iolog | head -1)"; exit 1
+	fi
 	# fixed point
 	"$REPLAY" convert --quiet --to fio-iolog --no-default-excludes --iolog-version "$v" --target / -o "$t/l2" "$t/l1"
 	diff -r "$t/l1" "$t/l2" >/dev/null || { echo "FAIL $trace v$v: logs differ once read back"; exit 1; }
