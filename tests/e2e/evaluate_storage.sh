@@ -33,6 +33,11 @@ TRACE
 
 ev="$SRCDIR/scripts/evaluate-storage"
 out="$tmp/out"
+# an empty --procs list is refused, not taken as the default one
+rc=0; "$ev" -o "$out" --procs ' ' --replay "$REPLAY" "$tmp/tiny.strace" -- "$tmp/disk2" \
+	>/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && grep -q -- "--procs: empty list" "$tmp/err" || fail "--procs ' ': exit $rc, $(head -2 "$tmp/err")"
+[ ! -e "$out" ] || fail "--procs ' ' made $out"
 # --quick: -r 1, sequential over 2 ranks, parallel at 2; -r 2 given explicitly wins
 "$ev" -o "$out" --quick -r 2 --no-drop-caches --replay "$REPLAY" "$tmp/tiny.strace" -- \
 	hdd="$tmp/disk1" "$tmp/disk2" >"$tmp/log1"
