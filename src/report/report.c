@@ -537,11 +537,13 @@ int report_finish(json_t *doc)
 		incomplete = true;
 	report_stats(v, k, &st);
 	free(v);
-	bad |= set_new(c, "min", json_real(st.min));
-	bad |= set_new(c, "median", json_real(st.median));
-	bad |= set_new(c, "max", json_real(st.max));
-	bad |= set_new(c, "mean", json_real(st.mean));
-	bad |= set_new(c, "stddev", json_real(st.stddev));
+	/* no complete run: no statistics (null, as compare's JSON has them),
+	 * never a completion time of 0 */
+	bad |= set_new(c, "min", k ? json_real(st.min) : json_null());
+	bad |= set_new(c, "median", k ? json_real(st.median) : json_null());
+	bad |= set_new(c, "max", k ? json_real(st.max) : json_null());
+	bad |= set_new(c, "mean", k ? json_real(st.mean) : json_null());
+	bad |= set_new(c, "stddev", k ? json_real(st.stddev) : json_null());
 	bad |= set_new(sum, "completion_ns", c);
 	bad |= set_new(sum, "runs", json_integer((json_int_t)n));
 	bad |= set_new(sum, "complete_runs", json_integer((json_int_t)k));

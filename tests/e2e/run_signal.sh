@@ -53,7 +53,8 @@ for sig in INT TERM HUP; do
     # the run's files removed
     [ -z "$(ls -A "$tgt")" ] || fail "SIG$sig: files left: $(find "$tgt")"
     # partial results, marked incomplete, with what was done so far
-    jq -e '.incomplete == true and .runs[0].incomplete == true and .summary.complete_runs == 0' \
+    jq -e '.incomplete == true and .runs[0].incomplete == true and .summary.complete_runs == 0
+           and .summary.completion_ns.median == null and .summary.completion_ns.max == null' \
         "$tmp/$sig.json" >/dev/null || fail "SIG$sig: not marked incomplete"
     jq -e --argjson s "$signum" '.runs[0].stop_signal == $s' "$tmp/$sig.json" >/dev/null \
         || fail "SIG$sig: stop_signal"
