@@ -401,21 +401,30 @@ static void test_bad_lines(void **st)
 		const char *line, *msg;
 	} cases[] = {
 		{ "10:00:00.000003 SYS_close(5 = 0 <0.000010>\n", "expected ')' closing the argument list" },
-		{ "10:00:00.000004 <... SYS_write resumed> ) = 5\n", "without a matching" },
+		{ "10:00:00.000004 <... SYS_write resumed> ) = 5 <0.000010>\n", "without a matching" },
 		{ "10:00:00.000006 SYS_lseek(5) = 0 <0.000010>\n", "expected the arguments of SYS_lseek" },
 		{ "10:00:00.000007 SYS_close(6) 0\n", "expected '=' after ')'" },
 		{ "10:00:00.000007 SYS_close(6) = 0 <abc>\n", "expected '<SECS>'" },
 		{ "25:00:00.000007 SYS_close(6) = 0\n", "expected a time" },
 		{ "10:00:00.000007 = 0\n", "expected 'NAME('" },
 		/* numbers at the int64 edges, negative offsets (issue 15) */
-		{ "10:00:00.000007 SYS_lseek(5, -9223372036854775809, 0) = 0\n",
+		{ "10:00:00.000007 SYS_lseek(5, -9223372036854775809, 0) = 0 <0.000010>\n",
 		  "expected the arguments of SYS_lseek" },
-		{ "10:00:00.000007 SYS_lseek(5, 9223372036854775808, 0) = 0\n",
+		{ "10:00:00.000007 SYS_lseek(5, 9223372036854775808, 0) = 0 <0.000010>\n",
 		  "expected the arguments of SYS_lseek" },
-		{ "10:00:00.000007 SYS_pwrite(5, 0xb7d5e008, 4096, -5) = 4096\n",
+		{ "10:00:00.000007 SYS_pwrite(5, 0xb7d5e008, 4096, -5) = 4096 <0.000010>\n",
 		  "expected the arguments of SYS_pwrite" },
-		{ "10:00:00.000007 SYS_read(5, 0xb7d5e008, -1) = 10\n",
+		{ "10:00:00.000007 SYS_read(5, 0xb7d5e008, -1) = 10 <0.000010>\n",
 		  "expected the arguments of SYS_read" },
+		/* LANL-Trace runs ltrace -T: a finished call without its
+		 * duration is a damaged line (audit D, F4) */
+		{ "10:00:00.000007 SYS_lseek(3, 4096, 0) = 4096\n", "expected '<SECS>'" },
+		{ "10:00:00.000007 SYS_close(6) = 0 \n", "expected '<SECS>'" },
+		/* more bytes than asked for: impossible (F5) */
+		{ "10:00:00.000007 SYS_write(3, \"a\"..., 5) = 50000 <0.000009>\n",
+		  "SYS_write returned 50000, more than the 5 bytes" },
+		{ "10:00:00.000007 SYS_pread64(3, 0xb7d5e008, 10, 0) = 11 <0.000009>\n",
+		  "SYS_pread64 returned 11, more than the 10 bytes" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		free(f);
@@ -425,6 +434,58 @@ static void test_bad_lines(void **st)
 		if (!strstr(e.msg, cases[i].msg) || !strstr(e.msg, "y.2.trace:1: "))
 			fail_msg("case %zu: got '%s', want '%s'", i, e.msg, cases[i].msg);
 	}
+	free(f);
+	fb_rmdir(dir);
+}
+
+/* A rank killed mid-call: its file ends in "<unfinished ...>".  The call
+ * is counted as skipped.unfinished:NAME (as strace's reader does) and
+ * its FILE:LINE kept for the warning, never dropped silently (audit D,
+ * F3). */
+static void test_unfinished_at_end(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	char *f = fb_write(dir, "u.7.trace",
+			   "10:00:00.000001 SYS_open(\"/d/f\", 66, 0644) = 3 <0.000010>\n"
+			   "10:00:00.000002 SYS_write(3, \"a\"..., 5) = 5 <0.000010>\n"
+			   "10:00:00.000003 SYS_write(3, \"a\"..., 5 <unfinished ...>\n");
+	char *files[] = { f };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 1, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_count(7, SC_WRITE), 1);
+	assert_int_equal(in.unfinished, 1);
+	assert_non_null(strstr(in.first_unfinished, "u.7.trace:3 (SYS_write)"));
+	const struct sc_event *sk = NULL;
+	for (size_t k = 0; (sk = fb_nth(7, SC_SKIP, k)); k++)
+		if (!strcmp(sk->name, "unfinished:SYS_write"))
+			break;
+	assert_non_null(sk);
+	assert_int_equal(sk->line, 3);
+	free(f);
+	fb_rmdir(dir);
+}
+
+/* A README beside the rank files: left out, and named (F2). */
+static void test_readme_named(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	char *r = fb_write(dir, "README", "These traces were taken on 2006-10-02\n");
+	char *f = fb_write(dir, "h.8.trace", "10:00:00.000001 SYS_close(3) = 0 <0.000010>\n");
+	char *files[] = { r, f };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 2, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(in.skipped_files, 1);
+	assert_non_null(strstr(in.skipped_names, "README"));
+	assert_int_equal(fb_count(8, SC_CLOSE), 1);
+	free(r);
 	free(f);
 	fb_rmdir(dir);
 }
@@ -789,6 +850,8 @@ int main(void)
 		cmocka_unit_test(test_raw_i386),
 		cmocka_unit_test(test_argument_scan),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_unfinished_at_end),
+		cmocka_unit_test(test_readme_named),
 		cmocka_unit_test(test_summary_crosscheck),
 		cmocka_unit_test(test_ltrace_sample),
 		cmocka_unit_test(test_split_scan_agrees),

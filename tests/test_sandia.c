@@ -458,6 +458,47 @@ static void test_sections_across_files(void **st)
 	fb_rmdir(dir);
 }
 
+/* A README sorting first among a directory's .sanitized files is left
+ * out and named; a file that is Sandia but has a bad line still fails at
+ * FILE:LINE (audit D, F2). */
+static void test_readme_beside(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	char *files[] = {
+		fb_write(dir, "README", "CTH traces from Red Storm\n\nsee notes\n"),
+		fb_write(dir, "a.sanitized", "header headernode(7.70)\n" EV("ENTER", 1, "close)fd(3)") EV("EXIT", 2, "close)ret(0)")),
+	};
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_sandia, files, 2, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(in.nfiles, 1);
+	assert_int_equal(in.skipped_files, 1);
+	assert_non_null(strstr(in.skipped_names, "/README"));
+	assert_int_equal(fb_count(fb_ranks[0].pid, SC_CLOSE), 1);
+	/* files[] was reordered: the trace first */
+	char *bad = fb_write(dir, "b.sanitized", "header headernode(8.80)\nbogus(\n");
+	char *files2[] = { files[0], files[1], bad };
+	rc = fb_parse(&trace_sandia, files2, 3, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(e.msg, "b.sanitized:2: "));
+	/* nothing but non-trace files: said so */
+	char *notes = fb_write(dir, "notes.txt", "nothing\n");
+	char *readme = fb_write(dir, "README.2", "no trace here\n");
+	char *files3[] = { readme, notes };
+	rc = fb_parse(&trace_sandia, files3, 2, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(e.msg, "expected Sandia libsysio"));
+	free(files[0]);
+	free(files[1]);
+	free(bad);
+	free(notes);
+	free(readme);
+	fb_rmdir(dir);
+}
+
 /* What the lookups must give whatever the order of a line's fields: a
  * list's first name wins (rv before cc, length before size), an I/O id in
  * hex with blanks around it, a ziovec after a value nested deeper than 16,
@@ -711,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_and_variants),
 		cmocka_unit_test(test_field_names),
 		cmocka_unit_test(test_sections_across_files),
+		cmocka_unit_test(test_readme_beside),
 		cmocka_unit_test(test_fast_and_general_agree),
 		cmocka_unit_test(test_lookup_order),
 		cmocka_unit_test(test_ioid_shapes),

@@ -35,11 +35,33 @@ struct trace_input {
 	char note[512];         /* out: parser's remarks for the info blob
 	                         * ("k; k" text, "" if none), e.g. how LANL
 	                         * ranks were assigned, names made distinct */
+	uint64_t skipped_files; /* out: files given with others (a
+	                         * directory's) that hold no line of the
+	                         * format (a README beside the traces):
+	                         * not read, said in a warning            */
+	char skipped_names[512];/* out: their names, ", " between (cut)    */
+	uint64_t unfinished;    /* out: calls left '<unfinished ...>' at the
+	                         * end of their file (a process killed
+	                         * mid-call): not replayed, counted as
+	                         * skipped.unfinished:NAME                 */
+	char first_unfinished[512]; /* out: FILE:LINE (NAME) of the first  */
 	const char *dxt_layer;  /* DXT: "posix" (NULL) or "mpiio"          */
 	size_t dxt_run;         /* DXT: segments sorted in memory before a
 	                         * run goes to a temporary file (0: 2^18;
 	                         * tests set it small)                     */
 };
+
+/* A file of in that is not a trace of the format (trace_drop_foreign),
+ * counted and named in in->skipped_files and in->skipped_names. */
+void trace_skipped_file(struct trace_input *in, const char *path);
+/* With several files: leave out those with no line that `looks` takes
+ * for one of the format (blank lines aside; a file without any other
+ * line, e.g. empty, is kept: its reader decides), naming them with
+ * trace_skipped_file.  in->files is reordered, the kept ones first, and
+ * in->nfiles is their count (the caller frees all it had).  0 or -errno
+ * (e filled); -EINVAL when no file is left. */
+int trace_drop_foreign(struct trace_input *in, bool (*looks)(const char *line, size_t len),
+		       const char *what, struct rerr *e);
 
 struct trace_format {
 	const char *name;       /* "strace", "lanl", "sandia"              */

@@ -172,6 +172,28 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 " cut line is dropped, the calls before it are used", name, at,
 			 strcmp(wb, "1") ? ", and so in other files" : "");
 	}
+	/* files beside the traces that are none (a README in the directory) */
+	if (opstream_info(s, "skipped_files", wb, sizeof(wb)) && strcmp(wb, "0")) {
+		char names[480], fmt[32];
+		if (!opstream_info(s, "skipped_file_names", names, sizeof(names)))
+			strcpy(names, "?");
+		if (!opstream_info(s, "format", fmt, sizeof(fmt)))
+			strcpy(fmt, "trace");
+		warn_msg("%s: %s %s no %s trace lines, ignored: %s", name, wb,
+			 strcmp(wb, "1") ? "files hold" : "file holds", fmt, names);
+	}
+	/* a call a process never finished (killed mid-call, at a job's time
+	 * limit): the file ends in its "<unfinished ...>" */
+	if (opstream_info(s, "unfinished_at_end", wb, sizeof(wb)) && strcmp(wb, "0")) {
+		char at[480];
+		if (!opstream_info(s, "unfinished_first", at, sizeof(at)))
+			strcpy(at, "?");
+		warn_msg("%s: %s: a call left '<unfinished ...>' at the end of its file (the process"
+			 " was probably killed mid-call): its result is unknown, so it is not replayed"
+			 " (counted as skipped.unfinished:NAME)%s%s%s", name, at,
+			 strcmp(wb, "1") ? "; " : "", strcmp(wb, "1") ? wb : "",
+			 strcmp(wb, "1") ? " such calls in all" : "");
+	}
 	/* strace -ff files without a common clock: the order between the
 	 * processes is the order the files were read in */
 	if (opstream_info(s, "no_common_clock", wb, sizeof(wb)))

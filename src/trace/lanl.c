@@ -738,9 +738,11 @@ static const char *parse_prefix(const char *p, struct lline *l, const char **why
 	return clock_token(p, l, why);
 }
 
-/* After the ')' of a call: "= RET [<SECS>]"; p is in a line from
- * lr_next (padded).  The general reading; parse_result takes the usual
- * line first. */
+/* After the ')' of a call: "= RET <SECS>"; p is in a line from lr_next
+ * (padded).  The general reading; parse_result takes the usual line
+ * first.  <SECS> is required: LANL-Trace runs ltrace with -T, which
+ * prints it on every finished call, so a line without it is damaged
+ * (its call's time would be a guess). */
 static __attribute__((noinline)) int parse_result_gen(const char *p, struct lline *l, const char **why)
 {
 	/* the blanks of the usual ") = N <S.uuuuuu>" tested at once, any
@@ -801,8 +803,11 @@ dur:
 			*why = "expected '<SECS>' after the result";
 			return -EINVAL;
 		}
+		return 0;
 	}
-	return 0;
+	*why = "expected '<SECS>' after the result (a LANL-Trace / ltrace -T line ends with"
+	       " the call's duration)";
+	return -EINVAL;
 }
 
 /* parse_result_gen's answer for the usual " = N <S.uuuuuu>" (N 1 to 15
@@ -1405,8 +1410,10 @@ static int keep_trace_files(struct lanl *L, bool *have_tfile)
 			L->f[k++] = L->f[i];
 		else if (L->f[i].timing)
 			*have_tfile = true;
-		else
+		else {
 			ignored++;      /* e.g. a README next to the traces */
+			trace_skipped_file(L->in, L->f[i].path);
+		}
 	if (ignored && k) {
 		char buf[96];
 		snprintf(buf, sizeof(buf), "%zu files without LANL-Trace lines ignored", ignored);
@@ -1920,6 +1927,14 @@ static int sys_rw(struct scall *x)
 		if (v < 0)
 			return SYS_ARGS;
 		ev->len = (uint64_t)v;
+		if (x->c->has_ret && x->c->ret > v) {
+			/* a transfer never returns more than its count: the
+			 * position would move by a number nothing did */
+			char msg[160];
+			snprintf(msg, sizeof(msg), "SYS_%.40s returned %" PRId64 ", more than the %"
+				 PRId64 " bytes it was asked for", n, x->c->ret, v);
+			return bad_line(x->s->L, x->s->src, x->c->line, msg);
+		}
 	}
 	if (n[0] == 'p') {
 		if (num_at(x, 3, &v))
@@ -2485,6 +2500,34 @@ static int p2_line(struct fstate *s, struct p2 *st, char *line, size_t len, unsi
 	return k ? call_line(s, st, &l, lineno) : 0;
 }
 
+/* Calls still '<unfinished ...>' when the file ends: the rank was killed
+ * mid-call (no resumed line will come).  As the strace reader does,
+ * each is counted as skipped.unfinished:NAME (its result unknown: not
+ * replayed); the first one's FILE:LINE is kept for the warning. */
+static int unfinished_at_end(struct fstate *s)
+{
+	struct trace_input *in = s->L->in;
+	int rc = 0;
+	for (size_t i = 0; i < s->npend && !rc; i++) {
+		struct lpend *pe = &s->pend[i];
+		struct sc_event ev;
+		char name[LMAXNAME + 16];
+		sc_event_init(&ev);
+		ev.src = s->src;
+		ev.line = pe->line;
+		ev.pid = pe->pid;
+		ev.ts_ns = pe->ts;
+		ev.call = SC_SKIP;
+		snprintf(name, sizeof(name), "unfinished:%s", pe->name);
+		ev.name = name;
+		if (!in->unfinished++)
+			snprintf(in->first_unfinished, sizeof(in->first_unfinished), "%s:%lu (%s)",
+				 s->src, pe->line, pe->name);
+		rc = emit(s, &ev);
+	}
+	return rc;
+}
+
 static int pass2_file(struct lanl *L, struct lfile *f)
 {
 	struct fstate s = { .L = L, .f = f, .src = f->path, .fh_addr = -1, .fh_fd = -1 };
@@ -2531,6 +2574,8 @@ static int pass2_file(struct lanl *L, struct lfile *f)
 		if (rc)
 			break;
 	}
+	if (!rc)
+		rc = unfinished_at_end(&s);
 	free(st.joined);
 	fstate_release(&s);
 	lr_close(&lr);

@@ -1934,6 +1934,15 @@ out:
 	return rc;
 }
 
+/* A line (blanks skipped) that starts as a libsysio trace's do: an
+ * event's "tracetype(", a section's "header".  A file with none (a README
+ * beside the traces) is no trace; one with some and a bad line is a
+ * damaged trace, whose bad line is an error. */
+static bool sandia_line(const char *l, size_t n)
+{
+	return (n >= 10 && !memcmp(l, "tracetype(", 10)) || (n >= 6 && !memcmp(l, "header", 6));
+}
+
 static int sandia_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 {
 	struct sandia S = { .in = in, .b = b, .e = e };
@@ -1941,6 +1950,10 @@ static int sandia_parse(struct trace_input *in, struct builder *b, struct rerr *
 	fnames_init();
 	if (!in->nfiles)
 		return rerr_set(e, -EINVAL, "no Sandia trace files given");
+	rc = trace_drop_foreign(in, sandia_line, "Sandia libsysio ('tracetype(ENTER|EXIT)...' or"
+				" 'header ... headernode(N.PID)')", e);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < in->nfiles && !rc; i++)
 		rc = parse_file(&S, in->files[i]);
 	if (!rc && S.iovec_guess) {

@@ -1659,7 +1659,7 @@ struct dec {
 };
 
 enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4, DEC_BAD_NEG = 5,
-       DEC_BAD_FALLOC = 6 };
+       DEC_BAD_FALLOC = 6, DEC_BAD_MORE = 7 };
 
 static struct span arg(const struct dec *d, int k)
 {
@@ -2070,6 +2070,18 @@ static bool negative_transfer(const struct dec *d)
 	bool neg_off = d->cs->off >= 0 && ev->offset < 0 && ev->offset != SC_NOOFF;
 	bool neg_off1 = d->cs->off >= 0 && d->cs->shape == SH_PLAIN && ev->offset == SC_NOOFF;
 	return neg_off || neg_off1 || (int64_t)ev->len < 0;
+}
+
+/* A read or write of COUNT bytes that says it moved more: impossible
+ * (the position would move by a number nothing did). */
+static bool more_than_asked(const struct dec *d)
+{
+	const struct sc_event *ev = &d->ev;
+	if ((ev->call != SC_READ && ev->call != SC_WRITE) || d->cs->len < 0)
+		return false;
+	if (ev->ret < 0 || ev->ret == SC_RET_UNKNOWN || (int64_t)ev->len < 0)
+		return false;
+	return (uint64_t)ev->ret > ev->len;
 }
 
 /* The value after `key` in the call's text, when it follows '{' or ' '. */
@@ -2504,6 +2516,8 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 		stat_size(&d);
 	if (!rc && negative_transfer(&d))
 		rc = DEC_BAD_NEG;
+	if (!rc && more_than_asked(&d))
+		rc = DEC_BAD_MORE;
 	if (rc == DEC_EMIT)
 		rc = p->emit(p->arg, &d.ev, e);
 	if (cut)
@@ -2511,6 +2525,9 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	if (rc == DEC_BAD_NEG)
 		return bad_line(p, e, src, lineno, line, len,
 				"a length and offset >= 0 (the call succeeded)");
+	if (rc == DEC_BAD_MORE)
+		return bad_line(p, e, src, lineno, line, len,
+				"a result no larger than the count asked for");
 	if (rc == DEC_BAD_RAW)
 		return bad_line(p, e, src, lineno, line, len,
 				"a path in quotes, not an address (a capture made with strace -e raw=..."
@@ -3734,6 +3751,30 @@ out:
 	return rc;
 }
 
+/* A line strace could have printed: its prefix (pid, time), then a call
+ * "NAME(", a signal "--- ", an exit "+++ ", a resumed "<... ", or one of
+ * strace's own messages.  A file of several with none (a README in a
+ * directory of strace -ff -o files) is no trace. */
+static bool strace_line(const char *l, size_t n)
+{
+	size_t pos, k = 0;
+	int64_t pid;
+	int br, kind;
+	uint64_t ts;
+	if ((n >= 8 && !memcmp(l, "strace: ", 8)) ||
+	    (n >= 30 && !memcmp(l, "% time     seconds  usecs/call", 30)))
+		return true;
+	if (prefix(l, n, &pos, &pid, &br, &kind, &ts))
+		return false;
+	const char *t = l + pos;
+	size_t tn = n - pos;
+	if (tn >= 4 && (!memcmp(t, "--- ", 4) || !memcmp(t, "+++ ", 4) || !memcmp(t, "<... ", 4)))
+		return true;
+	while (k < tn && is_name_char((unsigned char)t[k]))
+		k++;
+	return k && k < tn && t[k] == '(';
+}
+
 static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 {
 	struct strace_parser *p = NULL;
@@ -3741,7 +3782,10 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 	struct sink sink = { .b = b };
 	size_t *heap = NULL;
 	int merge = 0;
-	int rc = strace_parser_new(&p, emit_builder, &sink);
+	int rc = trace_drop_foreign(in, strace_line, "strace", e);
+	if (rc)
+		return rc;
+	rc = strace_parser_new(&p, emit_builder, &sink);
 	if (rc)
 		goto out;
 	heap = calloc(in->nfiles ? in->nfiles : 1, sizeof(*heap));

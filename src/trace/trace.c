@@ -246,9 +246,14 @@ static int supported(char *buf, size_t len)
 	return 0;
 }
 
-/* Pick the format whose probe is surest about the head of `file`. */
-static int detect(const char *file, const struct trace_format **fmt, struct rerr *e)
+/* Pick the format whose probe is surest about the head of `file`.
+ * *untold (when given) is set when the file could be read but is no
+ * trace any probe knows (or empty). */
+static int detect(const char *file, const struct trace_format **fmt, struct rerr *e,
+		  bool *untold)
 {
+	if (untold)
+		*untold = false;
 	char head[65536];
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -265,8 +270,11 @@ static int detect(const char *file, const struct trace_format **fmt, struct rerr
 		n += r;
 	}
 	close(fd);
-	if (n == 0)
+	if (n == 0) {
+		if (untold)
+			*untold = true;
 		return rerr_set(e, -EINVAL, "%s: empty file (0 bytes): no trace in it", file);
+	}
 	if (trace_is_gzip(head, (size_t)n)) {
 		/* probe what it holds (dxt_input.c); only a TRACE_F_GZIP format
 		 * may then take it (trace_load checks) */
@@ -288,6 +296,8 @@ static int detect(const char *file, const struct trace_format **fmt, struct rerr
 	if (best < 20) {
 		char list[256];
 		supported(list, sizeof(list));
+		if (untold)
+			*untold = true;
 		return rerr_set(e, -EINVAL,
 				"cannot tell the trace format of '%s' (supported: %s; use --format)",
 				file, list);
@@ -310,10 +320,14 @@ static int load_ops_file(char *const *args, int nargs, const struct load_opts *o
 	return 1;
 }
 
-/* The format forced with --format, or detected from the first file. */
-static int choose_format(const struct load_opts *o, char **files,
-			 const struct trace_format **fmt, struct rerr *e)
+/* The format forced with --format, or detected from the first file
+ * whose format can be told (a README or other non-trace file sorting
+ * first in a directory is passed over: the reader then leaves it out and
+ * says so); *chooser its index. */
+static int choose_format(const struct load_opts *o, char **files, size_t nfiles,
+			 const struct trace_format **fmt, size_t *chooser, struct rerr *e)
 {
+	*chooser = 0;
 	char list[256];
 	supported(list, sizeof(list));
 	if (o && o->format) {
@@ -335,7 +349,25 @@ static int choose_format(const struct load_opts *o, char **files,
 				" taking bytes from the reader; give --format (%s)", files[0], kind,
 				list);
 	}
-	return detect(files[0], fmt, e);
+	bool untold;
+	int rc = detect(files[0], fmt, e, &untold);
+	if (!rc || !untold)
+		return rc;
+	struct rerr first = *e;
+	for (size_t i = 1; i < nfiles; i++) {
+		struct rerr ignored;
+		bool u;
+		if (!strcmp(files[i], "-") || file_is_stream(files[i]))
+			break;
+		if (!detect(files[i], fmt, &ignored, &u)) {
+			*chooser = i;
+			return 0;
+		}
+		if (!u)
+			break;          /* unreadable: the first file's message */
+	}
+	*e = first;
+	return rc;
 }
 
 /* Only a format that reads gzip itself (TRACE_F_GZIP) takes a compressed file. */
@@ -395,6 +427,18 @@ static int record_info(struct ops_writer *w, const struct trace_format *fmt,
 		rc = opsw_info(w, "cut_lines", num);
 		if (!rc)
 			rc = opsw_info(w, "cut_line", in->first_cut);
+	}
+	if (!rc && in->skipped_files) {
+		snprintf(num, sizeof(num), "%" PRIu64, in->skipped_files);
+		rc = opsw_info(w, "skipped_files", num);
+		if (!rc)
+			rc = opsw_info(w, "skipped_file_names", in->skipped_names);
+	}
+	if (!rc && in->unfinished) {
+		snprintf(num, sizeof(num), "%" PRIu64, in->unfinished);
+		rc = opsw_info(w, "unfinished_at_end", num);
+		if (!rc)
+			rc = opsw_info(w, "unfinished_first", in->first_unfinished);
 	}
 	if (!rc && in->no_clock)
 		rc = opsw_info(w, "no_common_clock", in->no_clock);
@@ -485,21 +529,21 @@ static int writer_finish(struct ops_writer *w, const struct ops_sink *sink, stru
  * from the first: when that file looks like another format, say so (a
  * strace capture given with a LANL directory failed "expected a duration"
  * on a LANL line, nothing more). */
-static void mixed_formats_hint(char **files, size_t nfiles, const struct trace_format *fmt,
-			       struct rerr *e)
+static void mixed_formats_hint(char **files, size_t nfiles, size_t chooser,
+			       const struct trace_format *fmt, struct rerr *e)
 {
-	for (size_t i = 1; e && i < nfiles; i++) {
+	for (size_t i = 0; e && i < nfiles; i++) {
 		size_t n = strlen(files[i]);
 		const struct trace_format *other = NULL;
 		struct rerr ignored;
-		if (strncmp(e->msg, files[i], n) || e->msg[n] != ':')
+		if (i == chooser || strncmp(e->msg, files[i], n) || e->msg[n] != ':')
 			continue;
-		if (detect(files[i], &other, &ignored) == 0 && other && other != fmt) {
+		if (detect(files[i], &other, &ignored, NULL) == 0 && other && other != fmt) {
 			size_t l = strlen(e->msg);
 			snprintf(e->msg + l, sizeof(e->msg) - l,
 				 " ('%s' looks like a %s trace, '%s' like %s, which chose the reader:"
 				 " give traces of one format at a time)", files[i], other->name,
-				 files[0], fmt->name);
+				 files[chooser], fmt->name);
 		}
 		return;
 	}
@@ -522,7 +566,8 @@ static int load(char *const *args, int nargs, const struct load_opts *o, const c
 	if (rc)
 		return rc;
 	snprintf(res->files0, sizeof(res->files0), "%s", files[0]);
-	rc = choose_format(o, files, &fmt, e);
+	size_t chooser = 0;
+	rc = choose_format(o, files, nfiles, &fmt, &chooser, e);
 	if (!rc)
 		rc = gzip_check(fmt, files, nfiles, e);
 	if (!rc)
@@ -533,7 +578,7 @@ static int load(char *const *args, int nargs, const struct load_opts *o, const c
 					  .dxt_layer = o ? o->dxt_layer : NULL };
 		rc = parse_into(w, fmt, &in, res, e);
 		if (rc < 0 && !(o && o->format))
-			mixed_formats_hint(files, nfiles, fmt, e);
+			mixed_formats_hint(files, nfiles, chooser, fmt, e);
 	}
 	if (!rc) {
 		res->format = fmt->name;
