@@ -146,6 +146,12 @@ static void test_errors(void **st)
 		{ HDR EV("ENTER", 1, "iwritex)fd(3)ziovec(base(0x1)len(10))xtvec(off(-5)len(10))")
 			  EV("EXIT", 2, "iwritex)ret(1)"),
 		  "t.sanitized:2: expected the fields of 'iwritex'" },
+		/* more bytes than asked for: a damaged line */
+		{ HDR EV("ENTER", 1, "pwrite)fd(3)len(10)offset(5)") EV("EXIT", 2, "pwrite)ret(50000)"),
+		  "t.sanitized:2: pwrite returned 50000 bytes, more than the 10 it was asked for" },
+		{ HDR EV("ENTER", 1, "iwritev)fd(3)ziovec(base(0x1)len(1269))") EV("EXIT", 2, "iwritev)ioid(0x1000)")
+			  EV("ENTER", 3, "iowait)ioid(0x1000)") EV("EXIT", 4, "iowait)ioid(0x1000)cc(51269)"),
+		  "iowait completed 51269 bytes, more than the 1269 its submit asked for" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct trace_input in;

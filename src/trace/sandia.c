@@ -1397,6 +1397,17 @@ static int iowait_done(struct scall *c, bool hasid, int64_t ioid, bool known, in
 		c->S->iovec_guess += sb.data;
 	int rc = 0;
 	const uint64_t *ls = sb.lens ? sb.lens : &sb.len1;
+	uint64_t asked = 0;
+	for (size_t i = 0; i < sb.n; i++)
+		asked += ls[i];
+	if (known && sb.data && bytes > 0 && (uint64_t)bytes > asked) {
+		/* more than the submit asked for: a damaged line, whose bytes
+		 * would move the file position where nothing went */
+		snprintf(msg, sizeof(msg), "iowait completed %" PRId64 " bytes, more than the %" PRIu64
+			 " its submit asked for", bytes, asked);
+		free(sb.lens);
+		return bad_line(c->S, c->src, c->lineno, msg);
+	}
 	for (size_t i = 0; i < sb.n && !rc; i++) {
 		struct sc_event *w = &c->ev;   /* no copy: as in h_isubmit */
 		w->call = SC_AWAIT;
@@ -1445,6 +1456,12 @@ static int h_rw(struct scall *c, bool rd)
 	}
 	if (!c->has_ret && field_num(c->ex, F_BYTES, &v))
 		c->ev.ret = v;
+	if (c->ev.ret > 0 && (uint64_t)c->ev.ret > total && (cnt || total)) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "%s returned %" PRId64 " bytes, more than the %" PRIu64
+			 " it was asked for", c->call, c->ev.ret, total);
+		return bad_line(c->S, c->src, c->lineno, msg);
+	}
 	return emit(c->S, c->r, &c->ev);
 }
 
