@@ -377,6 +377,44 @@ static void test_bins_pool_exactly(void **state)
 	compare_release(&c);
 }
 
+/* Failed ops (--continue-on-error) and mismatches (--on-mismatch warn) of
+ * the complete runs mark the result in text, JSON and HTML. */
+static void test_failed_ops_marked(void **state)
+{
+	(void)state;
+	char path[300], html[300];
+	snprintf(path, sizeof(path), "%s/fail.json", dir);
+	snprintf(html, sizeof(html), "%s/fail.html", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	const char *job = "{\"rank\":0,\"errors\":{\"ENOTEMPTY\":1,\"EIO\":2},"
+			  "\"mismatches\":{\"total\":1}}";
+	fprintf(f, "{\"options\":{\"mode\":\"parallel\",\"trace\":[\"t\"],\"processes\":1},"
+		   "\"runs\":[{\"completion_ns\":1000,\"jobs\":[%s]},"
+		   "{\"completion_ns\":1000,\"jobs\":[%s]},"
+		   "{\"completion_ns\":9,\"incomplete\":true,\"jobs\":[%s]}]}\n", job, job, job);
+	fclose(f);
+	struct compare c;
+	struct rerr e = { "" };
+	compare_init(&c);
+	assert_int_equal(compare_add(&c, RES "hdd-seq.json", NULL, &e), 0);
+	assert_int_equal(compare_add(&c, path, NULL, &e), 0);
+	assert_int_equal(compare_build(&c, &e), 0);
+	char *t = print_to_string(&c);
+	if (!strstr(t, "(6 failed ops, 2 mismatches)"))
+		print_error("%s", t);
+	assert_non_null(strstr(t, "(6 failed ops, 2 mismatches)"));
+	assert_null(strstr(t, "s3d.strace  sequential  3  1.00 [0.95-1.10] 2.000 s ("));
+	free(t);
+	json_t *j = compare_json(&c);
+	json_t *r = json_array_get(json_object_get(json_array_get(json_object_get(j, "rows"), 1),
+						     "results"), 1);
+	assert_int_equal(json_integer_value(json_object_get(r, "failed_ops")), 6);
+	assert_int_equal(json_integer_value(json_object_get(r, "mismatches")), 2);
+	json_decref(j);
+	compare_release(&c);
+}
+
 static void test_incomplete_runs(void **state)
 {
 	(void)state;
@@ -509,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_single_job_exact),
 		cmocka_unit_test(test_every_rank_listed_exact),
 		cmocka_unit_test(test_bins_pool_exactly),
+		cmocka_unit_test(test_failed_ops_marked),
 		cmocka_unit_test(test_incomplete_runs),
 		cmocka_unit_test(test_missing_cells),
 		cmocka_unit_test(test_errors),

@@ -82,6 +82,8 @@ struct cmp_config {
 	size_t ncomplete;            /* runs used (not "incomplete")        */
 	double *completion;          /* ns, ncomplete values, sorted        */
 	double median, min, max;     /* ns; 0 when ncomplete == 0           */
+	double failed_ops;           /* ops that failed (runs[].jobs[].errors), complete runs */
+	double mismatches;           /* results unlike the trace's (mismatches.total) */
 	struct cmp_class cls[CMP_NCLASS];
 	size_t ntl;                  /* jobs of the first complete run      */
 	struct cmp_timeline *tl;
@@ -136,6 +138,9 @@ int  compare_load(struct compare *c, char *const *paths, size_t n, char *const *
 double cmp_quantile(const struct cmp_class *k, double pct);
 /* True when the class's percentiles come from pooled bins (exact). */
 bool cmp_exact(const struct cmp_class *k);
+/* "" for a clean result, else what went wrong in its complete runs, as
+ * "1 failed op, 2 mismatches" (--continue-on-error, --on-mismatch warn). */
+const char *cmp_failure_note(const struct cmp_config *g, char *buf, size_t n);
 /* True when the min..max completion ranges of the two overlap. */
 bool cmp_within_spread(const struct cmp_config *base, const struct cmp_config *x);
 

@@ -489,6 +489,37 @@ static int add_job_classes(struct cmp_config *g, const json_t *job)
 	return 0;
 }
 
+/* A job's failed ops and mismatches (older results: the classes' errors). */
+static void add_failures(struct cmp_config *g, const json_t *job)
+{
+	const json_t *errs = json_object_get(job, "errors");
+	if (json_is_object(errs)) {
+		const char *key;
+		const json_t *v;
+		json_object_foreach((json_t *)errs, key, v) {
+			double d;
+			if (jnum(v, &d) && d > 0)
+				g->failed_ops += d;
+		}
+	} else {
+		for (int c = 0; c < CMP_NCLASS; c++)
+			g->failed_ops += jnum_or(json_object_get(job, cmp_class_names[c]), "errors", 0);
+	}
+	g->mismatches += jnum_or(json_object_get(job, "mismatches"), "total", 0);
+}
+
+const char *cmp_failure_note(const struct cmp_config *g, char *buf, size_t n)
+{
+	int k = 0;
+	buf[0] = '\0';
+	if (g->failed_ops > 0)
+		k = snprintf(buf, n, "%.0f failed op%s", g->failed_ops, g->failed_ops == 1 ? "" : "s");
+	if (g->mismatches > 0 && k >= 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, "%s%.0f mismatch%s", k ? ", " : "", g->mismatches,
+			 g->mismatches == 1 ? "" : "es");
+	return buf;
+}
+
 static int add_timelines(struct cmp_config *g, const json_t *jobs)
 {
 	size_t nj = json_array_size(jobs);
@@ -606,9 +637,11 @@ static int load_config(struct cmp_config *g, const json_t *root, const char *fil
 		const json_t *jobs = json_object_get(run, "jobs");
 		size_t k;
 		const json_t *job;
-		json_array_foreach(jobs, k, job)
+		json_array_foreach(jobs, k, job) {
 			if ((rc = add_job_classes(g, job)) < 0)
 				return rc;
+			add_failures(g, job);
+		}
 		if (g->ncomplete == 1 && ((rc = add_timelines(g, jobs)) < 0 ||
 					   (rc = load_workload(g, root, jobs)) < 0))
 			return rc;
@@ -954,17 +987,24 @@ static char *completion_cell(const struct cmp_config *base, const struct cmp_con
 		return strdup("-");
 	if (!g->ncomplete)
 		return strdup("incomplete");
-	if (!base || !base->ncomplete || !(base->median > 0))
-		return xfmt("(%s)", fmt_ns(b, sizeof(b), g->median));
+	if (!base || !base->ncomplete || !(base->median > 0)) {
+		char note[80];
+		cmp_failure_note(g, note, sizeof(note));
+		return xfmt("(%s)%s%s%s", fmt_ns(b, sizeof(b), g->median), *note ? " (" : "", note,
+			    *note ? ")" : "");
+	}
 	double m = base->median;
 	char runs[80] = "";
+	char note[80], fail[100] = "";
 	if (g->ncomplete < g->nruns)
 		snprintf(runs, sizeof(runs), " (%zu/%zu runs)", g->ncomplete, g->nruns);
+	if (*cmp_failure_note(g, note, sizeof(note)))
+		snprintf(fail, sizeof(fail), " (%s)", note);
 	if (is_base)
-		return xfmt("1.00 [%.2f-%.2f] %s%s", g->min / m, g->max / m,
-			    fmt_ns(b, sizeof(b), g->median), runs);
-	return xfmt("%.2f [%.2f-%.2f]%s%s", g->median / m, g->min / m, g->max / m,
-		    cmp_within_spread(base, g) ? " ~" : "", runs);
+		return xfmt("1.00 [%.2f-%.2f] %s%s%s", g->min / m, g->max / m,
+			    fmt_ns(b, sizeof(b), g->median), runs, fail);
+	return xfmt("%.2f [%.2f-%.2f]%s%s%s", g->median / m, g->min / m, g->max / m,
+		    cmp_within_spread(base, g) ? " ~" : "", runs, fail);
 }
 
 static const char *rot_name(int r)
@@ -1163,6 +1203,8 @@ static json_t *config_json(const struct cmp_config *base, const struct cmp_confi
 		json_object_set_new(o, "normalized", json_null());
 		json_object_set_new(o, "within_spread", json_null());
 	}
+	json_object_set_new(o, "failed_ops", json_integer((json_int_t)g->failed_ops));
+	json_object_set_new(o, "mismatches", json_integer((json_int_t)g->mismatches));
 	json_t *lat = json_object();
 	for (int k = 0; k < CMP_NCLASS; k++) {
 		if (!g->cls[k].n)
