@@ -10,6 +10,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "report/compare.h"
+#include "report/report.h"
+#include "run/hist.h"
+
+#define TMPDIR_TEMPLATE "/tmp/replay-test-compareXXXXXX"
+#include "tmpdir_fixture.h"
 
 #define RES TEST_DATA "/results/"
 
@@ -162,7 +167,10 @@ static void test_json(void **state)
 }
 
 /* parallel read: rank 0 spans 0.5-100 us, rank 1 200.5-300 us, same N:
- * pooled p50 = rank 0's max (100 us), pooled p99 = rank 1's p98 (298 us). */
+ * pooled p50 = rank 0's op of rank 100 (its list says p99.5, the first
+ * percentile of rank 100 of 100: 99.5 us), pooled p99 = rank 1's op of
+ * rank 98 (not listed: 3 ops between p95 = 295 us and p99 = 299 us,
+ * spread evenly on a log scale). */
 static void test_pooled_percentiles_from_files(void **state)
 {
 	(void)state;
@@ -170,53 +178,241 @@ static void test_pooled_percentiles_from_files(void **state)
 	load_pair(&c);
 	const struct cmp_class *rd = &c.rows[1].cell[0]->cls[0];
 	assert_int_equal(rd->n, 3 * 2 * 100);
-	near(cmp_quantile(rd, 50), 100000, 1e-3);
-	near(cmp_quantile(rd, 99), 298000, 1e-3);
+	near(cmp_quantile(rd, 50), 99500, 0);
+	near(cmp_quantile(rd, 99), 295000 * pow(299.0 / 295, 3.0 / 4), 1e-3);
 	near(cmp_quantile(rd, 25), 50000, 1e-3);
 	near(cmp_quantile(rd, 0), 500, 1e-9);
 	near(cmp_quantile(rd, 100), 300000, 1e-9);
 	compare_release(&c);
 }
 
-static void set_linear(struct cmp_jobcdf *j, double n, double x0, double x1)
+/* A job's points by hand: x[i] holds the ops of ranks lo[i]..hi[i]. */
+static void set_points(struct cmp_jobcdf *j, double n, unsigned np, const double *x,
+		       const double *lo, const double *hi)
 {
 	j->n = n;
-	j->npts = 2;
-	j->x[0] = x0;
-	j->p[0] = 0;
-	j->x[1] = x1;
-	j->p[1] = 100;
+	j->npts = np;
+	for (unsigned i = 0; i < np; i++) {
+		j->x[i] = x[i];
+		j->clo[i] = lo[i];
+		j->chi[i] = hi[i];
+	}
+	j->min = x[0];
+	j->max = x[np - 1];
 }
 
 static void test_quantile_mixture(void **state)
 {
 	(void)state;
 	struct cmp_jobcdf jobs[2];
-	struct cmp_class k = { .n = 0, .njobs = 2, .jobs = jobs };
+	struct cmp_class k = { .n = 5, .njobs = 2, .jobs = jobs };
 
-	/* equal weights, uniform on 100..200 and 300..400 */
-	set_linear(&jobs[0], 1, 100, 200);
-	set_linear(&jobs[1], 1, 300, 400);
-	near(cmp_quantile(&k, 25), 150, 1e-9);
-	near(cmp_quantile(&k, 50), 200, 1e-9);
-	near(cmp_quantile(&k, 75), 350, 1e-9);
-	near(cmp_quantile(&k, 100), 400, 1e-9);
+	/* every rank listed: ops 10, 20, 20 and 15, 25; pooled 10 15 20 20 25 */
+	set_points(&jobs[0], 3, 2, (double[]){ 10, 20 }, (double[]){ 1, 2 }, (double[]){ 1, 3 });
+	set_points(&jobs[1], 2, 2, (double[]){ 15, 25 }, (double[]){ 1, 2 }, (double[]){ 1, 2 });
+	near(cmp_quantile(&k, 0), 10, 0);
+	near(cmp_quantile(&k, 20), 10, 0);        /* rank 1 */
+	near(cmp_quantile(&k, 40), 15, 0);        /* rank 2 */
+	near(cmp_quantile(&k, 50), 20, 0);        /* rank 3 */
+	near(cmp_quantile(&k, 80), 20, 0);        /* rank 4 */
+	near(cmp_quantile(&k, 99), 25, 0);        /* rank 5 */
+	near(cmp_quantile(&k, 100), 25, 0);
 
-	/* weights 3:1: the first job holds 75% of the ops */
-	jobs[0].n = 3;
-	near(cmp_quantile(&k, 75), 200, 1e-9);
-	near(cmp_quantile(&k, 50), 100 + 100 * 50.0 / 75.0, 1e-9);
-	near(cmp_quantile(&k, 87.5), 350, 1e-9);
+	/* ranks 2 and 3 not listed: evenly on a log scale between 100 and
+	 * 10000, i.e. at 100 * 100^(1/3) and 100 * 100^(2/3) */
+	struct cmp_jobcdf g;
+	struct cmp_class one = { .n = 4, .njobs = 1, .jobs = &g };
+	set_points(&g, 4, 2, (double[]){ 100, 10000 }, (double[]){ 1, 4 }, (double[]){ 1, 4 });
+	near(cmp_quantile(&one, 25), 100, 0);
+	near(cmp_quantile(&one, 50), 100 * pow(100, 1.0 / 3), 1e-6);
+	near(cmp_quantile(&one, 75), 100 * pow(100, 2.0 / 3), 1e-6);
+	near(cmp_quantile(&one, 75.1), 10000, 0);
 
 	/* a point mass (min == every percentile == max) */
-	struct cmp_jobcdf one = { .n = 5, .npts = 1, .x = { 42 }, .p = { 100 } };
-	struct cmp_class pm = { .n = 5, .njobs = 1, .jobs = &one };
+	struct cmp_jobcdf pm1;
+	set_points(&pm1, 5, 1, (double[]){ 42 }, (double[]){ 1 }, (double[]){ 5 });
+	struct cmp_class pm = { .n = 5, .njobs = 1, .jobs = &pm1 };
 	near(cmp_quantile(&pm, 0), 42, 0);
 	near(cmp_quantile(&pm, 50), 42, 0);
 	near(cmp_quantile(&pm, 100), 42, 0);
 
 	struct cmp_class empty = { 0 };
 	near(cmp_quantile(&empty, 50), 0, 0);
+}
+
+/* ---- results written the way `replay run -o` writes them ------------- */
+
+/* A heavy-tailed latency (ns) from a small LCG: mostly 5-12 us, a few
+ * ops 50 us - 2 ms, so tail percentiles of small jobs tie at the max. */
+static uint64_t lat_sample(uint64_t *seed, unsigned shape)
+{
+	*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+	uint64_t r = *seed >> 33;
+	if (r % 97 < 3 + shape)
+		return 50000 + r % (2000000 - 50000);
+	return 5000 + (r % 7000) * (1 + shape) / 2;
+}
+
+/* Write a result: nruns runs of njobs jobs, job j of run r with n[j] read
+ * ops made by lat_sample(), or (when vals) exactly vals[j][0..n[j]).
+ * bins: json+'s lat_ns.bins in every job but job nobins_job (-1: all).
+ * *all gets every op (the run summary's histogram). */
+static void write_result(const char *path, unsigned nruns, unsigned njobs, const unsigned *n,
+			 const uint64_t *const *vals, bool bins, int nobins_job, struct hist *all)
+{
+	json_t *runs = json_array();
+	uint64_t seed = 7;
+	hist_init(all);
+	for (unsigned r = 0; r < nruns; r++) {
+		json_t *jobs = json_array();
+		for (unsigned j = 0; j < njobs; j++) {
+			struct hist h;
+			hist_init(&h);
+			for (unsigned i = 0; i < n[j]; i++)
+				hist_add(&h, vals ? vals[j][i] : lat_sample(&seed, j % 3));
+			hist_merge(all, &h);
+			json_t *cls = json_pack("{s:I,s:o}", "total_ios", (json_int_t)n[j], "lat_ns",
+						report_lat_json(&h, LAT_PCT_ALWAYS,
+								bins && (int)j != nobins_job));
+			json_array_append_new(jobs, json_pack("{s:i,s:o}", "rank", (int)j, "read", cls));
+		}
+		json_array_append_new(runs, json_pack("{s:i,s:b,s:o}", "completion_ns", 1000 + r,
+						      "incomplete", 0, "jobs", jobs));
+	}
+	json_t *root = json_pack("{s:{s:s,s:[s],s:i},s:o}", "options", "mode", "parallel", "trace",
+				 "t", "processes", (int)njobs, "runs", runs);
+	assert_int_equal(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+static const struct cmp_class *load_read(struct compare *c, const char *path)
+{
+	struct rerr e = { "" };
+	compare_init(c);
+	assert_int_equal(compare_add(c, path, NULL, &e), 0);
+	assert_int_equal(compare_build(c, &e), 0);
+	return &c->rows[0].cell[0]->cls[0];
+}
+
+/* Without bins, one job gives back each of its own percentiles exactly,
+ * ties in the tail included (p99 .. p99.99 all the max of 52 ops). */
+static void test_single_job_exact(void **state)
+{
+	(void)state;
+	static const unsigned sizes[] = { 1, 2, 7, 52, 300, 100000 };
+	char path[300];
+	snprintf(path, sizeof(path), "%s/one.json", dir);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		struct hist all;
+		struct compare c;
+		write_result(path, 1, 1, &sizes[s], NULL, false, -1, &all);
+		const struct cmp_class *k = load_read(&c, path);
+		assert_false(cmp_exact(k));
+		for (int i = 0; i < HIST_NPCT; i++) {
+			double want = (double)hist_percentile(&all, hist_pcts[i]);
+			if (cmp_quantile(k, hist_pcts[i]) != want) {
+				print_error("N %u p%g: ", sizes[s], hist_pcts[i]);
+				near(cmp_quantile(k, hist_pcts[i]), want, 0);
+			}
+		}
+		near(cmp_quantile(k, 0), (double)all.min, 0);
+		near(cmp_quantile(k, 100), (double)all.max, 0);
+		compare_release(&c);
+	}
+}
+
+/* Without bins, jobs whose lists name every rank (N <= 10) pool exactly. */
+static void test_every_rank_listed_exact(void **state)
+{
+	(void)state;
+	static const unsigned n[] = { 3, 5, 7, 10 };
+	uint64_t v[4][10];
+	const uint64_t *vp[4];
+	for (unsigned j = 0; j < 4; j++) {
+		for (unsigned i = 0; i < n[j]; i++)   /* bucket middles: exact in a hist */
+			v[j][i] = hist_bucket_mid(600 + (j * 37 + i * 53) % 300);
+		vp[j] = v[j];
+	}
+	char path[300];
+	snprintf(path, sizeof(path), "%s/ranks.json", dir);
+	struct hist all;
+	struct compare c;
+	write_result(path, 1, 4, n, vp, false, -1, &all);
+	const struct cmp_class *k = load_read(&c, path);
+	assert_int_equal(k->n, 25);
+	for (double p = 0.5; p <= 100; p += 0.5)
+		if (cmp_quantile(k, p) != (double)hist_percentile(&all, p)) {
+			print_error("p%g: ", p);
+			near(cmp_quantile(k, p), (double)hist_percentile(&all, p), 0);
+		}
+	compare_release(&c);
+}
+
+/* json+: the jobs' bins pooled give the run summary's percentiles (the
+ * histogram of every op of every run), at any p; one job without bins
+ * makes the class approximate. */
+static void test_bins_pool_exactly(void **state)
+{
+	(void)state;
+	static const unsigned n[] = { 52, 52, 400, 3, 1000 };
+	char path[300];
+	snprintf(path, sizeof(path), "%s/bins.json", dir);
+	struct hist all;
+	struct compare c;
+	write_result(path, 3, 5, n, NULL, true, -1, &all);
+	const struct cmp_class *k = load_read(&c, path);
+	assert_true(cmp_exact(k));
+	assert_int_equal(k->n, all.n);
+	for (int i = 0; i < HIST_NPCT; i++)
+		near(cmp_quantile(k, hist_pcts[i]), (double)hist_percentile(&all, hist_pcts[i]), 0);
+	near(cmp_quantile(k, 37.5), (double)hist_percentile(&all, 37.5), 0);
+	near(cmp_quantile(k, 0), (double)all.min, 0);
+	near(cmp_quantile(k, 100), (double)all.max, 0);
+	compare_release(&c);
+
+	write_result(path, 3, 5, n, NULL, true, 2, &all);
+	k = load_read(&c, path);
+	assert_false(cmp_exact(k));
+	assert_int_equal(k->n, all.n);
+	compare_release(&c);
+}
+
+/* Failed ops (--continue-on-error) and mismatches (--on-mismatch warn) of
+ * the complete runs mark the result in text, JSON and HTML. */
+static void test_failed_ops_marked(void **state)
+{
+	(void)state;
+	char path[300], html[300];
+	snprintf(path, sizeof(path), "%s/fail.json", dir);
+	snprintf(html, sizeof(html), "%s/fail.html", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	const char *job = "{\"rank\":0,\"errors\":{\"ENOTEMPTY\":1,\"EIO\":2},"
+			  "\"mismatches\":{\"total\":1}}";
+	fprintf(f, "{\"options\":{\"mode\":\"parallel\",\"trace\":[\"t\"],\"processes\":1},"
+		   "\"runs\":[{\"completion_ns\":1000,\"jobs\":[%s]},"
+		   "{\"completion_ns\":1000,\"jobs\":[%s]},"
+		   "{\"completion_ns\":9,\"incomplete\":true,\"jobs\":[%s]}]}\n", job, job, job);
+	fclose(f);
+	struct compare c;
+	struct rerr e = { "" };
+	compare_init(&c);
+	assert_int_equal(compare_add(&c, RES "hdd-seq.json", NULL, &e), 0);
+	assert_int_equal(compare_add(&c, path, NULL, &e), 0);
+	assert_int_equal(compare_build(&c, &e), 0);
+	char *t = print_to_string(&c);
+	if (!strstr(t, "(6 failed ops, 2 mismatches)"))
+		print_error("%s", t);
+	assert_non_null(strstr(t, "(6 failed ops, 2 mismatches)"));
+	assert_null(strstr(t, "s3d.strace  sequential  3  1.00 [0.95-1.10] 2.000 s ("));
+	free(t);
+	json_t *j = compare_json(&c);
+	json_t *r = json_array_get(json_object_get(json_array_get(json_object_get(j, "rows"), 1),
+						     "results"), 1);
+	assert_int_equal(json_integer_value(json_object_get(r, "failed_ops")), 6);
+	assert_int_equal(json_integer_value(json_object_get(r, "mismatches")), 2);
+	json_decref(j);
+	compare_release(&c);
 }
 
 static void test_incomplete_runs(void **state)
@@ -283,10 +479,10 @@ static void test_errors(void **state)
 	expect_error(RES "bad-syntax.json", -EINVAL, "bad-syntax.json:4:8: invalid JSON:");
 	expect_error(RES "no-runs.json", -EINVAL, "no-runs.json: not a replay result: missing \"runs\" array");
 
-	char dir[] = "/tmp/test_compare.XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	char edir[] = "/tmp/test_compare.XXXXXX";
+	assert_non_null(mkdtemp(edir));
 	char path[128];
-	snprintf(path, sizeof(path), "%s/dup.json", dir);
+	snprintf(path, sizeof(path), "%s/dup.json", edir);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	const char *one = "{\"options\":{\"mode\":\"parallel\",\"processes\":2,\"trace\":[\"/a/t\"]},"
@@ -309,8 +505,8 @@ static void test_errors(void **state)
 	unlink(path);
 
 	/* an empty directory */
-	expect_error(dir, -ENOENT, "no *.json result file");
-	rmdir(dir);
+	expect_error(edir, -ENOENT, "no *.json result file");
+	rmdir(edir);
 
 	struct compare c;
 	struct rerr e = { "" };
@@ -348,10 +544,14 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_pooled_percentiles_from_files),
 		cmocka_unit_test(test_quantile_mixture),
+		cmocka_unit_test(test_single_job_exact),
+		cmocka_unit_test(test_every_rank_listed_exact),
+		cmocka_unit_test(test_bins_pool_exactly),
+		cmocka_unit_test(test_failed_ops_marked),
 		cmocka_unit_test(test_incomplete_runs),
 		cmocka_unit_test(test_missing_cells),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_labels),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -14,11 +14,18 @@
  * min..max over the same runs.  A difference to the baseline is "within
  * the spread" when the min..max ranges of the two overlap.
  *
- * Latency percentiles are pooled over every process of every complete run:
- * each job's percentile list (with min at 0% and max at 100%) is read as a
- * piecewise-linear CDF, the CDFs are mixed with the jobs' op counts as
- * weights, and the mixture is inverted.  For a single job this gives back
- * exactly its own percentiles.
+ * Latency percentiles are pooled over every process of every complete run.
+ * When every pooled job carries its histogram bins (lat_ns.bins, written
+ * by `replay run --output-format json+`), the bins are added up and the
+ * percentile is taken from them as the run's summary does (run/hist.c:
+ * nearest rank, the bucket's middle value clamped to min..max): exact, the
+ * summary's figure.  Otherwise each job's percentile list (min = rank 1,
+ * each p = rank ceil(p/100 N), max = rank N) places its ops: the listed
+ * ranks at their values, the ranks not listed evenly spaced between their
+ * listed neighbours; the percentile is the pooled op of the nearest rank.
+ * A single job gets back exactly its listed percentiles, and so do pooled
+ * jobs whose lists name every rank (N <= 10); otherwise the value lies
+ * within the bounds the listed points allow, either side of the truth.
  */
 #ifndef REPLAY_COMPARE_H
 #define REPLAY_COMPARE_H
@@ -36,17 +43,26 @@ extern const char *const cmp_class_names[CMP_NCLASS];
 
 #define CMP_MAXPTS 24            /* percentile points per job (17 + min + max) */
 
+/* One job's ops as its percentile list describes them: the ops of ranks
+ * clo[i]..chi[i] are at x[i]; the clo[i+1]-chi[i]-1 ops of the ranks in
+ * between are evenly spaced strictly between x[i] and x[i+1]. */
 struct cmp_jobcdf {
-	double n;                    /* weight: the job's op count          */
+	double n;                    /* the job's op count                  */
 	unsigned npts;
 	double x[CMP_MAXPTS];        /* latency ns, increasing              */
-	double p[CMP_MAXPTS];        /* percent, increasing, F(x) right-continuous */
+	double clo[CMP_MAXPTS];      /* ops, non-decreasing, clo[i] <= chi[i] */
+	double chi[CMP_MAXPTS];
+	double min, max;             /* the job's (p0 and p100)             */
 };
+
+struct hist;
 
 struct cmp_class {
 	uint64_t n;                  /* ops over all pooled jobs            */
 	size_t njobs;
 	struct cmp_jobcdf *jobs;
+	struct hist *bins;           /* the jobs' bins added up, or NULL    */
+	bool nobins;                 /* a pooled job had none (approximate) */
 };
 
 struct cmp_timeline {
@@ -66,6 +82,8 @@ struct cmp_config {
 	size_t ncomplete;            /* runs used (not "incomplete")        */
 	double *completion;          /* ns, ncomplete values, sorted        */
 	double median, min, max;     /* ns; 0 when ncomplete == 0           */
+	double failed_ops;           /* ops that failed (runs[].jobs[].errors), complete runs */
+	double mismatches;           /* results unlike the trace's (mismatches.total) */
 	struct cmp_class cls[CMP_NCLASS];
 	size_t ntl;                  /* jobs of the first complete run      */
 	struct cmp_timeline *tl;
@@ -118,6 +136,11 @@ int  compare_load(struct compare *c, char *const *paths, size_t n, char *const *
 
 /* Pooled latency percentile (pct in [0,100]) of one class; 0 when empty. */
 double cmp_quantile(const struct cmp_class *k, double pct);
+/* True when the class's percentiles come from pooled bins (exact). */
+bool cmp_exact(const struct cmp_class *k);
+/* "" for a clean result, else what went wrong in its complete runs, as
+ * "1 failed op, 2 mismatches" (--continue-on-error, --on-mismatch warn). */
+const char *cmp_failure_note(const struct cmp_config *g, char *buf, size_t n);
 /* True when the min..max completion ranges of the two overlap. */
 bool cmp_within_spread(const struct cmp_config *base, const struct cmp_config *x);
 

@@ -136,9 +136,11 @@ json_t *report_doc_new(const struct report_info *ri);
 /* One run's object ("completion_ns", ..., "jobs"[]). */
 json_t *report_run_json(const struct run_shared *sh, const struct run_outcome *out,
 			bool sequential);
-/* One job (worker) and one class, exposed for tests. */
+/* One job (worker) and one class, exposed for tests.  A job's classes
+ * carry their histogram "bins" in lat_ns when report_fio_bins() (json+),
+ * so `replay compare` can pool them exactly as the run's summary does. */
 json_t *report_job_json(const struct worker_result *w);
-json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns);
+json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns, bool bins);
 /* Append a run (steals the reference). -ENOMEM. */
 int  report_add_run(json_t *doc, json_t *run);
 /* Add "summary" computed from the complete runs in the document, and
@@ -175,6 +177,7 @@ void report_print(FILE *f, const struct report_info *ri, const struct report_agg
  * bins on (--output-format json+), clat_ns and sync lat_ns carry fio's
  * json+ "bins" {"<ns>": count}. */
 void report_fio_set_bins(bool on);
+bool report_fio_bins(void);
 /* fio's latency object of a histogram: min, max, mean, stddev, N; then
  * percentile{"99.000000": ns}: LAT_PCT_NONE never, LAT_PCT_IF_ANY when h
  * has values, LAT_PCT_ALWAYS always (0s when empty); with bins, json+'s

@@ -263,8 +263,8 @@ static json_t *node_json(const struct mpi_ctx *m, int j)
 			 "barrier_wait_ns", (json_int_t)ns->barrier_wait_ns,
 			 "clock_offset_ns", (json_int_t)(m->clock_off ? m->clock_off[j] : 0),
 			 "clock_rtt_ns", (json_int_t)(m->clock_rtt ? m->clock_rtt[j] : 0),
-			 "read", report_class_json(&ns->cls[RC_READ], ns->completion_ns),
-			 "write", report_class_json(&ns->cls[RC_WRITE], ns->completion_ns));
+			 "read", report_class_json(&ns->cls[RC_READ], ns->completion_ns, false),
+			 "write", report_class_json(&ns->cls[RC_WRITE], ns->completion_ns, false));
 }
 
 static json_t *slurm_json(void)

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include "report/compare.h"
 #include "report/jsontext.h"
+#include "run/hist.h"
 
 const char *const cmp_class_names[CMP_NCLASS] = {
 	"read", "write", "sync", "open", "close", "meta",
@@ -28,8 +29,11 @@ void compare_init(struct compare *c)
 static void class_release(struct cmp_class *k)
 {
 	free(k->jobs);
+	free(k->bins);
 	k->jobs = NULL;
+	k->bins = NULL;
 	k->njobs = 0;
+	k->nobins = false;
 }
 
 static void config_release(struct cmp_config *g)
@@ -160,7 +164,23 @@ static int pct_cmp(const void *a, const void *b)
 	return (x->p > y->p) - (x->p < y->p);
 }
 
-/* Read one job's class object into a CDF; 0 = nothing usable (skip). */
+/* The rank (1-based) of the sample at percentile p of n, nearest-rank as
+ * run/hist.c computes it: the same expression, so the same rank. */
+static double pct_rank(double p, double n)
+{
+	if (p >= 100.0)
+		return n;
+	double r = ceil(p / 100.0 * n);
+	return r < 1 ? 1 : r;
+}
+
+/* Read one job's class object into a CDF; 0 = nothing usable (skip).
+ * Each listed percentile is the sample of rank ceil(p/100 N) (the
+ * histogram's nearest rank), min the sample of rank 1, max of rank N.
+ * Points of equal x keep their lowest and highest rank (all of them are at
+ * x: a step of the distribution stays a step); the ops of the ranks not
+ * listed are placed evenly between the values of their listed neighbours
+ * (job_count). */
 static int job_cdf(const json_t *cls, struct cmp_jobcdf *j)
 {
 	const json_t *lat = json_object_get(cls, "lat_ns");
@@ -174,9 +194,11 @@ static int job_cdf(const json_t *cls, struct cmp_jobcdf *j)
 
 	struct pctpt pt[CMP_MAXPTS];
 	unsigned np = 0;
-	double v;
-	if (jnum(json_object_get(lat, "min"), &v))
-		pt[np++] = (struct pctpt){ 0.0, v };
+	double v, mn = NAN, mx = NAN;
+	jnum(json_object_get(lat, "min"), &mn);
+	jnum(json_object_get(lat, "max"), &mx);
+	if (isfinite(mn))
+		pt[np++] = (struct pctpt){ 0.0, mn };
 	const json_t *pc = json_object_get(lat, "percentile");
 	const char *key;
 	const json_t *val;
@@ -191,63 +213,114 @@ static int job_cdf(const json_t *cls, struct cmp_jobcdf *j)
 		pt[np++] = (struct pctpt){ p, v };
 	}
 	qsort(pt + body, np - body, sizeof(pt[0]), pct_cmp);
-	if (jnum(json_object_get(lat, "max"), &v))
-		pt[np++] = (struct pctpt){ 100.0, v };
-	if (np == 0)
+	/* min is rank 1 and max rank N too, but the list's own value of a
+	 * rank (the bucket's middle) is what the summary shows: min and max
+	 * only add ranks the list does not name */
+	unsigned from = 0;
+	if (body && np > body && pct_rank(pt[body].p, n) == 1)
+		from = body;
+	if (isfinite(mx) && (np == body || pct_rank(pt[np - 1].p, n) < n))
+		pt[np++] = (struct pctpt){ 100.0, mx };
+	if (np == from)
 		return 0;
 
-	/* Monotone x; equal x keep the highest p (F is right-continuous). */
+	/* Monotone x and rank; equal x: one point, ranks lo..hi. */
 	j->n = n;
 	j->npts = 0;
-	for (unsigned i = 0; i < np; i++) {
-		double x = pt[i].x;
+	for (unsigned i = from; i < np; i++) {
+		double x = pt[i].x, r = pct_rank(pt[i].p, n);
 		if (!(x >= 0) || !isfinite(x))
 			x = 0;
 		if (j->npts && x < j->x[j->npts - 1])
 			x = j->x[j->npts - 1];
+		if (j->npts && r < j->chi[j->npts - 1])
+			r = j->chi[j->npts - 1];
 		if (j->npts && x == j->x[j->npts - 1]) {
-			j->p[j->npts - 1] = pt[i].p;
+			j->chi[j->npts - 1] = r;
 			continue;
 		}
 		j->x[j->npts] = x;
-		j->p[j->npts] = pt[i].p;
+		j->clo[j->npts] = r;
+		j->chi[j->npts] = r;
 		j->npts++;
 	}
+	j->min = isfinite(mn) && mn <= j->x[0] ? mn : j->x[0];
+	j->max = isfinite(mx) && mx >= j->x[j->npts - 1] ? mx : j->x[j->npts - 1];
 	return 1;
 }
 
-/* F_j(x) (right value) and F_j(x-) (left limit), in percent. */
-static void job_eval(const struct cmp_jobcdf *j, double x, double *right, double *left)
+/* Ops between two listed points a < b (ranks chi[a]+1 .. clo[b]-1), or 0. */
+static double seg_ops(const struct cmp_jobcdf *j, unsigned a)
 {
-	unsigned n = j->npts;
-	if (x < j->x[0]) {
-		*right = *left = 0;
-		return;
-	}
-	if (x == j->x[0]) {
-		*left = 0;
-		*right = j->p[0];
-		return;
-	}
-	if (x >= j->x[n - 1]) {
-		*right = *left = j->p[n - 1];
-		return;
-	}
-	/* binary search: x[lo] < x <= x[hi] */
-	unsigned lo = 0, hi = n - 1;
+	double m = j->clo[a + 1] - j->chi[a] - 1;
+	return m > 0 ? m : 0;
+}
+
+/* Where the k-th (1..m) of the m unlisted ops after point a sits: evenly
+ * spaced strictly between x[a] and x[a+1]. */
+static double seg_pos(const struct cmp_jobcdf *j, unsigned a, double m, double k)
+{
+	double x0 = j->x[a], x1 = j->x[a + 1];
+	if (x0 > 0)             /* evenly on a log scale, as latencies spread */
+		return x0 * exp(log(x1 / x0) * k / (m + 1));
+	return x0 + (x1 - x0) * k / (m + 1);
+}
+
+/* The last point at or below x (x >= x[0]). */
+static unsigned point_at(const struct cmp_jobcdf *j, double x)
+{
+	unsigned lo = 0, hi = j->npts;          /* x[lo] <= x < x[hi] */
 	while (hi - lo > 1) {
 		unsigned mid = (lo + hi) / 2;
-		if (j->x[mid] < x)
+		if (j->x[mid] <= x)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	if (x == j->x[hi]) {
-		*right = *left = j->p[hi];
-		return;
-	}
-	double f = j->p[lo] + (j->p[hi] - j->p[lo]) * (x - j->x[lo]) / (j->x[hi] - j->x[lo]);
-	*right = *left = f;
+	return lo;
+}
+
+/* The unlisted ops of the segment after a at or below x (x in [x[a], x[a+1])). */
+static double seg_count(const struct cmp_jobcdf *j, unsigned a, double x)
+{
+	double m = seg_ops(j, a);
+	if (!m)
+		return 0;
+	double x0 = j->x[a], x1 = j->x[a + 1];
+	double k = floor((x0 > 0 ? log(x / x0) / log(x1 / x0) : (x - x0) / (x1 - x0)) * (m + 1));
+	if (k > m)
+		k = m;
+	if (k < 0)
+		k = 0;
+	/* the same positions as seg_pos() places, whatever the rounding */
+	while (k < m && seg_pos(j, a, m, k + 1) <= x)
+		k++;
+	while (k > 0 && seg_pos(j, a, m, k) > x)
+		k--;
+	return k;
+}
+
+/* The job's ops <= x. */
+static double job_count(const struct cmp_jobcdf *j, double x)
+{
+	if (x < j->x[0])
+		return 0;
+	unsigned a = point_at(j, x);
+	if (x == j->x[a] || a + 1 == j->npts)
+		return j->chi[a];
+	return j->chi[a] + seg_count(j, a, x);
+}
+
+/* The job's smallest op value above x; INFINITY when none. */
+static double job_next(const struct cmp_jobcdf *j, double x)
+{
+	if (x < j->x[0])
+		return j->x[0];
+	unsigned a = point_at(j, x);
+	if (a + 1 == j->npts)
+		return INFINITY;
+	double m = seg_ops(j, a), k = seg_count(j, a, x) + 1;
+	return k <= m ? seg_pos(j, a, m, k) : j->x[a + 1];
 }
 
 static int dbl_cmp(const void *a, const void *b)
@@ -256,18 +329,26 @@ static int dbl_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Mixture CDF at x: weighted mean of the jobs' CDFs. */
-static void mix_eval(const struct cmp_class *k, double W, double x, double *right, double *left)
+/* The pooled ops <= x. */
+static double mix_count(const struct cmp_class *k, double x)
 {
-	double r = 0, l = 0;
-	for (size_t i = 0; i < k->njobs; i++) {
-		double a, b;
-		job_eval(&k->jobs[i], x, &a, &b);
-		r += k->jobs[i].n * a;
-		l += k->jobs[i].n * b;
-	}
-	*right = r / W;
-	*left = l / W;
+	double c = 0;
+	for (size_t i = 0; i < k->njobs; i++)
+		c += job_count(&k->jobs[i], x);
+	return c;
+}
+
+/* From the pooled bins: what the run's summary computes (hist.c). */
+static double bins_quantile(const struct hist *h, double q)
+{
+	if (q <= 0)
+		return (double)h->min;
+	return (double)hist_percentile(h, q);
+}
+
+bool cmp_exact(const struct cmp_class *k)
+{
+	return k->bins && !k->nobins && k->bins->n == k->n && k->n;
 }
 
 double cmp_quantile(const struct cmp_class *k, double q)
@@ -278,47 +359,53 @@ double cmp_quantile(const struct cmp_class *k, double q)
 		q = 0;
 	if (q > 100)
 		q = 100;
-	double W = 0;
-	size_t nx = 0;
+	if (cmp_exact(k))
+		return bins_quantile(k->bins, q);
+	double W = 0, lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < k->njobs; i++) {
-		W += k->jobs[i].n;
-		nx += k->jobs[i].npts;
+		const struct cmp_jobcdf *j = &k->jobs[i];
+		W += j->n;
+		if (j->x[0] < lo)
+			lo = j->x[0];
+		if (j->x[j->npts - 1] > hi)
+			hi = j->x[j->npts - 1];
 	}
 	if (!(W > 0))
 		return 0;
-	double *X = malloc(nx * sizeof(*X));
-	if (!X)
-		return NAN;
-	size_t m = 0;
-	for (size_t i = 0; i < k->njobs; i++)
-		for (unsigned t = 0; t < k->jobs[i].npts; t++)
-			X[m++] = k->jobs[i].x[t];
-	qsort(X, m, sizeof(*X), dbl_cmp);
-	size_t u = 0;
-	for (size_t i = 0; i < m; i++)
-		if (!u || X[i] != X[u - 1])
-			X[u++] = X[i];
-
-	/* First breakpoint where F >= q; F is linear between breakpoints
-	 * except for jumps at a job's first point, hence the left limit. */
-	double res = X[u - 1], prevF = 0;
-	for (size_t i = 0; i < u; i++) {
-		double F, L;
-		mix_eval(k, W, X[i], &F, &L);
-		if (F >= q - 1e-9) {
-			if (i == 0 || q <= prevF) {
-				res = X[i];
-			} else if (q <= L && L > prevF) {
-				res = X[i - 1] + (q - prevF) / (L - prevF) * (X[i] - X[i - 1]);
-			} else {
-				res = X[i];
-			}
-			break;
-		}
-		prevF = F;
+	if (q <= 0 || q >= 100) {          /* the least min, the greatest max */
+		double e = k->jobs[0].min;
+		for (size_t i = 0; i < k->njobs; i++)
+			e = q <= 0 ? fmin(e, k->jobs[i].min) : fmax(e, k->jobs[i].max);
+		return e;
 	}
-	free(X);
-	return res;
+	/* The pooled op of rank T (nearest rank, as hist.c): the smallest x
+	 * where the pooled count reaches T. */
+	double T = pct_rank(q, W);
+	if (mix_count(k, lo) >= T)
+		return lo;
+	if (mix_count(k, hi) < T)           /* a job without its max */
+		return hi;
+	/* count(lo) < T <= count(hi): halve, then step op by op */
+	for (int it = 0; it < 200; it++) {
+		double mid = lo + (hi - lo) / 2;
+		if (mid <= lo || mid >= hi)
+			break;
+		if (mix_count(k, mid) >= T)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	for (;;) {
+		double x = INFINITY;
+		for (size_t i = 0; i < k->njobs; i++) {
+			double nx = job_next(&k->jobs[i], lo);
+			if (nx < x)
+				x = nx;
+		}
+		if (!(x < INFINITY) || mix_count(k, x) >= T)
+			return x < INFINITY ? x : hi;
+		lo = x;
+	}
 }
 
 bool cmp_within_spread(const struct cmp_config *a, const struct cmp_config *b)
@@ -329,6 +416,55 @@ bool cmp_within_spread(const struct cmp_config *a, const struct cmp_config *b)
 }
 
 /* ---- loading --------------------------------------------------------- */
+
+/* Merge one job's histogram bins (json+: lat_ns.bins {"<bucket's middle
+ * ns>": count}) into the class's pool.  A job without them, or whose bins
+ * are not hist.h's buckets or do not add up to its N, makes the class
+ * approximate (k->nobins).  0 or -ENOMEM. */
+static int add_bins(struct cmp_class *k, const json_t *lat, double n)
+{
+	const json_t *bins = json_object_get(lat, "bins");
+	double mn, mx;
+	if (k->nobins)
+		return 0;
+	if (!json_is_object(bins) || !jnum(json_object_get(lat, "min"), &mn) ||
+	    !jnum(json_object_get(lat, "max"), &mx) || !(mn >= 0) || mx < mn || mx >= 0x1p63)
+		goto none;
+	struct hist h;
+	hist_init(&h);
+	const char *key;
+	const json_t *val;
+	json_object_foreach((json_t *)bins, key, val) {
+		char *end;
+		errno = 0;
+		unsigned long long ns = strtoull(key, &end, 10);
+		double cnt;
+		if (end == key || *end || errno || !jnum(val, &cnt) || !(cnt >= 0) ||
+		    cnt != floor(cnt) || cnt > 4e9)
+			goto none;
+		unsigned idx = hist_bucket(ns);
+		if (hist_bucket_mid(idx) != ns || (double)h.b[idx] + cnt > 4e9)
+			goto none;
+		h.b[idx] += (uint32_t)cnt;
+		h.n += (uint64_t)cnt;
+	}
+	if ((double)h.n != n || !h.n)
+		goto none;
+	h.min = (uint64_t)mn;
+	h.max = (uint64_t)mx;
+	if (!k->bins) {
+		if (!(k->bins = malloc(sizeof(*k->bins))))
+			return -ENOMEM;
+		hist_init(k->bins);
+	}
+	hist_merge(k->bins, &h);
+	return 0;
+none:
+	k->nobins = true;
+	free(k->bins);
+	k->bins = NULL;
+	return 0;
+}
 
 static int add_job_classes(struct cmp_config *g, const json_t *job)
 {
@@ -346,8 +482,42 @@ static int add_job_classes(struct cmp_config *g, const json_t *job)
 		k->jobs = nj;
 		k->jobs[k->njobs++] = jc;
 		k->n += (uint64_t)jc.n;
+		int rc = add_bins(k, json_object_get(cls, "lat_ns"), jc.n);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
+}
+
+/* A job's failed ops and mismatches (older results: the classes' errors). */
+static void add_failures(struct cmp_config *g, const json_t *job)
+{
+	const json_t *errs = json_object_get(job, "errors");
+	if (json_is_object(errs)) {
+		const char *key;
+		const json_t *v;
+		json_object_foreach((json_t *)errs, key, v) {
+			double d;
+			if (jnum(v, &d) && d > 0)
+				g->failed_ops += d;
+		}
+	} else {
+		for (int c = 0; c < CMP_NCLASS; c++)
+			g->failed_ops += jnum_or(json_object_get(job, cmp_class_names[c]), "errors", 0);
+	}
+	g->mismatches += jnum_or(json_object_get(job, "mismatches"), "total", 0);
+}
+
+const char *cmp_failure_note(const struct cmp_config *g, char *buf, size_t n)
+{
+	int k = 0;
+	buf[0] = '\0';
+	if (g->failed_ops > 0)
+		k = snprintf(buf, n, "%.0f failed op%s", g->failed_ops, g->failed_ops == 1 ? "" : "s");
+	if (g->mismatches > 0 && k >= 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, "%s%.0f mismatch%s", k ? ", " : "", g->mismatches,
+			 g->mismatches == 1 ? "" : "es");
+	return buf;
 }
 
 static int add_timelines(struct cmp_config *g, const json_t *jobs)
@@ -467,9 +637,11 @@ static int load_config(struct cmp_config *g, const json_t *root, const char *fil
 		const json_t *jobs = json_object_get(run, "jobs");
 		size_t k;
 		const json_t *job;
-		json_array_foreach(jobs, k, job)
+		json_array_foreach(jobs, k, job) {
 			if ((rc = add_job_classes(g, job)) < 0)
 				return rc;
+			add_failures(g, job);
+		}
 		if (g->ncomplete == 1 && ((rc = add_timelines(g, jobs)) < 0 ||
 					   (rc = load_workload(g, root, jobs)) < 0))
 			return rc;
@@ -815,17 +987,24 @@ static char *completion_cell(const struct cmp_config *base, const struct cmp_con
 		return strdup("-");
 	if (!g->ncomplete)
 		return strdup("incomplete");
-	if (!base || !base->ncomplete || !(base->median > 0))
-		return xfmt("(%s)", fmt_ns(b, sizeof(b), g->median));
+	if (!base || !base->ncomplete || !(base->median > 0)) {
+		char note[80];
+		cmp_failure_note(g, note, sizeof(note));
+		return xfmt("(%s)%s%s%s", fmt_ns(b, sizeof(b), g->median), *note ? " (" : "", note,
+			    *note ? ")" : "");
+	}
 	double m = base->median;
 	char runs[80] = "";
+	char note[80], fail[100] = "";
 	if (g->ncomplete < g->nruns)
 		snprintf(runs, sizeof(runs), " (%zu/%zu runs)", g->ncomplete, g->nruns);
+	if (*cmp_failure_note(g, note, sizeof(note)))
+		snprintf(fail, sizeof(fail), " (%s)", note);
 	if (is_base)
-		return xfmt("1.00 [%.2f-%.2f] %s%s", g->min / m, g->max / m,
-			    fmt_ns(b, sizeof(b), g->median), runs);
-	return xfmt("%.2f [%.2f-%.2f]%s%s", g->median / m, g->min / m, g->max / m,
-		    cmp_within_spread(base, g) ? " ~" : "", runs);
+		return xfmt("1.00 [%.2f-%.2f] %s%s%s", g->min / m, g->max / m,
+			    fmt_ns(b, sizeof(b), g->median), runs, fail);
+	return xfmt("%.2f [%.2f-%.2f]%s%s%s", g->median / m, g->min / m, g->max / m,
+		    cmp_within_spread(base, g) ? " ~" : "", runs, fail);
 }
 
 static const char *rot_name(int r)
@@ -1024,6 +1203,8 @@ static json_t *config_json(const struct cmp_config *base, const struct cmp_confi
 		json_object_set_new(o, "normalized", json_null());
 		json_object_set_new(o, "within_spread", json_null());
 	}
+	json_object_set_new(o, "failed_ops", json_integer((json_int_t)g->failed_ops));
+	json_object_set_new(o, "mismatches", json_integer((json_int_t)g->mismatches));
 	json_t *lat = json_object();
 	for (int k = 0; k < CMP_NCLASS; k++) {
 		if (!g->cls[k].n)
@@ -1032,6 +1213,7 @@ static json_t *config_json(const struct cmp_config *base, const struct cmp_confi
 		json_object_set_new(l, "N", json_integer((json_int_t)g->cls[k].n));
 		json_object_set_new(l, "p50", json_real(cmp_quantile(&g->cls[k], 50)));
 		json_object_set_new(l, "p99", json_real(cmp_quantile(&g->cls[k], 99)));
+		json_object_set_new(l, "exact", json_boolean(cmp_exact(&g->cls[k])));
 		json_object_set_new(lat, cmp_class_names[k], l);
 	}
 	json_object_set_new(o, "lat_ns", lat);

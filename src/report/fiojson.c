@@ -27,6 +27,11 @@ void report_fio_set_bins(bool on)
 	fio_bins = on;
 }
 
+bool report_fio_bins(void)
+{
+	return fio_bins;
+}
+
 /* ns as fio's ms: fio adds up microseconds and rounds them up to the
  * ms (update_runtime() in its backend.c), so a job that did I/O never
  * reports 0 ms, and scripts that divide by runtime do not divide by 0. */

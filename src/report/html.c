@@ -186,6 +186,9 @@ static void completion_cell(FILE *f, const struct cmp_config *base, const struct
 			base != g && cmp_within_spread(base, g) ? " ~" : "");
 	if (g->ncomplete < g->nruns)
 		fprintf(f, "<br>%zu/%zu runs", g->ncomplete, g->nruns);
+	char note[80];
+	if (*cmp_failure_note(g, note, sizeof(note)))
+		fprintf(f, "<br><b>%s</b>", note);
 	fputs("</td>", f);
 }
 

@@ -239,7 +239,7 @@ json_t *report_lat_json(const struct hist *h, int pct, bool bins)
 	return o;
 }
 
-json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns)
+json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns, bool bins)
 {
 	json_t *o = json_object();
 	double secs = (double)runtime_ns / 1e9;
@@ -253,7 +253,7 @@ json_t *report_class_json(const struct class_stats *cs, uint64_t runtime_ns)
 	bad |= set_new(o, "total_ios", u64j(cs->total_ios));
 	bad |= set_new(o, "short_ios", u64j(cs->short_ios));
 	bad |= set_new(o, "errors", u64j(cs->errors));
-	bad |= set_new(o, "lat_ns", report_lat_json(&cs->lat, LAT_PCT_ALWAYS, false));
+	bad |= set_new(o, "lat_ns", report_lat_json(&cs->lat, LAT_PCT_ALWAYS, bins));
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -368,7 +368,8 @@ json_t *report_job_json(const struct worker_result *w)
 		bad |= set_new(o, "drift_pct", json_real(report_drift_pct(w->drift_ns, w->sched_ns)));
 	}
 	for (int c = 0; c < RC__COUNT; c++)
-		bad |= set_new(o, rclass_name(c), report_class_json(&w->cls[c], w->io_ns));
+		bad |= set_new(o, rclass_name(c), report_class_json(&w->cls[c], w->io_ns,
+							       report_fio_bins()));
 	for (uint32_t i = 0; i < w->nsamples && i < RES_TIMELINE; i++)
 		bad |= json_array_append_new(arr, u64j(w->sample_bytes[i]));
 	bad |= set_new(tl, "interval_ns", u64j(w->sample_interval_ns));

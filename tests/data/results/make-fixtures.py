@@ -9,7 +9,8 @@
 # write latency: value(p) = A + B*p; hdd A=100000 B=2000 (p50 200 us,
 # p99 298 us), ssd = hdd / 4 (p50 50 us, p99 74.5 us).
 # parallel read: rank 0 value(p) = 1000*p, rank 1 = 200000 + 1000*p, same N:
-# pooled p50 = 100 us (rank 0's max), pooled p99 = 298 us.
+# pooled p50 = 99.5 us (rank 0's p99.5, the first percentile of its rank 100),
+# pooled p99 = rank 1's op of rank 98, placed between its p95 and p99 (298.0 us).
 import json, os
 PCTS = [1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99]
 HERE = os.path.dirname(os.path.abspath(__file__))
