@@ -341,7 +341,7 @@ static void test_launcher_ranks(void **state)
 	assert_int_equal(f.ranks_empty, 0);
 	assert_string_equal(filter_launchers_text(&f, t, sizeof(t)),
 			    "launcher processes: 2 ops of mpirun (pid 100) left out"
-			    " (the job's output it forwards)");
+			    " (a launcher's I/O: the job's output it forwards, its own files)");
 	filter_limit(&f, &s, 1);        /* -n 1: the launcher is no rank to cut */
 	assert_int_equal(f.ranks_beyond, 1);
 	assert_int_equal(f.launchers[0].ops, 2);
@@ -351,6 +351,44 @@ static void test_launcher_ranks(void **state)
 	assert_int_equal(filter_build(&f, &s, &o, &e), 0);
 	assert_int_equal(f.nkept, 3);
 	assert_int_equal(f.ranks_launcher, 0);
+	filter_release(&f);
+	opstream_close(&s);
+}
+
+/* Launchers by the names distributions give them (Debian's alternatives:
+ * mpiexec.mpich, mpirun.openmpi), and a job script's child that opens the
+ * redirect of `mpirun ... > out` before it executes mpirun: both left out;
+ * a program whose name only begins like one (srunner) is not. */
+static void test_launcher_late_and_suffixed(void **state)
+{
+	(void)state;
+	struct opstream s;
+	strace_text_open(&s, "launch2",
+		"200 10:00:00.000001 openat(AT_FDCWD, \"/d/job4.out\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\n"
+		"200 10:00:00.000002 dup2(3, 1) = 1\n"
+		"200 10:00:00.000003 close(3) = 0\n"
+		"200 10:00:00.000004 execve(\"/usr/bin/mpirun\", [\"mpirun\"], 0x55 /* 9 vars */) = 0\n"
+		"200 10:00:00.000005 write(1, \"rank 0 done\\n\", 12) = 12\n"
+		"300 10:00:00.000006 execve(\"/usr/bin/mpiexec.mpich\", [\"mpiexec.mpich\"], 0x55 /* 9 vars */) = 0\n"
+		"300 10:00:00.000007 write(1</d/mp.out>, \"x\\n\", 2) = 2\n"
+		"400 10:00:00.000008 execve(\"/usr/bin/mpirun.openmpi\", [\"mpirun.openmpi\"], 0x55 /* 9 vars */) = 0\n"
+		"400 10:00:00.000009 write(1</d/om.out>, \"x\\n\", 2) = 2\n"
+		"500 10:00:00.000010 execve(\"/home/u/srunner\", [\"srunner\"], 0x55 /* 9 vars */) = 0\n"
+		"500 10:00:00.000011 openat(AT_FDCWD, \"/d/data\", O_WRONLY|O_CREAT, 0644) = 3\n"
+		"500 10:00:00.000012 write(3, \"x\", 1) = 1\n");
+	char got[256] = "";
+	assert_int_equal(opstream_launchers(&s, note_launcher, got), 0);
+	assert_non_null(strstr(got, " 200 mpirun;"));
+	assert_non_null(strstr(got, " 300 mpiexec.mpich;"));
+	assert_non_null(strstr(got, " 400 mpirun.openmpi;"));
+	assert_null(strstr(got, "srunner"));
+	struct filter f;
+	struct filter_opts o = { 0 };
+	struct rerr e = { .msg = "" };
+	assert_int_equal(filter_build(&f, &s, &o, &e), 0);
+	assert_int_equal(f.ranks_launcher, 3);
+	assert_int_equal(f.nkept, 1);
+	assert_int_equal(s.ranks[f.kept[0]].pid, 500);
 	filter_release(&f);
 	opstream_close(&s);
 }
@@ -365,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_two_paths),
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_launcher_ranks),
+		cmocka_unit_test(test_launcher_late_and_suffixed),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -392,12 +392,16 @@ static inline int proc_get(struct builder *b, int64_t pid, struct proc **out)
 bool builder_is_launcher(const char *base)
 {
 	static const char *const names[] = {
-		"mpirun", "mpiexec", "mpiexec.hydra", "orterun", "prterun", "prte", "prted",
+		"mpirun", "mpiexec", "orterun", "prterun", "prte", "prted",
 		"orted", "hydra_pmi_proxy", "srun", "slurmstepd",
 	};
-	for (size_t i = 0; base && i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(base, names[i]))
+	for (size_t i = 0; base && i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = strlen(names[i]);
+		/* also the names distributions install them under: mpiexec.hydra,
+		 * mpirun.mpich, mpiexec.openmpi (Debian's alternatives) */
+		if (!strncmp(base, names[i], n) && (!base[n] || base[n] == '.'))
 			return true;
+	}
 	return false;
 }
 
@@ -1793,6 +1797,17 @@ static int dispatch(struct builder *b, struct proc *p, const struct sc_event *ev
 			free(p->prog);
 			p->prog = n;
 			p->tgid = -1;   /* the exec makes it its process's leader */
+			/* a rank made before it exec'd a launcher (a job script's
+			 * shell child opened the redirect `mpirun ... > out`
+			 * before it became mpirun): a launcher's rank from now,
+			 * its ops before too (the redirect is the job's output) */
+			const char *base = strrchr(n, '/');
+			base = base ? base + 1 : n;
+			if (p->rank >= 0 && builder_is_launcher(base)) {
+				int rc = opsw_rank_launcher(b->w, (uint32_t)p->rank, base);
+				if (rc)
+					return rc;
+			}
 		}
 		b->st.skipped_calls++;
 		return count_skip(b, ev->name);

@@ -415,8 +415,8 @@ const char *filter_launchers_text(const struct filter *f, char *buf, size_t len)
 	if (shown > 4 && used < len)
 		used += (size_t)snprintf(buf + used, len - used, " and %" PRIu32 " more", shown - 4);
 	if (shown && used < len)
-		snprintf(buf + used, len - used, " left out (the job's output %s forward%s)",
-			 shown == 1 ? "it" : "they", shown == 1 ? "s" : "");
+		snprintf(buf + used, len - used, " left out (a launcher's I/O: the job's output"
+			 " it forwards, its own files)");
 	return buf;
 }
 
