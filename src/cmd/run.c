@@ -129,6 +129,7 @@ static int run_option(void *ctx, int id, const char *arg)
 	case 'e': c->engine = arg; return 0;
 	case 'o': c->output = arg; return 0;
 	case 'f': c->lo.format = arg; return 0;
+	case OPT_SKIP_BAD: c->lo.skip_bad = true; return 0;
 	case OPT_DXT_LAYER: return dxt_layer_option(&c->lo, arg);
 	case OPT_BIND: return set_bind(c, arg);
 	case OPT_OVERLAP: c->ro.overlap = true; return 0;
@@ -214,7 +215,11 @@ static int run_option(void *ctx, int id, const char *arg)
 		c->ro.sample_interval_ns = v * 1000000ull;
 		return 0;
 	default:
-		return c->x && c->x->option ? c->x->option(c->x->ctx, id, arg) : -1;
+		if (c->x && c->x->option)
+			return c->x->option(c->x->ctx, id, arg);
+		die_msg("run: option %s is listed but not handled (a bug: please report it)",
+			opt_long_name(id) ? opt_long_name(id) : "?");
+		return -1;
 	}
 }
 
@@ -247,6 +252,11 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 /* The engine exists; -o can be written (checked now, not after the run). */
 static int check_setup(struct run_cli *c)
 {
+	struct rerr e = { .msg = "" };
+	if (load_opts_check(&c->lo, &e) < 0) {      /* -f, --dxt-layer: usage */
+		die_msg("%s", e.msg);
+		return -1;
+	}
 	c->ro.engine = engine_find(c->engine);
 	if (!c->ro.engine) {
 		die_msg("unknown engine '%s': expected one of %s", c->engine, engine_names());
@@ -531,6 +541,9 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	trace_load_opened(&st->lr);
 	if (!c->x || c->x->root)        /* replay-mpi: said once, by rank 0 */
 		trace_warn_incomplete(&st->s, c->traces[0]);
+	if (st->lr.bad_lines && (!c->x || c->x->root))
+		warn_msg("--skip-bad: %" PRIu64 " malformed line%s skipped, not replayed; the first: %s",
+			 st->lr.bad_lines, st->lr.bad_lines == 1 ? "" : "s", st->lr.first_bad);
 	ret = filter_build(&st->filt, &st->s, &c->fo, &e);
 	if (ret < 0) {
 		die_msg("%s", e.msg);

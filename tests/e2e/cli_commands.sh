@@ -106,3 +106,21 @@ set -e
 grep -q "looks like a lanl trace, '$SRCDIR/traces/strace-probe.txt' like strace, which chose the reader: give traces of one format at a time" \
     mixed.err || fail "mixed formats: $(cat mixed.err)"
 echo "ok mixed formats: the other file's format named"
+
+# run --skip-bad: accepted (it exited 2 without a word), the skipped lines
+# said once on stderr; without it the bad line stops the run with file:line;
+# an unknown -f is a usage error (exit 2), as in stat
+{ echo 'garbage line'; cat "$SRCDIR/traces/strace-probe.txt"; } > bad.txt
+mkdir -p sbt
+set +e
+"$REPLAY" run --skip-bad --no-drop-caches --quiet bad.txt sbt > sb.out 2> sb.err; rc1=$?
+"$REPLAY" run --no-drop-caches --quiet bad.txt sbt > sb2.out 2> sb2.err; rc2=$?
+"$REPLAY" run -f bogus bad.txt sbt > /dev/null 2> sb3.err; rc3=$?
+set -e
+[ "$rc1" = 0 ] || fail "run --skip-bad: exit $rc1: $(cat sb.err)"
+[ "$(grep -c -- '--skip-bad: 1 malformed line skipped, not replayed; the first: bad.txt:1: ' sb.err)" = 1 ] ||
+    fail "run --skip-bad: $(cat sb.err)"
+[ "$rc2" = 1 ] && grep -q "bad.txt:1: expected '(' after the syscall name" sb2.err ||
+    fail "run without --skip-bad: exit $rc2, $(cat sb2.err)"
+[ "$rc3" = 2 ] && grep -q "unknown format 'bogus'" sb3.err || fail "run -f bogus: exit $rc3, $(cat sb3.err)"
+echo "ok run --skip-bad: 1 line skipped and said; -f bogus: exit 2"
