@@ -51,6 +51,12 @@ int cmd_compare(int argc, char **argv)
 		ret = rc == 1 ? 0 : rc == 2 ? 2 : 1;
 		goto out;
 	}
+	if (cli.json && cli.markdown) {
+		die_msg("compare: --json and --markdown are two output forms: give one");
+		cmd_short_usage(CMD_COMPARE);
+		ret = 2;
+		goto out;
+	}
 	rc = compare_load(&c, argv + optind, (size_t)(argc - optind), cli.lab, &e);
 	if (rc < 0) {
 		die_msg("%s", e.msg[0] ? e.msg : strerror(-rc));

@@ -387,6 +387,11 @@ void opts_print_bash_completion(FILE *f)
 	      "        --clock) COMPREPLY=($(compgen -W 'auto tsc monotonic none' -- \"$cur\")) ;;\n"
 	      "        --timing) COMPREPLY=($(compgen -W 'afap think trace' -- \"$cur\")) ;;\n"
 	      "        -t|--to) COMPREPLY=($(compgen -W 'ops fio-iolog' -- \"$cur\")) ;;\n"
+	      "        --output-format) COMPREPLY=($(compgen -W 'normal json json+' -- \"$cur\")) ;;\n"
+	      "        --order) COMPREPLY=($(compgen -W 'resource none' -- \"$cur\")) ;;\n"
+	      "        --on-mismatch) COMPREPLY=($(compgen -W 'stop warn ignore' -- \"$cur\")) ;;\n"
+	      "        --dxt-layer) COMPREPLY=($(compgen -W 'posix mpiio' -- \"$cur\")) ;;\n"
+	      "        --iolog-version) COMPREPLY=($(compgen -W '2 3' -- \"$cur\")) ;;\n"
 	      "        *) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
 	      "        esac\n"
 	      "        return ;;\n"
@@ -398,6 +403,11 @@ void opts_print_bash_completion(FILE *f)
 	for (size_t i = 0; i < cmd_ninfos; i++)
 		fprintf(f, "%s%s", i ? " " : "", cmd_infos[i].name);
 	fputs(" help' -- \"$cur\") $(compgen -f -- \"$cur\"))\n"
+	      "    elif ((COMP_CWORD == 2)) && [[ ${COMP_WORDS[1]} == help ]]; then\n"
+	      "        COMPREPLY=($(compgen -W '", f);
+	for (size_t i = 0; i < cmd_ninfos; i++)
+		fprintf(f, "%s%s", i ? " " : "", cmd_infos[i].name);
+	fputs("' -- \"$cur\"))\n"
 	      "    else\n"
 	      "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
 	      "    fi\n"

@@ -63,6 +63,13 @@ got=$(complete_words replay run -e "")
 [ "$(echo $got)" = "sync libaio io_uring null" ] || fail "completion of -e: $got"
 got=$(complete_words replay -m "")
 [ "$(echo $got)" = "parallel sequential" ] || fail "completion of -m (default run): $got"
+for w in "--output-format:normal json json+" "--order:resource none" "--on-mismatch:stop warn ignore" \
+         "--dxt-layer:posix mpiio"; do
+    got=$(complete_words replay run "${w%%:*}" "")
+    [ "$(echo $got)" = "${w#*:}" ] || fail "completion of ${w%%:*}: $got"
+done
+got=$(complete_words replay help com)
+[ "$(echo $got)" = "compare completion" ] || fail "completion of 'replay help com': $got"
 echo "ok bash completion: every option of every command, command names, values"
 
 # one letter, one meaning: -f is --format everywhere it exists
