@@ -22,6 +22,9 @@ struct node_sum {
 	struct class_stats cls[RC__COUNT];
 	uint64_t dep_waits, dep_wait_ns, barrier_waits, barrier_wait_ns;
 	uint64_t completion_ns;  /* the node's last flush, from the common start */
+	uint64_t io_ns;          /* its longest worker's I/O time (the flush not
+	                          * in it): what the rates are over, as in a
+	                          * replay run's classes                  */
 	uint64_t nworkers;
 };
 void node_sum_combine(const struct node_sum *in, struct node_sum *inout, size_t n);

@@ -47,6 +47,8 @@ void node_sum_combine(const struct node_sum *in, struct node_sum *inout, size_t 
 		inout[k].nworkers += in[k].nworkers;
 		if (in[k].completion_ns > inout[k].completion_ns)
 			inout[k].completion_ns = in[k].completion_ns;
+		if (in[k].io_ns > inout[k].io_ns)
+			inout[k].io_ns = in[k].io_ns;
 	}
 }
 
@@ -117,6 +119,8 @@ static void local_sum(const struct mpi_ctx *m, const struct run_shared *sh, uint
 		ns->barrier_waits += w->barrier_waits;
 		ns->barrier_wait_ns += w->barrier_wait_ns;
 		ns->nworkers++;
+		if (w->io_ns > ns->io_ns)
+			ns->io_ns = w->io_ns;
 	}
 	ns->completion_ns = completion;
 }
@@ -263,8 +267,8 @@ static json_t *node_json(const struct mpi_ctx *m, int j)
 			 "barrier_wait_ns", (json_int_t)ns->barrier_wait_ns,
 			 "clock_offset_ns", (json_int_t)(m->clock_off ? m->clock_off[j] : 0),
 			 "clock_rtt_ns", (json_int_t)(m->clock_rtt ? m->clock_rtt[j] : 0),
-			 "read", report_class_json(&ns->cls[RC_READ], ns->completion_ns, false),
-			 "write", report_class_json(&ns->cls[RC_WRITE], ns->completion_ns, false));
+			 "read", report_class_json(&ns->cls[RC_READ], ns->io_ns, report_fio_bins()),
+			 "write", report_class_json(&ns->cls[RC_WRITE], ns->io_ns, report_fio_bins()));
 }
 
 static json_t *slurm_json(void)

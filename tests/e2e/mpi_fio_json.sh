@@ -20,4 +20,11 @@ if command -v fio_jsonplus_clat2csv >/dev/null; then
 		>"$tmp/v" 2>&1 || fail "fio_jsonplus_clat2csv: $(cat "$tmp/v")"
 	[ "$(grep -c validated "$tmp/v")" = 4 ] || fail "not 4 jobs validated: $(cat "$tmp/v")"
 fi
-echo "ok replay-mpi --output-format json+: 4 fio jobs, $got bytes written, fio's script validates"
+# the node row's rates are over its I/O time, the flush not in it: its
+# runtime_ns is the longest worker io_ns of the last run (all on this node),
+# below the node's completion, and its bins come with json+
+jq -e '.mpi.node_rows[0] as $n | ([.runs[-1].jobs[].io_ns] | max) as $io
+       | $n.write.runtime_ns == $io and $n.write.runtime_ns < $n.completion_ns
+       and ($n.write.lat_ns.bins | length) > 0' "$tmp/out.json" >/dev/null ||
+	fail "node row: $(jq -c '.mpi.node_rows[0] | {completion_ns, w: .write.runtime_ns}' "$tmp/out.json"), io_ns $(jq -c '[.runs[-1].jobs[].io_ns]' "$tmp/out.json")"
+echo "ok replay-mpi --output-format json+: 4 fio jobs, $got bytes written, fio's script validates; node row over its I/O time"
