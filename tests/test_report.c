@@ -493,6 +493,9 @@ static void test_traced_async(void **state)
 	assert_int_equal(tt->lat[RC_READ].n, 2);
 	assert_int_equal(tt->lat[RC_READ].min, 20000);
 	assert_int_equal(tt->lat[RC_READ].max, 600000);
+	assert_non_null(tt->rank_ns);
+	assert_int_equal(tt->rank_ns[0], 1020000);    /* to the pread's end */
+	traced_times_release(tt);
 	free(tt);
 	opstream_close(&s);
 }
@@ -580,6 +583,26 @@ static void test_timing_fidelity(void **state)
 		fail_msg("%s", buf);
 	free(buf);
 	json_decref(doc);
+
+	/* a stopped run: worker 1 did not run to its end; the replayed rank
+	 * time (worker 0's 800) is compared with worker 0's own traced time
+	 * (500), not with the mean over both (800): +60 %, not 0 % */
+	report_agg_release(a);
+	uint64_t per[2] = { 500, 1100 };
+	tt->rank_ns = per;
+	sh->w[1].status = W_KILLED;
+	report_agg_init(a);
+	a->traced = tt;
+	assert_int_equal(report_agg_add(a, sh, &out, false), 0);
+	doc = report_doc_new(&ri);
+	assert_int_equal(report_timing_add(doc, &ri, a), 0);
+	rt = json_object_get(json_object_get(doc, "fidelity"), "rank_time");
+	assert_int_equal(json_integer_value(json_object_get(rt, "traced_ns")), 500);
+	assert_int_equal(json_integer_value(json_object_get(rt, "replayed_ns")), 800);
+	assert_true(json_real_value(json_object_get(rt, "error_pct")) == 60.0);
+	json_decref(doc);
+	tt->rank_ns = NULL;
+	sh->w[1].status = W_DONE;
 
 	/* afap: lag and drift explicitly null, no lag per job */
 	report_agg_release(a);

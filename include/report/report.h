@@ -89,6 +89,7 @@ struct report_info {
 struct traced_times {
 	struct hist lat[RC__COUNT];
 	uint64_t rank_ns_sum;         /* over the processes               */
+	uint64_t *rank_ns;            /* per plan process (NULL: none)    */
 	uint64_t nprocs;
 	bool have_dur;                /* some op has a traced duration    */
 	bool have_time;               /* some op has a traced time        */
@@ -96,6 +97,7 @@ struct traced_times {
 /* Over the plan's processes, the ops the filter keeps and the replay issues. */
 void traced_times_build(struct traced_times *t, const struct plan *p, const struct opstream *s,
 			uint64_t trace_t0);
+void traced_times_release(struct traced_times *t);
 
 /* Totals over every run and worker, for the human summary. */
 struct report_agg {
@@ -125,6 +127,11 @@ struct report_agg {
 	uint64_t sched_sum;
 	double drift_max_pct;
 	uint64_t rank_io_sum, nrank_io; /* replayed rank times (io_ns)    */
+	/* the traced rank times of the processes counted in rank_io_sum (a
+	 * stopped run compares the ranks that ran to their end with their
+	 * own traced times): set traced before the adds (NULL: none) */
+	const struct traced_times *traced;
+	uint64_t traced_done_sum;
 };
 void report_agg_init(struct report_agg *a);
 int  report_agg_add(struct report_agg *a, const struct run_shared *sh,

@@ -719,6 +719,7 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 		return -ENOMEM;
 	}
 	report_agg_init(st->agg);
+	st->agg->traced = &st->traced;  /* fidelity: the same processes' times */
 	/* "FILE:LINE" only when the ops came from one file (an .ops names the
 	 * trace it was made of); else the examples name the rank */
 	st->agg->mm_src = opstream_source_file(&st->s, st->source, sizeof(st->source));
@@ -874,6 +875,7 @@ static int report_results(struct run_state *st, const struct run_cli *c, int ret
 
 static void run_release(struct run_state *st)
 {
+	traced_times_release(&st->traced);
 	if (st->agg) {
 		report_agg_release(st->agg);
 		free(st->agg);

@@ -186,6 +186,8 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		if (w->status == W_DONE) {
 			a->rank_io_sum += w->io_ns;
 			a->nrank_io++;
+			if (a->traced && a->traced->rank_ns && i < a->traced->nprocs)
+				a->traced_done_sum += a->traced->rank_ns[i];
 		}
 	}
 	if (!sequential)

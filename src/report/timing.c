@@ -4,6 +4,7 @@
  * and rank time (report.h).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan/filter.h"
@@ -22,6 +23,7 @@ void traced_times_build(struct traced_times *t, const struct plan *p, const stru
 	memset(t, 0, sizeof(*t));
 	for (int c = 0; c < RC__COUNT; c++)
 		hist_init(&t->lat[c]);
+	t->rank_ns = calloc(p->nprocs ? p->nprocs : 1, sizeof(*t->rank_ns));  /* NULL: sums only */
 	struct imap pending = { 0 };    /* async id -> submit op index + 1 */
 	for (size_t i = 0; i < p->nprocs; i++) {
 		uint32_t r = p->procs[i].rank;
@@ -67,8 +69,16 @@ void traced_times_build(struct traced_times *t, const struct plan *p, const stru
 		if (!p->sequential && trace_t0 && t0 > trace_t0)
 			end += t0 - trace_t0;
 		t->rank_ns_sum += end;
+		if (t->rank_ns)
+			t->rank_ns[t->nprocs] = end;
 		t->nprocs++;
 	}
+}
+
+void traced_times_release(struct traced_times *t)
+{
+	free(t->rank_ns);
+	t->rank_ns = NULL;
 }
 
 double report_drift_pct(int64_t drift_ns, uint64_t sched_ns)
@@ -120,6 +130,17 @@ static json_t *timing_json(const struct report_info *ri, const struct report_agg
 	return o;
 }
 
+/* The traced rank time the replayed one is compared with: the mean over
+ * the processes that ran to their end, each with its own traced time (a
+ * stopped run's few against every process's mean said -99 %); over every
+ * process when the aggregate does not know which. */
+static double traced_rank_mean(const struct traced_times *t, const struct report_agg *a)
+{
+	if (a->traced == t && t->rank_ns && a->nrank_io)
+		return (double)a->traced_done_sum / (double)a->nrank_io;
+	return t->nprocs ? (double)t->rank_ns_sum / (double)t->nprocs : 0;
+}
+
 static json_t *fidelity_json(const struct traced_times *t, const struct report_agg *a)
 {
 	json_t *o = json_object(), *bc = json_object(), *rt = json_object();
@@ -142,7 +163,7 @@ static json_t *fidelity_json(const struct traced_times *t, const struct report_a
 		bad |= set_new(bc, rclass_name(c), k);
 	}
 	bad |= set_new(o, "by_class", bc);
-	double tr = t->nprocs ? (double)t->rank_ns_sum / (double)t->nprocs : 0;
+	double tr = traced_rank_mean(t, a);
 	double rp = a->nrank_io ? (double)a->rank_io_sum / (double)a->nrank_io : 0;
 	bad |= set_new(rt, "traced_ns", u64j((uint64_t)tr));
 	/* null when no rank ran to its end (a stopped run): nothing to compare */
@@ -209,7 +230,7 @@ void report_timing_print(FILE *f, const struct report_info *ri, const struct rep
 			pad_width(11, b1), b1, pad_width(11, b2), b2, err_pct(r50, t50),
 			pad_width(11, b3), b3, pad_width(11, b4), b4, err_pct(r99, t99));
 	}
-	double tr = t->nprocs ? (double)t->rank_ns_sum / (double)t->nprocs : 0;
+	double tr = traced_rank_mean(t, a);
 	double rp = a->nrank_io ? (double)a->rank_io_sum / (double)a->nrank_io : 0;
 	if (!a->nrank_io)
 		fprintf(f, "%-12s rank time: traced %s, replayed - (no rank ran to its end)\n",
