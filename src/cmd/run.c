@@ -966,6 +966,11 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 		goto out;
 	}
 	if (c.dry) {
+		/* the plan is text: nothing was run, so no results to write */
+		if ((c.output || c.ofmt) && (!x || x->root))
+			warn_msg("--dry-run prints the plan as text and writes no results: %s%s%s ignored",
+				 c.output ? "-o" : "", c.output && c.ofmt ? " and " : "",
+				 c.ofmt ? "--output-format" : "");
 		plan_print(&st.plan, &st.s, stdout);
 		report_filter_print(stdout, &st.filt, st.plan.ncopies);
 		runner_print_buffers(&st.plan, &st.s, &c.ro, stdout);

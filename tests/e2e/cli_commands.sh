@@ -131,3 +131,9 @@ set -e
     fail "run without --skip-bad: exit $rc2, $(cat sb2.err)"
 [ "$rc3" = 2 ] && grep -q "unknown format 'bogus'" sb3.err || fail "run -f bogus: exit $rc3, $(cat sb3.err)"
 echo "ok run --skip-bad: 1 line skipped and said; -f bogus: exit 2"
+set +e
+"$REPLAY" run --dry-run -o dry.json "$SRCDIR/traces/strace-probe.txt" sbt > dry.out 2> dry.err; rc=$?
+set -e
+[ "$rc" = 0 ] && [ ! -e dry.json ] && grep -q "^replay: warning: --dry-run prints the plan as text and writes no results: -o ignored" dry.err ||
+    fail "--dry-run -o: exit $rc, $(cat dry.err)"
+echo "ok --dry-run -o: no file, said"
