@@ -84,6 +84,8 @@ struct filter {
 	uint32_t *launcher_of;          /* per rank: index in launchers + 1, 0 none */
 	uint32_t caplaunch;
 	uint64_t ops_kept, ops_removed;
+	uint64_t data_mmaps;            /* kept mmaps of data (op_mmap_data):
+	                                 * run names their files only then */
 	uint32_t files_kept;
 	char *strs;                     /* storage of the rules' texts    */
 	/* while building (filter_begin ... filter_end) */

@@ -109,9 +109,10 @@ struct order {
 		uint32_t n;
 	} *alone;
 	bool by_line;              /* order taken from the trace's lines   */
-	bool laid_out;             /* fio iologs: fio made every file, at
-	                            * least as long as any op on it reaches,
-	                            * before the job (writes say it too)   */
+	bool laid_out;             /* the reader says every file was there,
+	                            * at least as long as any op on it
+	                            * reaches (info files_laid_out: fio
+	                            * iologs): writes say so too          */
 };
 
 struct order_opts {

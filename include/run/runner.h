@@ -17,6 +17,7 @@
 #ifndef REPLAY_RUNNER_H
 #define REPLAY_RUNNER_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -164,12 +165,28 @@ void runner_print_buffers(const struct plan *p, const struct opstream *s,
  * the traced call asked (a request O_DIRECT accepted, where the bytes it
  * got, up to the end of the file, need not be aligned), so that the
  * kernel stops at the same end of file. */
-uint64_t runner_op_len(const struct op *op);
+static inline uint64_t runner_op_len(const struct op *op);
 /* Bytes the trace shows the op moved, what the replay must move for the
  * op not to be a mismatch: the traced result when short, else the
  * requested length.  (A replayed O_DIRECT read that gets more, the file
  * being longer on the target, counts these.) */
-uint64_t runner_op_want(const struct op *op);
+static inline uint64_t runner_op_want(const struct op *op)
+{
+	if ((op->kind == OP_READ || op->kind == OP_WRITE) && op->result >= 0 &&
+	    (uint64_t)op->result < op->len)
+		return (uint64_t)op->result;
+	return op->len;
+}
+/* runner_op_len() of an op whose runner_op_want() is want (the hot path
+ * computes it once). */
+static inline uint64_t runner_op_ask(const struct op *op, uint64_t want)
+{
+	return op->kind == OP_READ && (op->oflags & O_DIRECT) ? op->len : want;
+}
+static inline uint64_t runner_op_len(const struct op *op)
+{
+	return runner_op_ask(op, runner_op_want(op));
+}
 /* Fill an engine request for a data or sync op on fd.  With align > 1
  * (direct I/O) offset and length are widened to multiples of align; returns
  * the extra bytes that added (0 when already aligned). */

@@ -370,6 +370,9 @@ static void warn_mmaps(const struct run_state *st)
 	uint64_t maps = 0, shared_w = 0;
 	uint32_t files[3], nf = 0, more = 0;
 
+	if (!st->filt.data_mmaps)       /* the filter counted them: most traces */
+		return;                 /* need no pass over their ops here */
+
 	for (uint32_t k = 0; k < st->filt.nkept; k++) {
 		uint64_t n;
 		const struct op *o = opstream_rank_ops(&st->s, st->filt.kept[k], &n);

@@ -405,17 +405,19 @@ bool builder_is_launcher(const char *base)
 	return false;
 }
 
-/* What a new rank's process is: a launcher (its program's base name one of
- * builder_is_launcher's), a thread of another process. */
+/* Rank r runs prog: recorded as a launcher's when its base name is one of
+ * builder_is_launcher's. */
+static int note_launcher(struct builder *b, uint32_t r, const char *prog)
+{
+	const char *base = strrchr(prog, '/');
+	base = base ? base + 1 : prog;
+	return builder_is_launcher(base) ? opsw_rank_launcher(b->w, r, base) : 0;
+}
+
+/* What a new rank's process is: a launcher, a thread of another process. */
 static int rank_about(struct builder *b, const struct proc *p, uint32_t r)
 {
-	int rc = 0;
-	if (p->prog) {
-		const char *base = strrchr(p->prog, '/');
-		base = base ? base + 1 : p->prog;
-		if (builder_is_launcher(base))
-			rc = opsw_rank_launcher(b->w, r, base);
-	}
+	int rc = p->prog ? note_launcher(b, r, p->prog) : 0;
 	if (!rc && p->tgid >= 0 && p->tgid != p->pid) {
 		char v[48];
 		snprintf(v, sizeof(v), "%" PRIu32 " %" PRId64, r, p->tgid);
@@ -1801,10 +1803,8 @@ static int dispatch(struct builder *b, struct proc *p, const struct sc_event *ev
 			 * shell child opened the redirect `mpirun ... > out`
 			 * before it became mpirun): a launcher's rank from now,
 			 * its ops before too (the redirect is the job's output) */
-			const char *base = strrchr(n, '/');
-			base = base ? base + 1 : n;
-			if (p->rank >= 0 && builder_is_launcher(base)) {
-				int rc = opsw_rank_launcher(b->w, (uint32_t)p->rank, base);
+			if (p->rank >= 0) {
+				int rc = note_launcher(b, (uint32_t)p->rank, n);
 				if (rc)
 					return rc;
 			}

@@ -187,6 +187,9 @@ static int count_op(struct filter *f, uint32_t rank, bool selected, const struct
 			return 0;
 		}
 		f->rank_ops[rank]++;
+		if (__builtin_expect(op->kind == OP_MMAP, 0) && op->result >= 0 &&
+		    op_mmap_data(op->aux))
+			f->data_mmaps += selected;
 		if (selected && op->file != OP_NOFILE && !f->seen[op->file]) {
 			f->seen[op->file] = 1;
 			f->files_kept++;

@@ -1115,7 +1115,7 @@ int order_build(struct order *o, const struct opstream *s, const struct order_op
 	 * Sandia or DXT file lists one process after the other) */
 	o->by_line = opstream_info(s, "source_files", buf, sizeof(buf)) && !strcmp(buf, "1") &&
 		     opstream_info(s, "format", buf, sizeof(buf)) && !strcmp(buf, "strace");
-	o->laid_out = opstream_info(s, "format", buf, sizeof(buf)) && !strcmp(buf, "fio-iolog");
+	o->laid_out = opstream_info(s, "files_laid_out", buf, sizeof(buf)) && !strcmp(buf, "1");
 	o->paths = calloc(s->npaths ? s->npaths : 1, sizeof(*o->paths));
 	o->deps = calloc(oo->nranks ? oo->nranks : 1, sizeof(*o->deps));
 	o->ndeps = calloc(oo->nranks ? oo->nranks : 1, sizeof(*o->ndeps));

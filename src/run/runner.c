@@ -175,21 +175,6 @@ void runner_print_buffers(const struct plan *p, const struct opstream *s,
 		fmt_bytes(b1, sizeof(b1), (double)total));
 }
 
-uint64_t runner_op_want(const struct op *op)
-{
-	if ((op->kind == OP_READ || op->kind == OP_WRITE) && op->result >= 0 &&
-	    (uint64_t)op->result < op->len)
-		return (uint64_t)op->result;
-	return op->len;
-}
-
-uint64_t runner_op_len(const struct op *op)
-{
-	if (op->kind == OP_READ && (op->oflags & O_DIRECT))
-		return op->len;
-	return runner_op_want(op);
-}
-
 /* The bytes a replayed transfer counts: the kernel's answer, or the
  * traced bytes when an O_DIRECT read asked more than the trace got and
  * got more (the file is longer on the target). */
@@ -856,7 +841,7 @@ static int issue_rw(struct wstate *ws, uint64_t idx, const struct op *op, int fd
 static int issue_pieces(struct wstate *ws, uint64_t idx, int fd, uint32_t align)
 {
 	const struct op *op = &ws->ops[idx];
-	uint64_t len = runner_op_len(op), want = runner_op_want(op);
+	uint64_t want = runner_op_want(op), len = runner_op_ask(op, want);
 	uint64_t done = 0, extra = 0, t0 = op_now(ws);
 	int64_t res = 0;
 	int ret;
@@ -914,7 +899,8 @@ sync_rw_t(struct wstate *ws, uint64_t idx, const struct op *op, int fd, unsigned
 
 	if (timed)
 		t0 = now_ns();
-	res = engine_sync_rw(&ws->eng, fd, cls == RC_WRITE, ws->buf, runner_op_len(op), op->offset);
+	res = engine_sync_rw(&ws->eng, fd, cls == RC_WRITE, ws->buf, runner_op_ask(op, want),
+			     op->offset);
 	if (timed)
 		t = now_ns();
 	res = clip_want(res, want);

@@ -1552,6 +1552,10 @@ static int fioiolog_parse(struct trace_input *in, struct builder *b, struct rerr
 		rc = info_count(b, "synthesized_closes", sc);
 	if (!rc)
 		rc = info_count(b, "fio_close_without_open", cno);
+	/* fio makes and lays out every file before the job: the plan
+	 * prepares each at least as long as any op on it reaches */
+	if (!rc)
+		rc = builder_info(b, "files_laid_out", "1");
 	free(files);
 	return rc;
 }
