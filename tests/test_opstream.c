@@ -235,6 +235,14 @@ static void test_records_validated(void **state)
 	assert_int_equal(check_record(&bad, &why), -EINVAL);
 	assert_string_equal(why, "corrupt .ops file (data op longer than one call can move)");
 	bad = ok;
+	bad.result = 2;  /* moved more than it asked for: no reader makes that */
+	assert_int_equal(check_record(&bad, &why), -EINVAL);
+	assert_string_equal(why, "corrupt .ops file (a read or write moving more than its length)");
+	bad.kind = OP_READ;
+	assert_int_equal(check_record(&bad, &why), -EINVAL);
+	bad.result = -5;  /* failed: EIO */
+	assert_int_equal(check_record(&bad, &why), 0);
+	bad = ok;
 	bad.handle = 9;  /* sparse but small: tolerated */
 	assert_int_equal(check_record(&bad, &why), 0);
 }

@@ -1006,7 +1006,10 @@ static void test_copy_calls(void **state)
 	/* fio --ioengine=splice: file to pipe at an offset, pipe to file */
 	FEED_OK(f, "30635 splice(8</tmp/sw/fw/j.0.0>, [45056], 7<pipe:[7212588]>, NULL, 4096, 0) = 4096");
 	FEED_OK(f, "30635 splice(7<pipe:[7212588]>, NULL, 8</tmp/sw/fw/j.0.0>, [8192], 4096, SPLICE_F_MOVE) = 1000");
-	assert_int_equal(f->cap.n, 12);
+	/* cp's and shutil's last probe: the source's end, no write */
+	FEED_OK(f, "1 copy_file_range(3</a>, NULL, 4</b>, NULL, 9223372035781033984, 0) = 0");
+	FEED_OK(f, "1 sendfile(4</b>, 3</a>, NULL, 8388608) = 0");
+	assert_int_equal(f->cap.n, 14);
 	struct sc_event *e = f->cap.ev;
 	assert_int_equal(e[0].call, SC_READ);
 	assert_int_equal(e[0].fd, 4);
@@ -1041,6 +1044,12 @@ static void test_copy_calls(void **state)
 	assert_int_equal(e[11].offset, 8192);
 	assert_int_equal(e[11].len, 1000);
 	assert_string_equal(e[11].name, "splice");
+	assert_int_equal(e[12].call, SC_READ);
+	assert_string_equal(e[12].fdpath, "/a");
+	assert_int_equal(e[12].len, 0);
+	assert_int_equal(e[13].call, SC_READ);
+	assert_string_equal(e[13].fdpath, "/a");
+	assert_int_equal(e[13].ret, 0);
 }
 
 static void test_close_range_chdir(void **state)

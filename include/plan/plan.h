@@ -89,6 +89,8 @@ static inline uint32_t plan_bar_parts(const struct plan *p, uint32_t copy, uint6
 
 /* Map paths, compute sizes to prepare, check the target (exists, is a
  * directory, no file to be overwritten unless o->force).  -errno + e. */
+/* Why a trace holds no ranks, as " (...)" to append to a message, or "". */
+const char *plan_no_ranks_why(const struct opstream *s, char *buf, size_t n);
 int  plan_build(struct plan *p, const struct opstream *s, const char *target,
 		const struct plan_opts *o, struct rerr *e);
 /* Create directories and prepared files (real data, fsynced) for every copy. */

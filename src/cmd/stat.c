@@ -12,6 +12,7 @@
 #include "cmd/cmds.h"
 #include "cmd/common.h"
 #include "cmd/options.h"
+#include "plan/plan.h"
 #include "report/jsontext.h"
 #include "report/report.h"
 #include "report/stat.h"
@@ -657,6 +658,11 @@ int cmd_stat(int argc, char **argv)
 
 	if (stat_stream(&lt, argv + optind, argc - optind, &lo, &filt, &cli.fo, &rep) < 0)
 		goto out;
+	if (!lt.s.nranks) {
+		char why[256];
+		warn_msg("%s: the trace holds no ranks: run would have nothing to replay%s",
+			 argv[optind], plan_no_ranks_why(&lt.s, why, sizeof why));
+	}
 	if (cli.json) {
 		rc = print_json(&lt, &rep, &filt);
 	} else {

@@ -130,6 +130,7 @@ struct builder {
 	} skipseen[64];
 	struct build_stats st;
 	uint64_t inherited_opens, unknown_async, sfr_as_fdatasync, procs_seen, iocbs;
+	char first_implicit[256];    /* "fd N (PATH)" of the first implicit open */
 	char *pathbuf;               /* scratch for path resolution */
 	size_t pathcap;
 	char *aliasbuf;              /* scratch for an alias rewrite */
@@ -784,7 +785,8 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 	struct sc_event e2 = *ev;
 	e2.dur_ns = 0;
 	e2.ret = fd;
-	b->st.implicit_opens++;
+	if (!b->st.implicit_opens++)
+		snprintf(b->first_implicit, sizeof b->first_implicit, "fd %" PRId64 " (%s)", fd, fdpath);
 	rc = emit(b, p, &e2, &op);
 	if (rc)
 		return rc;
@@ -2240,6 +2242,8 @@ int builder_finish(struct builder *b, struct rerr *e)
 	int rc = 0;
 	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]) && !rc; i++)
 		rc = info_u64(b->w, kv[i].k, kv[i].v);
+	if (!rc && b->st.implicit_opens)
+		rc = opsw_info(b->w, "implicit_open_first", b->first_implicit);
 	for (size_t i = 0; i < b->nskips && !rc; i++) {
 		char key[300];
 		snprintf(key, sizeof(key), "skipped.%s", b->skips[i].name);

@@ -116,6 +116,10 @@ static const char *check_op(uint32_t npaths, const struct op *o)
 		return "corrupt .ops file (path id out of range)";
 	if (op_is_data(o->kind) && o->len > OP_MAX_DATA_LEN)
 		return "corrupt .ops file (data op longer than one call can move)";
+	/* what every reader refuses: a call moving more than it asked for */
+	if ((o->kind == OP_READ || o->kind == OP_WRITE) &&
+	    o->result > 0 && (uint64_t)o->result > o->len)
+		return "corrupt .ops file (a read or write moving more than its length)";
 	if (op_has_path2(o->kind) && o->aux >= npaths)
 		return "corrupt .ops file (rename target out of range)";
 	if (o->kind == OP_SYMLINK && o->aux >= npaths)

@@ -135,6 +135,7 @@ struct plan_priv {
 #define A_RENTO    0x800u   /* the trace renames something to it        */
 #define A_TMPFILE  0x1000u  /* an anonymous file: opened O_TMPFILE in its directory */
 #define A_SYMLINK  0x2000u  /* the trace makes it a symbolic link (symlink) */
+#define A_FRESH    0x4000u  /* opened O_TRUNC or O_CREAT|O_EXCL: earlier content gone */
 
 struct facc {
 	uint64_t t_need, t_create, t_read, t_write;
@@ -910,6 +911,8 @@ static void acc_open(struct facc *a, const struct op *op, uint64_t t)
 		a->t_write = min_u64(a->t_write, t);
 		a->bits |= A_MODIFIES;
 	}
+	if ((op->oflags & O_TRUNC) || (op->oflags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		a->bits |= A_FRESH;
 }
 
 /* A successful read: the file must hold what it returned. */
@@ -1702,6 +1705,20 @@ static int check_space(struct plan *p, struct rerr *e)
 
 /* The replayed ranks (the filter's, in order; the first N with -n) and
  * processes -> (rank, position, copy). */
+const char *plan_no_ranks_why(const struct opstream *s, char *buf, size_t n)
+{
+	/* every call was on a descriptor whose open the trace does not
+	 * show and no -y decoration named (strace -P, -e trace=read,...) */
+	char v[32];
+	if (opstream_info(s, "unknown_fd_ops", v, sizeof v) && strcmp(v, "0"))
+		snprintf(buf, n, " (%s calls were on descriptors whose file the trace never names:"
+			 " their open is not in it and strace -y did not decorate them; capture"
+			 " with -y)", v);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
 static int plan_ranks(struct plan *p, const struct opstream *s, const struct plan_opts *o,
 		      struct rerr *e)
 {
@@ -1716,15 +1733,9 @@ static int plan_ranks(struct plan *p, const struct opstream *s, const struct pla
 				"--no-default-excludes)", filter_summary(f, sum, sizeof(sum)));
 	}
 	if (R == 0) {
-		/* every call was on a descriptor whose open the trace does not
-		 * show and no -y decoration named (strace -P, -e trace=read,...) */
-		char v[32];
-		if (opstream_info(s, "unknown_fd_ops", v, sizeof v) && strcmp(v, "0"))
-			return rerr_set(e, -EINVAL, "the trace holds no ranks: nothing to replay (%s calls"
-					" were on descriptors whose file the trace never names: their"
-					" open is not in it and strace -y did not decorate them;"
-					" capture with -y)", v);
-		return rerr_set(e, -EINVAL, "the trace holds no ranks: nothing to replay");
+		char why[256];
+		return rerr_set(e, -EINVAL, "the trace holds no ranks: nothing to replay%s",
+				plan_no_ranks_why(s, why, sizeof why));
 	}
 	uint64_t np = (o && o->nprocs) ? o->nprocs : R;
 	p->nprocs = (size_t)np;
@@ -2602,8 +2613,11 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 			snprintf(what, sizeof what, "-, unnamed: the run opens O_TMPFILE in its directory");
 		else if (p->priv->file_acc[i] & A_SYMLINK)
 			snprintf(what, sizeof what, "-, a symbolic link the run makes");
-		else if (pf->written)
+		else if (pf->written && (p->priv->file_acc[i] & (A_FRESH | A_TMPFILE)))
 			snprintf(what, sizeof what, "-, created by the run");
+		else if (pf->written)   /* (O_CREAT alone, or by a rename or link) */
+			snprintf(what, sizeof what, "-, created by the run (never truncated: any earlier"
+				 " size unknown)");
 		else if (!(p->priv->file_acc[i] & A_OK))
 			snprintf(what, sizeof what, "-, only failed calls");
 		else

@@ -1952,7 +1952,7 @@ static int sh_io_submit(struct dec *d)
  * arguments; one side is a pipe, whose op the builder drops), sendfile(out,
  * in, offset, count): a read of what was moved from `in`, then a write of
  * it to `out`.  An offset given as [N] (or [N] => [M]) is explicit; NULL
- * uses the position.
+ * uses the position.  One that moved nothing (= 0) is the read alone.
  */
 static int sh_copy(struct dec *d)
 {
@@ -1982,7 +1982,9 @@ static int sh_copy(struct dec *d)
 		rd.len = (uint64_t)d->ev.ret;
 	wr.len = rd.len;
 	int rc = d->p->emit(d->p->arg, &rd, d->e);
-	if (!rc)
+	/* = 0: the source was at its end (cp's and shutil's last probe);
+	 * nothing was written, so no write op */
+	if (!rc && d->ev.ret != 0)
 		rc = d->p->emit(d->p->arg, &wr, d->e);
 	return rc ? rc : DEC_DONE;
 }

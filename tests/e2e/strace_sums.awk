@@ -7,7 +7,8 @@
 # /dev file (-y decoration under /dev/), a /proc or /sys file (replay
 # does not replay those), a pipe or socket (a decoration that is not a
 # path) nor an undecorated 0/1/2.  copy_file_range and sendfile count as a
-# read of their input and a write of their output.
+# read of their input and a write of their output (a read alone when they
+# moved nothing: cp's last one, at the end of its input).
 # Set -v pid=N for strace -ff files (lines carry no pid).
 function kind(n) {
 	if (n ~ /^(read|pread64|readv|preadv|preadv2)$/) return "r"
@@ -43,7 +44,7 @@ function kind(n) {
 		fin = name == "copy_file_range" ? av[1] : av[2]
 		fout = name == "copy_file_range" ? av[3] : av[1]
 		if (isfile(fin)) { nr[p]++; br[p] += r; seen[p] = 1 }
-		if (isfile(fout)) { nw[p]++; bw[p] += r; seen[p] = 1 }
+		if (r > 0 && isfile(fout)) { nw[p]++; bw[p] += r; seen[p] = 1 }
 		next
 	}
 	if (!isfile(a)) next

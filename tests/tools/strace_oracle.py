@@ -12,7 +12,8 @@ ROOT, in order, as JSON:
 
 kinds: read, write (offset, length moved), fsync, fdatasync, ftruncate
 (length = new size); copy_file_range, splice and sendfile are a read from
-their source and a write to their destination.  The offset of a read/write without one comes from a
+their source and a write to their destination (the read alone when they
+moved nothing).  The offset of a read/write without one comes from a
 model of open file descriptions: fd tables per process (threads share one,
 fork copies it), dup shares a description, lseek sets the position, a
 transfer moves it by what it returned.  A write on an O_APPEND description
@@ -249,6 +250,8 @@ class Oracle:
             else:
                 ends = [(a[0], a[1]), (a[2], a[3])]
             for kind, (fa, oa) in zip(('read', 'write'), ends):
+                if kind == 'write' and ret == 0:
+                    break   # the source's end: nothing was written
                 fd, d = self.desc(pid, fa)
                 if d is None:
                     continue
