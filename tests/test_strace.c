@@ -736,6 +736,26 @@ static void test_symlink_calls(void **state)
 	assert_null(e[3].path2);
 }
 
+/* linkat(fd, "", ..., AT_EMPTY_PATH) names what fd is, as a link from
+ * /proc/self/fd/N does (how an O_TMPFILE file gets its name) */
+static void test_linkat_empty_path(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "12049 18:19:53.598397 linkat(3</t/#11134732>(deleted), \"\", AT_FDCWD</t>, "
+		   "\"named.txt\", AT_EMPTY_PATH) = 0");
+	FEED_OK(f, "12049 18:19:53.598398 linkat(AT_FDCWD</t>, \"a\", AT_FDCWD</t>, \"b\", 0) = 0");
+	assert_int_equal(f->cap.n, 2);
+	struct sc_event *e = f->cap.ev;
+	assert_int_equal(e[0].call, SC_LINK);
+	assert_string_equal(e[0].path, "/proc/self/fd/3");
+	assert_int_equal(e[0].dirfd, SC_AT_FDCWD);
+	assert_null(e[0].fdpath);
+	assert_string_equal(e[0].path2, "named.txt");
+	assert_string_equal(e[0].fdpath2, "/t");
+	assert_string_equal(e[1].path, "a");
+	assert_string_equal(e[1].fdpath, "/t");
+}
+
 static void test_other_lines(void **state)
 {
 	struct fx *f = *state;
@@ -1674,6 +1694,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_numeric_consts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setfl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_calls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_linkat_empty_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_cut_by_attached, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clone_adoption, setup, teardown),

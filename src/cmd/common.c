@@ -207,15 +207,15 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 					    " clock, and are left out)" : "");
 	/* descriptors used with no open in the trace (strace -y named their
 	 * file): their position and O_APPEND are not known */
-	if (opstream_info(s, "implicit_opens", wb, sizeof(wb)) && strcmp(wb, "0")) {
-		char first[300];
-		if (!opstream_info(s, "implicit_open_first", first, sizeof(first)))
-			strcpy(first, "?");
-		warn_msg("%s: %s descriptor%s the trace never opened (the first: %s) replayed as"
-			 " opened O_RDWR at position 0, each process its own: if the program got %s"
-			 " open already (a shell's redirect, >> appending, strace -p, -e trace="
-			 " without the opens), the offsets of its reads and writes there may differ",
-			 name, wb, strcmp(wb, "1") ? "s" : "", first, strcmp(wb, "1") ? "them" : "it");
+	if (opstream_info(s, "implicit_open_first", wb, sizeof(wb))) {
+		char n[32];
+		if (!opstream_info(s, "implicit_opens", n, sizeof(n)))
+			strcpy(n, "?");
+		warn_msg("%s: descriptors the trace never opened (%s: %s in all, with 0-2) are"
+			 " replayed as opened O_RDWR at position 0, each process its own: where the"
+			 " program got them open already (strace -p attached late, -e trace= without"
+			 " the opens, a shell's >> redirect), the offsets of its reads and writes"
+			 " there may differ", name, wb, n);
 	}
 	/* requests queued in an io_uring's memory: a syscall trace has the
 	 * io_uring_enter calls, not what they submitted */

@@ -221,6 +221,12 @@ int cmd_convert(int argc, char **argv)
 			" names the traced paths as they are, in replay's own format)\n", cli.iolog_opt);
 		goto usage;
 	}
+	if (target && target[strcspn(target, " \t\r\n\v\f")]) {
+		/* an iolog line is blank-separated: fio would read the name cut */
+		fprintf(stderr, "replay: convert: --target '%s': fio iologs cannot name files with"
+			" blanks\n", target);
+		goto usage;
+	}
 	if (!out) {
 		fprintf(stderr, "replay: convert: -o %s is required\n", iolog ? "DIR" : "FILE.ops");
 		cmd_short_usage(CMD_CONVERT);

@@ -130,7 +130,7 @@ struct builder {
 	} skipseen[64];
 	struct build_stats st;
 	uint64_t inherited_opens, unknown_async, sfr_as_fdatasync, procs_seen, iocbs;
-	char first_implicit[256];    /* "fd N (PATH)" of the first implicit open */
+	char first_implicit[256];    /* "fd N (PATH)": the first implicit open above fd 2 */
 	char *pathbuf;               /* scratch for path resolution */
 	size_t pathcap;
 	char *aliasbuf;              /* scratch for an alias rewrite */
@@ -785,8 +785,10 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 	struct sc_event e2 = *ev;
 	e2.dur_ns = 0;
 	e2.ret = fd;
-	if (!b->st.implicit_opens++)
+	/* (0, 1, 2: mostly a shell's redirect, where position 0 is right) */
+	if (fd > 2 && !b->first_implicit[0])
 		snprintf(b->first_implicit, sizeof b->first_implicit, "fd %" PRId64 " (%s)", fd, fdpath);
+	b->st.implicit_opens++;
 	rc = emit(b, p, &e2, &op);
 	if (rc)
 		return rc;
@@ -2242,7 +2244,7 @@ int builder_finish(struct builder *b, struct rerr *e)
 	int rc = 0;
 	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]) && !rc; i++)
 		rc = info_u64(b->w, kv[i].k, kv[i].v);
-	if (!rc && b->st.implicit_opens)
+	if (!rc && b->first_implicit[0])
 		rc = opsw_info(b->w, "implicit_open_first", b->first_implicit);
 	for (size_t i = 0; i < b->nskips && !rc; i++) {
 		char key[300];

@@ -974,7 +974,9 @@ static void acc_op(struct facc *a, const struct op *op, uint64_t t)
 		a->t_need = min_u64(a->t_need, t);
 		break;
 	case OP_LINK:
-		a->bits |= A_OK;
+		/* the new name is the same data: what is written through it
+		 * changes this file too (judged so when it was already there) */
+		a->bits |= A_OK | A_MODIFIES;
 		a->t_need = min_u64(a->t_need, t);
 		break;
 	case OP_MKDIR:
@@ -1249,6 +1251,34 @@ static int check_target(struct plan *p, const char *target, struct rerr *e)
 	return 0;
 }
 
+/* "FILE:LINE: " (or "rank R, line N: " for a trace of several files) of
+ * the first replayed op naming path id, for a message; "" if none says. */
+static const char *path_first_use(const struct plan *p, const struct opstream *s, uint32_t id,
+			     char *buf, size_t n)
+{
+	char src[PATH_MAX];
+	const char *file = opstream_source_file(s, src, sizeof src);
+	buf[0] = 0;
+	for (uint32_t r = 0; r < p->nranks_used; r++) {
+		uint64_t nops;
+		const struct op *ops = opstream_rank_ops(s, p->ranks[r], &nops);
+		for (uint64_t i = 0; i < nops; i++) {
+			const struct op *op = &ops[i];
+			if (op->file != id && !(op_aux_is_path(op->kind) && op->aux == id))
+				continue;
+			if (!op->line)
+				return buf;
+			if (file)
+				snprintf(buf, n, "%s:%" PRIu32 ": ", file, op->line);
+			else
+				snprintf(buf, n, "rank %" PRIu32 " (%s), line %" PRIu32 ": ",
+					 p->ranks[r], opstream_rank_name(s, p->ranks[r]), op->line);
+			return buf;
+		}
+	}
+	return buf;
+}
+
 /* Map the used paths, merge paths that map to the same name, fill
  * p->files (sorted by rel) and p->file_of. */
 static int build_files(struct plan *p, const struct opstream *s, struct facc *acc,
@@ -1268,21 +1298,25 @@ static int build_files(struct plan *p, const struct opstream *s, struct facc *ac
 			continue;
 		const char *traced = opstream_path(s, id);
 		rc = map_path(traced, &re[k].rel);
+		char at[PATH_MAX + 48];
 		if (rc == -EXDEV) {
-			rc = rerr_set(e, rc, "trace path '%s' climbs above its starting directory "
+			rc = rerr_set(e, rc, "%strace path '%s' climbs above its starting directory "
 				      "with '..': refusing to map it beneath the target (a relative path"
 				      " the trace cannot place: capture with strace -y, which shows"
 				      " each descriptor's absolute path, or leave it out with"
-				      " --exclude '%s')", traced, traced);
+				      " --exclude '%s')", path_first_use(p, s, id, at, sizeof at), traced,
+				      traced);
 			goto out;
 		}
 		if (rc == -EPERM) {
-			rc = rerr_set(e, rc, "trace path '%s' starts with the reserved name '"
-				      RESERVED_PREFIX "' (used for copies beneath the target)", traced);
+			rc = rerr_set(e, rc, "%strace path '%s' starts with the reserved name '"
+				      RESERVED_PREFIX "' (used for copies beneath the target)",
+				      path_first_use(p, s, id, at, sizeof at), traced);
 			goto out;
 		}
 		if (rc == -ENAMETOOLONG) {
-			rc = rerr_set(e, rc, "trace path '%.64s...' is too long", traced);
+			rc = rerr_set(e, rc, "%strace path '%.64s...' is too long",
+				      path_first_use(p, s, id, at, sizeof at), traced);
 			goto out;
 		}
 		if (rc) {
@@ -1585,6 +1619,15 @@ static int judge_existing(struct plan *p, uint32_t k, size_t i, const struct sta
 		pv->fstate[(size_t)k * p->nfiles + i] |= ST_REUSE;
 		return 0;
 	}
+	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode) && !is_link)
+		/* a device, FIFO or socket: opening it may block for ever, and
+		 * writing it writes a device (data perhaps outside the target) */
+		return rerr_set(e, -EPERM, "'%s' is a %s: the run makes and uses only regular"
+				" files and directories: refusing it, even with --force (remove it,"
+				" or choose another target)", show(p, k, rel, b, sizeof b),
+				S_ISFIFO(st->st_mode) ? "FIFO" : S_ISSOCK(st->st_mode) ? "socket" :
+				S_ISBLK(st->st_mode) ? "block device" :
+				S_ISCHR(st->st_mode) ? "character device" : "special file");
 	if (f->is_dir)
 		conflict = S_ISDIR(st->st_mode) ? (acc & A_RMDIR) != 0 : true;
 	else

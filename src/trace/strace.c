@@ -230,6 +230,7 @@ struct strace_parser {
 	size_t nclones, ccap;
 	char *scratch;                  /* decoded strings of one line     */
 	size_t scap, sused;
+	char procfd[40];                /* linkat(fd, "", AT_EMPTY_PATH)'s source */
 	uint64_t syscalls;
 	int bad;                        /* last error was a malformed line */
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
@@ -1860,7 +1861,20 @@ static int sh_unlinkat(struct dec *d)
  * olddirfd. */
 static int sh_renameat(struct dec *d)
 {
-	return fd_at(d, 2, &d->ev.dirfd2, &d->ev.fdpath2) ? DEC_BAD : DEC_EMIT;
+	struct sc_event *ev = &d->ev;
+	if (fd_at(d, 2, &ev->dirfd2, &ev->fdpath2))
+		return DEC_BAD;
+	if (ev->call == SC_LINK && ev->path && !ev->path[0] && ev->dirfd >= 0) {
+		/* linkat(fd, "", ..., AT_EMPTY_PATH): a name for what fd is (an
+		 * O_TMPFILE file) as linkat("/proc/self/fd/N", AT_SYMLINK_FOLLOW)
+		 * gives it, and replayed the same way (left out with its /proc
+		 * source, the name prepared when read) */
+		snprintf(d->p->procfd, sizeof d->p->procfd, "/proc/self/fd/%" PRId64, ev->dirfd);
+		ev->path = d->p->procfd;
+		ev->dirfd = SC_AT_FDCWD;
+		ev->fdpath = NULL;
+	}
+	return DEC_EMIT;
 }
 
 static int sh_fstatat(struct dec *d)

@@ -115,6 +115,11 @@ for o in "--target /x" "--iolog-version 3"; do
 	[ "$rc" = 2 ] && grep -q -- "${o% *} applies to --to fio-iolog only" "$tmp/err" ||
 		fail "convert $o to an .ops file: exit $rc, $(cat "$tmp/err")"
 done
+# a --target with a blank: fio would read each line's name cut at it
+rc=0
+"$REPLAY" convert --to fio-iolog --target "/tmp/a b" -o "$tmp/sp" "$tmp/cap.txt" 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && grep -q -- "--target '/tmp/a b': fio iologs cannot name files with blanks" "$tmp/err" &&
+	[ ! -e "$tmp/sp" ] || fail "convert --target with a blank: exit $rc, $(cat "$tmp/err")"
 
 # -- a failing export leaves DIR as it was ----------------------------------
 sed "s#/a\.bin#/a b.bin#g" "$tmp/cap.txt" >"$tmp/blank.txt"

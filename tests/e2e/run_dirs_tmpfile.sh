@@ -74,4 +74,41 @@ if grep -E 'ckpt\.1 +dir +-, a traced rename makes it' "$tmp/dry.out" >/dev/null
 else
 	echo "FAIL --dry-run:"; grep -E 'ckpt|#' "$tmp/dry.out"; fail=1
 fi
+
+# linkat(fd, "", AT_FDCWD, "named.txt", AT_EMPTY_PATH): the other way to
+# name an O_TMPFILE file (C; Python has no call for it), then read back.
+# Before: replayed as a link from "DIR/#INODE", which failed with ENOENT,
+# and the read of named.txt then failed too (2 mismatches)
+if command -v cc >/dev/null; then
+	cat >"$tmp/tf.c" <<'EOF'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <unistd.h>
+int main(void)
+{
+	char b[64];
+	int fd = open(".", O_TMPFILE | O_RDWR, 0644);
+	if (fd < 0 || write(fd, "hello world\n", 12) != 12 ||
+	    linkat(fd, "", AT_FDCWD, "named.txt", AT_EMPTY_PATH))
+		return 1;
+	close(fd);
+	fd = open("named.txt", O_RDONLY);
+	return fd < 0 || read(fd, b, sizeof b) != 12;
+}
+EOF
+	cc -o "$tmp/tf" "$tmp/tf.c"
+	mkdir "$W/e"
+	(cd "$W/e" && strace -f -tt -y -o "$tmp/tf.txt" "$tmp/tf")
+	grep -q 'linkat(.*"", .*AT_EMPTY_PATH) = 0' "$tmp/tf.txt" || { echo "FAIL: no linkat AT_EMPTY_PATH in the capture"; exit 1; }
+	mkdir "$tmp/t5"
+	if "$REPLAY" run --no-drop-caches "$tmp/tf.txt" "$tmp/t5" >"$tmp/tf.out" 2>&1 &&
+		! grep -q 'mismatches\|did not get the traced result' "$tmp/tf.out" &&
+		"$REPLAY" run --dry-run "$tmp/tf.txt" "$tmp/t5" 2>&1 | grep -Eq '/e/named.txt +private +prepare 12 B'; then
+		echo "ok linkat AT_EMPTY_PATH: the name is prepared with its 12 bytes, no mismatch"
+	else
+		echo "FAIL linkat AT_EMPTY_PATH:"; cat "$tmp/tf.out"; fail=1
+	fi
+else
+	echo "note: no C compiler: linkat AT_EMPTY_PATH not checked"
+fi
 exit $fail

@@ -22,7 +22,10 @@
 #  8. a preparation that fails half way (no inodes left on a tmpfs that is
 #     the target itself, a mount point) leaves the target as it was;
 #  9. a hard link planted in the target to a file outside: refused when the
-#     run would change it (even with --force), used as it is when only read.
+#     run would change it (even with --force), also through a new name the
+#     trace links to it, used as it is when only read;
+# 10. a FIFO or a device node where the trace reads a file: refused even
+#     with --force (filling it would block, or write the device).
 # A sentinel directory next to the target is listed (mtimes) and
 # checksummed before and after every run.
 set -euo pipefail
@@ -263,4 +266,42 @@ read(3, "sentinel data\n", 14) = 14
 EOF
 run 0 hardread
 rm "$tgt/hl" && empty hardlink
-echo "safety_redteam: ok (root target refused 8 ways; copy-root ops EINVAL; escapes beneath; links; --force cleanup; renamed dirs; failed preparation; hard links)"
+# the trace links it to a new name and writes that: the same data
+ln "$sen/keep" "$tgt/hl"
+trace linkwrite <<'EOF'
+link("/hl", "/hl2") = 0
+openat(AT_FDCWD, "/hl2", O_WRONLY|O_TRUNC) = 3
+write(3, "OWNED!", 6) = 6
+close(3) = 0
+EOF
+run 1 linkwrite --force
+grep -q "target/hl' has 2 hard links" "$tmp/err" || { cat "$tmp/err" >&2; fail "link-then-write message"; }
+rm "$tgt/hl"
+# a file of the user's (one link) linked and written: changed, so --force
+printf 'mine\n' > "$tgt/hl"
+run 1 linkwrite
+grep -q "already holds 'hl', which the run would overwrite or remove" "$tmp/err" || { cat "$tmp/err" >&2; fail "link-then-write without --force"; }
+[ "$(cat "$tgt/hl")" = mine ] || fail "the user's file changed"
+rm "$tgt/hl" && empty linkwrite
+# --- 10. a FIFO, a socket, a device in the target: refused, --force or not ---
+trace special <<'EOF'
+openat(AT_FDCWD, "/sp", O_RDONLY) = 3
+read(3, "x", 65536) = 65536
+close(3) = 0
+EOF
+mkfifo "$tgt/sp"
+# (a FIFO opened to be filled would block for ever: bounded)
+rc=0; timeout 20 "$REPLAY" run --no-drop-caches --force --quiet "$tmp/special.txt" "$tgt" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 1 ] || { cat "$tmp/err" >&2; fail "FIFO in the target: exit $rc"; }
+grep -q "target/sp' is a FIFO: the run makes and uses only regular files and directories: refusing it, even with --force" "$tmp/err" || { cat "$tmp/err" >&2; fail "FIFO message"; }
+rm "$tgt/sp"
+if mknod "$tgt/sp" c 1 3 2>/dev/null; then      # /dev/null's numbers
+	run 1 special --force
+	grep -q "target/sp' is a character device" "$tmp/err" || { cat "$tmp/err" >&2; fail "device message"; }
+	rm "$tgt/sp"
+else
+	echo "note: cannot mknod here (not root): device node not checked"
+fi
+check_sentinel special
+empty special
+echo "safety_redteam: ok (root target refused 8 ways; copy-root ops EINVAL; escapes beneath; links; --force cleanup; renamed dirs; failed preparation; hard links; special files)"
