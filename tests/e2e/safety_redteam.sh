@@ -113,7 +113,7 @@ openat(AT_FDCWD, "\x2e\x2e/\x2e\x2e/etc/replay-x", O_WRONLY|O_CREAT|O_TRUNC, 064
 write(3, "abc", 3) = 3
 EOF
 run 1 hexclimb
-grep -q "trace path '../../etc/replay-x' climbs above" "$tmp/err" || { cat "$tmp/err" >&2; fail "hex climb message"; }
+grep -q "hexclimb.txt:1: trace path '../../etc/replay-x' climbs above" "$tmp/err" || { cat "$tmp/err" >&2; fail "hex climb message"; }
 empty hexclimb
 trace escaped <<'EOF'
 openat(AT_FDCWD, "/\56\56/\x2e\x2e/@S@/keep", O_WRONLY|O_TRUNC|O_CREAT, 0644) = 3
