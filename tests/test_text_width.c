@@ -62,6 +62,9 @@ static void test_esc(void **state)
 	const char *plain = "/data/run 1/caf\xc3\xa9.h5";
 	assert_ptr_equal(text_esc(plain, b, sizeof(b)), plain);
 	assert_string_equal(text_esc("a\nb\tc\x1b[31m\r\x7f", b, sizeof(b)), "a\\nb\\tc\\x1b[31m\\r\\x7f");
+	/* a backslash and an n are not a newline */
+	assert_string_equal(text_esc("f\\n", b, sizeof(b)), "f\\\\n");
+	assert_string_equal(text_esc("nl\nname", b, sizeof(b)), "nl\\nname");
 	char small[8];
 	memset(small, 'Z', sizeof(small));
 	const char *r = text_esc("ab\ncdefgh", small, sizeof(small));

@@ -15,8 +15,9 @@ int arg_count(const char *what, const char *arg, uint64_t lo, uint64_t hi, uint6
 void cmd_guard_loading(void);
 
 /* Can `path` be written as a result file (its directory exists and is
- * writable; it is not a directory)?  0, or -1 after saying why. */
-int check_output_file(const char *path, const char *what);
+ * writable; it is not a directory, nor, unless stream_ok, a device, FIFO
+ * or socket)?  0, or -1 after saying why. */
+int check_output_file(const char *path, const char *what, bool stream_ok);
 
 /* The options of the commands that read result files (compare, plot). */
 struct results_cli {

@@ -182,7 +182,8 @@ const char *fmt_utc_now(char *buf, size_t len);              /* "2026-11-25T08:4
  * Asian wide or emoji character 2, any other character 1, a byte that is
  * not valid UTF-8 1 (a name as the kernel gave it). */
 size_t text_width(const char *s);
-/* s with its control bytes as C escapes (\n, \t, \r, \xNN), so that a
+/* s with its control bytes as C escapes (\n, \t, \r, \xNN) and a backslash
+ * as two (a name holding "\\n" is not one with a newline), so that a
  * name with a newline or an escape sequence in it prints as one line and
  * leaves the terminal alone: s itself when it has none, else buf (len
  * bytes; cut short when too small). */

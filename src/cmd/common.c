@@ -55,7 +55,7 @@ void cmd_guard_loading(void)
 	}
 }
 
-int check_output_file(const char *path, const char *what)
+int check_output_file(const char *path, const char *what, bool stream_ok)
 {
 	struct stat st;
 	if (!*path) {
@@ -64,6 +64,15 @@ int check_output_file(const char *path, const char *what)
 	}
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		die_msg("%s '%s' is a directory, expected a file name", what, path);
+		return -1;
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* a device, FIFO or socket (/dev/null, /dev/stdout to a pipe) */
+		if (stream_ok)
+			return 0;       /* written in place (report_write) */
+		die_msg("%s '%s' is not a regular file (a device, FIFO or socket): it is"
+			" written whole beside its name and renamed there, which would replace"
+			" it; give a file name", what, path);
 		return -1;
 	}
 	char *copy = strdup(path);

@@ -239,7 +239,7 @@ int cmd_convert(int argc, char **argv)
 		goto out_opts;
 	}
 
-	if (!iolog && check_output_file(out, "output file")) {
+	if (!iolog && check_output_file(out, "output file", false)) {
 		ret = 2;
 		goto out_opts;
 	}

@@ -595,6 +595,24 @@ int report_write(json_t *doc, const char *path, struct rerr *e)
 		goto out;
 	}
 	text[tlen] = '\n';             /* over the NUL: written by length */
+	struct stat st;
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* a device, FIFO or socket (/dev/null), or a link (/dev/stdout):
+		 * written in place, never renamed over */
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0) {
+			ret = rerr_set(e, -errno, "cannot open '%s': %s", path, strerror(errno));
+			goto out;
+		}
+		ret = write_all(fd, text, tlen + 1);
+		int cl = close(fd);
+		fd = -1;
+		if (ret < 0)
+			ret = rerr_set(e, ret, "cannot write '%s': %s", path, strerror(-ret));
+		else if (cl < 0)
+			ret = rerr_set(e, -errno, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = rerr_set(e, -errno, "cannot create '%s': %s", tmp, strerror(errno));

@@ -47,13 +47,16 @@ void msg_set_prefix(const char *prefix)
 }
 
 /* s into out (at most len - 1 bytes and a NUL), control bytes as C
- * escapes; the bytes written. */
-static size_t esc_into(const char *s, char *out, size_t len)
+ * escapes (and a backslash as two, with bs); the bytes written. */
+static size_t esc_into(const char *s, char *out, size_t len, bool bs)
 {
 	size_t o = 0;
 	for (; *s && o + 5 <= len - 1; s++) {
 		unsigned char ch = (unsigned char)*s;
-		if (ch >= 0x20 && ch != 0x7f) {
+		if (ch == '\\' && bs) {
+			out[o++] = '\\';
+			out[o++] = '\\';
+		} else if (ch >= 0x20 && ch != 0x7f) {
 			out[o++] = (char)ch;
 		} else if (ch == '\n' || ch == '\t' || ch == '\r') {
 			out[o++] = '\\';
@@ -69,11 +72,11 @@ static size_t esc_into(const char *s, char *out, size_t len)
 const char *text_esc(const char *s, char *buf, size_t len)
 {
 	const char *c = s;
-	while (*c && (unsigned char)*c >= 0x20 && *c != 0x7f)
+	while (*c && (unsigned char)*c >= 0x20 && *c != 0x7f && *c != '\\')
 		c++;
 	if (!*c || !len)
 		return s;
-	esc_into(s, buf, len);
+	esc_into(s, buf, len, true);   /* a real "\\n" apart from a newline */
 	return buf;
 }
 
@@ -94,7 +97,7 @@ static void msg_line(const char *kind, const char *fmt, va_list ap)
 	/* control bytes (a file name with a newline in it) as C escapes:
 	 * one message, one line */
 	char out[sizeof(buf) + 8];
-	size_t o = esc_into(buf, out, sizeof(out) - 1);
+	size_t o = esc_into(buf, out, sizeof(out) - 1, false);
 	out[o++] = '\n';
 	fflush(stderr);
 	for (size_t off = 0; off < o;) {
