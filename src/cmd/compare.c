@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cmd/cmds.h"
 #include "cmd/common.h"
@@ -11,10 +12,21 @@
 #include "report/html.h"
 
 
-/* The page goes to FILE.tmp, renamed to FILE once whole. */
+/* The page goes to FILE.tmp, renamed to FILE once whole; into FILE itself
+ * when that is there and no regular file (/dev/stdout, a FIFO). */
 static int write_html(const struct compare *c, const char *path)
 {
 	char tmp[4096];
+	struct stat st;
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		FILE *f = fopen(path, "w");
+		int rc = f ? html_write(c, f) : -errno;
+		if (f && fclose(f) && !rc)
+			rc = -errno;
+		if (rc < 0)
+			die_msg("--html: cannot write '%s': %s", path, strerror(-rc));
+		return rc;
+	}
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
 		die_msg("--html: path too long: %s", path);
 		return -ENAMETOOLONG;

@@ -45,6 +45,16 @@ ln -s /proc/self/fd/3 "$tmp/fd3"
 [ -L "$tmp/fd3" ] && [ "$(readlink "$tmp/fd3")" = /proc/self/fd/3 ] || fail "the link was replaced"
 echo "ok -o a link to /proc/self/fd/3 (as /dev/stdout to fd 1): the JSON on the pipe, the link kept"
 
+# compare --html into the FIFO: in place too
+"$REPLAY" run --quiet --no-drop-caches -o "$tmp/r.json" "$trace" "$tmp/t" >/dev/null
+timeout 60 cat "$tmp/fifo" >"$tmp/page.out" &
+reader=$!
+timeout 60 "$REPLAY" compare --html "$tmp/fifo" "$tmp/r.json" "$tmp/r.json" >/dev/null ||
+	fail "compare --html a FIFO: exit $?"
+wait "$reader" || fail "the FIFO's reader: exit $?"
+[ -p "$tmp/fifo" ] && grep -q '</html>' "$tmp/page.out" || fail "compare --html a FIFO: $(ls -l "$tmp/fifo")"
+echo "ok compare --html a FIFO: still one, its reader got the page"
+
 # convert: refused, nothing replaced
 rc=0
 "$REPLAY" convert -o "$tmp/fifo" "$trace" 2>"$tmp/err" || rc=$?
