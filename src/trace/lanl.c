@@ -1412,7 +1412,9 @@ static int keep_trace_files(struct lanl *L, bool *have_tfile)
 			*have_tfile = true;
 		else {
 			ignored++;      /* e.g. a README next to the traces */
-			trace_skipped_file(L->in, L->f[i].path);
+			int rc = trace_skipped_file(L->in, L->f[i].path, L->e);
+			if (rc)
+				return rc;
 		}
 	if (ignored && k) {
 		char buf[96];
