@@ -87,10 +87,25 @@ int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 	return 0;
 }
 
+/* The info keys a parser recorded: "key=value\n" each, as the .ops
+ * file's info blob holds them. */
+static char fb_info[4096];
+
+int builder_info(struct builder *b, const char *key, const char *value)
+{
+	(void)b;
+	size_t n = strlen(fb_info);
+	if (n + strlen(key) + strlen(value) + 3 > sizeof(fb_info))
+		return -ENOSPC;
+	snprintf(fb_info + n, sizeof(fb_info) - n, "%s=%s\n", key, value);
+	return 0;
+}
+
 static __attribute__((unused)) void fb_reset(void)
 {
 	fb_nrec = 0;
 	fb_nranks = 0;
+	fb_info[0] = 0;
 }
 
 /* Parse files with fmt into the fake builder. */

@@ -511,10 +511,10 @@ static void t_spilled_runs(void **st)
 
 /* A dump of P2_RANKS ranks (numbered out of order, rank 4 with MPIIO
  * segments only) by P2_FILES files, with starts up to tmax seconds
- * (pseudo-random, many equal), zero lengths, and (rank 7, /p2/f1) in two
- * blocks: the first read-only, with the first segment; the second with
- * writes, the last to start and the one that ends last.  Returns the
- * number of POSIX segments. */
+ * (pseudo-random, many equal), zero lengths, and for rank 7 /p2/f1
+ * read-only, with the first segment, and after it (a block of its own:
+ * one per file and rank) /p2/f5 with writes, the last to start and the
+ * one that ends last.  Returns the number of POSIX segments. */
 static unsigned p2_dump(const char *path, double tmax)
 {
 	static const int rank[P2_RANKS] = { 7, 1000000, 3, 0, 12, 4 };
@@ -552,7 +552,7 @@ static unsigned p2_dump(const char *path, double tmax)
 			}
 			fprintf(f, "\n");
 			if (dup) {
-				fprintf(f, "# DXT, file_id: 101, file_name: /p2/f1\n"
+				fprintf(f, "# DXT, file_id: 105, file_name: /p2/f5\n"
 					"# DXT, rank: 7, hostname: h0\n"
 					"# DXT, write_count: 2, read_count: 0\n"
 					" X_POSIX       7  write        0               0              10 %11.4f %11.4f\n"
@@ -598,12 +598,12 @@ static void t_pass2(void **st)
 			assert_string_equal(opstream_rank_name(&x, r), names[r]);
 			uint64_t n;
 			const struct op *o = opstream_rank_ops(&x, r, &n);
-			uint32_t opens[P2_FILES + 1] = { 0 }, closes[P2_FILES + 1] = { 0 };
-			uint64_t close_t[P2_FILES + 1] = { 0 }, end[P2_FILES + 1] = { 0 };
-			uint32_t fl[P2_FILES + 1] = { 0 }, w[P2_FILES + 1] = { 0 };
+			uint32_t opens[P2_FILES + 2] = { 0 }, closes[P2_FILES + 2] = { 0 };
+			uint64_t close_t[P2_FILES + 2] = { 0 }, end[P2_FILES + 2] = { 0 };
+			uint32_t fl[P2_FILES + 2] = { 0 }, w[P2_FILES + 2] = { 0 };
 			for (uint64_t i = 0; i < n; i++) {
 				uint32_t fi = o[i].file;
-				assert_true(fi < x.npaths && fi <= P2_FILES);
+				assert_true(fi < x.npaths && fi <= P2_FILES + 1);
 				if (i)
 					assert_true(o[i].t_ns >= o[i - 1].t_ns);
 				if (i && op_is_data(o[i].kind) && op_is_data(o[i - 1].kind) &&
@@ -632,7 +632,7 @@ static void t_pass2(void **st)
 				assert_int_equal(close_t[fi], end[fi]);
 				assert_int_equal(fl[fi], w[fi] ? O_RDWR | O_CREAT : O_RDONLY);
 			}
-			if (!strcmp(names[r], "rank 7")) {      /* the file in two blocks */
+			if (!strcmp(names[r], "rank 7")) {      /* f1, then f5 */
 				uint32_t line[2] = { 0, 0 }, nl = 0, ln = 0;
 				char l[256], prev[256] = "";
 				FILE *f = fopen(txt, "r");
@@ -640,27 +640,35 @@ static void t_pass2(void **st)
 				while (fgets(l, sizeof(l), f)) {
 					ln++;
 					if (!strcmp(l, "# DXT, rank: 7, hostname: h0\n") &&
-					    !strcmp(prev, "# DXT, file_id: 101, file_name: /p2/f1\n"))
+					    (!strcmp(prev, "# DXT, file_id: 101, file_name: /p2/f1\n") ||
+					     !strcmp(prev, "# DXT, file_id: 105, file_name: /p2/f5\n")))
 						line[nl++ % 2] = ln - 1;
 					strcpy(prev, l);
 				}
 				fclose(f);
 				assert_int_equal(nl, 2);
-				uint32_t f1 = UINT32_MAX;
-				for (uint32_t fi = 0; fi < x.npaths; fi++)
+				uint32_t f1 = UINT32_MAX, f5 = UINT32_MAX;
+				for (uint32_t fi = 0; fi < x.npaths; fi++) {
 					if (!strcmp(opstream_path(&x, fi), "/p2/f1"))
 						f1 = fi;
-				assert_true(f1 < x.npaths);
+					if (!strcmp(opstream_path(&x, fi), "/p2/f5"))
+						f5 = fi;
+				}
+				assert_true(f1 < x.npaths && f5 < x.npaths);
 				assert_int_equal(opens[f1], 1);
-				assert_int_equal(fl[f1], O_RDWR | O_CREAT);
+				assert_int_equal(fl[f1], O_RDONLY);
+				assert_int_equal(opens[f5], 1);
+				assert_int_equal(fl[f5], O_RDWR | O_CREAT);
 				assert_int_equal(o[n - 1].kind, OP_CLOSE);
-				assert_int_equal(o[n - 1].file, f1);
-				/* the open's line: the block of the first segment; the
-				 * close's: of the last */
+				assert_int_equal(o[n - 1].file, f5);
+				/* the opens' and closes' lines: their block's */
 				for (uint64_t i = 0; i < n; i++)
-					if (o[i].file == f1 && o[i].kind == OP_OPEN)
-						assert_int_equal(o[i].line, line[0]);
-				assert_int_equal(o[n - 1].line, line[1]);
+					if (o[i].kind == OP_OPEN || o[i].kind == OP_CLOSE) {
+						if (o[i].file == f1)
+							assert_int_equal(o[i].line, line[0]);
+						if (o[i].file == f5)
+							assert_int_equal(o[i].line, line[1]);
+					}
 			}
 		}
 		assert_int_equal(data, nseg);
@@ -1013,6 +1021,118 @@ static void t_cut_dump(void **st)
 	}
 	assert_int_equal(load_rc(path, NULL, &e), -ENODATA);
 	assert_non_null(strstr(e.msg, "the DXT_POSIX module is announced but no block follows"));
+	unlink(path);
+}
+
+/* Dumps put together (`cat D D`, or darshan-dxt-parser run over several
+ * logs into one file): read as one job they doubled every segment; a
+ * second dump header, or a second block of a (module, file, rank), is
+ * refused, naming the first. */
+static void t_concatenated(void **st)
+{
+	(void)st;
+	const char *w = " X_POSIX       0  write        0               0             100      0.0010      0.0020\n";
+	const char *r = " X_POSIX       0   read        0               0             100      0.0030      0.0040\n";
+	char b[4096], path[512];
+	struct rerr e;
+
+	/* one dump after the other: the second's header line is line 15 */
+	snprintf(b, sizeof(b), "%s%s%s%s%s", w, r, head, w, r);
+	bad_case(b, 15, "a second dump header ('# darshan log version:', the first at line 1): the"
+		 " file holds more than one darshan-dxt-parser dump (dumps put together?); replay"
+		 " replays one job at a time: give each dump as its own trace");
+	/* the first without its header line */
+	write_dump(path, sizeof(path), "cat.dxt.txt", strchr(head, '\n') + 1, "");
+	{
+		FILE *f = fopen(path, "a");
+		assert_non_null(f);
+		fprintf(f, "%s%s%s%s%s", w, r, head, w, r);
+		fclose(f);
+	}
+	assert_int_equal(load_rc(path, NULL, &e), -EINVAL);
+	char want[1024];
+	snprintf(want, sizeof(want), "%s:14: a dump header ('# darshan log version:') after DXT"
+		 " data: the file holds more than one darshan-dxt-parser dump", path);
+	if (!strstr(e.msg, want))
+		fail_msg("expected '%s' in '%s'", want, e.msg);
+	assert_int_equal(access(ops_path, F_OK), -1);
+	/* the second without its header: its first block repeats the first's */
+	snprintf(b, sizeof(b), "%s%s%s%s%s", w, r, strstr(head, "\n# DXT, file_id") + 1, w, r);
+	bad_case(b, 15, "a second DXT_POSIX block of '/d/f' for rank 0 (the first at line 8):"
+		 " darshan-dxt-parser prints one block per file and rank, so the file holds more"
+		 " than one dump (dumps put together?); replay replays one job at a time: give"
+		 " each dump as its own trace");
+	/* refused with --skip-bad too: it is no bad line to leave out */
+	{
+		struct load_opts lo = { .skip_bad = true };
+		struct load_result res;
+		write_dump(path, sizeof(path), "cat.dxt.txt", head, b);
+		char *args[] = { path };
+		unlink(ops_path);
+		assert_int_equal(trace_load(args, 1, &lo, ops_path, &res, &e), -EINVAL);
+		assert_non_null(strstr(e.msg, ":15: a second DXT_POSIX block of '/d/f' for rank 0"));
+		assert_int_equal(access(ops_path, F_OK), -1);
+	}
+	/* the same file and rank in the other module, another rank of the
+	 * same file, another file of the same rank: one dump, accepted */
+	snprintf(b, sizeof(b), "%s%s"
+		 "# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 1, hostname: n1\n"
+		 "# DXT, write_count: 0, read_count: 1\n%s"
+		 "# DXT, file_id: 43, file_name: /d/g\n# DXT, rank: 0, hostname: n1\n"
+		 "# DXT, write_count: 1, read_count: 0\n%s"
+		 "\n# DXT_MPIIO module data\n\n"
+		 "# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		 "# DXT, write_count: 1, read_count: 0\n"
+		 " X_MPIIO       0  write        0               0             100      0.0010      0.0020\n",
+		 w, r, " X_POSIX       1   read        0               0             100      0.0030      0.0040\n",
+		 " X_POSIX       0  write        0             100             100      0.0050      0.0060\n");
+	write_dump(path, sizeof(path), "one.dxt.txt", head, b);
+	if (load_rc(path, NULL, &e))
+		fail_msg("one dump refused: %s", e.msg);
+	unlink(path);
+}
+
+/* A last segment line without its newline: cut inside its end time
+ * ("0.01" of "0.0140"), it parsed as a shorter duration.  The parser
+ * ends every line with a newline, so it is a truncated dump. */
+static void t_cut_last_line(void **st)
+{
+	(void)st;
+	const char *w = " X_POSIX       0  write        0               0             100      0.0010      0.0020\n";
+	char b[1024], path[512];
+	struct rerr e;
+
+	snprintf(b, sizeof(b), "%s X_POSIX       0   read        0               0             100      0.0030      0.01", w);
+	bad_case(b, 14, "the dump ends inside this segment line: it has no newline, and"
+		 " darshan-dxt-parser ends every line with one (truncated dump?; if the line is"
+		 " whole, add the newline)");
+	/* whole but for its newline: the same (nothing tells the two apart) */
+	snprintf(b, sizeof(b), "%s X_POSIX       0   read        0               0             100      0.0030      0.0040", w);
+	bad_case(b, 14, "the dump ends inside this segment line");
+	/* with --skip-bad: the line is left out, and its block is short */
+	{
+		struct load_opts lo = { .skip_bad = true };
+		struct load_result res;
+		write_dump(path, sizeof(path), "cut.dxt.txt", head, b);
+		char *args[] = { path };
+		unlink(ops_path);
+		assert_int_equal(trace_load(args, 1, &lo, ops_path, &res, &e), 0);
+		assert_int_equal(res.bad_lines, 2);
+		assert_non_null(strstr(res.first_bad, ":14: the dump ends inside this segment line"));
+		unlink(ops_path);
+	}
+	/* the newline there: read */
+	snprintf(b, sizeof(b), "%s X_POSIX       0   read        0               0             100      0.0030      0.0040\n", w);
+	write_dump(path, sizeof(path), "whole.dxt.txt", head, b);
+	assert_int_equal(load_rc(path, NULL, &e), 0);
+	/* a last '#' line without one is no segment: read as before */
+	write_dump(path, sizeof(path), "whole.dxt.txt", head, "");
+	{
+		FILE *f = fopen(path, "a");
+		fprintf(f, "%s X_POSIX       0   read        0               0             100      0.0030      0.0040\n# end", w);
+		fclose(f);
+	}
+	assert_int_equal(load_rc(path, NULL, &e), 0);
 	unlink(path);
 }
 
@@ -1793,6 +1913,8 @@ int main(void)
 		cmocka_unit_test(t_mpiio),
 		cmocka_unit_test(t_bad_input),
 		cmocka_unit_test(t_cut_dump),
+		cmocka_unit_test(t_concatenated),
+		cmocka_unit_test(t_cut_last_line),
 		cmocka_unit_test(t_glued_offset),
 		cmocka_unit_test(t_rank_beyond_nprocs),
 		cmocka_unit_test(t_offset_overflow),

@@ -295,6 +295,50 @@ static void test_missing_timing_rank(void **st)
 	assert_non_null(strstr(in.note, "1 trace files without barrier lines numbered in file-name order"));
 }
 
+/* A timing file listing more ranks than the rank files given (one left
+ * out, by mistake or on purpose): read, the missing ranks recorded as the
+ * timing file lists them, for the warning every command prints; all the
+ * files given: nothing recorded. */
+static void test_timing_ranks_missing(void **st)
+{
+	(void)st;
+	char *files[] = { D "/nton/host12.10377.trace", D "/nton/timing" };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_lanl, files, 2, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nranks, 1);
+	assert_string_equal(fb_ranks[0].name, "host12.10377");
+	if (!strstr(fb_info, "lanl_timing_file=" D "/nton/timing\nlanl_timing_ranks=2\n"
+		    "lanl_ranks_missing=1\nlanl_missing=rank 0 (host13.lanl.gov, pid 10378)\n"))
+		fail_msg("info: %s", fb_info);
+	char *all[] = { D "/nton/host12.10377.trace", D "/nton/host13.10378.trace", D "/nton/timing" };
+	rc = fb_parse(&trace_lanl, all, 3, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_null(strstr(fb_info, "lanl_"));
+	/* many missing: the first ones named, the others counted */
+	char *dir = fb_tmpdir(), t[16384];
+	size_t n = 0;
+	for (int r = 0; r < 40; r++)
+		n += (size_t)snprintf(t + n, sizeof(t) - n,
+				      "%d: node%02d.example.org (%d) Entered barrier at 1.5\n", r, r, 5000 + r);
+	char *some[] = { fb_write(dir, "timing", t),
+			 fb_write(dir, "node07.example.org.5007.trace",
+				  "10:00:00.000001 SYS_close(3) = 0 <0.000010>\n") };
+	rc = fb_parse(&trace_lanl, some, 2, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_non_null(strstr(fb_info, "lanl_timing_ranks=40\nlanl_ranks_missing=39\n"
+			       "lanl_missing=rank 0 (node00.example.org, pid 5000), rank 1 ("));
+	assert_null(strstr(fb_info, "rank 7 ("));
+	assert_non_null(strstr(fb_info, " more\n"));
+	free(some[0]);
+	free(some[1]);
+	fb_rmdir(dir);
+}
+
 /* i386 raw arguments: hex halves of 64-bit offsets, AT_FDCWD and -errno
  * printed unsigned */
 static void test_raw_i386(void **st)
@@ -847,6 +891,7 @@ int main(void)
 		cmocka_unit_test(test_nto1_no_timing),
 		cmocka_unit_test(test_truncated_collision),
 		cmocka_unit_test(test_missing_timing_rank),
+		cmocka_unit_test(test_timing_ranks_missing),
 		cmocka_unit_test(test_raw_i386),
 		cmocka_unit_test(test_argument_scan),
 		cmocka_unit_test(test_bad_lines),

@@ -464,6 +464,44 @@ static void test_sections_across_files(void **st)
 	fb_rmdir(dir);
 }
 
+/* One file, two sections of one process: a trace put after itself
+ * (cat t t), whose calls were read twice with its time going back; an
+ * error at the second header, naming the first.  Sections of several
+ * processes in a file, and one process's sections in two files (above),
+ * are read. */
+static void test_section_twice_in_file(void **st)
+{
+	(void)st;
+	char *dir = fb_tmpdir();
+	const char *t = "header app(x)nprocs(2)rank(0)headernode(7.70)\n"
+		EV("ENTER", 1, "close)fd(3)") EV("EXIT", 2, "close)ret(0)")
+		"header app(x)nprocs(2)rank(1)headernode(8.80)\n"
+		EV("ENTER", 1, "close)fd(4)") EV("EXIT", 2, "close)ret(0)");
+	char twice[1024];
+	snprintf(twice, sizeof(twice), "%s%s", t, t);
+	char *one[] = { fb_write(dir, "t.sanitized", t) }, *two[] = { fb_write(dir, "tt.sanitized", twice) };
+	struct trace_input in;
+	struct rerr e;
+	int rc = fb_parse(&trace_sandia, one, 1, false, &in, &e);
+	if (rc)
+		fail_msg("parse: %s", e.msg);
+	assert_int_equal(fb_nranks, 2);
+	rc = fb_parse(&trace_sandia, two, 1, false, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	char want[1024];
+	snprintf(want, sizeof(want), "%s:7: a second header section for headernode(7.70) in this file"
+		 " (the first at line 1): a trace file holds one section per process, so the file"
+		 " looks like traces put together (cat A A?); give each trace once", two[0]);
+	if (!strstr(e.msg, want))
+		fail_msg("expected '%s' in '%s'", want, e.msg);
+	/* --skip-bad does not make it a bad line to leave out */
+	rc = fb_parse(&trace_sandia, two, 1, true, &in, &e);
+	assert_int_equal(rc, -EINVAL);
+	free(one[0]);
+	free(two[0]);
+	fb_rmdir(dir);
+}
+
 /* A README sorting first among a directory's .sanitized files is left
  * out and named; a file that is Sandia but has a bad line still fails at
  * FILE:LINE (audit D, F2). */
@@ -758,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_and_variants),
 		cmocka_unit_test(test_field_names),
 		cmocka_unit_test(test_sections_across_files),
+		cmocka_unit_test(test_section_twice_in_file),
 		cmocka_unit_test(test_readme_beside),
 		cmocka_unit_test(test_fast_and_general_agree),
 		cmocka_unit_test(test_lookup_order),

@@ -543,6 +543,207 @@ static void test_detect_strace_of_sandia_bytes(void **state)
 	done(&res, &s);
 }
 
+static void put_bytes(const char *rel, const void *b, size_t n)
+{
+	FILE *f = fopen(tp(rel), "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	fclose(f);
+}
+
+static int load_err(char **args, int nargs, const char *format, struct rerr *e)
+{
+	struct load_result res;
+	struct load_opts o = { .format = format };
+	e->msg[0] = 0;
+	int rc = trace_load(args, nargs, &o, NULL, &res, e);
+	if (!rc)
+		unlink(res.ops_path);
+	return rc;
+}
+
+#define HAS(msg, want) do { if (!strstr((msg), (want))) fail_msg("expected '%s' in '%s'", (want), (msg)); } while (0)
+
+/* bzip2, xz and zstd output, by its magic: "cannot tell the trace format"
+ * before, now what it is and the command that decompresses it, alone, in
+ * a directory after a README (whose own message it was), and with
+ * --format. */
+static void test_compressed_named(void **state)
+{
+	(void)state;
+	static const struct { const char *name, *tool; unsigned char m[16]; size_t n; } z[] = {
+		{ "t.bz2", "bzip2", { 'B', 'Z', 'h', '9', 0x31, 0x41, 0x59, 0x26, 0x53, 0x59, 0x12, 0x34 }, 12 },
+		{ "t.xz", "xz", { 0xfd, '7', 'z', 'X', 'Z', 0, 0, 4, 0xe6, 0xd6, 0xb4, 0x46 }, 12 },
+		{ "t.zst", "zstd", { 0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x0b, 0x59, 0, 0 }, 9 },
+	};
+	struct rerr e;
+	mkdir(tp("zdir"), 0755);
+	put("zdir/00README", "notes on these traces\n");
+	for (size_t i = 0; i < sizeof(z) / sizeof(z[0]); i++) {
+		char rel[64], want[600];
+		snprintf(rel, sizeof(rel), "zdir/%s", z[i].name);
+		put_bytes(rel, z[i].m, z[i].n);
+		snprintf(want, sizeof(want), "'%s' is %s-compressed: replay reads traces uncompressed"
+			 " (and a DXT dump gzip-compressed too); decompress it first (%s -dk '%s')",
+			 tp(rel), z[i].tool, z[i].tool, tp(rel));
+		char *one[1] = { (char *)tp(rel) }, *dir[1] = { (char *)tp("zdir") };
+		assert_int_equal(load_err(one, 1, NULL, &e), -EINVAL);
+		HAS(e.msg, want);
+		assert_int_equal(load_err(one, 1, "strace", &e), -EINVAL);
+		HAS(e.msg, want);
+		assert_int_equal(load_err(dir, 1, NULL, &e), -EINVAL);
+		HAS(e.msg, want);
+		unlink(tp(rel));
+	}
+	/* "BZh" text is no bzip2 file */
+	put("bzh.txt", "BZh9 is how a bzip2 stream starts\n");
+	char *t[1] = { (char *)tp("bzh.txt") };
+	assert_int_equal(load_err(t, 1, NULL, &e), -EINVAL);
+	HAS(e.msg, "cannot tell the trace format of");
+}
+
+/* A UTF-8 byte order mark before the first line (an editor's): skipped
+ * by every text reader, so the trace reads as without it (it was
+ * "FILE:1: expected a syscall name in '\xef\xbb\xbf8468 ...'"). */
+static void test_utf8_bom(void **state)
+{
+	(void)state;
+	static const char *const texts[][2] = {
+		{ "bom.strace", "20 10:00:00.000001 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+				"20 10:00:00.000002 pwrite64(3, \"ab\", 2, 0) = 2\n20 10:00:00.000003 close(3) = 0\n" },
+		{ "bom.sanitized", "header app(x)nprocs(1)rank(0)headernode(1.2)\n"
+				   "tracetype(ENTER)time:(1)time:(2)str(open)path(/a)flags(0)mode(0)\n"
+				   "tracetype(EXIT)time:(1)time:(3)str(open)ret(3)\n" },
+		{ "bom.iolog", "fio version 2 iolog\n/a add\n/a open\n/a write 0 4096\n/a close\n" },
+	};
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		char rel[64], with[1024];
+		snprintf(rel, sizeof(rel), "plain-%s", texts[i][0]);
+		put(rel, texts[i][1]);
+		snprintf(with, sizeof(with), "\xef\xbb\xbf%s", texts[i][1]);
+		put(texts[i][0], with);
+		struct load_result r1, r2;
+		struct opstream s1, s2;
+		char *a1[1] = { (char *)tp(rel) }, *a2[1] = { (char *)tp(texts[i][0]) };
+		load(a1, 1, NULL, false, &r1, &s1);
+		load(a2, 1, NULL, false, &r2, &s2);
+		assert_string_equal(r1.format, r2.format);
+		assert_int_equal(s1.nops, s2.nops);
+		assert_true(s1.nops > 0);
+		assert_memory_equal(s1.ops, s2.ops, s1.nops * sizeof(*s1.ops));
+		done(&r1, &s1);
+		done(&r2, &s2);
+	}
+	/* a DXT dump, and a LANL rank file and timing file */
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && printf '\\357\\273\\277' > bom.dxt && cat '%s/dxt/ior_hdf5_example.dxt.txt'"
+		 " >> bom.dxt && mkdir bomlanl && cp '%s/lanl/nton/'* bomlanl && for f in bomlanl/*; do"
+		 " printf '\\357\\273\\277' > x; cat \"$f\" >> x; mv x \"$f\"; done", tmpdir, TEST_DATA,
+		 TEST_DATA);
+	assert_int_equal(system(cmd), 0);
+	char dxt[512], lanl[512];
+	snprintf(dxt, sizeof(dxt), "%s/dxt/ior_hdf5_example.dxt.txt", TEST_DATA);
+	snprintf(lanl, sizeof(lanl), "%s/lanl/nton", TEST_DATA);
+	const char *pairs[][2] = { { dxt, tp("bom.dxt") }, { lanl, tp("bomlanl") } };
+	for (size_t i = 0; i < 2; i++) {
+		struct load_result r1, r2;
+		struct opstream s1, s2;
+		char *a1[1] = { (char *)pairs[i][0] }, *a2[1] = { (char *)pairs[i][1] };
+		load(a1, 1, NULL, false, &r1, &s1);
+		load(a2, 1, NULL, false, &r2, &s2);
+		assert_string_equal(r1.format, r2.format);
+		assert_int_equal(s1.nops, s2.nops);
+		assert_memory_equal(s1.ops, s2.ops, s1.nops * sizeof(*s1.ops));
+		done(&r1, &s1);
+		done(&r2, &s2);
+	}
+}
+
+/* A NUL byte in the first 64 KiB of a file no probe takes: where it is,
+ * and that the file is binary (it was "cannot tell the trace format"
+ * alone); UTF-16 text said as such. */
+static void test_binary_bytes(void **state)
+{
+	(void)state;
+	struct rerr e;
+	char want[600];
+	put_bytes("bin.dat", "first line\nsecond\0line\n", 24);
+	char *a[1] = { (char *)tp("bin.dat") };
+	assert_int_equal(load_err(a, 1, NULL, &e), -EINVAL);
+	snprintf(want, sizeof(want), "%s:2: a NUL byte (byte 18 of the file): it holds binary bytes,"
+		 " so it is no text trace, nor a binary one replay reads (a .darshan log, an .ops file);"
+		 " cannot tell its trace format (supported: strace, lanl, sandia, dxt, fio-iolog)",
+		 tp("bin.dat"));
+	HAS(e.msg, want);
+	put_bytes("u16.txt", "\xff\xfe" "1\0 \0w\0r\0i\0t\0e\0(\0\n\0", 20);
+	a[0] = (char *)tp("u16.txt");
+	assert_int_equal(load_err(a, 1, NULL, &e), -EINVAL);
+	HAS(e.msg, "is UTF-16 text (it begins with a UTF-16 byte order mark): the readers take UTF-8"
+		   " or ASCII text; convert it first (iconv -f UTF-16 -t UTF-8 ");
+	/* a text file no probe takes: the message as before */
+	put("prose.txt", "just some words\n");
+	a[0] = (char *)tp("prose.txt");
+	assert_int_equal(load_err(a, 1, NULL, &e), -EINVAL);
+	HAS(e.msg, "cannot tell the trace format of");
+}
+
+/* Among a directory's traces, a file that is a trace of another format is
+ * an error naming both (it was left out with the README, "holds no sandia
+ * lines"); a README is still left out, and the format chosen by the first
+ * trace as before. */
+static void test_foreign_trace_in_dir(void **state)
+{
+	(void)state;
+	struct rerr e;
+	char cmd[2048], want[1400];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && mkdir mixs mixl && cp '%s/sandia/cth_like.sanitized'"
+		 " '%s/strace/s_f_tt_T.txt' mixs && cp '%s/lanl/nton/'* '%s/strace/s_f_tt_T.txt' mixl"
+		 " && echo 'see the paper' > mixs/README && cp mixs/README mixl/README",
+		 tmpdir, TEST_DATA, TEST_DATA, TEST_DATA, TEST_DATA);
+	assert_int_equal(system(cmd), 0);
+	char *d[1] = { (char *)tp("mixs") };
+	assert_int_equal(load_err(d, 1, NULL, &e), -EINVAL);
+	snprintf(want, sizeof(want), "'%s/s_f_tt_T.txt' is a strace trace among sandia traces: give"
+		 " traces of one format at a time (only a file that is no trace, such as a README, is"
+		 " left out)", tp("mixs"));
+	HAS(e.msg, want);
+	assert_int_equal(load_err(d, 1, "sandia", &e), -EINVAL);
+	HAS(e.msg, want);
+	d[0] = (char *)tp("mixl");
+	assert_int_equal(load_err(d, 1, NULL, &e), -EINVAL);
+	/* LANL takes a strace capture's lines for calls of a rank whose file
+	 * matches no rank of the timing file: that error, with the hint */
+	snprintf(want, sizeof(want), "cannot match '%s/mixl/s_f_tt_T.txt' to a rank of the timing"
+		 " file: no rank's pid in its name, pid column or barrier lines ('%s/mixl/s_f_tt_T.txt'"
+		 " looks like a strace trace, '%s/mixl/host12.10377.trace' like lanl", tmpdir, tmpdir,
+		 tmpdir);
+	HAS(e.msg, want);
+	HAS(e.msg, "' like lanl, which chose the reader: give traces of one format at a time)");
+	/* a Sandia trace there: no LANL line, the error of another format */
+	snprintf(cmd, sizeof(cmd), "cd '%s' && rm mixl/s_f_tt_T.txt && cp '%s/sandia/cth_like.sanitized' mixl/zz.sanitized",
+		 tmpdir, TEST_DATA);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(load_err(d, 1, NULL, &e), -EINVAL);
+	snprintf(want, sizeof(want), "'%s/mixl/zz.sanitized' is a sandia trace among lanl traces:"
+		 " give traces of one format at a time (only a file that is no trace, such as a README,"
+		 " is left out)", tmpdir);
+	HAS(e.msg, want);
+	/* without it: the README left out, the traces read */
+	snprintf(cmd, sizeof(cmd), "rm '%s/mixs/s_f_tt_T.txt' '%s/mixl/zz.sanitized'", tmpdir, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	for (int i = 0; i < 2; i++) {
+		struct load_result r;
+		struct opstream s;
+		char *a[1] = { (char *)tp(i ? "mixl" : "mixs") };
+		load(a, 1, NULL, false, &r, &s);
+		assert_string_equal(r.format, i ? "lanl" : "sandia");
+		char v[64];
+		assert_non_null(opstream_info(&s, "skipped_files", v, sizeof(v)));
+		assert_string_equal(v, "1");
+		done(&r, &s);
+	}
+}
+
 /* strace writing to the program's stderr ("[pid N]" lines): the program's
  * own output splices into a line, which does not parse; the error says
  * what probably happened and what to do.  A bad line of an -o capture
@@ -698,6 +899,10 @@ int main(void)
 		cmocka_unit_test(test_cut_last_line),
 		cmocka_unit_test(test_bad_line_hint),
 		cmocka_unit_test(test_cut_last_line_ff),
+		cmocka_unit_test(test_compressed_named),
+		cmocka_unit_test(test_utf8_bom),
+		cmocka_unit_test(test_binary_bytes),
+		cmocka_unit_test(test_foreign_trace_in_dir),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -46,14 +46,22 @@ struct trace_input {
 	                         * skipped.unfinished:NAME                 */
 	char first_unfinished[512]; /* out: FILE:LINE (NAME) of the first  */
 	const char *dxt_layer;  /* DXT: "posix" (NULL) or "mpiio"          */
+	/* the loader's (NULL in the readers' unit tests): the name of the
+	 * format read, and the format a file probes as (NULL: none), which
+	 * trace_skipped_file asks of a file the reader would leave out */
+	const char *format;
+	const char *(*probe_name)(const char *path);
 	size_t dxt_run;         /* DXT: segments sorted in memory before a
 	                         * run goes to a temporary file (0: 2^18;
 	                         * tests set it small)                     */
 };
 
 /* A file of in that is not a trace of the format (trace_drop_foreign),
- * counted and named in in->skipped_files and in->skipped_names. */
-void trace_skipped_file(struct trace_input *in, const char *path);
+ * counted and named in in->skipped_files and in->skipped_names; 0.  But
+ * when in->probe_name takes it for a trace of another format: -EINVAL, e
+ * naming both (traces of one format at a time: only files that are no
+ * trace, a README, are left out). */
+int trace_skipped_file(struct trace_input *in, const char *path, struct rerr *e);
 /* With several files: leave out those with no line that `looks` takes
  * for one of the format (blank lines aside; a file without any other
  * line, e.g. empty, is kept: its reader decides), naming them with

@@ -62,11 +62,16 @@ struct linereader {
 	uint64_t cbits;
 };
 int  lr_open(struct linereader *lr, const char *path);  /* -errno */
-/* Set when a linereader's first bytes were gzip's magic (1f 8b): a trace
- * reader then met compressed bytes, which only a stream can give it (a
- * compressed file is refused, or decompressed, before it is read); the
- * loader's message says so. */
-extern int lr_saw_gzip;
+/* Set when a linereader's first bytes were a compressor's magic
+ * (compressed_magic's name): a trace reader then met compressed bytes,
+ * which only a stream can give it (a compressed file is refused, or
+ * decompressed, before it is read); the loader's message says so.
+ * A UTF-8 byte order mark before a file's first line is skipped. */
+extern const char *lr_saw_compressed;
+#define UTF8_BOM "\xef\xbb\xbf"
+/* "gzip", "bzip2", "xz" or "zstd" when head (n bytes of a file's start)
+ * begins as that compressor's output, else NULL. */
+const char *compressed_magic(const void *head, size_t n);
 /* 1 when path is "-" or names a pipe, socket or character device: its
  * bytes can be read once only, so nothing may look at them before the
  * reader (a probe would take them away from it). */

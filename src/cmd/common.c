@@ -181,6 +181,25 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 " cut line is dropped, the calls before it are used", name, at,
 			 strcmp(wb, "1") ? ", and so in other files" : "");
 	}
+	/* LANL: ranks the timing file lists without a trace file given (a
+	 * subset on purpose, or a file forgotten: said either way) */
+	if (opstream_info(s, "lanl_ranks_missing", wb, sizeof(wb)) && strcmp(wb, "0")) {
+		char listed[32], tf[480], which[600];
+		if (!opstream_info(s, "lanl_timing_ranks", listed, sizeof(listed)))
+			strcpy(listed, "?");
+		if (!opstream_info(s, "lanl_timing_file", tf, sizeof(tf)))
+			strcpy(tf, "?");
+		if (!opstream_info(s, "lanl_missing", which, sizeof(which)))
+			strcpy(which, "?");
+		char *end;
+		unsigned long long nl = strtoull(listed, &end, 10), nm = strtoull(wb, NULL, 10);
+		char replayed[32] = "?";
+		if (*listed && !*end && nm <= nl)
+			snprintf(replayed, sizeof(replayed), "%llu", nl - nm);
+		warn_msg("%s: the timing file %s lists %s ranks and no trace file was given for %s"
+			 " of them: %s of the %s ranks are replayed; missing: %s", name, tf, listed,
+			 wb, replayed, listed, which);
+	}
 	/* files beside the traces that are none (a README in the directory) */
 	if (opstream_info(s, "skipped_files", wb, sizeof(wb)) && strcmp(wb, "0")) {
 		char names[480], fmt[32];

@@ -163,6 +163,11 @@ struct dxt {
 	size_t strlen_, capstr;
 	struct imap file_ix, rank_ix; /* id / rank -> index + 1 */
 	int64_t cur;              /* current block index, -1 none       */
+	/* (file, rank) -> block index + 1, per module: the parser prints one
+	 * block per file and rank in each module, so a second one is a dump
+	 * put together from several (one job per replay) */
+	struct imap block_ix[NMOD];
+	unsigned long version_line; /* the "# darshan log version:" line, 0 none */
 	/* Lustre lines of the current block, before its first segment */
 	char osts[1024];
 	size_t nosts;
@@ -602,7 +607,18 @@ static int rank_line(struct dxt *D, struct dblock *k, const char *p, unsigned lo
 	}
 	k->rank = rix;
 	k->have_rank = 1;
-	return 0;
+	/* one block per (module, file, rank): a second is another dump's */
+	int64_t key = (int64_t)((uint64_t)k->file << 32 | rix);
+	void *first = imap_get(&D->block_ix[k->module], key);
+	if (first)
+		return rerr_at(D->e, -EINVAL, D->src, k->line,
+			       "a second %s block of '%s' for rank %" PRId64 " (the first at line %u):"
+			       " darshan-dxt-parser prints one block per file and rank, so the file"
+			       " holds more than one dump (dumps put together?); replay replays one"
+			       " job at a time: give each dump as its own trace",
+			       mod_name[k->module], D->strs + D->files[k->file].name, v,
+			       D->blocks[(uintptr_t)first - 1].line);
+	return imap_put(&D->block_ix[k->module], key, (void *)(uintptr_t)(D->cur + 1));
 }
 
 /* "# DXT, ..." lines */
@@ -1745,6 +1761,23 @@ static int text_line(struct dxt *D, char *l, size_t n, unsigned long line)
 			D->banner_seen[D->module] = true;
 			return 0;
 		}
+		if (p[0] == 'd' && starts(p, "darshan log version:")) {
+			/* a dump's first line: once, before any module */
+			if (D->version_line)
+				return rerr_at(D->e, -EINVAL, D->src, line,
+					       "a second dump header ('# darshan log version:', the"
+					       " first at line %lu): the file holds more than one"
+					       " darshan-dxt-parser dump (dumps put together?); replay"
+					       " replays one job at a time: give each dump as its own"
+					       " trace", D->version_line);
+			if (D->module != MOD_NONE || D->nblock)
+				return rerr_at(D->e, -EINVAL, D->src, line,
+					       "a dump header ('# darshan log version:') after DXT data:"
+					       " the file holds more than one darshan-dxt-parser dump"
+					       " (dumps put together?); replay replays one job at a"
+					       " time: give each dump as its own trace");
+			D->version_line = line;
+		}
 		if (starts(p, "no DXT module data available"))
 			D->no_dxt = true;
 		else if (strstr(p, " module: ") && strstr(p, "ver="))
@@ -1765,6 +1798,24 @@ static int text_line(struct dxt *D, char *l, size_t n, unsigned long line)
 	return bad(D, line, "expected a '#' line or an X_POSIX/X_MPIIO segment line");
 }
 
+/* The last line, l, has no newline.  darshan-dxt-parser ends every line
+ * with one, so a segment line without it was cut (its end time, say
+ * "13.1" of "13.1310", would still parse, as a shorter duration): a
+ * truncated dump, refused like the others.  0 when skipped (--skip-bad),
+ * 1 when it is another line (read as usual), <0. */
+static int cut_line(struct dxt *D, const char *l, unsigned long line)
+{
+	const char *p = skip_ws(l);
+
+	if (p[0] != 'X' || p[1] != '_')
+		return 1;
+	if (D->cur >= 0)
+		D->blocks[D->cur].damaged = 1;
+	return bad(D, line, "the dump ends inside this segment line: it has no newline, and"
+		   " darshan-dxt-parser ends every line with one (truncated dump?; if the line"
+		   " is whole, add the newline)");
+}
+
 static int read_text(struct dxt *D, const char *path)
 {
 	struct dxt_input in;
@@ -1777,6 +1828,11 @@ static int read_text(struct dxt *D, const char *path)
 		return rc;
 	while ((rc = dxt_input_next(&in, &l, &n, D->e)) == 1) {
 		D->in->lines++;
+		if (__builtin_expect(in.lr.nonl, 0) && (rc = cut_line(D, l, in.lr.lineno)) <= 0) {
+			if (rc < 0)
+				break;
+			continue;
+		}
 		rc = text_line(D, l, n, in.lr.lineno);
 		if (rc < 0)
 			break;
@@ -2595,6 +2651,8 @@ out:
 	free(D.strs);
 	imap_release(&D.file_ix);
 	imap_release(&D.rank_ix);
+	for (int m = 0; m < NMOD; m++)
+		imap_release(&D.block_ix[m]);
 	return rc;
 }
 

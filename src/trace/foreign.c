@@ -23,17 +23,23 @@ static bool gzip_file(const char *path)
 	return z;
 }
 
-void trace_skipped_file(struct trace_input *in, const char *path)
+int trace_skipped_file(struct trace_input *in, const char *path, struct rerr *e)
 {
+	const char *other = in->probe_name ? in->probe_name(path) : NULL;
+	if (other && in->format && strcmp(other, in->format))
+		return rerr_set(e, -EINVAL, "'%s' is a %s trace among %s traces: give"
+				" traces of one format at a time (only a file that is no trace, such"
+				" as a README, is left out)", path, other, in->format);
 	size_t n = strlen(in->skipped_names), cap = sizeof(in->skipped_names);
 	in->skipped_files++;
 	if (n + 4 >= cap)
-		return;
+		return 0;
 	if (n + strlen(path) + 2 + 4 >= cap) {
 		snprintf(in->skipped_names + n, cap - n, "%s...", n ? ", " : "");
-		return;
+		return 0;
 	}
 	snprintf(in->skipped_names + n, cap - n, "%s%s", n ? ", " : "", path);
+	return 0;
 }
 
 /* 1: path has a line `looks` takes, or no line but blank ones; 0: only
@@ -86,8 +92,8 @@ int trace_drop_foreign(struct trace_input *in, bool (*looks)(const char *line, s
 			char *t = in->files[k];
 			in->files[k++] = in->files[i];
 			in->files[i] = t;
-		} else {
-			trace_skipped_file(in, in->files[i]);
+		} else if ((r = trace_skipped_file(in, in->files[i], e)) < 0) {
+			return r;
 		}
 	}
 	if (!k)

@@ -1412,7 +1412,9 @@ static int keep_trace_files(struct lanl *L, bool *have_tfile)
 			*have_tfile = true;
 		else {
 			ignored++;      /* e.g. a README next to the traces */
-			trace_skipped_file(L->in, L->f[i].path);
+			int rc = trace_skipped_file(L->in, L->f[i].path, L->e);
+			if (rc)
+				return rc;
 		}
 	if (ignored && k) {
 		char buf[96];
@@ -1478,6 +1480,47 @@ static void number_unmatched(struct lanl *L)
 	}
 }
 
+/* The ranks the timing file lists that no trace file was given for (an
+ * admin may give a subset on purpose): info keys, which every command
+ * that loads the trace turns into a warning (lanl_missing_warning).  The
+ * files are sorted by rank; every one matched a listed rank. */
+static int missing_ranks(struct lanl *L)
+{
+	char v[600], num[32];
+	size_t n = 0, listed = 0, missing = 0;
+	v[0] = 0;
+	for (size_t j = 0; j < L->nt; j++) {
+		size_t lo = 0, hi = L->nf;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (L->f[mid].rank < L->t[j].rank)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < L->nf && L->f[lo].rank == L->t[j].rank)
+			continue;
+		missing++;
+		if (n + 100 < sizeof(v)) {      /* the rest counted */
+			n += (size_t)snprintf(v + n, sizeof(v) - n, "%srank %d (%s, pid %" PRId64 ")",
+					      n ? ", " : "", L->t[j].rank, L->t[j].host, L->t[j].pid);
+			listed++;
+		}
+	}
+	if (missing > listed)
+		snprintf(v + n, sizeof(v) - n, ", and %zu more", missing - listed);
+	int rc = builder_info(L->b, "lanl_timing_file", L->t[0].src);
+	snprintf(num, sizeof(num), "%zu", L->nt);
+	if (!rc)
+		rc = builder_info(L->b, "lanl_timing_ranks", num);
+	snprintf(num, sizeof(num), "%zu", missing);
+	if (!rc)
+		rc = builder_info(L->b, "lanl_ranks_missing", num);
+	if (!rc)
+		rc = builder_info(L->b, "lanl_missing", v);
+	return rc ? rerr_set(L->e, rc, "cannot record trace info: %s", strerror(-rc)) : 0;
+}
+
 /* Ranks from the barrier lines (a timing file, or the files' own). */
 static int ranks_from_barriers(struct lanl *L, bool have_tfile)
 {
@@ -1505,13 +1548,7 @@ static int ranks_from_barriers(struct lanl *L, bool have_tfile)
 		if (L->f[i].rank == L->f[i - 1].rank)
 			return rerr_set(L->e, -EINVAL, "'%s' and '%s' are both rank %d",
 					L->f[i - 1].path, L->f[i].path, L->f[i].rank);
-	if (L->nf < L->nt) {
-		char buf[160];
-		snprintf(buf, sizeof(buf), "timing file lists %zu ranks, %zu trace files given",
-			 L->nt, L->nf);
-		note_add(L->in, buf);
-	}
-	return 0;
+	return L->nf < L->nt ? missing_ranks(L) : 0;
 }
 
 static int assign_ranks(struct lanl *L)

@@ -1119,6 +1119,8 @@ struct srank {
 	struct sub *subs;
 	size_t nsubs, scap;
 	uint64_t next_id;
+	const char *hdr_src;        /* the file of its last header section, */
+	unsigned long hdr_line;     /* and that header's line               */
 };
 
 struct sandia {
@@ -1194,7 +1196,22 @@ static int header_line(struct sandia *S, const char *src, unsigned long lineno, 
 	char name[64];
 	snprintf(name, sizeof(name), "%.*s", (int)(end - p), p);
 	int64_t v = pid < 1000000 && node < 1000000000000LL ? node * 1000000 + pid : SYNTH_PID;
-	return rank_get(S, name, v, cur);
+	int rc = rank_get(S, name, v, cur);
+	if (rc)
+		return rc;
+	/* a file holds one section per process: a second for the same one
+	 * is another copy of the trace put after it (cat t t: its calls
+	 * twice, its time going back) */
+	struct srank *r = *cur;
+	if (r->hdr_src == src)
+		return rerr_at(S->e, -EINVAL, src, lineno,
+			       "a second header section for headernode(%s) in this file (the first"
+			       " at line %lu): a trace file holds one section per process, so the"
+			       " file looks like traces put together (cat A A?); give each trace"
+			       " once", name, r->hdr_line);
+	r->hdr_src = src;
+	r->hdr_line = lineno;
+	return 0;
 }
 
 static int emit(struct sandia *S, struct srank *r, struct sc_event *ev)

@@ -246,6 +246,14 @@ static int supported(char *buf, size_t len)
 	return 0;
 }
 
+/* A file compressed by a tool whose output replay does not read. */
+static int compressed_error(const char *file, const char *z, struct rerr *e)
+{
+	return rerr_set(e, -EINVAL, "'%s' is %s-compressed: replay reads traces uncompressed (and"
+			" a DXT dump gzip-compressed too); decompress it first (%s -dk '%s')", file,
+			z, z, file);
+}
+
 /* Pick the format whose probe is surest about the head of `file`.
  * *untold (when given) is set when the file could be read but is no
  * trace any probe knows (or empty). */
@@ -275,7 +283,10 @@ static int detect(const char *file, const struct trace_format **fmt, struct rerr
 			*untold = true;
 		return rerr_set(e, -EINVAL, "%s: empty file (0 bytes): no trace in it", file);
 	}
-	if (trace_is_gzip(head, (size_t)n)) {
+	const char *z = compressed_magic(head, (size_t)n);
+	if (z && strcmp(z, "gzip"))
+		return compressed_error(file, z, e);
+	if (z) {
 		/* probe what it holds (dxt_input.c); only a TRACE_F_GZIP format
 		 * may then take it (trace_load checks) */
 		size_t dn = 0;
@@ -284,10 +295,13 @@ static int detect(const char *file, const struct trace_format **fmt, struct rerr
 			return rc;
 		n = (ssize_t)dn;
 	}
+	/* a UTF-8 byte order mark: the readers skip it (lr_fill) */
+	size_t off = n >= 3 && !memcmp(head, UTF8_BOM, 3) ? 3 : 0;
 	int best = 0;
 	*fmt = NULL;
 	for (size_t i = 0; trace_formats[i]; i++) {
-		int s = trace_formats[i]->probe ? trace_formats[i]->probe(head, (size_t)n) : 0;
+		int s = trace_formats[i]->probe ?
+			trace_formats[i]->probe(head + off, (size_t)n - off) : 0;
 		if (s > best) {
 			best = s;
 			*fmt = trace_formats[i];
@@ -298,11 +312,37 @@ static int detect(const char *file, const struct trace_format **fmt, struct rerr
 		supported(list, sizeof(list));
 		if (untold)
 			*untold = true;
+		const char *nul = memchr(head, 0, (size_t)n);
+		if (nul && n >= 2 && ((unsigned char)head[0] == 0xff || (unsigned char)head[0] == 0xfe) &&
+		    (unsigned char)head[1] == ((unsigned char)head[0] ^ 1))
+			return rerr_set(e, -EINVAL, "'%s' is UTF-16 text (it begins with a UTF-16 byte"
+					" order mark): the readers take UTF-8 or ASCII text; convert it"
+					" first (iconv -f UTF-16 -t UTF-8 '%s' > FILE)", file, file);
+		if (nul) {
+			unsigned long line = 1;
+			for (const char *c = head; (c = memchr(c, '\n', (size_t)(nul - c))); c++)
+				line++;
+			return rerr_at(e, -EINVAL, file, line,
+				       "a NUL byte (byte %zu of the %sfile): it holds binary bytes, so"
+				       " it is no text trace, nor a binary one replay reads (a .darshan"
+				       " log, an .ops file); cannot tell its trace format (supported:"
+				       " %s)", (size_t)(nul - head) + 1, z ? "decompressed " : "", list);
+		}
 		return rerr_set(e, -EINVAL,
 				"cannot tell the trace format of '%s' (supported: %s; use --format)",
 				file, list);
 	}
 	return 0;
+}
+
+/* The name of the format `path` probes as, NULL when none (or it cannot
+ * be read): trace_skipped_file's question, whether a file the reader
+ * leaves out is a trace of another format. */
+static const char *probe_name(const char *path)
+{
+	const struct trace_format *f = NULL;
+	struct rerr ignored;
+	return detect(path, &f, &ignored, NULL) == 0 && f ? f->name : NULL;
 }
 
 /* An .ops file given as the trace: used as it is.  1 when it is one. */
@@ -370,17 +410,41 @@ static int choose_format(const struct load_opts *o, char **files, size_t nfiles,
 	return rc;
 }
 
-/* Only a format that reads gzip itself (TRACE_F_GZIP) takes a compressed file. */
-static int gzip_check(const struct trace_format *fmt, char **files, size_t nfiles,
-		      struct rerr *e)
+/* Compressed files among the given ones: bzip2, xz and zstd are refused
+ * whatever the format (before it is chosen: a README passed over must not
+ * give its message instead); the first gzip file in *gz, SIZE_MAX none
+ * (gzip_check). */
+static int compressed_check(char **files, size_t nfiles, size_t *gz, struct rerr *e)
 {
-	if (fmt->flags & TRACE_F_GZIP)
-		return 0;
-	for (size_t i = 0; i < nfiles; i++)
-		if (trace_file_is_gzip(files[i]) == 1)
-			return rerr_set(e, -EINVAL, "'%s' is gzip-compressed: the %s reader takes it"
-					" uncompressed (gunzip it first)", files[i], fmt->name);
+	*gz = SIZE_MAX;
+	for (size_t i = 0; i < nfiles; i++) {
+		unsigned char m[16];
+		ssize_t n;
+		if (!strcmp(files[i], "-") || file_is_stream(files[i]))
+			continue;       /* not probed: the reader gets every byte */
+		int fd = open(files[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;       /* the reader says why */
+		do
+			n = read(fd, m, sizeof(m));
+		while (n < 0 && errno == EINTR);
+		close(fd);
+		const char *z = n > 0 ? compressed_magic(m, (size_t)n) : NULL;
+		if (z && strcmp(z, "gzip"))
+			return compressed_error(files[i], z, e);
+		if (z && *gz == SIZE_MAX)
+			*gz = i;
+	}
 	return 0;
+}
+
+/* Only a format that reads gzip itself (TRACE_F_GZIP) takes a gzip file. */
+static int gzip_check(const struct trace_format *fmt, char **files, size_t gz, struct rerr *e)
+{
+	if ((fmt->flags & TRACE_F_GZIP) || gz == SIZE_MAX)
+		return 0;
+	return rerr_set(e, -EINVAL, "'%s' is gzip-compressed: the %s reader takes it"
+			" uncompressed (gunzip it first)", files[gz], fmt->name);
 }
 
 /* res->ops_path: `out`, or a new temporary file in $TMPDIR. */
@@ -461,15 +525,17 @@ static int parse_into(struct ops_writer *w, const struct trace_format *fmt,
 	int rc = builder_new(&b, w);
 	if (rc)
 		return rerr_set(e, rc, "out of memory");
-	lr_saw_gzip = 0;
+	lr_saw_compressed = NULL;
 	rc = fmt->parse(in, b, e);
-	if (lr_saw_gzip && ((rc < 0 && rc != -ENOMEM && rc != -EINTR) ||
-			    (!rc && !builder_stats(b)->events))) {
+	const char *z = lr_saw_compressed;
+	if (z && ((rc < 0 && rc != -ENOMEM && rc != -EINTR) ||
+		  (!rc && !builder_stats(b)->events))) {
 		const char *f = in->nfiles ? in->files[0] : "-";
-		rc = rerr_set(e, -EINVAL, "%s%s%s is gzip-compressed: the %s reader takes text"
-			      " (pipe it through 'gzip -dc'%s)", strcmp(f, "-") ? "'" : "",
+		bool gz = !strcmp(z, "gzip");
+		rc = rerr_set(e, -EINVAL, "%s%s%s is %s-compressed: the %s reader takes text"
+			      " (pipe it through '%s -dc'%s)", strcmp(f, "-") ? "'" : "",
 			      strcmp(f, "-") ? f : "standard input", strcmp(f, "-") ? "'" : "",
-			      fmt->name, (fmt->flags & TRACE_F_GZIP) ?
+			      z, fmt->name, z, gz && (fmt->flags & TRACE_F_GZIP) ?
 			      ", or give the .gz file itself: it is decompressed then" : "");
 	}
 	res->bad_lines = in->bad_lines;
@@ -532,11 +598,18 @@ static int writer_finish(struct ops_writer *w, const struct ops_sink *sink, stru
 static void mixed_formats_hint(char **files, size_t nfiles, size_t chooser,
 			       const struct trace_format *fmt, struct rerr *e)
 {
+	if (e && strstr(e->msg, "give traces of one format at a time"))
+		return;         /* trace_skipped_file said it */
 	for (size_t i = 0; e && i < nfiles; i++) {
 		size_t n = strlen(files[i]);
 		const struct trace_format *other = NULL;
 		struct rerr ignored;
-		if (i == chooser || strncmp(e->msg, files[i], n) || e->msg[n] != ':')
+		char quoted[4200];
+		/* FILE:LINE: ..., or a message naming 'FILE' (LANL's "cannot
+		 * match 'FILE' to a rank of the timing file") */
+		snprintf(quoted, sizeof(quoted), "'%s'", files[i]);
+		if (i == chooser || ((strncmp(e->msg, files[i], n) || e->msg[n] != ':') &&
+				     !strstr(e->msg, quoted)))
 			continue;
 		if (detect(files[i], &other, &ignored, NULL) == 0 && other && other != fmt) {
 			size_t l = strlen(e->msg);
@@ -566,16 +639,19 @@ static int load(char *const *args, int nargs, const struct load_opts *o, const c
 	if (rc)
 		return rc;
 	snprintf(res->files0, sizeof(res->files0), "%s", files[0]);
-	size_t chooser = 0;
-	rc = choose_format(o, files, nfiles, &fmt, &chooser, e);
+	size_t chooser = 0, gz = SIZE_MAX;
+	rc = compressed_check(files, nfiles, &gz, e);
 	if (!rc)
-		rc = gzip_check(fmt, files, nfiles, e);
+		rc = choose_format(o, files, nfiles, &fmt, &chooser, e);
+	if (!rc)
+		rc = gzip_check(fmt, files, gz, e);
 	if (!rc)
 		rc = writer_open(&w, out, sink, res, e);
 	if (!rc) {
 		struct trace_input in = { .files = files, .nfiles = nfiles,
 					  .skip_bad = o ? o->skip_bad : false,
-					  .dxt_layer = o ? o->dxt_layer : NULL };
+					  .dxt_layer = o ? o->dxt_layer : NULL,
+					  .format = fmt->name, .probe_name = probe_name };
 		rc = parse_into(w, fmt, &in, res, e);
 		if (rc < 0 && !(o && o->format))
 			mixed_formats_hint(files, nfiles, chooser, fmt, e);

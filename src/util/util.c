@@ -220,7 +220,28 @@ void lr_close(struct linereader *lr)
 
 /* Read more data after compacting (the buffer doubles, up to a line of
  * LR_MAX plus a chunk, when a line fills it); bytes read, 0 EOF, -errno. */
-int lr_saw_gzip;
+const char *lr_saw_compressed;
+
+const char *compressed_magic(const void *head, size_t n)
+{
+	const unsigned char *m = head;
+	static const unsigned char xz[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
+	static const unsigned char zst[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	static const unsigned char bzblk[6] = { 0x31, 0x41, 0x59, 0x26, 0x53, 0x59 },
+				   bzend[6] = { 0x17, 0x72, 0x45, 0x38, 0x50, 0x90 };
+
+	if (n >= 2 && m[0] == 0x1f && m[1] == 0x8b)
+		return "gzip";
+	/* "BZh", the block size, then a block's or the end's magic */
+	if (n >= 10 && m[0] == 'B' && m[1] == 'Z' && m[2] == 'h' && m[3] >= '1' && m[3] <= '9' &&
+	    (!memcmp(m + 4, bzblk, 6) || !memcmp(m + 4, bzend, 6)))
+		return "bzip2";
+	if (n >= 6 && !memcmp(m, xz, 6))
+		return "xz";
+	if (n >= 4 && !memcmp(m, zst, 4))
+		return "zstd";
+	return NULL;
+}
 
 static ssize_t lr_fill(struct linereader *lr)
 {
@@ -246,9 +267,15 @@ static ssize_t lr_fill(struct linereader *lr)
 			continue;
 		if (n < 0)
 			return -errno;
-		if (!lr->base && !lr->end && n >= 2 && (unsigned char)lr->buf[0] == 0x1f &&
-		    (unsigned char)lr->buf[1] == 0x8b)
-			lr_saw_gzip = 1;
+		if (!lr->base && !lr->end && n > 0) {
+			const char *z = compressed_magic(lr->buf, (size_t)n);
+			if (z)
+				lr_saw_compressed = z;
+			/* a UTF-8 byte order mark (an editor's) before the first
+			 * line: not part of it */
+			if (n >= 3 && !memcmp(lr->buf, UTF8_BOM, 3))
+				lr->start = 3;
+		}
 		lr->end += (size_t)n;
 		return n;
 	}

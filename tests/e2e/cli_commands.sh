@@ -104,14 +104,20 @@ tail -1 nl.dump | grep -qF '/x/a\nb\\c\x1b -> /x/d\e f' || fail "dump: rename: $
 echo "ok dump: a newline in a file name keeps one op per line"
 
 # traces of two formats in one command: the reader is the first one's, and
-# the error in the other says it looks like another format
+# the error says the other looks like another format: the LANL timing file,
+# which the strace reader would leave out, or a rank file it fails on
 set +e
 "$REPLAY" stat "$SRCDIR/traces/strace-probe.txt" "$SRCDIR/traces/lanl-64k" > mixed.out 2> mixed.err
 rc=$?
+"$REPLAY" stat "$SRCDIR/traces/strace-probe.txt" "$SRCDIR"/traces/lanl-64k/*.trace > mixed2.out 2> mixed2.err
+rc2=$?
 set -e
 [ "$rc" = 1 ] || fail "mixed formats: exit $rc"
-grep -q "looks like a lanl trace, '$SRCDIR/traces/strace-probe.txt' like strace, which chose the reader: give traces of one format at a time" \
+grep -q "'$SRCDIR/traces/lanl-64k/timing' is a lanl trace among strace traces: give traces of one format at a time" \
     mixed.err || fail "mixed formats: $(cat mixed.err)"
+[ "$rc2" = 1 ] || fail "mixed formats, rank files: exit $rc2"
+grep -q "looks like a lanl trace, '$SRCDIR/traces/strace-probe.txt' like strace, which chose the reader: give traces of one format at a time" \
+    mixed2.err || fail "mixed formats, rank files: $(cat mixed2.err)"
 echo "ok mixed formats: the other file's format named"
 
 # run --skip-bad: accepted (it exited 2 without a word), the skipped lines

@@ -56,6 +56,21 @@ sed 's/^# nprocs: 4$/# nprocs: 2/' "$D/mpi-io-test-x86_64-3.1.6.dxt.txt" >"$tmp/
 "$REPLAY" stat "$tmp/np2.txt" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; fail "nprocs 2: refused"; }
 [ "$(grep -c "warning: .*np2.txt:[0-9]*: rank 2 is not below the header's nprocs (2;" "$tmp/err")" = 1 ] ||
 	{ cat "$tmp/err"; fail "nprocs 2: no warning (or more than one)"; }
+# two dumps in one file (cat D D, or a loop of darshan-dxt-parser > all.txt):
+# read as one job it doubled every segment; refused at the second header
+m=$D/mpi_io_test_with_dxt.dxt.txt
+cat "$m" "$m" >"$tmp/two.txt"
+expect_fail 1 "two.txt:$(($(wc -l <"$m") + 1)): a second dump header \('# darshan log version:', the first at line 1\): the file holds more than one darshan-dxt-parser dump.*give each dump as its own trace" \
+	"$REPLAY" stat "$tmp/two.txt"
+expect_fail 1 "two.txt:.*more than one darshan-dxt-parser dump" \
+	"$REPLAY" run "${drop[@]}" "$tmp/two.txt" "$tmp/tgt"
+[ -z "$(ls -A "$tmp/tgt")" ] || fail "two dumps: files left in the target"
+# a dump cut inside its last end time, without the newline: refused, not
+# read as a shorter duration
+head -c -4 "$m" >"$tmp/cut.txt"
+expect_fail 1 "cut.txt:$(wc -l <"$m"): the dump ends inside this segment line: it has no newline.*truncated dump" \
+	"$REPLAY" stat "$tmp/cut.txt"
+echo "ok two dumps in one file, a last line cut: refused with FILE:LINE"
 expect_fail 2 "invalid DXT layer 'both'" "$REPLAY" stat --dxt-layer both "$D/ior_hdf5_example.dxt.txt"
 expect_fail 2 "invalid DXT layer 'both'" "$REPLAY" run --dxt-layer both "$D/ior_hdf5_example.dxt.txt" "$tmp/tgt"
 expect_fail 2 "invalid DXT layer" "$REPLAY" dump --dxt-layer x "$D/ior_hdf5_example.dxt.txt"

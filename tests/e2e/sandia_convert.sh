@@ -54,4 +54,11 @@ grep -q "bad.sanitized:3: expected 'time:(SECS)time:(USECS)'" "$tmp/err" || fail
 # --skip-bad: the bad line and the ENTER it leaves without EXIT are counted
 "$REPLAY" convert --skip-bad "$tmp/bad.sanitized" -o "$tmp/b.ops" > "$tmp/out" 2>&1 || fail "--skip-bad: $(cat "$tmp/out")"
 [ "$("$REPLAY" stat --json "$tmp/b.ops" | jq_py 'd["notes"]["bad_lines"]')" = 2 ] || fail "bad_lines != 2"
+# a trace put after itself (cat T T): its sections again, time going back;
+# it doubled every op, now the second header of a process is an error
+S3D=$SRCDIR/traces/s3d.sanitized
+cat "$S3D" "$S3D" > "$tmp/twice.sanitized"
+if "$REPLAY" stat "$tmp/twice.sanitized" > /dev/null 2> "$tmp/err"; then fail "cat T T accepted"; fi
+grep -q "twice.sanitized:$(($(wc -l < "$S3D") + 1)): a second header section for headernode(1000.56436) in this file (the first at line 1): a trace file holds one section per process" \
+    "$tmp/err" || fail "cat T T: $(cat "$tmp/err")"
 echo "sandia_convert: ok"
