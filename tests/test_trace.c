@@ -571,10 +571,11 @@ static void test_bad_line_hint(void **state)
 }
 
 /* A capture cut mid-line (strace killed by SIGKILL, as at a batch job's
- * time limit): a last line without its '\n' that does not parse is
- * dropped and counted, the rest loads; the same line with its '\n', or a
- * bad line elsewhere, is still an error.  Before: every such trace failed
- * ("expected closing '"'"). */
+ * time limit): a last line without its '\n' is dropped and counted, the
+ * rest loads; the same line with its '\n', or a bad line elsewhere, is
+ * still an error.  Before: every such trace failed ("expected closing
+ * '"'"), and one cut where it still parsed (in its result, "= 655" of
+ * "= 65536", or in its -T duration) was replayed as the cut text said. */
 static void test_cut_last_line(void **state)
 {
 	(void)state;
@@ -617,8 +618,27 @@ static void test_cut_last_line(void **state)
 	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "cutmid.txt:2: expected closing '\"'"));
 
-	/* a last line that parses is kept, newline or not */
-	snprintf(buf, sizeof(buf), "%s1 write(3, \"ab\", 2) = 2", head);
+	/* a last line without its newline that parses is cut all the same:
+	 * in its result, in its duration, or after it */
+	static const char *const tails[] = {
+		"1 write(3, \"ab\", 65536) = 655",
+		"1 write(3, \"ab\", 2) = 2",
+		"1 write(3, \"ab\", 2) = 2 <0.00",
+		"1 write(3, \"ab\", 2) = 2 <0.000010>",
+	};
+	for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]); k++) {
+		snprintf(buf, sizeof(buf), "%s%s", head, tails[k]);
+		put("cutok.txt", buf);
+		arg[0] = (char *)tp("cutok.txt");
+		load(arg, 1, "strace", false, &res, &s);
+		expect(&s, "pid 1", 0, 0, 1, 3);
+		assert_string_equal(opstream_info(&s, "cut_lines", buf, sizeof(buf)), "1");
+		snprintf(want, sizeof(want), "%s:3", tp("cutok.txt"));
+		assert_string_equal(opstream_info(&s, "cut_line", buf, sizeof(buf)), want);
+		done(&res, &s);
+	}
+	/* with its newline, the same line is read */
+	snprintf(buf, sizeof(buf), "%s1 write(3, \"ab\", 2) = 2\n", head);
 	put("cutok.txt", buf);
 	arg[0] = (char *)tp("cutok.txt");
 	load(arg, 1, "strace", false, &res, &s);
@@ -627,7 +647,8 @@ static void test_cut_last_line(void **state)
 	done(&res, &s);
 }
 
-/* strace -ff killed: every process's file may end mid-line.  With the
+/* strace -ff killed: every process's file may end mid-line (where what
+ * is left parses too).  With the
  * descriptor limit at 48 the reader keeps 8 files open and closes the
  * others, keeping their current line: a cut line held by a closed file
  * is known as cut too.  Run in a child (the hard limit cannot come back). */
@@ -641,8 +662,9 @@ static void test_cut_last_line_ff(void **state)
 		snprintf(text, sizeof(text),
 			 "10:00:00.%06u openat(AT_FDCWD, \"/f%u\", O_WRONLY|O_CREAT, 0644) = 3\n"
 			 "10:00:00.%06u write(3, \"abcd\", %u) = %u\n"
-			 "10:00:01.000000 write(3, \"abcd\", 4",
-			 10 + i, i, 100 + (i * 7) % NF, i + 1, i + 1);
+			 "10:00:01.000000 write(3, \"abcd\", 4%s",
+			 10 + i, i, 100 + (i * 7) % NF, i + 1, i + 1,
+			 i % 2 ? ") = 4" : "");  /* parses, but is cut all the same */
 		put(name, text);
 	}
 	pid_t pid = fork();

@@ -161,16 +161,20 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 		warn_msg("%s: %s", name, wb);
 	if (dxt_rank_warning(s, wb, sizeof(wb)))
 		warn_msg("%s%s", name, wb);
-	/* strace killed while it wrote a line (SIGKILL at a job's time
-	 * limit): that last line was dropped (trace.h's cut_lines) */
+	/* strace or fio killed while it wrote a line (SIGKILL at a job's
+	 * time limit): that last line, without its newline, was dropped
+	 * (trace.h's cut_lines) */
 	if (opstream_info(s, "cut_lines", wb, sizeof(wb)) && strcmp(wb, "0")) {
-		char at[480];
+		char at[480], fmt[32];
 		if (!opstream_info(s, "cut_line", at, sizeof(at)))
 			strcpy(at, "?");
-		warn_msg("%s: the capture ends mid-line (%s: a last line without its newline that"
-			 " does not parse%s): strace was probably killed (a job's time limit?); the"
-			 " cut line is dropped, the calls before it are used", name, at,
-			 strcmp(wb, "1") ? ", and so in other files" : "");
+		if (!opstream_info(s, "format", fmt, sizeof(fmt)))
+			strcpy(fmt, "?");
+		warn_msg("%s: the capture ends mid-line (%s: a last line without its newline%s): %s"
+			 " was probably killed while it wrote it (a job's time limit?); the cut line is"
+			 " dropped, the lines before it are used", name, at,
+			 strcmp(wb, "1") ? ", and so in other files" : "",
+			 !strncmp(fmt, "fio", 3) ? "fio" : "strace");
 	}
 	/* files beside the traces that are none (a README in the directory) */
 	if (opstream_info(s, "skipped_files", wb, sizeof(wb)) && strcmp(wb, "0")) {

@@ -3187,7 +3187,6 @@ struct sfile {
 	char *own;
 	size_t owncap;
 	int have, open;
-	int nonl;               /* closed: lr.nonl of its current line     */
 	uint64_t off;           /* where to reopen a closed file           */
 	unsigned long lineno;   /* number of the current line              */
 	uint64_t key;           /* timestamp of the current line (merge)   */
@@ -3245,7 +3244,6 @@ static int files_evict(struct sfiles *fs)
 		g->line = g->own;
 	}
 	g->off = lr_tell(&g->lr);
-	g->nonl = g->lr.nonl;
 	lr_close(&g->lr);
 	g->open = 0;
 	fs->open[v] = fs->open[--fs->nopen];
@@ -3425,8 +3423,26 @@ static int emit_builder(void *arg, const struct sc_event *ev, struct rerr *e)
 	return builder_event(k->b, ev, e);
 }
 
+/* f's current line is the last of its file and has no '\n': strace ends
+ * every line it writes with one, so the capture was cut while it wrote
+ * this line (strace killed by SIGKILL, as at a batch job's time limit),
+ * whether or not what is there parses (a result cut to "= 655" of
+ * "= 65536" does).  The line is dropped and counted in in->cut_lines,
+ * whatever --skip-bad says; the file ends before it.  0. */
+static __attribute__((noinline, cold)) int cut_at_end(struct sfile *f, struct trace_input *in)
+{
+	if (!in->cut_lines++)
+		snprintf(in->first_cut, sizeof(in->first_cut), "%s:%lu", f->src.name, f->lineno);
+	in->lines++;
+	in->bytes += f->len;
+	f->have = 0;
+	f->line = NULL;
+	return 0;
+}
+
 /* Next line of file i into f->line (NULL: over-long, reported by
- * handle()); sets f->key for merging.  1, 0 at the end, -errno + e. */
+ * handle()); sets f->key for merging.  1, 0 at the end (a last line cut
+ * mid-line, dropped, too), -errno + e. */
 static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, size_t i,
 								 struct trace_input *in, int want_key,
 								 struct rerr *e)
@@ -3444,6 +3460,8 @@ static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, s
 		f->have = 0;
 		return 0;
 	}
+	if (__builtin_expect(f->lr.nonl, 0) && rc == 1)
+		return cut_at_end(f, in);
 	if (rc == -E2BIG) {     /* a line all the same (f->len: its length) */
 		f->line = NULL;
 		f->have = 1;
@@ -3497,20 +3515,12 @@ static void bad_hint(const struct sfile *f, struct rerr *e)
 			 " or pass --skip-bad to skip such lines)");
 }
 
-/* f's current line did not parse (e says why).  The last line of a file
- * that ends without its '\n' is a capture cut mid-line (strace killed, as
- * by a batch job's time limit): dropped and counted in in->cut_lines,
- * whatever --skip-bad says.  Any other line is counted with --skip-bad,
- * else the error it is. */
+/* f's current line did not parse (e says why): counted with --skip-bad,
+ * else the error it is.  (A last line cut mid-line never gets here:
+ * files_next drops it.) */
 static __attribute__((noinline, cold)) int handle_bad(struct sfile *f, struct trace_input *in,
 						      int rc, struct rerr *e)
 {
-	if (f->line && (f->open ? f->lr.nonl : f->nonl)) {
-		if (!in->cut_lines++)
-			snprintf(in->first_cut, sizeof(in->first_cut), "%s:%lu", f->src.name,
-				 f->lineno);
-		return 0;
-	}
 	if (!in->skip_bad) {
 		bad_hint(f, e);
 		return rc;
