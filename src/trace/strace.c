@@ -1000,7 +1000,11 @@ static int64_t cloneflags(const char *s, size_t n)
 /* ---- timestamps ----------------------------------------------------------- */
 enum { TS_NONE, TS_TOD, TS_EPOCH, TS_REL };
 
-/* Parse "D+[.D+]" at s; returns chars used, 0 none.  Value in ns. */
+/* The most seconds secfrac() takes: their ns, fraction included, below 2^63. */
+#define SECFRAC_MAX 9223372035ull
+
+/* Parse "D+[.D+]" at s; returns chars used, 0 none (or more seconds than
+ * SECFRAC_MAX).  Value in ns. */
 static size_t secfrac(const char *s, size_t n, uint64_t *ns, uint64_t *ipart)
 {
 	size_t i = 0;
@@ -1009,9 +1013,9 @@ static size_t secfrac(const char *s, size_t n, uint64_t *ns, uint64_t *ipart)
 		k = scan_dec8(s + i, n - i, &c);
 		ip = ip * scan_pow10[k] + c;    /* wraps past 20 digits: refused below */
 	}
-	/* more than 11 digits of seconds (beyond year 5138) is not a time: the
-	 * nanoseconds would not fit */
-	if (!i || i > 11)
+	/* seconds whose nanoseconds do not fit 63 bits (beyond 2262, or a
+	 * duration of 292 years) are no time: they would wrap */
+	if (!i || i > 10 || ip > SECFRAC_MAX)
 		return 0;
 	if (i < n && s[i] == '.') {
 		unsigned kept = 0;              /* the first 9 digits are the ns */
@@ -1659,7 +1663,7 @@ struct dec {
 };
 
 enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4, DEC_BAD_NEG = 5,
-       DEC_BAD_FALLOC = 6, DEC_BAD_MORE = 7 };
+       DEC_BAD_FALLOC = 6, DEC_BAD_MORE = 7, DEC_BAD_END = 8 };
 
 static struct span arg(const struct dec *d, int k)
 {
@@ -2059,17 +2063,23 @@ static const shape_fn shapes[] = {
 
 /* A read or write that succeeded cannot have had a negative length or an
  * explicit negative offset (preadv2's -1, "the position", is turned into
- * SC_NOOFF by its shape): the line is corrupt. */
-static bool negative_transfer(const struct dec *d)
+ * SC_NOOFF by its shape), nor an offset and a length that end beyond
+ * 2^63 - 1 (the kernel refuses them: EINVAL): the line is corrupt.
+ * DEC_BAD_NEG, DEC_BAD_END or 0. */
+static int bad_transfer(const struct dec *d)
 {
 	const struct sc_event *ev = &d->ev;
 	if (ev->call != SC_READ && ev->call != SC_WRITE)
-		return false;
+		return 0;
 	if (ev->ret < 0 || ev->ret == SC_RET_UNKNOWN)
-		return false;
+		return 0;
 	bool neg_off = d->cs->off >= 0 && ev->offset < 0 && ev->offset != SC_NOOFF;
 	bool neg_off1 = d->cs->off >= 0 && d->cs->shape == SH_PLAIN && ev->offset == SC_NOOFF;
-	return neg_off || neg_off1 || (int64_t)ev->len < 0;
+	if (neg_off || neg_off1 || (int64_t)ev->len < 0)
+		return DEC_BAD_NEG;
+	if (d->cs->off >= 0 && ev->offset > INT64_MAX - (int64_t)ev->len)
+		return DEC_BAD_END;
+	return 0;
 }
 
 /* A read or write of COUNT bytes that says it moved more: impossible
@@ -2193,6 +2203,11 @@ static int take_duration(struct span *rs, uint64_t *dur)
 	if (!lt || lt == rs->s || lt[-1] != ' ')
 		return 0;    /* a decoration, not a duration */
 	size_t dn = (size_t)(rs->s + rs->n - lt - 2);
+	if (dn == 11 && !memcmp(lt + 1, "unavailable", 11)) {
+		/* "= ? <unavailable>": a call that never returned */
+		rs->n = (size_t)(lt - rs->s);
+		return 0;
+	}
 	if (!dn || secfrac(lt + 1, dn, &ns, &ip) != dn)
 		return -1;
 	*dur = ns;
@@ -2212,6 +2227,56 @@ static inline bool same8(const char *a, const char *b, size_t n)
 #else
 	return !((x ^ y) >> (8 * (8 - n)));
 #endif
+}
+
+#define DUR_EXPECTED "a duration ' <seconds>' (below 2^63 ns) at the end of the line"
+
+/*
+ * What strace prints after a result's number (and its -y "<path>"), the
+ * duration taken away: nothing, or blank-separated an errno name or
+ * number (err: the result is negative: "-1 ENOENT"), a comment
+ * ("/\* 5 in strace's PID NS *\/"), a --secontext "[...]", and text in
+ * parentheses, which runs to the end ("(No such file or directory)",
+ * "(flags O_RDONLY)", "([{fd=3, revents=POLLIN}])", "(Timeout)",
+ * "(INJECTED)").  Anything else ("= 40x96", "= 4096abc", "= 4096.5",
+ * "= 4096 garbage", a duration not at the end or without its '>') was not
+ * written by strace, and the number before it may be wrong.  NULL, or
+ * what was expected.
+ */
+static __attribute__((noinline)) const char *result_tail(struct span r, bool err)
+{
+	static const char why[] = "a result strace prints: a number, then nothing but ' ERRNO',"
+				  " ' (text)', a comment or the duration ' <seconds>'";
+	size_t i = 0;
+	while (i < r.n) {
+		if (r.s[i] != ' ')
+			return why;
+		while (i < r.n && r.s[i] == ' ')
+			i++;
+		char c = r.s[i];
+		if (c == '(')
+			return r.s[r.n - 1] == ')' ? NULL : why;
+		if (c == '<')
+			return DUR_EXPECTED;
+		const char *end;
+		if (c == '/' && i + 1 < r.n && r.s[i + 1] == '*' &&
+		    (end = memmem(r.s + i + 2, r.n - i - 2, "*/", 2))) {
+			i = (size_t)(end - r.s) + 2;
+			continue;
+		}
+		if (c == '[' && (end = memchr(r.s + i, ']', r.n - i))) {
+			i = (size_t)(end - r.s) + 1;
+			continue;
+		}
+		if (err && ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
+			while (i < r.n && ((r.s[i] >= 'A' && r.s[i] <= 'Z') ||
+					   (r.s[i] >= '0' && r.s[i] <= '9') || r.s[i] == '_'))
+				i++;
+			continue;
+		}
+		return why;
+	}
+	return NULL;
 }
 
 /* "= RET [<DUR>]" after the arguments: into ev (ret, retpath, dur_ns).
@@ -2250,7 +2315,7 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 		i++;
 	struct span rs = { body + i, blen - i }, rest;
 	if (take_duration(&rs, &ev->dur_ns))
-		return "a duration '<seconds>' at the end";
+		return DUR_EXPECTED;
 	rs = trim(rs);
 	if (!rs.n)
 		return "a result after '='";
@@ -2269,6 +2334,11 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 			k++;
 		int en = strace_errno(rest.s + 1, k - 1);
 		v = en ? -en : -EIO;
+	}
+	if (rest.n) {
+		const char *why = result_tail(rest, v < 0);
+		if (why)
+			return why;
 	}
 	ev->ret = v;
 	return NULL;
@@ -2514,8 +2584,8 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 		rc = shapes[d.cs->shape](&d);
 	if (!rc)
 		stat_size(&d);
-	if (!rc && negative_transfer(&d))
-		rc = DEC_BAD_NEG;
+	if (!rc)
+		rc = bad_transfer(&d);
 	if (!rc && more_than_asked(&d))
 		rc = DEC_BAD_MORE;
 	if (rc == DEC_EMIT)
@@ -2525,6 +2595,9 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	if (rc == DEC_BAD_NEG)
 		return bad_line(p, e, src, lineno, line, len,
 				"a length and offset >= 0 (the call succeeded)");
+	if (rc == DEC_BAD_END)
+		return bad_line(p, e, src, lineno, line, len,
+				"an offset plus length within 2^63-1 bytes (the call succeeded)");
 	if (rc == DEC_BAD_MORE)
 		return bad_line(p, e, src, lineno, line, len,
 				"a result no larger than the count asked for");
