@@ -1451,6 +1451,51 @@ static void test_result_tail(void **state)
 	assert_int_equal(f->cap.n, n + 2);
 }
 
+/* A -tt clock that goes back: a new day only when the clock was near
+ * midnight (23:00 or later, then before 01:00); any other step back is
+ * counted (src.back, the first's line in src.back_line) and the time kept
+ * as it is (the builder clamps).  Before: every step back of 12 hours or
+ * more was a new day (21:23 -> 09:23 made a trace a day long), any
+ * smaller one was clamped without a word.  -ttt's steps back are counted
+ * too. */
+static void test_clock_back(void **state)
+{
+	struct fx *f = *state;
+	const uint64_t day = 86400ull * 1000000000ull;
+	FEED_OK(f, "1 23:59:59.900000 close(3) = 0");
+	FEED_OK(f, "1 00:00:00.100000 close(3) = 0");          /* midnight */
+	assert_true(f->cap.ev[1].ts_ns == TOD(0, 0, 0, 100000) + day);
+	FEED_OK(f, "1 00:40:00.000000 close(3) = 0");
+	assert_int_equal(f->src.back, 0);
+	FEED_OK(f, "1 21:23:21.437000 close(3) = 0");
+	FEED_OK(f, "1 09:23:21.337000 close(3) = 0");          /* line 5: no night */
+	assert_true(f->cap.ev[4].ts_ns == TOD(9, 23, 21, 337000) + day);
+	assert_int_equal(f->src.back, 1);
+	assert_int_equal(f->src.back_line, 5);
+	FEED_OK(f, "1 21:23:21.437100 close(3) = 0");          /* forward again */
+	assert_true(f->cap.ev[5].ts_ns == TOD(21, 23, 21, 437100) + day);
+	assert_int_equal(f->src.back, 1);
+	FEED_OK(f, "1 21:23:21.437000 close(3) = 0");          /* 100 us back */
+	FEED_OK(f, "1 22:30:00.000000 close(3) = 0");
+	FEED_OK(f, "1 00:20:00.000000 close(3) = 0");          /* not near midnight */
+	assert_int_equal(f->src.back, 3);
+	assert_int_equal(f->src.back_line, 5);
+	assert_true(f->cap.ev[8].ts_ns == TOD(0, 20, 0, 0) + day);
+	FEED_OK(f, "1 23:10:00.000000 close(3) = 0");
+	FEED_OK(f, "1 00:50:00.000000 close(3) = 0");          /* midnight */
+	assert_true(f->cap.ev[10].ts_ns == TOD(0, 50, 0, 0) + 2 * day);
+	assert_int_equal(f->src.back, 3);
+	/* -ttt */
+	struct strace_src s2;
+	strace_src_init(&s2, "e.txt", STRACE_NOPID);
+	char l1[] = "1 1795296201.599553 close(3) = 0", l2[] = "1 1795296200.599553 close(3) = 0";
+	assert_int_equal(strace_parser_line(f->p, &s2, l1, strlen(l1), 1, &f->e), 0);
+	assert_int_equal(strace_parser_line(f->p, &s2, l2, strlen(l2), 2, &f->e), 0);
+	assert_int_equal(s2.back, 1);
+	assert_int_equal(s2.back_line, 2);
+	strace_src_release(&s2);
+}
+
 /* Numbers at the edges of int64 (issue 15): never undefined behaviour,
  * never a silent wrap; a malformed duration is an error, not garbage. */
 static void test_number_edges(void **state)
@@ -1722,6 +1767,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pid_column_tt_T_y, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_result_tail, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clock_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rw_one_pass_matches_general, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_one_pass_matches_general, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_decorations, setup, teardown),

@@ -176,6 +176,17 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 strcmp(wb, "1") ? ", and so in other files" : "",
 			 !strncmp(fmt, "fio", 3) ? "fio" : "strace");
 	}
+	/* an strace -tt/-ttt clock that went back, not at midnight: its
+	 * calls were clamped to the time of the call before */
+	if (opstream_info(s, "clock_back_steps", wb, sizeof(wb)) && strcmp(wb, "0")) {
+		char at[480];
+		if (!opstream_info(s, "clock_back_first", at, sizeof(at)))
+			strcpy(at, "?");
+		warn_msg("%s: %s: the trace's clock goes back (%s step%s back in all, none a plausible"
+			 " midnight wrap: from 23:00 or later to before 01:00): the clock was set back,"
+			 " or the capture was edited or spliced; such a call is timed as no earlier than"
+			 " the call before it", name, at, wb, strcmp(wb, "1") ? "s" : "");
+	}
 	/* files beside the traces that are none (a README in the directory) */
 	if (opstream_info(s, "skipped_files", wb, sizeof(wb)) && strcmp(wb, "0")) {
 		char names[480], fmt[32];
