@@ -647,6 +647,37 @@ static void test_cut_last_line(void **state)
 	done(&res, &s);
 }
 
+/* strace -ff writes a file for every process it follows: a child whose
+ * pid a clone, fork or vfork of an -ff file returned and that has no file
+ * is named in the info blob (ff_missing, ff_missing_files: the file
+ * expected, the pid, where it was forked), for the loader's warning.
+ * Before: its rank vanished without a word.  Whole captures, and a file
+ * whose clone made a thread that has its file, have no such key. */
+static void test_ff_missing(void **state)
+{
+	(void)state;
+	struct load_result res;
+	struct opstream s;
+	char buf[600], want[600];
+	put("ffm.100", "10:00:00.000001 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+		       "10:00:00.000002 clone(child_stack=NULL, flags=SIGCHLD) = 101\n"
+		       "10:00:00.000003 vfork() = 102\n"
+		       "10:00:00.000004 write(3, \"ab\", 2) = 2\n");
+	put("ffm.101", "10:00:00.000005 write(3, \"abc\", 3) = 3\n");
+	char *arg[1] = { (char *)tp("ffm") };
+	load(arg, 1, "strace", false, &res, &s);
+	assert_string_equal(opstream_info(&s, "ff_missing", buf, sizeof(buf)), "1");
+	snprintf(want, sizeof(want), "%s.102 (pid 102, forked at %s.100:3)", tp("ffm"), tp("ffm"));
+	assert_string_equal(opstream_info(&s, "ff_missing_files", buf, sizeof(buf)), want);
+	assert_int_equal(s.nranks, 2);
+	done(&res, &s);
+	put("ffm.102", "10:00:00.000006 write(3, \"abcd\", 4) = 4\n");
+	load(arg, 1, "strace", false, &res, &s);
+	assert_null(opstream_info(&s, "ff_missing", buf, sizeof(buf)));
+	assert_int_equal(s.nranks, 3);
+	done(&res, &s);
+}
+
 /* strace -ff killed: every process's file may end mid-line (where what
  * is left parses too).  With the
  * descriptor limit at 48 the reader keeps 8 files open and closes the
@@ -720,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_cut_last_line),
 		cmocka_unit_test(test_bad_line_hint),
 		cmocka_unit_test(test_cut_last_line_ff),
+		cmocka_unit_test(test_ff_missing),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -187,6 +187,17 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 " or the capture was edited or spliced; such a call is timed as no earlier than"
 			 " the call before it", name, at, wb, strcmp(wb, "1") ? "s" : "");
 	}
+	/* strace -ff: a process the capture forked has no file */
+	if (opstream_info(s, "ff_missing", wb, sizeof(wb)) && strcmp(wb, "0")) {
+		char names[480];
+		bool one = !strcmp(wb, "1");
+		if (!opstream_info(s, "ff_missing_files", names, sizeof(names)))
+			strcpy(names, "?");
+		warn_msg("%s: %s process%s the capture forked ha%s no strace -ff file: %s; %s calls"
+			 " are not in the trace and are not replayed (a file deleted, not copied or"
+			 " not given?)", name, wb, one ? "" : "es", one ? "s" : "ve", names,
+			 one ? "its" : "their");
+	}
 	/* files beside the traces that are none (a README in the directory) */
 	if (opstream_info(s, "skipped_files", wb, sizeof(wb)) && strcmp(wb, "0")) {
 		char names[480], fmt[32];

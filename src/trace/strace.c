@@ -3489,11 +3489,18 @@ struct sink {
 	struct builder *b;
 	int64_t *kids;
 	size_t nkids, ckids;
+	struct born {           /* every child, for the -ff files' check */
+		int64_t pid;
+		const char *src;        /* the file of its clone, and line */
+		unsigned long line;
+	} *born;
+	size_t nborn, cborn;
 };
 
 /* A clone's child, remembered (out of emit_builder: every other event then
  * goes straight on to builder_event). */
-static __attribute__((noinline)) int sink_kid(struct sink *k, int64_t kid, struct rerr *e)
+static __attribute__((noinline)) int sink_kid(struct sink *k, const struct sc_event *ev,
+					      int64_t kid, struct rerr *e)
 {
 	if (k->nkids == k->ckids) {
 		size_t nc = k->ckids ? k->ckids * 2 : 16;
@@ -3504,6 +3511,15 @@ static __attribute__((noinline)) int sink_kid(struct sink *k, int64_t kid, struc
 		k->ckids = nc;
 	}
 	k->kids[k->nkids++] = kid;
+	if (k->nborn == k->cborn) {
+		size_t nc = k->cborn ? k->cborn * 2 : 16;
+		struct born *n = realloc(k->born, nc * sizeof(*n));
+		if (!n)
+			return rerr_set(e, -ENOMEM, "out of memory");
+		k->born = n;
+		k->cborn = nc;
+	}
+	k->born[k->nborn++] = (struct born){ kid, ev->src, ev->line };
 	return 0;
 }
 
@@ -3512,7 +3528,7 @@ static int emit_builder(void *arg, const struct sc_event *ev, struct rerr *e)
 	struct sink *k = arg;
 	int rc;
 	if (ev->call == SC_CLONE && ev->ret > 0 && ev->ret != SC_RET_UNKNOWN &&
-	    (rc = sink_kid(k, ev->ret, e)))
+	    (rc = sink_kid(k, ev, ev->ret, e)))
 		return rc;
 	return builder_event(k->b, ev, e);
 }
@@ -3904,6 +3920,81 @@ static int clock_notes(const struct sfiles *fs, struct builder *b, struct rerr *
 	return rc ? rerr_set(e, rc, "out of memory") : 0;
 }
 
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return (a > b) - (a < b);
+}
+
+static int cmp_born(const void *x, const void *y)
+{
+	const struct born *a = x, *b = y;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/*
+ * strace -ff writes a file for every process and thread it follows, named
+ * PREFIX.PID: a child whose pid a clone, fork or vfork of an -ff file
+ * returned, and which has no file among the inputs (deleted, not copied,
+ * not matched), is a process whose calls are missing from the trace.  Said
+ * in the info blob (ff_missing, ff_missing_files: the names expected, the
+ * pid and the clone's place) for the loader's warning.
+ */
+static int ff_missing(const struct sfiles *fs, struct sink *k, struct rerr *e)
+{
+	size_t nff = 0, nmiss = 0, at = 0;
+	int64_t *pids = malloc((fs->n ? fs->n : 1) * sizeof(*pids));
+	char v[600];
+	int rc = 0;
+
+	if (!pids)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->f[i].ff)
+			pids[nff++] = fs->f[i].src.pid;
+	if (!nff || !k->nborn)
+		goto out;
+	qsort(pids, nff, sizeof(*pids), cmp_i64);
+	qsort(k->born, k->nborn, sizeof(*k->born), cmp_born);
+	v[0] = 0;
+	for (size_t j = 0; j < k->nborn; j++) {
+		const struct born *c = &k->born[j];
+		const struct sfile *par = NULL;
+		if (j && c->pid == k->born[j - 1].pid)
+			continue;               /* a pid used again */
+		if (bsearch(&c->pid, pids, nff, sizeof(*pids), cmp_i64))
+			continue;
+		for (size_t i = 0; i < fs->n && !par; i++)
+			if (fs->f[i].ff && fs->f[i].src.name == c->src)
+				par = &fs->f[i];
+		if (!par)
+			continue;               /* not an -ff file's child */
+		const char *dot = strrchr(c->src, '.');
+		int pl = dot ? (int)(dot - c->src) : (int)strlen(c->src);
+		if (at < sizeof(v) - 1) {
+			int w = snprintf(v + at, sizeof(v) - at, "%s%.*s.%" PRId64 " (pid %" PRId64
+					 ", forked at %s:%lu)", nmiss ? ", " : "", pl, c->src, c->pid,
+					 c->pid, c->src, c->line);
+			at = w < 0 ? sizeof(v) : at + (size_t)w;
+			if (at >= sizeof(v))
+				strcpy(v + sizeof(v) - 5, ", ..");
+		}
+		nmiss++;
+	}
+	if (nmiss) {
+		char num[32];
+		snprintf(num, sizeof(num), "%zu", nmiss);
+		rc = builder_info(k->b, "ff_missing", num);
+		if (!rc)
+			rc = builder_info(k->b, "ff_missing_files", v);
+		if (rc)
+			rc = rerr_set(e, rc, "out of memory");
+	}
+out:
+	free(pids);
+	return rc;
+}
+
 static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 {
 	struct strace_parser *p = NULL;
@@ -3930,6 +4021,8 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 		rc = strace_parser_finish(p, e);
 	if (!rc)
 		rc = clock_notes(&fs, b, e);
+	if (!rc)
+		rc = ff_missing(&fs, &sink, e);
 	if (!rc && !strace_parser_syscalls(p))
 		rc = rerr_set(e, -EINVAL, "%s: no syscalls found%s",
 			      in->nfiles ? in->files[0] : "(no files)",
@@ -3942,6 +4035,7 @@ out:
 	files_release(&fs);
 	free(heap);
 	free(sink.kids);
+	free(sink.born);
 	strace_parser_free(p);
 	return rc;
 }
