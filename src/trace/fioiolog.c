@@ -1129,14 +1129,13 @@ static int iolog_learn_more(struct iolog *L, bool new_file)
 			rc = lr_next_block(&L->p1, &l, &n);
 			if (rc == -E2BIG)
 				continue;
-			if (rc <= 0) {
-				/* the end of the file, or a read error */
+			if (rc <= 0 || L->p1.nonl) {
+				/* the end of the file (or a cut last line, which
+				 * pass 2 drops), or a read error */
 				lr_close(&L->p1);
 				L->p1_live = false;
 				return rc < 0 ? read_error(L, rc) : 0;
 			}
-			if (L->p1.nonl)
-				continue;       /* a cut last line: pass 2 drops it */
 			L->p1_at = l;
 			L->p1_end = l + n;
 		}
@@ -1401,16 +1400,21 @@ static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *line
 			       : pass2_block_v(L, blk, n, lineno, 2);
 }
 
-/* The last line of the log, number lineno, has no '\n': fio ends every
+/* The last line of the log, number lineno, has no '\n' (the header
+ * aside, read as pass2_line reads it): fio ends every
  * line it writes with one, so the log was cut while fio wrote it (fio
  * killed, as at a batch job's time limit), whether or not what is there
  * reads as a line ("read 512000 40" of "read 512000 4096" does).  It is
  * dropped and counted in cut_lines, as strace's reader does, whatever
- * --skip-bad says. */
-static __attribute__((noinline, cold)) void cut_line(struct iolog *L, unsigned long lineno)
+ * --skip-bad says.  0. */
+static __attribute__((noinline, cold)) int pass2_last(struct iolog *L, const char *l, size_t n,
+							unsigned long lineno)
 {
+	if (lineno == 1)
+		return iolog_header(L, l, lineno);      /* as pass2_line reads it */
 	if (!L->in->cut_lines++)
 		snprintf(L->in->first_cut, sizeof(L->in->first_cut), "%s:%lu", L->src, lineno);
+	return 0;       /* the end of the file: lr_next_block says so next */
 }
 
 /* Pass 2: check every line and emit its events, a block of whole lines
@@ -1449,12 +1453,7 @@ static int iolog_pass2(struct iolog *L)
 		if (lr.lineno != before) {
 			/* one line from lr_next */
 			L->in->lines++, L->in->bytes += n + 1;
-			if (lr.nonl && lineno) {
-				cut_line(L, ++lineno);
-				rc = 0;
-				break;
-			}
-			rc = pass2_line(L, l, n, ++lineno);
+			rc = lr.nonl ? pass2_last(L, l, n, ++lineno) : pass2_line(L, l, n, ++lineno);
 		} else {
 			rc = pass2_block(L, l, n, &lineno);
 		}
