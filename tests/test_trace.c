@@ -647,6 +647,45 @@ static void test_cut_last_line(void **state)
 	done(&res, &s);
 }
 
+/* A process's clock that goes back, not at midnight (21:23 then 09:23):
+ * its op is timed as the one before it and counted (clock_back_steps,
+ * clock_back_first: FILE:LINE), for the loader's warning; the trace does
+ * not last a day.  Processes whose lines come one after the other in a
+ * file (the file's clock goes back, no process's does) are no such
+ * thing; nor is midnight. */
+static void test_clock_back(void **state)
+{
+	(void)state;
+	struct load_result res;
+	struct opstream s;
+	char buf[600], want[600];
+	put("back.txt", "1 21:23:21.000001 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+			"1 21:23:21.000002 write(3, \"ab\", 2) = 2\n"
+			"1 09:23:21.000003 write(3, \"ab\", 2) = 2\n"
+			"1 21:23:21.000004 write(3, \"ab\", 2) = 2\n"
+			"1 21:23:21.000003 write(3, \"ab\", 2) = 2\n");
+	char *arg[1] = { (char *)tp("back.txt") };
+	load(arg, 1, "strace", false, &res, &s);
+	assert_string_equal(opstream_info(&s, "clock_back_steps", buf, sizeof(buf)), "2");
+	snprintf(want, sizeof(want), "%s:3", tp("back.txt"));
+	assert_string_equal(opstream_info(&s, "clock_back_first", buf, sizeof(buf)), want);
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 5);
+	assert_int_equal(o[4].t_ns, 3000);
+	done(&res, &s);
+	put("splice.txt", "1 10:00:00.000001 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+			  "1 10:00:00.000009 write(3, \"ab\", 2) = 2\n"
+			  "2 10:00:00.000002 openat(AT_FDCWD, \"/b\", O_WRONLY|O_CREAT, 0644) = 3\n"
+			  "2 10:00:00.000003 write(3, \"ab\", 2) = 2\n"
+			  "2 23:59:59.000003 write(3, \"ab\", 2) = 2\n"
+			  "2 00:00:00.000003 write(3, \"ab\", 2) = 2\n");
+	arg[0] = (char *)tp("splice.txt");
+	load(arg, 1, "strace", false, &res, &s);
+	assert_null(opstream_info(&s, "clock_back_steps", buf, sizeof(buf)));
+	done(&res, &s);
+}
+
 /* strace -ff writes a file for every process it follows: a child whose
  * pid a clone, fork or vfork of an -ff file returned and that has no file
  * is named in the info blob (ff_missing, ff_missing_files: the file
@@ -752,6 +791,7 @@ int main(void)
 		cmocka_unit_test(test_bad_line_hint),
 		cmocka_unit_test(test_cut_last_line_ff),
 		cmocka_unit_test(test_ff_missing),
+		cmocka_unit_test(test_clock_back),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

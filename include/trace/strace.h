@@ -28,8 +28,6 @@ struct strace_src {
 	uint64_t rel_acc;        /* -r: running sum of deltas (ns)           */
 	bool no_rel;             /* -r deltas that add up to no clock (-ff): 0 */
 	uint64_t last_ts, day_off;
-	uint64_t back;           /* -tt/-ttt clock steps back (no midnight) */
-	unsigned long back_line; /* the line of the first                  */
 	bool summary;            /* in the -c/-C table ("% time ...")       */
 	char *carry;             /* head of a line cut by "strace: Process"  */
 	unsigned long cont_line; /* the last "<unfinished ...>" line, and   */

@@ -176,16 +176,16 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 strcmp(wb, "1") ? ", and so in other files" : "",
 			 !strncmp(fmt, "fio", 3) ? "fio" : "strace");
 	}
-	/* an strace -tt/-ttt clock that went back, not at midnight: its
-	 * calls were clamped to the time of the call before */
+	/* a traced process's clock that went back, not at midnight: its op
+	 * was timed as the one before it */
 	if (opstream_info(s, "clock_back_steps", wb, sizeof(wb)) && strcmp(wb, "0")) {
 		char at[480];
 		if (!opstream_info(s, "clock_back_first", at, sizeof(at)))
 			strcpy(at, "?");
-		warn_msg("%s: %s: the trace's clock goes back (%s step%s back in all, none a plausible"
-			 " midnight wrap: from 23:00 or later to before 01:00): the clock was set back,"
-			 " or the capture was edited or spliced; such a call is timed as no earlier than"
-			 " the call before it", name, at, wb, strcmp(wb, "1") ? "s" : "");
+		warn_msg("%s: %s: a process's clock goes back (%s step%s back in all, none a"
+			 " plausible midnight wrap: from 23:00 or later to before 01:00): the clock was"
+			 " set back, or the capture was edited; such a call is timed as the call before"
+			 " it", name, at, wb, strcmp(wb, "1") ? "s" : "");
 	}
 	/* strace -ff: a process the capture forked has no file */
 	if (opstream_info(s, "ff_missing", wb, sizeof(wb)) && strcmp(wb, "0")) {

@@ -1221,39 +1221,36 @@ static void prefix_read(struct sprefix *x, const char *l, size_t len)
 }
 
 /*
- * A -tt or -ttt clock that went back at line lineno (ts, the time of day
- * with the days already passed, below src->last_ts).  Past midnight a -tt
- * clock starts again from 00:00: that is taken for a new day only when it
- * is plausible, the clock near midnight on both sides (the line before at
- * 23:00 or later, this one before 01:00); any other step back (a clock
- * set back, an edited or spliced capture: 21:23 then 09:23 is no night
- * of 12 hours) is counted in src->back (src->back_line the first) and the
- * time kept as it is (the builder keeps a rank's ops in order, each at
- * least at the time of the one before).  The time to use.
+ * A -tt clock that went back (ts, the time of day with the days already
+ * passed, below src->last_ts, the file's time before).  Past midnight it
+ * starts again from 00:00: that is taken for a new day only when it is
+ * plausible, the clock near midnight on both sides (the line before at
+ * 23:00 or later, this one before 01:00).  Any other step back (a clock
+ * set back, an edited capture: 21:23 then 09:23 is no night of 12 hours;
+ * or lines of processes spliced one after the other) keeps its time: the
+ * builder times a process's op that comes out earlier than its op before
+ * as that one, and counts it (clock_notes says so).  The time to use.
  */
-static __attribute__((noinline, cold)) uint64_t clock_back(struct strace_src *src, int kind,
-							    uint64_t ts, unsigned long lineno)
+static __attribute__((noinline, cold)) uint64_t tod_back(struct strace_src *src, uint64_t ts)
 {
 	const uint64_t hour = 3600ull * 1000000000ull, day = 24 * hour;
-	if (kind == TS_TOD && src->last_ts % day >= 23 * hour && ts - src->day_off < hour) {
+	if (src->last_ts % day >= 23 * hour && ts - src->day_off < hour) {
 		src->day_off += day;
 		return ts + day;
 	}
-	if (!src->back++)
-		src->back_line = lineno;
 	return ts;
 }
 
-static inline uint64_t norm_ts(struct strace_src *src, int kind, uint64_t ts,
-			       unsigned long lineno)
+static inline uint64_t norm_ts(struct strace_src *src, int kind, uint64_t ts)
 {
 	switch (kind) {
 	case TS_TOD:
 		ts += src->day_off;
-		/* fall through */
-	case TS_EPOCH:
 		if (__builtin_expect(ts < src->last_ts, 0))
-			ts = clock_back(src, kind, ts, lineno);
+			ts = tod_back(src, ts);
+		src->last_ts = ts;
+		return ts;
+	case TS_EPOCH:
 		src->last_ts = ts;
 		return ts;
 	case TS_REL:
@@ -2253,8 +2250,9 @@ static inline bool same8(const char *a, const char *b, size_t n)
 #define DUR_EXPECTED "a duration ' <seconds>' (below 2^63 ns) at the end of the line"
 
 /*
- * What strace prints after a result's number (and its -y "<path>"), the
- * duration taken away: nothing, or blank-separated an errno name or
+ * What strace prints after a result's number (and its -y "<path>", with
+ * "(deleted)" after it for an O_TMPFILE file), the duration taken away:
+ * nothing, or blank-separated an errno name or
  * number (err: the result is negative: "-1 ENOENT"), a comment
  * ("/\* 5 in strace's PID NS *\/"), a --secontext "[...]", and text in
  * parentheses, which runs to the end ("(No such file or directory)",
@@ -2269,6 +2267,8 @@ static __attribute__((noinline)) const char *result_tail(struct span r, bool err
 	static const char why[] = "a result strace prints: a number, then nothing but ' ERRNO',"
 				  " ' (text)', a comment or the duration ' <seconds>'";
 	size_t i = 0;
+	if (r.n >= 9 && !memcmp(r.s, "(deleted)", 9))
+		i = 9;          /* "= 3</tmp/#10953388>(deleted)": an O_TMPFILE file */
 	while (i < r.n) {
 		if (r.s[i] != ' ')
 			return why;
@@ -3110,7 +3110,7 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	if (t[0] == '<' && tn >= 5 && t[1] == '.' && t[2] == '.' && t[3] == '.' && t[4] == ' ') {
 		/* "<... NAME resumed>": the rest of an unfinished call, joined
 		 * and decoded; resumed_line() when the name is longer */
-		ts = norm_ts(src, TS_TOD, ts, lineno);
+		ts = norm_ts(src, TS_TOD, ts);
 		if ((*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
 			return 1;
 		k = scan_name16(t + 5);
@@ -3147,7 +3147,7 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 			goto general;
 		/* kept until its "<... NAME resumed>" (a name of 64 bytes or
 		 * more went to the general way, which refuses it) */
-		ts = norm_ts(src, TS_TOD, ts, lineno);
+		ts = norm_ts(src, TS_TOD, ts);
 		if (k > 16)
 			name_words(t, k, w);
 		if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
@@ -3156,7 +3156,7 @@ static int hot_line(struct strace_parser *p, struct strace_src *src, char *line,
 	}
 
 	/* a complete call: decode() reads it, as event_text() hands it over */
-	ts = norm_ts(src, TS_TOD, ts, lineno);
+	ts = norm_ts(src, TS_TOD, ts);
 	if (!(*rcp = line_pid(p, src, rawpid, 0, lineno, &pid, e)))
 		*rcp = decode(p, cs, src, pid, ts, lineno, t, k, k <= 16 ? w : NULL, body, bn, line,
 			      len, e);
@@ -3203,7 +3203,7 @@ static int parser_line(struct strace_parser *p, struct strace_src *src, char *li
 			     continuation(p, src, line, len, lineno, e) : 1;
 		return rc != 1 ? rc : bad_line(p, e, src, lineno, line, len, pre->why);
 	}
-	ts = norm_ts(src, pre->kind, pre->ts, lineno);
+	ts = norm_ts(src, pre->kind, pre->ts);
 	/* scratch for decoded strings of this line (never longer) */
 	rc = reserve(&p->scratch, &p->scap, 2 * len + 1024);
 	if (rc)
@@ -3591,7 +3591,7 @@ static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, s
 		/* same normalization the parse applies (idempotent) */
 		struct strace_src tmp = f->src;
 		tmp.carry = NULL;
-		f->key = norm_ts(&tmp, f->pre.kind, f->pre.ts, f->lineno);
+		f->key = norm_ts(&tmp, f->pre.kind, f->pre.ts);
 		f->src.day_off = tmp.day_off;
 	}
 	return 1;
@@ -3895,26 +3895,21 @@ static bool strace_line(const char *l, size_t n)
 	return k && k < tn && t[k] == '(';
 }
 
-/* The steps back of the files' clocks (clock_back): how many, and where
- * the first file that has one took its first, in the info blob
+/* A process's clock that went back (not at midnight, see clock_back):
+ * its ops were timed as the one before them by the builder, which counted
+ * them; how many, and the first's place, in the info blob
  * (clock_back_steps, clock_back_first) for the loader's warning. */
-static int clock_notes(const struct sfiles *fs, struct builder *b, struct rerr *e)
+static int clock_notes(struct builder *b, struct rerr *e)
 {
-	uint64_t n = 0;
-	const struct sfile *first = NULL;
+	const struct build_stats *st = builder_stats(b);
 	char v[600];
-	int rc = 0;
-	for (size_t i = 0; i < fs->n; i++)
-		if (fs->f[i].src.back) {
-			n += fs->f[i].src.back;
-			if (!first)
-				first = &fs->f[i];
-		}
-	if (!n)
+	int rc;
+	if (!st->clock_back)
 		return 0;
-	snprintf(v, sizeof(v), "%" PRIu64, n);
+	snprintf(v, sizeof(v), "%" PRIu64, st->clock_back);
 	rc = builder_info(b, "clock_back_steps", v);
-	snprintf(v, sizeof(v), "%s:%lu", first->src.name, first->src.back_line);
+	snprintf(v, sizeof(v), "%s:%" PRIu64, st->clock_back_src ? st->clock_back_src : "?",
+		 st->clock_back_line);
 	if (!rc)
 		rc = builder_info(b, "clock_back_first", v);
 	return rc ? rerr_set(e, rc, "out of memory") : 0;
@@ -4020,7 +4015,7 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 	if (!rc)
 		rc = strace_parser_finish(p, e);
 	if (!rc)
-		rc = clock_notes(&fs, b, e);
+		rc = clock_notes(b, e);
 	if (!rc)
 		rc = ff_missing(&fs, &sink, e);
 	if (!rc && !strace_parser_syscalls(p))

@@ -12,8 +12,8 @@
 #  - a per-pid file of an strace -ff capture missing although its parent's
 #    clone/vfork returned the pid (the rank vanished): a warning naming it,
 #    from run, stat and convert;
-#  - a -tt clock back 12 hours, not near midnight (was a new day: the trace
-#    lasted 86400 s): counted and warned, the time clamped.
+#  - a process's -tt clock back 12 hours, not near midnight (was a new
+#    day: the trace lasted 86400 s): counted and warned, the time clamped.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
@@ -71,7 +71,7 @@ sed '31s/21:23:21\.437/09:23:21.337/' "$T" > back.txt
 "$REPLAY" stat --json back.txt > back.json 2> back.err || fail "back: $(cat back.err)"
 jq -e '.duration_ns < 1000000000 and .notes.clock_back_steps == 1 and .notes.clock_back_first == "back.txt:31"' back.json > /dev/null ||
 	fail "back: $(jq -c '{duration_ns, n: .notes.clock_back_steps, f: .notes.clock_back_first}' back.json)"
-grep -q "warning: back.txt: back.txt:31: the trace's clock goes back (1 step back in all, none a plausible midnight wrap" back.err ||
+grep -q "warning: back.txt: back.txt:31: a process's clock goes back (1 step back in all, none a plausible midnight wrap" back.err ||
 	fail "back: no warning: $(cat back.err)"
 [ "$(grep -c warning back.err)" = 1 ] || fail "back: $(cat back.err)"
 
