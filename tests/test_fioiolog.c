@@ -1184,9 +1184,9 @@ static size_t lineno_log(char *text, unsigned nlines, unsigned bad, bool tail, s
 }
 
 /* A bad line anywhere (the first of the first buffer of lines, the one
- * across two reads of the file, the first after it, a last one without
- * '\n') is reported with its own number; with --skip-bad, the first of
- * them, and every line counted. */
+ * across two reads of the file, the first after it) is reported with its
+ * own number; with --skip-bad, the first of them, and every line counted.
+ * A last line without '\n' is a cut one, dropped (t_read_cut). */
 static void t_read_big_lineno(void **state)
 {
 	(void)state;
@@ -1216,6 +1216,23 @@ static void t_read_big_lineno(void **state)
 		bool tail = at[a] == nlines + 3;
 		n = lineno_log(text, nlines, at[a], tail, NULL);
 		assert_true(n < cap);
+		if (tail) {
+			/* cut, not bad: dropped whatever --skip-bad says */
+			char v[600];
+			struct opstream s;
+			for (int sb = 0; sb < 2; sb++) {
+				assert_int_equal(load_bytes("bl", text, n, sb, log, ops, &res, &e), 0);
+				assert_int_equal(res.bad_lines, 0);
+				assert_int_equal(res.lines, nlines + 3);
+				assert_int_equal(opstream_open(&s, ops, NULL), 0);
+				snprintf(want, sizeof(want), "%s:%u", log, nlines + 3);
+				assert_string_equal(opstream_info(&s, "cut_line", v, sizeof(v)), want);
+				opstream_close(&s);
+			}
+			unlink(log);
+			unlink(ops);
+			continue;
+		}
 		assert_int_not_equal(load_bytes("bl", text, n, false, log, ops, &res, &e), 0);
 		snprintf(want, sizeof(want), "%s:%u: expected OFFSET and LENGTH as unsigned decimal numbers",
 			 log, at[a]);
@@ -1225,8 +1242,8 @@ static void t_read_big_lineno(void **state)
 		assert_int_equal(load_bytes("bl", text, n, true, log, ops, &res, &e), 0);
 		assert_int_equal(res.bad_lines, 1);
 		assert_non_null(strstr(res.first_bad, want + strlen(log) - strlen("bl.iolog")));
-		assert_int_equal(res.lines, tail ? nlines + 3 : nlines + 2);
-		assert_int_equal(res.bytes, tail ? n + 1 : n);
+		assert_int_equal(res.lines, nlines + 2);
+		assert_int_equal(res.bytes, n);
 		unlink(log);
 		unlink(ops);
 	}
@@ -1263,6 +1280,60 @@ static void t_read_big_lineno(void **state)
 	}
 	opstream_close(&s);
 	free(text);
+	unlink(log);
+	unlink(ops);
+}
+
+/* fio killed while it wrote its log's last line (a job's time limit): a
+ * last line without '\n' is dropped and counted as cut (cut_lines,
+ * cut_line), whether or not what is left reads as a line ("read 512000 40"
+ * of "read 512000 4096" does: before, a 40-byte read was replayed), with
+ * or without --skip-bad, in version 2 and 3 logs; a write cut so does not
+ * make its file written (opened O_RDWR).  The same line with its '\n' is
+ * read as before. */
+static void t_read_cut(void **state)
+{
+	(void)state;
+	char log[300], ops[300], v[600], want[400];
+	struct load_result res;
+	struct rerr e;
+	struct opstream s;
+	static const char *const logs[] = {
+		"fio version 2 iolog\n/x/r add\n/x/r open\n/x/r read 0 4096\n/x/r read 512000 40",
+		"fio version 2 iolog\n/x/r add\n/x/r open\n/x/r read 0 4096\n/x/r read 5120",
+		"fio version 2 iolog\n/x/r add\n/x/r open\n/x/r read 0 4096\n/x/r wri",
+		"fio version 3 iolog\n0 /x/r add\n1 /x/r open\n2 /x/r read 0 4096\n3 /x/r read 512000 40",
+		"fio version 3 iolog\n0 /x/r add\n1 /x/r open\n2 /x/r read 0 4096\n3 /x/r write 0 4096",
+	};
+	for (size_t k = 0; k < sizeof(logs) / sizeof(logs[0]); k++)
+		for (int sb = 0; sb < 2; sb++) {
+			if (load_bytes("cut", logs[k], strlen(logs[k]), sb, log, ops, &res, &e))
+				fail_msg("%s: %s", logs[k], e.msg);
+			assert_int_equal(res.bad_lines, 0);
+			assert_int_equal(opstream_open(&s, ops, NULL), 0);
+			const struct want w[] = {
+				{ OP_OPEN, 0, 0, 0, "/x/r", 0, O_RDONLY },
+				{ OP_READ, k < 3 ? 0 : 1000, 0, 4096, "/x/r", 0, 0 },
+				{ OP_CLOSE, k < 3 ? 0 : 1000, 0, 0, "/x/r", OPF_SYNTH, 0 },
+			};
+			expect_ops(&s, 0, w, 3);
+			assert_string_equal(opstream_info(&s, "cut_lines", v, sizeof(v)), "1");
+			snprintf(want, sizeof(want), "%s:5", log);
+			assert_string_equal(opstream_info(&s, "cut_line", v, sizeof(v)), want);
+			opstream_close(&s);
+		}
+	/* with its newline: the line is read (and no cut is said) */
+	const char *whole = "fio version 2 iolog\n/x/r add\n/x/r open\n/x/r read 512000 40\n";
+	assert_int_equal(load_bytes("cut", whole, strlen(whole), false, log, ops, &res, &e), 0);
+	assert_int_equal(opstream_open(&s, ops, NULL), 0);
+	const struct want w[] = {
+		{ OP_OPEN, 0, 0, 0, "/x/r", 0, O_RDONLY },
+		{ OP_READ, 0, 512000, 40, "/x/r", 0, 0 },
+		{ OP_CLOSE, 0, 0, 0, "/x/r", OPF_SYNTH, 0 },
+	};
+	expect_ops(&s, 0, w, 3);
+	assert_null(opstream_info(&s, "cut_lines", v, sizeof(v)));
+	opstream_close(&s);
 	unlink(log);
 	unlink(ops);
 }
@@ -1483,6 +1554,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_text),
+		cmocka_unit_test(t_read_cut),
 		cmocka_unit_test(t_refused),
 		cmocka_unit_test(t_handle_reuse),
 		cmocka_unit_test(t_fio_replays),

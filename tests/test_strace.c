@@ -1404,6 +1404,111 @@ static void test_malformed(void **state)
 	assert_int_equal(f->cap.n, 0);
 }
 
+/* What strace prints after a result (errno names and texts, the flags of
+ * fcntl, poll's fds, a timeout, -e inject's marks, --pidns-translation's
+ * comment, a -y path, a call that never returned) is read; anything else
+ * after the number was not printed by strace, and the number before it
+ * may be wrong (before: "= 40x96" was 40, "= 4096abc", "= 4096.5",
+ * "= 4096 garbage" and "<0.000009>xyz" 4096, a duration without its '>'
+ * 0): each is an error naming the line and what was expected. */
+static void test_result_tail(void **state)
+{
+	struct fx *f = *state;
+	static const struct {
+		const char *line;
+		int64_t ret;
+		uint64_t dur;
+	} ok[] = {
+		{ "1 10:00:00.000001 openat(AT_FDCWD, \"/x\", O_RDONLY) = -1 ENOENT (No such file or directory) <0.000005>", -ENOENT, 5000 },
+		{ "1 10:00:00.000002 openat(AT_FDCWD, \"/x\", O_RDONLY) = -1 ENOENT (No such file or directory) (INJECTED) <0.000008>", -ENOENT, 8000 },
+		{ "1 10:00:00.000003 read(3, \"\\0\\0\", 4096) = 5 (INJECTED) <0.000007>", 5, 7000 },
+		{ "1 10:00:00.000004 fcntl(3, F_GETFL) = 0x8000 (flags O_RDONLY|O_LARGEFILE) <0.000002>", 0x8000, 2000 },
+		{ "1 10:00:00.000005 fcntl(3, F_GETFD) = 0x1 (flags 0x1 /* FD_CLOEXEC */)", 1, 0 },
+		{ "1 10:00:00.000006 poll([{fd=3, events=POLLIN}], 1, 10) = 1 ([{fd=3, revents=POLLIN}]) <0.000003>", 1, 3000 },
+		{ "1 10:00:00.000007 poll([{fd=3, events=POLLIN}], 1, 10) = 0 (Timeout) <0.010072>", 0, 10072000 },
+		{ "1 10:00:00.000008 getpid() = 1234 /* 5 in strace's PID NS */", 1234, 0 },
+		{ "1 10:00:00.000009 openat(AT_FDCWD, \"/x\", O_RDONLY) = 3</x> <0.000010>", 3, 10000 },
+		{ "1 10:00:00.000010 mmap(NULL, 8192, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f1beb91e000", 0x7f1beb91e000, 0 },
+		{ "1 10:00:00.000011 close(3)                                = 0", 0, 0 },
+		{ "1 10:00:00.000012 read(3, 0x7ffc, 10) = -1 EINTR (Interrupted system call) <0.000968>", -EINTR, 968000 },
+		{ "1 10:00:00.000013 read(3, 0x7ffc, 10) = -1 530 (Unknown error 530)", -1, 0 },
+		{ "1 10:00:00.000014 select(4, [3], NULL, NULL, {tv_sec=1, tv_usec=0}) = 1 (in [3], left {tv_sec=0, tv_usec=999})", 1, 0 },
+		{ "1 10:00:00.000015 exit_group(0) = ? <unavailable>", SC_RET_UNKNOWN, 0 },
+		{ "1 10:00:00.000016 openat(AT_FDCWD</tmp>, \"/tmp\", O_RDWR|O_CLOEXEC|O_TMPFILE, 0600) = 3</tmp/#10953388>(deleted) <0.000011>", 3, 11000 },
+	};
+	for (size_t k = 0; k < sizeof(ok) / sizeof(ok[0]); k++) {
+		if (feed(f, ok[k].line))
+			fail_msg("%s: %s", ok[k].line, f->e.msg);
+		assert_int_equal(f->cap.n, (int)k + 1);
+		assert_int_equal(f->cap.ev[k].ret, ok[k].ret);
+		assert_int_equal(f->cap.ev[k].dur_ns, ok[k].dur);
+	}
+	static const char *const number[] = {
+		"= 40x96 <0.000009>", "= 4096abc <0.000009>", "= 4096.5 <0.000009>",
+		"= 4096 garbage <0.000009>", "= 4096 garbage", "= 4096 ENOENT (x)", "= 4096 (x",
+		"= 4096</p> x", "= 4096 /* x",
+	};
+	static const char *const dur[] = {
+		"= 4096 <0.000009>xyz", "= 4096 <0.000009", "= 4096 <99999999999.000009>",
+		"= 4096 <9223372036.000000>",
+	};
+	char line[256];
+	for (size_t k = 0; k < sizeof(number) / sizeof(number[0]); k++) {
+		snprintf(line, sizeof(line), "1 10:00:01.000000 pwrite64(3</f>, \"x\"..., 4096, 1048576) %s",
+			 number[k]);
+		expect_bad(f, line, "expected a result strace prints: a number, then nothing but");
+	}
+	for (size_t k = 0; k < sizeof(dur) / sizeof(dur[0]); k++) {
+		snprintf(line, sizeof(line), "1 10:00:01.000000 pwrite64(3</f>, \"x\"..., 4096, 1048576) %s",
+			 dur[k]);
+		expect_bad(f, line, "expected a duration ' <seconds>' (below 2^63 ns) at the end");
+	}
+	/* the longest duration taken */
+	FEED_OK(f, "1 10:00:01.000000 close(3) = 0 <9223372035.999999>");
+	assert_true(f->cap.ev[f->cap.n - 1].dur_ns == 9223372035999999000ull);
+	/* a successful transfer that ends beyond 2^63 - 1 (the kernel says
+	 * EINVAL): refused; up to it, and a failed one, read */
+	expect_bad(f, "1 10:00:01.000000 pwrite64(3</f>, \"x\"..., 4096, 9223372036854775807) = 4096",
+		   "t.txt:");
+	assert_non_null(strstr(f->e.msg, "expected an offset plus length within 2^63-1 bytes"));
+	expect_bad(f, "1 10:00:01.000000 pread64(3</f>, \"x\"..., 4096, 9223372036854771713) = 0",
+		   "an offset plus length");
+	expect_bad(f, "1 10:00:01.000000 preadv(3</f>, [{iov_base=\"x\", iov_len=4096}], 1, 9223372036854771713) = 0",
+		   "an offset plus length");
+	int n = f->cap.n;
+	FEED_OK(f, "1 10:00:01.000000 pwrite64(3</f>, \"x\"..., 4096, 9223372036854771711) = 4096");
+	FEED_OK(f, "1 10:00:01.000000 pwrite64(3</f>, \"x\"..., 4096, 9223372036854775807) = -1 EINVAL (Invalid argument)");
+	assert_int_equal(f->cap.n, n + 2);
+}
+
+/* A -tt clock that goes back: a new day only when the clock was near
+ * midnight (23:00 or later, then before 01:00); any other step back
+ * keeps its time (the builder then clamps the op and counts it:
+ * test_trace's test_clock_back).  Before: every step back of 12 hours or
+ * more was a new day (21:23 -> 09:23 made a trace a day long). */
+static void test_clock_back(void **state)
+{
+	struct fx *f = *state;
+	const uint64_t day = 86400ull * 1000000000ull;
+	FEED_OK(f, "1 23:59:59.900000 close(3) = 0");
+	FEED_OK(f, "1 00:00:00.100000 close(3) = 0");          /* midnight */
+	assert_true(f->cap.ev[1].ts_ns == TOD(0, 0, 0, 100000) + day);
+	FEED_OK(f, "1 00:40:00.000000 close(3) = 0");
+	FEED_OK(f, "1 21:23:21.437000 close(3) = 0");
+	FEED_OK(f, "1 09:23:21.337000 close(3) = 0");          /* no night */
+	assert_true(f->cap.ev[4].ts_ns == TOD(9, 23, 21, 337000) + day);
+	FEED_OK(f, "1 21:23:21.437100 close(3) = 0");          /* forward again */
+	assert_true(f->cap.ev[5].ts_ns == TOD(21, 23, 21, 437100) + day);
+	FEED_OK(f, "1 21:23:21.437000 close(3) = 0");          /* 100 us back */
+	assert_true(f->cap.ev[6].ts_ns == TOD(21, 23, 21, 437000) + day);
+	FEED_OK(f, "1 22:30:00.000000 close(3) = 0");
+	FEED_OK(f, "1 00:20:00.000000 close(3) = 0");          /* not near midnight */
+	assert_true(f->cap.ev[8].ts_ns == TOD(0, 20, 0, 0) + day);
+	FEED_OK(f, "1 23:10:00.000000 close(3) = 0");
+	FEED_OK(f, "1 00:50:00.000000 close(3) = 0");          /* midnight */
+	assert_true(f->cap.ev[10].ts_ns == TOD(0, 50, 0, 0) + 2 * day);
+}
+
 /* Numbers at the edges of int64 (issue 15): never undefined behaviour,
  * never a silent wrap; a malformed duration is an error, not garbage. */
 static void test_number_edges(void **state)
@@ -1674,6 +1779,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pid_column_tt_T_y, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_result_tail, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_clock_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rw_one_pass_matches_general, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fd_one_pass_matches_general, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_decorations, setup, teardown),

@@ -76,6 +76,19 @@ int builder_rank_host(struct builder *b, uint32_t rank, const char *host)
 	return 0;
 }
 
+int builder_info(struct builder *b, const char *key, const char *value)
+{
+	(void)b, (void)key, (void)value;
+	return 0;
+}
+
+const struct build_stats *builder_stats(const struct builder *b)
+{
+	static const struct build_stats none;
+	(void)b;
+	return &none;
+}
+
 static void forget(void)
 {
 	for (int w = 0; w < 2; w++) {
@@ -221,6 +234,38 @@ static void test_numbers_and_names(void **state)
 	assert_int_equal(at_line(12)->offset, 123456789012345678);
 	assert_int_equal(at_line(13)->offset, 01234567);      /* octal, as num() reads it */
 	assert_int_equal(at_line(14)->offset, 0);
+}
+
+/* Junk after a result or in its duration, and a transfer that ends
+ * beyond 2^63 - 1, mid-file: the same error both ways, naming the line
+ * (before: read as some number, or a duration of 0 or wrapped). */
+static void test_result_junk(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *tail, *want;
+	} bad[] = {
+		{ "4096, 1048576) = 40x96 <0.000009>", "trace:2: expected a result strace prints" },
+		{ "4096, 1048576) = 4096abc <0.000009>", "trace:2: expected a result strace prints" },
+		{ "4096, 1048576) = 4096.5 <0.000009>", "trace:2: expected a result strace prints" },
+		{ "4096, 1048576) = 4096 garbage <0.000009>", "trace:2: expected a result strace prints" },
+		{ "4096, 1048576) = 4096 <0.000009>xyz", "trace:2: expected a duration" },
+		{ "4096, 1048576) = 4096 <0.000009", "trace:2: expected a duration" },
+		{ "4096, 1048576) = 4096 <99999999999.000009>", "trace:2: expected a duration" },
+		{ "4096, 9223372036854775807) = 4096 <0.000009>", "trace:2: expected an offset plus length" },
+	};
+	char text[512];
+	struct rerr e;
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		snprintf(text, sizeof(text),
+			 "7 10:00:00.000001 close(3) = 0 <0.000001>\n"
+			 "7 10:00:00.000002 pwrite64(4</tmp/t.dat>, \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"..., %s\n"
+			 "7 10:00:00.000003 close(4) = 0 <0.000001>\n",
+			 bad[k].tail);
+		assert_int_equal(parse_both(text, false, &e), -EINVAL);
+		if (!strstr(e.msg, bad[k].want))
+			fail_msg("'%s': '%s' lacks '%s'", bad[k].tail, e.msg, bad[k].want);
+	}
 }
 
 /* A call the table does not know, left unfinished: when its text so far
@@ -370,6 +415,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers_and_names),
+		cmocka_unit_test(test_result_junk),
 		cmocka_unit_test(test_unfinished_unknown),
 		cmocka_unit_test(test_resumed_known),
 		cmocka_unit_test(test_clock_and_fds),

@@ -772,10 +772,11 @@ static void test_bad_line_hint(void **state)
 }
 
 /* A capture cut mid-line (strace killed by SIGKILL, as at a batch job's
- * time limit): a last line without its '\n' that does not parse is
- * dropped and counted, the rest loads; the same line with its '\n', or a
- * bad line elsewhere, is still an error.  Before: every such trace failed
- * ("expected closing '"'"). */
+ * time limit): a last line without its '\n' is dropped and counted, the
+ * rest loads; the same line with its '\n', or a bad line elsewhere, is
+ * still an error.  Before: every such trace failed ("expected closing
+ * '"'"), and one cut where it still parsed (in its result, "= 655" of
+ * "= 65536", or in its -T duration) was replayed as the cut text said. */
 static void test_cut_last_line(void **state)
 {
 	(void)state;
@@ -818,8 +819,27 @@ static void test_cut_last_line(void **state)
 	assert_int_equal(trace_load(arg, 1, &o, NULL, &res, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "cutmid.txt:2: expected closing '\"'"));
 
-	/* a last line that parses is kept, newline or not */
-	snprintf(buf, sizeof(buf), "%s1 write(3, \"ab\", 2) = 2", head);
+	/* a last line without its newline that parses is cut all the same:
+	 * in its result, in its duration, or after it */
+	static const char *const tails[] = {
+		"1 write(3, \"ab\", 65536) = 655",
+		"1 write(3, \"ab\", 2) = 2",
+		"1 write(3, \"ab\", 2) = 2 <0.00",
+		"1 write(3, \"ab\", 2) = 2 <0.000010>",
+	};
+	for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]); k++) {
+		snprintf(buf, sizeof(buf), "%s%s", head, tails[k]);
+		put("cutok.txt", buf);
+		arg[0] = (char *)tp("cutok.txt");
+		load(arg, 1, "strace", false, &res, &s);
+		expect(&s, "pid 1", 0, 0, 1, 3);
+		assert_string_equal(opstream_info(&s, "cut_lines", buf, sizeof(buf)), "1");
+		snprintf(want, sizeof(want), "%s:3", tp("cutok.txt"));
+		assert_string_equal(opstream_info(&s, "cut_line", buf, sizeof(buf)), want);
+		done(&res, &s);
+	}
+	/* with its newline, the same line is read */
+	snprintf(buf, sizeof(buf), "%s1 write(3, \"ab\", 2) = 2\n", head);
 	put("cutok.txt", buf);
 	arg[0] = (char *)tp("cutok.txt");
 	load(arg, 1, "strace", false, &res, &s);
@@ -828,7 +848,78 @@ static void test_cut_last_line(void **state)
 	done(&res, &s);
 }
 
-/* strace -ff killed: every process's file may end mid-line.  With the
+/* A process's clock that goes back, not at midnight (21:23 then 09:23):
+ * its op is timed as the one before it and counted (clock_back_steps,
+ * clock_back_first: FILE:LINE), for the loader's warning; the trace does
+ * not last a day.  Processes whose lines come one after the other in a
+ * file (the file's clock goes back, no process's does) are no such
+ * thing; nor is midnight. */
+static void test_clock_back(void **state)
+{
+	(void)state;
+	struct load_result res;
+	struct opstream s;
+	char buf[600], want[600];
+	put("back.txt", "1 21:23:21.000001 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+			"1 21:23:21.000002 write(3, \"ab\", 2) = 2\n"
+			"1 09:23:21.000003 write(3, \"ab\", 2) = 2\n"
+			"1 21:23:21.000004 write(3, \"ab\", 2) = 2\n"
+			"1 21:23:21.000003 write(3, \"ab\", 2) = 2\n");
+	char *arg[1] = { (char *)tp("back.txt") };
+	load(arg, 1, "strace", false, &res, &s);
+	assert_string_equal(opstream_info(&s, "clock_back_steps", buf, sizeof(buf)), "2");
+	snprintf(want, sizeof(want), "%s:3", tp("back.txt"));
+	assert_string_equal(opstream_info(&s, "clock_back_first", buf, sizeof(buf)), want);
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 5);
+	assert_int_equal(o[4].t_ns, 3000);
+	done(&res, &s);
+	put("splice.txt", "1 10:00:00.000001 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+			  "1 10:00:00.000009 write(3, \"ab\", 2) = 2\n"
+			  "2 10:00:00.000002 openat(AT_FDCWD, \"/b\", O_WRONLY|O_CREAT, 0644) = 3\n"
+			  "2 10:00:00.000003 write(3, \"ab\", 2) = 2\n"
+			  "2 23:59:59.000003 write(3, \"ab\", 2) = 2\n"
+			  "2 00:00:00.000003 write(3, \"ab\", 2) = 2\n");
+	arg[0] = (char *)tp("splice.txt");
+	load(arg, 1, "strace", false, &res, &s);
+	assert_null(opstream_info(&s, "clock_back_steps", buf, sizeof(buf)));
+	done(&res, &s);
+}
+
+/* strace -ff writes a file for every process it follows: a child whose
+ * pid a clone, fork or vfork of an -ff file returned and that has no file
+ * is named in the info blob (ff_missing, ff_missing_files: the file
+ * expected, the pid, where it was forked), for the loader's warning.
+ * Before: its rank vanished without a word.  Whole captures, and a file
+ * whose clone made a thread that has its file, have no such key. */
+static void test_ff_missing(void **state)
+{
+	(void)state;
+	struct load_result res;
+	struct opstream s;
+	char buf[600], want[600];
+	put("ffm.100", "10:00:00.000001 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+		       "10:00:00.000002 clone(child_stack=NULL, flags=SIGCHLD) = 101\n"
+		       "10:00:00.000003 vfork() = 102\n"
+		       "10:00:00.000004 write(3, \"ab\", 2) = 2\n");
+	put("ffm.101", "10:00:00.000005 write(3, \"abc\", 3) = 3\n");
+	char *arg[1] = { (char *)tp("ffm") };
+	load(arg, 1, "strace", false, &res, &s);
+	assert_string_equal(opstream_info(&s, "ff_missing", buf, sizeof(buf)), "1");
+	snprintf(want, sizeof(want), "%s.102 (pid 102, forked at %s.100:3)", tp("ffm"), tp("ffm"));
+	assert_string_equal(opstream_info(&s, "ff_missing_files", buf, sizeof(buf)), want);
+	assert_int_equal(s.nranks, 2);
+	done(&res, &s);
+	put("ffm.102", "10:00:00.000006 write(3, \"abcd\", 4) = 4\n");
+	load(arg, 1, "strace", false, &res, &s);
+	assert_null(opstream_info(&s, "ff_missing", buf, sizeof(buf)));
+	assert_int_equal(s.nranks, 3);
+	done(&res, &s);
+}
+
+/* strace -ff killed: every process's file may end mid-line (where what
+ * is left parses too).  With the
  * descriptor limit at 48 the reader keeps 8 files open and closes the
  * others, keeping their current line: a cut line held by a closed file
  * is known as cut too.  Run in a child (the hard limit cannot come back). */
@@ -842,8 +933,9 @@ static void test_cut_last_line_ff(void **state)
 		snprintf(text, sizeof(text),
 			 "10:00:00.%06u openat(AT_FDCWD, \"/f%u\", O_WRONLY|O_CREAT, 0644) = 3\n"
 			 "10:00:00.%06u write(3, \"abcd\", %u) = %u\n"
-			 "10:00:01.000000 write(3, \"abcd\", 4",
-			 10 + i, i, 100 + (i * 7) % NF, i + 1, i + 1);
+			 "10:00:01.000000 write(3, \"abcd\", 4%s",
+			 10 + i, i, 100 + (i * 7) % NF, i + 1, i + 1,
+			 i % 2 ? ") = 4" : "");  /* parses, but is cut all the same */
 		put(name, text);
 	}
 	pid_t pid = fork();
@@ -903,6 +995,8 @@ int main(void)
 		cmocka_unit_test(test_utf8_bom),
 		cmocka_unit_test(test_binary_bytes),
 		cmocka_unit_test(test_foreign_trace_in_dir),
+		cmocka_unit_test(test_ff_missing),
+		cmocka_unit_test(test_clock_back),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

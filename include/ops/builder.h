@@ -112,6 +112,10 @@ struct build_stats {
 	uint64_t mmaps;           /* file mmaps (not replayable)             */
 	uint64_t failed_calls;    /* calls with a negative result, kept      */
 	uint64_t special_ops;     /* on /dev/null, ttys, /proc, /sys: dropped */
+	uint64_t clock_back;      /* ops earlier than the one before in their
+	                           * rank: timed as that one                 */
+	const char *clock_back_src; /* the first one's ev->src and ev->line */
+	uint64_t clock_back_line;
 };
 
 struct builder;

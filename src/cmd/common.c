@@ -170,16 +170,42 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 		warn_msg("%s: %s", name, wb);
 	if (dxt_rank_warning(s, wb, sizeof(wb)))
 		warn_msg("%s%s", name, wb);
-	/* strace killed while it wrote a line (SIGKILL at a job's time
-	 * limit): that last line was dropped (trace.h's cut_lines) */
+	/* strace or fio killed while it wrote a line (SIGKILL at a job's
+	 * time limit): that last line, without its newline, was dropped
+	 * (trace.h's cut_lines) */
 	if (opstream_info(s, "cut_lines", wb, sizeof(wb)) && strcmp(wb, "0")) {
-		char at[480];
+		char at[480], fmt[32];
 		if (!opstream_info(s, "cut_line", at, sizeof(at)))
 			strcpy(at, "?");
-		warn_msg("%s: the capture ends mid-line (%s: a last line without its newline that"
-			 " does not parse%s): strace was probably killed (a job's time limit?); the"
-			 " cut line is dropped, the calls before it are used", name, at,
-			 strcmp(wb, "1") ? ", and so in other files" : "");
+		if (!opstream_info(s, "format", fmt, sizeof(fmt)))
+			strcpy(fmt, "?");
+		warn_msg("%s: the capture ends mid-line (%s: a last line without its newline%s): %s"
+			 " was probably killed while it wrote it (a job's time limit?); the cut line is"
+			 " dropped, the lines before it are used", name, at,
+			 strcmp(wb, "1") ? ", and so in other files" : "",
+			 !strncmp(fmt, "fio", 3) ? "fio" : "strace");
+	}
+	/* a traced process's clock that went back, not at midnight: its op
+	 * was timed as the one before it */
+	if (opstream_info(s, "clock_back_steps", wb, sizeof(wb)) && strcmp(wb, "0")) {
+		char at[480];
+		if (!opstream_info(s, "clock_back_first", at, sizeof(at)))
+			strcpy(at, "?");
+		warn_msg("%s: %s: a process's clock goes back (%s step%s back in all, none a"
+			 " plausible midnight wrap: from 23:00 or later to before 01:00): the clock was"
+			 " set back, or the capture was edited; such a call is timed as the call before"
+			 " it", name, at, wb, strcmp(wb, "1") ? "s" : "");
+	}
+	/* strace -ff: a process the capture forked has no file */
+	if (opstream_info(s, "ff_missing", wb, sizeof(wb)) && strcmp(wb, "0")) {
+		char names[480];
+		bool one = !strcmp(wb, "1");
+		if (!opstream_info(s, "ff_missing_files", names, sizeof(names)))
+			strcpy(names, "?");
+		warn_msg("%s: %s process%s the capture forked ha%s no strace -ff file: %s; %s calls"
+			 " are not in the trace and are not replayed (a file deleted, not copied or"
+			 " not given?)", name, wb, one ? "" : "es", one ? "s" : "ve", names,
+			 one ? "its" : "their");
 	}
 	/* LANL: ranks the timing file lists without a trace file given (a
 	 * subset on purpose, or a file forgotten: said either way) */

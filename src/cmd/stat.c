@@ -336,6 +336,10 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "io_submit_iocbs", "io_submit iocbs (async)" },
 	{ "io_submit_iocbs_as_sync", "io_submit iocbs (async)" },
 	{ "cut_line", "  the first" },
+	{ "clock_back_steps", "clock steps back (clamped)" },
+	{ "clock_back_first", "  the first" },
+	{ "ff_missing", "-ff files missing (forked)" },
+	{ "ff_missing_files", "  expected" },
 };
 
 static void note_other_cb(const char *key, size_t klen, const char *val, size_t vlen, void *arg)

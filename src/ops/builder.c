@@ -469,13 +469,28 @@ static inline int rank_of(struct builder *b, struct proc *p, uint64_t ts, uint32
 	return rank_first(b, p, ts, rank);
 }
 
+/* An op earlier than the one before it in its rank (a process's clock
+ * went back): it is timed as that one (last_t, returned), and counted in
+ * the stats (the first one's file and line kept), for the readers whose
+ * clocks should never go back (strace) to say so. */
+static __attribute__((noinline, cold)) uint64_t clock_back(struct builder *b,
+							    const struct sc_event *ev,
+							    uint64_t last_t)
+{
+	if (!b->st.clock_back++) {
+		b->st.clock_back_src = ev->src;
+		b->st.clock_back_line = ev->line;
+	}
+	return last_t;
+}
+
 static int emit_rank(struct builder *b, uint32_t rank, const struct sc_event *ev, struct op *op)
 {
 	int rc;
 	struct rankst *rs = &b->ranks[rank];
 	op->t_ns = ev->ts_ns > rs->t0 ? ev->ts_ns - rs->t0 : 0;
-	if (op->t_ns < rs->last_t)
-		op->t_ns = rs->last_t;
+	if (__builtin_expect(op->t_ns < rs->last_t, 0))
+		op->t_ns = clock_back(b, ev, rs->last_t);
 	rs->last_t = op->t_ns;
 	op->dur_ns = ev->dur_ns;
 	op->line = (uint32_t)ev->line;
@@ -1932,8 +1947,8 @@ static inline __attribute__((always_inline)) int fast_commit(struct builder *b, 
 {
 	struct rankst *rs = &b->ranks[rank];
 	uint64_t tn = ev->ts_ns > rs->t0 ? ev->ts_ns - rs->t0 : 0;
-	if (tn < rs->last_t)
-		tn = rs->last_t;
+	if (__builtin_expect(tn < rs->last_t, 0))
+		tn = clock_back(b, ev, rs->last_t);
 	rs->last_t = tn;
 	op->t_ns = tn;
 	op->dur_ns = ev->dur_ns;

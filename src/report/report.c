@@ -661,10 +661,11 @@ static void print_setup(FILE *f, const struct report_info *ri, bool seq)
 		fprintf(f, "             incomplete (%s: Darshan's DXT buffer filled up): later"
 			" operations were not recorded, and are not replayed\n", ri->trace_incomplete);
 	if (ri->trace_cut_lines)        /* said on stderr too */
-		fprintf(f, "             cut mid-line at %s%s (strace killed?): the cut line was"
-			" dropped, the calls before it replayed\n",
+		fprintf(f, "             cut mid-line at %s%s (%s killed?): the cut line was"
+			" dropped, the lines before it replayed\n",
 			ri->trace_cut_line ? ri->trace_cut_line : "?",
-			ri->trace_cut_lines > 1 ? " and more" : "");
+			ri->trace_cut_lines > 1 ? " and more" : "",
+			ri->format && !strncmp(ri->format, "fio", 3) ? "fio" : "strace");
 	if (ri->trace_no_clock)         /* said on stderr too */
 		fprintf(f, "             no common clock between its processes (%s): ordered"
 			" as the files were read\n", ri->trace_no_clock);

@@ -1129,8 +1129,9 @@ static int iolog_learn_more(struct iolog *L, bool new_file)
 			rc = lr_next_block(&L->p1, &l, &n);
 			if (rc == -E2BIG)
 				continue;
-			if (rc <= 0) {
-				/* the end of the file, or a read error */
+			if (rc <= 0 || L->p1.nonl) {
+				/* the end of the file (or a cut last line, which
+				 * pass 2 drops), or a read error */
 				lr_close(&L->p1);
 				L->p1_live = false;
 				return rc < 0 ? read_error(L, rc) : 0;
@@ -1399,6 +1400,23 @@ static int pass2_block(struct iolog *L, char *blk, size_t n, unsigned long *line
 			       : pass2_block_v(L, blk, n, lineno, 2);
 }
 
+/* The last line of the log, number lineno, has no '\n' (the header
+ * aside, read as pass2_line reads it): fio ends every
+ * line it writes with one, so the log was cut while fio wrote it (fio
+ * killed, as at a batch job's time limit), whether or not what is there
+ * reads as a line ("read 512000 40" of "read 512000 4096" does).  It is
+ * dropped and counted in cut_lines, as strace's reader does, whatever
+ * --skip-bad says.  0. */
+static __attribute__((noinline, cold)) int pass2_last(struct iolog *L, const char *l, size_t n,
+							unsigned long lineno)
+{
+	if (lineno == 1)
+		return iolog_header(L, l, lineno);      /* as pass2_line reads it */
+	if (!L->in->cut_lines++)
+		snprintf(L->in->first_cut, sizeof(L->in->first_cut), "%s:%lu", L->src, lineno);
+	return 0;       /* the end of the file: lr_next_block says so next */
+}
+
 /* Pass 2: check every line and emit its events, a block of whole lines
  * at a time (lineno: lr.lineno counts only the lines lr_next gave). */
 static int iolog_pass2(struct iolog *L)
@@ -1435,7 +1453,7 @@ static int iolog_pass2(struct iolog *L)
 		if (lr.lineno != before) {
 			/* one line from lr_next */
 			L->in->lines++, L->in->bytes += n + 1;
-			rc = pass2_line(L, l, n, ++lineno);
+			rc = lr.nonl ? pass2_last(L, l, n, ++lineno) : pass2_line(L, l, n, ++lineno);
 		} else {
 			rc = pass2_block(L, l, n, &lineno);
 		}

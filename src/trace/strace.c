@@ -1001,7 +1001,11 @@ static int64_t cloneflags(const char *s, size_t n)
 /* ---- timestamps ----------------------------------------------------------- */
 enum { TS_NONE, TS_TOD, TS_EPOCH, TS_REL };
 
-/* Parse "D+[.D+]" at s; returns chars used, 0 none.  Value in ns. */
+/* The most seconds secfrac() takes: their ns, fraction included, below 2^63. */
+#define SECFRAC_MAX 9223372035ull
+
+/* Parse "D+[.D+]" at s; returns chars used, 0 none (or more seconds than
+ * SECFRAC_MAX).  Value in ns. */
 static size_t secfrac(const char *s, size_t n, uint64_t *ns, uint64_t *ipart)
 {
 	size_t i = 0;
@@ -1010,9 +1014,9 @@ static size_t secfrac(const char *s, size_t n, uint64_t *ns, uint64_t *ipart)
 		k = scan_dec8(s + i, n - i, &c);
 		ip = ip * scan_pow10[k] + c;    /* wraps past 20 digits: refused below */
 	}
-	/* more than 11 digits of seconds (beyond year 5138) is not a time: the
-	 * nanoseconds would not fit */
-	if (!i || i > 11)
+	/* seconds whose nanoseconds do not fit 63 bits (beyond 2262, or a
+	 * duration of 292 years) are no time: they would wrap */
+	if (!i || i > 10 || ip > SECFRAC_MAX)
 		return 0;
 	if (i < n && s[i] == '.') {
 		unsigned kept = 0;              /* the first 9 digits are the ns */
@@ -1217,16 +1221,34 @@ static void prefix_read(struct sprefix *x, const char *l, size_t len)
 	x->why = prefix(l, len, &x->pos, &x->pid, &x->bracketed, &x->kind, &x->ts);
 }
 
-static uint64_t norm_ts(struct strace_src *src, int kind, uint64_t ts)
+/*
+ * A -tt clock that went back (ts, the time of day with the days already
+ * passed, below src->last_ts, the file's time before).  Past midnight it
+ * starts again from 00:00: that is taken for a new day only when it is
+ * plausible, the clock near midnight on both sides (the line before at
+ * 23:00 or later, this one before 01:00).  Any other step back (a clock
+ * set back, an edited capture: 21:23 then 09:23 is no night of 12 hours;
+ * or lines of processes spliced one after the other) keeps its time: the
+ * builder times a process's op that comes out earlier than its op before
+ * as that one, and counts it (clock_notes says so).  The time to use.
+ */
+static __attribute__((noinline, cold)) uint64_t tod_back(struct strace_src *src, uint64_t ts)
 {
-	const uint64_t day = 86400ull * 1000000000ull;
+	const uint64_t hour = 3600ull * 1000000000ull, day = 24 * hour;
+	if (src->last_ts % day >= 23 * hour && ts - src->day_off < hour) {
+		src->day_off += day;
+		return ts + day;
+	}
+	return ts;
+}
+
+static inline uint64_t norm_ts(struct strace_src *src, int kind, uint64_t ts)
+{
 	switch (kind) {
 	case TS_TOD:
 		ts += src->day_off;
-		if (ts + day / 2 < src->last_ts) {    /* clock passed midnight */
-			src->day_off += day;
-			ts += day;
-		}
+		if (__builtin_expect(ts < src->last_ts, 0))
+			ts = tod_back(src, ts);
 		src->last_ts = ts;
 		return ts;
 	case TS_EPOCH:
@@ -1660,7 +1682,7 @@ struct dec {
 };
 
 enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4, DEC_BAD_NEG = 5,
-       DEC_BAD_FALLOC = 6, DEC_BAD_MORE = 7 };
+       DEC_BAD_FALLOC = 6, DEC_BAD_MORE = 7, DEC_BAD_END = 8 };
 
 static struct span arg(const struct dec *d, int k)
 {
@@ -2075,17 +2097,23 @@ static const shape_fn shapes[] = {
 
 /* A read or write that succeeded cannot have had a negative length or an
  * explicit negative offset (preadv2's -1, "the position", is turned into
- * SC_NOOFF by its shape): the line is corrupt. */
-static bool negative_transfer(const struct dec *d)
+ * SC_NOOFF by its shape), nor an offset and a length that end beyond
+ * 2^63 - 1 (the kernel refuses them: EINVAL): the line is corrupt.
+ * DEC_BAD_NEG, DEC_BAD_END or 0. */
+static int bad_transfer(const struct dec *d)
 {
 	const struct sc_event *ev = &d->ev;
 	if (ev->call != SC_READ && ev->call != SC_WRITE)
-		return false;
+		return 0;
 	if (ev->ret < 0 || ev->ret == SC_RET_UNKNOWN)
-		return false;
+		return 0;
 	bool neg_off = d->cs->off >= 0 && ev->offset < 0 && ev->offset != SC_NOOFF;
 	bool neg_off1 = d->cs->off >= 0 && d->cs->shape == SH_PLAIN && ev->offset == SC_NOOFF;
-	return neg_off || neg_off1 || (int64_t)ev->len < 0;
+	if (neg_off || neg_off1 || (int64_t)ev->len < 0)
+		return DEC_BAD_NEG;
+	if (d->cs->off >= 0 && ev->offset > INT64_MAX - (int64_t)ev->len)
+		return DEC_BAD_END;
+	return 0;
 }
 
 /* A read or write of COUNT bytes that says it moved more: impossible
@@ -2209,6 +2237,11 @@ static int take_duration(struct span *rs, uint64_t *dur)
 	if (!lt || lt == rs->s || lt[-1] != ' ')
 		return 0;    /* a decoration, not a duration */
 	size_t dn = (size_t)(rs->s + rs->n - lt - 2);
+	if (dn == 11 && !memcmp(lt + 1, "unavailable", 11)) {
+		/* "= ? <unavailable>": a call that never returned */
+		rs->n = (size_t)(lt - rs->s);
+		return 0;
+	}
 	if (!dn || secfrac(lt + 1, dn, &ns, &ip) != dn)
 		return -1;
 	*dur = ns;
@@ -2228,6 +2261,59 @@ static inline bool same8(const char *a, const char *b, size_t n)
 #else
 	return !((x ^ y) >> (8 * (8 - n)));
 #endif
+}
+
+#define DUR_EXPECTED "a duration ' <seconds>' (below 2^63 ns) at the end of the line"
+
+/*
+ * What strace prints after a result's number (and its -y "<path>", with
+ * "(deleted)" after it for an O_TMPFILE file), the duration taken away:
+ * nothing, or blank-separated an errno name or
+ * number (err: the result is negative: "-1 ENOENT"), a comment
+ * ("/\* 5 in strace's PID NS *\/"), a --secontext "[...]", and text in
+ * parentheses, which runs to the end ("(No such file or directory)",
+ * "(flags O_RDONLY)", "([{fd=3, revents=POLLIN}])", "(Timeout)",
+ * "(INJECTED)").  Anything else ("= 40x96", "= 4096abc", "= 4096.5",
+ * "= 4096 garbage", a duration not at the end or without its '>') was not
+ * written by strace, and the number before it may be wrong.  NULL, or
+ * what was expected.
+ */
+static __attribute__((noinline)) const char *result_tail(struct span r, bool err)
+{
+	static const char why[] = "a result strace prints: a number, then nothing but ' ERRNO',"
+				  " ' (text)', a comment or the duration ' <seconds>'";
+	size_t i = 0;
+	if (r.n >= 9 && !memcmp(r.s, "(deleted)", 9))
+		i = 9;          /* "= 3</tmp/#10953388>(deleted)": an O_TMPFILE file */
+	while (i < r.n) {
+		if (r.s[i] != ' ')
+			return why;
+		while (i < r.n && r.s[i] == ' ')
+			i++;
+		char c = r.s[i];
+		if (c == '(')
+			return r.s[r.n - 1] == ')' ? NULL : why;
+		if (c == '<')
+			return DUR_EXPECTED;
+		const char *end;
+		if (c == '/' && i + 1 < r.n && r.s[i + 1] == '*' &&
+		    (end = memmem(r.s + i + 2, r.n - i - 2, "*/", 2))) {
+			i = (size_t)(end - r.s) + 2;
+			continue;
+		}
+		if (c == '[' && (end = memchr(r.s + i, ']', r.n - i))) {
+			i = (size_t)(end - r.s) + 1;
+			continue;
+		}
+		if (err && ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
+			while (i < r.n && ((r.s[i] >= 'A' && r.s[i] <= 'Z') ||
+					   (r.s[i] >= '0' && r.s[i] <= '9') || r.s[i] == '_'))
+				i++;
+			continue;
+		}
+		return why;
+	}
+	return NULL;
 }
 
 /* "= RET [<DUR>]" after the arguments: into ev (ret, retpath, dur_ns).
@@ -2266,7 +2352,7 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 		i++;
 	struct span rs = { body + i, blen - i }, rest;
 	if (take_duration(&rs, &ev->dur_ns))
-		return "a duration '<seconds>' at the end";
+		return DUR_EXPECTED;
 	rs = trim(rs);
 	if (!rs.n)
 		return "a result after '='";
@@ -2285,6 +2371,11 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 			k++;
 		int en = strace_errno(rest.s + 1, k - 1);
 		v = en ? -en : -EIO;
+	}
+	if (rest.n) {
+		const char *why = result_tail(rest, v < 0);
+		if (why)
+			return why;
 	}
 	ev->ret = v;
 	return NULL;
@@ -2530,8 +2621,8 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 		rc = shapes[d.cs->shape](&d);
 	if (!rc)
 		stat_size(&d);
-	if (!rc && negative_transfer(&d))
-		rc = DEC_BAD_NEG;
+	if (!rc)
+		rc = bad_transfer(&d);
 	if (!rc && more_than_asked(&d))
 		rc = DEC_BAD_MORE;
 	if (rc == DEC_EMIT)
@@ -2541,6 +2632,9 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	if (rc == DEC_BAD_NEG)
 		return bad_line(p, e, src, lineno, line, len,
 				"a length and offset >= 0 (the call succeeded)");
+	if (rc == DEC_BAD_END)
+		return bad_line(p, e, src, lineno, line, len,
+				"an offset plus length within 2^63-1 bytes (the call succeeded)");
 	if (rc == DEC_BAD_MORE)
 		return bad_line(p, e, src, lineno, line, len,
 				"a result no larger than the count asked for");
@@ -3203,7 +3297,6 @@ struct sfile {
 	char *own;
 	size_t owncap;
 	int have, open;
-	int nonl;               /* closed: lr.nonl of its current line     */
 	uint64_t off;           /* where to reopen a closed file           */
 	unsigned long lineno;   /* number of the current line              */
 	uint64_t key;           /* timestamp of the current line (merge)   */
@@ -3261,7 +3354,6 @@ static int files_evict(struct sfiles *fs)
 		g->line = g->own;
 	}
 	g->off = lr_tell(&g->lr);
-	g->nonl = g->lr.nonl;
 	lr_close(&g->lr);
 	g->open = 0;
 	fs->open[v] = fs->open[--fs->nopen];
@@ -3413,11 +3505,18 @@ struct sink {
 	struct builder *b;
 	int64_t *kids;
 	size_t nkids, ckids;
+	struct born {           /* every child, for the -ff files' check */
+		int64_t pid;
+		const char *src;        /* the file of its clone, and line */
+		unsigned long line;
+	} *born;
+	size_t nborn, cborn;
 };
 
 /* A clone's child, remembered (out of emit_builder: every other event then
  * goes straight on to builder_event). */
-static __attribute__((noinline)) int sink_kid(struct sink *k, int64_t kid, struct rerr *e)
+static __attribute__((noinline)) int sink_kid(struct sink *k, const struct sc_event *ev,
+					      int64_t kid, struct rerr *e)
 {
 	if (k->nkids == k->ckids) {
 		size_t nc = k->ckids ? k->ckids * 2 : 16;
@@ -3428,6 +3527,15 @@ static __attribute__((noinline)) int sink_kid(struct sink *k, int64_t kid, struc
 		k->ckids = nc;
 	}
 	k->kids[k->nkids++] = kid;
+	if (k->nborn == k->cborn) {
+		size_t nc = k->cborn ? k->cborn * 2 : 16;
+		struct born *n = realloc(k->born, nc * sizeof(*n));
+		if (!n)
+			return rerr_set(e, -ENOMEM, "out of memory");
+		k->born = n;
+		k->cborn = nc;
+	}
+	k->born[k->nborn++] = (struct born){ kid, ev->src, ev->line };
 	return 0;
 }
 
@@ -3436,13 +3544,31 @@ static int emit_builder(void *arg, const struct sc_event *ev, struct rerr *e)
 	struct sink *k = arg;
 	int rc;
 	if (ev->call == SC_CLONE && ev->ret > 0 && ev->ret != SC_RET_UNKNOWN &&
-	    (rc = sink_kid(k, ev->ret, e)))
+	    (rc = sink_kid(k, ev, ev->ret, e)))
 		return rc;
 	return builder_event(k->b, ev, e);
 }
 
+/* f's current line is the last of its file and has no '\n': strace ends
+ * every line it writes with one, so the capture was cut while it wrote
+ * this line (strace killed by SIGKILL, as at a batch job's time limit),
+ * whether or not what is there parses (a result cut to "= 655" of
+ * "= 65536" does).  The line is dropped and counted in in->cut_lines,
+ * whatever --skip-bad says; the file ends before it.  0. */
+static __attribute__((noinline, cold)) int cut_at_end(struct sfile *f, struct trace_input *in)
+{
+	if (!in->cut_lines++)
+		snprintf(in->first_cut, sizeof(in->first_cut), "%s:%lu", f->src.name, f->lineno);
+	in->lines++;
+	in->bytes += f->len;
+	f->have = 0;
+	f->line = NULL;
+	return 0;
+}
+
 /* Next line of file i into f->line (NULL: over-long, reported by
- * handle()); sets f->key for merging.  1, 0 at the end, -errno + e. */
+ * handle()); sets f->key for merging.  1, 0 at the end (a last line cut
+ * mid-line, dropped, too), -errno + e. */
 static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, size_t i,
 								 struct trace_input *in, int want_key,
 								 struct rerr *e)
@@ -3460,6 +3586,8 @@ static inline __attribute__((always_inline)) int files_next(struct sfiles *fs, s
 		f->have = 0;
 		return 0;
 	}
+	if (__builtin_expect(f->lr.nonl, 0) && rc == 1)
+		return cut_at_end(f, in);
 	if (rc == -E2BIG) {     /* a line all the same (f->len: its length) */
 		f->line = NULL;
 		f->have = 1;
@@ -3513,20 +3641,12 @@ static void bad_hint(const struct sfile *f, struct rerr *e)
 			 " or pass --skip-bad to skip such lines)");
 }
 
-/* f's current line did not parse (e says why).  The last line of a file
- * that ends without its '\n' is a capture cut mid-line (strace killed, as
- * by a batch job's time limit): dropped and counted in in->cut_lines,
- * whatever --skip-bad says.  Any other line is counted with --skip-bad,
- * else the error it is. */
+/* f's current line did not parse (e says why): counted with --skip-bad,
+ * else the error it is.  (A last line cut mid-line never gets here:
+ * files_next drops it.) */
 static __attribute__((noinline, cold)) int handle_bad(struct sfile *f, struct trace_input *in,
 						      int rc, struct rerr *e)
 {
-	if (f->line && (f->open ? f->lr.nonl : f->nonl)) {
-		if (!in->cut_lines++)
-			snprintf(in->first_cut, sizeof(in->first_cut), "%s:%lu", f->src.name,
-				 f->lineno);
-		return 0;
-	}
 	if (!in->skip_bad) {
 		bad_hint(f, e);
 		return rc;
@@ -3791,6 +3911,101 @@ static bool strace_line(const char *l, size_t n)
 	return k && k < tn && t[k] == '(';
 }
 
+/* A process's clock that went back (not at midnight, see clock_back):
+ * its ops were timed as the one before them by the builder, which counted
+ * them; how many, and the first's place, in the info blob
+ * (clock_back_steps, clock_back_first) for the loader's warning. */
+static int clock_notes(struct builder *b, struct rerr *e)
+{
+	const struct build_stats *st = builder_stats(b);
+	char v[600];
+	int rc;
+	if (!st->clock_back)
+		return 0;
+	snprintf(v, sizeof(v), "%" PRIu64, st->clock_back);
+	rc = builder_info(b, "clock_back_steps", v);
+	snprintf(v, sizeof(v), "%s:%" PRIu64, st->clock_back_src ? st->clock_back_src : "?",
+		 st->clock_back_line);
+	if (!rc)
+		rc = builder_info(b, "clock_back_first", v);
+	return rc ? rerr_set(e, rc, "out of memory") : 0;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return (a > b) - (a < b);
+}
+
+static int cmp_born(const void *x, const void *y)
+{
+	const struct born *a = x, *b = y;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/*
+ * strace -ff writes a file for every process and thread it follows, named
+ * PREFIX.PID: a child whose pid a clone, fork or vfork of an -ff file
+ * returned, and which has no file among the inputs (deleted, not copied,
+ * not matched), is a process whose calls are missing from the trace.  Said
+ * in the info blob (ff_missing, ff_missing_files: the names expected, the
+ * pid and the clone's place) for the loader's warning.
+ */
+static int ff_missing(const struct sfiles *fs, struct sink *k, struct rerr *e)
+{
+	size_t nff = 0, nmiss = 0, at = 0;
+	int64_t *pids = malloc((fs->n ? fs->n : 1) * sizeof(*pids));
+	char v[600];
+	int rc = 0;
+
+	if (!pids)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->f[i].ff)
+			pids[nff++] = fs->f[i].src.pid;
+	if (!nff || !k->nborn)
+		goto out;
+	qsort(pids, nff, sizeof(*pids), cmp_i64);
+	qsort(k->born, k->nborn, sizeof(*k->born), cmp_born);
+	v[0] = 0;
+	for (size_t j = 0; j < k->nborn; j++) {
+		const struct born *c = &k->born[j];
+		const struct sfile *par = NULL;
+		if (j && c->pid == k->born[j - 1].pid)
+			continue;               /* a pid used again */
+		if (bsearch(&c->pid, pids, nff, sizeof(*pids), cmp_i64))
+			continue;
+		for (size_t i = 0; i < fs->n && !par; i++)
+			if (fs->f[i].ff && fs->f[i].src.name == c->src)
+				par = &fs->f[i];
+		if (!par)
+			continue;               /* not an -ff file's child */
+		const char *dot = strrchr(c->src, '.');
+		int pl = dot ? (int)(dot - c->src) : (int)strlen(c->src);
+		if (at < sizeof(v) - 1) {
+			int w = snprintf(v + at, sizeof(v) - at, "%s%.*s.%" PRId64 " (pid %" PRId64
+					 ", forked at %s:%lu)", nmiss ? ", " : "", pl, c->src, c->pid,
+					 c->pid, c->src, c->line);
+			at = w < 0 ? sizeof(v) : at + (size_t)w;
+			if (at >= sizeof(v))
+				strcpy(v + sizeof(v) - 5, ", ..");
+		}
+		nmiss++;
+	}
+	if (nmiss) {
+		char num[32];
+		snprintf(num, sizeof(num), "%zu", nmiss);
+		rc = builder_info(k->b, "ff_missing", num);
+		if (!rc)
+			rc = builder_info(k->b, "ff_missing_files", v);
+		if (rc)
+			rc = rerr_set(e, rc, "out of memory");
+	}
+out:
+	free(pids);
+	return rc;
+}
+
 static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *e)
 {
 	struct strace_parser *p = NULL;
@@ -3815,6 +4030,10 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 			     walk_by_clone(p, &fs, in, heap, &sink, e);
 	if (!rc)
 		rc = strace_parser_finish(p, e);
+	if (!rc)
+		rc = clock_notes(b, e);
+	if (!rc)
+		rc = ff_missing(&fs, &sink, e);
 	if (!rc && !strace_parser_syscalls(p))
 		rc = rerr_set(e, -EINVAL, "%s: no syscalls found%s",
 			      in->nfiles ? in->files[0] : "(no files)",
@@ -3827,6 +4046,7 @@ out:
 	files_release(&fs);
 	free(heap);
 	free(sink.kids);
+	free(sink.born);
 	strace_parser_free(p);
 	return rc;
 }
