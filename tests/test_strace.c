@@ -184,6 +184,12 @@ static void test_rw_one_pass_matches_general(void **state)
 	assert_int_equal(feed(f, "9 10:00:00.000011 write(3</a, \"x\", 1) = 1"), -EINVAL);
 	assert_int_equal(feed(f, "9 10:00:00.000012 write(3</a>, \"x, 1) = 1"), -EINVAL);
 	assert_int_equal(feed(f, "9 10:00:00.000013 write(3</a>, \"x\", 123456789012345678901) = 1"), -EINVAL);
+	/* a name with an escaped NUL in it: no real capture's */
+	assert_int_equal(feed(f, "9 10:00:00.000014 openat(AT_FDCWD, \"/x/a\\0/../../etc/n\", O_RDONLY) = 3"),
+			 -EINVAL);
+	assert_int_equal(feed(f, "9 10:00:00.000015 rename(\"/x/a\", \"/b\\0c\") = 0"), -EINVAL);
+	FEED_OK(f, "9 10:00:00.000016 rename(\"/x/a\\t\", \"/b\\x41\") = 0");
+	assert_string_equal(f->cap.ev[f->cap.n - 1].path2, "/bA");
 }
 
 /* lseek, fsync, ftruncate, close... as strace usually prints them are read

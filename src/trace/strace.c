@@ -760,7 +760,7 @@ static int fdarg(struct strace_parser *p, struct span a, int64_t *fd, const char
 }
 
 /* Quoted path: NULL for NULL/addresses. */
-static const char *strarg(struct strace_parser *p, struct span a, uint32_t *trunc)
+static const char *strarg(struct strace_parser *p, struct span a, uint32_t *trunc, bool *nul)
 {
 	a = trim(a);
 	if (!a.n || a.s[0] != '"')
@@ -770,7 +770,13 @@ static const char *strarg(struct strace_parser *p, struct span a, uint32_t *trun
 		return NULL;
 	if (trunc && a.n >= i + 4 && !memcmp(a.s + i + 1, "...", 3))
 		*trunc = OPSP_TRUNCATED_NAME;
-	return sunescape(p, a.s + 1, i - 1);
+	size_t used = p->sused;
+	const char *d = sunescape(p, a.s + 1, i - 1);
+	/* the kernel takes a name up to its NUL and strace prints it so: an
+	 * escaped \0 inside one is no real capture's (flagged, refused) */
+	if (strlen(d) != p->sused - used - 1)
+		*nul = true;
+	return d;
 }
 
 struct sym {
@@ -1682,7 +1688,7 @@ struct dec {
 };
 
 enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4, DEC_BAD_NEG = 5,
-       DEC_BAD_FALLOC = 6, DEC_BAD_MORE = 7, DEC_BAD_END = 8 };
+       DEC_BAD_FALLOC = 6, DEC_BAD_MORE = 7, DEC_BAD_END = 8, DEC_BAD_NUL = 9 };
 
 static struct span arg(const struct dec *d, int k)
 {
@@ -1706,20 +1712,23 @@ static int fill_generic(struct dec *d, bool fd_read)
 	const struct callspec *cs = d->cs;
 	struct sc_event *ev = &d->ev;
 	int64_t v;
+	bool nul = false;       /* a name held an escaped \0 */
 	if (cs->fd >= 0 && !fd_read && fd_at(d, cs->fd, &ev->fd, &ev->fdpath))
 		return DEC_BAD;
 	if (cs->dirfd >= 0 && fd_at(d, cs->dirfd, &ev->dirfd, &ev->fdpath))
 		return DEC_BAD;
 	if (cs->path >= 0) {
 		struct span pa = trim(arg(d, cs->path));
-		ev->path = strarg(d->p, pa, &ev->path_flags);
+		ev->path = strarg(d->p, pa, &ev->path_flags, &nul);
 		/* a file opened by an address, not a name: strace -e raw= */
 		if (!ev->path && cs->call == SC_OPEN && ev->ret >= 0 && pa.n > 2 &&
 		    pa.s[0] == '0' && pa.s[1] == 'x')
 			return DEC_BAD_RAW;
 	}
 	if (cs->path2 >= 0)
-		ev->path2 = strarg(d->p, arg(d, cs->path2), NULL);
+		ev->path2 = strarg(d->p, arg(d, cs->path2), NULL, &nul);
+	if (nul)
+		return DEC_BAD_NUL;
 	if (cs->len >= 0) {
 		if (num_at(d, cs->len, &v))
 			return DEC_BAD;
@@ -2638,6 +2647,9 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	if (rc == DEC_BAD_MORE)
 		return bad_line(p, e, src, lineno, line, len,
 				"a result no larger than the count asked for");
+	if (rc == DEC_BAD_NUL)
+		return bad_line(p, e, src, lineno, line, len,
+				"a file name without a NUL byte (\\0) in it");
 	if (rc == DEC_BAD_RAW)
 		return bad_line(p, e, src, lineno, line, len,
 				"a path in quotes, not an address (a capture made with strace -e raw=..."
