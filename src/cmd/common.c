@@ -163,6 +163,20 @@ int dxt_layer_option(struct load_opts *lo, const char *arg)
 	return 0;
 }
 
+/* Info key `key` into buf when it is a count other than 0: true. */
+static bool info_count(const struct opstream *s, const char *key, char *buf, size_t n)
+{
+	return opstream_info(s, key, buf, n) && strcmp(buf, "0");
+}
+
+/* Info key `key` into buf, or "?" when the file has none. */
+static const char *info_or_q(const struct opstream *s, const char *key, char *buf, size_t n)
+{
+	if (!opstream_info(s, key, buf, n))
+		snprintf(buf, n, "?");
+	return buf;
+}
+
 void trace_warn_incomplete(const struct opstream *s, const char *name)
 {
 	char wb[512];
@@ -173,12 +187,10 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 	/* strace or fio killed while it wrote a line (SIGKILL at a job's
 	 * time limit): that last line, without its newline, was dropped
 	 * (trace.h's cut_lines) */
-	if (opstream_info(s, "cut_lines", wb, sizeof(wb)) && strcmp(wb, "0")) {
+	if (info_count(s, "cut_lines", wb, sizeof(wb))) {
 		char at[480], fmt[32];
-		if (!opstream_info(s, "cut_line", at, sizeof(at)))
-			strcpy(at, "?");
-		if (!opstream_info(s, "format", fmt, sizeof(fmt)))
-			strcpy(fmt, "?");
+		info_or_q(s, "cut_line", at, sizeof(at));
+		info_or_q(s, "format", fmt, sizeof(fmt));
 		warn_msg("%s: the capture ends mid-line (%s: a last line without its newline%s): %s"
 			 " was probably killed while it wrote it (a job's time limit?); the cut line is"
 			 " dropped, the lines before it are used", name, at,
@@ -187,21 +199,19 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 	}
 	/* a traced process's clock that went back, not at midnight: its op
 	 * was timed as the one before it */
-	if (opstream_info(s, "clock_back_steps", wb, sizeof(wb)) && strcmp(wb, "0")) {
+	if (info_count(s, "clock_back_steps", wb, sizeof(wb))) {
 		char at[480];
-		if (!opstream_info(s, "clock_back_first", at, sizeof(at)))
-			strcpy(at, "?");
+		info_or_q(s, "clock_back_first", at, sizeof(at));
 		warn_msg("%s: %s: a process's clock goes back (%s step%s back in all, none a"
 			 " plausible midnight wrap: from 23:00 or later to before 01:00): the clock was"
 			 " set back, or the capture was edited; such a call is timed as the call before"
 			 " it", name, at, wb, strcmp(wb, "1") ? "s" : "");
 	}
 	/* strace -ff: a process the capture forked has no file */
-	if (opstream_info(s, "ff_missing", wb, sizeof(wb)) && strcmp(wb, "0")) {
+	if (info_count(s, "ff_missing", wb, sizeof(wb))) {
 		char names[480];
 		bool one = !strcmp(wb, "1");
-		if (!opstream_info(s, "ff_missing_files", names, sizeof(names)))
-			strcpy(names, "?");
+		info_or_q(s, "ff_missing_files", names, sizeof(names));
 		warn_msg("%s: %s process%s the capture forked ha%s no strace -ff file: %s; %s calls"
 			 " are not in the trace and are not replayed (a file deleted, not copied or"
 			 " not given?)", name, wb, one ? "" : "es", one ? "s" : "ve", names,
@@ -209,14 +219,11 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 	}
 	/* LANL: ranks the timing file lists without a trace file given (a
 	 * subset on purpose, or a file forgotten: said either way) */
-	if (opstream_info(s, "lanl_ranks_missing", wb, sizeof(wb)) && strcmp(wb, "0")) {
+	if (info_count(s, "lanl_ranks_missing", wb, sizeof(wb))) {
 		char listed[32], tf[480], which[600];
-		if (!opstream_info(s, "lanl_timing_ranks", listed, sizeof(listed)))
-			strcpy(listed, "?");
-		if (!opstream_info(s, "lanl_timing_file", tf, sizeof(tf)))
-			strcpy(tf, "?");
-		if (!opstream_info(s, "lanl_missing", which, sizeof(which)))
-			strcpy(which, "?");
+		info_or_q(s, "lanl_timing_ranks", listed, sizeof(listed));
+		info_or_q(s, "lanl_timing_file", tf, sizeof(tf));
+		info_or_q(s, "lanl_missing", which, sizeof(which));
 		char *end;
 		unsigned long long nl = strtoull(listed, &end, 10), nm = strtoull(wb, NULL, 10);
 		char replayed[32] = "?";
@@ -227,10 +234,9 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 wb, replayed, listed, which);
 	}
 	/* files beside the traces that are none (a README in the directory) */
-	if (opstream_info(s, "skipped_files", wb, sizeof(wb)) && strcmp(wb, "0")) {
+	if (info_count(s, "skipped_files", wb, sizeof(wb))) {
 		char names[480], fmt[32];
-		if (!opstream_info(s, "skipped_file_names", names, sizeof(names)))
-			strcpy(names, "?");
+		info_or_q(s, "skipped_file_names", names, sizeof(names));
 		if (!opstream_info(s, "format", fmt, sizeof(fmt)))
 			strcpy(fmt, "trace");
 		warn_msg("%s: %s %s no %s trace lines, ignored: %s", name, wb,
@@ -238,10 +244,9 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 	}
 	/* a call a process never finished (killed mid-call, at a job's time
 	 * limit): the file ends in its "<unfinished ...>" */
-	if (opstream_info(s, "unfinished_at_end", wb, sizeof(wb)) && strcmp(wb, "0")) {
+	if (info_count(s, "unfinished_at_end", wb, sizeof(wb))) {
 		char at[480];
-		if (!opstream_info(s, "unfinished_first", at, sizeof(at)))
-			strcpy(at, "?");
+		info_or_q(s, "unfinished_first", at, sizeof(at));
 		warn_msg("%s: %s: a call left '<unfinished ...>' at the end of its file (the process"
 			 " was probably killed mid-call): its result is unknown, so it is not replayed"
 			 " (counted as skipped.unfinished:NAME)%s%s%s", name, at,
@@ -263,8 +268,7 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 	 * file): their position and O_APPEND are not known */
 	if (opstream_info(s, "implicit_open_first", wb, sizeof(wb))) {
 		char n[32];
-		if (!opstream_info(s, "implicit_opens", n, sizeof(n)))
-			strcpy(n, "?");
+		info_or_q(s, "implicit_opens", n, sizeof(n));
 		warn_msg("%s: descriptors the trace never opened (%s: %s in all, with 0-2) are"
 			 " replayed as opened O_RDWR at position 0, each process its own: where the"
 			 " program got them open already (strace -p attached late, -e trace= without"
@@ -273,7 +277,7 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 	}
 	/* requests queued in an io_uring's memory: a syscall trace has the
 	 * io_uring_enter calls, not what they submitted */
-	if (opstream_info(s, "skipped.io_uring_enter", wb, sizeof(wb)) && strcmp(wb, "0"))
+	if (info_count(s, "skipped.io_uring_enter", wb, sizeof(wb)))
 		warn_msg("%s: the traced program did I/O through io_uring (%s io_uring_enter calls):"
 			 " strace does not show those requests, so they are not in the trace and are"
 			 " not replayed", name, wb);
