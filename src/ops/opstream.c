@@ -116,10 +116,6 @@ static const char *check_op(uint32_t npaths, const struct op *o)
 		return "corrupt .ops file (path id out of range)";
 	if (op_is_data(o->kind) && o->len > OP_MAX_DATA_LEN)
 		return "corrupt .ops file (data op longer than one call can move)";
-	/* what every reader refuses: a call moving more than it asked for */
-	if ((o->kind == OP_READ || o->kind == OP_WRITE) &&
-	    o->result > 0 && (uint64_t)o->result > o->len)
-		return "corrupt .ops file (a read or write moving more than its length)";
 	if (op_has_path2(o->kind) && o->aux >= npaths)
 		return "corrupt .ops file (rename target out of range)";
 	if (o->kind == OP_SYMLINK && o->aux >= npaths)
@@ -1079,6 +1075,12 @@ static int open_checked(struct opstream *s, const char *path, const char **why, 
 		const struct op *o = s->ops + s->ranks[r].first;
 		for (uint64_t i = 0, n = s->ranks[r].count; i < n; i++, o++) {
 			*why = handle_bad(o->handle, n) ? BAD_HANDLE : check_op(s->npaths, o);
+			/* what every text reader refuses, so no writer writes
+			 * it (not checked there again): a read or write moving
+			 * more than it asked for */
+			if (!*why && (o->kind == OP_READ || o->kind == OP_WRITE) &&
+			    o->result > (int64_t)o->len)
+				*why = "corrupt .ops file (a read or write moving more than its length)";
 			if (*why)
 				goto bad;
 			if ((uintptr_t)o >= kept + CHECK_WINDOW) {
