@@ -1487,11 +1487,10 @@ static void test_result_tail(void **state)
 	assert_int_equal(f->cap.n, n + 2);
 }
 
-/* A -tt clock that goes back: a new day only when the clock was near
- * midnight (23:00 or later, then before 01:00); any other step back
- * keeps its time (the builder then clamps the op and counts it:
- * test_trace's test_clock_back).  Before: every step back of 12 hours or
- * more was a new day (21:23 -> 09:23 made a trace a day long). */
+/* A -tt clock that goes back: a new day when it goes back by more than
+ * 12 hours (a night: 22:30 then 00:20 too, a job silent over midnight);
+ * a smaller step back keeps its time (the builder then clamps the op and
+ * counts it: test_trace's test_clock_back). */
 static void test_clock_back(void **state)
 {
 	struct fx *f = *state;
@@ -1501,18 +1500,18 @@ static void test_clock_back(void **state)
 	assert_true(f->cap.ev[1].ts_ns == TOD(0, 0, 0, 100000) + day);
 	FEED_OK(f, "1 00:40:00.000000 close(3) = 0");
 	FEED_OK(f, "1 21:23:21.437000 close(3) = 0");
-	FEED_OK(f, "1 09:23:21.337000 close(3) = 0");          /* no night */
-	assert_true(f->cap.ev[4].ts_ns == TOD(9, 23, 21, 337000) + day);
+	FEED_OK(f, "1 11:23:21.337000 close(3) = 0");          /* 10 hours back */
+	assert_true(f->cap.ev[4].ts_ns == TOD(11, 23, 21, 337000) + day);
 	FEED_OK(f, "1 21:23:21.437100 close(3) = 0");          /* forward again */
 	assert_true(f->cap.ev[5].ts_ns == TOD(21, 23, 21, 437100) + day);
 	FEED_OK(f, "1 21:23:21.437000 close(3) = 0");          /* 100 us back */
 	assert_true(f->cap.ev[6].ts_ns == TOD(21, 23, 21, 437000) + day);
 	FEED_OK(f, "1 22:30:00.000000 close(3) = 0");
-	FEED_OK(f, "1 00:20:00.000000 close(3) = 0");          /* not near midnight */
-	assert_true(f->cap.ev[8].ts_ns == TOD(0, 20, 0, 0) + day);
+	FEED_OK(f, "1 00:20:00.000000 close(3) = 0");          /* a night over 22:30-00:20 */
+	assert_true(f->cap.ev[8].ts_ns == TOD(0, 20, 0, 0) + 2 * day);
 	FEED_OK(f, "1 23:10:00.000000 close(3) = 0");
 	FEED_OK(f, "1 00:50:00.000000 close(3) = 0");          /* midnight */
-	assert_true(f->cap.ev[10].ts_ns == TOD(0, 50, 0, 0) + 2 * day);
+	assert_true(f->cap.ev[10].ts_ns == TOD(0, 50, 0, 0) + 3 * day);
 }
 
 /* Numbers at the edges of int64 (issue 15): never undefined behaviour,

@@ -197,15 +197,15 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 strcmp(wb, "1") ? ", and so in other files" : "",
 			 !strncmp(fmt, "fio", 3) ? "fio" : "strace");
 	}
-	/* a traced process's clock that went back, not at midnight: its op
-	 * was timed as the one before it */
+	/* a traced process's clock that went back, by less than a night:
+	 * its op was timed as the one before it */
 	if (info_count(s, "clock_back_steps", wb, sizeof(wb))) {
 		char at[480];
 		info_or_q(s, "clock_back_first", at, sizeof(at));
-		warn_msg("%s: %s: a process's clock goes back (%s step%s back in all, none a"
-			 " plausible midnight wrap: from 23:00 or later to before 01:00): the clock was"
-			 " set back, or the capture was edited; such a call is timed as the call before"
-			 " it", name, at, wb, strcmp(wb, "1") ? "s" : "");
+		warn_msg("%s: %s: a process's clock goes back (%s step%s back in all, each by less"
+			 " than the 12 hours a wrap past midnight is): the clock was set back, or the"
+			 " capture was edited; such a call is timed as the call before it", name, at,
+			 wb, strcmp(wb, "1") ? "s" : "");
 	}
 	/* strace -ff: a process the capture forked has no file */
 	if (info_count(s, "ff_missing", wb, sizeof(wb))) {

@@ -1230,18 +1230,17 @@ static void prefix_read(struct sprefix *x, const char *l, size_t len)
 /*
  * A -tt clock that went back (ts, the time of day with the days already
  * passed, below src->last_ts, the file's time before).  Past midnight it
- * starts again from 00:00: that is taken for a new day only when it is
- * plausible, the clock near midnight on both sides (the line before at
- * 23:00 or later, this one before 01:00).  Any other step back (a clock
- * set back, an edited capture: 21:23 then 09:23 is no night of 12 hours;
- * or lines of processes spliced one after the other) keeps its time: the
+ * starts again from 00:00: a step back of more than 12 hours is taken for
+ * a new day (a night job's parent silent in wait4 from 22:00 to 01:30 is
+ * one).  A smaller step back (a clock set back, an edited capture, or
+ * lines of processes spliced one after the other) keeps its time: the
  * builder times a process's op that comes out earlier than its op before
  * as that one, and counts it (clock_notes says so).  The time to use.
  */
 static __attribute__((noinline, cold)) uint64_t tod_back(struct strace_src *src, uint64_t ts)
 {
-	const uint64_t hour = 3600ull * 1000000000ull, day = 24 * hour;
-	if (src->last_ts % day >= 23 * hour && ts - src->day_off < hour) {
+	const uint64_t day = 86400ull * 1000000000ull;
+	if (ts + day / 2 < src->last_ts) {
 		src->day_off += day;
 		return ts + day;
 	}
