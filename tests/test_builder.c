@@ -590,7 +590,18 @@ static void test_special_files(void **state)
 	struct sc_event ev = ev0(f, 1, SC_STAT);
 	ev.path = "/sys/block/sda/queue/rotational";
 	feed(f, &ev);
+	/* memfd_create's file, which -y names "/memfd:NAME (deleted)": its
+	 * open is the memfd_create the trace skips, and it is memory */
+	ev = ev0(f, 1, SC_WRITE);
+	ev.fd = 8;
+	ev.fdpath = "/memfd:m";
+	ev.len = 3;
+	ev.ret = 3;
+	ev.offset = SC_NOOFF;
+	feed(f, &ev);
 	finish(f);
+	char ib[32];
+	assert_null(opstream_info(&f->s, "implicit_open_first", ib, sizeof(ib)));
 	uint64_t n;
 	const struct op *o = rank_ops(f, 0, &n);
 	assert_int_equal(n, 4);
@@ -599,7 +610,7 @@ static void test_special_files(void **state)
 	assert_string_equal(opstream_path(&f->s, o[2].file), "/dev/nvme0n1");
 	assert_int_equal(o[3].kind, OP_READ);
 	const struct build_stats *st = builder_stats(f->b);
-	assert_int_equal(st->special_ops, 6);   /* 2 opens, 3 reads/writes, 1 stat */
+	assert_int_equal(st->special_ops, 7);   /* 2 opens, 4 reads/writes, 1 stat */
 	assert_int_equal(st->unknown_fd_ops, 0);
 }
 

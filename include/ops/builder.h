@@ -108,6 +108,7 @@ struct build_stats {
 	uint64_t skipped_calls;   /* SC_SKIP events                          */
 	uint64_t unknown_fd_ops;  /* ops on fds never opened in the trace    */
 	uint64_t stdio_ops;       /* of which on fds 0,1,2                   */
+	uint64_t undecorated_ops; /* of which on fds strace -y did not name  */
 	uint64_t implicit_opens;  /* opens synthesized from -y decorations   */
 	uint64_t mmaps;           /* file mmaps (not replayable)             */
 	uint64_t failed_calls;    /* calls with a negative result, kept      */

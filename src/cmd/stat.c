@@ -325,6 +325,7 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "skipped_calls", "non-I/O calls skipped" },
 	{ "unknown_fd_ops", "ops on unknown fds (dropped)" },
 	{ "stdio_ops", "  of which on fds 0-2" },
+	{ "undecorated_fd_ops", "  of which not named by -y" },
 	{ "implicit_opens", "implicit opens (-y paths)" },
 	{ "inherited_opens", "inherited opens" },
 	{ "mmaps", "file mmaps (not replayed)" },

@@ -611,6 +611,10 @@ static int is_special(const char *path)
 		"/dev/ptmx", "/dev/console", "/dev/tty", "/dev/stdin", "/dev/stdout",
 		"/dev/stderr", "/dev/kmsg", "/dev/log",
 	};
+	/* memfd_create's anonymous file, as -y names it ("/memfd:NAME
+	 * (deleted)"): memory, not storage */
+	if (path[0] == '/' && path[1] == 'm' && !strncmp(path, "/memfd:", 7))
+		return 1;
 	if (path[0] != '/' || (path[1] != 'p' && path[1] != 's' && path[1] != 'd'))
 		return 0;       /* none of those */
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
@@ -764,6 +768,7 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 	}
 	if (fd < 0 || fd >= FD_MAX || !fdpath || fdpath[0] != '/') {
 		b->st.unknown_fd_ops++;
+		b->st.undecorated_ops += !fdpath;
 		if (fd >= 0 && fd <= 2)
 			b->st.stdio_ops++;
 		return 0;
@@ -1128,6 +1133,7 @@ static int do_close(struct builder *b, struct proc *p, const struct sc_event *ev
 	if (!fd_get(p, ev->fd)) {
 		/* closing what we never saw opened: nothing to replay */
 		b->st.unknown_fd_ops++;
+		b->st.undecorated_ops += !ev->fdpath;
 		if (ev->fd >= 0 && ev->fd <= 2)
 			b->st.stdio_ops++;
 		return 0;
@@ -2244,6 +2250,7 @@ int builder_finish(struct builder *b, struct rerr *e)
 		{ "ops", b->st.ops },
 		{ "skipped_calls", b->st.skipped_calls },
 		{ "unknown_fd_ops", b->st.unknown_fd_ops },
+		{ "undecorated_fd_ops", b->st.undecorated_ops },
 		{ "stdio_ops", b->st.stdio_ops },
 		{ "implicit_opens", b->st.implicit_opens },
 		{ "special_file_ops", b->st.special_ops },

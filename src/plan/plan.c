@@ -1752,13 +1752,20 @@ const char *plan_no_ranks_why(const struct opstream *s, char *buf, size_t n)
 {
 	/* every call was on a descriptor whose open the trace does not
 	 * show and no -y decoration named (strace -P, -e trace=read,...) */
-	char v[32];
-	if (opstream_info(s, "unknown_fd_ops", v, sizeof v) && strcmp(v, "0"))
+	char v[32], u[32];
+	buf[0] = 0;
+	if (!opstream_info(s, "unknown_fd_ops", v, sizeof v) || !strcmp(v, "0"))
+		return buf;
+	/* (an .ops file of before undecorated_fd_ops: taken as all) */
+	if (!opstream_info(s, "undecorated_fd_ops", u, sizeof u))
+		snprintf(u, sizeof u, "%s", v);
+	if (strcmp(u, "0"))
 		snprintf(buf, n, " (%s calls were on descriptors whose file the trace never names:"
 			 " their open is not in it and strace -y did not decorate them; capture"
-			 " with -y)", v);
+			 " with -y)", u);
 	else
-		buf[0] = 0;
+		snprintf(buf, n, " (its %s calls on descriptors were on pipes, sockets or other"
+			 " descriptors that are no files, as strace -y names them)", v);
 	return buf;
 }
 

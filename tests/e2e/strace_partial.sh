@@ -64,6 +64,19 @@ grep -q 'holds no ranks: run would have nothing to replay ([0-9]* calls were on 
 	{ echo "FAIL: stat does not say why the trace holds no ranks:"; cat "$tmp/err4"; exit 1; }
 echo "ok stat without -y: $(cut -c1-100 "$tmp/err4")..."
 
+# a -y capture of a program whose only I/O is on a pipe it made: no rank,
+# and no advice to capture with -y (it was)
+if command -v cc >/dev/null && printf '#include <unistd.h>\nint main(void){int p[2];char b[4];if(pipe(p))return 1;if(write(p[1],"abc",3)!=3)return 1;return read(p[0],b,3)!=3;}\n' >"$tmp/pp.c" &&
+	cc -static -O1 -o "$tmp/pp" "$tmp/pp.c" 2>/dev/null; then
+	strace -f -y -tt -o "$tmp/pp.txt" "$tmp/pp"
+	"$REPLAY" stat "$tmp/pp.txt" >/dev/null 2>"$tmp/err6"
+	grep -q 'holds no ranks: run would have nothing to replay (its [0-9]* calls on descriptors were on pipes, sockets or other descriptors that are no files' "$tmp/err6" &&
+		! grep -q 'capture with -y' "$tmp/err6" || { echo "FAIL: a -y capture of pipes:"; cat "$tmp/err6"; exit 1; }
+	echo "ok stat of a -y capture of pipe I/O only: no rank, said why"
+else
+	echo "note: no static C compiler: the pipe-only capture not checked"
+fi
+
 # --- O_CREAT without O_TRUNC: earlier size unknown --------------------------
 head -c 100000 /dev/zero >"$tmp/w/old.dat"
 seq 1 100 >"$tmp/w/old.log"
