@@ -909,7 +909,22 @@ static void test_ff_missing(void **state)
 	assert_string_equal(opstream_info(&s, "ff_missing", buf, sizeof(buf)), "1");
 	snprintf(want, sizeof(want), "%s.102 (pid 102, forked at %s.100:3)", tp("ffm"), tp("ffm"));
 	assert_string_equal(opstream_info(&s, "ff_missing_files", buf, sizeof(buf)), want);
+	/* no "+++ exited" line anywhere (strace -qq): said, for the warning */
+	assert_string_equal(opstream_info(&s, "ff_no_exit_lines", buf, sizeof(buf)), "1");
 	assert_int_equal(s.nranks, 2);
+	done(&res, &s);
+	/* its file there but empty (a thread that made no traced call): not
+	 * missing */
+	put("ffm.102", "");
+	load(arg, 1, "strace", false, &res, &s);
+	assert_null(opstream_info(&s, "ff_missing", buf, sizeof(buf)));
+	done(&res, &s);
+	/* missing again, with exit lines: no -qq */
+	unlink(tp("ffm.102"));
+	put("ffm.101", "10:00:00.000005 write(3, \"abc\", 3) = 3\n10:00:00.000007 +++ exited with 0 +++\n");
+	load(arg, 1, "strace", false, &res, &s);
+	assert_string_equal(opstream_info(&s, "ff_missing", buf, sizeof(buf)), "1");
+	assert_null(opstream_info(&s, "ff_no_exit_lines", buf, sizeof(buf)));
 	done(&res, &s);
 	put("ffm.102", "10:00:00.000006 write(3, \"abcd\", 4) = 4\n");
 	load(arg, 1, "strace", false, &res, &s);

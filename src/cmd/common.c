@@ -212,10 +212,15 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 		char names[480];
 		bool one = !strcmp(wb, "1");
 		info_or_q(s, "ff_missing_files", names, sizeof(names));
+		char q[8];
+		bool quiet = opstream_info(s, "ff_no_exit_lines", q, sizeof(q)) != NULL;
 		warn_msg("%s: %s process%s the capture forked ha%s no strace -ff file: %s; %s calls"
-			 " are not in the trace and are not replayed (a file deleted, not copied or"
-			 " not given?)", name, wb, one ? "" : "es", one ? "s" : "ve", names,
-			 one ? "its" : "their");
+			 " are not in the trace and are not replayed (%s)", name, wb, one ? "" : "es",
+			 one ? "s" : "ve", names, one ? "its" : "their",
+			 quiet ? "a file deleted, not copied or not given? Or, as the capture has no"
+				 " '+++ exited' line (strace -qq), one that made no call -e trace="
+				 " let through, which strace makes no file for" :
+				 "a file deleted, not copied or not given?");
 	}
 	/* LANL: ranks the timing file lists without a trace file given (a
 	 * subset on purpose, or a file forgotten: said either way) */

@@ -231,6 +231,7 @@ struct strace_parser {
 	char *scratch;                  /* decoded strings of one line     */
 	size_t scap, sused;
 	char procfd[40];                /* linkat(fd, "", AT_EMPTY_PATH)'s source */
+	uint64_t exits;                 /* "+++ exited/killed" lines (none: -qq) */
 	uint64_t syscalls;
 	int bad;                        /* last error was a malformed line */
 	struct imap aio;                /* pid -> struct aioq*: iocbs in flight */
@@ -2826,6 +2827,7 @@ static inline __attribute__((always_inline)) int line_pid(struct strace_parser *
 static int exit_line(struct strace_parser *p, struct strace_src *src, int64_t pid,
 		     unsigned long lineno, uint64_t ts, struct rerr *e)
 {
+	p->exits++;
 	int rc = drop_pending(p, src, pid, e);
 	if (rc)
 		return rc;
@@ -3960,9 +3962,11 @@ static int cmp_born(const void *x, const void *y)
  * returned, and which has no file among the inputs (deleted, not copied,
  * not matched), is a process whose calls are missing from the trace.  Said
  * in the info blob (ff_missing, ff_missing_files: the names expected, the
- * pid and the clone's place) for the loader's warning.
+ * pid and the clone's place) for the loader's warning, and whether the
+ * capture shows no exit line at all (-qq: then a process that made no
+ * call -e trace= lets through has no file either: ff_no_exit_lines).
  */
-static int ff_missing(const struct sfiles *fs, struct sink *k, struct rerr *e)
+static int ff_missing(const struct sfiles *fs, struct sink *k, bool quiet, struct rerr *e)
 {
 	size_t nff = 0, nmiss = 0, at = 0;
 	int64_t *pids = malloc((fs->n ? fs->n : 1) * sizeof(*pids));
@@ -3971,10 +3975,16 @@ static int ff_missing(const struct sfiles *fs, struct sink *k, struct rerr *e)
 
 	if (!pids)
 		return rerr_set(e, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < fs->n; i++)
-		if (fs->f[i].ff)
-			pids[nff++] = fs->f[i].src.pid;
-	if (!nff || !k->nborn)
+	bool any_ff = false;
+	for (size_t i = 0; i < fs->n; i++) {
+		/* (a file without a call line is no -ff file here, but its
+		 * name says whose it is: a thread that made no traced call) */
+		int64_t sp = fs->f[i].ff ? fs->f[i].src.pid : suffix_pid(fs->f[i].src.name);
+		any_ff |= fs->f[i].ff;
+		if (sp != STRACE_NOPID)
+			pids[nff++] = sp;
+	}
+	if (!any_ff || !k->nborn)
 		goto out;
 	qsort(pids, nff, sizeof(*pids), cmp_i64);
 	qsort(k->born, k->nborn, sizeof(*k->born), cmp_born);
@@ -4009,6 +4019,10 @@ static int ff_missing(const struct sfiles *fs, struct sink *k, struct rerr *e)
 		rc = builder_info(k->b, "ff_missing", num);
 		if (!rc)
 			rc = builder_info(k->b, "ff_missing_files", v);
+		/* no exit line anywhere (strace -qq): a process that made no
+		 * call -e trace= shows gets no file either */
+		if (!rc && quiet)
+			rc = builder_info(k->b, "ff_no_exit_lines", "1");
 		if (rc)
 			rc = rerr_set(e, rc, "out of memory");
 	}
@@ -4044,7 +4058,7 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 	if (!rc)
 		rc = clock_notes(b, e);
 	if (!rc)
-		rc = ff_missing(&fs, &sink, e);
+		rc = ff_missing(&fs, &sink, p->exits == 0, e);
 	if (!rc && !strace_parser_syscalls(p))
 		rc = rerr_set(e, -EINVAL, "%s: no syscalls found%s",
 			      in->nfiles ? in->files[0] : "(no files)",
