@@ -135,7 +135,8 @@ struct plan_priv {
 #define A_RENTO    0x800u   /* the trace renames something to it        */
 #define A_TMPFILE  0x1000u  /* an anonymous file: opened O_TMPFILE in its directory */
 #define A_SYMLINK  0x2000u  /* the trace makes it a symbolic link (symlink) */
-#define A_FRESH    0x4000u  /* opened O_TRUNC or O_CREAT|O_EXCL: earlier content gone */
+#define A_FRESH    0x4000u  /* opened O_TRUNC or O_CREAT|O_EXCL, or a rename's or link's
+                             * target: earlier content gone */
 
 struct facc {
 	uint64_t t_need, t_create, t_read, t_write;
@@ -1037,7 +1038,8 @@ static int gather_op(struct gather *g, uint32_t r, uint64_t i, uint64_t n, const
 				": rename target path id %" PRIu32
 				" out of range (%" PRIu32 " paths)", r, i, to, s->npaths);
 	struct facc *b = g_touch(g, to, r);
-	b->bits |= A_OK | A_MODIFIES | A_WRITTEN;
+	/* (what was at the name is replaced whole: no earlier size matters) */
+	b->bits |= A_OK | A_MODIFIES | A_WRITTEN | A_FRESH;
 	if (op->kind == OP_RENAME) {
 		b->bits |= A_RENTO;
 		b->maker = r;

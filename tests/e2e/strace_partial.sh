@@ -81,13 +81,15 @@ fi
 head -c 100000 /dev/zero >"$tmp/w/old.dat"
 seq 1 100 >"$tmp/w/old.log"
 (cd "$tmp/w" && strace -f -tt -y -o "$tmp/nt.txt" sh -c \
-	'dd if=/dev/zero of=old.dat bs=1k count=1 seek=2 conv=notrunc status=none; echo x >> old.log; echo y > new.txt')
+	'dd if=/dev/zero of=old.dat bs=1k count=1 seek=2 conv=notrunc status=none; echo x >> old.log; echo y > new.txt; mv new.txt moved.txt')
 mkdir "$tmp/t3"
 "$REPLAY" run --dry-run "$tmp/nt.txt" "$tmp/t3" >"$tmp/dry.txt" 2>/dev/null
 for f in old.dat old.log; do
 	grep -Eq "/w/$f +private +-, created by the run \(never truncated: any earlier size unknown\)" "$tmp/dry.txt" ||
 		{ echo "FAIL: $f not shown with its earlier size unknown:"; grep -F "$f" "$tmp/dry.txt"; exit 1; }
 done
-grep -Eq "/w/new.txt +private +-, created by the run$" "$tmp/dry.txt" ||
-	{ echo "FAIL: new.txt (O_TRUNC) not plainly created:"; grep new.txt "$tmp/dry.txt"; exit 1; }
-echo "ok --dry-run: old.dat and old.log never truncated, new.txt created"
+for f in new.txt moved.txt; do
+	grep -Eq "/w/$f +[a-z]+ +-, created by the run$" "$tmp/dry.txt" ||
+		{ echo "FAIL: $f (O_TRUNC, or a rename's target) not plainly created:"; grep -F "$f" "$tmp/dry.txt"; exit 1; }
+done
+echo "ok --dry-run: old.dat and old.log never truncated, new.txt and moved.txt (mv) created"
