@@ -1487,6 +1487,25 @@ static void test_result_tail(void **state)
 	assert_int_equal(f->cap.n, n + 2);
 }
 
+/* A call another thread's exit_group ended mid-way: never returned, so
+ * no op, counted as skipped unfinished:NAME (it failed the whole trace) */
+static void test_killed_mid_call(void **state)
+{
+	struct fx *f = *state;
+	FEED_OK(f, "25452 19:08:29.120000 read(3<pipe:[1608489]>,  <unfinished ...>");
+	FEED_OK(f, "25450 19:08:29.173458 exit_group(0)     = ?");
+	FEED_OK(f, "25452 19:08:29.173646 <... read resumed> <unfinished ...>) = ?");
+	FEED_OK(f, "25455 19:08:29.173650 read(3</d/f>,  <unfinished ...>) = ?");
+	FEED_OK(f, "25455 19:08:29.173660 read(3</d/f>, \"a?\", 2) = 2");
+	size_t n = f->cap.n;
+	assert_int_equal(f->cap.ev[n - 3].call, SC_SKIP);
+	assert_string_equal(f->cap.ev[n - 3].name, "unfinished:read");
+	assert_int_equal(f->cap.ev[n - 2].call, SC_SKIP);
+	assert_string_equal(f->cap.ev[n - 2].name, "unfinished:read");
+	assert_int_equal(f->cap.ev[n - 1].call, SC_READ);
+	assert_int_equal(f->cap.ev[n - 1].len, 2);
+}
+
 /* A -tt clock that goes back: a new day when it goes back by more than
  * 12 hours (a night: 22:30 then 00:20 too, a job silent over midnight);
  * a smaller step back keeps its time (the builder then clamps the op and
@@ -1807,6 +1826,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_setfl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_calls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_linkat_empty_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_mid_call, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_line_cut_by_attached, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clone_adoption, setup, teardown),

@@ -2557,6 +2557,18 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 		  const uint64_t *w, char *body, size_t blen, const char *line, size_t len,
 		  struct rerr *e)
 {
+	static const char killed[] = "<unfinished ...>) = ?";
+	const size_t kn = sizeof(killed) - 1;
+	if (__builtin_expect(blen >= kn && body[blen - 1] == '?', 0) &&
+	    !memcmp(body + blen - kn, killed, kn)) {
+		/* a call another thread's exit_group ended mid-way (strace
+		 * -f: "<... read resumed> <unfinished ...>) = ?", -ff: one
+		 * line): it never returned, so it is not replayed */
+		char un[80];
+		snprintf(un, sizeof(un), "unfinished:%.*s", (int)(nlen < 60 ? nlen : 60), name);
+		p->syscalls++;
+		return emit_skip(p, src, pid, lineno, ts, sdup(p, un, strlen(un)), e);
+	}
 	struct dec d;           /* d.a[k] is read only below d.na */
 	d.p = p;
 	d.cs = cs;

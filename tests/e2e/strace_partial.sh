@@ -14,6 +14,7 @@ set -euo pipefail
 : "${REPLAY:?}"
 command -v strace >/dev/null || { echo "skip: strace not installed"; exit 77; }
 command -v perl >/dev/null || { echo "skip: perl not installed"; exit 77; }
+command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"  # LSan does not work under ptrace
@@ -75,6 +76,46 @@ if command -v cc >/dev/null && printf '#include <unistd.h>\nint main(void){int p
 	echo "ok stat of a -y capture of pipe I/O only: no rank, said why"
 else
 	echo "note: no static C compiler: the pipe-only capture not checked"
+fi
+
+# a thread blocked in read when main calls exit: strace prints the read
+# ended by exit_group ("<... read resumed> <unfinished ...>) = ?"; with -ff
+# on one line); it refused the whole trace
+if command -v cc >/dev/null && cat >"$tmp/ua.c" <<'EOF'
+#include <pthread.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <stdlib.h>
+static int p[2];
+static void *blk(void *a) { char b[4]; if (read(p[0], b, 4) < 0) return a; return a; }
+int main(void)
+{
+	pthread_t t;
+	if (pipe(p) || pthread_create(&t, 0, blk, 0))
+		return 1;
+	usleep(50000);
+	int fd = open("u.dat", O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, "abc", 3) != 3)
+		return 1;
+	exit(0);
+}
+EOF
+then
+	cc -O1 -pthread -o "$tmp/ua" "$tmp/ua.c"
+	mkdir "$tmp/uaff"
+	(cd "$tmp/w" && strace -f -tt -T -y -o "$tmp/ua.txt" "$tmp/ua" && strace -ff -tt -T -y -o "$tmp/uaff/t" "$tmp/ua")
+	if grep -q 'resumed> <unfinished \.\.\.>) = ?' "$tmp/ua.txt" || grep -q '<unfinished \.\.\.>) = ?' "$tmp"/uaff/t.*; then
+		for c in ua.txt uaff; do
+			"$REPLAY" stat --json "$tmp/$c" >"$tmp/ua.json" 2>"$tmp/err7" || { echo "FAIL: $c refused:"; cat "$tmp/err7"; exit 1; }
+			jq -e '.notes.skipped["unfinished:read"] >= 1' "$tmp/ua.json" >/dev/null ||
+				{ echo "FAIL: $c: the read ended by exit_group not counted: $(jq -c .notes.skipped "$tmp/ua.json")"; exit 1; }
+		done
+		echo "ok a read ended by another thread's exit_group: counted unfinished, -f and -ff"
+	else
+		echo "note: strace printed no read ended by exit_group here: not checked"
+	fi
+else
+	echo "note: no C compiler: a read ended by exit_group not checked"
 fi
 
 # --- O_CREAT without O_TRUNC: earlier size unknown --------------------------
