@@ -3086,6 +3086,18 @@ static int event_text(struct strace_parser *p, struct strace_src *src, int64_t p
 		p->syscalls++;
 		return emit_skip(p, src, pid, lineno, ts, sdup(p, dn, strlen(dn)), e);
 	}
+	if (bn >= 20 && body[bn - 1] == '>' && !memcmp(body + bn - 5, " ...>", 5)) {
+		/* strace -ff: a thread's execve goes on as its thread group
+		 * leader, "execve(...) <pid changed to N ...>", resumed in N's
+		 * file (there a resumed half without its start) */
+		const char *pc = memmem(body, bn, "<pid changed to ", 16);
+		if (pc) {
+			char dn[80];
+			snprintf(dn, sizeof(dn), "pid-changed:%.*s", (int)(i < 60 ? i : 60), t);
+			p->syscalls++;
+			return emit_skip(p, src, pid, lineno, ts, sdup(p, dn, strlen(dn)), e);
+		}
+	}
 	if (strip_unfinished(body, bn, &keep)) {
 		uint64_t w[2];
 		if (i >= sizeof(((struct pend *)0)->name))
