@@ -933,6 +933,30 @@ static void test_ff_missing(void **state)
 	done(&res, &s);
 }
 
+/* strace -ff across midnight: a child whose first line is 00:00:01, its
+ * parent's 23:59:59, is a day later, not first (each file's clock began
+ * on day 0) */
+static void test_ff_midnight(void **state)
+{
+	(void)state;
+	struct load_result res;
+	struct opstream s;
+	put("ffn.100", "23:59:59.000001 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+		       "23:59:59.000002 clone(child_stack=NULL, flags=SIGCHLD) = 101\n"
+		       "23:59:59.000003 write(3, \"ab\", 2) = 2\n"
+		       "00:00:02.000000 write(3, \"ab\", 2) = 2\n");
+	put("ffn.101", "00:00:01.000000 openat(AT_FDCWD, \"/b\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+		       "00:00:01.000001 write(3, \"abc\", 3) = 3\n");
+	char *arg[1] = { (char *)tp("ffn") };
+	load(arg, 1, "strace", false, &res, &s);
+	assert_int_equal(s.nranks, 2);
+	assert_string_equal(opstream_rank_name(&s, 0), "pid 100");
+	assert_string_equal(opstream_rank_name(&s, 1), "pid 101");
+	/* the child starts 2 s after the parent, not 86398 s before it */
+	assert_true(s.ranks[1].t0_ns - s.ranks[0].t0_ns == 1999999ull * 1000);
+	done(&res, &s);
+}
+
 /* strace -ff killed: every process's file may end mid-line (where what
  * is left parses too).  With the
  * descriptor limit at 48 the reader keeps 8 files open and closes the
@@ -1011,6 +1035,7 @@ int main(void)
 		cmocka_unit_test(test_binary_bytes),
 		cmocka_unit_test(test_foreign_trace_in_dir),
 		cmocka_unit_test(test_ff_missing),
+		cmocka_unit_test(test_ff_midnight),
 		cmocka_unit_test(test_clock_back),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

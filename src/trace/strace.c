@@ -3787,6 +3787,49 @@ static void no_clock(struct sfiles *fs, struct trace_input *in)
 	in->no_clock = rel ? "strace -ff -r" : "strace -ff without time stamps";
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * -ff files with a -tt clock each start on day 0: a child whose first
+ * line is 00:10 while its parent began at 23:50 would come first.  The
+ * first lines' times of day on a 24-hour circle: the capture began after
+ * the largest gap between them (it lasts less than the day that gap
+ * leaves out), so a file whose first line is earlier in the day than that
+ * begins a day later.
+ */
+static void files_first_day(struct sfiles *fs)
+{
+	const uint64_t day = 86400ull * 1000000000ull;
+	uint64_t *t = malloc((fs->n ? fs->n : 1) * sizeof(*t));
+	size_t n = 0;
+	if (!t)
+		return;         /* (as before: each file on day 0) */
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->f[i].have && fs->f[i].pre.kind == TS_TOD && fs->f[i].key < day)
+			t[n++] = fs->f[i].key;
+	if (n >= 2) {
+		qsort(t, n, sizeof(*t), cmp_u64);
+		uint64_t start = t[0], gap = t[0] + day - t[n - 1];
+		for (size_t k = 1; k < n; k++)
+			if (t[k] - t[k - 1] > gap) {
+				gap = t[k] - t[k - 1];
+				start = t[k];
+			}
+		for (size_t i = 0; i < fs->n; i++) {
+			struct sfile *f = &fs->f[i];
+			if (f->have && f->pre.kind == TS_TOD && f->key < start) {
+				f->key += day;
+				f->src.day_off += day;
+			}
+		}
+	}
+	free(t);
+}
+
 static int files_init(struct strace_parser *p, struct sfiles *fs, struct trace_input *in,
 		      int *merge, struct rerr *e)
 {
@@ -3807,6 +3850,8 @@ static int files_init(struct strace_parser *p, struct sfiles *fs, struct trace_i
 	}
 	if (!*merge)
 		no_clock(fs, in);
+	else
+		files_first_day(fs);
 	return 0;
 }
 
