@@ -9,19 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "trace/dxt.h"
 #include "trace/trace.h"
-
-/* A gzip file is its reader's to refuse or read, never left out here. */
-static bool gzip_file(const char *path)
-{
-	unsigned char m[2];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	bool z = read(fd, m, 2) == 2 && m[0] == 0x1f && m[1] == 0x8b;
-	close(fd);
-	return z;
-}
 
 int trace_skipped_file(struct trace_input *in, const char *path, struct rerr *e)
 {
@@ -84,7 +73,7 @@ int trace_drop_foreign(struct trace_input *in, bool (*looks)(const char *line, s
 		return 0;
 	for (size_t i = 0; i < in->nfiles; i++) {
 		int r = strcmp(in->files[i], "-") && !file_is_stream(in->files[i]) &&
-			!gzip_file(in->files[i]) ?
+			trace_file_is_gzip(in->files[i]) != 1 ?   /* its reader's to refuse or read */
 			has_format_line(in->files[i], looks) : 1;
 		if (r < 0)
 			return rerr_set(e, r, "cannot read '%s': %s", in->files[i], strerror(-r));

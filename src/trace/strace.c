@@ -1690,6 +1690,19 @@ struct dec {
 enum { DEC_EMIT = 0, DEC_DONE = 1, DEC_BAD = 2, DEC_BAD_IOCB = 3, DEC_BAD_RAW = 4, DEC_BAD_NEG = 5,
        DEC_BAD_FALLOC = 6, DEC_BAD_MORE = 7, DEC_BAD_END = 8, DEC_BAD_NUL = 9 };
 
+/* What a DEC_BAD* line was expected to hold (bad_line's "expected ..."). */
+static const char *const dec_why[] = {
+	[DEC_BAD] = "arguments of the form strace prints",
+	[DEC_BAD_IOCB] = "an iocb array",
+	[DEC_BAD_RAW] = "a path in quotes, not an address (a capture made with strace -e raw=..."
+			" has no file names: capture without it)",
+	[DEC_BAD_NEG] = "a length and offset >= 0 (the call succeeded)",
+	[DEC_BAD_FALLOC] = "a fallocate mode of FALLOC_FL_* names strace prints or numbers",
+	[DEC_BAD_MORE] = "a result no larger than the count asked for",
+	[DEC_BAD_END] = "an offset plus length within 2^63-1 bytes (the call succeeded)",
+	[DEC_BAD_NUL] = "a file name without a NUL byte (\\0) in it",
+};
+
 static struct span arg(const struct dec *d, int k)
 {
 	return k >= 0 && d->na > k ? d->a[k] : (struct span){ "", 0 };
@@ -2650,28 +2663,8 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 		rc = p->emit(p->arg, &d.ev, e);
 	if (cut)
 		*cut = '>';
-	if (rc == DEC_BAD_NEG)
-		return bad_line(p, e, src, lineno, line, len,
-				"a length and offset >= 0 (the call succeeded)");
-	if (rc == DEC_BAD_END)
-		return bad_line(p, e, src, lineno, line, len,
-				"an offset plus length within 2^63-1 bytes (the call succeeded)");
-	if (rc == DEC_BAD_MORE)
-		return bad_line(p, e, src, lineno, line, len,
-				"a result no larger than the count asked for");
-	if (rc == DEC_BAD_NUL)
-		return bad_line(p, e, src, lineno, line, len,
-				"a file name without a NUL byte (\\0) in it");
-	if (rc == DEC_BAD_RAW)
-		return bad_line(p, e, src, lineno, line, len,
-				"a path in quotes, not an address (a capture made with strace -e raw=..."
-				" has no file names: capture without it)");
-	if (rc == DEC_BAD_FALLOC)
-		return bad_line(p, e, src, lineno, line, len,
-				"a fallocate mode of FALLOC_FL_* names strace prints or numbers");
-	if (rc == DEC_BAD || rc == DEC_BAD_IOCB)
-		return bad_line(p, e, src, lineno, line, len, rc == DEC_BAD_IOCB ? "an iocb array" :
-						"arguments of the form strace prints");
+	if (rc >= DEC_BAD && rc <= DEC_BAD_NUL)
+		return bad_line(p, e, src, lineno, line, len, dec_why[rc]);
 	return rc == DEC_DONE ? 0 : rc;         /* emitted: 0 or -errno */
 }
 
