@@ -614,6 +614,29 @@ static void test_special_files(void **state)
 	assert_int_equal(st->unknown_fd_ops, 0);
 }
 
+/* A sync read or write never records more moved than its length: a
+ * vector whose iovecs strace showed in part moved its result; a length
+ * over one call's maximum (a DXT segment of 16 GB) moves that maximum
+ * (the .ops reader refuses a record moving more than its length) */
+static void test_result_within_length(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/a", O_RDWR, 3);
+	op_rw(f, 1, SC_WRITE, 3, 220, SC_NOOFF, 300);                 /* fast path */
+	op_rw(f, 1, SC_WRITE, 3, 16777216216ull, 0, 16777216216ll);
+	op_rw(f, 1, SC_READ, 3, 4096, 0, 100);
+	finish(f);
+	uint64_t n;
+	const struct op *o = rank_ops(f, 0, &n);
+	assert_int_equal(n, 4);
+	assert_int_equal(o[1].len, 300);
+	assert_int_equal(o[1].result, 300);
+	assert_int_equal(o[2].len, OP_MAX_DATA_LEN);
+	assert_int_equal(o[2].result, OP_MAX_DATA_LEN);
+	assert_int_equal(o[3].len, 4096);
+	assert_int_equal(o[3].result, 100);
+}
+
 static void test_close_range_cwd(void **state)
 {
 	struct fx *f = *state;
@@ -1783,6 +1806,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_close_by_other_thread, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_child_before_clone_returns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_traced_processes_own_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_result_within_length, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_special_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_close_range_cwd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cwd_from_at_fdcwd_decoration, setup, teardown),

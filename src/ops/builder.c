@@ -1195,12 +1195,18 @@ static int do_data(struct builder *b, struct proc *p, const struct sc_event *ev)
 			      ev->call == SC_AREAD ? OP_AREAD : OP_AWRITE);
 	op.handle = h;
 	op.file = o->file;
+	/* a sync call that moved more than its length: only a vector whose
+	 * iovecs strace showed in part (the readers refuse it otherwise) */
+	uint64_t want = ev->len;
+	if (!async && ev->ret > 0 && (uint64_t)ev->ret > want)
+		want = (uint64_t)ev->ret;
 	/* one call moves at most MAX_RW_COUNT bytes; cat asks copy_file_range
-	 * for SSIZE_MAX-ish and a failing call keeps that request */
-	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
+	 * for SSIZE_MAX-ish and a failing call keeps that request (a DXT
+	 * segment may be longer: it moved what one call can) */
+	uint64_t len = want > RW_MAX ? RW_MAX : want;
 	op.len = len;
 	op.iovcnt = (uint16_t)(ev->iovcnt > UINT16_MAX ? UINT16_MAX : ev->iovcnt ? ev->iovcnt : 1);
-	op.result = ev->ret;
+	op.result = !async && ev->ret > (int64_t)len ? (int64_t)len : ev->ret;
 	op.oflags = o->oflags & O_DIRECT;       /* the description's, at this call */
 	int positional = ev->offset >= 0;
 	uint64_t off = positional ? (uint64_t)ev->offset : o->pos;
@@ -2016,6 +2022,8 @@ static inline __attribute__((always_inline)) int data_fast(struct builder *b,
 	/* from here on as do_data does it */
 	uint64_t len = ev->len > RW_MAX ? RW_MAX : ev->len;
 	int64_t ret = ev->ret;
+	if (__builtin_expect(ret > (int64_t)len, 0))
+		return FAST_GENERAL_SAME;       /* a vector shown in part, or clamped */
 	uint64_t moved = ret > 0 ? (uint64_t)ret : ret == SC_RET_UNKNOWN ? len : 0;
 	uint64_t off = fast_place(b, o, ev->offset, moved,
 				  ev->call == SC_READ && moved && moved < len);
