@@ -209,15 +209,23 @@ struct stat_hh_ent {
 	int64_t key;
 	uint64_t cnt;             /* 0: empty slot */
 };
+#define STAT_HH_PEND 16u
 struct stat_hh {
 	struct stat_hh_ent *e;
 	size_t cap, n;            /* slots (a power of two), values held */
 	uint64_t sweeps;
 	size_t last;              /* the slot of the last value added */
+	int64_t pend[STAT_HH_PEND]; /* values added, not counted yet (in order) */
+	unsigned npend;
 };
-int  stat_hh_add(struct stat_hh *h, int64_t key);           /* 0 or -ENOMEM */
-/* The value with the highest count, ties to the smallest; 0, 0 when empty. */
-void stat_hh_top(const struct stat_hh *h, int64_t *key, uint64_t *n);
+/* Add a value: 0 or -ENOMEM (of this value or of one added before it).
+ * Values may wait in h->pend: n, sweeps and the counts are up to date
+ * after stat_hh_flush (or stat_hh_top). */
+int  stat_hh_add(struct stat_hh *h, int64_t key);
+int  stat_hh_flush(struct stat_hh *h);                      /* 0 or -ENOMEM */
+/* The value with the highest count, ties to the smallest; 0, 0 when
+ * empty.  Counts what waits first: 0 or -ENOMEM. */
+int  stat_hh_top(struct stat_hh *h, int64_t *key, uint64_t *n);
 void stat_hh_release(struct stat_hh *h);
 
 /* Fractions of bytes read and written; -ENODATA (both 0) when no bytes. */

@@ -145,7 +145,7 @@ static size_t hh_slot(const struct stat_hh *h, int64_t key)
  * are dropped). */
 static int hh_rehash(struct stat_hh *h, size_t cap, uint64_t minus)
 {
-	struct stat_hh n = { .cap = cap, .sweeps = h->sweeps };
+	struct stat_hh n = { .cap = cap };
 
 	n.e = calloc(cap, sizeof(*n.e));
 	if (!n.e)
@@ -159,11 +159,15 @@ static int hh_rehash(struct stat_hh *h, size_t cap, uint64_t minus)
 		n.n++;
 	}
 	free(h->e);
-	*h = n;
+	h->e = n.e;             /* what waits in h->pend stays */
+	h->cap = cap;
+	h->n = n.n;
+	h->last = 0;
 	return 0;
 }
 
-int stat_hh_add(struct stat_hh *h, int64_t key)
+/* One value counted now (stat_hh_add's order kept by its caller). */
+static int hh_count(struct stat_hh *h, int64_t key)
 {
 	/* the slot of the last value added, while it still holds that value
 	 * (a rehash moves values: then the key compare fails) */
@@ -196,10 +200,45 @@ int stat_hh_add(struct stat_hh *h, int64_t key)
 	return 0;
 }
 
-void stat_hh_top(const struct stat_hh *h, int64_t *key, uint64_t *n)
+int stat_hh_flush(struct stat_hh *h)
+{
+	unsigned n = h->npend;
+	int rc = 0;
+
+	h->npend = 0;
+	for (unsigned k = 0; k < n && !rc; k++)
+		rc = hh_count(h, h->pend[k]);
+	return rc;
+}
+
+/*
+ * A table of many values (scattered offsets give a new delta nearly every
+ * request) is larger than the caches: each value's first probe missed
+ * them and stalled the stream (22 % of `replay stat` on random requests).
+ * So a value that is not the last one's goes to a queue of STAT_HH_PEND,
+ * its slot's line fetched ahead, and the queue is counted in order when it
+ * is full (or by stat_hh_flush): the misses overlap, and the counts, the
+ * sweeps and what they drop are as if each value were counted at once.
+ */
+int stat_hh_add(struct stat_hh *h, int64_t key)
+{
+	if (!h->npend && h->last < h->cap && h->e[h->last].cnt && h->e[h->last].key == key) {
+		h->e[h->last].cnt++;
+		return 0;
+	}
+	if (h->cap)
+		__builtin_prefetch(&h->e[hash_fib((uint64_t)key, cap_shift(h->cap))]);
+	h->pend[h->npend++] = key;
+	return h->npend == STAT_HH_PEND ? stat_hh_flush(h) : 0;
+}
+
+int stat_hh_top(struct stat_hh *h, int64_t *key, uint64_t *n)
 {
 	*key = 0;
 	*n = 0;
+	int rc = stat_hh_flush(h);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < h->cap; i++) {
 		const struct stat_hh_ent *e = &h->e[i];
 		if (e->cnt > *n || (e->cnt == *n && *n > 0 && e->key < *key)) {
@@ -207,6 +246,7 @@ void stat_hh_top(const struct stat_hh *h, int64_t *key, uint64_t *n)
 			*n = e->cnt;
 		}
 	}
+	return 0;
 }
 
 void stat_hh_release(struct stat_hh *h)
@@ -654,17 +694,20 @@ static int ranks_of(const struct stat_acc *a, const struct opstream *s, const st
 	return 0;
 }
 
-static void patterns_of(struct stat_acc *a, struct stat_report *r)
+static int patterns_of(struct stat_acc *a, struct stat_report *r)
 {
 	for (int d = 0; d < 2; d++) {
 		struct stat_dir *sd = d ? &r->wr : &r->rd;
 		int64_t sz;
+		int rc;
 		*sd = a->dir[d];
-		stat_hh_top(&a->delta[d], &sd->top_delta, &sd->top_delta_n);
-		stat_hh_top(&a->size[d], &sz, &sd->top_size_n);
+		if ((rc = stat_hh_top(&a->delta[d], &sd->top_delta, &sd->top_delta_n)) < 0 ||
+		    (rc = stat_hh_top(&a->size[d], &sz, &sd->top_size_n)) < 0)
+			return rc;
 		sd->top_size = (uint64_t)sz;
 		sd->pattern = stat_classify(sd);
 	}
+	return 0;
 }
 
 void stat_release(struct stat_report *r)
@@ -853,8 +896,7 @@ int stat_acc_finish(struct stat_acc *a, const struct opstream *s, const struct f
 	memcpy(r->synth, a->synth, sizeof(r->synth));
 	r->failed_ops = a->failed_ops;
 	r->nofile_data_ops = a->nofile_data_ops;
-	patterns_of(a, r);
-	if ((rc = ranks_of(a, s, f, r)) < 0 || (rc = fr_by_rank(a, r)) < 0 ||
+	if ((rc = patterns_of(a, r)) < 0 || (rc = ranks_of(a, s, f, r)) < 0 || (rc = fr_by_rank(a, r)) < 0 ||
 	    (rc = files_of(a, s, r)) < 0 || (rc = hosts_compute(r)) < 0)
 		goto out;
 	uint32_t npaths = s->npaths;
