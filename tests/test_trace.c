@@ -441,6 +441,76 @@ static void test_stderr_cut_clone(void **state)
 	done(&res, &s);
 }
 
+/* The last write of rank (by name) on its files: its offset. */
+static uint64_t last_write_at(const struct opstream *s, const char *rank)
+{
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		if (strcmp(opstream_rank_name(s, r), rank))
+			continue;
+		uint64_t n;
+		const struct op *o = opstream_rank_ops(s, r, &n);
+		while (n && o[n - 1].kind != OP_WRITE)
+			n--;
+		assert_true(n > 0);
+		return o[n - 1].offset;
+	}
+	fail_msg("no rank %s", rank);
+	return 0;
+}
+
+/* Two ranks start a thread each at once (MPI ranks do): the threads' first
+ * writes, on descriptors they share with their process, come before
+ * either clone returns.  Which process each thread belongs to shows in
+ * -y's path of the descriptor: each writes at its file's shared position,
+ * not at 0 of a descriptor never opened.  Without -y nothing tells them
+ * apart: they wait for their clones as before. */
+static void test_clones_in_flight(void **state)
+{
+	(void)state;
+	static const char *flags = "{flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+				   "CLONE_SYSVSEM|CLONE_SETTLS, exit_signal=0, stack=0x7f0, stack_size=0x7ff}";
+	char text[4096];
+	for (int y = 1; y >= 0; y--) {
+		const char *a = y ? "</d/a>" : "", *b = y ? "</d/b>" : "";
+		snprintf(text, sizeof(text),
+			 "100 10:00:00.000001 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0644) = 3%s\n"
+			 "200 10:00:00.000002 openat(AT_FDCWD, \"/d/b\", O_WRONLY|O_CREAT, 0644) = 3%s\n"
+			 "100 10:00:00.000003 write(3%s, \"x\"..., 1000) = 1000\n"
+			 "200 10:00:00.000004 write(3%s, \"x\"..., 500) = 500\n"
+			 "100 10:00:00.000005 clone3(%s, 88 <unfinished ...>\n"
+			 "200 10:00:00.000006 clone3(%s, 88 <unfinished ...>\n"
+			 "201 10:00:00.000007 rseq(0x7f, 32, 0, 0x53053053) = 0\n"
+			 "201 10:00:00.000008 write(3%s, \"y\"..., 50) = 50\n"
+			 "101 10:00:00.000009 write(3%s, \"y\"..., 100) = 100\n"
+			 "100 10:00:00.000010 <... clone3 resumed>) = 101\n"
+			 "200 10:00:00.000011 <... clone3 resumed>) = 201\n"
+			 "100 10:00:00.000012 write(3%s, \"z\"..., 10) = 10\n"
+			 "200 10:00:00.000013 write(3%s, \"z\"..., 10) = 10\n",
+			 a, b, a, b, flags, flags, b, a, a, b);
+		put("inflight.txt", text);
+		struct load_result res;
+		struct opstream s;
+		char *arg[1] = { (char *)tp("inflight.txt") };
+		load(arg, 1, NULL, false, &res, &s);
+		if (y) {
+			assert_int_equal(s.nranks, 4);
+			expect(&s, "pid 101", 0, 0, 1, 100);
+			expect(&s, "pid 201", 0, 0, 1, 50);
+			assert_int_equal(last_write_at(&s, "pid 101"), 1000);
+			assert_int_equal(last_write_at(&s, "pid 201"), 500);
+			assert_int_equal(last_write_at(&s, "pid 100"), 1100);
+			assert_int_equal(last_write_at(&s, "pid 200"), 550);
+			assert_int_equal(res.stats.unknown_fd_ops, 0);
+		} else {
+			/* a descriptor never opened, unnamed: its ops dropped */
+			assert_int_equal(s.nranks, 2);
+			assert_int_equal(res.stats.unknown_fd_ops, 2);
+			assert_int_equal(last_write_at(&s, "pid 100"), 1000);
+		}
+		done(&res, &s);
+	}
+}
+
 /* -tt is a time of day: a trace running past midnight keeps counting */
 static void test_midnight(void **state)
 {
@@ -1025,6 +1095,7 @@ int main(void)
 		cmocka_unit_test(test_ff_merge_many_ties),
 		cmocka_unit_test(test_midnight),
 		cmocka_unit_test(test_stderr_cut_clone),
+		cmocka_unit_test(test_clones_in_flight),
 		cmocka_unit_test(test_detect_ltrace),
 		cmocka_unit_test(test_detect_strace_of_sandia_bytes),
 		cmocka_unit_test(test_cut_last_line),

@@ -130,6 +130,9 @@ int  builder_rank_host(struct builder *b, uint32_t rank, const char *host);
 int  builder_info(struct builder *b, const char *key, const char *value);
 /* Feed one event.  -EINVAL + e filled (file:line: ...) when inconsistent. */
 int  builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e);
+/* Whether pid's descriptor fd is open, on the absolute path `path` when
+ * it is not NULL: 1 or 0 (0 for a pid the builder does not know). */
+int  builder_fd_on(struct builder *b, int64_t pid, int64_t fd, const char *path);
 /* Close the stream: record stats in the writer's info blob. */
 int  builder_finish(struct builder *b, struct rerr *e);
 const struct build_stats *builder_stats(const struct builder *b);

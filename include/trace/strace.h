@@ -40,6 +40,9 @@ typedef int (*strace_emit_fn)(void *arg, const struct sc_event *ev, struct rerr 
 
 struct strace_parser;
 
+/* Whether pid's descriptor fd is open (on path, when not NULL): 1 or 0. */
+typedef int (*strace_fd_probe_fn)(void *arg, int64_t pid, int64_t fd, const char *path);
+
 int  strace_parser_new(struct strace_parser **p, strace_emit_fn emit, void *arg);
 void strace_src_init(struct strace_src *src, const char *name, int64_t pid);
 void strace_src_release(struct strace_src *src);
@@ -53,6 +56,12 @@ int  strace_parser_line(struct strace_parser *p, struct strace_src *src,
 /* End of input: calls still unfinished are reported as skipped. */
 int  strace_parser_finish(struct strace_parser *p, struct rerr *e);
 uint64_t strace_parser_syscalls(const struct strace_parser *p);  /* call lines seen */
+/* A pid first seen while several clones are in flight is some cloning
+ * process's child: with a probe (called with the emit callback's arg),
+ * the child's first call on a descriptor -y names tells whose (the one
+ * process holding that descriptor on that file), before its clone
+ * returns.  Without one it waits for the clone to return. */
+void strace_parser_probe(struct strace_parser *p, strace_fd_probe_fn probe);
 void strace_parser_free(struct strace_parser *p);
 
 /* Errno name ("ENOENT") -> number, 0 when unknown. */

@@ -228,6 +228,12 @@ struct strace_parser {
 	struct pend *pend_pe[16];       /* (NULL: none)                     */
 	int64_t *clones;                /* pids with an unfinished clone   */
 	size_t nclones, ccap;
+	/* pids first seen while several clones were in flight (whose child
+	 * each is, is not known until a clone returns it), and the probe
+	 * that may tell it sooner (strace_parser_probe) */
+	int64_t *orphans;
+	size_t norphans, corphans;
+	strace_fd_probe_fn probe;
 	char *scratch;                  /* decoded strings of one line     */
 	size_t scap, sused;
 	char procfd[40];                /* linkat(fd, "", AT_EMPTY_PATH)'s source */
@@ -1385,6 +1391,101 @@ static int mark_child(struct strace_parser *p, int64_t pid)
 	return imap_put(&p->seen, pid, (void *)(uintptr_t)(pidbits(p, pid) | CHILD));
 }
 
+/* The clone in flight in `parent` returned `child` (the trace shows the
+ * child's lines before it does): the builder hears of the clone now,
+ * with the flags of the call as far as strace printed it. */
+static int child_of(struct strace_parser *p, const char *src, int64_t parent, int64_t child,
+		    struct rerr *e)
+{
+	struct pend *pe = imap_get(&p->pend, parent);
+	if (!pe || !pe->active)
+		return 0;
+	struct sc_event ev;
+	sc_event_init(&ev);
+	ev.src = src;
+	ev.line = pe->line;
+	ev.pid = parent;
+	ev.ts_ns = pe->ts;
+	ev.call = SC_CLONE;
+	ev.name = "clone";
+	ev.flags = cloneflags(pe->text, pe->len);
+	ev.ret = child;
+	int rc = mark_child(p, child);
+	if (rc)
+		return rc;
+	return p->emit(p->arg, &ev, e);
+}
+
+static int orphan_add(struct strace_parser *p, int64_t pid)
+{
+	if (p->norphans == p->corphans) {
+		size_t nc = p->corphans ? p->corphans * 2 : 8;
+		int64_t *n = realloc(p->orphans, nc * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		p->orphans = n;
+		p->corphans = nc;
+	}
+	p->orphans[p->norphans++] = pid;
+	return 0;
+}
+
+/*
+ * An event of a pid first seen while several clones were in flight
+ * (threads of several MPI ranks starting at once): on a descriptor that
+ * -y names with an absolute path, the child's parent is the one process
+ * among those cloning whose table holds that descriptor on that file,
+ * when exactly one does (and the child did not open it itself).  Else,
+ * as before, the child waits for its clone to return, and what it did on
+ * inherited descriptors until then is replayed as on descriptors never
+ * opened.  A clone's return takes its child off the list.
+ */
+static __attribute__((noinline)) int orphan_event(struct strace_parser *p,
+						  const struct sc_event *ev, struct rerr *e)
+{
+	int64_t child = ev->call == SC_CLONE ? ev->ret : ev->pid;
+	size_t i = 0;
+	while (i < p->norphans && p->orphans[i] != child)
+		i++;
+	if (i == p->norphans)
+		return 0;
+	if (ev->call == SC_CLONE || ev->call == SC_EXIT) {
+		p->orphans[i] = p->orphans[--p->norphans];
+		return 0;
+	}
+	if (ev->fd < 0 || !ev->fdpath || ev->fdpath[0] != '/' || ev->call == SC_OPEN ||
+	    p->probe(p->arg, child, ev->fd, NULL))
+		return 0;
+	int64_t parent = -1;
+	for (size_t c = 0; c < p->nclones; c++) {
+		if (!p->probe(p->arg, p->clones[c], ev->fd, ev->fdpath))
+			continue;
+		if (parent >= 0)
+			return 0;       /* two could be: none is taken */
+		parent = p->clones[c];
+	}
+	if (parent < 0)
+		return 0;
+	p->orphans[i] = p->orphans[--p->norphans];
+	return child_of(p, ev->src, parent, child, e);
+}
+
+/* Every event leaves the parser here. */
+static inline int emit_ev(struct strace_parser *p, const struct sc_event *ev, struct rerr *e)
+{
+	if (__builtin_expect(p->norphans != 0, 0)) {
+		int rc = orphan_event(p, ev, e);
+		if (rc)
+			return rc;
+	}
+	return p->emit(p->arg, ev, e);
+}
+
+void strace_parser_probe(struct strace_parser *p, strace_fd_probe_fn probe)
+{
+	p->probe = probe;
+}
+
 /* First line of pid: while exactly one clone is in flight, pid is its child. */
 static __attribute__((noinline)) int note_pid_slow(struct strace_parser *p,
 						    const struct strace_src *src, int64_t pid,
@@ -1399,25 +1500,15 @@ static __attribute__((noinline)) int note_pid_slow(struct strace_parser *p,
 	if (rc)
 		return rc;
 	p->seen_fast[(uint64_t)pid & 15] = pid;
-	if (p->nclones != 1 || p->clones[0] == pid)
+	if (!p->nclones || (p->nclones == 1 && p->clones[0] == pid))
 		return 0;
-	struct pend *pe = imap_get(&p->pend, p->clones[0]);
-	if (!pe || !pe->active)
-		return 0;
-	struct sc_event ev;
-	sc_event_init(&ev);
-	ev.src = src->name;
-	ev.line = pe->line;
-	ev.pid = p->clones[0];
-	ev.ts_ns = pe->ts;
-	ev.call = SC_CLONE;
-	ev.name = "clone";
-	ev.flags = cloneflags(pe->text, pe->len);
-	ev.ret = pid;
-	rc = mark_child(p, pid);
-	if (rc)
-		return rc;
-	return p->emit(p->arg, &ev, e);
+	if (p->nclones > 1) {
+		for (size_t i = 0; i < p->nclones; i++)
+			if (p->clones[i] == pid)
+				return 0;
+		return p->probe ? orphan_add(p, pid) : 0;
+	}
+	return child_of(p, src->name, p->clones[0], pid, e);
 }
 
 /* SEEN, once set, stays: most lines are of a pid the cache knows. */
@@ -1442,7 +1533,7 @@ static int emit_skip(struct strace_parser *p, const struct strace_src *src, int6
 	ev.ts_ns = ts;
 	ev.call = SC_SKIP;
 	ev.name = name;
-	return p->emit(p->arg, &ev, e);
+	return emit_ev(p, &ev, e);
 }
 
 static int drop_pending(struct strace_parser *p, const struct strace_src *src, int64_t pid,
@@ -1638,7 +1729,7 @@ static int one_iocb(struct strace_parser *p, const struct sc_event *ev, struct s
 	int rc = aioq_push(p, ev->pid, (uint64_t)span_num(data, 0), x.async_id);
 	if (rc)
 		return rerr_set(e, rc, "out of memory");
-	return p->emit(p->arg, &x, e);
+	return emit_ev(p, &x, e);
 }
 
 /*
@@ -2039,11 +2130,11 @@ static int sh_copy(struct dec *d)
 	if (d->ev.ret >= 0 && d->ev.ret != SC_RET_UNKNOWN)
 		rd.len = (uint64_t)d->ev.ret;
 	wr.len = rd.len;
-	int rc = d->p->emit(d->p->arg, &rd, d->e);
+	int rc = emit_ev(d->p, &rd, d->e);
 	/* = 0: the source was at its end (cp's and shutil's last probe);
 	 * nothing was written, so no write op */
 	if (!rc && d->ev.ret != 0)
-		rc = d->p->emit(d->p->arg, &wr, d->e);
+		rc = emit_ev(d->p, &wr, d->e);
 	return rc ? rc : DEC_DONE;
 }
 
@@ -2093,7 +2184,7 @@ static int sh_getevents(struct dec *d)
 			continue;               /* a sync iocb, or none known */
 		w.async_id = (uint64_t)id;
 		w.ret = r > 0 ? span_num(res, SC_RET_UNKNOWN) : SC_RET_UNKNOWN;
-		int rc = p->emit(p->arg, &w, d->e);
+		int rc = emit_ev(p, &w, d->e);
 		if (rc)
 			return rc;
 		emitted++;
@@ -2645,7 +2736,7 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 		}
 		d.ev.call = SC_SKIP;
 		d.ev.name = kept ? kept : sdup(p, name, nlen);
-		return p->emit(p->arg, &d.ev, e);
+		return emit_ev(p, &d.ev, e);
 	}
 	d.ev.name = d.cs->name;
 	d.ev.call = (enum sc_call)d.cs->call;
@@ -2660,7 +2751,7 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	if (!rc && more_than_asked(&d))
 		rc = DEC_BAD_MORE;
 	if (rc == DEC_EMIT)
-		rc = p->emit(p->arg, &d.ev, e);
+		rc = emit_ev(p, &d.ev, e);
 	if (cut)
 		*cut = '>';
 	if (rc >= DEC_BAD && rc <= DEC_BAD_NUL)
@@ -2844,7 +2935,7 @@ static int exit_line(struct strace_parser *p, struct strace_src *src, int64_t pi
 	ev.ts_ns = ts;
 	ev.call = SC_EXIT;
 	ev.name = "exit";
-	return p->emit(p->arg, &ev, e);
+	return emit_ev(p, &ev, e);
 }
 
 /* imap_get(&p->pend, pid), its answer for a pid of the last ones kept: a
@@ -3306,6 +3397,7 @@ void strace_parser_free(struct strace_parser *p)
 	}
 	imap_release(&p->aio);
 	free(p->clones);
+	free(p->orphans);
 	free(p->scratch);
 	free(p);
 }
@@ -3567,6 +3659,12 @@ static __attribute__((noinline)) int sink_kid(struct sink *k, const struct sc_ev
 	}
 	k->born[k->nborn++] = (struct born){ kid, ev->src, ev->line };
 	return 0;
+}
+
+/* strace_parser_probe's question, put to the builder. */
+static int sink_probe(void *arg, int64_t pid, int64_t fd, const char *path)
+{
+	return builder_fd_on(((struct sink *)arg)->b, pid, fd, path);
 }
 
 static int emit_builder(void *arg, const struct sc_event *ev, struct rerr *e)
@@ -4106,6 +4204,7 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 	rc = strace_parser_new(&p, emit_builder, &sink);
 	if (rc)
 		goto out;
+	strace_parser_probe(p, sink_probe);
 	heap = calloc(in->nfiles ? in->nfiles : 1, sizeof(*heap));
 	if (!heap) {
 		rc = -ENOMEM;
