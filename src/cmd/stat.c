@@ -179,7 +179,23 @@ static void note_json_cb(const char *key, size_t klen, const char *val, size_t v
 		json_object_set_new(nj->notes, "io_submit_iocbs_as_sync", v);
 		return;
 	}
-	json_text_set(nj->notes, k, v);
+	/* a key the info section holds once per rank (launcher, thread_of:
+	 * "RANK VALUE"), or any key it holds more than once: every value,
+	 * in an array (one key of an object would keep the last alone) */
+	json_t *had = json_object_get(nj->notes, k);
+	if (!had && (!strcmp(k, "launcher") || !strcmp(k, "thread_of"))) {
+		had = json_array();
+		json_text_set(nj->notes, k, had);
+	} else if (had && !json_is_array(had)) {
+		json_t *a = json_array();
+		json_array_append(a, had);
+		json_text_set(nj->notes, k, a);
+		had = a;
+	}
+	if (had)
+		json_array_append_new(had, v);
+	else
+		json_text_set(nj->notes, k, v);
 }
 
 static json_t *json_notes(const struct loaded_trace *lt, const struct stat_report *r)

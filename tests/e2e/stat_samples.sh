@@ -203,5 +203,15 @@ fi
 "$REPLAY" dump "$DATA/s32_tt_T.txt" | awk '$4 == "write" && $6 == 3221225472 && $7 == 1024 { f = 1 } END { exit !f }' ||
 	{ echo "FAIL s32 dump: no 1024-byte write at offset 3221225472"; fails=$((fails + 1)); }
 
+# notes the info section holds once per rank (thread_of, launcher): every
+# one in the JSON (an array), as in the text (a JSON object kept the last)
+"$REPLAY" stat --json "$SRCDIR/tests/data/strace/sysbench_fileio.txt" >"$tmp/sb.json"
+"$REPLAY" stat "$SRCDIR/tests/data/strace/sysbench_fileio.txt" | awk '$1 == "thread_of" { print $2, $3 }' >"$tmp/sb.text"
+jq -r '.notes.thread_of[]' "$tmp/sb.json" >"$tmp/sb.jtext"
+if [ "$(wc -l <"$tmp/sb.text")" -ne 4 ] || ! cmp -s "$tmp/sb.text" "$tmp/sb.jtext"; then
+	echo "FAIL sysbench thread_of: text $(tr '\n' ';' <"$tmp/sb.text") json $(tr '\n' ';' <"$tmp/sb.jtext")"
+	fails=$((fails + 1))
+fi
+
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 echo "stat_samples: all samples agree"
