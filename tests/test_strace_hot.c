@@ -82,7 +82,7 @@ int builder_info(struct builder *b, const char *key, const char *value)
 	return 0;
 }
 
-int builder_fd_on(struct builder *b, int64_t pid, int64_t fd, const char *path)
+uintptr_t builder_fd_on(struct builder *b, int64_t pid, int64_t fd, const char *path)
 {
 	(void)b, (void)pid, (void)fd, (void)path;
 	return 0;

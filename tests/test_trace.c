@@ -509,6 +509,28 @@ static void test_clones_in_flight(void **state)
 		}
 		done(&res, &s);
 	}
+	/* two threads of one process cloning at once: either is the parent
+	 * (one table), the new thread writes at the shared position */
+	snprintf(text, sizeof(text),
+		 "100 10:00:00.000001 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT, 0644) = 3</d/a>\n"
+		 "100 10:00:00.000002 write(3</d/a>, \"x\"..., 1000) = 1000\n"
+		 "100 10:00:00.000003 clone3(%s, 88) = 102\n"
+		 "100 10:00:00.000004 clone3(%s, 88 <unfinished ...>\n"
+		 "102 10:00:00.000005 clone3(%s, 88 <unfinished ...>\n"
+		 "103 10:00:00.000006 write(3</d/a>, \"y\"..., 7) = 7\n"
+		 "100 10:00:00.000007 <... clone3 resumed>) = 103\n"
+		 "102 10:00:00.000008 <... clone3 resumed>) = 104\n"
+		 "100 10:00:00.000009 write(3</d/a>, \"z\"..., 10) = 10\n",
+		 flags, flags, flags);
+	put("inflight.txt", text);
+	struct load_result res;
+	struct opstream s;
+	char *arg[1] = { (char *)tp("inflight.txt") };
+	load(arg, 1, NULL, false, &res, &s);
+	assert_int_equal(last_write_at(&s, "pid 103"), 1000);
+	assert_int_equal(last_write_at(&s, "pid 100"), 1007);
+	assert_int_equal(res.stats.implicit_opens, 0);
+	done(&res, &s);
 }
 
 /* -tt is a time of day: a trace running past midnight keeps counting */

@@ -131,8 +131,9 @@ int  builder_info(struct builder *b, const char *key, const char *value);
 /* Feed one event.  -EINVAL + e filled (file:line: ...) when inconsistent. */
 int  builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e);
 /* Whether pid's descriptor fd is open, on the absolute path `path` when
- * it is not NULL: 1 or 0 (0 for a pid the builder does not know). */
-int  builder_fd_on(struct builder *b, int64_t pid, int64_t fd, const char *path);
+ * it is not NULL: 0 when not (or for a pid the builder does not know),
+ * else a token of pid's descriptor table, the same for pids sharing it. */
+uintptr_t builder_fd_on(struct builder *b, int64_t pid, int64_t fd, const char *path);
 /* Close the stream: record stats in the writer's info blob. */
 int  builder_finish(struct builder *b, struct rerr *e);
 const struct build_stats *builder_stats(const struct builder *b);

@@ -40,8 +40,10 @@ typedef int (*strace_emit_fn)(void *arg, const struct sc_event *ev, struct rerr 
 
 struct strace_parser;
 
-/* Whether pid's descriptor fd is open (on path, when not NULL): 1 or 0. */
-typedef int (*strace_fd_probe_fn)(void *arg, int64_t pid, int64_t fd, const char *path);
+/* Whether pid's descriptor fd is open (on path, when not NULL): 0 when
+ * not, else a token of pid's descriptor table (pids sharing one, as
+ * threads do, get the same token). */
+typedef uintptr_t (*strace_fd_probe_fn)(void *arg, int64_t pid, int64_t fd, const char *path);
 
 int  strace_parser_new(struct strace_parser **p, strace_emit_fn emit, void *arg);
 void strace_src_init(struct strace_src *src, const char *name, int64_t pid);

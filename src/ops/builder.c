@@ -2207,13 +2207,13 @@ static __attribute__((noinline)) int event_general(struct builder *b, const stru
  * to learn and dispatch would pick that very handler.  The rest:
  * event_slow.
  */
-int builder_fd_on(struct builder *b, int64_t pid, int64_t fd, const char *path)
+uintptr_t builder_fd_on(struct builder *b, int64_t pid, int64_t fd, const char *path)
 {
 	const struct proc *p = imap_get(&b->procs, pid);
 	const struct ofd *o = p && p->tab ? fd_get(p, fd) : NULL;
-	if (!o)
+	if (!o || (path && (!o->path || strcmp(o->path, path))))
 		return 0;
-	return !path || (o->path && !strcmp(o->path, path));
+	return (uintptr_t)p->tab;
 }
 
 int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)

@@ -1435,7 +1435,7 @@ static int orphan_add(struct strace_parser *p, int64_t pid)
  * (threads of several MPI ranks starting at once): on a descriptor that
  * -y names with an absolute path, the child's parent is the one process
  * among those cloning whose table holds that descriptor on that file,
- * when exactly one does (and the child did not open it itself).  Else,
+ * when exactly one table does (and the child did not open it itself).  Else,
  * as before, the child waits for its clone to return, and what it did on
  * inherited descriptors until then is replayed as on descriptors never
  * opened.  A clone's return takes its child off the list.
@@ -1457,12 +1457,15 @@ static __attribute__((noinline)) int orphan_event(struct strace_parser *p,
 	    p->probe(p->arg, child, ev->fd, NULL))
 		return 0;
 	int64_t parent = -1;
+	uintptr_t table = 0;
 	for (size_t c = 0; c < p->nclones; c++) {
-		if (!p->probe(p->arg, p->clones[c], ev->fd, ev->fdpath))
-			continue;
+		uintptr_t t = p->probe(p->arg, p->clones[c], ev->fd, ev->fdpath);
+		if (!t || t == table)
+			continue;       /* (threads of one process: one table) */
 		if (parent >= 0)
 			return 0;       /* two could be: none is taken */
 		parent = p->clones[c];
+		table = t;
 	}
 	if (parent < 0)
 		return 0;
@@ -3662,7 +3665,7 @@ static __attribute__((noinline)) int sink_kid(struct sink *k, const struct sc_ev
 }
 
 /* strace_parser_probe's question, put to the builder. */
-static int sink_probe(void *arg, int64_t pid, int64_t fd, const char *path)
+static uintptr_t sink_probe(void *arg, int64_t pid, int64_t fd, const char *path)
 {
 	return builder_fd_on(((struct sink *)arg)->b, pid, fd, path);
 }
