@@ -1257,6 +1257,223 @@ static void t_offset_overflow(void **st)
 	unlink(path);
 }
 
+/* A segment longer than one Linux call can move (0x7ffff000 bytes): every
+ * byte replayed, as consecutive ops of at most that length, in both
+ * layers (audit C, 1: a 3 GiB MPI-IO write moved 2 GiB - 4 KiB) */
+static const char both_head[] =
+	"# darshan log version: 3.21\n"
+	"# nprocs: 2\n"
+	"\n"
+	"# ***************************************************\n"
+	"# DXT_POSIX module data\n"
+	"# ***************************************************\n"
+	"\n";
+
+static void t_longer_than_one_call(void **st)
+{
+	(void)st;
+	char path[512], v[64];
+	struct opstream s;
+	struct counts c;
+	uint64_t n;
+
+	/* POSIX: 3 GiB at 4096, from 0.0010 to 0.0040 s (3,000,000 ns) */
+	write_dump(path, sizeof(path), "long.dxt.txt", head,
+		   " X_POSIX       0  write        0            4096      3221225472      0.0010      0.0040\n"
+		   " X_POSIX       0   read        0               0             100      0.0050      0.0060\n");
+	load(path, NULL, &s);
+	count(&s, &c);
+	assert_int_equal(c.wbytes, 3221225472ull);
+	assert_int_equal(c.writes, 2);
+	assert_int_equal(c.reads, 1);
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 5);                 /* open, 2 writes, read, close */
+	assert_int_equal(o[1].kind, OP_WRITE);
+	assert_int_equal(o[1].offset, 4096);
+	assert_int_equal(o[1].len, 0x7ffff000);
+	assert_int_equal(o[1].result, 0x7ffff000);
+	assert_int_equal(o[2].kind, OP_WRITE);
+	assert_int_equal(o[2].offset, 4096 + 0x7ffff000ull);
+	assert_int_equal(o[2].len, 3221225472ull - 0x7ffff000);
+	assert_int_equal(o[2].result, 3221225472ull - 0x7ffff000);
+	assert_int_equal(o[1].line, 13);
+	assert_int_equal(o[2].line, 13);
+	assert_int_equal(o[1].t_ns, o[2].t_ns);  /* the segment's start, both */
+	assert_int_equal(o[1].dur_ns + o[2].dur_ns, 3000000);
+	assert_true(o[1].dur_ns > o[2].dur_ns); /* in proportion to their lengths */
+	assert_int_equal(o[3].kind, OP_READ);
+	assert_int_equal(o[3].len, 100);
+	assert_int_equal(info_u64(&s, "dxt_longer_than_one_call"), 1);
+	assert_int_equal(info_u64(&s, "dxt_longer_than_one_call_ops"), 2);
+	opstream_close(&s);
+
+	/* MPIIO: 5 GiB (three ops) and a 0x7ffff000 one (one op, not split) */
+	char body[2048];
+	snprintf(body, sizeof(body), "%s"
+		 "# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		 "# DXT, write_count: 1, read_count: 0\n"
+		 " X_POSIX       0  write        0               0             100      0.0010      0.0020\n"
+		 "\n# ***************************************************\n"
+		 "# DXT_MPIIO module data\n"
+		 "# ***************************************************\n\n"
+		 "# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		 "# DXT, write_count: 2, read_count: 0\n"
+		 " X_MPIIO       0  write        0             512      5368709120      0.0010      0.0020\n"
+		 " X_MPIIO       0  write        1               0      2147479552      0.0030      0.0040\n",
+		 both_head);
+	write_dump(path, sizeof(path), "long.dxt.txt", "", body);
+	load(path, "mpiio", &s);
+	count(&s, &c);
+	assert_int_equal(c.wbytes, 5368709120ull + 2147479552ull);
+	assert_int_equal(c.writes, 4);
+	o = opstream_rank_ops(&s, 0, &n);
+	uint64_t off = 512, sum = 0;
+	for (int i = 1; i <= 3; i++) {
+		assert_int_equal(o[i].offset, off);
+		assert_true(o[i].len <= OP_MAX_DATA_LEN);
+		assert_int_equal(o[i].result, (int64_t)o[i].len);
+		off += o[i].len;
+		sum += o[i].dur_ns;
+	}
+	assert_int_equal(off, 512 + 5368709120ull);
+	assert_int_equal(o[3].len, 5368709120ull - 2ull * 0x7ffff000);
+	assert_int_equal(sum, 1000000);
+	assert_int_equal(o[4].len, 2147479552);
+	assert_int_equal(info_u64(&s, "dxt_longer_than_one_call"), 1);
+	assert_int_equal(info_u64(&s, "dxt_longer_than_one_call_ops"), 3);
+	assert_non_null(opstream_info(&s, "dxt_layer", v, sizeof(v)));
+	assert_string_equal(v, "mpiio");
+	opstream_close(&s);
+	unlink(path);
+	/* beyond 16 TiB: refused, not made into millions of ops */
+	bad_case(" X_POSIX       0  write        0               0  17592186044417      0.0010      0.0020\n",
+		 13, "length 17592186044417 is beyond 16 TiB");
+}
+
+/* Files with segments only in the layer not replayed: counted, their
+ * bytes and the first one named, and warned about (audit C, 2) */
+static void t_other_layer_files(void **st)
+{
+	(void)st;
+	char path[512], body[4096], wb[512];
+	struct opstream s;
+
+	snprintf(body, sizeof(body), "%s"
+		 "# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		 "# DXT, write_count: 1, read_count: 0\n"
+		 " X_POSIX       0  write        0               0             100      0.0010      0.0020\n"
+		 "# DXT, file_id: 43, file_name: /d/p\n# DXT, rank: 0, hostname: n1\n"
+		 "# DXT, write_count: 1, read_count: 1\n"
+		 " X_POSIX       0  write        0               0             200      0.0010      0.0020\n"
+		 " X_POSIX       0   read        0               0              80      0.0030      0.0040\n"
+		 "\n# ***************************************************\n"
+		 "# DXT_MPIIO module data\n"
+		 "# ***************************************************\n\n"
+		 "# DXT, file_id: 42, file_name: /d/f\n# DXT, rank: 0, hostname: n1\n"
+		 "# DXT, write_count: 1, read_count: 0\n"
+		 " X_MPIIO       0  write        0               0             100      0.0010      0.0020\n"
+		 "# DXT, file_id: 44, file_name: /d/m\n# DXT, rank: 1, hostname: n1\n"
+		 "# DXT, write_count: 1, read_count: 0\n"
+		 " X_MPIIO       1  write        0            4096            4096      0.0010      0.0020\n"
+		 "# DXT, file_id: 45, file_name: /d/m2\n# DXT, rank: 1, hostname: n1\n"
+		 "# DXT, write_count: 1, read_count: 0\n"
+		 " X_MPIIO       1  write        0               0              10      0.0010      0.0020\n",
+		 both_head);
+	write_dump(path, sizeof(path), "layers.dxt.txt", "", body);
+	/* posix: /d/m and /d/m2 (MPIIO only) are not replayed */
+	load(path, NULL, &s);
+	char v[64];
+	assert_int_equal(info_u64(&s, "dxt_files_other_layer_only"), 2);
+	assert_int_equal(info_u64(&s, "dxt_files_other_layer_only_bytes"), 4106);
+	assert_string_equal(opstream_info(&s, "dxt_files_other_layer_only_first", v, sizeof(v)), "/d/m");
+	assert_int_equal(info_u64(&s, "dxt_ranks_other_layer_only"), 1);
+	assert_non_null(dxt_layer_warning(&s, wb, sizeof(wb)));
+	assert_non_null(strstr(wb, "2 files have segments only in the DXT_MPIIO layer, none in the"
+				   " replayed DXT_POSIX layer (4106 bytes there; the first: /d/m):"
+				   " they are not replayed; use --dxt-layer mpiio"));
+	opstream_close(&s);
+	/* mpiio: /d/p (POSIX only) is not */
+	load(path, "mpiio", &s);
+	assert_int_equal(info_u64(&s, "dxt_files_other_layer_only"), 1);
+	assert_int_equal(info_u64(&s, "dxt_files_other_layer_only_bytes"), 280);
+	assert_string_equal(opstream_info(&s, "dxt_files_other_layer_only_first", v, sizeof(v)), "/d/p");
+	assert_non_null(dxt_layer_warning(&s, wb, sizeof(wb)));
+	assert_non_null(strstr(wb, "1 file has segments only in the DXT_POSIX layer, none in the"
+				   " replayed DXT_MPIIO layer (280 bytes there; /d/p): it is not"
+				   " replayed; use --dxt-layer posix"));
+	opstream_close(&s);
+	unlink(path);
+	/* every file in the layer: 0, no warning */
+	load(FIX "ior_hdf5_example.dxt.txt", "mpiio", &s);
+	assert_int_equal(info_u64(&s, "dxt_files_other_layer_only"), 0);
+	assert_null(opstream_info(&s, "dxt_files_other_layer_only_first", v, sizeof(v)));
+	assert_null(dxt_layer_warning(&s, wb, sizeof(wb)));
+	opstream_close(&s);
+	/* the real case: rank 0's romio-hints, 80 bytes, POSIX only */
+	load(FIX "jlbez_8a_benchmark_write_parallel.dxt.txt.gz", "mpiio", &s);
+	assert_int_equal(info_u64(&s, "dxt_files_other_layer_only"), 1);
+	assert_int_equal(info_u64(&s, "dxt_files_other_layer_only_bytes"), 80);
+	opstream_close(&s);
+}
+
+/* Records without a name ("(null)" in the dump): a file per record id,
+ * never one file for all (audit C, 3) */
+static void t_unnamed_records(void **st)
+{
+	(void)st;
+	char path[512], wb[512], v[64];
+	struct opstream s;
+	struct counts c;
+
+	write_dump(path, sizeof(path), "null.dxt.txt", both_head,
+		   "# DXT, file_id: 1001, file_name: (null)\n# DXT, rank: 0, hostname: n1\n"
+		   "# DXT, write_count: 1, read_count: 0\n"
+		   " X_POSIX       0  write        0               0             100      0.0010      0.0020\n"
+		   "# DXT, file_id: 1000, file_name: (null)\n# DXT, rank: 0, hostname: n1\n"
+		   "# DXT, write_count: 1, read_count: 0\n"
+		   " X_POSIX       0  write        0               0             200      0.0010      0.0020\n"
+		   "# DXT, file_id: 1001, file_name: (null)\n# DXT, rank: 1, hostname: n1\n"
+		   "# DXT, write_count: 1, read_count: 0\n"
+		   " X_POSIX       1  write        0             100             100      0.0010      0.0020\n");
+	load(path, NULL, &s);
+	count(&s, &c);
+	assert_int_equal(c.opens, 3);           /* rank 0: two files; rank 1: one */
+	assert_int_equal(c.wbytes, 400);
+	assert_int_equal(info_u64(&s, "dxt_unnamed_records"), 2);
+	uint64_t n;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 6);
+	assert_int_equal(o[1].kind, OP_WRITE);
+	assert_int_equal(o[3].kind, OP_WRITE);
+	assert_int_not_equal(o[1].file, o[3].file);
+	uint64_t b1001 = 0, b1000 = 0;
+	for (uint32_t r = 0; r < s.nranks; r++) {
+		o = opstream_rank_ops(&s, r, &n);
+		for (uint64_t i = 0; i < n; i++) {
+			if (o[i].kind != OP_WRITE)
+				continue;
+			const char *p = opstream_path(&s, o[i].file);
+			if (strstr(p, "darshan-record-1001"))
+				b1001 += o[i].len;
+			else if (strstr(p, "darshan-record-1000"))
+				b1000 += o[i].len;
+			else
+				fail_msg("write to %s", p);
+		}
+	}
+	assert_int_equal(b1001, 200);
+	assert_int_equal(b1000, 200);
+	assert_non_null(dxt_unnamed_warning(&s, wb, sizeof(wb)));
+	assert_non_null(strstr(wb, "2 Darshan records have no file name"));
+	opstream_close(&s);
+	unlink(path);
+	/* named files: no key, no warning */
+	load(FIX "ior_hdf5_example.dxt.txt", NULL, &s);
+	assert_null(opstream_info(&s, "dxt_unnamed_records", v, sizeof(v)));
+	assert_null(dxt_unnamed_warning(&s, wb, sizeof(wb)));
+	opstream_close(&s);
+}
+
 /* Segment times, "%.4f" as the parsers print them (read at once) and any
  * other spelling (the long way): the ticks of 0.1 ms each one gives. */
 static void t_times(void **st)
@@ -1918,6 +2135,9 @@ int main(void)
 		cmocka_unit_test(t_glued_offset),
 		cmocka_unit_test(t_rank_beyond_nprocs),
 		cmocka_unit_test(t_offset_overflow),
+		cmocka_unit_test(t_longer_than_one_call),
+		cmocka_unit_test(t_other_layer_files),
+		cmocka_unit_test(t_unnamed_records),
 		cmocka_unit_test(t_times),
 		cmocka_unit_test(t_field_widths),
 		cmocka_unit_test(t_fast_path),

@@ -46,6 +46,15 @@ const char *dxt_incomplete_warning(const struct opstream *s, char *buf, size_t l
  * else NULL. */
 const char *dxt_rank_warning(const struct opstream *s, char *buf, size_t len);
 
+/* When files have segments only in the layer not replayed (info key
+ * "dxt_files_other_layer_only"), a warning saying how many, their bytes,
+ * the first one's name and the --dxt-layer that replays them; else NULL. */
+const char *dxt_layer_warning(const struct opstream *s, char *buf, size_t len);
+
+/* When records had no name ("(null)", info key "dxt_unnamed_records"), a
+ * warning saying they became files darshan-record-ID; else NULL. */
+const char *dxt_unnamed_warning(const struct opstream *s, char *buf, size_t len);
+
 /* ---- input ----------------------------------------------------------- */
 
 /* Does head start with gzip's magic (1f 8b)? */

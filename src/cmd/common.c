@@ -184,6 +184,10 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 		warn_msg("%s: %s", name, wb);
 	if (dxt_rank_warning(s, wb, sizeof(wb)))
 		warn_msg("%s%s", name, wb);
+	if (dxt_layer_warning(s, wb, sizeof(wb)))
+		warn_msg("%s: %s", name, wb);
+	if (dxt_unnamed_warning(s, wb, sizeof(wb)))
+		warn_msg("%s: %s", name, wb);
 	/* strace or fio killed while it wrote a line (SIGKILL at a job's
 	 * time limit): that last line, without its newline, was dropped
 	 * (trace.h's cut_lines) */

@@ -357,6 +357,11 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "clock_back_first", "  the first" },
 	{ "ff_missing", "-ff files missing (forked)" },
 	{ "ff_missing_files", "  expected" },
+	{ "dxt_files_other_layer_only", "files only in the other layer" },
+	{ "dxt_files_other_layer_only_bytes", "  their bytes there" },
+	{ "dxt_files_other_layer_only_first", "  the first" },
+	{ "dxt_longer_than_one_call_ops", "  replayed as ops" },
+	{ "dxt_unnamed_records", "records without a name" },
 };
 
 static void note_other_cb(const char *key, size_t klen, const char *val, size_t vlen, void *arg)

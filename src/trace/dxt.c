@@ -48,6 +48,10 @@
                                    * takes 14 MiB more)                 */
 #define SEG_BUF 2048u             /* records per spill buffer (64 KiB)  */
 #define WRITE_BIT 0x80000000u
+/* the longest segment read: one MPI-IO call's buffer is in one process's
+ * memory; a longer one is replayed as ops of one Linux call each (feed_split),
+ * at most 8,193 of them */
+#define SEG_MAX_LEN (1ll << 44)
 
 enum { MOD_NONE = -1, MOD_POSIX = 0, MOD_MPIIO = 1, NMOD = 2 };
 static const char *const mod_name[NMOD] = { "DXT_POSIX", "DXT_MPIIO" };
@@ -66,6 +70,8 @@ struct dfile {
 	uint64_t id;              /* Darshan record id                  */
 	uint32_t name;            /* offset in strs                     */
 	uint32_t osts;            /* offset in strs of the OST set, 0 none */
+	uint64_t segs[NMOD];      /* its segments and bytes in each module */
+	uint64_t bytes[NMOD];
 };
 
 struct drank {
@@ -143,6 +149,7 @@ struct dxt {
 	char log_version[32], lib_ver[32], nprocs[32], jobid[32], run_time[32];
 	int mod_ver[NMOD];
 	uint64_t nsegs[NMOD], nblocks[NMOD], zero_len[NMOD], unknown_off[NMOD];
+	uint64_t unnamed;         /* records named "(null)": files of their own */
 
 	/* tables */
 	struct seg *segs;
@@ -215,6 +222,39 @@ const char *dxt_rank_warning(const struct opstream *s, char *buf, size_t len)
 		 " binary log with it is refused as corrupt): the dump and its header disagree"
 		 " (edited, or put together from several dumps?); its ranks are replayed as"
 		 " they are (the first such block only is named)", line, rank, np);
+	return buf;
+}
+
+const char *dxt_layer_warning(const struct opstream *s, char *buf, size_t len)
+{
+	char n[32], bytes[32], layer[16], first[320];
+
+	if (!opstream_info(s, "dxt_files_other_layer_only", n, sizeof(n)) || !strcmp(n, "0") ||
+	    !opstream_info(s, "dxt_layer", layer, sizeof(layer)))
+		return NULL;
+	if (!opstream_info(s, "dxt_files_other_layer_only_bytes", bytes, sizeof(bytes)))
+		strcpy(bytes, "?");
+	if (!opstream_info(s, "dxt_files_other_layer_only_first", first, sizeof(first)))
+		strcpy(first, "?");
+	bool mpiio = !strcmp(layer, "mpiio"), one = !strcmp(n, "1");
+	snprintf(buf, len, "%s file%s ha%s segments only in the %s layer, none in the replayed %s"
+		 " layer (%s bytes there; %s%s): %s not replayed; use --dxt-layer %s to replay"
+		 " %s (one layer is replayed, never both)", n, one ? "" : "s", one ? "s" : "ve",
+		 mpiio ? "DXT_POSIX" : "DXT_MPIIO", mpiio ? "DXT_MPIIO" : "DXT_POSIX", bytes,
+		 one ? "" : "the first: ", first, one ? "it is" : "they are", mpiio ? "posix" : "mpiio",
+		 one ? "it" : "them");
+	return buf;
+}
+
+const char *dxt_unnamed_warning(const struct opstream *s, char *buf, size_t len)
+{
+	char n[32];
+
+	if (!opstream_info(s, "dxt_unnamed_records", n, sizeof(n)) || !strcmp(n, "0"))
+		return NULL;
+	snprintf(buf, len, "%s Darshan record%s no file name (the dump says '(null)'): each is"
+		 " replayed as a file of its own, named darshan-record-ID after its record id",
+		 n, strcmp(n, "1") ? "s have" : " has");
 	return buf;
 }
 
@@ -547,7 +587,18 @@ static int block_start(struct dxt *D, const char *p, unsigned long line)
 		nlen--;
 	if (!nlen)
 		return bad(D, line, "empty file_name");
+	/* a record without a name: the parser prints "(null)" for each;
+	 * each record id stays its own file */
+	char own[48];
+	bool unnamed = nlen == 6 && !memcmp(name, "(null)", 6);
+	if (unnamed) {
+		nlen = (size_t)snprintf(own, sizeof(own), "darshan-record-%" PRIu64, id);
+		name = own;
+	}
+	size_t had = D->nfile;
 	rc = file_get(D, id, name, nlen, line, &fix);
+	if (!rc && unnamed && D->nfile > had)
+		D->unnamed++;
 	if (rc)
 		return rc;
 	rc = trace_grow((void **)&D->blocks, &D->capblock, D->nblock + 1, sizeof(*D->blocks), 64);
@@ -1666,6 +1717,9 @@ static int segment_line(struct dxt *D, const char *p, const char *pe, unsigned l
 			   f.rank, D->ranks[k->rank].rank);
 	if (f.len < 0)
 		return seg_bad(D, k, line, "negative length %" PRId64, f.len);
+	if (f.len > SEG_MAX_LEN)
+		return seg_bad(D, k, line, "length %" PRId64 " is beyond 16 TiB (2^44 bytes), more than"
+			       " one call of one process moves: a corrupt log?", f.len);
 	if (f.off > INT64_MAX - f.len)
 		return seg_bad(D, k, line, "offset %" PRId64 " + length %" PRId64 " is beyond the"
 			       " largest file offset (2^63 - 1)", f.off, f.len);
@@ -1690,6 +1744,10 @@ static int segment_line(struct dxt *D, const char *p, const char *pe, unsigned l
 	(*seen)++;
 	D->nsegs[m]++;
 	D->ranks[k->rank].segs[m]++;
+	struct dfile *df = &D->files[k->file];
+	df->segs[m]++;
+	df->bytes[m] = df->bytes[m] > UINT64_MAX - (uint64_t)f.len ? UINT64_MAX :
+		       df->bytes[m] + (uint64_t)f.len;
 	if (!f.len)
 		D->zero_len[m]++;
 	if (f.off < 0) {
@@ -2209,7 +2267,8 @@ struct feeder {
 	int32_t nextfd;
 	uint64_t base_ns;
 	int64_t pid;
-	uint64_t synth_opens, synth_closes, clamped;
+	uint64_t synth_opens, synth_closes;
+	uint64_t split, split_ops;    /* segments over one call, the ops they made */
 	struct segsrc *src;       /* the sorted segments              */
 };
 
@@ -2354,6 +2413,38 @@ static int file_sums(struct dxt *D, struct fstate *fs)
 	return 0;
 }
 
+/* A segment longer than one Linux call can move (an MPI-IO call of 3 GiB
+ * is one segment): consecutive ops of at most OP_MAX_DATA_LEN bytes each,
+ * at consecutive offsets, each moving its length, so every traced byte is
+ * replayed.  They all start at the segment's start, one after the other as
+ * the runner issues them, and share its duration in proportion to their
+ * lengths (the last takes what rounding left). */
+static int feed_split(struct feeder *F, struct sc_event *ev, const struct seg *s, uint64_t dur)
+{
+	uint64_t done = 0, dleft = dur;
+	int rc = 0;
+
+	F->split++;
+	while (done < s->len && !rc) {
+		uint64_t n = s->len - done;
+		if (n > OP_MAX_DATA_LEN)
+			n = OP_MAX_DATA_LEN;
+		uint64_t d = done + n == s->len ? dleft :
+			     (uint64_t)((double)dur * (double)n / (double)s->len);
+		if (d > dleft)
+			d = dleft;
+		ev->offset = s->off + (int64_t)done;
+		ev->len = n;
+		ev->ret = (int64_t)n;
+		ev->dur_ns = d;
+		dleft -= d;
+		done += n;
+		F->split_ops++;
+		rc = builder_event(F->D->b, ev, F->D->e);
+	}
+	return rc;
+}
+
 /* The segments of one rank, sorted: from a to the first of another rank
  * (or the end, total); *next: where that is.  An open of each file before
  * its first segment, a close once its last has ended (file_sums says
@@ -2408,15 +2499,18 @@ static int feed_rank(struct feeder *F, size_t a, size_t total, size_t *next)
 		ev.call = w ? SC_WRITE : SC_READ;
 		ev.name = w ? "write" : "read";
 		ev.fd = st->fd;
-		ev.offset = s->off;
-		ev.len = s->len;
-		ev.ret = (int64_t)s->len;
 		ev.ts_ns = F->base_ns + (uint64_t)s->start * TICK_NS;
-		ev.dur_ns = (uint64_t)(s->end - s->start) * TICK_NS;
 		ev.line = s->line;
-		if (s->len > OP_MAX_DATA_LEN)
-			F->clamped++;
-		rc = builder_event(D->b, &ev, D->e);
+		uint64_t dur = (uint64_t)(s->end - s->start) * TICK_NS;
+		if (s->len <= OP_MAX_DATA_LEN) {
+			ev.offset = s->off;
+			ev.len = s->len;
+			ev.ret = (int64_t)s->len;
+			ev.dur_ns = dur;
+			rc = builder_event(D->b, &ev, D->e);
+		} else {
+			rc = feed_split(F, &ev, s, dur);
+		}
 		if (!rc && s->line == st->last)
 			heap_push(F, (struct pending){ st->close_t, (uint32_t)i, k->file });
 	}
@@ -2441,6 +2535,31 @@ static int info_u64(struct dxt *D, const char *key, uint64_t v)
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%" PRIu64, v);
 	return builder_info(D->b, key, buf);
+}
+
+/* Files with segments only in the layer not replayed: how many, their
+ * bytes there, and the first in the text (info keys, for the warning of
+ * dxt_layer_warning). */
+static int other_layer_files(struct dxt *D)
+{
+	uint64_t n = 0, bytes = 0;
+	const char *first = NULL;
+	int o = 1 - D->want, rc;
+
+	for (size_t i = 0; i < D->nfile; i++) {
+		const struct dfile *f = &D->files[i];
+		if (f->segs[D->want] || !f->segs[o])
+			continue;
+		if (!n++)
+			first = D->strs + f->name;
+		bytes = bytes > UINT64_MAX - f->bytes[o] ? UINT64_MAX : bytes + f->bytes[o];
+	}
+	rc = info_u64(D, "dxt_files_other_layer_only", n);
+	if (!rc && n)
+		rc = info_u64(D, "dxt_files_other_layer_only_bytes", bytes);
+	if (!rc && n)
+		rc = builder_info(D->b, "dxt_files_other_layer_only_first", first);
+	return rc;
 }
 
 static int write_info(struct dxt *D, const struct feeder *F, uint64_t other_only)
@@ -2477,10 +2596,15 @@ static int write_info(struct dxt *D, const struct feeder *F, uint64_t other_only
 		{ "dxt_ranks_other_layer_only", other_only },
 		{ "synthesized_opens", F->synth_opens },
 		{ "synthesized_closes", F->synth_closes },
-		{ "dxt_longer_than_one_call", F->clamped },
+		{ "dxt_longer_than_one_call", F->split },
+		{ "dxt_longer_than_one_call_ops", F->split_ops },
 	};
 	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]) && !rc; i++)
 		rc = info_u64(D, kv[i].k, kv[i].v);
+	if (!rc)
+		rc = other_layer_files(D);
+	if (!rc && D->unnamed)
+		rc = info_u64(D, "dxt_unnamed_records", D->unnamed);
 	/* the OST set of each Lustre file, as "SET<TAB>PATH" */
 	for (size_t i = 0; i < D->nfile && !rc; i++) {
 		const struct dfile *f = &D->files[i];

@@ -145,4 +145,101 @@ grep -q "its own 'rank 383' has none" "$tmp/r383.err" || fail "--ranks 383: $(ca
 # contiguous ranks: no note
 "$REPLAY" stat --ranks 1 "$D/ior_hdf5_example.dxt.txt" 2> "$tmp/nonote.err" > /dev/null
 [ ! -s "$tmp/nonote.err" ] || fail "a note where numbers agree: $(cat "$tmp/nonote.err")"
+
+# -- dumps made here: a module banner, then blocks ------------------------
+banner() { # MODULE
+	printf '\n# ***************************************************\n# %s module data\n' "$1"
+	printf '# ***************************************************\n\n'
+}
+block() { # ID NAME RANK WRITES READS
+	printf '# DXT, file_id: %s, file_name: %s\n# DXT, rank: %s, hostname: n1\n' "$1" "$2" "$3"
+	printf '# DXT, write_count: %s, read_count: %s\n' "$4" "$5"
+}
+
+# a 3 GiB MPI-IO write: all its bytes, as two ops (it was clamped to
+# 0x7ffff000) sharing its 3 ms by length (3e6 x 0x7ffff000 / 3 GiB =
+# 1999996 ns); the .ops convert writes says the same
+{
+	printf '# darshan log version: 3.21\n# nprocs: 1\n'
+	banner DXT_POSIX
+	block 7 /d/big 0 1 0
+	printf ' X_POSIX       0  write        0               0            4096      0.0010      0.0020\n'
+	banner DXT_MPIIO
+	block 7 /d/big 0 1 0
+	printf ' X_MPIIO       0  write        0            4096      3221225472      0.0010      0.0040\n'
+} >"$tmp/big.dxt.txt"
+"$REPLAY" dump --dxt-layer mpiio "$tmp/big.dxt.txt" >"$tmp/big.dump"
+grep -q '^0 0 1999996 write 0 4096 2147479552 2147479552 line=[0-9]* /d/big$' "$tmp/big.dump" ||
+	{ cat "$tmp/big.dump"; fail "3 GiB: first piece"; }
+grep -q '^0 0 1000004 write 0 2147483648 1073745920 1073745920 line=[0-9]* /d/big$' "$tmp/big.dump" ||
+	{ cat "$tmp/big.dump"; fail "3 GiB: second piece"; }
+"$REPLAY" convert --quiet --dxt-layer mpiio "$tmp/big.dxt.txt" -o "$tmp/big.ops"
+for src in "$tmp/big.dxt.txt" "$tmp/big.ops"; do
+	"$REPLAY" stat --json --dxt-layer mpiio "$src" >"$tmp/big.json"
+	python3 - "$tmp/big.json" <<'PY' || fail "3 GiB stat of $src"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["bytes_written"] == 3221225472, d["bytes_written"]
+assert d["patterns"]["write"]["requests"] == 2, d["patterns"]["write"]
+n = d["notes"]
+assert (n["dxt_longer_than_one_call"], n["dxt_longer_than_one_call_ops"]) == (1, 2), n
+PY
+done
+
+# files with segments only in the other layer: warned by stat, convert,
+# dump and run (they are not replayed), and counted
+{
+	printf '# darshan log version: 3.21\n# nprocs: 2\n'
+	banner DXT_POSIX
+	block 7 /d/shared 0 1 0
+	printf ' X_POSIX       0  write        0               0            4096      0.0010      0.0020\n'
+	block 8 /d/hints 0 0 1
+	printf ' X_POSIX       0   read        0               0              80      0.0005      0.0006\n'
+	banner DXT_MPIIO
+	block 7 /d/shared 0 1 0
+	printf ' X_MPIIO       0  write        0               0            4096      0.0010      0.0020\n'
+	block 9 /d/mpiio-only 1 1 0
+	printf ' X_MPIIO       1  write        0               0            1000      0.0010      0.0020\n'
+	block 10 /d/mpiio-only2 1 1 0
+	printf ' X_MPIIO       1  write        0               0             500      0.0010      0.0020\n'
+} >"$tmp/layers.dxt.txt"
+w_mpiio='warning: .*layers\.(dxt\.txt|ops): 1 file has segments only in the DXT_POSIX layer, none in the replayed DXT_MPIIO layer \(80 bytes there; /d/hints\): it is not replayed; use --dxt-layer posix'
+w_posix='warning: .*layers\.(dxt\.txt|ops): 2 files have segments only in the DXT_MPIIO layer, none in the replayed DXT_POSIX layer \(1500 bytes there; the first: /d/mpiio-only\): they are not replayed; use --dxt-layer mpiio'
+"$REPLAY" stat --dxt-layer mpiio "$tmp/layers.dxt.txt" >"$tmp/out" 2>"$tmp/err"
+grep -qE "$w_mpiio" "$tmp/err" || { cat "$tmp/err"; fail "stat mpiio: no other-layer warning"; }
+grep -qE '^  files only in the other layer +1$' "$tmp/out" || fail "stat mpiio: not counted"
+"$REPLAY" stat "$tmp/layers.dxt.txt" >"$tmp/out" 2>"$tmp/err"
+grep -qE "$w_posix" "$tmp/err" || { cat "$tmp/err"; fail "stat posix: no other-layer warning"; }
+grep -qE '^  files only in the other layer +2$' "$tmp/out" || fail "stat posix: not counted"
+grep -qE '^    their bytes there +1500$' "$tmp/out" || fail "stat posix: bytes"
+"$REPLAY" convert --quiet "$tmp/layers.dxt.txt" -o "$tmp/layers.ops" 2>"$tmp/err"
+grep -qE "$w_posix" "$tmp/err" || { cat "$tmp/err"; fail "convert: no other-layer warning"; }
+"$REPLAY" dump --dxt-layer mpiio "$tmp/layers.dxt.txt" >/dev/null 2>"$tmp/err"
+grep -qE "$w_mpiio" "$tmp/err" || { cat "$tmp/err"; fail "dump: no other-layer warning"; }
+rm -rf "$tmp/tgt2" && mkdir "$tmp/tgt2"
+"$REPLAY" run "${drop[@]}" --quiet -o "$tmp/layers.json" "$tmp/layers.ops" "$tmp/tgt2" >/dev/null 2>"$tmp/err"
+grep -qE "$w_posix" "$tmp/err" || { cat "$tmp/err"; fail "run: no other-layer warning"; }
+# every file in both layers: no such warning
+"$REPLAY" stat --dxt-layer mpiio "$D/ior_hdf5_example.dxt.txt" >/dev/null 2>"$tmp/err"
+! grep -q 'only in the' "$tmp/err" || fail "an other-layer warning where there is none"
+
+# records without a name ("(null)"): one file per record id, warned
+{
+	printf '# darshan log version: 3.21\n# nprocs: 2\n'
+	banner DXT_POSIX
+	block 1001 '(null)' 0 1 0
+	printf ' X_POSIX       0  write        0               0             100      0.0010      0.0020\n'
+	block 1000 '(null)' 1 1 0
+	printf ' X_POSIX       1  write        0               0             300      0.0010      0.0020\n'
+} >"$tmp/null.dxt.txt"
+"$REPLAY" stat --json "$tmp/null.dxt.txt" >"$tmp/null.json" 2>"$tmp/err"
+grep -q 'warning: .*null.dxt.txt: 2 Darshan records have no file name' "$tmp/err" ||
+	{ cat "$tmp/err"; fail "(null) names: no warning"; }
+python3 - "$tmp/null.json" <<'PY' || fail "(null) names: files"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = sorted((e["path"], e["bytes_written"]) for e in d["file_ranks"])
+assert got == [("darshan-record-1000", 300), ("darshan-record-1001", 100)], got
+assert d["notes"]["dxt_unnamed_records"] == 2, d["notes"]
+PY
 echo "DXT from the command line: ok"

@@ -78,3 +78,37 @@ check "$D/treddy_h5d_no_h5f.dxt.txt" posix
 check "$D/hdf5_diagonal_write_bytes_range_dxt.dxt.txt" posix
 check "$D/parser-versions/ior_hdf5_example.util-main-45bcba8.dxt.txt" posix
 echo "DXT replays: every rank's ops are its segments"
+
+# a segment longer than one call can move (0x7ffff000 bytes): every byte
+# written, in both the run's JSON and the replayer's own pwrite64 calls
+# (it moved 0x7ffff000, 4096 bytes short, before it was split)
+t=$tmp/long
+mkdir -p "$t/tgt"
+{
+	printf '# darshan log version: 3.21\n# nprocs: 1\n\n'
+	printf '# ***************************************************\n# DXT_POSIX module data\n'
+	printf '# ***************************************************\n\n'
+	printf '# DXT, file_id: 7, file_name: /d/long\n# DXT, rank: 0, hostname: n1\n'
+	printf '# DXT, write_count: 1, read_count: 0\n'
+	printf ' X_POSIX       0  write        0            8192      2147483648      0.0010      0.5000\n'
+} >"$t/long.dxt.txt"
+ASAN_OPTIONS="$lsan_off" strace -ff -y -qq -e trace=pwrite64,pwritev,write -o "$t/st" \
+	"$REPLAY" run "${drop[@]}" --quiet -o "$t/r.json" "$t/long.dxt.txt" "$t/tgt" >"$t/out" 2>&1 ||
+	{ cat "$t/out"; echo "FAIL: replay run of a 2 GiB segment"; exit 1; }
+python3 - "$t" <<'PY'
+import glob, json, os, re, sys
+t = sys.argv[1]
+run = json.load(open(os.path.join(t, "r.json")))
+got = run["runs"][0]["jobs"][0]["write"]["io_bytes"]
+assert got == 2147483648, f"run wrote {got} bytes, the segment 2147483648"
+moved, end = 0, 0
+for f in glob.glob(os.path.join(t, "st.*")):
+    for line in open(f):
+        m = re.match(r'^pwrite64\(\d+<([^>]*)>, .*, (\d+), (\d+)\) = (\d+)$', line.rstrip("\n"))
+        if m and m.group(1).endswith("/d/long"):
+            moved += int(m.group(4))
+            end = max(end, int(m.group(3)) + int(m.group(4)))
+assert moved == 2147483648 and end == 8192 + 2147483648, f"pwrite64 moved {moved} bytes, up to {end}"
+print("ok: a 2 GiB segment: 2147483648 bytes written, up to offset 2147491840")
+PY
+rm -rf "$t"
