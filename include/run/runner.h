@@ -93,6 +93,12 @@ struct runner;
  * initialize the engine probe.  -errno + e. */
 int  runner_init(struct runner **r, struct plan *p, const struct opstream *s,
 		 const struct runner_opts *o, struct rerr *e);
+/* Whether this node lets one process start n more at once (the workers of
+ * a parallel run): the kernel's pid_max and threads-max less the tasks
+ * running (/proc/loadavg), the cgroup's pids.max less pids.current (a
+ * Slurm job's), and RLIMIT_NPROC for a user other than root.  0, or
+ * -EAGAIN with e naming the limit. */
+int  runner_room(unsigned n, struct rerr *e);
 /* One run.  Returns 0, or -errno with e naming the cause (a failed op and
  * its rank, a dead worker, an interruption: -EINTR).  out is filled in
  * every case where the run started. */

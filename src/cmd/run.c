@@ -700,6 +700,13 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 		die_msg("interrupted by signal %d (%s)", runner_signal(), strsignal(runner_signal()));
 		return -EINTR;
 	}
+	/* all of a parallel run's workers at once: refused before anything is
+	 * prepared when the node cannot start them (replay-mpi's runners
+	 * start their node's share: fork says) */
+	if (!c->x && c->ro.mode != RUN_SEQUENTIAL && runner_room((unsigned)st->plan.nprocs, &e) < 0) {
+		die_msg("%s", e.msg);
+		return -EAGAIN;
+	}
 	const char *why;
 	if (clock_setup(c->clock, &why) < 0) {
 		die_msg("--clock tsc: not usable here: %s (use auto or monotonic)", why);
@@ -974,6 +981,9 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 			warn_msg("--dry-run prints the plan as text and writes no results: %s%s%s ignored",
 				 c.output ? "-o" : "", c.output && c.ofmt ? " and " : "",
 				 c.ofmt ? "--output-format" : "");
+		struct rerr re = { .msg = "" };
+		if (!x && c.ro.mode != RUN_SEQUENTIAL && runner_room((unsigned)st.plan.nprocs, &re) < 0)
+			warn_msg("the run would stop at once: %s", re.msg);
 		plan_print(&st.plan, &st.s, stdout);
 		report_filter_print(stdout, &st.filt, st.plan.ncopies);
 		runner_print_buffers(&st.plan, &st.s, &c.ro, stdout);

@@ -1800,6 +1800,89 @@ static void reset_slot(struct runner *r, unsigned i)
 	w->ops_replayed = filter_rank_ops(r->plan->filter, (uint32_t)w->rank, w->ops_total);
 }
 
+/* A number from the first line of a /proc or /sys file, or -1. */
+static long long read_ll(const char *path)
+{
+	char b[64];
+	FILE *f = fopen(path, "re");
+	long long v = -1;
+	if (!f)
+		return -1;
+	if (fgets(b, sizeof(b), f) && (b[0] >= '0' && b[0] <= '9'))
+		v = strtoll(b, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* The cgroup v2 directory of this process ("" when unknown). */
+static void own_cgroup(char *out, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(out, len, "/sys/fs/cgroup%s", strcmp(line + 3, "/") ? line + 3 : "");
+		break;
+	}
+	fclose(f);
+}
+
+int runner_room(unsigned n, struct rerr *e)
+{
+	long long tasks = -1, cap = -1;
+	const char *capname = NULL;
+	FILE *f = fopen("/proc/loadavg", "re");
+	if (f) {
+		double l1, l5, l15;
+		long long run;
+		if (fscanf(f, "%lf %lf %lf %lld/%lld", &l1, &l5, &l15, &run, &tasks) != 5)
+			tasks = -1;
+		fclose(f);
+	}
+	long long pmax = read_ll("/proc/sys/kernel/pid_max");
+	long long tmax = read_ll("/proc/sys/kernel/threads-max");
+	if (pmax > 0) {
+		cap = pmax;
+		capname = "kernel.pid_max";
+	}
+	if (tmax > 0 && (cap < 0 || tmax < cap)) {
+		cap = tmax;
+		capname = "kernel.threads-max";
+	}
+	/* a margin for the rest of the node (its daemons, the job's shell) */
+	if (cap > 0 && tasks >= 0 && (long long)n + tasks + 64 > cap)
+		return rerr_set(e, -EAGAIN,
+				"-n %u: this node runs %lld tasks and %s is %lld: it cannot start "
+				"%u more processes at once (use fewer, or -m sequential, or more "
+				"nodes with replay-mpi)", n, tasks, capname, cap, n);
+	char cg[560], pth[600];
+	own_cgroup(cg, sizeof(cg));
+	if (cg[0]) {
+		snprintf(pth, sizeof(pth), "%s/pids.max", cg);
+		long long cmax = read_ll(pth);     /* "max": -1, no limit */
+		snprintf(pth, sizeof(pth), "%s/pids.current", cg);
+		long long cur = read_ll(pth);
+		if (cmax > 0 && cur >= 0 && (long long)n + cur > cmax)
+			return rerr_set(e, -EAGAIN,
+					"-n %u: this job's cgroup (%s) allows %lld processes and "
+					"holds %lld: it cannot start %u more at once (use fewer, or "
+					"-m sequential)", n, cg, cmax, cur, n);
+	}
+	struct rlimit rl;
+	if (geteuid() != 0 && !getrlimit(RLIMIT_NPROC, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    (unsigned long long)n + 1 > (unsigned long long)rl.rlim_cur)
+		return rerr_set(e, -EAGAIN,
+				"-n %u: the process limit of this user is %llu (ulimit -u): it "
+				"cannot start %u more processes at once (use fewer, or -m "
+				"sequential, or raise it)", n, (unsigned long long)rl.rlim_cur, n);
+	return 0;
+}
+
 static void kill_all(struct runner *r, unsigned first, unsigned count)
 {
 	__atomic_store_n(&r->sh->stop, 1, __ATOMIC_SEQ_CST);
@@ -1929,8 +2012,13 @@ static int group_fork(struct group *g, struct rerr *e)
 		pid_t pid = fork();
 
 		if (pid < 0) {
-			int ret = rerr_set(e, -errno, "cannot start worker %u: %s", i, strerror(errno));
+			int err = errno;
+			int ret = rerr_set(e, -err, "cannot start worker %u of %u: %s%s", i,
+					   g->first + g->count, strerror(err),
+					   err == EAGAIN ? " (a limit on processes: ulimit -u, "
+					   "kernel.pid_max, the job's cgroup pids.max)" : "");
 
+			g->out->failed = true;
 			group_kill(g);
 			return ret;
 		}
