@@ -292,14 +292,16 @@ static void install_signals(void)
 	sa.sa_handler = runner_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;      /* no SA_RESTART: waits return EINTR */
-	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/* a hangup (the ssh session of an interactive run closed) stops the
 	 * run as SIGTERM does, the target cleaned; under nohup it stays
-	 * ignored (cmd_guard_loading left an ignored one so) */
+	 * ignored (cmd_guard_loading left an ignored one so); so does a
+	 * SIGINT a shell made a background job ignore (`replay ... &` in a
+	 * script: a Ctrl-C at the terminal is not for it) */
 	struct sigaction old;
-	if (!sigaction(SIGHUP, NULL, &old) && old.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
+	for (int s = 0, sigs[] = { SIGINT, SIGHUP }; s < 2; s++)
+		if (!sigaction(sigs[s], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[s], &sa, NULL);
 	/* a reader of stdout that goes away (| head, | jq that failed) makes
 	 * the write fail with EPIPE instead of killing the process while the
 	 * target is still being cleaned up (that runs beside the results) */
