@@ -202,8 +202,8 @@ int cmd_dump(int argc, char **argv)
 	if (rc < 0)
 		goto out;
 	if (ranks.n && ranklist_max(&ranks) >= lt.s.nranks) {
-		fprintf(stderr, "replay: dump: no rank %" PRIu32 " (the trace has %" PRIu32 " ranks)\n",
-			ranklist_max(&ranks), lt.s.nranks);
+		fprintf(stderr, "replay: dump: no rank %" PRIu32 " (the trace has %" PRIu32 " rank%s)\n",
+			ranklist_max(&ranks), lt.s.nranks, lt.s.nranks == 1 ? "" : "s");
 		goto out;
 	}
 	printf("# rank t_ns dur_ns kind handle offset len result extra path\n");

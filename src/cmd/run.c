@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -533,7 +534,13 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	cmd_guard_loading();
 	int ret = trace_load(c->traces, c->ntraces, &c->lo, NULL, &st->lr, &e);
 	if (ret < 0) {
-		die_msg("%s", e.msg);
+		/* `replay run TARGET TRACE`: the arguments the wrong way round */
+		struct stat tt, t0;
+		bool swapped = !stat(c->target, &tt) && S_ISREG(tt.st_mode) &&
+			       (stat(c->traces[0], &t0) ? errno == ENOENT : S_ISDIR(t0.st_mode));
+		die_msg("%s%s%s%s", e.msg, swapped ? " (replay run TRACE... TARGET_DIR: the target "
+			"directory comes last, and '" : "", swapped ? c->target : "",
+			swapped ? "' is a file)" : "");
 		return ret;
 	}
 	install_signals();

@@ -260,8 +260,8 @@ int filter_end(struct filter *f, uint32_t nranks, struct rerr *e)
 	if (rl->n && ranklist_max(rl) >= nranks) {
 		filter_release(f);
 		return rerr_set(e, -EINVAL, "--ranks: no rank %" PRIu32 " (the trace has %" PRIu32
-				" ranks, 0 to %" PRIu32 ")", ranklist_max(rl), nranks,
-				nranks ? nranks - 1 : 0);
+				" rank%s, 0 to %" PRIu32 ")", ranklist_max(rl), nranks,
+				nranks == 1 ? "" : "s", nranks ? nranks - 1 : 0);
 	}
 	return 0;
 }

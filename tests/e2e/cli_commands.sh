@@ -143,3 +143,16 @@ set -e
 [ "$rc" = 0 ] && [ ! -e dry.json ] && grep -q "^replay: warning: --dry-run prints the plan as text and writes no results: -o ignored" dry.err ||
     fail "--dry-run -o: exit $rc, $(cat dry.err)"
 echo "ok --dry-run -o: no file, said"
+# the arguments the wrong way round: the message says which comes last
+mkdir -p swapdir
+set +e
+"$REPLAY" run swapdir "$SRCDIR/traces/strace-probe.txt" > /dev/null 2> sw1.err; rc1=$?
+"$REPLAY" run nosuchdir "$SRCDIR/traces/strace-probe.txt" > /dev/null 2> sw2.err; rc2=$?
+set -e
+for k in 1 2; do
+    grep -q "(replay run TRACE... TARGET_DIR: the target directory comes last, and '$SRCDIR/traces/strace-probe.txt' is a file)" sw$k.err ||
+        fail "swapped arguments ($k): $(cat sw$k.err)"
+done
+[ "$rc1" = 1 ] && [ "$rc2" = 1 ] || fail "swapped arguments: exit $rc1, $rc2"
+[ -z "$(ls -A swapdir)" ] || fail "swapped arguments: wrote into the trace directory"
+echo "ok run TARGET TRACE: exit 1, the order said"
