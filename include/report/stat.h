@@ -143,6 +143,7 @@ struct stat_report {
 	uint64_t nops;
 	uint64_t kinds[OP__COUNT];
 	uint64_t failed_ops;      /* any op with a negative result         */
+	uint64_t kinds_failed[OP__COUNT]; /* of kinds[]: the failed ones  */
 	struct stat_dir rd, wr;
 	struct stat_rank *ranks;  /* nranks                                */
 	struct stat_file *files;  /* files with at least one op, by path id */

@@ -597,15 +597,19 @@ static void workload_text(char *buf, size_t len, const char *prefix, const struc
 		stat_release(&sr);
 		return;
 	}
+	char fo[64] = "";
+	if (sr.kinds_failed[OP_OPEN])
+		snprintf(fo, sizeof(fo), " (%llu failed in the trace: not replayed)",
+			 (unsigned long long)sr.kinds_failed[OP_OPEN]);
 	snprintf(buf, len,
 		 "%s: %u file%s (%u shared), read %s in %llu requests (%s), write %s"
-		 " in %llu (%s), %llu syncs, %llu opens",
+		 " in %llu (%s), %llu syncs, %llu opens%s",
 		 prefix, sr.nfiles, sr.nfiles == 1 ? "" : "s", sr.files_shared,
 		 fmt_bytes(b1, sizeof(b1), (double)sr.rd.bytes), (unsigned long long)sr.rd.requests,
 		 stat_pattern_name(sr.rd.pattern), fmt_bytes(b2, sizeof(b2), (double)sr.wr.bytes),
 		 (unsigned long long)sr.wr.requests, stat_pattern_name(sr.wr.pattern),
 		 (unsigned long long)(sr.kinds[OP_FSYNC] + sr.kinds[OP_FDATASYNC]),
-		 (unsigned long long)sr.kinds[OP_OPEN]);
+		 (unsigned long long)sr.kinds[OP_OPEN], fo);
 	stat_release(&sr);
 }
 

@@ -376,7 +376,7 @@ static void kmap_del(struct kmap *m, struct kent *x)
 struct stat_acc {
 	struct stat_dir dir[2];           /* reads, writes                      */
 	struct stat_hh delta[2], size[2];
-	uint64_t kinds[OP__COUNT], synth[OP__COUNT];
+	uint64_t kinds[OP__COUNT], synth[OP__COUNT], kinds_failed[OP__COUNT];
 	uint64_t failed_ops, nofile_data_ops;
 	struct stat_rank *ranks;          /* by the stream's rank index         */
 	uint32_t nranks, capranks;
@@ -585,8 +585,10 @@ static void count_op(struct stat_acc *a, unsigned k, uint32_t rank, uint32_t fil
 	rk->ops++;
 	if (op->flags & OPF_SYNTH)
 		a->synth[k]++;
-	if (op->result < 0)
+	if (op->result < 0) {
 		a->failed_ops++;
+		a->kinds_failed[k]++;
+	}
 	if (end > rk->end_ns)
 		rk->end_ns = end;
 	rk->in_ops_ns += op->dur_ns;
@@ -894,6 +896,7 @@ int stat_acc_finish(struct stat_acc *a, const struct opstream *s, const struct f
 	r->nops = f ? f->ops_kept : s->nops;
 	memcpy(r->kinds, a->kinds, sizeof(r->kinds));
 	memcpy(r->synth, a->synth, sizeof(r->synth));
+	memcpy(r->kinds_failed, a->kinds_failed, sizeof(r->kinds_failed));
 	r->failed_ops = a->failed_ops;
 	r->nofile_data_ops = a->nofile_data_ops;
 	if ((rc = patterns_of(a, r)) < 0 || (rc = ranks_of(a, s, f, r)) < 0 || (rc = fr_by_rank(a, r)) < 0 ||

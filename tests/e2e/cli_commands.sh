@@ -156,3 +156,16 @@ done
 [ "$rc1" = 1 ] && [ "$rc2" = 1 ] || fail "swapped arguments: exit $rc1, $rc2"
 [ -z "$(ls -A swapdir)" ] || fail "swapped arguments: wrote into the trace directory"
 echo "ok run TARGET TRACE: exit 1, the order said"
+# the workload line counts the trace's opens and says how many failed there
+cat > fo.txt <<'TRACE'
+100 10:00:00.000001 openat(AT_FDCWD, "/d/a", O_WRONLY|O_CREAT, 0644) = 3
+100 10:00:00.000002 write(3, "x", 1) = 1
+100 10:00:00.000003 openat(AT_FDCWD, "/d/missing", O_RDONLY) = -1 ENOENT (No such file or directory)
+100 10:00:00.000004 close(3) = 0
+TRACE
+mkdir fotgt
+"$REPLAY" run --no-drop-caches fo.txt fotgt > fo.out
+grep -q "^workload: .*, 0 syncs, 2 opens (1 failed in the trace: not replayed)$" fo.out ||
+    fail "workload line: $(grep '^workload' fo.out)"
+awk '$1 == "open" && $2 == 1 { f = 1 } END { exit !f }' fo.out || fail "open class: $(grep '^open' fo.out)"
+echo "ok workload: 2 opens, 1 failed in the trace (the class table's 1 replayed)"
