@@ -1418,6 +1418,40 @@ static void t_other_layer_files(void **st)
 
 /* Records without a name ("(null)" in the dump): a file per record id,
  * never one file for all (audit C, 3) */
+/* A file name ends where the line does, blanks and all (darshan-dxt-parser
+ * prints it so); other lines' trailing blanks and a CRLF's \r are none of
+ * them. */
+static void t_name_trailing_blank(void **st)
+{
+	(void)st;
+	char path[512];
+	struct opstream s;
+
+	write_dump(path, sizeof(path), "blank.dxt.txt", both_head,
+		   "# DXT, file_id: 7, file_name: /d/trail \r\n# DXT, rank: 0, hostname: n1  \r\n"
+		   "# DXT, write_count: 1, read_count: 0\t\r\n"
+		   " X_POSIX       0  write        0               0             100      0.0010      0.0020  \r\n"
+		   "# DXT, file_id: 8, file_name: /d/plain\r\n# DXT, rank: 0, hostname: n1\r\n"
+		   "# DXT, write_count: 1, read_count: 0\r\n"
+		   " X_POSIX       0  write        0               0              50      0.0010      0.0020\r\n");
+	load(path, NULL, &s);
+	uint64_t n, seen = 0;
+	const struct op *o = opstream_rank_ops(&s, 0, &n);
+	for (uint64_t i = 0; i < n; i++) {
+		if (o[i].kind != OP_WRITE)
+			continue;
+		const char *p = opstream_path(&s, o[i].file);
+		if (o[i].len == 100)
+			assert_string_equal(p, "/d/trail ");
+		else
+			assert_string_equal(p, "/d/plain");
+		seen++;
+	}
+	assert_int_equal(seen, 2);
+	opstream_close(&s);
+	unlink(path);
+}
+
 static void t_unnamed_records(void **st)
 {
 	(void)st;
@@ -2138,6 +2172,7 @@ int main(void)
 		cmocka_unit_test(t_longer_than_one_call),
 		cmocka_unit_test(t_other_layer_files),
 		cmocka_unit_test(t_unnamed_records),
+		cmocka_unit_test(t_name_trailing_blank),
 		cmocka_unit_test(t_times),
 		cmocka_unit_test(t_field_widths),
 		cmocka_unit_test(t_fast_path),

@@ -1786,8 +1786,14 @@ static int segment_line(struct dxt *D, const char *p, const char *pe, unsigned l
 
 static int text_line(struct dxt *D, char *l, size_t n, unsigned long line)
 {
-	while (n && (l[n - 1] == ' ' || l[n - 1] == '\r' || l[n - 1] == '\t'))
+	while (n && l[n - 1] == '\r')
 		l[--n] = 0;
+	/* blanks at a line's end are none of it, but for a block header's
+	 * file name: darshan-dxt-parser prints the name to the end of the
+	 * line, and a name may end in a blank */
+	if (l[0] != '#' || !strstr(l, ", file_name: "))
+		while (n && (l[n - 1] == ' ' || l[n - 1] == '\r' || l[n - 1] == '\t'))
+			l[--n] = 0;
 	if (!n)
 		return 0;
 	if (l[0] == '#') {
