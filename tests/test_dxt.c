@@ -743,14 +743,17 @@ static void t_mpiio(void **st)
 
 /* ---- bad input: file:line, and no .ops written ------------------------------------ */
 
+/* a dump's header and its POSIX module banner (7 lines) */
+#define POSIX_HEAD \
+	"# darshan log version: 3.21\n" \
+	"# nprocs: 2\n" \
+	"\n" \
+	"# ***************************************************\n" \
+	"# DXT_POSIX module data\n" \
+	"# ***************************************************\n" \
+	"\n"
 static const char head[] =
-	"# darshan log version: 3.21\n"
-	"# nprocs: 2\n"
-	"\n"
-	"# ***************************************************\n"
-	"# DXT_POSIX module data\n"
-	"# ***************************************************\n"
-	"\n"
+	POSIX_HEAD
 	"# DXT, file_id: 42, file_name: /d/f\n"                /* line 8 */
 	"# DXT, rank: 0, hostname: n1\n"
 	"# DXT, write_count: 1, read_count: 1\n"
@@ -1260,14 +1263,7 @@ static void t_offset_overflow(void **st)
 /* A segment longer than one Linux call can move (0x7ffff000 bytes): every
  * byte replayed, as consecutive ops of at most that length, in both
  * layers (audit C, 1: a 3 GiB MPI-IO write moved 2 GiB - 4 KiB) */
-static const char both_head[] =
-	"# darshan log version: 3.21\n"
-	"# nprocs: 2\n"
-	"\n"
-	"# ***************************************************\n"
-	"# DXT_POSIX module data\n"
-	"# ***************************************************\n"
-	"\n";
+static const char both_head[] = POSIX_HEAD;
 
 static void t_longer_than_one_call(void **st)
 {

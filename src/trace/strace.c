@@ -1416,17 +1416,18 @@ static int child_of(struct strace_parser *p, const char *src, int64_t parent, in
 	return p->emit(p->arg, &ev, e);
 }
 
-static int orphan_add(struct strace_parser *p, int64_t pid)
+/* pid at the end of the array *v of *n (room for *cap). */
+static int pids_push(int64_t **v, size_t *n, size_t *cap, int64_t pid)
 {
-	if (p->norphans == p->corphans) {
-		size_t nc = p->corphans ? p->corphans * 2 : 8;
-		int64_t *n = realloc(p->orphans, nc * sizeof(*n));
-		if (!n)
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 8;
+		int64_t *nv = realloc(*v, nc * sizeof(*nv));
+		if (!nv)
 			return -ENOMEM;
-		p->orphans = n;
-		p->corphans = nc;
+		*v = nv;
+		*cap = nc;
 	}
-	p->orphans[p->norphans++] = pid;
+	(*v)[(*n)++] = pid;
 	return 0;
 }
 
@@ -1509,7 +1510,7 @@ static __attribute__((noinline)) int note_pid_slow(struct strace_parser *p,
 		for (size_t i = 0; i < p->nclones; i++)
 			if (p->clones[i] == pid)
 				return 0;
-		return p->probe ? orphan_add(p, pid) : 0;
+		return p->probe ? pids_push(&p->orphans, &p->norphans, &p->corphans, pid) : 0;
 	}
 	return child_of(p, src->name, p->clones[0], pid, e);
 }
@@ -3034,20 +3035,6 @@ static int resumed_line(struct strace_parser *p, struct strace_src *src, int64_t
 		      e);
 }
 
-static int clones_push(struct strace_parser *p, int64_t pid)
-{
-	if (p->nclones == p->ccap) {
-		size_t nc = p->ccap ? p->ccap * 2 : 8;
-		int64_t *n = realloc(p->clones, nc * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		p->clones = n;
-		p->ccap = nc;
-	}
-	p->clones[p->nclones++] = pid;
-	return 0;
-}
-
 /* "NAME(ARGS <unfinished ...>": kept per pid until its "resumed" line;
  * cs is the call's table entry (NULL unknown), w the name's words. */
 static int unfinished_line(struct strace_parser *p, struct strace_src *src, int64_t pid,
@@ -3097,7 +3084,7 @@ static int unfinished_line(struct strace_parser *p, struct strace_src *src, int6
 	src->cont_line = lineno;
 	src->cont_pid = pid;
 	pe->is_clone = cs && cs->shape == SH_CLONE;
-	return pe->is_clone ? clones_push(p, pid) : 0;
+	return pe->is_clone ? pids_push(&p->clones, &p->nclones, &p->ccap, pid) : 0;
 }
 
 /* A line whose prefix did not read but looks like one: "[pid" or a time

@@ -3,22 +3,12 @@
 # prepared, unless --no-drop-caches, which the results record.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
-if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
-    echo "skip: needs root and setpriv to run the binary as an unprivileged user"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/replay-e2e-perm-XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+tmp=
+trap '[ -z "$tmp" ] || rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-chmod 755 "$tmp"
-cp "$SRCDIR/tests/data/run/s_f_tt_T_y.txt" "$tmp/t.txt"
-chmod 644 "$tmp/t.txt"
-mkdir -m 777 "$tmp/tgt" "$tmp/out"
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-if ! as_nobody test -r "$tmp/t.txt" || ! as_nobody test -x "$REPLAY"; then
-    echo "skip: the build or the temp dir is not reachable by an unprivileged user"
-    exit 77
-fi
+# shellcheck source=lib/nobody.sh
+. "$SRCDIR/tests/e2e/lib/nobody.sh"
+nobody_setup perm
 if as_nobody test -w /proc/sys/vm/drop_caches; then
     echo "skip: an unprivileged user may drop caches here"
     exit 77

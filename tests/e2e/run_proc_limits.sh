@@ -7,23 +7,12 @@
 # seen through --dry-run only: a broken check must not fork 2^20 processes.
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
-if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
-    echo "skip: needs root and setpriv to run the binary as an unprivileged user"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/replay-e2e-nproc-XXXXXX)
-kids=
-trap '[ -z "$kids" ] || kill $kids 2>/dev/null; rm -rf "$tmp"' EXIT
+tmp= kids=
+trap '[ -z "$kids" ] || kill $kids 2>/dev/null; [ -z "$tmp" ] || rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-chmod 755 "$tmp"
-cp "$SRCDIR/tests/data/run/s_f_tt_T_y.txt" "$tmp/t.txt"
-chmod 644 "$tmp/t.txt"
-mkdir -m 777 "$tmp/tgt" "$tmp/out"
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-if ! as_nobody test -r "$tmp/t.txt" || ! as_nobody test -x "$REPLAY"; then
-    echo "skip: the build or the temp dir is not reachable by an unprivileged user"
-    exit 77
-fi
+# shellcheck source=lib/nobody.sh
+. "$SRCDIR/tests/e2e/lib/nobody.sh"
+nobody_setup nproc
 if [ -n "$(ps -u 65534 -o pid= 2>/dev/null)" ]; then
     echo "skip: uid 65534 already runs processes here (they count against its ulimit -u)"
     exit 77
@@ -48,12 +37,12 @@ echo "ok -m sequential -n 400 under ulimit -u 300: runs"
 
 # room taken by the user's other processes: fork fails mid-start
 set +e
-as_nobody bash -c "ulimit -u 8; sleep 60 & sleep 60 & sleep 60 & echo \$(jobs -p) > '$tmp/sleeps';
+as_nobody bash -c "ulimit -u 8; sleep 30 & sleep 30 & sleep 30 & echo \$(jobs -p) > '$tmp/out/sleeps';
     exec '$REPLAY' run --no-drop-caches -n 6 -o '$tmp/out/r.json' '$tmp/t.txt' '$tmp/tgt'" \
     > "$tmp/o3" 2> "$tmp/e3"
 rc=$?
 set -e
-kids=$(cat "$tmp/sleeps" 2>/dev/null || true)
+kids=$(cat "$tmp/out/sleeps" 2>/dev/null || true)
 [ "$rc" = 1 ] || fail "fork failure: exit $rc, want 1"
 grep -q "cannot start worker [0-9]* of 6: Resource temporarily unavailable (a limit on processes: ulimit -u, kernel.pid_max, the job's cgroup pids.max)" \
     "$tmp/e3" || fail "fork failure message: $(cat "$tmp/e3")"
