@@ -117,6 +117,7 @@ static void fill_worker(struct worker_result *w)
 	cs->short_ios = 1;
 	for (int v = 10; v <= 40; v += 10)
 		hist_add(&cs->lat, (uint64_t)v);
+	w->buffered_ops = 4;
 }
 
 static void test_job_golden(void **state)
@@ -132,7 +133,7 @@ static void test_job_golden(void **state)
 		"{\"rank\":1,\"rank_name\":\"pid 77\",\"pid\":4242,\"copy\":0,\"status\":\"done\",\"cpuset\":\"0-1\","
 		"\"numa_node\":-1,\"completion_ns\":2500000000,\"io_ns\":2000000000,"
 		"\"flush_ns\":500000000,\"ops\":6,\"ops_done\":6,\"max_inflight\":1,\"short_ios\":1,\"eagain\":2,\"sync_fallback\":3,"
-		"\"rounded_ops\":0,\"rounded_extra_bytes\":0,\"tmpfile_named\":0,"
+		"\"rounded_ops\":0,\"rounded_extra_bytes\":0,\"tmpfile_named\":0,\"buffered_ops\":4,"
 		"\"errors\":{\"ENOSPC\":2},"
 		"\"not_issued\":{\"traced_failures\":3,\"no_handle\":0,\"mmap\":0,\"seeks\":5,\"barriers\":0,"
 		"  \"filtered\":0},"
@@ -224,14 +225,10 @@ static void test_run_and_summary(void **state)
 
 	/* top level and options */
 	assert_string_equal(json_string_value(json_object_get(doc, "replay version")), "9.9");
-	assert_int_equal(json_integer_value(json_object_get(doc, "timestamp")), 1700000000);
-	assert_string_equal(json_string_value(json_object_get(doc, "time_utc")), "2023-11-14T22:13:20Z");
-	/* fio's ctime(3) form, in the local time zone: as ctime_r writes it */
-	char ct[64];
-	time_t ts = 1700000000;
-	assert_non_null(ctime_r(&ts, ct));
-	ct[strcspn(ct, "\n")] = 0;
-	assert_string_equal(json_string_value(json_object_get(doc, "time")), ct);
+	/* the start (ri.timestamp) is start_utc; timestamp, time, time_utc
+	 * and timestamp_ms are one later instant: checked in
+	 * test_fio_time_one_instant */
+	assert_string_equal(json_string_value(json_object_get(doc, "start_utc")), "2023-11-14T22:13:20Z");
 	want = golden("{\"mode\":\"sequential\",\"processes\":2,\"ranks\":0,\"ranks_used\":0,"
 		      "\"copies\":0,\"rank_reuse\":false,\"engine\":\"sync\",\"depth\":1,"
 		      "\"direct\":false,\"overlap\":false,\"bind\":\"none\",\"repeats\":3,"
@@ -716,6 +713,205 @@ static void test_write_64_like_before(void **state)
 	free(sh);
 }
 
+/* A document of one run of the workers in sh, finished (report_finish). */
+static json_t *finished_doc(const struct report_info *ri, const struct run_shared *sh,
+			    const struct run_outcome *out, bool sequential)
+{
+	json_t *doc = report_doc_new(ri);
+
+	assert_non_null(doc);
+	assert_int_equal(report_add_run(doc, report_run_json(sh, out, sequential)), 0);
+	assert_int_equal(report_finish(doc), 0);
+	return doc;
+}
+
+/* fio's timestamp, timestamp_ms and time (and replay's time_utc) are one
+ * instant, when the results are complete, not the start (ri.timestamp,
+ * kept as start_utc): fio reads its clock once for the three. */
+static void test_fio_time_one_instant(void **state)
+{
+	(void)state;
+	size_t sz = sizeof(struct run_shared) + sizeof(struct worker_result);
+	struct run_shared *sh = calloc(1, sz);
+	struct report_info ri = { .version = "9.9", .timestamp = 1700000000, .mode = "parallel",
+				  .processes = 1, .engine = "sync", .depth = 1, .bind = "none",
+				  .repeats = 1, .target = "/mnt/x", .format = "strace" };
+	struct run_outcome out = { .completion_ns = 3000, .io_ns = 2000, .drop = "dropped" };
+	time_t before = time(NULL);
+
+	assert_non_null(sh);
+	sh->nworkers = 1;
+	fill_worker(&sh->w[0]);
+	json_t *doc = finished_doc(&ri, sh, &out, false);
+	time_t after = time(NULL);
+	json_int_t ts = json_integer_value(json_object_get(doc, "timestamp"));
+	json_int_t ms = json_integer_value(json_object_get(doc, "timestamp_ms"));
+	assert_true(ts >= before && ts <= after);
+	assert_int_equal(ms / 1000, ts);
+	/* fio's ctime(3) form, in the local time zone: as ctime_r writes it */
+	char ct[64], iso[32];
+	time_t t = (time_t)ts;
+	struct tm tm;
+	assert_non_null(ctime_r(&t, ct));
+	ct[strcspn(ct, "\n")] = 0;
+	assert_string_equal(json_string_value(json_object_get(doc, "time")), ct);
+	assert_non_null(gmtime_r(&t, &tm));
+	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	assert_string_equal(json_string_value(json_object_get(doc, "time_utc")), iso);
+	assert_string_equal(json_string_value(json_object_get(doc, "start_utc")), "2023-11-14T22:13:20Z");
+	json_decref(doc);
+	free(sh);
+}
+
+/* Index of key in o's order, -1 when absent. */
+static int key_pos(json_t *o, const char *key)
+{
+	const char *k;
+	json_t *v;
+	int i = 0;
+
+	json_object_foreach(o, k, v) {
+		if (!strcmp(k, key))
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+/* Every fio job has fio's eta and elapsed after error, and after
+ * latency_ms the latency target keys of a job without a target;
+ * elapsed is whole seconds rounded up as fio's (ms + 999) / 1000: the
+ * makespan in parallel mode, each process's completion in sequential. */
+static void test_fio_elapsed_latency_target(void **state)
+{
+	(void)state;
+	size_t sz = sizeof(struct run_shared) + 2 * sizeof(struct worker_result);
+	struct run_shared *sh = calloc(1, sz);
+	struct report_info ri = { .version = "9.9", .timestamp = 1700000000, .mode = "parallel",
+				  .processes = 2, .engine = "io_uring", .depth = 8, .bind = "none",
+				  .repeats = 1, .target = "/mnt/x", .format = "strace" };
+	struct run_outcome out = { .completion_ns = 2000999999ull, .io_ns = 2000000000ull,
+				   .drop = "dropped" };
+	json_t *doc, *j;
+	size_t i;
+
+	assert_non_null(sh);
+	sh->nworkers = 2;
+	fill_worker(&sh->w[0]);
+	fill_worker(&sh->w[1]);
+	sh->w[0].completion_ns = 22000000ull;         /* 22 ms: 1 s, as fio says */
+	sh->w[1].completion_ns = 4001000000ull;       /* 4001 ms: 5 s */
+
+	/* parallel: the makespan, 2000 ms (fio's ms are whole): 2 s in both */
+	doc = finished_doc(&ri, sh, &out, false);
+	assert_int_equal(json_array_size(json_object_get(doc, "jobs")), 2);
+	json_array_foreach(json_object_get(doc, "jobs"), i, j) {
+		assert_int_equal(json_integer_value(json_object_get(j, "eta")), 0);
+		assert_true(json_is_integer(json_object_get(j, "eta")));
+		assert_int_equal(json_integer_value(json_object_get(j, "elapsed")), 2);
+		assert_int_equal(json_integer_value(json_object_get(j, "latency_depth")), 8);
+		assert_true(json_is_integer(json_object_get(j, "latency_target")));
+		assert_int_equal(json_integer_value(json_object_get(j, "latency_target")), 0);
+		assert_true(json_is_real(json_object_get(j, "latency_percentile")));
+		assert_true(json_real_value(json_object_get(j, "latency_percentile")) == 100.0);
+		assert_true(json_is_integer(json_object_get(j, "latency_window")));
+		assert_int_equal(json_integer_value(json_object_get(j, "latency_window")), 0);
+		/* fio's places: eta, elapsed right after error; the four last,
+		 * after latency_ms */
+		int e = key_pos(j, "error"), n = (int)json_object_size(j);
+		assert_int_equal(key_pos(j, "eta"), e + 1);
+		assert_int_equal(key_pos(j, "elapsed"), e + 2);
+		assert_int_equal(key_pos(j, "latency_ms"), n - 5);
+		assert_int_equal(key_pos(j, "latency_depth"), n - 4);
+		assert_int_equal(key_pos(j, "latency_target"), n - 3);
+		assert_int_equal(key_pos(j, "latency_percentile"), n - 2);
+		assert_int_equal(key_pos(j, "latency_window"), n - 1);
+	}
+	json_decref(doc);
+
+	/* sequential: each process's own completion */
+	ri.mode = "sequential";
+	ri.depth = 1;
+	out.completion_ns = 4001000000ull;
+	doc = finished_doc(&ri, sh, &out, true);
+	j = json_object_get(doc, "jobs");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(j, 0), "elapsed")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(j, 1), "elapsed")), 5);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(j, 1), "latency_depth")), 1);
+	json_decref(doc);
+
+	/* no time at all: 0 s */
+	sh->w[0].completion_ns = 0;
+	doc = finished_doc(&ri, sh, &out, true);
+	j = json_object_get(doc, "jobs");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(j, 0), "elapsed")), 0);
+	json_decref(doc);
+	free(sh);
+}
+
+static const char *global_direct(json_t *doc)
+{
+	return json_string_value(json_object_get(json_object_get(doc, "global options"), "direct"));
+}
+
+/* fio's global direct is "1" when all of the run's reads and writes
+ * bypassed the page cache: with --direct, or when no data op went
+ * through it (the trace's own O_DIRECT opens); options.direct stays the
+ * --direct flag. */
+static void test_fio_global_direct(void **state)
+{
+	(void)state;
+	size_t sz = sizeof(struct run_shared) + 2 * sizeof(struct worker_result);
+	struct run_shared *sh = calloc(1, sz);
+	struct report_info ri = { .version = "9.9", .timestamp = 1700000000, .mode = "parallel",
+				  .processes = 2, .engine = "sync", .depth = 1, .bind = "none",
+				  .repeats = 1, .target = "/mnt/x", .format = "strace" };
+	struct run_outcome out = { .completion_ns = 3000, .io_ns = 2000, .drop = "dropped" };
+	json_t *doc;
+
+	assert_non_null(sh);
+	sh->nworkers = 2;
+	fill_worker(&sh->w[0]);
+	fill_worker(&sh->w[1]);
+	sh->w[1].cls[RC_READ].total_ios = 3;
+
+	/* buffered writes, no --direct */
+	doc = finished_doc(&ri, sh, &out, false);
+	assert_string_equal(global_direct(doc), "0");
+	json_decref(doc);
+
+	/* every data op on an O_DIRECT descriptor (the trace's) */
+	sh->w[0].buffered_ops = sh->w[1].buffered_ops = 0;
+	doc = finished_doc(&ri, sh, &out, false);
+	assert_string_equal(global_direct(doc), "1");
+	assert_true(json_is_false(json_object_get(json_object_get(doc, "options"), "direct")));
+	json_decref(doc);
+
+	/* one buffered op in one process (a program's stderr): not direct */
+	sh->w[1].buffered_ops = 1;
+	doc = finished_doc(&ri, sh, &out, false);
+	assert_string_equal(global_direct(doc), "0");
+	json_decref(doc);
+
+	/* --direct: direct, whatever the count says */
+	ri.direct = true;
+	doc = finished_doc(&ri, sh, &out, false);
+	assert_string_equal(global_direct(doc), "1");
+	assert_true(json_is_true(json_object_get(json_object_get(doc, "options"), "direct")));
+	json_decref(doc);
+
+	/* no read or write at all: not direct (nothing says it was) */
+	ri.direct = false;
+	for (int k = 0; k < 2; k++) {
+		sh->w[k].buffered_ops = 0;
+		sh->w[k].cls[RC_READ].total_ios = sh->w[k].cls[RC_WRITE].total_ios = 0;
+	}
+	doc = finished_doc(&ri, sh, &out, false);
+	assert_string_equal(global_direct(doc), "0");
+	json_decref(doc);
+	free(sh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -729,6 +925,9 @@ int main(void)
 		cmocka_unit_test(test_traced_async),
 		cmocka_unit_test(test_timing_fidelity),
 		cmocka_unit_test(test_write_64_like_before),
+		cmocka_unit_test(test_fio_time_one_instant),
+		cmocka_unit_test(test_fio_elapsed_latency_target),
+		cmocka_unit_test(test_fio_global_direct),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -138,8 +138,14 @@ int  report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		    const struct run_outcome *out, bool sequential);
 void report_agg_release(struct report_agg *a);
 
-/* The document without runs; NULL on allocation failure. */
+/* The document without runs; NULL on allocation failure.  Its
+ * "timestamp", "time" and "time_utc" are ri->timestamp (the start) until
+ * report_finish() makes them the instant the results are complete. */
 json_t *report_doc_new(const struct report_info *ri);
+/* "timestamp" (seconds since the epoch), "time" (fio's ctime(3) form,
+ * local time) and "time_utc" (ISO 8601) of one instant t; non-zero on
+ * allocation failure. */
+int report_set_time(json_t *doc, time_t t);
 /* One run's object ("completion_ns", ..., "jobs"[]). */
 json_t *report_run_json(const struct run_shared *sh, const struct run_outcome *out,
 			bool sequential);
@@ -179,8 +185,11 @@ void report_print(FILE *f, const struct report_info *ri, const struct report_agg
 /* fio 3.33's JSON layout (fiojson.c).  report_run_json() keeps each run's
  * processes as fio jobs ("fio_jobs"); report_finish() moves the headline
  * run's (the complete run of median completion time) to the top-level
- * "jobs" and adds "fio version", "timestamp_ms", "global options",
- * "headline_run" and "disk_util" (the headline run's "disk_util").  With
+ * "jobs" (adding fio's latency_depth/target/percentile/window to each) and
+ * adds "fio version", "timestamp_ms", "global options", "headline_run" and
+ * "disk_util" (the headline run's "disk_util"), and sets "timestamp",
+ * "time", "time_utc" and "timestamp_ms" to one instant: now, when the
+ * results are complete (as fio's are those of its report).  With
  * bins on (--output-format json+), clat_ns and sync lat_ns carry fio's
  * json+ "bins" {"<ns>": count}. */
 void report_fio_set_bins(bool on);
@@ -191,7 +200,8 @@ bool report_fio_bins(void);
  * bins{"<ns>": count} (hist.h's buckets, fio's layout: 64 per power of 2). */
 enum { LAT_PCT_NONE, LAT_PCT_IF_ANY, LAT_PCT_ALWAYS };
 json_t *report_lat_json(const struct hist *h, int pct, bool bins);
-json_t *report_fio_jobs(const struct run_shared *sh);
+json_t *report_fio_jobs(const struct run_shared *sh, const struct run_outcome *out,
+			bool sequential);
 int report_fio_finish(json_t *doc, const char *version);
 
 #endif

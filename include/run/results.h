@@ -74,6 +74,8 @@ struct worker_result {
 	uint64_t ops_replayed;   /* of ops_total, those the filter keeps       */
 	uint64_t max_inflight;   /* highest in-flight depth seen               */
 	uint64_t rounded_ops, rounded_extra_bytes; /* --direct alignment policy */
+	uint64_t buffered_ops;   /* data ops issued on a descriptor without
+	                          * O_DIRECT (through the page cache)       */
 	uint64_t tmpfile_named;  /* O_TMPFILE opens the target refused: made as a
 	                          * named file, unlinked at once              */
 	uint64_t errno_counts[RES_MAX_ERRNO];

@@ -5,7 +5,9 @@
  * Each run's replayed processes become fio "jobs" (built while the run's
  * worker results are at hand and kept in the run as "fio_jobs"); at the
  * end the headline run's jobs move to the top-level "jobs" array, next to
- * "fio version", "timestamp_ms", "global options" and "disk_util", so
+ * "fio version", "timestamp_ms", "global options" and "disk_util" (and
+ * "timestamp", "time", "time_utc" become the instant of "timestamp_ms":
+ * one reading of the clock, as fio's three are), so
  * fio's tools and jq filters (.jobs[].write.bw) read a replay result as
  * they read fio's.  Units are fio's: bw in KiB/s, runtime in ms, latencies
  * in ns, usr_cpu/sys_cpu in percent of the job's run time.
@@ -131,7 +133,17 @@ static json_t *sync_json(const struct class_stats *cs)
 	return o;
 }
 
-static json_t *job_json(const struct worker_result *w, uint32_t idx)
+/* fio's "elapsed": whole seconds, rounded up as fio rounds them (its
+ * eta.c: (ms + 999) / 1000 of the ms since it started), so a job that ran
+ * is never 0 s. */
+static uint64_t fio_elapsed(uint64_t ns)
+{
+	return (ns / 1000000 + 999) / 1000;
+}
+
+/* elapsed_ns: the time the job's part of the run took, from the release
+ * to its end (fio's elapsed, the same in every job of one fio run) */
+static json_t *job_json(const struct worker_result *w, uint32_t idx, uint64_t elapsed_ns)
 {
 	json_t *o = json_object(), *jo = json_object();
 	struct class_stats empty;
@@ -150,6 +162,9 @@ static json_t *job_json(const struct worker_result *w, uint32_t idx)
 	for (size_t k = 0; k < RES_MAX_ERRNO; k++)
 		nerr += w->errno_counts[k];
 	bad |= report_set(o, "error", json_integer(w->fail_errno));
+	/* fio's ETA when the report is written: 0, the job is over */
+	bad |= report_set(o, "eta", json_integer(0));
+	bad |= report_set(o, "elapsed", report_u64(fio_elapsed(elapsed_ns)));
 	/* fio writes these two with continue_on_error; replay always: ops
 	 * may fail without stopping the worker (--on-mismatch) */
 	bad |= report_set(o, "total_err", report_u64(nerr));
@@ -179,13 +194,17 @@ static json_t *job_json(const struct worker_result *w, uint32_t idx)
 	return o;
 }
 
-json_t *report_fio_jobs(const struct run_shared *sh)
+/* A parallel run's jobs ran together: each one's elapsed is the run's
+ * makespan; in sequential mode each ran alone, its own completion. */
+json_t *report_fio_jobs(const struct run_shared *sh, const struct run_outcome *out,
+			bool sequential)
 {
 	json_t *a = json_array();
 	if (!a)
 		return NULL;
 	for (uint32_t i = 0; i < sh->nworkers; i++)
-		if (json_array_append_new(a, job_json(&sh->w[i], i))) {
+		if (json_array_append_new(a, job_json(&sh->w[i], i, sequential ? sh->w[i].completion_ns
+										 : out->completion_ns))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -220,8 +239,30 @@ static long headline_run(const json_t *runs)
 	return best;
 }
 
+/* fio's direct=1: all of the jobs' I/O bypassed the page cache.  So with
+ * --direct, or when every data op of the headline run (its replay's
+ * runs[].jobs[]) was issued on a descriptor with O_DIRECT: the trace's
+ * own O_DIRECT opens (dd oflag=direct).  No data op: not direct. */
+static bool all_direct(const json_t *opt, const json_t *run)
+{
+	const json_t *j;
+	uint64_t data = 0, buffered = 0;
+	size_t i;
+
+	if (json_is_true(json_object_get(opt, "direct")))
+		return true;
+	json_array_foreach(json_object_get(run, "jobs"), i, j) {
+		buffered += (uint64_t)json_integer_value(json_object_get(j, "buffered_ops"));
+		data += (uint64_t)json_integer_value(json_object_get(json_object_get(j, "read"),
+								      "total_ios"));
+		data += (uint64_t)json_integer_value(json_object_get(json_object_get(j, "write"),
+								      "total_ios"));
+	}
+	return data > 0 && buffered == 0;
+}
+
 /* fio's "global options": strings, as fio writes them. */
-static json_t *global_options(const json_t *doc)
+static json_t *global_options(const json_t *doc, const json_t *run)
 {
 	const json_t *opt = json_object_get(doc, "options");
 	const json_t *tg = json_object_get(doc, "target");
@@ -234,7 +275,7 @@ static json_t *global_options(const json_t *doc)
 	bad |= report_set(g, "ioengine", json_string(eng ? eng : ""));
 	snprintf(v, sizeof(v), "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(opt, "depth")));
 	bad |= report_set(g, "iodepth", json_string(v));
-	bad |= report_set(g, "direct", json_string(json_is_true(json_object_get(opt, "direct")) ? "1" : "0"));
+	bad |= report_set(g, "direct", json_string(all_direct(opt, run) ? "1" : "0"));
 	snprintf(v, sizeof(v), "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(opt, "processes")));
 	bad |= report_set(g, "numjobs", json_string(v));
 	if (bad) {
@@ -242,6 +283,24 @@ static json_t *global_options(const json_t *doc)
 		return NULL;
 	}
 	return g;
+}
+
+/* fio's latency target keys of a job without one (fio writes them after
+ * latency_ms): the queue depth it ran at, no target (0), all of the ops
+ * (100 %), no window. */
+static int latency_target(json_t *jobs, json_int_t depth)
+{
+	json_t *j;
+	size_t i;
+	int bad = 0;
+
+	json_array_foreach(jobs, i, j) {
+		bad |= report_set(j, "latency_depth", json_integer(depth));
+		bad |= report_set(j, "latency_target", json_integer(0));
+		bad |= report_set(j, "latency_percentile", json_real(100.0));
+		bad |= report_set(j, "latency_window", json_integer(0));
+	}
+	return bad;
 }
 
 int report_fio_finish(json_t *doc, const char *version)
@@ -260,12 +319,18 @@ int report_fio_finish(json_t *doc, const char *version)
 		}
 		json_object_del(r, "fio_jobs");
 	}
+	if (jobs)
+		bad |= latency_target(jobs, json_integer_value(json_object_get(
+						    json_object_get(doc, "options"), "depth")));
+	/* one instant for the four, as fio's (stat.c reads the clock once) */
 	gettimeofday(&tv, NULL);
+	bad |= report_set_time(doc, tv.tv_sec);
 	snprintf(ver, sizeof(ver), "replay-%s (fio-3.33 JSON layout)", version ? version : "");
 	bad |= report_set(doc, "fio version", json_string(ver));
 	bad |= report_set(doc, "timestamp_ms",
 			  report_u64((uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000));
-	bad |= report_set(doc, "global options", global_options(doc));
+	bad |= report_set(doc, "global options", global_options(doc, h >= 0 ? json_array_get(runs, (size_t)h)
+										  : NULL));
 	bad |= report_set(doc, "headline_run", json_integer(h));
 	bad |= report_set(doc, "jobs", jobs ? jobs : json_array());
 	bad |= report_set(doc, "disk_util", du ? du : json_array());

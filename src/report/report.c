@@ -338,6 +338,7 @@ json_t *report_job_json(const struct worker_result *w)
 	bad |= set_new(o, "rounded_ops", u64j(w->rounded_ops));
 	bad |= set_new(o, "rounded_extra_bytes", u64j(w->rounded_extra_bytes));
 	bad |= set_new(o, "tmpfile_named", u64j(w->tmpfile_named));
+	bad |= set_new(o, "buffered_ops", u64j(w->buffered_ops));
 	for (int k = 1; k < RES_MAX_ERRNO; k++) {
 		char name[32];
 
@@ -401,7 +402,7 @@ json_t *report_run_json(const struct run_shared *sh, const struct run_outcome *o
 	for (uint32_t i = 0; i < sh->nworkers; i++)
 		bad |= json_array_append_new(jobs, report_job_json(&sh->w[i]));
 	bad |= set_new(o, "jobs", jobs);
-	bad |= set_new(o, "fio_jobs", report_fio_jobs(sh));
+	bad |= set_new(o, "fio_jobs", report_fio_jobs(sh, out, sequential));
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -409,27 +410,46 @@ json_t *report_run_json(const struct run_shared *sh, const struct run_outcome *o
 	return o;
 }
 
+/* t in ISO 8601 UTC ("" if it cannot be converted) */
+static json_t *iso_utc(time_t t)
+{
+	char tbuf[64] = "";
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(tbuf, sizeof(tbuf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return json_string(tbuf);
+}
+
+int report_set_time(json_t *doc, time_t t)
+{
+	char tbuf[64] = "";
+	struct tm tm;
+	int bad = 0;
+
+	bad |= set_new(doc, "timestamp", json_integer((json_int_t)t));
+	/* "time" as fio writes it (ctime(3): local time, no newline), so
+	 * fio's scripts parse it; "time_utc" in ISO 8601 */
+	if (localtime_r(&t, &tm))
+		strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", &tm);
+	bad |= set_new(doc, "time", json_string(tbuf));
+	bad |= set_new(doc, "time_utc", iso_utc(t));
+	return bad;
+}
+
 json_t *report_doc_new(const struct report_info *ri)
 {
 	json_t *doc = json_object(), *host = json_object(), *tg = json_object();
 	json_t *opt = json_object(), *tr = json_array(), *runs = json_array();
-	char hn[256] = "", tbuf[64] = "";
+	char hn[256] = "";
 	struct utsname u;
-	struct tm tm;
 	int bad = 0;
 
 	bad |= set_new(doc, "replay version", json_string(ri->version ? ri->version : ""));
-	bad |= set_new(doc, "timestamp", json_integer((json_int_t)ri->timestamp));
-	/* "time" as fio writes it (ctime(3): local time, no newline), so
-	 * fio's scripts parse it; "time_utc" in ISO 8601 */
-	tbuf[0] = 0;
-	if (localtime_r(&ri->timestamp, &tm))
-		strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", &tm);
-	bad |= set_new(doc, "time", json_string(tbuf));
-	tbuf[0] = 0;
-	if (gmtime_r(&ri->timestamp, &tm))
-		strftime(tbuf, sizeof(tbuf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	bad |= set_new(doc, "time_utc", json_string(tbuf));
+	/* the start, until report_finish() sets the instant the results are
+	 * complete (fio's); "start_utc" keeps the start */
+	bad |= report_set_time(doc, ri->timestamp);
+	bad |= set_new(doc, "start_utc", iso_utc(ri->timestamp));
 
 	gethostname(hn, sizeof(hn) - 1);
 	bad |= set_new(host, "hostname", json_text_str(hn));

@@ -258,6 +258,7 @@ struct wstate {
 	int *fd;                     /* per handle: fd or FD_NONE           */
 	uint32_t *hfile;             /* per handle: path id                 */
 	uint32_t *halign;            /* per handle: direct alignment        */
+	uint8_t *hdirect;            /* per handle: its fd has O_DIRECT     */
 	uint32_t nhandles;
 	uint64_t piece;              /* longest request issued at once      */
 	uint8_t *written;            /* per path id                         */
@@ -302,6 +303,7 @@ static void ws_free(struct wstate *ws)
 	free(ws->fd);
 	free(ws->hfile);
 	free(ws->halign);
+	free(ws->hdirect);
 	free(ws->written);
 	free(ws->slots);
 	free(ws->done);
@@ -357,8 +359,9 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	ws->fd = malloc((ws->nhandles + 1) * sizeof(*ws->fd));
 	ws->hfile = calloc(ws->nhandles + 1, sizeof(*ws->hfile));
 	ws->halign = calloc(ws->nhandles + 1, sizeof(*ws->halign));
+	ws->hdirect = calloc(ws->nhandles + 1, 1);
 	ws->written = calloc(c->s->npaths + 1, 1);
-	if (!ws->fd || !ws->hfile || !ws->halign || !ws->written)
+	if (!ws->fd || !ws->hfile || !ws->halign || !ws->hdirect || !ws->written)
 		return -ENOMEM;
 	for (uint32_t h = 0; h <= ws->nhandles; h++)
 		ws->fd[h] = FD_NONE;
@@ -1017,6 +1020,7 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 	if (fd >= 0) {
 		ws->fd[op->handle] = fd;
 		ws->hfile[op->handle] = op->file;
+		ws->hdirect[op->handle] = (flags & O_DIRECT) != 0;
 		/* made or emptied by the open: flushed at the end (a file
 		 * opened O_RDWR and only read is not: its writes mark it) */
 		if (flags & (O_CREAT | O_TRUNC))
@@ -1061,6 +1065,7 @@ static int do_data(struct wstate *ws, uint64_t idx, const struct op *op)
 		return 0;
 	if (op_is_write(op->kind))
 		ws->written[ws->hfile[op->handle]] = 1;
+	ws->w->buffered_ops += !ws->hdirect[op->handle];
 	/* (a synchronous engine completes every op at once: no wait to choose) */
 	wait = !ws->async ? WAIT_DONE :
 	       op->kind == OP_AREAD || op->kind == OP_AWRITE ? WAIT_AWAIT :
@@ -1134,6 +1139,8 @@ static int do_setfl(struct wstate *ws, uint64_t idx, const struct op *op)
 		if (ws->c->o->direct)
 			nf |= cur & O_DIRECT;
 		res = fcntl(fd, F_SETFL, nf) < 0 ? -errno : 0;
+		if (!res)
+			ws->hdirect[op->handle] = (nf & O_DIRECT) != 0;
 	}
 	return meta_done(ws, idx, RC_META, res, t0);
 }
@@ -1324,6 +1331,7 @@ static int replay_op(struct wstate *ws, uint64_t i)
 		unsigned cls = op->kind == OP_WRITE ? RC_WRITE : RC_READ;
 		if (cls == RC_WRITE)
 			ws->written[ws->hfile[op->handle]] = 1;
+		ws->w->buffered_ops += !ws->hdirect[op->handle];
 		if (ws->rw_direct) {
 			ws->w->max_inflight = 1;
 			return sync_rw(ws, i, op, fd, cls);

@@ -94,7 +94,22 @@ for i, job in enumerate(d["jobs"]):
 assert all("fio_jobs" not in r for r in runs)
 assert d["fio version"].startswith("replay-")
 assert d["global options"]["numjobs"] == "2"
-print("ok bw, iops, runtime of %d jobs from the headline run %d (median of %d)" % (len(d["jobs"]), h, len(done)))
+# fio's eta, elapsed (right after error) and latency target keys (after
+# latency_ms, the last ones), as fio writes them for a job without a
+# latency target; elapsed: the headline run's makespan in whole seconds,
+# its ms rounded up as fio's
+el = (runs[h]["completion_ns"] // 1000000 + 999) // 1000
+for job in d["jobs"]:
+    k = list(job)
+    e = k.index("error")
+    assert k[e + 1:e + 3] == ["eta", "elapsed"], k
+    assert k[-5:] == ["latency_ms", "latency_depth", "latency_target", "latency_percentile",
+                      "latency_window"], k
+    assert job["eta"] == 0 and job["elapsed"] == el >= 1, (job["eta"], job["elapsed"], el)
+    assert job["latency_depth"] == d["options"]["depth"] == 1
+    assert job["latency_target"] == 0 and job["latency_window"] == 0
+    assert job["latency_percentile"] == 100.0 and isinstance(job["latency_percentile"], float)
+print("ok bw, iops, runtime, elapsed of %d jobs from the headline run %d (median of %d)" % (len(d["jobs"]), h, len(done)))
 PY
 
 # disk_util: the disk under the target, found here through sysfs
@@ -125,6 +140,52 @@ jq -e '.jobs[1].read.io_bytes > 0 and (.jobs[0].write.clat_ns | has("bins") | no
 if "$REPLAY" run --output-format xml "$tmp/trace.txt" "$tmp/t" 2>"$tmp/err"; then fail "--output-format xml accepted"; fi
 grep -q "expected normal, json or json+" "$tmp/err" || fail "unclear error: $(cat "$tmp/err")"
 
+# global options.direct: "1" when all of the run's reads and writes
+# bypassed the page cache: a dd oflag=direct trace replayed without
+# --direct (the trace's own O_DIRECT open); "0" once dd clears O_DIRECT
+# (F_SETFL) for its last, partial block, unless --direct
+dd_trace() {
+	python3 - "$1" "$2" <<'PY'
+import sys
+l = ['28833 21:34:18.047351 openat(AT_FDCWD</w>, "/data/f", O_WRONLY|O_CREAT|O_TRUNC|O_DIRECT, 0666) = 1</data/f> <0.000020>']
+for i in range(3):
+    l.append('28833 21:34:18.0475%02d write(1</data/f>, "x"..., 65536) = 65536 <0.000209>' % (43 + i))
+if sys.argv[2] == "partial":
+    l.append('28833 21:34:18.048435 fcntl(1</data/f>, F_GETFL) = 0xc001 (flags O_WRONLY|O_DIRECT|O_LARGEFILE) <0.000020>')
+    l.append('28833 21:34:18.048478 fcntl(1</data/f>, F_SETFL, O_WRONLY|O_LARGEFILE) = 0 <0.000007>')
+    l.append('28833 21:34:18.048573 write(1</data/f>, "9"..., 3392) = 3392 <0.000011>')
+l.append('28833 21:34:18.049666 close(1</data/f>) = 0 <0.000010>')
+open(sys.argv[1], "w").write("\n".join(l) + "\n")
+PY
+}
+dd_trace "$tmp/dd.txt" whole
+dd_trace "$tmp/ddp.txt" partial
+direct_of() {     # trace, then replay options: "global direct,options.direct,buffered ops"
+	local t=$1
+	shift
+	rm -rf "$tmp/t"; mkdir "$tmp/t"
+	"$REPLAY" run --no-drop-caches --quiet "$@" -o "$tmp/d.json" "$t" "$tmp/t" >/dev/null 2>"$tmp/err" || return 1
+	jq -r '[."global options".direct, .options.direct, ([.runs[].jobs[].buffered_ops] | add)] | join(",")' "$tmp/d.json"
+}
+if got=$(direct_of "$tmp/dd.txt"); then
+	[ "$got" = "1,false,0" ] || fail "dd oflag=direct trace without --direct: direct,options.direct,buffered_ops = $got"
+	got=$(direct_of "$tmp/dd.txt" --timing think)   # not the runner's short way for plain writes
+	[ "$got" = "1,false,0" ] || fail "dd oflag=direct trace, --timing think: $got"
+	got=$(direct_of "$tmp/ddp.txt")
+	[ "$got" = "0,false,1" ] || fail "dd trace with a buffered last block: $got"
+	got=$(direct_of "$tmp/ddp.txt" --timing think)
+	[ "$got" = "0,false,1" ] || fail "dd trace with a buffered last block, --timing think: $got"
+	got=$(direct_of "$tmp/ddp.txt" --direct)
+	[ "$got" = "1,true,0" ] || fail "dd trace with a buffered last block, --direct: $got"
+	got=$(direct_of "$tmp/trace.txt")
+	[ "$got" = "0,false,160" ] || fail "buffered trace: $got"
+	echo "ok global options.direct: 1 for a dd oflag=direct trace, 0 once a write is buffered, 1 with --direct"
+elif grep -q "refuses O_DIRECT" "$tmp/err"; then
+	echo "note: the file system under $tmp refuses O_DIRECT: global direct not checked"
+else
+	fail "dd oflag=direct trace: $(cat "$tmp/err")"
+fi
+
 # a batch log: progress lines appear while the run goes on (3 s of traced time)
 python3 - "$tmp/slow.txt" <<'PY'
 import sys
@@ -135,7 +196,8 @@ l.append('4242 10:00:03.200000 close(3) = 0 <0.000005>')
 open(sys.argv[1], "w").write("\n".join(l) + "\n")
 PY
 rm -rf "$tmp/t"; mkdir "$tmp/t"
-"$REPLAY" run --timing trace --status-interval 0.5 --no-drop-caches "$tmp/slow.txt" "$tmp/t" >"$tmp/log" 2>&1 &
+"$REPLAY" run --timing trace --status-interval 0.5 --no-drop-caches -o "$tmp/slow.json" "$tmp/slow.txt" "$tmp/t" \
+	>"$tmp/log" 2>&1 &
 pid=$!
 seen=0
 for _ in $(seq 60); do
@@ -148,4 +210,17 @@ wait "$pid" || fail "the timed run failed: $(cat "$tmp/log")"
 pid=
 n=$(grep -c "^replay: status" "$tmp/log")
 [ "$n" -ge 4 ] || fail "$n status lines in 3.2 s at 0.5 s"
-echo "ok fio JSON: jq filters, disk_util ${disk:-(none)}, JSON on stdout, $n status lines in a batch-style log"
+# that 3.2 s run's timestamp, timestamp_ms and time are one instant (fio
+# reads its clock once), time_utc too: when the results were complete;
+# the start, 3 s before, is start_utc
+ts=$(jq .timestamp "$tmp/slow.json")
+jq -e '(.timestamp_ms / 1000 | floor) == .timestamp' "$tmp/slow.json" >/dev/null ||
+	fail "timestamp_ms $(jq .timestamp_ms "$tmp/slow.json") is not in the second of timestamp $ts"
+[ "$(jq -r .time "$tmp/slow.json")" = "$(LC_ALL=C date -d "@$ts" '+%a %b %e %H:%M:%S %Y')" ] ||
+	fail "time $(jq .time "$tmp/slow.json") is not timestamp $ts"
+[ "$(jq -r .time_utc "$tmp/slow.json")" = "$(date -u -d "@$ts" '+%Y-%m-%dT%H:%M:%SZ')" ] ||
+	fail "time_utc $(jq .time_utc "$tmp/slow.json") is not timestamp $ts"
+start=$(date -u -d "$(jq -r .start_utc "$tmp/slow.json")" +%s)
+[ $((ts - start)) -ge 3 ] || fail "start_utc $(jq .start_utc "$tmp/slow.json") is not 3 s before timestamp $ts"
+[ "$(stat -c %Y "$tmp/slow.json")" -ge "$ts" ] || fail "timestamp $ts after the file was written"
+echo "ok fio JSON: jq filters, disk_util ${disk:-(none)}, JSON on stdout, $n status lines in a batch-style log, timestamp/timestamp_ms/time one instant"

@@ -15,6 +15,15 @@ grep -q "^replay-mpi: 2 MPI processes" "$tmp/err" || fail "the placement is not 
 want=$(awk -f "$SRCDIR/tests/e2e/lanl_sums.awk" "$tmp"/lanl/*.trace | awk '{ s += $3 } END { print s }')
 got=$(jq '[.jobs[].write.io_bytes] | add' "$tmp/out.json")
 [ "$got" = "$want" ] && [ "$got" -gt 0 ] || fail "fio jobs write $got bytes, the trace $want"
+# fio's per-job eta, elapsed and latency target keys, and one instant for
+# timestamp, timestamp_ms and time
+jq -e '((((.runs[.headline_run].completion_ns / 1000000) | floor) + 999) / 1000 | floor) as $el
+       | .options.depth as $q
+       | all(.jobs[]; .eta == 0 and .elapsed == $el and $el >= 1
+             and .latency_depth == $q and .latency_target == 0
+             and .latency_percentile == 100 and .latency_window == 0)
+       and (.timestamp_ms / 1000 | floor) == .timestamp' "$tmp/out.json" >/dev/null ||
+	fail "fio's job keys: $(jq -c '[.jobs[] | {eta, elapsed, latency_depth}], .timestamp, .timestamp_ms' "$tmp/out.json")"
 if command -v fio_jsonplus_clat2csv >/dev/null; then
 	(cd "$tmp" && fio_jsonplus_clat2csv out.json lat >/dev/null && fio_jsonplus_clat2csv out.json lat --validate) \
 		>"$tmp/v" 2>&1 || fail "fio_jsonplus_clat2csv: $(cat "$tmp/v")"

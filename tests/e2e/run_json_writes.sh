@@ -13,7 +13,9 @@
 # the fio keys followed errors that did not stop a worker), disk_util (its entries depend on the
 # disk under /tmp: not listed) - and runs.#.disk_util; then filtered.ranks_beyond_processes,
 # the ranks past -n, and runs.#.jobs.#.tmpfile_named, O_TMPFILE opens made as a
-# named file; options.trace_cut_lines, strace lines cut mid-line).
+# named file; options.trace_cut_lines, strace lines cut mid-line; fio's job
+# keys eta, elapsed, latency_depth/target/percentile/window, start_utc (the
+# start, now that timestamp is fio's instant) and runs.#.jobs.#.buffered_ops).
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 tmp=$(mktemp -d /tmp/replay-e2e-jsonw-XXXXXX)
