@@ -26,7 +26,9 @@ wait_workers() {
 for sig in INT TERM HUP; do
     tgt="$tmp/target-$sig-$$"
     mkdir "$tgt"
-    "$REPLAY" run -n 2 --no-drop-caches -o "$tmp/$sig.json" "$tmp/long.txt" "$tgt" \
+    # (a script's background job starts with SIGINT ignored, and replay
+    # keeps it so: the default restored, as at an interactive prompt)
+    env --default-signal=INT "$REPLAY" run -n 2 --no-drop-caches -o "$tmp/$sig.json" "$tmp/long.txt" "$tgt" \
         > "$tmp/$sig.out" 2> "$tmp/$sig.err" &
     pid=$!
     wait_workers "$pid" 2
