@@ -452,8 +452,23 @@ const char *mismatch_policy_name(int m)
 	}
 }
 
-/* Does a mismatch of op stop the run? */
-static bool mismatch_stops(const struct wstate *ws, const struct op *op)
+/* err: the storage or the node could not do what the application did (no
+ * room, no descriptor, an I/O error): whatever the op, what follows it
+ * (the reads and writes of a file that could not be opened) is not what
+ * the application did either. */
+static bool err_of_resources(int err)
+{
+	switch (err) {
+	case ENOSPC: case EDQUOT: case EMFILE: case ENFILE: case EIO: case EROFS:
+	case ENOMEM: case EFBIG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Does a mismatch of op (err, 0 when it moved fewer bytes) stop the run? */
+static bool mismatch_stops(const struct wstate *ws, const struct op *op, int err)
 {
 	const struct runner_opts *o = ws->c->o;
 	if (o->continue_on_error)
@@ -461,7 +476,7 @@ static bool mismatch_stops(const struct wstate *ws, const struct op *op)
 	switch (o->on_mismatch) {
 	case MM_STOP: return true;
 	case MM_WARN: case MM_IGNORE: return false;
-	default: return op_is_data(op->kind);
+	default: return op_is_data(op->kind) || err_of_resources(err);
 	}
 }
 
@@ -504,6 +519,13 @@ static void err_what(const struct wstate *ws, const struct op *op, int err, char
 		snprintf(what, n, "%s: the target's file system (%s) does not support fallocate mode %s",
 			 strerror(err), fs ? fs : "of unknown type",
 			 op_falloc_mode_str(op->aux, mb, sizeof(mb)));
+	} else if (err == EMFILE) {
+		struct rlimit rl;
+		if (!getrlimit(RLIMIT_NOFILE, &rl))
+			snprintf(what, n, "%s (this process may hold %llu: ulimit -n)", strerror(err),
+				 (unsigned long long)rl.rlim_cur);
+		else
+			snprintf(what, n, "%s", strerror(err));
 	} else {
 		snprintf(what, n, "%s", strerror(err));
 	}
@@ -525,7 +547,7 @@ static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64
 		w->mm_ex[w->nmm_ex++] = (struct mm_example){
 			.op = (uint32_t)idx, .line = op->line, .kind = op->kind, .err = err,
 			.mode = op->kind == OP_FALLOCATE ? op->aux : 0, .got = got, .want = want };
-	if (!mismatch_stops(ws, op))
+	if (!mismatch_stops(ws, op, err))
 		return 0;
 	if (w->fail_errno)
 		return err ? -err : -EIO;

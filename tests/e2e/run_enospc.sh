@@ -103,3 +103,31 @@ jq -e '.runs[0].incomplete == true and .runs[0].jobs[0].status == "failed"
     "$tmp/s.json" >/dev/null || fail "sequential json: $(jq -c '[.runs[0].jobs[].status]' "$tmp/s.json")"
 [ -z "$(ls -A "$mnt")" ] || fail "files left: $(find "$mnt")"
 echo "ok"
+
+# out of inodes: the creates fail with ENOSPC where the trace's succeeded;
+# their writes could not be replayed, so the run stops there (it went on
+# with a warning, its writes skipped, exit 0)
+mnt2="$tmp/mnt2"
+mkdir "$mnt2"
+mount -t tmpfs -o size=64m,nr_inodes=12 tmpfs "$mnt2" || fail "tmpfs nr_inodes=12"
+cleanup() { umount "$mnt" "$mnt2" 2>/dev/null || true; rm -rf "$tmp"; }
+{
+    for i in $(seq 0 29); do
+        t=$(printf '10:00:00.%06d' $((10 * i + 1)))
+        echo "703 $t openat(AT_FDCWD, \"/many/f$i\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3"
+        echo "703 $t write(3, \"x\"..., 4096) = 4096"
+        echo "703 $t close(3) = 0"
+    done
+} > "$tmp/many.txt"
+set +e
+"$REPLAY" run --no-drop-caches --quiet -o "$tmp/i.json" "$tmp/many.txt" "$mnt2" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "out of inodes: exit $rc, want 1: $(cat "$tmp/err")"
+grep -q "rank 0 (process 0, pid [0-9]*) failed: open '/many/f[0-9]*' (op [0-9]*, trace line [0-9]*): No space left on device" \
+    "$tmp/err" || fail "out of inodes message: $(cat "$tmp/err")"
+jq -e '.runs[0].failed == true and .runs[0].incomplete == true and .runs[0].jobs[0].errors.ENOSPC == 1' \
+    "$tmp/i.json" >/dev/null || fail "out of inodes json: $(jq -c '.runs[0] | {failed, incomplete}' "$tmp/i.json")"
+[ -z "$(ls -A "$mnt2")" ] || fail "files left: $(find "$mnt2")"
+echo "ok out of inodes: stopped at the failed create"
+
