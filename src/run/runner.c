@@ -2071,6 +2071,12 @@ static void worker_exited(struct group *g, unsigned i, int st)
 	 * interruption, not a worker failure */
 	bool stopping = group_stopping(g);
 
+	/* so is a SIGTERM sent to each process rather than to the group
+	 * (Slurm's scancel and time limit signal every process of the job):
+	 * a worker killed by it stops the run as if replay had got it too,
+	 * whether replay's own has come yet or never comes */
+	if (!stopping && !runner_signal() && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM)
+		runner_on_signal(SIGTERM);
 	if (!stopping && runner_signal()) {
 		g->out->stop_signal = runner_signal();
 		group_kill(g);

@@ -110,4 +110,28 @@ wait "$pid"; rc=$?
 set -e
 [ "$rc" = 143 ] || fail "nohup: exit $rc after SIGTERM, want 143"
 [ -z "$(ls -A "$tgt")" ] || fail "nohup: files left: $(find "$tgt")"
+# SIGTERM to each process instead of the group (Slurm's scancel and time
+# limit): the interruption, not a worker failure, whether replay's own
+# comes after the workers' or never (here: the workers' only)
+for who in workers both; do
+    tgt="$tmp/target-each-$who-$$"
+    mkdir "$tgt"
+    "$REPLAY" run -n 2 --no-drop-caches --quiet -o "$tmp/each.json" "$tmp/long.txt" "$tgt" \
+        > "$tmp/each.out" 2> "$tmp/each.err" &
+    pid=$!
+    wait_workers "$pid" 2
+    sleep 0.3
+    # shellcheck disable=SC2046
+    kill -TERM $(pgrep -P "$pid")
+    [ "$who" = workers ] || kill -TERM "$pid"
+    set +e
+    wait "$pid"; rc=$?
+    set -e
+    [ "$rc" = 143 ] || fail "SIGTERM to the $who: exit $rc, want 143: $(cat "$tmp/each.err")"
+    grep -q "^replay: interrupted by signal 15" "$tmp/each.err" || fail "SIGTERM to the $who: $(cat "$tmp/each.err")"
+    grep -q "failed: worker died" "$tmp/each.err" && fail "SIGTERM to the $who: taken for a failure: $(cat "$tmp/each.err")"
+    jq -e '.runs[0].failed == false and .runs[0].stop_signal == 15 and .incomplete == true' "$tmp/each.json" \
+        > /dev/null || fail "SIGTERM to the $who: json $(jq -c '.runs[0] | {failed, stop_signal}' "$tmp/each.json")"
+    [ -z "$(ls -A "$tgt")" ] || fail "SIGTERM to the $who: files left: $(find "$tgt")"
+done
 echo "ok"
