@@ -1940,13 +1940,16 @@ static void take_sample(struct runner *r, unsigned first, unsigned count)
 }
 
 /* Replayed ops (those the filter keeps) done and to do, bytes moved by
- * the group's workers so far.  A worker walks all its rank's ops: those it
- * passed less those it left out are the replayed ones done. */
+ * the group's workers so far: this runner's own (replay-mpi: the other
+ * runners' slots are not live).  A worker walks all its rank's ops: those
+ * it passed less those it left out are the replayed ones done. */
 static void group_counts(const struct runner *r, unsigned first, unsigned count,
 			 uint64_t *done, uint64_t *total, uint64_t *bytes)
 {
 	*done = *total = *bytes = 0;
 	for (unsigned i = first; i < first + count; i++) {
+		if (!is_local(r, i))
+			continue;
 		const struct worker_result *w = &r->sh->w[i];
 		uint64_t walked = __atomic_load_n(&w->ops_done, RELAXED);
 		uint64_t left = __atomic_load_n(&w->filtered, RELAXED);
