@@ -70,8 +70,6 @@ struct dfile {
 	uint64_t id;              /* Darshan record id                  */
 	uint32_t name;            /* offset in strs                     */
 	uint32_t osts;            /* offset in strs of the OST set, 0 none */
-	uint64_t segs[NMOD];      /* its segments and bytes in each module */
-	uint64_t bytes[NMOD];
 };
 
 struct drank {
@@ -98,6 +96,7 @@ struct dblock {
 	 * the blocks of the block's (rank, file), and lblock the line of the
 	 * block that holds the last */
 	uint32_t maxend, lstart, lline, lblock;
+	uint64_t bytes;           /* of all its segments (other_layer_files) */
 };
 
 /* Where the fields of a segment line are, taken from a line that had
@@ -1744,10 +1743,7 @@ static int segment_line(struct dxt *D, const char *p, const char *pe, unsigned l
 	(*seen)++;
 	D->nsegs[m]++;
 	D->ranks[k->rank].segs[m]++;
-	struct dfile *df = &D->files[k->file];
-	df->segs[m]++;
-	df->bytes[m] = df->bytes[m] > UINT64_MAX - (uint64_t)f.len ? UINT64_MAX :
-		       df->bytes[m] + (uint64_t)f.len;
+	k->bytes += (uint64_t)f.len;
 	if (!f.len)
 		D->zero_len[m]++;
 	if (f.off < 0) {
@@ -2545,21 +2541,37 @@ static int info_u64(struct dxt *D, const char *key, uint64_t v)
 
 /* Files with segments only in the layer not replayed: how many, their
  * bytes there, and the first in the text (info keys, for the warning of
- * dxt_layer_warning). */
+ * dxt_layer_warning), from the blocks (each of one file in one layer). */
 static int other_layer_files(struct dxt *D)
 {
 	uint64_t n = 0, bytes = 0;
 	const char *first = NULL;
 	int o = 1 - D->want, rc;
+	uint8_t *in = calloc(D->nfile ? D->nfile : 1, 1);     /* bit m: segments in layer m */
+	uint64_t *ob = calloc(D->nfile ? D->nfile : 1, sizeof(*ob));
 
+	if (!in || !ob) {
+		free(in);
+		free(ob);
+		return -ENOMEM;
+	}
+	for (size_t b = 0; b < D->nblock; b++) {
+		const struct dblock *k = &D->blocks[b];
+		if (!(k->seen_w + k->seen_r) || (k->module != D->want && k->module != o))
+			continue;
+		in[k->file] |= (uint8_t)(1u << k->module);
+		if (k->module == o)
+			ob[k->file] = ob[k->file] > UINT64_MAX - k->bytes ? UINT64_MAX : ob[k->file] + k->bytes;
+	}
 	for (size_t i = 0; i < D->nfile; i++) {
-		const struct dfile *f = &D->files[i];
-		if (f->segs[D->want] || !f->segs[o])
+		if (in[i] != (1u << o))
 			continue;
 		if (!n++)
-			first = D->strs + f->name;
-		bytes = bytes > UINT64_MAX - f->bytes[o] ? UINT64_MAX : bytes + f->bytes[o];
+			first = D->strs + D->files[i].name;
+		bytes = bytes > UINT64_MAX - ob[i] ? UINT64_MAX : bytes + ob[i];
 	}
+	free(in);
+	free(ob);
 	rc = info_u64(D, "dxt_files_other_layer_only", n);
 	if (!rc && n)
 		rc = info_u64(D, "dxt_files_other_layer_only_bytes", bytes);
