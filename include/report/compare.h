@@ -93,6 +93,11 @@ struct cmp_config {
 	double filtered;             /* ops the filter left out             */
 	double ops[CMP_NCLASS];      /* total_ios per class, summed over jobs */
 	double bytes[CMP_NCLASS];    /* io_bytes per class, summed over jobs  */
+	/* how it was run, "key=value" lines: the trace files (whole paths),
+	 * the ranks replayed, engine, depth, direct, overlap, the cache drop,
+	 * timing, speed, order, bind; and what of it differs from the
+	 * baseline's of its row ("key: A, here B; ..."), NULL when alike */
+	char *setup, *differs;
 };
 
 struct cmp_set {

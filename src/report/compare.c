@@ -44,6 +44,8 @@ static void config_release(struct cmp_config *g)
 	free(g->format);
 	free(g->engine);
 	free(g->completion);
+	free(g->setup);
+	free(g->differs);
 	for (int i = 0; i < CMP_NCLASS; i++)
 		class_release(&g->cls[i]);
 	for (size_t i = 0; i < g->ntl; i++)
@@ -576,6 +578,83 @@ static int load_workload(struct cmp_config *g, const json_t *root, const json_t 
 	return 0;
 }
 
+/* v as text: a string as it is, a number, true/false; "?" otherwise. */
+static void jtext(const json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+	else
+		snprintf(buf, len, "?");
+}
+
+/* g->setup: what must be alike for two results to compare the storage
+ * alone (see struct cmp_config). */
+static int load_setup(struct cmp_config *g, const json_t *opt, const json_t *runs)
+{
+	static const char *const keys[] = { "engine", "depth", "direct", "overlap", "drop_caches",
+					    "timing", "speed", "order", "bind" };
+	char *buf = NULL, v[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	const json_t *tr = json_object_get(opt, "trace"), *x;
+	size_t i;
+	fputs("trace=", f);
+	if (json_is_string(tr))
+		fputs(json_string_value(tr), f);
+	json_array_foreach(tr, i, x)
+		fprintf(f, "%s%s", i ? "," : "", json_is_string(x) ? json_string_value(x) : "?");
+	fputs("\nranks=", f);
+	json_array_foreach(json_object_get(json_array_get(runs, 0), "jobs"), i, x) {
+		jtext(json_object_get(x, "rank"), v, sizeof(v));
+		fprintf(f, "%s%s", i ? "," : "", v);
+	}
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		jtext(json_object_get(opt, keys[k]), v, sizeof(v));
+		fprintf(f, "\n%s=%s", keys[k], v);
+	}
+	if (fclose(f) || !buf) {
+		free(buf);
+		return -ENOMEM;
+	}
+	g->setup = buf;
+	return 0;
+}
+
+/* What of g's setup differs from base's, malloc'ed ("engine: sync, here
+ * libaio; ..."); NULL when alike (or out of memory). */
+static char *setup_diff(const char *base, const char *g)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bool any = false;
+	if (!f)
+		return NULL;
+	while (*base && *g) {
+		size_t bl = strcspn(base, "\n"), gl = strcspn(g, "\n"), kl = strcspn(base, "=");
+		if (bl != gl || memcmp(base, g, bl)) {
+			fprintf(f, "%s%.*s: %.*s, here %.*s", any ? "; " : "", (int)kl, base,
+				(int)(bl - kl - 1), base + kl + 1, (int)(gl - kl - 1), g + kl + 1);
+			any = true;
+		}
+		base += bl + (base[bl] == '\n');
+		g += gl + (g[gl] == '\n');
+	}
+	if (fclose(f) || !any) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 static int load_config(struct cmp_config *g, const json_t *root, const char *file, struct rerr *e)
 {
 	if (!json_is_object(root))
@@ -593,7 +672,7 @@ static int load_config(struct cmp_config *g, const json_t *root, const char *fil
 	int rc = -ENOMEM;
 	g->mode = strdup(json_string_value(mode));
 	g->src = strdup(file);
-	if (!g->mode || !g->src)
+	if (!g->mode || !g->src || load_setup(g, opt, runs) < 0)
 		return rc;
 
 	const json_t *tr = json_object_get(opt, "trace");
@@ -890,7 +969,37 @@ int compare_build(struct compare *c, struct rerr *e)
 		}
 	}
 	qsort(c->rows, c->nrows, sizeof(*c->rows), row_cmp);
+	/* results paired but not run alike: their ratio is not the storage's
+	 * alone (the notes say what differs) */
+	for (size_t r = 0; r < c->nrows; r++) {
+		const struct cmp_config *base = c->rows[r].cell[0];
+		for (size_t s = 1; base && s < c->nsets; s++)
+			if (c->rows[r].cell[s])
+				c->rows[r].cell[s]->differs = setup_diff(base->setup, c->rows[r].cell[s]->setup);
+	}
 	return 0;
+}
+
+/* "not run alike" notes, one per result that differs from its row's
+ * baseline. */
+static void print_differs(const struct compare *c, FILE *f, enum cmp_style style)
+{
+	bool head = false;
+	for (size_t r = 0; r < c->nrows; r++)
+		for (size_t s = 1; s < c->nsets; s++) {
+			const struct cmp_config *g = c->rows[r].cell[s];
+			if (!g || !g->differs)
+				continue;
+			if (!head)
+				fprintf(f, "\n%snot run alike (their ratio is not the storage's alone):\n",
+					style == CMP_MARKDOWN ? "**" : "");
+			if (!head && style == CMP_MARKDOWN)
+				fputs("**\n", f);
+			head = true;
+			fprintf(f, "%s%s %s %u, %s against %s: %s\n", style == CMP_MARKDOWN ? "- " : "  ",
+				c->rows[r].trace, c->rows[r].mode, c->rows[r].procs, c->sets[s].label,
+				c->sets[0].label, g->differs);
+		}
 }
 
 /* ---- output ---------------------------------------------------------- */
@@ -1167,6 +1276,8 @@ int compare_print(const struct compare *c, FILE *f, enum cmp_style style)
 		rc = print_completion(c, f, style);
 	if (!rc)
 		rc = print_latency(c, f, style);
+	if (!rc)
+		print_differs(c, f, style);
 	if (!rc && ferror(f))
 		rc = -EIO;
 	return rc;
@@ -1205,6 +1316,7 @@ static json_t *config_json(const struct cmp_config *base, const struct cmp_confi
 	}
 	json_object_set_new(o, "failed_ops", json_integer((json_int_t)g->failed_ops));
 	json_object_set_new(o, "mismatches", json_integer((json_int_t)g->mismatches));
+	json_object_set_new(o, "differs", g->differs ? json_text_str(g->differs) : json_null());
 	json_t *lat = json_object();
 	for (int k = 0; k < CMP_NCLASS; k++) {
 		if (!g->cls[k].n)

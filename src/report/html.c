@@ -251,6 +251,29 @@ static void completion(FILE *f, const struct compare *c)
 	}
 	fputs("</table>\n<p class=\"note\">~: within the spread of the baseline (the min&ndash;max "
 	      "ranges overlap).</p>\n", f);
+	/* results paired but run otherwise than their baseline */
+	bool head = false;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t s = 1; s < c->nsets; s++) {
+			const struct cmp_config *g = c->rows[i].cell[s];
+			if (!g || !g->differs)
+				continue;
+			if (!head)
+				fputs("<p class=\"warn\"><b>Not run alike</b> (their ratio is not the "
+				      "storage's alone):</p>\n<ul>\n", f);
+			head = true;
+			fputs("<li>", f);
+			row_title(f, &c->rows[i]);
+			fputs(", ", f);
+			esc(f, c->sets[s].label);
+			fputs(" against ", f);
+			esc(f, c->sets[0].label);
+			fputs(": ", f);
+			esc(f, g->differs);
+			fputs("</li>\n", f);
+		}
+	if (head)
+		fputs("</ul>\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
 		fputs("<h3>", f);
 		row_title(f, &c->rows[i]);

@@ -102,4 +102,22 @@ expect_err "no result file given"
 expect_err "2 labels given for 1 results" -L a,b "$D/hdd-seq.json"
 set +e; "$REPLAY" compare --bogus "$D/hdd-seq.json" >/dev/null 2>"$tmp/e"; rc=$?; set -e
 [ "$rc" -eq 2 ] && grep -q "replay: compare: unknown option '--bogus'" "$tmp/e" || fail "unknown option: rc $rc, $(cat "$tmp/e")"
+# results paired but not run alike: a note says what differs (and the JSON);
+# results run alike get none
+jq '.options.engine = "libaio" | .options.depth = 8 | .options.trace = ["/elsewhere/s3d.strace"]' \
+	"$D/hdd-seq.json" >"$tmp/other.json"
+"$REPLAY" compare "$D/hdd-seq.json" "$tmp/other.json" >"$tmp/alike.txt"
+grep -q "^not run alike (their ratio is not the storage's alone):$" "$tmp/alike.txt" &&
+	grep -q "^  s3d.strace sequential 3, other against hdd-seq: trace: .*s3d.strace, here /elsewhere/s3d.strace; engine: .*, here libaio; depth: .*, here 8$" "$tmp/alike.txt" ||
+	fail "not run alike: $(tail -3 "$tmp/alike.txt")"
+"$REPLAY" compare --json "$D/hdd-seq.json" "$tmp/other.json" >"$tmp/alike.json"
+python3 - "$tmp/alike.json" <<'PY' || fail "not run alike: JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+cells = [c for r in d["rows"] for c in r["results"]]
+assert cells[0]["differs"] is None, cells[0]
+assert "engine:" in cells[1]["differs"] and "here libaio" in cells[1]["differs"], cells[1]
+PY
+"$REPLAY" compare "$D/hdd-seq.json" "$D/hdd-seq.json" | grep -q "not run alike" && fail "a result against itself: not run alike"
+echo "ok not run alike: said in text and JSON, not for alike results"
 echo "compare ok"
