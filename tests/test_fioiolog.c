@@ -179,6 +179,21 @@ static void t_refused(void **state)
 	assert_non_null(strstr(e.msg, "blanks"));
 	opstream_close(&s);
 
+	/* a name longer than the 256 bytes fio reads of it */
+	char lng[400];
+	memset(lng, 'n', sizeof(lng));
+	lng[0] = '/';
+	lng[300] = '\0';
+	assert_int_equal(opsw_open(&w, ops), 0);
+	assert_int_equal(opsw_rank(w, "pid 1", 1, &r0), 0);
+	assert_int_equal(opsw_path(w, lng, 0, &p), 0);
+	add(w, r0, (struct op){ .kind = OP_OPEN, .file = p, .handle = 0, .result = 3 });
+	assert_int_equal(opsw_finish(w, NULL), 0);
+	assert_int_equal(opstream_open(&s, ops, &why), 0);
+	assert_int_equal(fio_iolog_export(&s, out, &o, NULL, &e), -ENAMETOOLONG);
+	assert_non_null(strstr(e.msg, "302 bytes, is longer than the 256 fio reads"));
+	opstream_close(&s);
+
 	/* an output directory that cannot be created */
 	assert_int_equal(opstream_open(&s, ops, &why), 0);
 	assert_int_equal(fio_iolog_export(&s, "/proc/no/such/dir", &o, NULL, &e), -ENOENT);
@@ -749,6 +764,20 @@ static void t_read_bad(void **state)
 	bad_log("fio version 3 iolog\n/a add\n", 2, "expected a time in microseconds first");
 	bad_log("fio version 3 iolog\n0 /a add\n1 /a read 0 1 2\n", 3, "expected 'TIME FILE ACTION'");
 	bad_log("fio version 2 iolog\n/a add\n/a read 0 1 2 3 4\n", 3, "too many fields");
+	/* an offset past 2^63 - 1 is none a file has (it became the position:
+	 * a write at 0); times and waits past 2^63 - 1 ns wrapped */
+	bad_log("fio version 2 iolog\n/a add\n/a open\n/a write 9223372036854775808 4096\n", 4,
+		"expected OFFSET plus LENGTH within 2^63-1 bytes");
+	bad_log("fio version 2 iolog\n/a add\n/a open\n/a write 9223372036854775807 1\n", 4,
+		"expected OFFSET plus LENGTH within 2^63-1 bytes");
+	bad_log("fio version 3 iolog\n0 /a add\n0 /a open\n20000000000000000 /a write 0 1\n", 4,
+		"a time past 2^63-1 ns");
+	bad_log("fio version 3 iolog\n0 /a add\n0 /a open\n9223372036854776 /a write 0 1\n", 4,
+		"a time past 2^63-1 ns");
+	bad_log("fio version 2 iolog\n/a add\n/a open\n/a wait 9223372036854776 0\n", 4,
+		"a wait past 2^63-1 ns");
+	bad_log("fio version 2 iolog\n/a add\n/a open\n/a wait 9223372036854775 0\n"
+		"/a wait 9223372036854775 0\n", 5, "the waits add up past 2^63-1 ns");
 	/* numbers of every width: past 8 digits, past 64 bits, a stray byte */
 	static const char *const badnum[] = { "12a4", "1234567x", "x2345678", "123456789a",
 					      "12345678a0123", "1/345678901234", "123456789012345:",
@@ -823,7 +852,7 @@ static void t_read_numbers_names(void **state)
 			"/scratch/rank0001/out.dat read 0 7\n"
 			"/scratch/rank0002/out.dat read 12345678 00000001\n"
 			"/scratch/rank0002/out.dat read 123456789 000000000000000000004096\n"
-			"/scratch/rank0001/out.dat write 9223372036854775807 1\n"
+			"/scratch/rank0001/out.dat write 9223372036854775806 1\n"
 			"/scratch/rank0001/out.dat read 00000000000000000000000000000000 99999999\n"
 			"/scratch/rank0002/out.dat\twrite\t1234567812345678 100000000\r\n"
 			"/scratch/rank0001/out.dat read 12345678901234567 12345678\n"
@@ -839,7 +868,7 @@ static void t_read_numbers_names(void **state)
 		{ OP_OPEN, 0, 0, 0, "/scratch/rank0002/out.dat", OPF_SYNTH, O_RDWR },
 		{ OP_READ, 0, 12345678, 1, "/scratch/rank0002/out.dat", 0, 0 },
 		{ OP_READ, 0, 123456789, 4096, "/scratch/rank0002/out.dat", 0, 0 },
-		{ OP_WRITE, 0, 9223372036854775807ull, 1, "/scratch/rank0001/out.dat", 0, 0 },
+		{ OP_WRITE, 0, 9223372036854775806ull, 1, "/scratch/rank0001/out.dat", 0, 0 },
 		{ OP_READ, 0, 0, 99999999, "/scratch/rank0001/out.dat", 0, 0 },
 		{ OP_WRITE, 0, 1234567812345678ull, 100000000, "/scratch/rank0002/out.dat", 0, 0 },
 		{ OP_READ, 0, 12345678901234567ull, 12345678, "/scratch/rank0001/out.dat", 0, 0 },

@@ -221,6 +221,12 @@ int cmd_convert(int argc, char **argv)
 			" names the traced paths as they are, in replay's own format)\n", cli.iolog_opt);
 		goto usage;
 	}
+	if (target && !*target) {
+		/* (not the root: an empty "$T" would send fio to / ) */
+		fprintf(stderr, "replay: convert: --target '': an empty directory name (the default"
+			" is '.')\n");
+		goto usage;
+	}
 	if (target && target[strcspn(target, " \t\r\n\v\f")]) {
 		/* an iolog line is blank-separated: fio would read the name cut */
 		fprintf(stderr, "replay: convert: --target '%s': fio iologs cannot name files with"

@@ -105,6 +105,10 @@ static int map_path(const char *target, const char *path, char *out, size_t outl
 	return 0;
 }
 
+/* the longest file name fio reads from an iolog line (its "%256s") */
+#define FIO_NAME_MAX 256
+/* the latest time (and longest wait) in an iolog: (2^63 - 1) ns, in us */
+#define IOLOG_MAX_US ((uint64_t)INT64_MAX / 1000)
 /* Open flags as the op stream normalizes them (Linux x86_64 values). */
 #define LX_O_DIRECTORY 0200000u
 #define LX_O_PATH      010000000u
@@ -193,6 +197,13 @@ static int name_of(struct xport *x, uint32_t file, const char **name)
 		if (ret < 0)
 			return rerr_set(x->e, ret, "cannot export '%s' to a fio iolog: %s",
 					opstream_path(s, file), strerror(-ret));
+		/* fio reads an iolog's file name into 256 bytes ("%256s"):
+		 * a longer one it would read cut, and refuse the line */
+		if (strlen(buf) > FIO_NAME_MAX)
+			return rerr_set(x->e, -ENAMETOOLONG, "cannot export '%s' to a fio iolog: "
+					"its name beneath the target, %zu bytes, is longer than "
+					"the %d fio reads (use a shorter --target)",
+					opstream_path(s, file), strlen(buf), FIO_NAME_MAX);
 		st->names[file] = strdup(buf);
 		if (!st->names[file])
 			return rerr_set(x->e, -ENOMEM, "out of memory");
@@ -931,6 +942,18 @@ static int iolog_line(const struct iolog *L, const char *l, size_t len, struct i
 		*why = "LENGTH longer than one read or write can move";
 		return -EINVAL;
 	}
+	/* (an offset past 2^63 - 1 read as a signed one is no offset at all:
+	 * the op went to the descriptor's position) */
+	if (!file_act && out->act != A_WAIT && out->act != A_SYNC && out->act != A_DATASYNC &&
+	    (out->off > (uint64_t)INT64_MAX || out->len > (uint64_t)INT64_MAX - out->off)) {
+		*why = "expected OFFSET plus LENGTH within 2^63-1 bytes (a file's largest offset)";
+		return -EINVAL;
+	}
+	if ((L->version == 3 ? out->t_us : out->act == A_WAIT ? out->off : 0) > IOLOG_MAX_US) {
+		*why = L->version == 3 ? "a time past 2^63-1 ns (292 years)"
+				       : "a wait past 2^63-1 ns (292 years)";
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -1041,6 +1064,9 @@ static int iolog_emit(struct iolog *L, const struct iline *il, size_t fi, unsign
 		}
 		return io_close(L, fi, ts, line, 0);
 	case A_WAIT:
+		if (il->off * 1000 > (uint64_t)INT64_MAX - L->clock_ns)
+			return rerr_at(L->e, -EINVAL, L->src, line,
+				       "the waits add up past 2^63-1 ns (292 years)");
 		L->clock_ns += il->off * 1000;
 		return 0;
 	case A_TRIM:
@@ -1266,7 +1292,7 @@ iolog_line_fast(const char *p, size_t len, uint64_t sp, struct iline *il, const 
 			return false;
 		pos = (size_t)__builtin_ctzll(sp);
 		sp &= sp - 1;
-		if (!scan_dec16(p, pos, &il->t_us))
+		if (!scan_dec16(p, pos, &il->t_us) || il->t_us > IOLOG_MAX_US)
 			return false;
 		pos++;
 	} else {

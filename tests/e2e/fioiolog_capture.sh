@@ -120,6 +120,11 @@ rc=0
 "$REPLAY" convert --to fio-iolog --target "/tmp/a b" -o "$tmp/sp" "$tmp/cap.txt" 2>"$tmp/err" || rc=$?
 [ "$rc" = 2 ] && grep -q -- "--target '/tmp/a b': fio iologs cannot name files with blanks" "$tmp/err" &&
 	[ ! -e "$tmp/sp" ] || fail "convert --target with a blank: exit $rc, $(cat "$tmp/err")"
+# an empty --target (an unset "$T"): not the root, which fio would write in
+rc=0
+"$REPLAY" convert --to fio-iolog --target "" -o "$tmp/sp" "$tmp/cap.txt" 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && grep -q -- "--target '': an empty directory name (the default is '.')" "$tmp/err" &&
+	[ ! -e "$tmp/sp" ] || fail "convert --target '': exit $rc, $(cat "$tmp/err")"
 
 # -- a failing export leaves DIR as it was ----------------------------------
 sed "s#/a\.bin#/a b.bin#g" "$tmp/cap.txt" >"$tmp/blank.txt"
