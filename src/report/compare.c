@@ -725,6 +725,11 @@ static int load_config(struct cmp_config *g, const json_t *root, const char *fil
 					   (rc = load_workload(g, root, jobs)) < 0))
 			return rc;
 	}
+	/* a series stopped between two runs (replay interrupted) holds fewer
+	 * runs than it asked for, each complete: counted as the ones missing */
+	double asked = jnum_or(opt, "repeats", 0);
+	if (asked > (double)g->nruns && asked < 1e9)
+		g->nruns = (size_t)asked;
 	if (g->ncomplete) {
 		qsort(g->completion, g->ncomplete, sizeof(double), dbl_cmp);
 		size_t n = g->ncomplete;

@@ -120,4 +120,9 @@ assert "engine:" in cells[1]["differs"] and "here libaio" in cells[1]["differs"]
 PY
 "$REPLAY" compare "$D/hdd-seq.json" "$D/hdd-seq.json" | grep -q "not run alike" && fail "a result against itself: not run alike"
 echo "ok not run alike: said in text and JSON, not for alike results"
+# a series stopped between two runs: its complete runs, out of those asked for
+jq '.options.repeats = 5' "$D/hdd-seq.json" >"$tmp/cut.json"
+"$REPLAY" compare "$tmp/cut.json" | grep -q "^s3d.strace  *sequential  *3  *1.00 \[.*\] .* (3/5 runs)$" ||
+	fail "series cut short: $("$REPLAY" compare "$tmp/cut.json" | grep '^s3d')"
+echo "ok a series cut between runs: (3/5 runs)"
 echo "compare ok"
