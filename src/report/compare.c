@@ -1088,12 +1088,6 @@ static void tbl_free(struct tbl *t)
 	t->n = 0;
 }
 
-static char *ns_str(double ns)
-{
-	char b[32];
-	return strdup(fmt_ns(b, sizeof(b), ns));
-}
-
 static char *completion_cell(const struct cmp_config *base, const struct cmp_config *g, bool is_base)
 {
 	char b[32];
@@ -1213,8 +1207,19 @@ static int print_completion(const struct compare *c, FILE *f, enum cmp_style sty
 
 /* One latency line: a row's class k, p50 and p99 per set; 0 when no set
  * has ops of that class (nothing added). */
+/* A percentile's cell: "*" after it when it is read from the jobs'
+ * percentiles (approximate), not from their bins. */
+static char *pct_cell(const struct cmp_class *k, double p, bool *approx)
+{
+	char b[32];
+	bool exact = cmp_exact(k);
+	if (!exact)
+		*approx = true;
+	return xfmt("%s%s", fmt_ns(b, sizeof(b), cmp_quantile(k, p)), exact ? "" : "*");
+}
+
 static int latency_line(const struct compare *c, const struct cmp_row *row, int k, struct tbl *t,
-			size_t *lines)
+			size_t *lines, bool *approx)
 {
 	bool any = false;
 	int rc;
@@ -1232,8 +1237,8 @@ static int latency_line(const struct compare *c, const struct cmp_row *row, int 
 		if (!g || !g->cls[k].n) {
 			if (!(rc = tbl_add(t, strdup("-"))))
 				rc = tbl_add(t, strdup("-"));
-		} else if (!(rc = tbl_add(t, ns_str(cmp_quantile(&g->cls[k], 50))))) {
-			rc = tbl_add(t, ns_str(cmp_quantile(&g->cls[k], 99)));
+		} else if (!(rc = tbl_add(t, pct_cell(&g->cls[k], 50, approx)))) {
+			rc = tbl_add(t, pct_cell(&g->cls[k], 99, approx));
 		}
 	}
 	return rc;
@@ -1245,6 +1250,7 @@ static int print_latency(const struct compare *c, FILE *f, enum cmp_style style)
 	static const char *const hd[] = { "TRACE", "MODE", "PROCS", "CLASS" };
 	struct tbl t = { 0 };
 	size_t lines = 0;
+	bool approx = false;
 	int rc;
 
 	if (style == CMP_MARKDOWN)
@@ -1258,11 +1264,15 @@ static int print_latency(const struct compare *c, FILE *f, enum cmp_style style)
 			rc = tbl_add(&t, xfmt("%s p99", c->sets[s].label));
 	for (size_t r = 0; r < c->nrows && !rc; r++)
 		for (int k = 0; k < CMP_NCLASS && !rc; k++)
-			rc = latency_line(c, &c->rows[r], k, &t, &lines);
+			rc = latency_line(c, &c->rows[r], k, &t, &lines, &approx);
 	if (!rc && lines)
 		rc = tbl_print(&t, 4 + 2 * c->nsets, style, f);
 	else if (!rc)
 		fprintf(f, "(no latency data in the results)\n");
+	if (!rc && approx)
+		fprintf(f, "\n%s: approximate, pooled from each job's own percentiles (results "
+			"written with --output-format json+ carry bins: exact)\n",
+			style == CMP_MARKDOWN ? "\\*" : "*");
 	tbl_free(&t);
 	return rc;
 }

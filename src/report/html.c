@@ -376,6 +376,8 @@ static void latency_table(FILE *f, const struct compare *c, const struct cmp_row
 		fputs("<tr><td class=\"l\">", f);
 		swatch(f, s);
 		esc(f, c->sets[s].label);
+		if (!cmp_exact(&g->cls[k]))
+			fputs(" <i>(approximate)</i>", f);
 		fprintf(f, "</td><td>%llu</td><td>%s</td>", (unsigned long long)g->cls[k].n,
 			fmt_ns(b, sizeof(b), cmp_quantile(&g->cls[k], 0)));
 		for (size_t m = 0; m < NMARKS; m++)
@@ -389,7 +391,9 @@ static void latency(FILE *f, const struct compare *c)
 {
 	fputs("<h2>Latency</h2>\n<p class=\"note\">Cumulative distribution of the op latencies per "
 	      "class: x on a log scale, y stretched towards the tail (p50, p90, p99, p99.9, p99.99 "
-	      "evenly spaced); dots mark p50, p99 and p99.9.</p>\n", f);
+	      "evenly spaced); dots mark p50, p99 and p99.9. <i>(approximate)</i>: pooled from "
+	      "each job's own percentiles; results written with --output-format json+ carry "
+	      "bins, and are exact.</p>\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 		fputs("<h3>", f);
