@@ -415,6 +415,39 @@ static void test_failed_ops_marked(void **state)
 	compare_release(&c);
 }
 
+/* Sequential mode: each process's throughput samples start where the
+ * processes before it ended (the page drew them all from 0, summed, as if
+ * they had run at once); parallel mode: all from 0. */
+static void test_timeline_sequential(void **state)
+{
+	(void)state;
+	for (int seq = 1; seq >= 0; seq--) {
+		char path[300];
+		snprintf(path, sizeof(path), "%s/tl%d.json", dir, seq);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		const char *tl = "\"timeline\":{\"interval_ns\":1000000,\"bytes\":[100,200]}";
+		fprintf(f, "{\"options\":{\"mode\":\"%s\",\"trace\":[\"t\"],\"processes\":3},"
+			   "\"runs\":[{\"completion_ns\":9000000,\"jobs\":["
+			   "{\"rank\":0,\"completion_ns\":2000000,%s},"
+			   "{\"rank\":1,\"completion_ns\":3000000,%s},"
+			   "{\"rank\":2,\"completion_ns\":2000000,%s}]}]}\n",
+			seq ? "sequential" : "parallel", tl, tl, tl);
+		fclose(f);
+		struct compare c;
+		struct rerr e = { "" };
+		compare_init(&c);
+		assert_int_equal(compare_add(&c, path, NULL, &e), 0);
+		assert_int_equal(compare_build(&c, &e), 0);
+		const struct cmp_config *g = c.rows[0].cell[0];
+		assert_int_equal(g->ntl, 3);
+		assert_int_equal(g->tl[0].shift, 0);
+		assert_int_equal(g->tl[1].shift, seq ? 2 : 0);
+		assert_int_equal(g->tl[2].shift, seq ? 5 : 0);
+		compare_release(&c);
+	}
+}
+
 static void test_incomplete_runs(void **state)
 {
 	(void)state;
@@ -548,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_every_rank_listed_exact),
 		cmocka_unit_test(test_bins_pool_exactly),
 		cmocka_unit_test(test_failed_ops_marked),
+		cmocka_unit_test(test_timeline_sequential),
 		cmocka_unit_test(test_incomplete_runs),
 		cmocka_unit_test(test_missing_cells),
 		cmocka_unit_test(test_errors),

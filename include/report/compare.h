@@ -71,6 +71,9 @@ struct cmp_timeline {
 	double interval_ns;
 	size_t n;
 	double *bytes;               /* cumulative bytes at each sample     */
+	size_t shift;                /* samples before its first: the run's
+	                              * earlier processes' in sequential mode,
+	                              * which ran before it (0 in parallel) */
 };
 
 struct cmp_config {

@@ -525,6 +525,10 @@ const char *cmp_failure_note(const struct cmp_config *g, char *buf, size_t n)
 static int add_timelines(struct cmp_config *g, const json_t *jobs)
 {
 	size_t nj = json_array_size(jobs);
+	/* sequential: each process's samples from its own start, after the
+	 * processes before it (in job order) completed */
+	bool seq = !strcmp(g->mode, "sequential");
+	double before = 0;
 	if (!nj)
 		return 0;
 	g->tl = calloc(nj, sizeof(*g->tl));
@@ -535,9 +539,12 @@ static int add_timelines(struct cmp_config *g, const json_t *jobs)
 		const json_t *tl = json_object_get(job, "timeline");
 		struct cmp_timeline *t = &g->tl[g->ntl];
 		const json_t *b = json_object_get(tl, "bytes");
-		double iv = jnum_or(tl, "interval_ns", 0);
+		double iv = jnum_or(tl, "interval_ns", 0), start = before;
+		if (seq)
+			before += jnum_or(job, "completion_ns", 0);
 		if (!json_is_array(b) || !(iv > 0))
 			continue;
+		t->shift = seq && start > 0 && start / iv < 1e9 ? (size_t)(start / iv + 0.5) : 0;
 		t->rank = (int)jnum_or(job, "rank", (double)i);
 		t->copy = (int)jnum_or(job, "copy", 0);
 		t->interval_ns = iv;

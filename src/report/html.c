@@ -421,8 +421,10 @@ static double tl_rate(const struct cmp_config *g, size_t i)
 	double sum = 0;
 	for (size_t j = 0; j < g->ntl; j++) {
 		const struct cmp_timeline *t = &g->tl[j];
-		if (i < t->n)
-			sum += (t->bytes[i] - (i ? t->bytes[i - 1] : 0)) / t->interval_ns;
+		if (i < t->shift || i - t->shift >= t->n)
+			continue;
+		size_t k = i - t->shift;
+		sum += (t->bytes[k] - (k ? t->bytes[k - 1] : 0)) / t->interval_ns;
 	}
 	return sum;
 }
@@ -431,8 +433,8 @@ static size_t tl_len(const struct cmp_config *g)
 {
 	size_t n = 0;
 	for (size_t j = 0; j < g->ntl; j++)
-		if (g->tl[j].n > n)
-			n = g->tl[j].n;
+		if (g->tl[j].n + g->tl[j].shift > n)
+			n = g->tl[j].n + g->tl[j].shift;
 	return n;
 }
 
@@ -483,7 +485,8 @@ static void timeline_svg(FILE *f, const struct compare *c, const struct cmp_row 
 static void timelines(FILE *f, const struct compare *c)
 {
 	fputs("<h2>Throughput over time</h2>\n<p class=\"note\">Bytes read and written per sampling "
-	      "interval, summed over the processes of the first complete run.</p>\n", f);
+	      "interval, summed over the processes of the first complete run; in sequential mode "
+	      "each process after those before it, as they ran.</p>\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
 		fputs("<h3>", f);
 		row_title(f, &c->rows[i]);
