@@ -106,6 +106,16 @@ grep -q "hdd: tiny.strace parallel -n 2 -r 2: running" "$tmp/log2" || fail "inco
 [ -s "$out/json/disk2/tiny.strace-sequential-2.json" ] || fail "deleted result not recreated"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not any(r["incomplete"] for r in d["runs"])' \
 	"$out/json/hdd/tiny.strace-parallel-2.json" || fail "incomplete result still incomplete"
+# results made otherwise than asked now (another engine, the cache dropped
+# where it now is not) are not complete ones: run again, not kept and
+# reported as the new setup's
+"$ev" -o "$out" --quick -r 2 -e libaio --no-drop-caches --replay "$REPLAY" "$tmp/tiny.strace" -- \
+	hdd="$tmp/disk1" "$tmp/disk2" >"$tmp/log2b"
+grep -q "4 configuration(s) run, 0 kept" "$tmp/log2b" || fail "another engine: $(tail -1 "$tmp/log2b")"
+jq -e '.options.engine == "libaio"' "$out/json/hdd/tiny.strace-sequential-2.json" >/dev/null ||
+	fail "another engine: the result kept the old one"
+touch -d '2001-01-01 00:00:00' "$keep1"
+m1=$(stat -c %Y "$keep1")
 
 # killed in the middle: a wrapper lets the sequential runs through and hangs
 # on the parallel one; the evaluation is killed there (SIGTERM to the script,
