@@ -109,6 +109,9 @@ struct cmp_set {
 	char *fstype, *device;       /* from the first result ("" unknown)  */
 	char *dir, *scheduler;       /* target directory, I/O scheduler      */
 	int rotational;              /* 1, 0, -1 unknown                     */
+	/* a result of the set on another file system or device than the
+	 * first's: "ext4 on /dev/loop0 (FILE)", NULL when all on one */
+	char *mixed;
 	size_t ncfg;
 	struct cmp_config *cfg;
 };

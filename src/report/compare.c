@@ -54,6 +54,8 @@ static void config_release(struct cmp_config *g)
 	memset(g, 0, sizeof(*g));
 }
 
+static char *xfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 static void set_release(struct cmp_set *s)
 {
 	free(s->label);
@@ -62,6 +64,7 @@ static void set_release(struct cmp_set *s)
 	free(s->device);
 	free(s->dir);
 	free(s->scheduler);
+	free(s->mixed);
 	for (size_t i = 0; i < s->ncfg; i++)
 		config_release(&s->cfg[i]);
 	free(s->cfg);
@@ -779,8 +782,18 @@ static int add_root(struct cmp_set *s, const json_t *root, const char *file, str
 				return rerr_set(e, -EINVAL, "%s: configuration (%s, %s, %u processes) also in '%s'",
 						file, g->trace, g->mode, g->procs, o->src);
 		}
+		const json_t *tg = json_object_get(r, "target");
+		if (s->fstype && !s->mixed) {
+			const char *fs = json_string_value(json_object_get(tg, "fstype")),
+				   *dev = json_string_value(json_object_get(tg, "device"));
+			if (strcmp(fs ? fs : "", s->fstype) || strcmp(dev ? dev : "", s->device)) {
+				s->mixed = xfmt("%s on %s (%s)", fs ? fs : "?", dev ? dev : "?", file);
+				if (!s->mixed)
+					return -ENOMEM;
+			}
+		}
 		if (!s->fstype) {
-			const json_t *t = json_object_get(r, "target");
+			const json_t *t = tg;
 			s->fstype = jstr_dup(t, "fstype");
 			s->device = jstr_dup(t, "device");
 			s->dir = jstr_dup(t, "dir");
@@ -1036,7 +1049,6 @@ static int tbl_add(struct tbl *t, char *cell)
 	return 0;
 }
 
-static char *xfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *xfmt(const char *fmt, ...)
 {
 	va_list ap;
@@ -1166,6 +1178,10 @@ static int print_targets_md(const struct compare *c, FILE *f)
 	tbl_free(&t);
 	if (rc)
 		return rc;
+	for (size_t s = 0; s < c->nsets; s++)
+		if (c->sets[s].mixed)
+			fprintf(f, "\n**%s is not one target**: it also holds results on %s.\n",
+				c->sets[s].label, c->sets[s].mixed);
 	fprintf(f, "\n### Completion time relative to %s\n\n"
 		   "Median of the runs, normalized to %s (1.00; lower is faster); [min-max] over the runs; "
 		   "`~` marks a difference within that spread (the min-max ranges overlap). "
@@ -1186,6 +1202,8 @@ static void print_targets_text(const struct compare *c, FILE *f)
 		if (*st->fstype || *st->device)
 			fprintf(f, " (%s%s%s)", st->fstype, *st->fstype && *st->device ? " on " : "",
 				st->device);
+		if (st->mixed)
+			fprintf(f, "; NOT one target: also %s", st->mixed);
 		fputc('\n', f);
 	}
 	fputc('\n', f);
@@ -1371,6 +1389,7 @@ json_t *compare_json(const struct compare *c)
 		json_object_set_new(o, "label", json_text_str(c->sets[s].label));
 		json_object_set_new(o, "path", json_text_str(c->sets[s].path));
 		json_object_set_new(o, "fstype", json_string(c->sets[s].fstype ? c->sets[s].fstype : ""));
+		json_object_set_new(o, "mixed", c->sets[s].mixed ? json_text_str(c->sets[s].mixed) : json_null());
 		json_object_set_new(o, "device", json_string(c->sets[s].device ? c->sets[s].device : ""));
 		json_object_set_new(o, "dir", json_string(c->sets[s].dir ? c->sets[s].dir : ""));
 		json_object_set_new(o, "scheduler", json_string(c->sets[s].scheduler ? c->sets[s].scheduler : ""));

@@ -125,6 +125,15 @@ static void targets(FILE *f, const struct compare *c)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	for (size_t s = 0; s < c->nsets; s++) {
+		if (!c->sets[s].mixed)
+			continue;
+		fputs("<p class=\"warn\"><b>", f);
+		esc(f, c->sets[s].label);
+		fputs(" is not one target</b>: it also holds results on ", f);
+		esc(f, c->sets[s].mixed);
+		fputs(".</p>\n", f);
+	}
 }
 
 static void workload_row(FILE *f, const struct cmp_row *r, const struct cmp_config *g)

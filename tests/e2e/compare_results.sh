@@ -128,4 +128,13 @@ jq '.options.repeats = 5' "$D/hdd-seq.json" >"$tmp/cut.json"
 "$REPLAY" compare "$tmp/cut.json" | grep -q "^s3d.strace  *sequential  *3  *1.00 \[.*\] .* (3/5 runs)$" ||
 	fail "series cut short: $("$REPLAY" compare "$tmp/cut.json" | grep '^s3d')"
 echo "ok a series cut between runs: (3/5 runs)"
+# a directory of results from two file systems is not one target: said
+mkdir "$tmp/mix"
+cp "$D/ssd/s3d-sequential-3.json" "$tmp/mix/"
+jq '.target.fstype = "ext4" | .target.device = "/dev/sdz"' "$D/ssd/s3d-parallel-2.json" >"$tmp/mix/p.json"
+"$REPLAY" compare "$D/hdd-all.json" "$tmp/mix" | grep -q "^  mix: .*(ext4 on /dev/sdz); NOT one target: also xfs on /dev/nvme0n1 (.*/mix/s3d-sequential-3.json)$" ||
+	fail "mixed targets: $("$REPLAY" compare "$D/hdd-all.json" "$tmp/mix" | sed -n 3,4p)"
+"$REPLAY" compare --json "$D/hdd-all.json" "$tmp/mix" | jq -e '.sets[0].mixed == null and (.sets[1].mixed | test("xfs on /dev/nvme0n1"))' >/dev/null ||
+	fail "mixed targets: JSON"
+echo "ok a set of two file systems: said"
 echo "compare ok"
