@@ -1060,13 +1060,29 @@ static char *xfmt(const char *fmt, ...)
 }
 
 /* Aligned text, or a Markdown table (header row, then the rule). */
+/* The bytes Markdown reads as its own: '|' ends a cell, '~' strikes
+ * through, '*' and '_' emphasize, '\\' escapes; each is written escaped. */
+static bool md_special(char c)
+{
+	return c == '|' || c == '~' || c == '\\' || c == '*' || c == '_';
+}
+
+/* A cell's width as printed: in Markdown with its escapes. */
+static size_t cell_width(const char *cell, enum cmp_style style)
+{
+	size_t l = text_width(cell);
+	for (const char *p = cell; style == CMP_MARKDOWN && *p; p++)
+		l += md_special(*p);
+	return l;
+}
+
 static int tbl_print(const struct tbl *t, size_t ncols, enum cmp_style style, FILE *f)
 {
 	size_t *w = calloc(ncols, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n; i++) {
-		size_t l = text_width(t->cells[i]);
+		size_t l = cell_width(t->cells[i], style);
 		if (l > w[i % ncols])
 			w[i % ncols] = l;
 	}
@@ -1074,11 +1090,10 @@ static int tbl_print(const struct tbl *t, size_t ncols, enum cmp_style style, FI
 		size_t col = i % ncols;
 		bool last = col + 1 == ncols || i + 1 == t->n;
 		if (style == CMP_MARKDOWN) {
-			/* escape what Markdown would read: '|' ends a cell, '~' strikes through */
-			size_t l = text_width(t->cells[i]);
+			size_t l = cell_width(t->cells[i], style);
 			fputs(col ? "" : "| ", f);
 			for (const char *p = t->cells[i]; *p; p++) {
-				if (*p == '|' || *p == '~' || *p == '\\' || *p == '*' || *p == '_')
+				if (md_special(*p))
 					fputc('\\', f);
 				fputc(*p, f);
 			}
