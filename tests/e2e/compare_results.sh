@@ -121,19 +121,22 @@ cells = [c for r in d["rows"] for c in r["results"]]
 assert cells[0]["differs"] is None, cells[0]
 assert "engine:" in cells[1]["differs"] and "here libaio" in cells[1]["differs"], cells[1]
 PY
-"$REPLAY" compare "$D/hdd-seq.json" "$D/hdd-seq.json" | grep -q "not run alike" && fail "a result against itself: not run alike"
+"$REPLAY" compare "$D/hdd-seq.json" "$D/hdd-seq.json" >"$tmp/self.txt"
+grep -q "not run alike" "$tmp/self.txt" && fail "a result against itself: not run alike"
 echo "ok not run alike: said in text and JSON, not for alike results"
 # a series stopped between two runs: its complete runs, out of those asked for
 jq '.options.repeats = 5' "$D/hdd-seq.json" >"$tmp/cut.json"
-"$REPLAY" compare "$tmp/cut.json" | grep -q "^s3d.strace  *sequential  *3  *1.00 \[.*\] .* (3/5 runs)$" ||
-	fail "series cut short: $("$REPLAY" compare "$tmp/cut.json" | grep '^s3d')"
+"$REPLAY" compare "$tmp/cut.json" >"$tmp/cut.txt"
+grep -q "^s3d.strace  *sequential  *3  *1.00 \[.*\] .* (3/5 runs)$" "$tmp/cut.txt" ||
+	fail "series cut short: $(grep '^s3d' "$tmp/cut.txt")"
 echo "ok a series cut between runs: (3/5 runs)"
 # a directory of results from two file systems is not one target: said
 mkdir "$tmp/mix"
 cp "$D/ssd/s3d-sequential-3.json" "$tmp/mix/"
 jq '.target.fstype = "ext4" | .target.device = "/dev/sdz"' "$D/ssd/s3d-parallel-2.json" >"$tmp/mix/p.json"
-"$REPLAY" compare "$D/hdd-all.json" "$tmp/mix" | grep -q "^  mix: .*(ext4 on /dev/sdz); NOT one target: also xfs on /dev/nvme0n1 (.*/mix/s3d-sequential-3.json)$" ||
-	fail "mixed targets: $("$REPLAY" compare "$D/hdd-all.json" "$tmp/mix" | sed -n 3,4p)"
+"$REPLAY" compare "$D/hdd-all.json" "$tmp/mix" >"$tmp/mix.txt"
+grep -q "^  mix: .*(ext4 on /dev/sdz); NOT one target: also xfs on /dev/nvme0n1 (.*/mix/s3d-sequential-3.json)$" "$tmp/mix.txt" ||
+	fail "mixed targets: $(sed -n 3,4p "$tmp/mix.txt")"
 "$REPLAY" compare --json "$D/hdd-all.json" "$tmp/mix" | jq -e '.sets[0].mixed == null and (.sets[1].mixed | test("xfs on /dev/nvme0n1"))' >/dev/null ||
 	fail "mixed targets: JSON"
 echo "ok a set of two file systems: said"
