@@ -154,6 +154,9 @@ bool cmp_exact(const struct cmp_class *k);
 const char *cmp_failure_note(const struct cmp_config *g, char *buf, size_t n);
 /* True when the min..max completion ranges of the two overlap. */
 bool cmp_within_spread(const struct cmp_config *base, const struct cmp_config *x);
+/* A ratio to the baseline as the tables print it: two decimals, or two
+ * significant digits below 0.095 (0.019, not 0.02); buf, len >= 16. */
+const char *cmp_fmt_ratio(char *buf, size_t len, double r);
 
 enum cmp_style { CMP_TEXT, CMP_MARKDOWN };
 /* Human table (completion normalized to the first set, then p50/p99 per

@@ -1142,11 +1142,20 @@ static char *completion_cell(const struct cmp_config *base, const struct cmp_con
 		snprintf(runs, sizeof(runs), " (%zu/%zu runs)", g->ncomplete, g->nruns);
 	if (*cmp_failure_note(g, note, sizeof(note)))
 		snprintf(fail, sizeof(fail), " (%s)", note);
+	char r0[24], r1[24], r2[24];
+	cmp_fmt_ratio(r1, sizeof(r1), g->min / m);
+	cmp_fmt_ratio(r2, sizeof(r2), g->max / m);
 	if (is_base)
-		return xfmt("1.00 [%.2f-%.2f] %s%s%s", g->min / m, g->max / m,
-			    fmt_ns(b, sizeof(b), g->median), runs, fail);
-	return xfmt("%.2f [%.2f-%.2f]%s%s%s", g->median / m, g->min / m, g->max / m,
+		return xfmt("1.00 [%s-%s] %s%s%s", r1, r2, fmt_ns(b, sizeof(b), g->median), runs, fail);
+	return xfmt("%s [%s-%s]%s%s%s", cmp_fmt_ratio(r0, sizeof(r0), g->median / m), r1, r2,
 		    cmp_within_spread(base, g) ? " ~" : "", runs, fail);
+}
+
+const char *cmp_fmt_ratio(char *buf, size_t len, double r)
+{
+	/* (a target 50 times faster: 0.0189 [0.0165-0.0249] read as 0.02 [0.02-0.02]) */
+	snprintf(buf, len, r > 0 && r < 0.095 ? "%.2g" : "%.2f", r);
+	return buf;
 }
 
 static const char *rot_name(int r)

@@ -189,10 +189,13 @@ static void completion_cell(FILE *f, const struct cmp_config *base, const struct
 		return;
 	}
 	fprintf(f, "<td>%s", fmt_ns(b, sizeof(b), g->median));
-	if (base && base->ncomplete && base->median > 0)
-		fprintf(f, "<br>%.2f [%.2f&ndash;%.2f]%s", g->median / base->median,
-			g->min / base->median, g->max / base->median,
+	if (base && base->ncomplete && base->median > 0) {
+		char r0[24], r1[24], r2[24];
+		fprintf(f, "<br>%s [%s&ndash;%s]%s", cmp_fmt_ratio(r0, sizeof(r0), g->median / base->median),
+			cmp_fmt_ratio(r1, sizeof(r1), g->min / base->median),
+			cmp_fmt_ratio(r2, sizeof(r2), g->max / base->median),
 			base != g && cmp_within_spread(base, g) ? " ~" : "");
+	}
 	if (g->ncomplete < g->nruns)
 		fprintf(f, "<br>%zu/%zu runs", g->ncomplete, g->nruns);
 	char note[80];
@@ -228,7 +231,9 @@ static void completion_svg(FILE *f, const struct compare *c, const struct cmp_ro
 			PW * m / top, bh, color(s));
 		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n",
 			ML + PW * lo / top, ML + PW * hi / top, y + bh / 2, y + bh / 2);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%.2f</text>\n", ML + PW * hi / top + 4, y + bh / 2 + 4, m);
+		char rm[24];
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", ML + PW * hi / top + 4, y + bh / 2 + 4,
+			cmp_fmt_ratio(rm, sizeof(rm), m));
 	}
 	int ya = MT + (int)c->nsets * (bh + 8);
 	fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", ML, ML + PW, ya, ya);

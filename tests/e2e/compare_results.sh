@@ -140,4 +140,12 @@ grep -q "^  mix: .*(ext4 on /dev/sdz); NOT one target: also xfs on /dev/nvme0n1 
 "$REPLAY" compare --json "$D/hdd-all.json" "$tmp/mix" | jq -e '.sets[0].mixed == null and (.sets[1].mixed | test("xfs on /dev/nvme0n1"))' >/dev/null ||
 	fail "mixed targets: JSON"
 echo "ok a set of two file systems: said"
+# a target fifty times faster: its ratios keep two significant digits
+# (0.0189 [0.0165-0.0249] printed as 0.02 [0.02-0.02] hid the spread)
+jq '.runs[0].completion_ns = 37800000 | .runs[1].completion_ns = 33000000 | .runs[2].completion_ns = 49800000' \
+	"$D/hdd-seq.json" >"$tmp/fast.json"
+"$REPLAY" compare "$D/hdd-seq.json" "$tmp/fast.json" >"$tmp/fast.txt"
+grep -q "^s3d.strace  *sequential  *3  *1.00 \[0.95-1.10\] 2.000 s  *0.019 \[0.017-0.025\]$" "$tmp/fast.txt" ||
+	fail "small ratios: $(grep '^s3d' "$tmp/fast.txt")"
+echo "ok small ratios: 0.019 [0.017-0.025]"
 echo "compare ok"
