@@ -1016,10 +1016,9 @@ static void print_differs(const struct compare *c, FILE *f, enum cmp_style style
 			if (!g || !g->differs)
 				continue;
 			if (!head)
-				fprintf(f, "\n%snot run alike (their ratio is not the storage's alone):\n",
-					style == CMP_MARKDOWN ? "**" : "");
-			if (!head && style == CMP_MARKDOWN)
-				fputs("**\n", f);
+				fputs(style == CMP_MARKDOWN ?
+				      "\n**Not run alike** (their ratio is not the storage's alone):\n\n" :
+				      "\nnot run alike (their ratio is not the storage's alone):\n", f);
 			head = true;
 			fprintf(f, "%s%s %s %u, %s against %s: %s\n", style == CMP_MARKDOWN ? "- " : "  ",
 				c->rows[r].trace, c->rows[r].mode, c->rows[r].procs, c->sets[s].label,

@@ -113,6 +113,10 @@ jq '.options.engine = "libaio" | .options.depth = 8 | .options.trace = ["/elsewh
 grep -q "^not run alike (their ratio is not the storage's alone):$" "$tmp/alike.txt" &&
 	grep -q "^  s3d.strace sequential 3, other against hdd-seq: trace: .*s3d.strace, here /elsewhere/s3d.strace; engine: .*, here libaio; depth: .*, here 8$" "$tmp/alike.txt" ||
 	fail "not run alike: $(tail -3 "$tmp/alike.txt")"
+"$REPLAY" compare --markdown "$D/hdd-seq.json" "$tmp/other.json" >"$tmp/alike.md"
+grep -q "^\*\*Not run alike\*\* (their ratio is not the storage's alone):$" "$tmp/alike.md" &&
+	grep -q "^- s3d.strace sequential 3, other against hdd-seq: .*here libaio" "$tmp/alike.md" ||
+	fail "not run alike, Markdown: $(tail -4 "$tmp/alike.md")"
 "$REPLAY" compare --json "$D/hdd-seq.json" "$tmp/other.json" >"$tmp/alike.json"
 python3 - "$tmp/alike.json" <<'PY' || fail "not run alike: JSON"
 import json, sys
