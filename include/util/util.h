@@ -76,6 +76,10 @@ const char *compressed_magic(const void *head, size_t n);
  * bytes can be read once only, so nothing may look at them before the
  * reader (a probe would take them away from it). */
 int  file_is_stream(const char *path);
+/* The number a /proc or /sys file starts with (fs.aio-nr, kernel.pid_max,
+ * a cgroup's pids.current); -1 when it cannot be read or is no number
+ * (a cgroup's "max"). */
+long long file_number(const char *path);
 /* p after a rename of `from` to `to`: when p is `from` or lies beneath it,
  * *out is `to` with p's rest (malloc'ed) and 1 is returned; 0 when p is
  * elsewhere; -ENOMEM. */

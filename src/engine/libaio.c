@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "util/util.h"
 
 #define AIO_EAGAIN_TRIES 10000 /* x 100 us with nothing in flight: 1 s */
 
@@ -57,26 +58,13 @@ static int aio_probe(const char **why)
 	return 0;
 }
 
-/* A number from a /proc/sys file; -1 when it cannot be read. */
-static long long proc_number(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	long long v = -1;
-	if (f) {
-		if (fscanf(f, "%lld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 /* io_setup(depth) counts depth against the system-wide fs.aio-max-nr,
  * with what other contexts hold (fs.aio-nr): every worker running at once
  * takes its depth, and the last ones would fail with EAGAIN. */
 static int aio_check_depth(unsigned depth, unsigned procs, char *why, size_t len)
 {
-	long long max = proc_number("/proc/sys/fs/aio-max-nr");
-	long long used = proc_number("/proc/sys/fs/aio-nr");
+	long long max = file_number("/proc/sys/fs/aio-max-nr");
+	long long used = file_number("/proc/sys/fs/aio-nr");
 	long long need = (long long)depth * procs;
 	if (max < 0 || used < 0 || need + used <= max)
 		return 0;

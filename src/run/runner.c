@@ -1830,20 +1830,6 @@ static void reset_slot(struct runner *r, unsigned i)
 	w->ops_replayed = filter_rank_ops(r->plan->filter, (uint32_t)w->rank, w->ops_total);
 }
 
-/* A number from the first line of a /proc or /sys file, or -1. */
-static long long read_ll(const char *path)
-{
-	char b[64];
-	FILE *f = fopen(path, "re");
-	long long v = -1;
-	if (!f)
-		return -1;
-	if (fgets(b, sizeof(b), f) && (b[0] >= '0' && b[0] <= '9'))
-		v = strtoll(b, NULL, 10);
-	fclose(f);
-	return v;
-}
-
 /* The cgroup v2 directory of this process ("" when unknown). */
 static void own_cgroup(char *out, size_t len)
 {
@@ -1874,8 +1860,8 @@ int runner_room(unsigned n, struct rerr *e)
 			tasks = -1;
 		fclose(f);
 	}
-	long long pmax = read_ll("/proc/sys/kernel/pid_max");
-	long long tmax = read_ll("/proc/sys/kernel/threads-max");
+	long long pmax = file_number("/proc/sys/kernel/pid_max");
+	long long tmax = file_number("/proc/sys/kernel/threads-max");
 	if (pmax > 0) {
 		cap = pmax;
 		capname = "kernel.pid_max";
@@ -1894,9 +1880,9 @@ int runner_room(unsigned n, struct rerr *e)
 	own_cgroup(cg, sizeof(cg));
 	if (cg[0]) {
 		snprintf(pth, sizeof(pth), "%s/pids.max", cg);
-		long long cmax = read_ll(pth);     /* "max": -1, no limit */
+		long long cmax = file_number(pth);     /* "max": -1, no limit */
 		snprintf(pth, sizeof(pth), "%s/pids.current", cg);
-		long long cur = read_ll(pth);
+		long long cur = file_number(pth);
 		if (cmax > 0 && cur >= 0 && (long long)n + cur > cmax)
 			return rerr_set(e, -EAGAIN,
 					"-n %u: this job's cgroup (%s) allows %lld processes and "

@@ -153,6 +153,18 @@ int file_is_stream(const char *path)
 	       !S_ISBLK(st.st_mode);
 }
 
+long long file_number(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long long v = -1;
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 #define LR_CHUNK (256u * 1024u)
 #define LR_FIRST (64u * 1024u)     /* first buffer; grows for long lines */
 
