@@ -1,25 +1,25 @@
 # gen_strace.sh - write synthetic strace -f -tt -T text traces for the run tests.
 # Sourced by tests/e2e/run_*.sh (this directory is not a test itself).
 
-# gen_writes PID PATH COUNT SIZE SYNC_EVERY [START_US]
+# gen_writes PID PATH COUNT SIZE SYNC_EVERY [START_US [STEP_US]]
 #   one rank: open PATH O_WRONLY|O_CREAT|O_TRUNC, COUNT pwrite64 of SIZE
 #   bytes at consecutive offsets, an fdatasync after every SYNC_EVERY
-#   writes (0: none), close.
+#   writes (0: none), close; one call every STEP_US (10) microseconds.
 gen_writes() {
-    awk -v pid="$1" -v path="$2" -v n="$3" -v sz="$4" -v every="$5" -v t="${6:-0}" '
+    awk -v pid="$1" -v path="$2" -v n="$3" -v sz="$4" -v every="$5" -v t="${6:-0}" -v step="${7:-10}" '
     function ts(us) { return sprintf("10:%02d:%02d.%06d", int(us / 60000000) % 60,
                                       int(us / 1000000) % 60, us % 1000000) }
     BEGIN {
         printf "%d  %s openat(AT_FDCWD, \"%s\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3 <0.000010>\n", pid, ts(t), path
         for (i = 0; i < n; i++) {
-            t += 10
+            t += step
             printf "%d  %s pwrite64(3, \"xxxxxxxx\"..., %d, %d) = %d <0.000005>\n", pid, ts(t), sz, i * sz, sz
             if (every > 0 && (i + 1) % every == 0) {
-                t += 10
+                t += step
                 printf "%d  %s fdatasync(3) = 0 <0.000100>\n", pid, ts(t)
             }
         }
-        t += 10
+        t += step
         printf "%d  %s close(3) = 0 <0.000003>\n", pid, ts(t)
     }'
 }
