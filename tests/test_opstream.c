@@ -315,6 +315,7 @@ enum feed { FEED_IN_ORDER, FEED_RANDOM, FEED_REVERSED, FEED_RESUMED };
  * writer must have known whether it could write them in place.
  */
 static size_t feed_hold = SIZE_MAX;     /* opsw_hold; SIZE_MAX: the default */
+static int feed_unnamed;                /* opsw_open_unnamed in dir */
 
 static void check_feed(enum feed how, unsigned seed)
 {
@@ -327,7 +328,10 @@ static void check_feed(enum feed how, unsigned seed)
 
 	srand(seed);
 	path_in(path, sizeof(path), "feed.ops");
-	assert_int_equal(opsw_open(&w, path), 0);
+	if (feed_unnamed)
+		assert_int_equal(opsw_open_unnamed(&w, dir, -1), 0);
+	else
+		assert_int_equal(opsw_open(&w, path), 0);
 	if (feed_hold != SIZE_MAX)
 		opsw_hold(w, feed_hold);
 	for (unsigned i = 0; i < NR; i++) {
@@ -394,8 +398,18 @@ static void check_feed(enum feed how, unsigned seed)
 	}
 	if (how != FEED_RANDOM)
 		assert_int_equal(opsw_in_place(w), expect);
-	assert_int_equal(opsw_finish(w, NULL), 0);
-	assert_int_equal(files_in_dir(), 1);
+	int fd = -1;
+	if (feed_unnamed) {
+		/* nothing with a name, before or after: the file is fd's alone */
+		assert_int_equal(files_in_dir(), 0);
+		assert_int_equal(opsw_finish_unnamed(w, NULL, &fd), 0);
+		assert_true(fd >= 0);
+		assert_int_equal(files_in_dir(), 0);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	} else {
+		assert_int_equal(opsw_finish(w, NULL), 0);
+		assert_int_equal(files_in_dir(), 1);
+	}
 
 	struct opstream s;
 	const char *why = NULL;
@@ -413,7 +427,10 @@ static void check_feed(enum feed how, unsigned seed)
 		}
 	}
 	opstream_close(&s);
-	unlink(path);
+	if (fd >= 0)
+		close(fd);
+	else
+		unlink(path);
 }
 
 static void test_feed_orders(void **state)
@@ -424,16 +441,20 @@ static void test_feed_orders(void **state)
 	 * the first three kept and the rest spilled, so that a rank's records
 	 * come from both */
 	static const size_t holds[] = { SIZE_MAX, 0, 3 * OPSW_CHUNK * sizeof(struct op) };
-	for (size_t h = 0; h < sizeof(holds) / sizeof(holds[0]); h++) {
-		feed_hold = holds[h];
-		for (feed_slots = 0; feed_slots < 3; feed_slots++)
-			for (unsigned seed = 0; seed < 18; seed++) {
-				check_feed(FEED_IN_ORDER, seed);
-				check_feed(FEED_RANDOM, seed);
-				check_feed(FEED_REVERSED, seed);
-				check_feed(FEED_RESUMED, seed);
-			}
-	}
+	/* each into a named file, and into an unnamed one (O_TMPFILE: the
+	 * temporary .ops of run and dump) */
+	for (feed_unnamed = 0; feed_unnamed < 2; feed_unnamed++)
+		for (size_t h = 0; h < sizeof(holds) / sizeof(holds[0]); h++) {
+			feed_hold = holds[h];
+			for (feed_slots = 0; feed_slots < 3; feed_slots++)
+				for (unsigned seed = 0; seed < 18; seed++) {
+					check_feed(FEED_IN_ORDER, seed);
+					check_feed(FEED_RANDOM, seed);
+					check_feed(FEED_REVERSED, seed);
+					check_feed(FEED_RESUMED, seed);
+				}
+		}
+	feed_unnamed = 0;
 	feed_slots = 0;
 	feed_hold = SIZE_MAX;
 }

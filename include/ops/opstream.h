@@ -69,6 +69,10 @@ struct ops_writer;
  * in their final place at once, else opsw_finish copies them rank by rank
  * into a second temporary file. */
 int  opsw_open(struct ops_writer **w, const char *path);
+/* The same into an unnamed file (O_TMPFILE) in dir: fd, already made
+ * there, or -1 to make it.  Nothing, not even SIGKILL, leaves a file
+ * behind; opsw_finish_unnamed hands the finished file's descriptor out. */
+int  opsw_open_unnamed(struct ops_writer **w, const char *dir, int fd);
 /* Intern a path; returns its id (same string -> same id). */
 int  opsw_path(struct ops_writer *w, const char *path, uint32_t flags, uint32_t *id);
 /* Add a rank; returns its index.  Ranks appear in the file in this order. */
@@ -130,6 +134,9 @@ void opsw_hold(struct ops_writer *w, size_t bytes);
  * -EINVAL, with the reason in *why (static; why may be NULL), when one
  * breaks them, and no file is made. */
 int  opsw_finish(struct ops_writer *w, const char **why);
+/* opsw_finish of an unnamed writer: *fd is open on the finished file
+ * (read-write; the caller closes it), -1 on failure. */
+int  opsw_finish_unnamed(struct ops_writer *w, const char **why, int *fd);
 void opsw_abort(struct ops_writer *w);
 
 /* Sink mode (`replay stat`): nothing is written, no file is created.  Every

@@ -98,6 +98,11 @@ struct load_opts {
 struct load_result {
 	char ops_path[4096];    /* the .ops file to open                   */
 	bool temporary;         /* ops_path is a temp file: unlink after use */
+	bool unnamed;           /* ...an unnamed one (O_TMPFILE), open on
+	                         * unnamed_fd: ops_path is /proc/self/fd/N,
+	                         * tmpdir the directory it is in */
+	int unnamed_fd;
+	char tmpdir[4096];
 	const char *format;     /* format used ("ops" for .ops input)      */
 	struct build_stats stats;
 	uint64_t bad_lines, lines, bytes;
@@ -118,8 +123,9 @@ int trace_load_sink(char *const *args, int nargs, const struct load_opts *o,
 /* Map res->ops_path: opstream_open() for an .ops file given as the trace,
  * opstream_open_made() for one the load has just written. */
 int trace_load_map(struct opstream *s, const struct load_result *res, const char **why);
-/* The .ops file is open (mapped): a temporary one is unlinked at once, so
- * nothing, not even SIGKILL, can leave it behind in $TMPDIR. */
+/* The .ops file is open (mapped), or no longer needed: a temporary one
+ * is unlinked (closed when unnamed) at once, so nothing, not even
+ * SIGKILL, can leave it behind in $TMPDIR. */
 void trace_load_opened(struct load_result *res);
 /* Expand args into files (exposed for tests). Caller frees with trace_files_free. */
 int trace_expand(char *const *args, int nargs, char ***files, size_t *nfiles, struct rerr *e);

@@ -911,8 +911,7 @@ static void run_release(struct run_state *st)
 		filter_release(&st->filt);
 	if (st->have_ops)
 		opstream_close(&st->s);
-	if (st->lr.temporary && st->lr.ops_path[0])
-		unlink(st->lr.ops_path);
+	trace_load_opened(&st->lr);
 }
 
 static const struct run_cli run_defaults = {

@@ -70,8 +70,9 @@ struct buf {
 struct ops_writer {
 	struct opsw_head head;   /* first: opsw_slot() reads it; head.nranks
 				  * is nranks, head.fill one per rank */
-	char *path;
-	char tmp[PATH_MAX];  /* the temporary output, "" none */
+	char *path;          /* the output (NULL: an unnamed file in dir) */
+	char *dir;           /* opsw_open_unnamed: the files' directory    */
+	char tmp[PATH_MAX];  /* the temporary output, "" none (or unnamed) */
 	int fd;              /* open on tmp, -1 none */
 	uint64_t end;        /* where the next chunk goes */
 	uint32_t cur;        /* records in place: ranks below cur are done */
@@ -164,28 +165,47 @@ static bool tmp_name(char *buf, size_t size, const char *path)
 	return snprintf(buf, size, "%s.tmpXXXXXX", path) < (int)size;
 }
 
-int opsw_open(struct ops_writer **wp, const char *path)
+/* A new file to write: a named temporary beside w->path (tracked, so
+ * a handled signal removes it; tmp gets its name), or an unnamed one
+ * in w->dir (tmp ""), which nothing can leave behind.  -errno. */
+static int writer_file(const struct ops_writer *w, char *tmp, size_t size)
+{
+	int fd;
+	tmp[0] = '\0';
+	if (w->dir) {
+		fd = open(w->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		return fd < 0 ? -errno : fd;
+	}
+	if (!tmp_name(tmp, size, w->path)) {
+		tmp[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	fd = tmpfile_make(tmp, 0, true);
+	if (fd < 0) {
+		tmp[0] = '\0';
+		return -errno;
+	}
+	return fd;
+}
+
+/* opsw_open (path) or opsw_open_unnamed (dir, fd). */
+static int writer_new(struct ops_writer **wp, const char *path, const char *dir, int fd)
 {
 	struct ops_writer *w = calloc(1, sizeof(*w));
 	int ret = -ENOMEM;
-	if (!w)
+	if (!w) {
+		if (fd >= 0)
+			close(fd);
 		return -ENOMEM;
-	w->fd = -1;
+	}
+	w->fd = fd;
 	w->in_place = 1;
 	w->end = OPS_RECORDS0;
 	w->hold = OPSW_HOLD;
-	w->path = strdup(path);
-	if (!w->path)
+	if (dir ? !(w->dir = strdup(dir)) : !(w->path = strdup(path)))
 		goto fail;
-	if (!tmp_name(w->tmp, sizeof(w->tmp), path)) {
-		w->tmp[0] = '\0';
-		ret = -ENAMETOOLONG;
-		goto fail;
-	}
-	w->fd = tmpfile_make(w->tmp, 0, true);
-	if (w->fd < 0) {
-		ret = -errno;
-		w->tmp[0] = '\0';
+	if (w->fd < 0 && (w->fd = writer_file(w, w->tmp, sizeof(w->tmp))) < 0) {
+		ret = w->fd;
 		goto fail;
 	}
 	/* string offset 0 is the empty string */
@@ -196,6 +216,16 @@ int opsw_open(struct ops_writer **wp, const char *path)
 fail:
 	opsw_abort(w);
 	return ret;
+}
+
+int opsw_open(struct ops_writer **wp, const char *path)
+{
+	return writer_new(wp, path, NULL, -1);
+}
+
+int opsw_open_unnamed(struct ops_writer **wp, const char *dir, int fd)
+{
+	return writer_new(wp, NULL, dir, fd);
 }
 
 int opsw_path(struct ops_writer *w, const char *path, uint32_t flags, uint32_t *id)
@@ -757,16 +787,16 @@ static int copy_in_order(struct ops_writer *w)
 	bool cfr = true;        /* copy_file_range works here, as far as seen */
 	bool spilled = w->end > OPS_RECORDS0;
 
+	tmp[0] = '\0';
 	if (!spilled) {
 		fd = w->fd;
 	} else {
-		tmp_name(tmp, sizeof(tmp), w->path);    /* fits: the first one did */
 		chunk = malloc(OPSW_CHUNK * sizeof(struct op));
 		if (!chunk)
 			goto out;
-		fd = tmpfile_make(tmp, 0, true);
+		fd = writer_file(w, tmp, sizeof(tmp));
 		if (fd < 0) {
-			ret = -errno;
+			ret = fd;
 			goto out;
 		}
 	}
@@ -806,22 +836,28 @@ static int copy_in_order(struct ops_writer *w)
 		goto out;
 	/* the copy replaces the first file */
 	close(w->fd);
-	unlink(w->tmp);
-	tmpfile_untrack(w->tmp);
+	if (w->tmp[0]) {
+		unlink(w->tmp);
+		tmpfile_untrack(w->tmp);
+	}
 	w->fd = fd;
 	memcpy(w->tmp, tmp, sizeof(tmp));
 	fd = -1;
 out:
 	if (spilled && fd >= 0) {
 		close(fd);
-		unlink(tmp);
-		tmpfile_untrack(tmp);
+		if (tmp[0]) {
+			unlink(tmp);
+			tmpfile_untrack(tmp);
+		}
 	}
 	free(chunk);
 	return ret;
 }
 
-int opsw_finish(struct ops_writer *w, const char **why)
+/* opsw_finish and opsw_finish_unnamed: every record in place, the tables
+ * written; w not freed. */
+static int finish_file(struct ops_writer *w, const char **why)
 {
 	int ret = 0;
 
@@ -838,11 +874,29 @@ int opsw_finish(struct ops_writer *w, const char **why)
 		ret = copy_in_order(w);
 	if (!ret)
 		ret = write_tables(w, w->fd);
+	return ret;
+}
+
+int opsw_finish(struct ops_writer *w, const char **why)
+{
+	int ret = finish_file(w, why);
 	if (!ret && (fchmod(w->fd, 0644) < 0 || rename(w->tmp, w->path) < 0))
 		ret = -errno;
 	if (!ret) {
 		tmpfile_untrack(w->tmp);
 		w->tmp[0] = '\0';
+	}
+	opsw_abort(w);
+	return ret;
+}
+
+int opsw_finish_unnamed(struct ops_writer *w, const char **why, int *fd)
+{
+	int ret = finish_file(w, why);
+	*fd = -1;
+	if (!ret) {
+		*fd = w->fd;
+		w->fd = -1;
 	}
 	opsw_abort(w);
 	return ret;
@@ -936,6 +990,7 @@ void opsw_abort(struct ops_writer *w)
 	free(w->strs.p);
 	free(w->info.p);
 	free(w->path);
+	free(w->dir);
 	free(w);
 }
 

@@ -44,9 +44,7 @@ static int map_loaded(struct loaded_trace *lt, struct rerr *e)
 			rerr_set(e, rc, "%s: not a valid .ops file: %s", lt->res.ops_path, why);
 		else
 			rerr_set(e, rc, "cannot open '%s': %s", lt->res.ops_path, strerror(-rc));
-		if (lt->res.temporary)
-			unlink(lt->res.ops_path);
-		lt->res.temporary = false;
+		trace_load_opened(&lt->res);
 		return rc;
 	}
 	lt->mapped = 1;
@@ -98,7 +96,5 @@ void loaded_trace_close(struct loaded_trace *lt)
 	if (lt->mapped)
 		opstream_close(&lt->s);
 	lt->mapped = 0;
-	if (lt->res.temporary && lt->res.ops_path[0])
-		unlink(lt->res.ops_path);
-	lt->res.temporary = false;
+	trace_load_opened(&lt->res);
 }

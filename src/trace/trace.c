@@ -447,9 +447,13 @@ static int gzip_check(const struct trace_format *fmt, char **files, size_t gz, s
 			" uncompressed (gunzip it first)", files[gz], fmt->name);
 }
 
-/* res->ops_path: `out`, or a new temporary file in $TMPDIR. */
-static int output_path(const char *out, struct load_result *res, struct rerr *e)
+/* res->ops_path: `out`, or a new temporary file in $TMPDIR: an unnamed
+ * one (O_TMPFILE, *fd open on it: a SIGKILL while the trace is read, an
+ * MPI_Abort's, leaves nothing) where the file system and /proc allow,
+ * else a named one, unlinked as soon as it is mapped. */
+static int output_path(const char *out, struct load_result *res, int *fd, struct rerr *e)
 {
+	*fd = -1;
 	if (out) {
 		if (strlen(out) >= sizeof(res->ops_path))
 			return rerr_set(e, -ENAMETOOLONG, "path too long: '%s'", out);
@@ -459,15 +463,25 @@ static int output_path(const char *out, struct load_result *res, struct rerr *e)
 	const char *td = getenv("TMPDIR");
 	if (!td || !*td)
 		td = "/tmp";
+	snprintf(res->tmpdir, sizeof(res->tmpdir), "%s", td);
+	if (!access("/proc/self/fd", X_OK)) {
+		*fd = open(td, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (*fd >= 0) {
+			res->temporary = res->unnamed = true;
+			res->unnamed_fd = -1;
+			return 0;
+		}
+		/* other errors are the named file's too: it says them */
+	}
 	snprintf(res->ops_path, sizeof(res->ops_path), "%s/replay-XXXXXX.ops", td);
-	int fd = tmpfile_make(res->ops_path, 4, true);
-	if (fd < 0) {
+	int nfd = tmpfile_make(res->ops_path, 4, true);
+	if (nfd < 0) {
 		int err = errno;
 		res->ops_path[0] = 0;
 		return rerr_set(e, -err, "cannot create a temporary file in '%s': %s", td,
 				strerror(err));
 	}
-	close(fd);
+	close(nfd);
 	res->temporary = true;
 	return 0;
 }
@@ -566,8 +580,12 @@ static int writer_open(struct ops_writer **w, const char *out, const struct ops_
 		rc = opsw_open_sink(w, sink);
 		return rc ? rerr_set(e, rc, "out of memory") : 0;
 	}
-	rc = output_path(out, res, e);
-	if (!rc && (rc = opsw_open(w, res->ops_path)))
+	int fd;
+	rc = output_path(out, res, &fd, e);
+	if (!rc && res->unnamed && (rc = opsw_open_unnamed(w, res->tmpdir, fd)))
+		rc = rerr_set(e, rc, "cannot create a temporary file in '%s': %s", res->tmpdir,
+			      strerror(-rc));
+	else if (!rc && !res->unnamed && (rc = opsw_open(w, res->ops_path)))
 		rc = rerr_set(e, rc, "cannot create '%s': %s", res->ops_path, strerror(-rc));
 	return rc;
 }
@@ -580,10 +598,20 @@ static int writer_finish(struct ops_writer *w, const struct ops_sink *sink, stru
 	int rc;
 
 	if (!sink) {
-		rc = opsw_finish(w, &why);
+		int fd = -1;
+		rc = res->unnamed ? opsw_finish_unnamed(w, &why, &fd) : opsw_finish(w, &why);
 		if (rc == -EINVAL && why)
 			return rerr_set(e, rc, "%s: the ops made are not valid: %s", res->files0, why);
-		return rc ? rerr_set(e, rc, "cannot write '%s': %s", res->ops_path, strerror(-rc)) : 0;
+		if (rc && res->unnamed)
+			return rerr_set(e, rc, "cannot write a temporary file in '%s': %s",
+					res->tmpdir, strerror(-rc));
+		if (rc)
+			return rerr_set(e, rc, "cannot write '%s': %s", res->ops_path, strerror(-rc));
+		if (res->unnamed) {
+			res->unnamed_fd = fd;
+			snprintf(res->ops_path, sizeof(res->ops_path), "/proc/self/fd/%d", fd);
+		}
+		return 0;
 	}
 	rc = opsw_finish_tables(w, s, &why);
 	if (rc == -EINVAL && why)
@@ -664,11 +692,8 @@ static int load(char *const *args, int nargs, const struct load_opts *o, const c
 	if (w)
 		opsw_abort(w);
 	trace_files_free(files, nfiles);
-	if (rc && res->temporary) {
-		unlink(res->ops_path);
-		tmpfile_untrack(res->ops_path);
-		res->temporary = false;
-	}
+	if (rc)
+		trace_load_opened(res);
 	return rc;
 }
 
@@ -687,9 +712,13 @@ int trace_load_sink(char *const *args, int nargs, const struct load_opts *o,
 
 void trace_load_opened(struct load_result *res)
 {
-	if (!res->temporary || !res->ops_path[0])
+	if (!res->temporary)
 		return;
-	unlink(res->ops_path);
-	tmpfile_untrack(res->ops_path);
-	res->temporary = false;
+	if (res->unnamed && res->unnamed_fd >= 0)
+		close(res->unnamed_fd);
+	else if (!res->unnamed && res->ops_path[0]) {
+		unlink(res->ops_path);
+		tmpfile_untrack(res->ops_path);
+	}
+	res->temporary = res->unnamed = false;
 }
