@@ -144,6 +144,42 @@ static void test_fallocate_modes(void **state)
 	opstream_close(&s);
 }
 
+/* A hole made by a write past the end is data its readers wait for: a
+ * rank's pread of it, replayed before the write, found the file shorter
+ * (audit R: "0 bytes where the trace moved 1000", 9 runs in 10).  The
+ * hole that an ftruncate makes was one already (the truncate waits for
+ * nothing, the readers after it wait for it). */
+static void test_hole_read(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "hole",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/h.dat\", O_RDWR|O_CREAT, 0644) = 3\n"
+		"1 10:00:00.000002 pwrite64(3, \"x\"..., 10, 0) = 10\n"
+		"1 10:00:00.000003 pwrite64(3, \"x\"..., 10, 100000) = 10\n"
+		"1 10:00:00.000004 pwrite64(3, \"x\"..., 10, 200000) = 10\n"
+		"2 10:00:00.000005 openat(AT_FDCWD, \"/d/h.dat\", O_RDONLY) = 3\n"
+		"2 10:00:00.000006 pread64(3, \"\"..., 1000, 50000) = 1000\n"
+		"2 10:00:00.000007 pread64(3, \"\"..., 1000, 150000) = 1000\n"
+		"2 10:00:00.000008 pread64(3, \"\"..., 5, 2) = 5\n"
+		"2 10:00:00.000009 close(3) = 0\n"
+		"1 10:00:00.000010 close(3) = 0\n");
+	build(&o, &s);
+	assert_int_equal(o.nranks, 2);
+	/* [50000, 51000): the hole of the write at 100000 (rank 0's op 2;
+	 * a rank's adjacent ranges are merged, so at most its latest write
+	 * before the read, op 3) */
+	assert_true(need_upto(&o, 1, 1, 0) >= 3);
+	/* [150000, 151000): the hole of the write at 200000 (op 3) */
+	assert_int_equal(need_upto(&o, 1, 2, 0), 4);
+	/* nothing waits for rank 0's close */
+	for (uint64_t k = 0; k < o.ndeps[1]; k++)
+		assert_true(o.deps[1][k].need <= 4);
+	order_release(&o);
+	opstream_close(&s);
+}
+
 /* Two ranks on disjoint ranges of one pre-existing file: no edge between
  * their data ops. */
 static void test_disjoint(void **state)
@@ -896,6 +932,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_fallocate_modes),
+		cmocka_unit_test(test_hole_read),
 		cmocka_unit_test(test_disjoint),
 		cmocka_unit_test(test_excl),
 		cmocka_unit_test(test_stat_size),

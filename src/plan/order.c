@@ -610,7 +610,13 @@ static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const s
 	 * fio's overwrites would be allocating writes) */
 	if (P->out->laid_out && op->len && end > st->size)
 		data_before(P, p, end, false);
-	if (op->len && seg_write(st, b, i + 1, off, end))
+	/* a write past the end leaves a hole that reads as zeros: for its
+	 * readers, this op wrote it (another rank's pread of the hole,
+	 * replayed before it, would find the file shorter: 0 bytes).  The
+	 * size may be a lower bound (a file there before): a reader of such
+	 * data then waits for a write the trace shows before it, no more */
+	uint64_t from = off > st->size && op->len ? st->size : off;
+	if (op->len && seg_write(st, b, i + 1, from, end))
 		P->err = -ENOMEM;
 	if (end > st->size && !(op->flags & OPF_APPEND)) {
 		st->ext_rank = b;

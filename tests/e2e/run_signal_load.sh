@@ -19,11 +19,13 @@ for sig in INT TERM; do
     TMPDIR=$tmp/td env --default-signal=INT "$REPLAY" run --format strace - "$tmp/tgt" \
         <"$tmp/fifo" 2>"$tmp/err" &
     pid=$!
+    # loading: the .ops being written is open in TMPDIR (unnamed, O_TMPFILE)
+    loading() { find "/proc/$pid/fd" -lname "$tmp/td/*" 2>/dev/null | grep -q .; }
     for _ in $(seq 100); do
-        compgen -G "$tmp/td/replay-*.ops" >/dev/null && break
+        loading && break
         sleep 0.05
     done
-    compgen -G "$tmp/td/replay-*.ops" >/dev/null || { echo "FAIL $sig: loading never started"; exit 1; }
+    loading || { echo "FAIL $sig: loading never started"; exit 1; }
     kill -"$sig" "$pid"
     rc=0; wait "$pid" || rc=$?
     kill "$writer" 2>/dev/null || true
