@@ -2221,7 +2221,7 @@ static int group_error(const struct group *g, int ret, struct rerr *e)
 
 		out->failed = true;
 		return rerr_set(e, w->fail_errno ? -w->fail_errno : -ECHILD,
-				"rank %d (process %d, pid %d) failed: %s", w->rank, g->fail_idx,
+				"rank %d (process %d, worker pid %d) failed: %s", w->rank, g->fail_idx,
 				(int)w->pid, w->fail_msg[0] ? w->fail_msg : "unknown error");
 	}
 	if (out->stop_signal)

@@ -23,7 +23,7 @@ mpi 4 "${drop[@]}" -o "$tmp/f.json" "$tmp/fail.txt" "$tmp/tgt" >"$tmp/out" 2>"$t
 [ "$rc" != 0 ] || fail "a failed rank exited 0"
 [ "$rc" != 124 ] || fail "hung (timeout)"
 host=$(hostname)
-grep -q "MPI rank 3 on $host: rank 3 (process 3, pid [0-9]*) failed: read '/k/d.dat' (op 2, trace line $line): 0 bytes where the trace moved 4096 (trace $tmp/fail.txt)" "$tmp/err" ||
+grep -q "MPI rank 3 on $host: rank 3 (process 3, worker pid [0-9]*) failed: read '/k/d.dat' (op 2, trace line $line): 0 bytes where the trace moved 4096 (trace $tmp/fail.txt)" "$tmp/err" ||
     { cat "$tmp/err"; fail "message"; }
 sleep 0.5
 left=$(pgrep -f "$tmp/fail.txt" || true)
@@ -39,7 +39,7 @@ rm -rf "$tmp/tgt" && mkdir "$tmp/tgt"
 rc=0
 mpi 4 "${drop[@]}" "$tmp/two-a.txt" "$tmp/two-b.txt" "$tmp/tgt" >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "two files: exit $rc"
-grep -Eq "MPI rank [0-9] on $host: rank [0-9] \(process [0-9], pid [0-9]*\) failed: read '/k/d.dat' \(op 2, trace line $line\): 0 bytes where the trace moved 4096$" "$tmp/err" ||
+grep -Eq "MPI rank [0-9] on $host: rank [0-9] \(process [0-9], worker pid [0-9]*\) failed: read '/k/d.dat' \(op 2, trace line $line\): 0 bytes where the trace moved 4096$" "$tmp/err" ||
     { cat "$tmp/err"; fail "two files: message"; }
 echo "ok two trace files: the failure names the rank and line, no file"
 

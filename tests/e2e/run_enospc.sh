@@ -22,7 +22,7 @@ set +e
 rc=$?
 set -e
 [ "$rc" = 1 ] || fail "exit $rc, want 1: $(cat "$tmp/err")"
-grep -q "rank 0 (process 0, pid [0-9]*) failed: write '/full/w.dat' (op [0-9]*, trace line [0-9]*): No space left on device" \
+grep -q "rank 0 (process 0, worker pid [0-9]*) failed: write '/full/w.dat' (op [0-9]*, trace line [0-9]*): No space left on device" \
     "$tmp/err" || fail "message: $(cat "$tmp/err")"
 [ -z "$(ls -A "$mnt")" ] || fail "files left: $(find "$mnt")"
 jq -e '.runs[0].incomplete == true and .runs[0].failed == true
@@ -96,7 +96,7 @@ set +e
 rc=$?
 set -e
 [ "$rc" = 1 ] || fail "sequential: exit $rc"
-grep -q "rank 0 (process 0, pid [0-9]*) failed: write '/full/a.dat'.*No space left on device" "$tmp/err" \
+grep -q "rank 0 (process 0, worker pid [0-9]*) failed: write '/full/a.dat'.*No space left on device" "$tmp/err" \
     || fail "sequential message: $(cat "$tmp/err")"
 jq -e '.runs[0].incomplete == true and .runs[0].jobs[0].status == "failed"
        and .runs[0].jobs[1].status == "not run" and .runs[0].jobs[1].write.total_ios == 0' \
@@ -124,7 +124,7 @@ set +e
 rc=$?
 set -e
 [ "$rc" = 1 ] || fail "out of inodes: exit $rc, want 1: $(cat "$tmp/err")"
-grep -q "rank 0 (process 0, pid [0-9]*) failed: open '/many/f[0-9]*' (op [0-9]*, trace line [0-9]*): No space left on device" \
+grep -q "rank 0 (process 0, worker pid [0-9]*) failed: open '/many/f[0-9]*' (op [0-9]*, trace line [0-9]*): No space left on device" \
     "$tmp/err" || fail "out of inodes message: $(cat "$tmp/err")"
 jq -e '.runs[0].failed == true and .runs[0].incomplete == true and .runs[0].jobs[0].errors.ENOSPC == 1' \
     "$tmp/i.json" >/dev/null || fail "out of inodes json: $(jq -c '.runs[0] | {failed, incomplete}' "$tmp/i.json")"

@@ -27,7 +27,7 @@ set +e
 wait "$pid"; rc=$?
 set -e
 [ "$rc" = 1 ] || fail "exit $rc, want 1; $(cat "$tmp/err")"
-grep -q "rank [01] (process [01], pid $victim) failed: worker died: killed by signal 9" "$tmp/err" \
+grep -q "rank [01] (process [01], worker pid $victim) failed: worker died: killed by signal 9" "$tmp/err" \
     || fail "message: $(cat "$tmp/err")"
 sleep 0.2
 if pgrep -f "$tgt" > /dev/null; then fail "processes left: $(pgrep -af "$tgt")"; fi

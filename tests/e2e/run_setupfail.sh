@@ -32,7 +32,7 @@ for n in 2 8; do
     set -e
     [ "$rc" != 124 ] || fail "-n $n: the parent hung"
     [ "$rc" = 1 ] || fail "-n $n: exit $rc, want 1; $(cat "$tmp/err")"
-    grep -Eq "^replay: rank 1 \(process $bad, pid [0-9]+\) failed: worker setup \(engine io_uring, depth 8\): Operation canceled$" \
+    grep -Eq "^replay: rank 1 \(process $bad, worker pid [0-9]+\) failed: worker setup \(engine io_uring, depth 8\): Operation canceled$" \
         "$tmp/err" || fail "-n $n: message: $(cat "$tmp/err")"
     [ "$(wc -l < "$tmp/err")" = 1 ] || fail "-n $n: more than one line: $(cat "$tmp/err")"
     [ -z "$(ls -A "$tgt")" ] || fail "-n $n: files left: $(find "$tgt")"
