@@ -1520,7 +1520,7 @@ static void symlinks(const char *name, bool walk)
 		assert_true(fd == -ENOENT || fd == -ELOOP);
 		int rc = plan_stat(&p, k, up_keep);      /* the sentinel's "keep": not found */
 		assert_true(rc == -ENOENT || rc == -ELOOP);
-		rc = plan_truncate(&p, k, up_keep, 0);
+		rc = plan_truncate(&p, k, up_keep, 0, NULL);
 		assert_true(rc == -ENOENT || rc == -ELOOP);
 		rc = plan_unlink(&p, k, up_keep);
 		assert_true(rc == -ENOENT || rc == -ELOOP);
@@ -1540,7 +1540,7 @@ static void symlinks(const char *name, bool walk)
 	assert_int_equal(symlink(sentinel, lnk), 0);
 	int rc = plan_stat(&p, 0, up_keep);
 	assert_true(rc == -EXDEV || rc == -ELOOP);
-	rc = plan_truncate(&p, 0, up_keep, 0);
+	rc = plan_truncate(&p, 0, up_keep, 0, NULL);
 	assert_true(rc == -EXDEV || rc == -ELOOP);
 	rc = plan_unlink(&p, 0, up_keep);
 	assert_true(rc == -EXDEV || rc == -ELOOP);

@@ -99,6 +99,13 @@ int  plan_prepare(struct plan *p, struct rerr *e);
 int  plan_prepare_proc(struct plan *p, size_t proc, struct rerr *e);
 /* Open a traced path of copy `copy` beneath the target. -errno. */
 int  plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode);
+/* A worker's open of a traced file: plan_openat, and what something else
+ * put in the target during the run refused (a FIFO, socket or device
+ * node: -EPERM; a file with other hard links opened to be written when
+ * the trace makes none: -EMLINK; a symbolic link where the trace makes
+ * none: -ELOOP), with *why saying so; O_TRUNC done once it passed. */
+int  plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode,
+		   const char **why);
 /* O_TMPFILE (plan_openat with it comes here): path_id is the unnamed
  * file's traced name (strace -y's "DIR/#INODE"); the open makes a new one
  * in the directory above it.  Where the file system refuses O_TMPFILE
@@ -132,7 +139,8 @@ int  plan_symlink(const struct plan *p, uint32_t copy, uint32_t path_id, const c
 int  plan_symlink_content(const char *link_rel, const char *content, char *out, size_t len);
 /* truncate(2) of a path beneath the target (opened for writing, then
  * ftruncate): 0 or -errno. */
-int  plan_truncate(const struct plan *p, uint32_t copy, uint32_t path_id, uint64_t len);
+int  plan_truncate(const struct plan *p, uint32_t copy, uint32_t path_id, uint64_t len,
+		   const char **why);
 /* Remove what the plan created (files, then directories), never anything else
  * (a directory the run made and left non-empty is emptied, without force).
  * Callable again after a new plan_prepare (between repeats); the caller

@@ -68,7 +68,7 @@ struct worker_result {
 				    the worker or not (--continue-on-error,
 				    --on-mismatch warn)                        */
 	uint32_t fail_op;        /* index of the first failing op              */
-	char     fail_msg[256];
+	char     fail_msg[512];
 	uint64_t io_ns, flush_ns, completion_ns;  /* from barrier release     */
 	uint64_t ops_total, ops_done, bytes_done; /* progress (atomic)        */
 	uint64_t ops_replayed;   /* of ops_total, those the filter keeps       */

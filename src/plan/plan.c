@@ -102,6 +102,8 @@ struct plan_priv {
 	char space_note[1024];  /* --dry-run: check_space's refusal, told */
 	bool walk;              /* O_NOFOLLOW walk instead of openat2     */
 	bool force;             /* --force: existing files may be moved   */
+	bool links;             /* the trace makes hard links (link)      */
+	bool symlinks;          /* the trace makes symbolic links         */
 	uint32_t nranks;        /* ranks the filter keeps (of ntraced), -n's cut not counted */
 	uint32_t ntraced;       /* ranks in the trace                     */
 	uint32_t *file_rank;    /* per file: lowest rank using it         */
@@ -137,6 +139,7 @@ struct plan_priv {
 #define A_SYMLINK  0x2000u  /* the trace makes it a symbolic link (symlink) */
 #define A_FRESH    0x4000u  /* opened O_TRUNC or O_CREAT|O_EXCL, or a rename's or link's
                              * target: earlier content gone */
+#define A_LINK     0x8000u  /* a hard link's name (link, linkat)        */
 
 struct facc {
 	uint64_t t_need, t_create, t_read, t_write;
@@ -565,6 +568,88 @@ int plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags
 	return open_beneath(p->priv->walk, p->target_fd, buf, flags, mode);
 }
 
+/*
+ * A worker's open of a traced file.  The plan checked the target before
+ * the run; what is put in it while the run goes (by a user, another job)
+ * is checked here, before anything is done through the name.  The name
+ * is first opened O_PATH (no side effect, even on a FIFO or a device),
+ * the file it holds looked at, and only that file is then opened as the
+ * trace did, through /proc/self/fd (O_TRUNC included: the file truncated
+ * is the one checked, whatever the name holds by then):
+ *  - a FIFO, socket or device node is refused: EPERM (a FIFO would hang
+ *    the open, a device be written);
+ *  - a file with other hard links, opened to be written, when the trace
+ *    makes no hard link itself: EMLINK (one to a file outside the target
+ *    would be written);
+ *  - a symbolic link as the last component of a name opened to be
+ *    written, when the trace makes none itself: ELOOP, not followed.
+ * A name not there is created O_EXCL (a new file: nothing to check).
+ * *why says what was refused, for the run's message.  Without /proc the
+ * name is opened again after the check.
+ */
+static const char *special_why(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO is there (put there during the run?): refused" :
+	       S_ISSOCK(m) ? "a socket is there (put there during the run?): refused" :
+			     "a device node is there (put there during the run?): refused";
+}
+
+int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode,
+		  const char **why)
+{
+	const struct plan_priv *pv = p->priv;
+	*why = NULL;
+	/* a new unnamed file, a new file (O_EXCL never opens one that is
+	 * there, nor follows a link), or no file at all */
+	if ((flags & O_TMPFILE) == O_TMPFILE || (flags & O_PATH) ||
+	    (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		return plan_openat(p, copy, path_id, flags, mode);
+	bool writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_CREAT));
+	bool nofollow = (flags & O_NOFOLLOW) || (writes && !pv->symlinks);
+	for (int tries = 0;; tries++) {
+		int pfd = plan_openat(p, copy, path_id,
+				      O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0);
+		if (pfd == -ENOENT && (flags & O_CREAT)) {
+			int fd = plan_openat(p, copy, path_id, flags | O_EXCL, mode);
+			if (fd != -EEXIST || tries >= 8)
+				return fd;
+			continue;       /* made there since: look at it */
+		}
+		if (pfd < 0)
+			return pfd;
+		struct stat st;
+		int rc = 0;
+		if (fstat(pfd, &st) < 0) {
+			rc = -errno;
+		} else if (S_ISLNK(st.st_mode)) {
+			if (!(flags & O_NOFOLLOW))
+				*why = "a symbolic link is there, which the trace never made (put"
+				       " there during the run?): not followed";
+			rc = -ELOOP;
+		} else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+			*why = special_why(st.st_mode);
+			rc = -EPERM;
+		} else if (S_ISREG(st.st_mode) && st.st_nlink > 1 && !pv->links && writes) {
+			*why = "the file has other hard links, which the trace never made (one put"
+			       " there during the run would let its writes change a file"
+			       " elsewhere): refused";
+			rc = -EMLINK;
+		}
+		if (rc < 0) {
+			close(pfd);
+			return rc;
+		}
+		char proc[64];
+		snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
+		int fd = open(proc, (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC);
+		rc = fd >= 0 ? fd : -errno;
+		close(pfd);
+		if (rc == -ENOENT && access("/proc/self/fd", X_OK))
+			rc = plan_openat(p, copy, path_id, flags, mode);   /* no /proc */
+		return rc;
+	}
+}
+
 /* The *at() calls made on the last component of a path, in its parent
  * (PARENT_REMOVE: rmdir, or remove what the run left inside, remove_dir). */
 enum parent_op { PARENT_UNLINK, PARENT_MKDIR, PARENT_RMDIR, PARENT_REMOVE };
@@ -773,11 +858,17 @@ int plan_stat(const struct plan *p, uint32_t copy, uint32_t path_id)
 	return stat_beneath(p, copy, f->rel, &st);
 }
 
-int plan_truncate(const struct plan *p, uint32_t copy, uint32_t path_id, uint64_t len)
+int plan_truncate(const struct plan *p, uint32_t copy, uint32_t path_id, uint64_t len,
+		  const char **why)
 {
+	const char *ignored;
+	if (!why)
+		why = &ignored;
+	*why = NULL;
 	if (len > (uint64_t)INT64_MAX)
 		return -EINVAL;
-	int fd = plan_openat(p, copy, path_id, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
+	/* (checked as a worker's open: what was put there during the run) */
+	int fd = plan_open_run(p, copy, path_id, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0, why);
 	if (fd < 0)
 		return fd;
 	int rc = ftruncate(fd, (off_t)len) < 0 ? -errno : 0;
@@ -977,7 +1068,7 @@ static void acc_op(struct facc *a, const struct op *op, uint64_t t)
 	case OP_LINK:
 		/* the new name is the same data: what is written through it
 		 * changes this file too (judged so when it was already there) */
-		a->bits |= A_OK | A_MODIFIES;
+		a->bits |= A_OK | A_MODIFIES | A_LINK;
 		a->t_need = min_u64(a->t_need, t);
 		break;
 	case OP_MKDIR:
@@ -1475,6 +1566,8 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 		pv->file_maker[i] = a->maker;
 		pv->file_acc[i] = a->bits;
 		pv->file_link[i] = a->link;
+		pv->links |= (a->bits & A_LINK) != 0;
+		pv->symlinks |= (a->bits & A_SYMLINK) != 0;
 		f->shared = (a->bits & A_SHARED) != 0;
 		f->written = (a->bits & A_WRITTEN) != 0;
 		f->is_dir = !f->rel[0] || dv_find(&anc, f->rel) >= 0 ||

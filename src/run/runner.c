@@ -259,6 +259,10 @@ struct wstate {
 	uint32_t *hfile;             /* per handle: path id                 */
 	uint32_t *halign;            /* per handle: direct alignment        */
 	uint8_t *hdirect;            /* per handle: its fd has O_DIRECT     */
+	const char *open_why;        /* what plan_open_run refused (put in
+	                              * the target during the run) for op
+	                              * why_idx, NULL none                  */
+	uint64_t why_idx;
 	uint32_t nhandles;
 	uint64_t piece;              /* longest request issued at once      */
 	uint8_t *written;            /* per path id                         */
@@ -468,7 +472,8 @@ static bool err_of_resources(int err)
 }
 
 /* Does a mismatch of op (err, 0 when it moved fewer bytes) stop the run? */
-static bool mismatch_stops(const struct wstate *ws, const struct op *op, int err)
+static bool mismatch_stops(const struct wstate *ws, const struct op *op, int err,
+			   const char *why)
 {
 	const struct runner_opts *o = ws->c->o;
 	if (o->continue_on_error)
@@ -476,7 +481,7 @@ static bool mismatch_stops(const struct wstate *ws, const struct op *op, int err
 	switch (o->on_mismatch) {
 	case MM_STOP: return true;
 	case MM_WARN: case MM_IGNORE: return false;
-	default: return op_is_data(op->kind) || err_of_resources(err);
+	default: return op_is_data(op->kind) || err_of_resources(err) || why;
 	}
 }
 
@@ -490,8 +495,8 @@ static bool mismatch_stops(const struct wstate *ws, const struct op *op, int err
  * where the target (not the trace) is the cause: an O_DIRECT request
  * whose alignment the target's file system does not accept, a fallocate
  * mode it does not support. */
-static void err_what(const struct wstate *ws, const struct op *op, int err, char *what,
-		     size_t n)
+static void err_what(const struct wstate *ws, const struct op *op, int err, const char *why,
+		     char *what, size_t n)
 {
 	int fd = op->handle < ws->nhandles ? ws->fd[op->handle] : FD_NONE;
 	int fl = fd >= 0 && err == EINVAL && op_is_data(op->kind) ? fcntl(fd, F_GETFL) : -1;
@@ -506,6 +511,8 @@ static void err_what(const struct wstate *ws, const struct op *op, int err, char
 		snprintf(what, n, "%s: O_DIRECT request of %llu bytes at offset %llu not aligned as "
 			 "the target's file system requires%s", strerror(err),
 			 (unsigned long long)runner_op_len(op), (unsigned long long)op->offset, al);
+	} else if (why) {
+		snprintf(what, n, "%s: %s", strerror(err), why);
 	} else if (err == EINVAL && op->kind == OP_OPEN && (op->oflags & O_DIRECT)) {
 		snprintf(what, n, "%s: the target's file system refuses O_DIRECT, which the trace "
 			 "opened with", strerror(err));
@@ -536,7 +543,8 @@ static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64
 	struct worker_result *w = ws->w;
 	const struct op *op = &ws->ops[idx];
 	const char *path = "";
-	char what[200];
+	const char *why = ws->open_why && ws->why_idx == idx ? ws->open_why : NULL;
+	char what[300];
 
 	if (err > 0 && err < RES_MAX_ERRNO)
 		w->errno_counts[err]++;
@@ -547,7 +555,7 @@ static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64
 		w->mm_ex[w->nmm_ex++] = (struct mm_example){
 			.op = (uint32_t)idx, .line = op->line, .kind = op->kind, .err = err,
 			.mode = op->kind == OP_FALLOCATE ? op->aux : 0, .got = got, .want = want };
-	if (!mismatch_stops(ws, op, err))
+	if (!mismatch_stops(ws, op, err, why))
 		return 0;
 	if (w->fail_errno)
 		return err ? -err : -EIO;
@@ -558,7 +566,7 @@ static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64
 	else if (op->handle != OP_NOHANDLE && op->handle < ws->nhandles)
 		path = opstream_path(ws->c->s, ws->hfile[op->handle]);
 	if (err)
-		err_what(ws, op, err, what, sizeof(what));
+		err_what(ws, op, err, why, what, sizeof(what));
 	else
 		snprintf(what, sizeof(what), "%lld bytes where the trace moved %lld",
 			 (long long)got, (long long)want);
@@ -1026,16 +1034,20 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 		ws->fd[op->handle] = FD_NONE;
 	}
 	t0 = op_now(ws);
+	ws->why_idx = idx;
+	ws->open_why = NULL;
 	/* O_TMPFILE: a new unnamed file in the directory of op->file */
 	fd = tmpfile ? plan_open_tmpfile(c->plan, c->copy, op->file, flags, (mode_t)op->aux, &named)
-		     : plan_openat(c->plan, c->copy, op->file, flags, (mode_t)op->aux);
+		     : plan_open_run(c->plan, c->copy, op->file, flags, (mode_t)op->aux,
+				     &ws->open_why);
 	/* --direct on a directory (or a file system without O_DIRECT): the
 	 * open the trace made, without it */
 	if (fd == -EINVAL && (flags & O_DIRECT) && !(op->oflags & O_DIRECT)) {
 		flags &= ~O_DIRECT;
 		fd = tmpfile ? plan_open_tmpfile(c->plan, c->copy, op->file, flags,
 						 (mode_t)op->aux, &named)
-			     : plan_openat(c->plan, c->copy, op->file, flags, (mode_t)op->aux);
+			     : plan_open_run(c->plan, c->copy, op->file, flags, (mode_t)op->aux,
+					     &ws->open_why);
 	}
 	if (fd >= 0 && named)
 		ws->w->tmpfile_named++;
@@ -1124,7 +1136,8 @@ static int do_resize(struct wstate *ws, uint64_t idx, const struct op *op)
 		/* truncate(path, len): beneath the target, by path */
 		ws->written[op->file] = 1;
 		t0 = op_now(ws);
-		res = plan_truncate(ws->c->plan, ws->c->copy, op->file, op->len);
+		ws->why_idx = idx;
+		res = plan_truncate(ws->c->plan, ws->c->copy, op->file, op->len, &ws->open_why);
 		return meta_done(ws, idx, RC_META, res, t0);
 	}
 	fd = op_fd(ws, op);

@@ -14,6 +14,7 @@
  * to the builder as SC_SKIP under its name.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -3621,6 +3622,7 @@ struct sink {
 		int64_t pid;
 		const char *src;        /* the file of its clone, and line */
 		unsigned long line;
+		size_t seq;             /* (ff_missing: order met) */
 	} *born;
 	size_t nborn, cborn;
 };
@@ -3647,7 +3649,7 @@ static __attribute__((noinline)) int sink_kid(struct sink *k, const struct sc_ev
 		k->born = n;
 		k->cborn = nc;
 	}
-	k->born[k->nborn++] = (struct born){ kid, ev->src, ev->line };
+	k->born[k->nborn++] = (struct born){ kid, ev->src, ev->line, 0 };
 	return 0;
 }
 
@@ -4103,7 +4105,9 @@ static int cmp_i64(const void *x, const void *y)
 static int cmp_born(const void *x, const void *y)
 {
 	const struct born *a = x, *b = y;
-	return (a->pid > b->pid) - (a->pid < b->pid);
+	if (a->pid != b->pid)
+		return (a->pid > b->pid) - (a->pid < b->pid);
+	return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
 /*
@@ -4115,12 +4119,81 @@ static int cmp_born(const void *x, const void *y)
  * pid and the clone's place) for the loader's warning, and whether the
  * capture shows no exit line at all (-qq: then a process that made no
  * call -e trace= lets through has no file either: ff_no_exit_lines).
+ * A pid the clones of -ff files returned more than once (pid reuse) has
+ * one file for all those processes, which strace truncated when the next
+ * one began (its calls alone are there; with -A all of them, read as one
+ * process): ff_pid_reused, ff_pid_reused_files.
  */
+static const struct sfile *ff_parent(const struct sfiles *fs, const char *src)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->f[i].ff && fs->f[i].src.name == src)
+			return &fs->f[i];
+	return NULL;
+}
+
+/* "PREFIX.PID" of a child of the -ff file src: at most the first v of n */
+static int ff_name(char *v, size_t n, const char *src, int64_t pid)
+{
+	const char *dot = strrchr(src, '.');
+	int pl = dot ? (int)(dot - src) : (int)strlen(src);
+	return snprintf(v, n, "%.*s.%" PRId64, pl, src, pid);
+}
+
+/* Append to the list v (at: its length) the item fmt makes, or ", .."
+ * once it is full. */
+static void list_add(char *v, size_t n, size_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void list_add(char *v, size_t n, size_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	if (*at >= n - 1)
+		return;
+	va_start(ap, fmt);
+	int w = vsnprintf(v + *at, n - *at, fmt, ap);
+	va_end(ap);
+	*at = w < 0 ? n : *at + (size_t)w;
+	if (*at >= n)
+		strcpy(v + n - 5, ", ..");
+}
+
+static int ff_reused(const struct sfiles *fs, struct sink *k, const int64_t *pids, size_t nff,
+		     struct rerr *e)
+{
+	size_t nre = 0, at = 0;
+	char v[600], name[300];
+	int rc = 0;
+	v[0] = 0;
+	for (size_t j = 0, m; j < k->nborn; j = m) {
+		const struct born *c = &k->born[j];
+		size_t ff = 0;
+		for (m = j; m < k->nborn && k->born[m].pid == c->pid; m++)
+			ff += ff_parent(fs, k->born[m].src) != NULL;
+		if (m - j < 2 || ff < 2 || !bsearch(&c->pid, pids, nff, sizeof(*pids), cmp_i64))
+			continue;
+		ff_name(name, sizeof(name), c->src, c->pid);
+		list_add(v, sizeof(v), &at, "%s%s (pid %" PRId64 ", forked %zu times: at %s:%lu, %s:%lu%s)",
+			 nre ? ", " : "", name, c->pid, m - j, c->src, c->line, k->born[j + 1].src,
+			 k->born[j + 1].line, m - j > 2 ? ", ..." : "");
+		nre++;
+	}
+	if (nre) {
+		char num[32];
+		snprintf(num, sizeof(num), "%zu", nre);
+		rc = builder_info(k->b, "ff_pid_reused", num);
+		if (!rc)
+			rc = builder_info(k->b, "ff_pid_reused_files", v);
+		if (rc)
+			rc = rerr_set(e, rc, "out of memory");
+	}
+	return rc;
+}
+
 static int ff_missing(const struct sfiles *fs, struct sink *k, bool quiet, struct rerr *e)
 {
 	size_t nff = 0, nmiss = 0, at = 0;
 	int64_t *pids = malloc((fs->n ? fs->n : 1) * sizeof(*pids));
-	char v[600];
+	char v[600], name[300];
 	int rc = 0;
 
 	if (!pids)
@@ -4137,33 +4210,26 @@ static int ff_missing(const struct sfiles *fs, struct sink *k, bool quiet, struc
 	if (!any_ff || !k->nborn)
 		goto out;
 	qsort(pids, nff, sizeof(*pids), cmp_i64);
+	/* (stable for equal pids: the clones in the order they were met) */
+	for (size_t j = 0; j < k->nborn; j++)
+		k->born[j].seq = j;
 	qsort(k->born, k->nborn, sizeof(*k->born), cmp_born);
 	v[0] = 0;
 	for (size_t j = 0; j < k->nborn; j++) {
 		const struct born *c = &k->born[j];
-		const struct sfile *par = NULL;
 		if (j && c->pid == k->born[j - 1].pid)
 			continue;               /* a pid used again */
 		if (bsearch(&c->pid, pids, nff, sizeof(*pids), cmp_i64))
 			continue;
-		for (size_t i = 0; i < fs->n && !par; i++)
-			if (fs->f[i].ff && fs->f[i].src.name == c->src)
-				par = &fs->f[i];
-		if (!par)
+		if (!ff_parent(fs, c->src))
 			continue;               /* not an -ff file's child */
-		const char *dot = strrchr(c->src, '.');
-		int pl = dot ? (int)(dot - c->src) : (int)strlen(c->src);
-		if (at < sizeof(v) - 1) {
-			int w = snprintf(v + at, sizeof(v) - at, "%s%.*s.%" PRId64 " (pid %" PRId64
-					 ", forked at %s:%lu)", nmiss ? ", " : "", pl, c->src, c->pid,
-					 c->pid, c->src, c->line);
-			at = w < 0 ? sizeof(v) : at + (size_t)w;
-			if (at >= sizeof(v))
-				strcpy(v + sizeof(v) - 5, ", ..");
-		}
+		ff_name(name, sizeof(name), c->src, c->pid);
+		list_add(v, sizeof(v), &at, "%s%s (pid %" PRId64 ", forked at %s:%lu)",
+			 nmiss ? ", " : "", name, c->pid, c->src, c->line);
 		nmiss++;
 	}
-	if (nmiss) {
+	rc = ff_reused(fs, k, pids, nff, e);
+	if (!rc && nmiss) {
 		char num[32];
 		snprintf(num, sizeof(num), "%zu", nmiss);
 		rc = builder_info(k->b, "ff_missing", num);
