@@ -376,6 +376,7 @@ static void planted(const char *name, bool walk)
 	struct tb t;
 	struct opstream s;
 	struct plan p;
+	struct stat st0;
 	if (walk)
 		setenv("REPLAY_RESOLVE", "walk", 1);
 	else
@@ -388,6 +389,12 @@ static void planted(const char *name, bool walk)
 	uint32_t fa = tb_path(&t, "/fin");          /* fin -> sentinel/keep          */
 	uint32_t nd = tb_path(&t, "/absdir/newdir");
 	uint32_t ok = tb_path(&t, "/plain");
+	uint32_t hl = tb_path(&t, "/hl"), ff = tb_path(&t, "/ff"), sl = tb_path(&t, "/sl");
+	uint32_t nw = tb_path(&t, "/newf");
+	tb_add(&t, r, op_open(hl, 4, O_WRONLY | O_CREAT | O_TRUNC, 6));
+	tb_add(&t, r, op_open(ff, 5, O_RDONLY | O_CREAT, 7));
+	tb_add(&t, r, op_open(sl, 6, O_WRONLY | O_CREAT | O_TRUNC, 8));
+	tb_add(&t, r, op_open(nw, 7, O_WRONLY | O_CREAT | O_TRUNC, 9));
 	tb_add(&t, r, op_open(da, 0, O_WRONLY | O_CREAT | O_TRUNC, 1));
 	tb_add(&t, r, op_open(dr, 1, O_WRONLY | O_CREAT | O_TRUNC, 2));
 	tb_add(&t, r, op_open(fa, 2, O_WRONLY | O_CREAT | O_TRUNC, 3));
@@ -427,6 +434,50 @@ static void planted(const char *name, bool walk)
 	/* the final-component link is removed as a link (unlinkat), not followed */
 	fd = plan_openat(&p, 0, ok, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	assert_true(fd >= 0);
+	close(fd);
+	assert_sentinel_untouched();
+
+	/* a worker's open (plan_open_run) of what is planted in the target
+	 * during the run: a hard link to a file outside, a FIFO, a link to a
+	 * file inside, none of which the trace makes */
+	const char *why;
+	pathf(buf, sizeof buf, "%s/hl", target);
+	pathf(rel_out, sizeof rel_out, "%s/keep", sentinel);
+	assert_int_equal(link(rel_out, buf), 0);
+	assert_int_equal(plan_open_run(&p, 0, hl, O_WRONLY | O_CREAT | O_TRUNC, 0644, &why), -EMLINK);
+	assert_non_null(why);
+	assert_int_equal(plan_truncate(&p, 0, hl, 0, &why), -EMLINK);
+	assert_non_null(why);
+	fd = plan_open_run(&p, 0, hl, O_RDONLY, 0, &why);      /* read: nothing changes */
+	assert_true(fd >= 0);
+	assert_null(why);
+	close(fd);
+	assert_int_equal(unlink(buf), 0);
+	assert_sentinel_untouched();
+	pathf(buf, sizeof buf, "%s/ff", target);
+	assert_int_equal(mkfifo(buf, 0644), 0);
+	assert_int_equal(plan_open_run(&p, 0, ff, O_RDONLY | O_CREAT, 0644, &why), -EPERM);
+	assert_non_null(strstr(why, "FIFO"));
+	pathf(buf, sizeof buf, "%s/sl", target);
+	assert_int_equal(symlink("plain", buf), 0);
+	assert_int_equal(plan_open_run(&p, 0, sl, O_WRONLY | O_CREAT | O_TRUNC, 0644, &why), -ELOOP);
+	assert_non_null(strstr(why, "symbolic link"));
+	fd = plan_open_run(&p, 0, sl, O_RDONLY, 0, &why);      /* read: followed, inside */
+	if (walk) {
+		assert_int_equal(fd, -ELOOP);   /* (the walk follows no link) */
+	} else {
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	/* a name not there: created; there: opened, O_TRUNC done */
+	fd = plan_open_run(&p, 0, nw, O_WRONLY | O_CREAT | O_TRUNC, 0644, &why);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "abc", 3), 3);
+	close(fd);
+	fd = plan_open_run(&p, 0, nw, O_WRONLY | O_CREAT | O_TRUNC, 0644, &why);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st0), 0);
+	assert_int_equal(st0.st_size, 0);
 	close(fd);
 	assert_sentinel_untouched();
 	/* cleanup never follows links either */
