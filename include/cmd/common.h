@@ -18,6 +18,9 @@ void cmd_guard_loading(void);
  * writable; it is not a directory, nor, unless stream_ok, a device, FIFO
  * or socket)?  0, or -1 after saying why. */
 int check_output_file(const char *path, const char *what, bool stream_ok);
+/* -o names a file the command reads as its trace (convert a.strace -o
+ * a.strace): said, -1; else 0. */
+int check_output_not_input(const char *out, char *const *args, int nargs, const char *what);
 
 /* The options of the commands that read result files (compare, plot). */
 struct results_cli {

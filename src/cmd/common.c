@@ -10,6 +10,7 @@
 
 #include "cmd/common.h"
 #include "cmd/options.h"
+#include "ops/opstream.h"
 #include "report/compare.h"
 #include "plan/filter.h"
 #include "trace/dxt.h"
@@ -90,6 +91,31 @@ int check_output_file(const char *path, const char *what, bool stream_ok)
 		rc = -1;
 	}
 	free(copy);
+	return rc;
+}
+
+int check_output_not_input(const char *out, char *const *args, int nargs, const char *what)
+{
+	struct stat so, si;
+	char **files = NULL;
+	size_t n = 0;
+	struct rerr e = { .msg = "" };
+	int rc = 0;
+
+	if (stat(out, &so) || !S_ISREG(so.st_mode))
+		return 0;
+	if (trace_expand(args, nargs, &files, &n, &e) < 0)
+		return 0;               /* the load says what is wrong */
+	for (size_t i = 0; i < n && !rc; i++) {
+		/* (an .ops file converted to itself: nothing to write) */
+		if (!stat(files[i], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino &&
+		    !ops_file_is(files[i])) {
+			die_msg("%s '%s' is the trace '%s' this command reads: it would be"
+				" overwritten; give another name", what, out, files[i]);
+			rc = -1;
+		}
+	}
+	trace_files_free(files, n);
 	return rc;
 }
 

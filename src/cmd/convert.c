@@ -245,7 +245,8 @@ int cmd_convert(int argc, char **argv)
 		goto out_opts;
 	}
 
-	if (!iolog && check_output_file(out, "output file", false)) {
+	if (!iolog && (check_output_file(out, "output file", false) ||
+		       check_output_not_input(out, argv + optind, argc - optind, "output file"))) {
 		ret = 2;
 		goto out_opts;
 	}

@@ -263,7 +263,8 @@ static int check_setup(struct run_cli *c)
 		die_msg("unknown engine '%s': expected one of %s", c->engine, engine_names());
 		return -1;
 	}
-	if (c->output && check_output_file(c->output, "result file", true))
+	if (c->output && (check_output_file(c->output, "result file", true) ||
+			  check_output_not_input(c->output, c->traces, c->ntraces, "result file")))
 		return -1;
 	if (c->clock == CLOCK_SRC_NONE && c->ro.timing != TIMING_AFAP) {
 		die_msg("--clock none needs --timing afap: think and trace timing read the"

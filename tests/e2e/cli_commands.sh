@@ -169,3 +169,20 @@ grep -q "^workload: .*, 0 syncs, 2 opens (1 failed in the trace: not replayed)$"
     fail "workload line: $(grep '^workload' fo.out)"
 awk '$1 == "open" && $2 == 1 { f = 1 } END { exit !f }' fo.out || fail "open class: $(grep '^open' fo.out)"
 echo "ok workload: 2 opens, 1 failed in the trace (the class table's 1 replayed)"
+# -o naming the trace being read: refused, the trace left whole (convert
+# turned a text trace into its .ops, run wrote its JSON over it; exit 0);
+# an .ops converted to itself is still nothing to do
+cp "$SRCDIR/traces/strace-probe.txt" self.strace
+sum0=$(sha256sum < self.strace)
+mkdir -p selftgt
+for cmd in "convert self.strace -o self.strace" "run --no-drop-caches -o self.strace self.strace selftgt" \
+           "convert ./self.strace -o $PWD/self.strace"; do
+    rc=0; "$REPLAY" $cmd > self.out 2> self.err || rc=$?
+    [ "$rc" = 2 ] || fail "$cmd: exit $rc, want 2"
+    grep -q "is the trace '.*self.strace' this command reads: it would be overwritten" self.err ||
+        fail "$cmd: message: $(cat self.err)"
+    [ "$(sha256sum < self.strace)" = "$sum0" ] || fail "$cmd: the trace changed"
+done
+"$REPLAY" convert self.strace -o self.ops > /dev/null
+"$REPLAY" convert self.ops -o self.ops > /dev/null || fail "an .ops converted to itself"
+echo "ok -o naming the trace read: refused, the trace whole"
