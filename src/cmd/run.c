@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -963,6 +964,30 @@ static void interrupted_status(int *status)
 	*status = 128 + sig;
 }
 
+/* One run at a time in a target directory: two at once each prepare,
+ * write and remove files the other uses, and both report figures of the
+ * mix.  An exclusive flock on the directory, held until the end (the
+ * workers share it); replay-mpi's processes share their target on
+ * purpose and take none.  Where the file system has no flock, no check.
+ * The descriptor, -1 when none is held, or -2 (said) when another run
+ * holds it. */
+static int target_lock(const char *target)
+{
+	int fd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;              /* the plan says what is wrong */
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	int err = errno;
+	close(fd);
+	if (err != EWOULDBLOCK)
+		return -1;
+	die_msg("another replay run is replaying into '%s' now (the files of one would be"
+		" the other's, and its figures the mix's): wait for it to end, or give another"
+		" directory", target);
+	return -2;
+}
+
 int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 {
 	struct run_cli c = run_defaults;
@@ -982,6 +1007,9 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&st, 0, sizeof(st));
 	st.plan.target_fd = -1;
+	int lock = !x && !c.dry ? target_lock(c.target) : -1;
+	if (lock == -2)
+		goto out;
 	if (load_and_plan(&st, &c) < 0)
 		goto out;
 	if (c.dry && x && !x->root) {
@@ -1021,5 +1049,7 @@ out:
 	interrupted_status(&status);
 	run_release(&st);
 	filter_opts_release(&c.fo);
+	if (lock >= 0)
+		close(lock);
 	return status;
 }
