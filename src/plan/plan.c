@@ -1393,12 +1393,15 @@ static int build_files(struct plan *p, const struct opstream *s, struct facc *ac
 		rc = map_path(traced, &re[k].rel);
 		char at[PATH_MAX + 48];
 		if (rc == -EXDEV) {
+			/* (strace -y is the cure only for strace) */
+			char fmt[32];
+			bool st = opstream_info(s, "format", fmt, sizeof fmt) && !strcmp(fmt, "strace");
 			rc = rerr_set(e, rc, "%strace path '%s' climbs above its starting directory "
 				      "with '..': refusing to map it beneath the target (a relative path"
-				      " the trace cannot place: capture with strace -y, which shows"
-				      " each descriptor's absolute path, or leave it out with"
-				      " --exclude '%s')", path_first_use(p, s, id, at, sizeof at), traced,
-				      traced);
+				      " the trace cannot place: %sleave it out with --exclude '%s')",
+				      path_first_use(p, s, id, at, sizeof at), traced,
+				      st ? "capture with strace -y, which shows each descriptor's"
+					   " absolute path, or " : "", traced);
 			goto out;
 		}
 		if (rc == -EPERM) {

@@ -32,6 +32,7 @@
 #include <sys/resource.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -538,6 +539,24 @@ static void err_what(const struct wstate *ws, const struct op *op, int err, cons
 	}
 }
 
+/* A read or write that moved fewer bytes than traced: a write the file
+ * system had no room for says so (the kernel's short write is how a full
+ * disk first shows, before ENOSPC). */
+static void short_what(const struct wstate *ws, const struct op *op, int64_t got, int64_t want,
+		       char *what, size_t n)
+{
+	int fd = op->handle < ws->nhandles ? ws->fd[op->handle] : FD_NONE;
+	struct statvfs sv;
+	int w = snprintf(what, n, "%lld bytes where the trace moved %lld", (long long)got,
+			 (long long)want);
+	if (w < 0 || (size_t)w >= n || !op_is_write(op->kind) || fd < 0 || fstatvfs(fd, &sv))
+		return;
+	unsigned long long avail = (unsigned long long)sv.f_bavail * sv.f_frsize;
+	if (avail < (unsigned long long)(want - got) + sv.f_frsize)
+		snprintf(what + w, n - (size_t)w, " (the target's file system is full: %llu bytes"
+			 " free)", avail);
+}
+
 static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64_t want)
 {
 	struct worker_result *w = ws->w;
@@ -568,8 +587,7 @@ static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64
 	if (err)
 		err_what(ws, op, err, why, what, sizeof(what));
 	else
-		snprintf(what, sizeof(what), "%lld bytes where the trace moved %lld",
-			 (long long)got, (long long)want);
+		short_what(ws, op, got, want, what, sizeof(what));
 	snprintf(w->fail_msg, sizeof(w->fail_msg), "%s '%s' (op %llu, trace line %u): %s",
 		 op_kind_name(op->kind), path, (unsigned long long)idx, op->line, what);
 	return err ? -err : -EIO;

@@ -186,3 +186,19 @@ done
 "$REPLAY" convert self.strace -o self.ops > /dev/null
 "$REPLAY" convert self.ops -o self.ops > /dev/null || fail "an .ops converted to itself"
 echo "ok -o naming the trace read: refused, the trace whole"
+# a relative path climbing above its start: refused; strace -y is advised
+# for strace captures only (it meant nothing for a fio iolog)
+printf 'fio version 2 iolog\n../../x add\n../../x open\n../../x write 0 4096\n../../x close\n' > up.iolog
+printf '7 10:00:00.000001 openat(AT_FDCWD, "../../x", O_WRONLY|O_CREAT, 0644) = 3\n7 10:00:00.000002 write(3, "a", 1) = 1\n' > up.strace
+mkdir -p uptgt
+for f in up.iolog up.strace; do
+    rc=0; "$REPLAY" run --dry-run "$f" uptgt > /dev/null 2> up.err || rc=$?
+    [ "$rc" = 1 ] || fail "$f: exit $rc, want 1"
+    grep -q "trace path '../../x' climbs above its starting directory" up.err || fail "$f: $(cat up.err)"
+    if [ "$f" = up.strace ]; then
+        grep -q "capture with strace -y" up.err || fail "$f: no strace -y advice: $(cat up.err)"
+    else
+        grep -q "strace" up.err && fail "$f: strace advice for a fio iolog: $(cat up.err)"
+    fi
+done
+echo "ok climbing paths refused, strace -y advised for strace alone"

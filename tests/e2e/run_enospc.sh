@@ -131,3 +131,16 @@ jq -e '.runs[0].failed == true and .runs[0].incomplete == true and .runs[0].jobs
 [ -z "$(ls -A "$mnt2")" ] || fail "files left: $(find "$mnt2")"
 echo "ok out of inodes: stopped at the failed create"
 
+
+# a write the full file system takes only part of (a short write, before
+# any ENOSPC): the message says the file system is full
+gen_writes 703 /part/w.dat 2 786432 0 > "$tmp/part.txt"      # 2 x 768 KiB on 1 MiB
+set +e
+"$REPLAY" run --no-drop-caches --quiet "$tmp/part.txt" "$mnt" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+set -e
+[ "$rc" = 1 ] || fail "short write: exit $rc, want 1: $(cat "$tmp/err")"
+grep -q "failed: write '/part/w.dat' (op 2, trace line 3): [0-9]* bytes where the trace moved 786432 (the target's file system is full: [0-9]* bytes free)" \
+    "$tmp/err" || fail "short write: message: $(cat "$tmp/err")"
+[ -z "$(ls -A "$mnt")" ] || fail "short write: files left: $(find "$mnt")"
+echo "ok a short write on a full file system says it is full"
