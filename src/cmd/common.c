@@ -252,6 +252,18 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 				 " let through, which strace makes no file for" :
 				 "a file deleted, not copied or not given?");
 	}
+	/* strace -ff: a pid given to several processes has one file, which
+	 * strace truncated when the next one began */
+	if (info_count(s, "ff_pid_reused", wb, sizeof(wb))) {
+		char names[480];
+		bool one = !strcmp(wb, "1");
+		info_or_q(s, "ff_pid_reused_files", names, sizeof(names));
+		warn_msg("%s: %s pid%s the capture forked more than once (pid reuse) ha%s one strace"
+			 " -ff file: %s; strace truncates it when the next process begins, so it holds"
+			 " the last one's calls: the earlier ones' are not in the trace and are not"
+			 " replayed (unless strace ran with -A, which appends them: then they are"
+			 " replayed as one process)", name, wb, one ? "" : "s", one ? "s" : "ve", names);
+	}
 	/* LANL: ranks the timing file lists without a trace file given (a
 	 * subset on purpose, or a file forgotten: said either way) */
 	if (info_count(s, "lanl_ranks_missing", wb, sizeof(wb))) {

@@ -357,6 +357,8 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "clock_back_first", "  the first" },
 	{ "ff_missing", "-ff files missing (forked)" },
 	{ "ff_missing_files", "  expected" },
+	{ "ff_pid_reused", "-ff files of reused pids" },
+	{ "ff_pid_reused_files", "  files" },
 	{ "dxt_files_other_layer_only", "files only in the other layer" },
 	{ "dxt_files_other_layer_only_bytes", "  their bytes there" },
 	{ "dxt_files_other_layer_only_first", "  the first" },

@@ -99,4 +99,26 @@ if command -v strace >/dev/null && strace -f -o /dev/null true 2>/dev/null; then
 else
 	echo "note: strace cannot trace here: the -ff check skipped"
 fi
+
+# 6. strace -ff where a pid was given to two processes (pid reuse): one
+# file for both, the first one's calls lost when strace truncated it
+mkdir reuse
+cat > reuse/t.100 <<'T'
+10:00:00.000001 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 101 <0.000100>
+10:00:00.000200 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101 <0.000300>
+10:00:00.000600 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 101 <0.000100>
+10:00:00.000900 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101 <0.000300>
+10:00:00.001300 exit_group(0) = ?
+T
+cat > reuse/t.101 <<'T'
+10:00:00.000700 openat(AT_FDCWD</w>, "/w/r2.out", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</w/r2.out> <0.000020>
+10:00:00.000750 write(3</w/r2.out>, "x", 1) = 1 <0.000010>
+10:00:00.000800 exit_group(0) = ?
+T
+"$REPLAY" stat reuse/t > /dev/null 2> reuse.err || fail "reuse: $(cat reuse.err)"
+grep -qF "warning: reuse/t: 1 pid the capture forked more than once (pid reuse) has one strace -ff file: reuse/t.101 (pid 101, forked 2 times: at reuse/t.100:1, reuse/t.100:3)" reuse.err ||
+	fail "reuse: $(cat reuse.err)"
+"$REPLAY" stat --json reuse/t 2>/dev/null | jq -e '.notes.ff_pid_reused == 1 and (.notes.ff_pid_reused_files | startswith("reuse/t.101 (pid 101"))' > /dev/null ||
+	fail "reuse notes"
+! grep -q "no strace -ff file" reuse.err || fail "reuse: taken for a missing file: $(cat reuse.err)"
 echo PASS
