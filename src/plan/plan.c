@@ -1852,8 +1852,13 @@ const char *plan_no_ranks_why(const struct opstream *s, char *buf, size_t n)
 	 * show and no -y decoration named (strace -P, -e trace=read,...) */
 	char v[32], u[32];
 	buf[0] = 0;
-	if (!opstream_info(s, "unknown_fd_ops", v, sizeof v) || !strcmp(v, "0"))
+	if (!opstream_info(s, "unknown_fd_ops", v, sizeof v) || !strcmp(v, "0")) {
+		/* or on /proc, /sys, /dev/null...: no storage I/O */
+		if (opstream_info(s, "special_file_ops", v, sizeof v) && strcmp(v, "0"))
+			snprintf(buf, n, " (its %s calls on files were on /proc, /sys and devices such"
+				 " as /dev/null: no storage I/O, never replayed)", v);
 		return buf;
+	}
 	/* (an .ops file of before undecorated_fd_ops: taken as all) */
 	if (!opstream_info(s, "undecorated_fd_ops", u, sizeof u))
 		snprintf(u, sizeof u, "%s", v);
@@ -1876,9 +1881,17 @@ static int plan_ranks(struct plan *p, const struct opstream *s, const struct pla
 	p->priv->nranks = R + (f ? f->ranks_beyond : 0);   /* -n's cut is not a left-out rank */
 	p->priv->ntraced = s->nranks;
 	if (R == 0 && f && s->nranks) {
-		char sum[512];
-		return rerr_set(e, -EINVAL, "nothing left to replay: %s (see --include and "
-				"--no-default-excludes)", filter_summary(f, sum, sizeof(sum)));
+		char sum[512], sp[32], why[160] = "";
+		/* ranks whose calls were all on /proc, /sys, /dev/null...: the
+		 * reader made no op of them, which no option changes */
+		if (opstream_info(s, "special_file_ops", sp, sizeof sp) && strcmp(sp, "0"))
+			snprintf(why, sizeof why, "; the trace's %s calls on /proc, /sys and devices"
+				 " such as /dev/null are no storage I/O, never replayed", sp);
+		/* (the options help only where the filter left ops out) */
+		bool opts = f->ops_removed || f->ranks_unselected || f->ranks_launcher || !why[0];
+		return rerr_set(e, -EINVAL, "nothing left to replay: %s%s%s",
+				filter_summary(f, sum, sizeof(sum)), why,
+				opts ? " (see --include and --no-default-excludes)" : "");
 	}
 	if (R == 0) {
 		char why[256];

@@ -202,3 +202,19 @@ for f in up.iolog up.strace; do
     fi
 done
 echo "ok climbing paths refused, strace -y advised for strace alone"
+# a trace whose calls were all on /proc (strace), or whose ranks' segments
+# all were (DXT): says why nothing is replayed, without sending the user
+# to options that cannot change it
+printf '7 10:00:00.000001 openat(AT_FDCWD, "/proc/self/status", O_RDONLY) = 3\n7 10:00:00.000002 read(3, "a", 100) = 1\n7 10:00:00.000003 close(3) = 0\n' > proc.strace
+rc=0; "$REPLAY" run --dry-run proc.strace uptgt > /dev/null 2> proc.err || rc=$?
+[ "$rc" = 1 ] || fail "proc.strace: exit $rc"
+grep -q "the trace holds no ranks: nothing to replay (its 2 calls on files were on /proc, /sys and devices such as /dev/null: no storage I/O, never replayed)" proc.err ||
+    fail "proc.strace: $(cat proc.err)"
+sed 's|file_name: [^ ]*|file_name: /proc/self/root/x|' "$SRCDIR/tests/data/dxt/mpi-io-test-x86_64-3.1.6.dxt.txt" > proc.dxt
+{   # (a block: the dxt checks)
+    rc=0; "$REPLAY" run --dry-run --no-default-excludes proc.dxt uptgt > /dev/null 2> procd.err || rc=$?
+    [ "$rc" = 1 ] || fail "proc.dxt: exit $rc: $(cat procd.err)"
+    grep -q "nothing left to replay: .*calls on /proc, /sys and devices such as /dev/null are no storage I/O, never replayed$" procd.err ||
+        fail "proc.dxt: $(cat procd.err)"
+}
+echo "ok traces of /proc only: why nothing is replayed"
