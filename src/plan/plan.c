@@ -1810,9 +1810,9 @@ static int check_existing(struct plan *p, bool force, struct rerr *e)
 				"would overwrite or remove (use --force to allow it, or "
 				"choose an empty directory)", p->target, b);
 	return rerr_set(e, -EEXIST, "target '%s' already holds '%s' and %zu more "
-			"file%s the run would overwrite or remove (use --force to allow it, "
-			"or choose an empty directory)", p->target, b, cf.n - 1,
-			cf.n == 2 ? "" : "s");
+			"name%s (files or directories) the run would overwrite or remove (use"
+			" --force to allow it, or choose an empty directory)", p->target, b,
+			cf.n - 1, cf.n == 2 ? "" : "s");
 }
 
 static bool copy_prepares(const struct plan *p, uint32_t k, size_t i, uint64_t *size);

@@ -97,7 +97,7 @@ f=$tgt/data/in.dat
 # --- what --keep left is now in the way: refused without --force ---------
 kept=$(tsnap "$tgt")
 refused "$REPLAY" run --no-drop-caches --quiet "$tr" "$tgt"
-grep -q "already holds 'data/out.10' and 1 more file the run" "$tmp/log/err" || { cat "$tmp/log/err" >&2; fail "existing message"; }
+grep -q "already holds 'data/out.10' and 1 more name (files or directories) the run" "$tmp/log/err" || { cat "$tmp/log/err" >&2; fail "existing message"; }
 # (the kept input, large enough and only read, is not in the way: used as is)
 "$REPLAY" run --dry-run --force "$tr" "$tgt" > "$tmp/log/plan"
 grep -Eq "^  data/in.dat +shared +present, used as is \(needs $prep bytes\)" "$tmp/log/plan" ||
