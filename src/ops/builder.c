@@ -615,6 +615,11 @@ static int is_special(const char *path)
 	 * (deleted)"): memory, not storage */
 	if (path[0] == '/' && path[1] == 'm' && !strncmp(path, "/memfd:", 7))
 		return 1;
+	/* Darshan's names of the standard streams: a terminal or a job's
+	 * log, not a file of the application */
+	if (path[0] == '<' && (!strcmp(path, "<STDOUT>") || !strcmp(path, "<STDERR>") ||
+			       !strcmp(path, "<STDIN>")))
+		return 1;
 	if (path[0] != '/' || (path[1] != 'p' && path[1] != 's' && path[1] != 'd'))
 		return 0;       /* none of those */
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {

@@ -216,5 +216,10 @@ sed 's|file_name: [^ ]*|file_name: /proc/self/root/x|' "$SRCDIR/tests/data/dxt/m
     [ "$rc" = 1 ] || fail "proc.dxt: exit $rc: $(cat procd.err)"
     grep -q "nothing left to replay: .*calls on /proc, /sys and devices such as /dev/null are no storage I/O, never replayed$" procd.err ||
         fail "proc.dxt: $(cat procd.err)"
+    # Darshan's names of the standard streams are no files either
+    sed 's|file_name: [^ ]*|file_name: <STDOUT>|' "$SRCDIR/tests/data/dxt/mpi-io-test-x86_64-3.1.6.dxt.txt" > out.dxt
+    [ -z "$("$REPLAY" dump out.dxt | grep -v '^#')" ] || fail "out.dxt: <STDOUT> replayed as a file"
+    "$REPLAY" stat --json out.dxt 2>/dev/null | jq -e '.notes.special_file_ops > 0' > /dev/null ||
+        fail "out.dxt: not counted as special"
 }
 echo "ok traces of /proc only: why nothing is replayed"
