@@ -456,7 +456,11 @@ static void planted(const char *name, bool walk)
 	assert_sentinel_untouched();
 	pathf(buf, sizeof buf, "%s/ff", target);
 	assert_int_equal(mkfifo(buf, 0644), 0);
-	assert_int_equal(plan_open_run(&p, 0, ff, O_RDONLY | O_CREAT, 0644, &why), -EPERM);
+	/* (O_TRUNC: checked before the open; O_RDWR: a FIFO's open does not
+	 * block, and the file is looked at after it) */
+	assert_int_equal(plan_open_run(&p, 0, ff, O_WRONLY | O_CREAT | O_TRUNC, 0644, &why), -EPERM);
+	assert_non_null(strstr(why, "FIFO"));
+	assert_int_equal(plan_open_run(&p, 0, ff, O_RDWR, 0, &why), -EPERM);
 	assert_non_null(strstr(why, "FIFO"));
 	pathf(buf, sizeof buf, "%s/sl", target);
 	assert_int_equal(symlink("plain", buf), 0);

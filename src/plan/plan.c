@@ -571,27 +571,52 @@ int plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags
 /*
  * A worker's open of a traced file.  The plan checked the target before
  * the run; what is put in it while the run goes (by a user, another job)
- * is checked here, before anything is done through the name.  The name
- * is first opened O_PATH (no side effect, even on a FIFO or a device),
- * the file it holds looked at, and only that file is then opened as the
- * trace did, through /proc/self/fd (O_TRUNC included: the file truncated
- * is the one checked, whatever the name holds by then):
- *  - a FIFO, socket or device node is refused: EPERM (a FIFO would hang
- *    the open, a device be written);
+ * is checked here, before any I/O goes through the name:
+ *  - a FIFO, socket or device node is refused: EPERM (a device would be
+ *    written);
  *  - a file with other hard links, opened to be written, when the trace
  *    makes no hard link itself: EMLINK (one to a file outside the target
  *    would be written);
  *  - a symbolic link as the last component of a name opened to be
  *    written, when the trace makes none itself: ELOOP, not followed.
- * A name not there is created O_EXCL (a new file: nothing to check).
- * *why says what was refused, for the run's message.  Without /proc the
- * name is opened again after the check.
+ * The name is opened as traced and the file it gave looked at (fstat),
+ * but for O_TRUNC, which acts in the open: then the name is opened O_PATH
+ * (no side effect), the file looked at, and that same file opened as
+ * traced through /proc/self/fd, so the file truncated is the one checked
+ * (a name not there is created O_EXCL: a new file).  *why says what was
+ * refused, for the run's message.  (A FIFO put there blocks the open, as
+ * it would have blocked the application.)
  */
 static const char *special_why(mode_t m)
 {
 	return S_ISFIFO(m) ? "a FIFO is there (put there during the run?): refused" :
 	       S_ISSOCK(m) ? "a socket is there (put there during the run?): refused" :
 			     "a device node is there (put there during the run?): refused";
+}
+
+#define WHY_SYMLINK "a symbolic link is there, which the trace never made (put there during" \
+		    " the run?): not followed"
+
+/* fd's file may be written through by the run: 0, or -errno with *why. */
+static int opened_ok(const struct plan_priv *pv, int fd, bool writes, const char **why)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISLNK(st.st_mode)) {      /* (an O_PATH|O_NOFOLLOW open of a link) */
+		*why = WHY_SYMLINK;
+		return -ELOOP;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		*why = special_why(st.st_mode);
+		return -EPERM;
+	}
+	if (S_ISREG(st.st_mode) && st.st_nlink > 1 && !pv->links && writes) {
+		*why = "the file has other hard links, which the trace never made (one put there"
+		       " during the run would let its writes change a file elsewhere): refused";
+		return -EMLINK;
+	}
+	return 0;
 }
 
 int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode,
@@ -605,47 +630,43 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 	    (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 		return plan_openat(p, copy, path_id, flags, mode);
 	bool writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_CREAT));
-	bool nofollow = (flags & O_NOFOLLOW) || (writes && !pv->symlinks);
-	for (int tries = 0;; tries++) {
-		int pfd = plan_openat(p, copy, path_id,
-				      O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0);
-		if (pfd == -ENOENT && (flags & O_CREAT)) {
-			int fd = plan_openat(p, copy, path_id, flags | O_EXCL, mode);
-			if (fd != -EEXIST || tries >= 8)
-				return fd;
-			continue;       /* made there since: look at it */
+	int nofollow = (flags & O_NOFOLLOW) || (writes && !pv->symlinks) ? O_NOFOLLOW : 0;
+	int fd, rc;
+	if (!(flags & O_TRUNC)) {
+		fd = plan_openat(p, copy, path_id, flags | nofollow, mode);
+		if (fd == -ELOOP && !(flags & O_NOFOLLOW) && nofollow)
+			*why = WHY_SYMLINK;
+		if (fd >= 0 && (rc = opened_ok(pv, fd, writes, why)) < 0) {
+			close(fd);
+			return rc;
 		}
+		return fd;
+	}
+	for (int tries = 0;; tries++) {
+		if (flags & O_CREAT) {
+			fd = plan_openat(p, copy, path_id, flags | O_EXCL, mode);
+			if (fd != -EEXIST || tries >= 8)
+				return fd;      /* a new file, or no room for one */
+		}
+		int pfd = plan_openat(p, copy, path_id, O_PATH | O_CLOEXEC | nofollow, 0);
+		if (pfd == -ENOENT && (flags & O_CREAT))
+			continue;       /* removed since: make it */
 		if (pfd < 0)
 			return pfd;
-		struct stat st;
-		int rc = 0;
-		if (fstat(pfd, &st) < 0) {
-			rc = -errno;
-		} else if (S_ISLNK(st.st_mode)) {
-			if (!(flags & O_NOFOLLOW))
-				*why = "a symbolic link is there, which the trace never made (put"
-				       " there during the run?): not followed";
-			rc = -ELOOP;
-		} else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-			*why = special_why(st.st_mode);
-			rc = -EPERM;
-		} else if (S_ISREG(st.st_mode) && st.st_nlink > 1 && !pv->links && writes) {
-			*why = "the file has other hard links, which the trace never made (one put"
-			       " there during the run would let its writes change a file"
-			       " elsewhere): refused";
-			rc = -EMLINK;
-		}
+		rc = opened_ok(pv, pfd, writes, why);
+		if (rc == -ELOOP && (flags & O_NOFOLLOW))
+			*why = NULL;    /* the trace's own O_NOFOLLOW: as the kernel says */
 		if (rc < 0) {
 			close(pfd);
 			return rc;
 		}
 		char proc[64];
 		snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
-		int fd = open(proc, (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC);
+		fd = open(proc, (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC);
 		rc = fd >= 0 ? fd : -errno;
 		close(pfd);
 		if (rc == -ENOENT && access("/proc/self/fd", X_OK))
-			rc = plan_openat(p, copy, path_id, flags, mode);   /* no /proc */
+			rc = plan_openat(p, copy, path_id, flags | nofollow, mode);   /* no /proc */
 		return rc;
 	}
 }
