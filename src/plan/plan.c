@@ -597,14 +597,15 @@ static const char *special_why(mode_t m)
 #define WHY_SYMLINK "a symbolic link is there, which the trace never made (put there during" \
 		    " the run?): not followed"
 
-/* fd's file may be written through by the run: 0, or -errno with *why. */
-static int opened_ok(const struct plan_priv *pv, int fd, bool writes, const char **why)
+/* fd's file may be written through by the run: 0, or -errno with *why.
+ * ours: the O_NOFOLLOW was replay's, not the trace's. */
+static int opened_ok(const struct plan_priv *pv, int fd, bool writes, bool ours, const char **why)
 {
 	struct stat st;
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (S_ISLNK(st.st_mode)) {      /* (an O_PATH|O_NOFOLLOW open of a link) */
-		*why = WHY_SYMLINK;
+		*why = ours ? WHY_SYMLINK : NULL;
 		return -ELOOP;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
@@ -629,14 +630,20 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 	if ((flags & O_TMPFILE) == O_TMPFILE || (flags & O_PATH) ||
 	    (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
 		return plan_openat(p, copy, path_id, flags, mode);
-	bool writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_CREAT));
+	/* written through: opened so, of a file the trace changes (one it
+	 * only reads, opened O_RDWR, the plan took as it is, hard links and
+	 * links included) */
+	const struct plan_file *f = file_by_id(p, path_id);
+	bool changed = !f || !pv->file_acc || (pv->file_acc[f - p->files] & A_MODIFIES);
+	bool writes = changed && ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_CREAT)));
 	int nofollow = (flags & O_NOFOLLOW) || (writes && !pv->symlinks) ? O_NOFOLLOW : 0;
+	bool ours = nofollow && !(flags & O_NOFOLLOW);
 	int fd, rc;
 	if (!(flags & O_TRUNC)) {
 		fd = plan_openat(p, copy, path_id, flags | nofollow, mode);
-		if (fd == -ELOOP && !(flags & O_NOFOLLOW) && nofollow)
+		if (fd == -ELOOP && ours)
 			*why = WHY_SYMLINK;
-		if (fd >= 0 && (rc = opened_ok(pv, fd, writes, why)) < 0) {
+		if (fd >= 0 && (rc = opened_ok(pv, fd, writes, ours, why)) < 0) {
 			close(fd);
 			return rc;
 		}
@@ -649,13 +656,15 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 				return fd;      /* a new file, or no room for one */
 		}
 		int pfd = plan_openat(p, copy, path_id, O_PATH | O_CLOEXEC | nofollow, 0);
+		/* a link followed to nothing (the trace's own, dangling): the
+		 * open makes the file it names, new */
+		if (pfd == -ENOENT && (flags & O_CREAT) && !nofollow)
+			return plan_openat(p, copy, path_id, flags, mode);
 		if (pfd == -ENOENT && (flags & O_CREAT))
 			continue;       /* removed since: make it */
 		if (pfd < 0)
 			return pfd;
-		rc = opened_ok(pv, pfd, writes, why);
-		if (rc == -ELOOP && (flags & O_NOFOLLOW))
-			*why = NULL;    /* the trace's own O_NOFOLLOW: as the kernel says */
+		rc = opened_ok(pv, pfd, writes, ours, why);
 		if (rc < 0) {
 			close(pfd);
 			return rc;
