@@ -1448,6 +1448,8 @@ static int flush_written(struct wstate *ws)
 	const struct worker_ctx *c = ws->c;
 	int ret = 0;
 
+	bool synced_fs = false;
+
 	for (uint32_t p = 0; p < c->s->npaths; p++) {
 		int fd, r;
 
@@ -1458,6 +1460,21 @@ static int flush_written(struct wstate *ws)
 		fd = plan_openat(c->plan, c->copy, p,
 				 O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0);
 		if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
+			continue;
+		if ((fd == -EACCES || fd == -EPERM) && !synced_fs) {
+			/* a file the trace made unreadable to this user (mode 0,
+			 * 0200: a run not as root): the file system's sync
+			 * flushes it with the rest, once */
+			int dfd = openat(c->plan->target_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			r = dfd < 0 ? -errno : syncfs(dfd) < 0 ? -errno : 0;
+			if (dfd >= 0)
+				close(dfd);
+			synced_fs = true;
+			if (r < 0 && !ret)
+				ret = flush_failed(ws, p, "syncfs of the target", r);
+			continue;
+		}
+		if ((fd == -EACCES || fd == -EPERM) && synced_fs)
 			continue;
 		if (fd < 0) {
 			if (!ret)
