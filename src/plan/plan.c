@@ -579,8 +579,10 @@ int plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flags
  *    would be written);
  *  - a symbolic link as the last component of a name opened to be
  *    written, when the trace makes none itself: ELOOP, not followed.
- * The name is opened as traced and the file it gave looked at (fstat),
- * but for O_TRUNC, which acts in the open: then the name is opened O_PATH
+ * The name is opened as traced and, when the open may change a file the
+ * trace changes (a read, or an O_RDWR open of a file the trace only
+ * reads, changes nothing: no cost), the file it gave is looked at
+ * (fstat); but for O_TRUNC, which acts in the open: then the name is opened O_PATH
  * (no side effect), the file looked at, and that same file opened as
  * traced through /proc/self/fd, so the file truncated is the one checked
  * (a name not there is created O_EXCL: a new file).  *why says what was
@@ -643,7 +645,7 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 		fd = plan_openat(p, copy, path_id, flags | nofollow, mode);
 		if (fd == -ELOOP && ours)
 			*why = WHY_SYMLINK;
-		if (fd >= 0 && (rc = opened_ok(pv, fd, writes, ours, why)) < 0) {
+		if (fd >= 0 && writes && (rc = opened_ok(pv, fd, writes, ours, why)) < 0) {
 			close(fd);
 			return rc;
 		}
