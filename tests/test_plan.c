@@ -444,11 +444,11 @@ static void planted(const char *name, bool walk)
 	pathf(buf, sizeof buf, "%s/hl", target);
 	pathf(rel_out, sizeof rel_out, "%s/keep", sentinel);
 	assert_int_equal(link(rel_out, buf), 0);
-	assert_int_equal(plan_open_run(&p, 0, hl, O_WRONLY | O_CREAT | O_TRUNC, 0644, &why), -EMLINK);
+	assert_int_equal(plan_open_run(&p, 0, hl, O_WRONLY | O_CREAT | O_TRUNC, 0644, false, &why), -EMLINK);
 	assert_non_null(why);
 	assert_int_equal(plan_truncate(&p, 0, hl, 0, &why), -EMLINK);
 	assert_non_null(why);
-	fd = plan_open_run(&p, 0, hl, O_RDONLY, 0, &why);      /* read: nothing changes */
+	fd = plan_open_run(&p, 0, hl, O_RDONLY, 0, false, &why);      /* read: nothing changes */
 	assert_true(fd >= 0);
 	assert_null(why);
 	close(fd);
@@ -458,15 +458,15 @@ static void planted(const char *name, bool walk)
 	assert_int_equal(mkfifo(buf, 0644), 0);
 	/* (O_TRUNC: checked before the open; O_RDWR: a FIFO's open does not
 	 * block, and the file is looked at after it) */
-	assert_int_equal(plan_open_run(&p, 0, ff, O_WRONLY | O_CREAT | O_TRUNC, 0644, &why), -EPERM);
+	assert_int_equal(plan_open_run(&p, 0, ff, O_WRONLY | O_CREAT | O_TRUNC, 0644, false, &why), -EPERM);
 	assert_non_null(strstr(why, "FIFO"));
-	assert_int_equal(plan_open_run(&p, 0, ff, O_RDWR, 0, &why), -EPERM);
+	assert_int_equal(plan_open_run(&p, 0, ff, O_RDWR, 0, false, &why), -EPERM);
 	assert_non_null(strstr(why, "FIFO"));
 	pathf(buf, sizeof buf, "%s/sl", target);
 	assert_int_equal(symlink("plain", buf), 0);
-	assert_int_equal(plan_open_run(&p, 0, sl, O_WRONLY | O_CREAT | O_TRUNC, 0644, &why), -ELOOP);
+	assert_int_equal(plan_open_run(&p, 0, sl, O_WRONLY | O_CREAT | O_TRUNC, 0644, false, &why), -ELOOP);
 	assert_non_null(strstr(why, "symbolic link"));
-	fd = plan_open_run(&p, 0, sl, O_RDONLY, 0, &why);      /* read: followed, inside */
+	fd = plan_open_run(&p, 0, sl, O_RDONLY, 0, false, &why);      /* read: followed, inside */
 	if (walk) {
 		assert_int_equal(fd, -ELOOP);   /* (the walk follows no link) */
 	} else {
@@ -474,11 +474,11 @@ static void planted(const char *name, bool walk)
 		close(fd);
 	}
 	/* a name not there: created; there: opened, O_TRUNC done */
-	fd = plan_open_run(&p, 0, nw, O_WRONLY | O_CREAT | O_TRUNC, 0644, &why);
+	fd = plan_open_run(&p, 0, nw, O_WRONLY | O_CREAT | O_TRUNC, 0644, false, &why);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "abc", 3), 3);
 	close(fd);
-	fd = plan_open_run(&p, 0, nw, O_WRONLY | O_CREAT | O_TRUNC, 0644, &why);
+	fd = plan_open_run(&p, 0, nw, O_WRONLY | O_CREAT | O_TRUNC, 0644, false, &why);
 	assert_true(fd >= 0);
 	assert_int_equal(fstat(fd, &st0), 0);
 	assert_int_equal(st0.st_size, 0);

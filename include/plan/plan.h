@@ -103,9 +103,10 @@ int  plan_openat(const struct plan *p, uint32_t copy, uint32_t path_id, int flag
  * put in the target during the run refused (a FIFO, socket or device
  * node: -EPERM; a file with other hard links opened to be written when
  * the trace makes none: -EMLINK; a symbolic link where the trace makes
- * none: -ELOOP), with *why saying so; O_TRUNC done once it passed. */
+ * none: -ELOOP), with *why saying so; O_TRUNC done on the file checked.
+ * there: the caller opened the name before (the file is likely there). */
 int  plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode,
-		   const char **why);
+		   bool there, const char **why);
 /* O_TMPFILE (plan_openat with it comes here): path_id is the unnamed
  * file's traced name (strace -y's "DIR/#INODE"); the open makes a new one
  * in the directory above it.  Where the file system refuses O_TMPFILE

@@ -623,7 +623,7 @@ static int opened_ok(const struct plan_priv *pv, int fd, bool writes, bool ours,
 }
 
 int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode,
-		  const char **why)
+		  bool there, const char **why)
 {
 	const struct plan_priv *pv = p->priv;
 	*why = NULL;
@@ -651,8 +651,11 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 		}
 		return fd;
 	}
+	/* (a file prepared, or opened before by this process, is likely
+	 * there: looked at first, not made) */
+	there = there || (f && f->prepare);
 	for (int tries = 0;; tries++) {
-		if (flags & O_CREAT) {
+		if ((flags & O_CREAT) && (!there || tries)) {
 			fd = plan_openat(p, copy, path_id, flags | O_EXCL, mode);
 			if (fd != -EEXIST || tries >= 8)
 				return fd;      /* a new file, or no room for one */
@@ -900,7 +903,7 @@ int plan_truncate(const struct plan *p, uint32_t copy, uint32_t path_id, uint64_
 	if (len > (uint64_t)INT64_MAX)
 		return -EINVAL;
 	/* (checked as a worker's open: what was put there during the run) */
-	int fd = plan_open_run(p, copy, path_id, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0, why);
+	int fd = plan_open_run(p, copy, path_id, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0, true, why);
 	if (fd < 0)
 		return fd;
 	int rc = ftruncate(fd, (off_t)len) < 0 ? -errno : 0;

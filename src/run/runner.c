@@ -1057,7 +1057,7 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 	/* O_TMPFILE: a new unnamed file in the directory of op->file */
 	fd = tmpfile ? plan_open_tmpfile(c->plan, c->copy, op->file, flags, (mode_t)op->aux, &named)
 		     : plan_open_run(c->plan, c->copy, op->file, flags, (mode_t)op->aux,
-				     &ws->open_why);
+				     ws->written[op->file], &ws->open_why);
 	/* --direct on a directory (or a file system without O_DIRECT): the
 	 * open the trace made, without it */
 	if (fd == -EINVAL && (flags & O_DIRECT) && !(op->oflags & O_DIRECT)) {
@@ -1065,7 +1065,7 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 		fd = tmpfile ? plan_open_tmpfile(c->plan, c->copy, op->file, flags,
 						 (mode_t)op->aux, &named)
 			     : plan_open_run(c->plan, c->copy, op->file, flags, (mode_t)op->aux,
-					     &ws->open_why);
+					     ws->written[op->file], &ws->open_why);
 	}
 	if (fd >= 0 && named)
 		ws->w->tmpfile_named++;
