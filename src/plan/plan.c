@@ -599,11 +599,20 @@ static const char *special_why(mode_t m)
 #define WHY_SYMLINK "a symbolic link is there, which the trace never made (put there during" \
 		    " the run?): not followed"
 
-/* fd's file may be written through by the run: 0, or -errno with *why.
- * ours: the O_NOFOLLOW was replay's, not the trace's. */
-static int opened_ok(const struct plan_priv *pv, int fd, bool writes, bool ours, const char **why)
+/* fd's file, opened (or O_PATH) at copy/rel, may be written through by
+ * the run: 0, or -errno with *why.  ours: the O_NOFOLLOW was replay's,
+ * not the trace's.  The link count is read twice, on the file and on the
+ * name looked up again, and must be 1 both times for the same file: a
+ * link to a file outside the target made before the open and removed
+ * before the fstat leaves the file with one name, outside, which the
+ * name no longer holds (a file unlinked since, with no name at all, is
+ * the run's own: the trace's unlink of it). */
+static int opened_ok(const struct plan *p, uint32_t copy, const char *rel, int fd, bool writes,
+		     int nofollow, bool ours, const char **why)
 {
-	struct stat st;
+	const struct plan_priv *pv = p->priv;
+	struct stat st, ns;
+	char buf[PATH_MAX];
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (S_ISLNK(st.st_mode)) {      /* (an O_PATH|O_NOFOLLOW open of a link) */
@@ -614,9 +623,15 @@ static int opened_ok(const struct plan_priv *pv, int fd, bool writes, bool ours,
 		*why = special_why(st.st_mode);
 		return -EPERM;
 	}
-	if (S_ISREG(st.st_mode) && st.st_nlink > 1 && !pv->links && writes) {
-		*why = "the file has other hard links, which the trace never made (one put there"
-		       " during the run would let its writes change a file elsewhere): refused";
+	if (!S_ISREG(st.st_mode) || pv->links || !writes || st.st_nlink == 0)
+		return 0;
+	if (st.st_nlink > 1 || copy_path(copy, rel, buf, sizeof buf) ||
+	    fstatat(p->target_fd, buf, &ns, nofollow ? AT_SYMLINK_NOFOLLOW : 0) ||
+	    ns.st_ino != st.st_ino ||
+	    ns.st_dev != st.st_dev || ns.st_nlink > 1) {
+		*why = "the file has other hard links, which the trace never made, or had while it"
+		       " was opened (one put there during the run would let its writes change a"
+		       " file elsewhere): refused";
 		return -EMLINK;
 	}
 	return 0;
@@ -645,7 +660,17 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 		fd = plan_openat(p, copy, path_id, flags | nofollow, mode);
 		if (fd == -ELOOP && ours)
 			*why = WHY_SYMLINK;
-		if (fd >= 0 && writes && (rc = opened_ok(pv, fd, writes, ours, why)) < 0) {
+		if (fd == -ENXIO && (flags & O_NONBLOCK)) {
+			/* a FIFO without a reader (truncate by path opens so) */
+			int pfd = plan_openat(p, copy, path_id, O_PATH | O_CLOEXEC | nofollow, 0);
+			struct stat st;
+			if (pfd >= 0 && !fstat(pfd, &st) && S_ISFIFO(st.st_mode))
+				*why = special_why(st.st_mode), fd = -EPERM;
+			if (pfd >= 0)
+				close(pfd);
+		}
+		if (fd >= 0 && writes && (rc = opened_ok(p, copy, f ? f->rel : "", fd, writes,
+							 nofollow, ours, why)) < 0) {
 			close(fd);
 			return rc;
 		}
@@ -669,7 +694,7 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 			continue;       /* removed since: make it */
 		if (pfd < 0)
 			return pfd;
-		rc = opened_ok(pv, pfd, writes, ours, why);
+		rc = opened_ok(p, copy, f ? f->rel : "", pfd, writes, nofollow, ours, why);
 		if (rc < 0) {
 			close(pfd);
 			return rc;
@@ -903,7 +928,9 @@ int plan_truncate(const struct plan *p, uint32_t copy, uint32_t path_id, uint64_
 	if (len > (uint64_t)INT64_MAX)
 		return -EINVAL;
 	/* (checked as a worker's open: what was put there during the run) */
-	int fd = plan_open_run(p, copy, path_id, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0, true, why);
+	/* (O_NONBLOCK: a FIFO there fails ENXIO, never blocks) */
+	int fd = plan_open_run(p, copy, path_id, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0,
+			       true, why);
 	if (fd < 0)
 		return fd;
 	int rc = ftruncate(fd, (off_t)len) < 0 ? -errno : 0;

@@ -36,6 +36,7 @@ plant() {
 	link) ln "$tmp/victim" "$tgt/sub/f1";;
 	truncate) touch "$tgt/sub/f1"; ln -f "$tmp/victim" "$tgt/sub/f2";;
 	fifo) mkfifo "$tgt/sub/f1";;
+	truncfifo) touch "$tgt/sub/f1"; rm -f "$tgt/sub/f2"; mkfifo "$tgt/sub/f2";;
 	symlink) echo "user data" > "$tgt/userfile"; ln -s ../userfile "$tgt/sub/f1";;
 	device) mknod "$tgt/sub/f1" c 1 3;;      # /dev/null's numbers
 	esac
@@ -56,6 +57,7 @@ plant() {
 plant link
 plant truncate
 plant fifo
+plant truncfifo      # (truncate by path: it hung in the open, audit REG2)
 plant symlink
 [ "$(cat "$tmp/t-symlink/userfile")" = "user data" ] || fail "symlink: the user's file was written"
 if [ "$(id -u)" = 0 ]; then
