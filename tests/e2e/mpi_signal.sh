@@ -47,6 +47,18 @@ mkdir "$tmp/tgt"
 start
 kill -TERM "$mp"
 rc=0; wait "$tp" || rc=$?
+# mpirun SIGKILLs its processes 1 s after forwarding its SIGTERM
+# (odls_base_sigkill_timeout): on a loaded node rank 0 can miss that, and
+# replay-mpi(1) says so; tried once more then
+if [ ! -f "$tmp/s.json" ]; then
+    echo "note: SIGTERM to mpirun: no JSON within mpirun's 1 s (a loaded node): once more"
+    pkill -KILL -f "$tmp/long.txt" 2> /dev/null || true
+    sleep 0.5
+    rm -rf "$tmp/tgt"; mkdir "$tmp/tgt"
+    start
+    kill -TERM "$mp"
+    rc=0; wait "$tp" || rc=$?
+fi
 check "SIGTERM to mpirun" "$rc"
 
 rm -f "$tmp/s.json"
