@@ -438,6 +438,44 @@ static int compressed_check(char **files, size_t nfiles, size_t *gz, struct rerr
 	return 0;
 }
 
+/* A file given twice (one argument repeated, a glob overlapping another,
+ * a directory and a file in it): its ranks would be read, and replayed,
+ * twice, the workload doubled without a word. */
+struct fid { dev_t dev; ino_t ino; size_t i; };
+
+static int cmp_fid(const void *a, const void *b)
+{
+	const struct fid *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static int duplicate_check(char **files, size_t n, struct rerr *e)
+{
+	struct fid *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t k = 0;
+	int rc = 0;
+	if (!v)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		/* (standard input and pipes: nothing to compare) */
+		if (strcmp(files[i], "-") && !stat(files[i], &st) && S_ISREG(st.st_mode))
+			v[k++] = (struct fid){ st.st_dev, st.st_ino, i };
+	}
+	qsort(v, k, sizeof(*v), cmp_fid);
+	for (size_t j = 1; j < k && !rc; j++)
+		if (v[j].dev == v[j - 1].dev && v[j].ino == v[j - 1].ino)
+			rc = rerr_set(e, -EINVAL, "'%s' and '%s' are one file, given twice: its ranks"
+				      " would be replayed twice (for more processes than ranks, use -n)",
+				      files[v[j - 1].i], files[v[j].i]);
+	free(v);
+	return rc;
+}
+
 /* Only a format that reads gzip itself (TRACE_F_GZIP) takes a gzip file. */
 static int gzip_check(const struct trace_format *fmt, char **files, size_t gz, struct rerr *e)
 {
@@ -478,7 +516,8 @@ static int output_path(const char *out, struct load_result *res, int *fd, struct
 	if (nfd < 0) {
 		int err = errno;
 		res->ops_path[0] = 0;
-		return rerr_set(e, -err, "cannot create a temporary file in '%s': %s", td,
+		return rerr_set(e, -err, "cannot create a temporary file in '%s'%s: %s", td,
+				getenv("TMPDIR") && *getenv("TMPDIR") ? " ($TMPDIR)" : "",
 				strerror(err));
 	}
 	close(nfd);
@@ -583,7 +622,8 @@ static int writer_open(struct ops_writer **w, const char *out, const struct ops_
 	int fd;
 	rc = output_path(out, res, &fd, e);
 	if (!rc && res->unnamed && (rc = opsw_open_unnamed(w, res->tmpdir, fd)))
-		rc = rerr_set(e, rc, "cannot create a temporary file in '%s': %s", res->tmpdir,
+		rc = rerr_set(e, rc, "cannot create a temporary file in '%s'%s: %s", res->tmpdir,
+			      getenv("TMPDIR") && *getenv("TMPDIR") ? " ($TMPDIR)" : "",
 			      strerror(-rc));
 	else if (!rc && !res->unnamed && (rc = opsw_open(w, res->ops_path)))
 		rc = rerr_set(e, rc, "cannot create '%s': %s", res->ops_path, strerror(-rc));
@@ -664,8 +704,12 @@ static int load(char *const *args, int nargs, const struct load_opts *o, const c
 	if (rc)
 		return rc > 0 ? (sink ? 1 : 0) : rc;
 	rc = trace_expand(args, nargs, &files, &nfiles, e);
-	if (rc)
+	if (!rc)
+		rc = duplicate_check(files, nfiles, e);
+	if (rc) {
+		trace_files_free(files, nfiles);
 		return rc;
+	}
 	snprintf(res->files0, sizeof(res->files0), "%s", files[0]);
 	size_t chooser = 0, gz = SIZE_MAX;
 	rc = compressed_check(files, nfiles, &gz, e);

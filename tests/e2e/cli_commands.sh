@@ -223,3 +223,15 @@ sed 's|file_name: [^ ]*|file_name: /proc/self/root/x|' "$SRCDIR/tests/data/dxt/m
         fail "out.dxt: not counted as special"
 }
 echo "ok traces of /proc only: why nothing is replayed"
+# one trace given twice (an overlapping glob): refused, not replayed twice
+rc=0; "$REPLAY" stat "$SRCDIR/traces/strace-probe.txt" "$SRCDIR"/traces/strace-probe.* > dup.out 2> dup.err || rc=$?
+[ "$rc" = 1 ] || fail "trace given twice: exit $rc"
+grep -q "are one file, given twice: its ranks would be replayed twice" dup.err || fail "trace given twice: $(cat dup.err)"
+rc=0; "$REPLAY" run --dry-run "$SRCDIR/traces/lanl-64k" "$SRCDIR/traces/lanl-64k/"*.trace uptgt > dup.out 2> dup.err || rc=$?
+[ "$rc" = 1 ] && grep -q "given twice" dup.err || fail "directory and its file: exit $rc: $(cat dup.err)"
+# a TMPDIR that is not there: named as TMPDIR
+rc=0; TMPDIR=/nonexistent-replay-tmp "$REPLAY" dump "$SRCDIR/traces/strace-probe.txt" > /dev/null 2> tmpd.err || rc=$?
+[ "$rc" = 1 ] || fail "TMPDIR missing: exit $rc"
+grep -q "cannot create a temporary file in '/nonexistent-replay-tmp' (\$TMPDIR): No such file or directory" tmpd.err ||
+    fail "TMPDIR missing: $(cat tmpd.err)"
+echo "ok a trace given twice refused; a missing TMPDIR named"
