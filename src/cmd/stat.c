@@ -345,7 +345,7 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "implicit_opens", "implicit opens (-y paths)" },
 	{ "inherited_opens", "inherited opens" },
 	{ "mmaps", "file mmaps (not replayed)" },
-	{ "failed_calls", "failed calls (kept)" },
+	{ "failed_calls", "failed calls (every path)" },
 	{ "traced_processes", "traced processes" },
 	{ "unknown_async_waits", "waits for unknown async ids" },
 	{ "bad_lines", "bad lines skipped" },
