@@ -166,6 +166,38 @@ static bool long_given_value(const struct optparse *p, const char *bad)
 	return false;
 }
 
+static unsigned edit_distance(const char *a, const char *b);
+
+/* The command's long options within 2 edits of "--word[=...]"
+ * ("--ouput": '--output'), as "'--a' or '--b'", or "". */
+static void option_suggest(const struct optparse *p, const char *bad, char *buf, size_t len)
+{
+	char word[32];
+	size_t used = 0;
+	buf[0] = 0;
+	if (strncmp(bad, "--", 2))
+		return;
+	const char *eq = strchr(bad, '=');
+	size_t n = eq ? (size_t)(eq - bad - 2) : strlen(bad + 2);
+	if (n < 3 || n >= sizeof(word))
+		return;
+	memcpy(word, bad + 2, n);
+	word[n] = 0;
+	for (const struct option *o = p->lo; o->name && used < len; o++) {
+		bool seen = false;      /* (a name held by several rows once) */
+		for (const struct option *q = p->lo; q < o && !seen; q++)
+			seen = !strcmp(q->name, o->name);
+		if (seen || edit_distance(word, o->name) > 2)
+			continue;
+		int k = snprintf(buf + used, len - used, "%s'--%s'", used ? " or " : "", o->name);
+		if (k < 0 || (size_t)k >= len - used) {
+			buf[used] = 0;
+			break;
+		}
+		used += (size_t)k;
+	}
+}
+
 int optparse_next(struct optparse *p, int argc, char **argv)
 {
 	int c = getopt_long(argc, argv, p->so, p->lo, NULL);
@@ -189,8 +221,12 @@ int optparse_next(struct optparse *p, int argc, char **argv)
 				(int)(strchr(bad, '=') - bad), bad);
 		else if (optopt > 0 && optopt < 256)
 			die_msg("%s%sunknown option '-%c'", who, sep, optopt);
-		else
-			die_msg("%s%sunknown option '%s'", who, sep, bad);
+		else {
+			char sg[160];
+			option_suggest(p, bad, sg, sizeof(sg));
+			die_msg("%s%sunknown option '%s'%s%s%s", who, sep, bad,
+				*sg ? "; did you mean " : "", sg, *sg ? "?" : "");
+		}
 	} else {
 		return c;
 	}

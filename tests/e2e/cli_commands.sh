@@ -235,3 +235,12 @@ rc=0; TMPDIR=/nonexistent-replay-tmp "$REPLAY" dump "$SRCDIR/traces/strace-probe
 grep -q "cannot create a temporary file in '/nonexistent-replay-tmp' (\$TMPDIR): No such file or directory" tmpd.err ||
     fail "TMPDIR missing: $(cat tmpd.err)"
 echo "ok a trace given twice refused; a missing TMPDIR named"
+# a mistyped long option: the command's options within 2 edits are offered
+rc=0; "$REPLAY" run --ouput r.json "$SRCDIR/traces/strace-probe.txt" uptgt > /dev/null 2> typo.err || rc=$?
+[ "$rc" = 2 ] || fail "--ouput: exit $rc"
+grep -q "^replay: unknown option '--ouput'; did you mean '--output'?$" typo.err || fail "--ouput: $(cat typo.err)"
+rc=0; "$REPLAY" stat --jsn "$SRCDIR/traces/strace-probe.txt" > /dev/null 2> typo.err || rc=$?
+[ "$rc" = 2 ] && grep -q "^replay: stat: unknown option '--jsn'; did you mean '--json'?$" typo.err || fail "--jsn: $(cat typo.err)"
+rc=0; "$REPLAY" stat --zzzzzz "$SRCDIR/traces/strace-probe.txt" > /dev/null 2> typo.err || rc=$?
+[ "$rc" = 2 ] && grep -q "^replay: stat: unknown option '--zzzzzz'$" typo.err || fail "--zzzzzz: $(cat typo.err)"
+echo "ok mistyped options: did you mean"
