@@ -75,6 +75,7 @@ struct run_state {
 	char source[4096];        /* its one source file, for FILE:LINE      */
 	struct disk_dev disk;     /* the target's disk ("" name: none)      */
 	bool have_ops, have_filter, have_plan, have_ti, cleanup_done, cleanup_bg;
+	bool usage;               /* the arguments were wrong: exit status 2 */
 };
 
 static int set_mode(struct run_cli *c, const char *arg)
@@ -543,6 +544,7 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 		die_msg("%s%s%s%s", e.msg, swapped ? " (replay run TRACE... TARGET_DIR: the target "
 			"directory comes last, and '" : "", swapped ? c->target : "",
 			swapped ? "' is a file)" : "");
+		st->usage = swapped;
 		return ret;
 	}
 	install_signals();
@@ -1010,8 +1012,10 @@ int cmd_run_ext(int argc, char **argv, const struct run_ext *x)
 	int lock = !x && !c.dry ? target_lock(c.target) : -1;
 	if (lock == -2)
 		goto out;
-	if (load_and_plan(&st, &c) < 0)
+	if (load_and_plan(&st, &c) < 0) {
+		status = st.usage ? 2 : 1;
 		goto out;
+	}
 	if (c.dry && x && !x->root) {
 		status = 0;
 		goto out;

@@ -153,9 +153,9 @@ for k in 1 2; do
     grep -q "(replay run TRACE... TARGET_DIR: the target directory comes last, and '$SRCDIR/traces/strace-probe.txt' is a file)" sw$k.err ||
         fail "swapped arguments ($k): $(cat sw$k.err)"
 done
-[ "$rc1" = 1 ] && [ "$rc2" = 1 ] || fail "swapped arguments: exit $rc1, $rc2"
+[ "$rc1" = 2 ] && [ "$rc2" = 2 ] || fail "swapped arguments: exit $rc1, $rc2 (a usage error: 2)"
 [ -z "$(ls -A swapdir)" ] || fail "swapped arguments: wrote into the trace directory"
-echo "ok run TARGET TRACE: exit 1, the order said"
+echo "ok run TARGET TRACE: exit 2, the order said"
 # the workload line counts the trace's opens and says how many failed there
 cat > fo.txt <<'TRACE'
 100 10:00:00.000001 openat(AT_FDCWD, "/d/a", O_WRONLY|O_CREAT, 0644) = 3
