@@ -140,7 +140,10 @@ check() {      # NAME TRACE-ARG FILES...
 	"$REPLAY" stat --json "$arg" > "$name.json" 2> "$name.err" || fail "$name: stat: $(cat "$name.err")"
 	grep -q "the capture ends mid-line" "$name.err" ||
 		fail "$name: no warning about the cut: $(cat "$name.err")"
-	[ "$(grep -c 'warning' "$name.err")" = 1 ] || fail "$name: more warnings: $(cat "$name.err")"
+	# (strace killed may also leave a process forked in its last instant
+	# without its -ff file: that warning is right, and not this test's)
+	[ "$(grep 'warning' "$name.err" | grep -vc 'has no strace -ff file')" = 1 ] ||
+		fail "$name: more warnings: $(cat "$name.err")"
 	jq -e '.notes.cut_lines >= 1 and .notes.bad_lines == 0 and (.notes.cut_line | test(":[0-9]+$"))' \
 		"$name.json" >/dev/null || fail "$name: $(jq -c '.notes | {cut_lines, cut_line, bad_lines}' "$name.json")"
 	# (-ff: a file per process of the replay, its lines whole)
