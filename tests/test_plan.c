@@ -706,6 +706,47 @@ static void check_real_data(const char *path, uint64_t size)
 	assert_int_equal(got, size);
 }
 
+/* What is put in the target between the plan and its preparation: a hard
+ * link to a file outside, a FIFO.  The preparation refused neither (a
+ * file outside was filled with the pattern, a FIFO hung it: audit REG3);
+ * it makes its files O_EXCL and looks at one that is there. */
+static void test_prepare_planted(void **state)
+{
+	(void)state;
+	char target[PATH_MAX], buf[PATH_MAX], kp[PATH_MAX];
+	struct rerr e = { "" };
+	struct tb t;
+	struct opstream s;
+	struct plan p;
+	for (int what = 0; what < 2; what++) {
+		fresh_target(target, sizeof target, what ? "prepfifo" : "preplink");
+		tb_open(&t, "prepplant");
+		uint32_t r = tb_rank(&t, "pid 1");
+		uint32_t in = tb_path(&t, "/d/in.dat");
+		tb_add(&t, r, op_open(in, 0, O_RDONLY, 1));
+		tb_add(&t, r, op_rw(OP_READ, in, 0, 0, 4096, 4096, 2));
+		tb_finish(&t, &s);
+		assert_int_equal(plan_build(&p, &s, target, NULL, &e), 0);
+		assert_true(pf(&p, in)->prepare);
+		pathf(buf, sizeof buf, "%s/d", target);
+		assert_int_equal(mkdir(buf, 0755), 0);
+		pathf(buf, sizeof buf, "%s/d/in.dat", target);
+		pathf(kp, sizeof kp, "%s/keep", sentinel);
+		if (what)
+			assert_int_equal(mkfifo(buf, 0644), 0);
+		else
+			assert_int_equal(link(kp, buf), 0);
+		e.msg[0] = 0;
+		assert_true(plan_prepare(&p, &e) < 0);
+		assert_non_null(strstr(e.msg, what ? "a FIFO is there" : "other hard links"));
+		assert_sentinel_untouched();
+		unlink(buf);
+		assert_int_equal(plan_cleanup(&p, &e), 0);
+		plan_release(&p);
+		opstream_close(&s);
+	}
+}
+
 static void test_prepare(void **state)
 {
 	(void)state;
@@ -2261,6 +2302,7 @@ int main(void)
 		cmocka_unit_test(test_blockdev_target),
 		cmocka_unit_test(test_existing_force),
 		cmocka_unit_test(test_prepare),
+		cmocka_unit_test(test_prepare_planted),
 		cmocka_unit_test(test_dirs),
 		cmocka_unit_test(test_copies),
 		cmocka_unit_test(test_hostile_size),

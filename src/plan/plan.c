@@ -687,9 +687,23 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 		}
 		int pfd = plan_openat(p, copy, path_id, O_PATH | O_CLOEXEC | nofollow, 0);
 		/* a link followed to nothing (the trace's own, dangling): the
-		 * open makes the file it names, new */
-		if (pfd == -ENOENT && (flags & O_CREAT) && !nofollow)
-			return plan_openat(p, copy, path_id, flags, mode);
+		 * open makes the file it names; looked at, as any, before it
+		 * is truncated (a name put there since is no new file) */
+		if (pfd == -ENOENT && (flags & O_CREAT) && !nofollow) {
+			struct stat st;
+			fd = plan_openat(p, copy, path_id, flags & ~O_TRUNC, mode);
+			if (fd >= 0 && (rc = opened_ok(p, copy, f ? f->rel : "", fd, writes, nofollow,
+						       ours, why)) < 0) {
+				close(fd);
+				return rc;
+			}
+			if (fd >= 0 && !fstat(fd, &st) && st.st_size > 0 && ftruncate(fd, 0) < 0) {
+				rc = -errno;
+				close(fd);
+				return rc;
+			}
+			return fd;
+		}
 		if (pfd == -ENOENT && (flags & O_CREAT))
 			continue;       /* removed since: make it */
 		if (pfd < 0)
@@ -2188,8 +2202,31 @@ static int write_file(const struct plan *p, uint32_t copy, const struct plan_fil
 	if (rc)
 		return rerr_set(e, rc, "cannot prepare '%s': %s",
 				show(p, copy, rel, shown, sizeof shown), strerror(-rc));
+	/* a new file, as the plan found none; one there (the plan found one,
+	 * or something put it there since) is looked at first, as a worker's
+	 * open does: a FIFO would hang the open, a hard link to a file outside
+	 * the target be filled, a device written */
 	int fd = open_beneath(p->priv->walk, p->target_fd, buf,
-			      O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+			      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+	if (fd == -EEXIST) {
+		const char *why = NULL;
+		fd = open_beneath(p->priv->walk, p->target_fd, buf,
+				  O_WRONLY | O_NOFOLLOW | O_NONBLOCK, 0);
+		if (fd == -ENXIO)
+			why = "a FIFO is there (put there during the run?): refused";
+		if (fd >= 0 && (rc = opened_ok(p, copy, rel, fd, true, O_NOFOLLOW, true, &why)) < 0) {
+			close(fd);
+			fd = rc;
+		}
+		if (fd >= 0 && ftruncate(fd, 0) < 0) {
+			rc = -errno;
+			close(fd);
+			fd = rc;
+		}
+		if (why)
+			return rerr_set(e, fd < 0 ? fd : -EPERM, "cannot prepare '%s': %s",
+					show(p, copy, rel, shown, sizeof shown), why);
+	}
 	if (fd < 0)
 		return rerr_set(e, fd, "cannot prepare '%s': %s",
 				show(p, copy, rel, shown, sizeof shown), strerror(-fd));
