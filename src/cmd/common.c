@@ -115,12 +115,12 @@ int check_output_not_input(const char *out, char *const *args, int nargs, const 
 		c = ch == EOF ? 0 : (char)ch;
 		fclose(f);
 	}
+	bool named = false;     /* an argument itself, not a file found in one */
+	for (int a = 0; a < nargs && !named; a++)
+		named = !stat(args[a], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
 	if (trace_expand(args, nargs, &files, &n, &e) < 0)
 		return 0;               /* the load says what is wrong */
 	for (size_t i = 0; i < n && !rc; i++) {
-		bool named = false;
-		for (int a = 0; a < nargs && !named; a++)
-			named = !stat(args[a], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
 		/* (an .ops file converted to itself: nothing to write) */
 		if (!stat(files[i], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino &&
 		    !ops_file_is(files[i]) && (named || c != '{')) {

@@ -637,6 +637,18 @@ static int opened_ok(const struct plan *p, uint32_t copy, const char *rel, int f
 	return 0;
 }
 
+/* fd when opened_ok passes it (or fd < 0 as it is), else closed: -errno. */
+static int kept_if_ok(const struct plan *p, uint32_t copy, const char *rel, int fd, bool writes,
+		      int nofollow, bool ours, const char **why)
+{
+	int rc = fd >= 0 ? opened_ok(p, copy, rel, fd, writes, nofollow, ours, why) : 0;
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
 int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int flags, mode_t mode,
 		  bool there, const char **why)
 {
@@ -651,6 +663,7 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 	 * only reads, opened O_RDWR, the plan took as it is, hard links and
 	 * links included) */
 	const struct plan_file *f = file_by_id(p, path_id);
+	const char *rel = f ? f->rel : "";
 	bool changed = !f || !pv->file_acc || (pv->file_acc[f - p->files] & A_MODIFIES);
 	bool writes = changed && ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_TRUNC | O_CREAT)));
 	int nofollow = (flags & O_NOFOLLOW) || (writes && !pv->symlinks) ? O_NOFOLLOW : 0;
@@ -669,12 +682,7 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 			if (pfd >= 0)
 				close(pfd);
 		}
-		if (fd >= 0 && writes && (rc = opened_ok(p, copy, f ? f->rel : "", fd, writes,
-							 nofollow, ours, why)) < 0) {
-			close(fd);
-			return rc;
-		}
-		return fd;
+		return writes ? kept_if_ok(p, copy, rel, fd, writes, nofollow, ours, why) : fd;
 	}
 	/* (a file prepared, or opened before by this process, is likely
 	 * there: looked at first, not made) */
@@ -691,12 +699,8 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 		 * is truncated (a name put there since is no new file) */
 		if (pfd == -ENOENT && (flags & O_CREAT) && !nofollow) {
 			struct stat st;
-			fd = plan_openat(p, copy, path_id, flags & ~O_TRUNC, mode);
-			if (fd >= 0 && (rc = opened_ok(p, copy, f ? f->rel : "", fd, writes, nofollow,
-						       ours, why)) < 0) {
-				close(fd);
-				return rc;
-			}
+			fd = kept_if_ok(p, copy, rel, plan_openat(p, copy, path_id, flags & ~O_TRUNC, mode),
+					writes, nofollow, ours, why);
 			if (fd >= 0 && !fstat(fd, &st) && st.st_size > 0 && ftruncate(fd, 0) < 0) {
 				rc = -errno;
 				close(fd);
@@ -708,11 +712,8 @@ int plan_open_run(const struct plan *p, uint32_t copy, uint32_t path_id, int fla
 			continue;       /* removed since: make it */
 		if (pfd < 0)
 			return pfd;
-		rc = opened_ok(p, copy, f ? f->rel : "", pfd, writes, nofollow, ours, why);
-		if (rc < 0) {
-			close(pfd);
-			return rc;
-		}
+		if ((pfd = kept_if_ok(p, copy, rel, pfd, writes, nofollow, ours, why)) < 0)
+			return pfd;
 		char proc[64];
 		snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
 		fd = open(proc, (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW)) | O_CLOEXEC);
@@ -2213,11 +2214,8 @@ static int write_file(const struct plan *p, uint32_t copy, const struct plan_fil
 		fd = open_beneath(p->priv->walk, p->target_fd, buf,
 				  O_WRONLY | O_NOFOLLOW | O_NONBLOCK, 0);
 		if (fd == -ENXIO)
-			why = "a FIFO is there (put there during the run?): refused";
-		if (fd >= 0 && (rc = opened_ok(p, copy, rel, fd, true, O_NOFOLLOW, true, &why)) < 0) {
-			close(fd);
-			fd = rc;
-		}
+			why = special_why(S_IFIFO);
+		fd = kept_if_ok(p, copy, rel, fd, true, O_NOFOLLOW, true, &why);
 		if (fd >= 0 && ftruncate(fd, 0) < 0) {
 			rc = -errno;
 			close(fd);

@@ -1461,10 +1461,12 @@ static int flush_written(struct wstate *ws)
 				 O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0);
 		if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
 			continue;
-		if ((fd == -EACCES || fd == -EPERM) && !synced_fs) {
+		if (fd == -EACCES || fd == -EPERM) {
 			/* a file the trace made unreadable to this user (mode 0,
 			 * 0200: a run not as root): the file system's sync
 			 * flushes it with the rest, once */
+			if (synced_fs)
+				continue;
 			int dfd = openat(c->plan->target_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			r = dfd < 0 ? -errno : syncfs(dfd) < 0 ? -errno : 0;
 			if (dfd >= 0)
@@ -1474,8 +1476,6 @@ static int flush_written(struct wstate *ws)
 				ret = flush_failed(ws, p, "syncfs of the target", r);
 			continue;
 		}
-		if ((fd == -EACCES || fd == -EPERM) && synced_fs)
-			continue;
 		if (fd < 0) {
 			if (!ret)
 				ret = flush_failed(ws, p, "cannot open it", fd);

@@ -485,6 +485,13 @@ static int gzip_check(const struct trace_format *fmt, char **files, size_t gz, s
 			" uncompressed (gunzip it first)", files[gz], fmt->name);
 }
 
+/* After a temporary directory's name in a message: where it came from. */
+static const char *tmpdir_from(void)
+{
+	const char *td = getenv("TMPDIR");
+	return td && *td ? " ($TMPDIR)" : "";
+}
+
 /* res->ops_path: `out`, or a new temporary file in $TMPDIR: an unnamed
  * one (O_TMPFILE, *fd open on it: a SIGKILL while the trace is read, an
  * MPI_Abort's, leaves nothing) where the file system and /proc allow,
@@ -517,8 +524,7 @@ static int output_path(const char *out, struct load_result *res, int *fd, struct
 		int err = errno;
 		res->ops_path[0] = 0;
 		return rerr_set(e, -err, "cannot create a temporary file in '%s'%s: %s", td,
-				getenv("TMPDIR") && *getenv("TMPDIR") ? " ($TMPDIR)" : "",
-				strerror(err));
+				tmpdir_from(), strerror(err));
 	}
 	close(nfd);
 	res->temporary = true;
@@ -623,8 +629,7 @@ static int writer_open(struct ops_writer **w, const char *out, const struct ops_
 	rc = output_path(out, res, &fd, e);
 	if (!rc && res->unnamed && (rc = opsw_open_unnamed(w, res->tmpdir, fd)))
 		rc = rerr_set(e, rc, "cannot create a temporary file in '%s'%s: %s", res->tmpdir,
-			      getenv("TMPDIR") && *getenv("TMPDIR") ? " ($TMPDIR)" : "",
-			      strerror(-rc));
+			      tmpdir_from(), strerror(-rc));
 	else if (!rc && !res->unnamed && (rc = opsw_open(w, res->ops_path)))
 		rc = rerr_set(e, rc, "cannot create '%s': %s", res->ops_path, strerror(-rc));
 	return rc;
