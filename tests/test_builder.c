@@ -945,6 +945,60 @@ static void test_setfl(void **state)
 	assert_string_equal(opstream_info(&f->s, "unknown_fd_ops", buf, sizeof(buf)), "0");
 }
 
+/* A descriptor another rank uses is reopened there as the file it is now:
+ * where the trace's renames took it (a child given a rotated log's fd
+ * opens the rotated name, not the new file at the old one), with the
+ * flags an F_SETFL gave it, also when that rank opened it before (the
+ * F_SETFL is repeated there, flagged synthesized). */
+static void test_shared_description_now(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/d/app.log", O_WRONLY | O_CREAT | O_TRUNC, 3);
+	op_rw(f, 1, SC_WRITE, 3, 6, SC_NOOFF, 6);
+	struct sc_event ev = ev0(f, 1, SC_CLONE);
+	ev.flags = CLONE_VM | CLONE_FILES | CLONE_THREAD;
+	ev.ret = 2;
+	feed(f, &ev);
+	op_rw(f, 2, SC_WRITE, 3, 10, SC_NOOFF, 10);         /* the thread: at 6 */
+	ev = ev0(f, 1, SC_RENAME);
+	ev.path = "/d/app.log";
+	ev.path2 = "/d/app.log.1";
+	ev.ret = 0;
+	feed(f, &ev);
+	op_open(f, 1, "/d/app.log", O_WRONLY | O_CREAT | O_TRUNC, 4);
+	ev = ev0(f, 1, SC_CLONE);
+	ev.flags = 0;                                         /* fork */
+	ev.ret = 3;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_SETFL);
+	ev.fd = 3;
+	ev.flags = O_WRONLY | O_APPEND;
+	ev.ret = 0;
+	feed(f, &ev);
+	op_rw(f, 3, SC_WRITE, 3, 100, SC_NOOFF, 100);       /* the child: appends */
+	finish(f);
+	assert_int_equal(f->s.nranks, 3);
+	uint64_t n;
+	const struct op *t = rank_ops(f, 1, &n);            /* the thread */
+	assert_int_equal(n, 3);
+	assert_true(t[0].flags & OPF_IMPLICIT_OPEN);
+	assert_string_equal(opstream_path(&f->s, t[0].file), "/d/app.log");
+	assert_int_equal(t[2].kind, OP_SETFL);               /* its open takes the flags */
+	assert_int_equal(t[2].handle, t[0].handle);
+	assert_int_equal(t[2].oflags, O_APPEND);
+	assert_true(t[2].flags & OPF_SYNTH);
+	const struct op *o = rank_ops(f, 0, &n);            /* the main thread */
+	assert_int_equal(o[n - 1].kind, OP_SETFL);
+	assert_false(o[n - 1].flags & OPF_SYNTH);
+	const struct op *c = rank_ops(f, 2, &n);            /* the child */
+	assert_int_equal(n, 2);
+	assert_true(c[0].flags & OPF_IMPLICIT_OPEN);
+	assert_string_equal(opstream_path(&f->s, c[0].file), "/d/app.log.1");
+	assert_int_equal(c[0].oflags & O_APPEND, O_APPEND);
+	assert_int_equal(c[1].offset, 16);
+	assert_true(c[1].flags & OPF_APPEND);
+}
+
 /* strace -y: the file the kernel opened is the identity, and a directory
  * reached through a symlink is learnt as an alias for the calls that only
  * name paths (issue 11); an open found where it is spelled undoes an alias
@@ -1815,6 +1869,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rwf_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_at_size_shown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setfl, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_description_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolved_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fast_path_same_ops, setup, teardown),

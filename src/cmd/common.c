@@ -251,6 +251,17 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 " capture was edited; such a call is timed as the call before it", name, at,
 			 wb, strcmp(wb, "1") ? "s" : "");
 	}
+	/* data calls whose start the capture does not hold */
+	if (info_count(s, "orphan_data_calls", wb, sizeof(wb))) {
+		char at[480];
+		bool one = !strcmp(wb, "1");
+		info_or_q(s, "orphan_data_first", at, sizeof(at));
+		warn_msg("%s: %s: the trace holds only the end of %s read or write call%s (a"
+			 " '<... NAME resumed>' line with no start before it: strace -p attached"
+			 " mid-call, or the start's line is lost): %s file and bytes are not known,"
+			 " and %s not replayed", name, at, wb, one ? "" : "s", one ? "its" : "their",
+			 one ? "it is" : "they are");
+	}
 	/* strace -ff: a process the capture forked has no file */
 	if (info_count(s, "ff_missing", wb, sizeof(wb))) {
 		char names[480];

@@ -355,6 +355,8 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "cut_line", "  the first" },
 	{ "clock_back_steps", "clock steps back (clamped)" },
 	{ "clock_back_first", "  the first" },
+	{ "orphan_data_calls", "data calls without a start (lost)" },
+	{ "orphan_data_first", "  the first" },
 	{ "ff_missing", "-ff files missing (forked)" },
 	{ "ff_missing_files", "  expected" },
 	{ "ff_pid_reused", "-ff files of reused pids" },

@@ -57,6 +57,7 @@ struct ofd {                 /* open file description */
 	int special;         /* /dev/null, /proc/...: not storage I/O */
 	int ypath;           /* path is what -y showed (the open's result,
 	                        or a call's fd): not as the program spelled it */
+	int moved;           /* path followed a rename away from file's name */
 };
 
 struct fdtab {
@@ -555,6 +556,8 @@ static void ofd_drop_handle(struct ofd *o, uint32_t rank)
 		}
 }
 
+static int ofd_follow_renames(struct builder *b, struct ofd *o);
+
 /* Handle of o in p's rank, emitting an implicit open when p's rank has none
  * (the ofd was opened by another thread, or inherited over fork). */
 static __attribute__((noinline)) int use_ofd_first(struct builder *b, struct proc *p,
@@ -571,6 +574,17 @@ static __attribute__((noinline)) int use_ofd_first(struct builder *b, struct pro
 	rc = ofd_add_handle(b, o, rank, handle);
 	if (rc)
 		return rc;
+	/* the file is where the trace's renames since its open took it: a
+	 * child given the fd of a log rotated away opens the rotated name,
+	 * not the new file at the old one */
+	if (o->file != OP_NOFILE && o->path) {
+		rc = ofd_follow_renames(b, o);
+		if (rc >= 0 && o->moved)
+			rc = opsw_path(b->w, o->path, 0, &o->file);
+		if (rc < 0)
+			return rc;
+		o->moved = 0;
+	}
 	struct op op = op_new(OP_OPEN);
 	op.file = o->file;
 	op.handle = *handle;
@@ -677,26 +691,41 @@ static inline void ofd_y_agreed(struct ofd *o)
  * last REN_KEEP renames are kept, so memory stays bounded: a file renamed
  * longer ago counts as reopened), or the same path as resolved.  1 yes,
  * 0 no, -ENOMEM. */
+/* o->path taken where the renames the trace made since it followed them
+ * took it (the last REN_KEEP of them).  1 when it moved, 0 not, -ENOMEM. */
+static int ofd_follow_renames(struct builder *b, struct ofd *o)
+{
+	if (!o->path || o->nren >= b->nrens || b->nrens - o->nren > REN_KEEP)
+		return 0;
+	char *cur = strdup(o->path);
+	int moved = 0;
+	for (uint64_t i = o->nren; cur && i < b->nrens; i++) {
+		char *n;
+		int r = path_rebase(cur, b->rens[i % REN_KEEP].from, b->rens[i % REN_KEEP].to, &n);
+		if (!r)
+			continue;
+		free(cur);
+		cur = n;                /* NULL when out of memory */
+		moved = 1;
+	}
+	if (!cur)
+		return -ENOMEM;
+	o->nren = b->nrens;
+	free(o->path);
+	o->path = cur;
+	o->moved |= moved;
+	return moved;
+}
+
 static int ofd_path_is(struct builder *b, struct proc *p, struct ofd *o, const char *fdpath)
 {
 	if (ofd_path_same(o, fdpath))
 		return 1;
-	if (o->nren < b->nrens && b->nrens - o->nren <= REN_KEEP) {
-		char *cur = strdup(o->path);
-		for (uint64_t i = o->nren; cur && i < b->nrens; i++) {
-			char *n;
-			int r = path_rebase(cur, b->rens[i % REN_KEEP].from, b->rens[i % REN_KEEP].to, &n);
-			if (!r)
-				continue;
-			free(cur);
-			cur = n;                /* NULL when out of memory */
-		}
-		if (!cur)
-			return -ENOMEM;
-		o->nren = b->nrens;
-		free(o->path);
-		o->path = cur;
-		if (!strcmp(cur, fdpath))
+	if (o->nren < b->nrens) {
+		int moved = ofd_follow_renames(b, o);
+		if (moved < 0)
+			return moved;
+		if (!strcmp(o->path, fdpath))
 			return 1;
 	}
 	const char *r = resolve(b, p, fdpath, SC_AT_FDCWD, NULL);
@@ -1386,7 +1415,23 @@ static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev,
 	} else if (k == OP_FDATASYNC && ev->name && !strcmp(ev->name, "sync_file_range")) {
 		b->sfr_as_fdatasync++;
 	}
-	return emit(b, p, ev, &op);
+	rc = emit(b, p, ev, &op);
+	if (rc || k != OP_SETFL || ev->ret != 0 || o->nh < 2)
+		return rc;
+	/* the flags are the description's: every other rank's open of it (a
+	 * thread's, a child's) takes them too, at this time, or its writes
+	 * would not append as the trace's did */
+	struct sc_event e2 = *ev;
+	e2.dur_ns = 0;
+	for (uint32_t i = 0; i < o->nh && !rc; i++) {
+		if ((int64_t)o->h[i].rank == p->rank)
+			continue;
+		struct op o2 = op;
+		o2.handle = o->h[i].handle;
+		o2.flags |= OPF_SYNTH;
+		rc = emit_rank(b, o->h[i].rank, &e2, &o2);
+	}
+	return rc;
 }
 
 /* Record a successful rename of ev->path to `to` (taken over) for

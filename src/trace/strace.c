@@ -234,6 +234,12 @@ struct strace_parser {
 	 * that may tell it sooner (strace_parser_probe) */
 	int64_t *orphans;
 	size_t norphans, corphans;
+	/* data calls whose start is not in the trace ("<... write resumed>"
+	 * first: strace -p attached mid-call, or the start's lines lost):
+	 * how many, and the first's place (orphan_notes) */
+	uint64_t orphan_data;
+	const char *orphan_src;
+	unsigned long orphan_line;
 	strace_fd_probe_fn probe;
 	char *scratch;                  /* decoded strings of one line     */
 	size_t scap, sused;
@@ -2975,8 +2981,14 @@ static inline __attribute__((always_inline)) int resume(struct strace_parser *p,
 	if (!pe || !pe->active ||
 	    (name && (pe->nlen != nlen || pe->w[0] != w[0] || pe->w[1] != w[1] ||
 		      (nlen > 16 && memcmp(pe->name + 16, name + 16, nlen - 16))))) {
-		/* no start (attached mid-call): nothing to decode */
+		/* no start (attached mid-call): nothing to decode; a data
+		 * call's bytes are lost, which the loader says */
 		p->syscalls++;
+		const struct callspec *cs = name && nlen <= 16 ? lookup_words(p, w) : NULL;
+		if (cs && (cs->call == SC_READ || cs->call == SC_WRITE) && !p->orphan_data++) {
+			p->orphan_src = src->name;
+			p->orphan_line = lineno;
+		}
 		return emit_skip(p, src, pid, lineno, !name && pe ? pe->ts : ts,
 				 "resumed-without-start", e);
 	}
@@ -4096,6 +4108,23 @@ static int clock_notes(struct builder *b, struct rerr *e)
 	return rc ? rerr_set(e, rc, "out of memory") : 0;
 }
 
+/* Data calls seen only by their "<... NAME resumed>" (resume()): in the
+ * info blob (orphan_data_calls, orphan_data_first) for the loader's
+ * warning. */
+static int orphan_notes(const struct strace_parser *p, struct builder *b, struct rerr *e)
+{
+	char v[600];
+	int rc;
+	if (!p->orphan_data)
+		return 0;
+	snprintf(v, sizeof(v), "%" PRIu64, p->orphan_data);
+	rc = builder_info(b, "orphan_data_calls", v);
+	snprintf(v, sizeof(v), "%s:%lu", p->orphan_src ? p->orphan_src : "?", p->orphan_line);
+	if (!rc)
+		rc = builder_info(b, "orphan_data_first", v);
+	return rc ? rerr_set(e, rc, "out of memory") : 0;
+}
+
 static int cmp_i64(const void *x, const void *y)
 {
 	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
@@ -4274,6 +4303,8 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 		rc = strace_parser_finish(p, e);
 	if (!rc)
 		rc = clock_notes(b, e);
+	if (!rc)
+		rc = orphan_notes(p, b, e);
 	if (!rc)
 		rc = ff_missing(&fs, &sink, p->exits == 0, e);
 	if (!rc && !strace_parser_syscalls(p))

@@ -13,7 +13,8 @@
 #    clone/vfork returned the pid (the rank vanished): a warning naming it,
 #    from run, stat and convert;
 #  - a process's -tt clock back 10 hours (a step back of less than a
-#    night): counted and warned, the time clamped.
+#    night): counted and warned, the time clamped;
+#  - strace -p attached mid-read: the read's end alone, warned (FILE:LINE).
 set -euo pipefail
 : "${REPLAY:?}" "${SRCDIR:?}"
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
@@ -121,4 +122,34 @@ grep -qF "warning: reuse/t: 1 pid the capture forked more than once (pid reuse) 
 "$REPLAY" stat --json reuse/t 2>/dev/null | jq -e '.notes.ff_pid_reused == 1 and (.notes.ff_pid_reused_files | startswith("reuse/t.101 (pid 101"))' > /dev/null ||
 	fail "reuse notes"
 ! grep -q "no strace -ff file" reuse.err || fail "reuse: taken for a missing file: $(cat reuse.err)"
+
+# 7. strace -p attached to a process in the middle of a read: the capture
+# starts with "<... read resumed>", a read whose file and length are not
+# in it, which was counted as a skipped non-I/O call, with no word
+if command -v strace > /dev/null && command -v timeout > /dev/null; then
+	mkfifo attach.fifo
+	(exec 3< attach.fifo; cat <&3 > attach.out) &
+	reader=$!
+	exec 4> attach.fifo
+	sleep 0.3
+	pid=$(pgrep -P "$reader" -x cat || echo "$reader")
+	timeout 20 strace -tt -y -o attach.strace -p "$pid" 2> attach.serr &
+	tracer=$!
+	sleep 1
+	echo data >&4
+	exec 4>&-
+	wait "$reader" || true
+	wait "$tracer" || true
+	if grep -q '<\.\.\. read resumed>' attach.strace; then
+		"$REPLAY" stat attach.strace > attach.stat 2> attach.err || true
+		grep -qF "attach.strace:1: the trace holds only the end of 1 read or write call" attach.err ||
+			fail "attach: no warning: $(cat attach.err) $(head -2 attach.strace)"
+		"$REPLAY" stat --json attach.strace 2>/dev/null | jq -e '.notes.orphan_data_calls == 1 and (.notes.orphan_data_first | endswith("attach.strace:1"))' > /dev/null ||
+			fail "attach notes: $("$REPLAY" stat --json attach.strace 2>/dev/null | jq -c .notes)"
+	else
+		echo "note: strace -p did not attach mid-read here ($(head -c 200 attach.serr)): the check skipped"
+	fi
+else
+	echo "note: strace or timeout missing: the -p check skipped"
+fi
 echo PASS
