@@ -999,6 +999,46 @@ static void test_shared_description_now(void **state)
 	assert_true(c[1].flags & OPF_APPEND);
 }
 
+/* A rank's first use of a description whose file has no name by then
+ * (unlinked since it came to be at its path, or O_TMPFILE) is counted,
+ * with the first's place; one renamed, or unlinked only after the use,
+ * is not. */
+static void test_shared_unnamed(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/d/kept", O_RDWR | O_CREAT, 3);
+	op_open(f, 1, "/d/gone", O_RDWR | O_CREAT, 4);
+	op_open(f, 1, "/d/moved", O_RDWR | O_CREAT, 5);
+	struct sc_event ev = ev0(f, 1, SC_UNLINK);
+	ev.path = "/d/gone";
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_RENAME);
+	ev.path = "/d/moved";
+	ev.path2 = "/d/kept2";
+	ev.ret = 0;
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_CLONE);
+	ev.flags = CLONE_VM | CLONE_FILES | CLONE_THREAD;
+	ev.ret = 2;
+	feed(f, &ev);
+	op_rw(f, 2, SC_WRITE, 3, 10, SC_NOOFF, 10);
+	op_rw(f, 2, SC_WRITE, 5, 10, SC_NOOFF, 10);
+	char buf[300];
+	op_rw(f, 2, SC_WRITE, 4, 10, SC_NOOFF, 10);         /* unnamed: counted */
+	ev = ev0(f, 1, SC_UNLINK);
+	ev.path = "/d/kept";
+	ev.ret = 0;
+	feed(f, &ev);
+	finish(f);
+	assert_string_equal(opstream_info(&f->s, "unnamed_shared_opens", buf, sizeof(buf)), "1");
+	assert_non_null(strstr(opstream_info(&f->s, "unnamed_shared_first", buf, sizeof(buf)),
+			       "(/d/gone)"));
+	uint64_t n;
+	const struct op *t = rank_ops(f, 1, &n);
+	assert_string_equal(opstream_path(&f->s, t[2].file), "/d/kept2");
+}
+
 /* strace -y: the file the kernel opened is the identity, and a directory
  * reached through a symlink is learnt as an alias for the calls that only
  * name paths (issue 11); an open found where it is spelled undoes an alias
@@ -1870,6 +1910,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_append_at_size_shown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setfl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_description_now, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_unnamed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolved_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fast_path_same_ops, setup, teardown),

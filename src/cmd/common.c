@@ -251,6 +251,18 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 " capture was edited; such a call is timed as the call before it", name, at,
 			 wb, strcmp(wb, "1") ? "s" : "");
 	}
+	/* a descriptor of a file without a name, used by another process of
+	 * the replay than the one whose open made it */
+	if (info_count(s, "unnamed_shared_opens", wb, sizeof(wb))) {
+		char at[480];
+		bool one = !strcmp(wb, "1");
+		info_or_q(s, "unnamed_shared_first", at, sizeof(at));
+		warn_msg("%s: %s descriptor%s of a file with no name by then (unlinked, or made with"
+			 " O_TMPFILE) %s used by another rank than the one that opened %s, first at"
+			 " %s: each rank is a process of its own in the replay, which opens a file by"
+			 " its name, so that rank's ops on it fail or go to another file", name, wb,
+			 one ? "" : "s", one ? "is" : "are", one ? "it" : "them", at);
+	}
 	/* data calls whose start the capture does not hold */
 	if (info_count(s, "orphan_data_calls", wb, sizeof(wb))) {
 		char at[480];

@@ -355,6 +355,8 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "cut_line", "  the first" },
 	{ "clock_back_steps", "clock steps back (clamped)" },
 	{ "clock_back_first", "  the first" },
+	{ "unnamed_shared_opens", "inherited opens of unnamed files" },
+	{ "unnamed_shared_first", "  the first" },
 	{ "orphan_data_calls", "data calls without a start (lost)" },
 	{ "orphan_data_first", "  the first" },
 	{ "ff_missing", "-ff files missing (forked)" },

@@ -58,6 +58,8 @@ struct ofd {                 /* open file description */
 	int ypath;           /* path is what -y showed (the open's result,
 	                        or a call's fd): not as the program spelled it */
 	int moved;           /* path followed a rename away from file's name */
+	uint64_t at;         /* b->nsops when it came to be at path (its
+	                        open, the rename that took it there)      */
 };
 
 struct fdtab {
@@ -144,8 +146,16 @@ struct builder {
 	uint64_t aliased;            /* paths rewritten by an alias          */
 	struct ren {                 /* the trace's last REN_KEEP successful */
 		char *from, *to;     /* renames, rename i at i % REN_KEEP    */
+		uint64_t seq;        /* (its nsops)                          */
 	} *rens;                     /* (ofd_path_is follows an open file's  */
 	uint64_t nrens;              /* path through them); renames so far   */
+	uint64_t nsops;              /* successful unlinks and renames so far */
+	uint64_t *gone_at;           /* path id -> nsops when the name last
+					stopped naming its file (unlink,
+					rename from or over it), 0 never */
+	uint32_t ngone;
+	uint64_t unnamed_shared;     /* implicit opens of a file with no name */
+	char unnamed_first[300];     /* "FILE:LINE (PATH)" of the first        */
 	struct fdcache {             /* what fast_ofd found for (pid, fd), */
 		int64_t pid, fd;     /* valid while gen is fdgen            */
 		uint64_t gen;
@@ -585,6 +595,15 @@ static __attribute__((noinline)) int use_ofd_first(struct builder *b, struct pro
 			return rc;
 		o->moved = 0;
 	}
+	/* a file with no name now (unlinked since it came to be at its
+	 * path, or made O_TMPFILE): this rank's process cannot open the
+	 * file the trace's did; said by the loader */
+	if (o->file != OP_NOFILE &&
+	    (op_oflags_tmpfile(o->oflags) || (o->file < b->ngone && b->gone_at[o->file] > o->at))) {
+		if (!b->unnamed_shared++)
+			snprintf(b->unnamed_first, sizeof b->unnamed_first, "%s:%" PRIu64 " (%s)",
+				 ev->src ? ev->src : "?", (uint64_t)ev->line, o->path ? o->path : "?");
+	}
 	struct op op = op_new(OP_OPEN);
 	op.file = o->file;
 	op.handle = *handle;
@@ -707,6 +726,7 @@ static int ofd_follow_renames(struct builder *b, struct ofd *o)
 		free(cur);
 		cur = n;                /* NULL when out of memory */
 		moved = 1;
+		o->at = b->rens[i % REN_KEEP].seq;
 	}
 	if (!cur)
 		return -ENOMEM;
@@ -815,6 +835,7 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 	if (!o)
 		return -ENOMEM;
 	o->nren = b->nrens;
+	o->at = b->nsops;
 	o->ypath = 1;
 	rc = fdt_set(p, fd, o);      /* the table holds the only reference */
 	if (rc) {
@@ -1091,6 +1112,7 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 			goto out;
 		}
 		o->nren = b->nrens;
+		o->at = b->nsops;
 		o->ypath = path == ev->retpath;
 		rc = fdt_set(p, ev->ret, o);
 		if (rc) {
@@ -1450,7 +1472,19 @@ static int ren_add(struct builder *b, struct proc *p, const struct sc_event *ev,
 	struct ren *e = &b->rens[b->nrens++ % REN_KEEP];
 	free(e->from);
 	free(e->to);
-	*e = (struct ren){ .from = from, .to = to };
+	*e = (struct ren){ .from = from, .to = to, .seq = b->nsops };
+	return 0;
+}
+
+/* The name `file` stops naming the file it named (an unlink, a rename
+ * from or over it), as the trace's b->nsops-th such change. */
+static int name_gone(struct builder *b, uint32_t file)
+{
+	if (file == OP_NOFILE)
+		return 0;
+	if (file >= b->ngone && grow((void **)&b->gone_at, &b->ngone, file + 1, sizeof(*b->gone_at)))
+		return -ENOMEM;
+	b->gone_at[file] = b->nsops;
 	return 0;
 }
 
@@ -1501,7 +1535,12 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 		if (rc)
 			return rc;
 		if (newpath) {
+			b->nsops++;
 			rc = ren_add(b, p, ev, newpath);
+			if (!rc)
+				rc = name_gone(b, op.file);
+			if (!rc)
+				rc = name_gone(b, op.aux);
 			if (rc)
 				return rc;
 		}
@@ -1519,6 +1558,10 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 		uint64_t *s = size_of(b, op.file);
 		if (s)
 			*s = 0;
+		b->nsops++;
+		rc = name_gone(b, op.file);
+		if (rc)
+			return rc;
 	}
 	return emit(b, p, ev, &op);
 }
@@ -2335,6 +2378,10 @@ int builder_finish(struct builder *b, struct rerr *e)
 		rc = info_u64(b->w, kv[i].k, kv[i].v);
 	if (!rc && b->first_implicit[0])
 		rc = opsw_info(b->w, "implicit_open_first", b->first_implicit);
+	if (!rc && b->unnamed_shared)
+		rc = info_u64(b->w, "unnamed_shared_opens", b->unnamed_shared);
+	if (!rc && b->unnamed_shared)
+		rc = opsw_info(b->w, "unnamed_shared_first", b->unnamed_first);
 	for (size_t i = 0; i < b->nskips && !rc; i++) {
 		char key[300];
 		snprintf(key, sizeof(key), "skipped.%s", b->skips[i].name);
@@ -2374,6 +2421,7 @@ void builder_free(struct builder *b)
 	}
 	free(b->ranks);
 	free(b->sizes);
+	free(b->gone_at);
 	for (size_t i = 0; i < b->naliases; i++) {
 		free(b->aliases[i].from);
 		free(b->aliases[i].to);

@@ -13,6 +13,10 @@
 #    thread's append after them: 2130 bytes, not 1130, exit 0.
 # Each is replayed in parallel, and the files the replay leaves are
 # compared with the ones the captured program left.
+#  - unnamed: a thread writes to a file the main thread made unlinked
+#    (O_TMPFILE, or unlinked after its open); the main thread reads it
+#    back.  No process of the replay can open the file the other's open
+#    made: warned (it was not), naming the first such use.
 set -euo pipefail
 : "${REPLAY:?}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
@@ -100,3 +104,30 @@ capture append -y -- python3 "$tmp/append.py"
 grep -q 'fcntl([0-9]*</[^>]*shared\.log>, F_SETFL, O_WRONLY|O_APPEND' "$tmp/append.strace" \
 	|| fail "the capture has no F_SETFL of shared.log: $(grep 'shared\.log' "$tmp/append.strace" | tail -3)"
 check append 6
+
+cat > "$tmp/unnamed.py" <<'PY'
+import os, sys, threading
+if sys.argv[1] == "tmpfile":
+    fd = os.open(".", os.O_RDWR | os.O_TMPFILE, 0o600)
+else:
+    fd = os.open("gone.tmp", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.unlink("gone.tmp")
+t = threading.Thread(target=lambda: os.write(fd, b"x" * 100000))
+t.start()
+t.join()
+os.lseek(fd, 0, os.SEEK_SET)
+data = os.read(fd, 100000)
+with open("out.bin", "wb") as f:
+    f.write(data)
+PY
+for how in tmpfile unlinked; do
+	capture "unnamed_$how" -y -- python3 "$tmp/unnamed.py" "$how"
+	[ "$(stat -c %s "$tmp/src/unnamed_$how/out.bin")" = 100000 ] || fail "unnamed_$how: the program's out.bin is not 100000 bytes"
+	"$REPLAY" stat --exclude '*' --include "$tmp/src/*" "$tmp/unnamed_$how.strace" > "$tmp/out" 2> "$tmp/err" \
+		|| fail "unnamed_$how: stat: $(cat "$tmp/err")"
+	grep -q "warning: .*: 1 descriptor of a file with no name by then (unlinked, or made with O_TMPFILE) is used by another rank than the one that opened it, first at .*unnamed_$how.strace:[0-9]* (.*)" "$tmp/err" \
+		|| fail "unnamed_$how: no warning: $(cat "$tmp/err")"
+	"$REPLAY" stat --json "$tmp/unnamed_$how.strace" 2> /dev/null | jq -e '.notes.unnamed_shared_opens == 1' > /dev/null \
+		|| fail "unnamed_$how: notes $("$REPLAY" stat --json "$tmp/unnamed_$how.strace" 2> /dev/null | jq -c .notes)"
+	echo "ok unnamed_$how: the thread's use of the main thread's unnamed file is warned"
+done
