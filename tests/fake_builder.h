@@ -87,6 +87,20 @@ int builder_event(struct builder *b, const struct sc_event *ev, struct rerr *e)
 	return 0;
 }
 
+/* The captures a parser named (builder_captures), "NAME\n" each. */
+static char fb_caps[4096];
+
+int builder_captures(struct builder *b, char *const *names, size_t n)
+{
+	(void)b;
+	fb_caps[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(fb_caps);
+		snprintf(fb_caps + l, sizeof(fb_caps) - l, "%s\n", names[i]);
+	}
+	return 0;
+}
+
 /* The info keys a parser recorded: "key=value\n" each, as the .ops
  * file's info blob holds them. */
 static char fb_info[4096];

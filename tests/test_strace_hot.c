@@ -82,6 +82,12 @@ int builder_info(struct builder *b, const char *key, const char *value)
 	return 0;
 }
 
+int builder_captures(struct builder *b, char *const *names, size_t n)
+{
+	(void)b, (void)names, (void)n;
+	return 0;
+}
+
 uintptr_t builder_fd_on(struct builder *b, int64_t pid, int64_t fd, const char *path)
 {
 	(void)b, (void)pid, (void)fd, (void)path;

@@ -33,6 +33,11 @@ struct strace_src {
 	unsigned long cont_line; /* the last "<unfinished ...>" line, and   */
 	int64_t cont_pid;        /* its pid (-z/-Z: a bare rest may follow) */
 	size_t carry_len, carry_cap;
+	int64_t ns;              /* added to every pid the file names: its
+	                          * capture's (0, or k << 32 for the k-th of
+	                          * several strace runs, whose pids may be
+	                          * the same: the nodes of a job)            */
+	int64_t main0;           /* main_pid until known: -1, or -1 - k      */
 };
 
 /* Callback receiving each event; return 0 or -errno (with e filled). */

@@ -155,6 +155,8 @@ struct builder {
 					rename from or over it), 0 never */
 	uint32_t ngone;
 	uint64_t unnamed_shared;     /* implicit opens of a file with no name */
+	char **capnames;             /* builder_captures: the captures' names */
+	size_t ncap;                 /* (several: pids carry k << 32)         */
 	char unnamed_first[300];     /* "FILE:LINE (PATH)" of the first        */
 	struct fdcache {             /* what fast_ofd found for (pid, fd), */
 		int64_t pid, fd;     /* valid while gen is fdgen            */
@@ -432,7 +434,7 @@ static int rank_about(struct builder *b, const struct proc *p, uint32_t r)
 	int rc = p->prog ? note_launcher(b, r, p->prog) : 0;
 	if (!rc && p->tgid >= 0 && p->tgid != p->pid) {
 		char v[48];
-		snprintf(v, sizeof(v), "%" PRIu32 " %" PRId64, r, p->tgid);
+		snprintf(v, sizeof(v), "%" PRIu32 " %" PRId64, r, (int64_t)(p->tgid & 0xffffffffLL));
 		rc = opsw_info(b->w, "thread_of", v);
 	}
 	return rc;
@@ -443,13 +445,21 @@ static int __attribute__((noinline)) rank_first(struct builder *b, struct proc *
 						uint32_t *rank)
 {
 	if (p->rank < 0) {
-		char name[64];
+		char name[400];
+		/* of several captures, the k-th one's pids carry k << 32, and
+		 * its main process is -1 - k: named with the capture */
+		int64_t shown = p->pid >= 0 ? p->pid & 0xffffffffLL : -1;
+		size_t k = p->pid >= 0 ? (size_t)(p->pid >> 32) : (size_t)(-1 - p->pid);
 		if (p->pid >= 0)
-			snprintf(name, sizeof(name), "pid %" PRId64, p->pid);
+			snprintf(name, sizeof(name), "pid %" PRId64, shown);
 		else
 			snprintf(name, sizeof(name), "main");
+		if (b->ncap > 1 && k < b->ncap) {
+			size_t l = strlen(name);
+			snprintf(name + l, sizeof(name) - l, " (%s)", b->capnames[k]);
+		}
 		uint32_t r;
-		int rc = opsw_rank(b->w, name, p->pid, &r);
+		int rc = opsw_rank(b->w, name, shown, &r);
 		if (rc)
 			return rc;
 		rc = grow((void **)&b->ranks, &b->rcap, r + 1, sizeof(*b->ranks));
@@ -2353,6 +2363,26 @@ static int info_u64(struct ops_writer *w, const char *key, uint64_t v)
 	return opsw_info(w, key, buf);
 }
 
+int builder_captures(struct builder *b, char *const *names, size_t n)
+{
+	char **v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] = strdup(names[i]))) {
+			while (i--)
+				free(v[i]);
+			free(v);
+			return -ENOMEM;
+		}
+	for (size_t i = 0; i < b->ncap; i++)
+		free(b->capnames[i]);
+	free(b->capnames);
+	b->capnames = v;
+	b->ncap = n;
+	return 0;
+}
+
 int builder_finish(struct builder *b, struct rerr *e)
 {
 	struct { const char *k; uint64_t v; } kv[] = {
@@ -2422,6 +2452,9 @@ void builder_free(struct builder *b)
 	free(b->ranks);
 	free(b->sizes);
 	free(b->gone_at);
+	for (size_t i = 0; i < b->ncap; i++)
+		free(b->capnames[i]);
+	free(b->capnames);
 	for (size_t i = 0; i < b->naliases; i++) {
 		free(b->aliases[i].from);
 		free(b->aliases[i].to);

@@ -1369,7 +1369,8 @@ static const struct callspec *lookup(const struct strace_parser *p, const char *
 
 void strace_src_init(struct strace_src *src, const char *name, int64_t pid)
 {
-	*src = (struct strace_src){ .name = name, .pid = pid, .main_pid = -1, .main_alias = -1 };
+	*src = (struct strace_src){ .name = name, .pid = pid, .main_pid = -1, .main_alias = -1,
+				    .main0 = -1 };
 }
 
 void strace_src_release(struct strace_src *src)
@@ -1779,6 +1780,7 @@ static int io_submit_events(struct strace_parser *p, struct sc_event *ev, struct
 /* ---- decoding: one generic pass over the row, then the row's shape ------- */
 struct dec {
 	struct strace_parser *p;
+	int64_t ns;             /* the line's capture's pids (strace_src.ns) */
 	const struct callspec *cs;
 	struct span a[MAXARGS];
 	int na;
@@ -2087,6 +2089,7 @@ static int sh_clone(struct dec *d)
 	ev->flags = !strcmp(n, "vfork") ? CLONE_VM | CLONE_VFORK :
 		    !strcmp(n, "fork") ? 0 : cloneflags(d->body, d->close);
 	if (ev->ret > 0 && ev->ret != SC_RET_UNKNOWN) {
+		ev->ret += d->ns;       /* the child's pid, in its capture */
 		int rc = mark_child(d->p, ev->ret);
 		if (rc)
 			return rc;
@@ -2686,6 +2689,7 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 	}
 	struct dec d;           /* d.a[k] is read only below d.na */
 	d.p = p;
+	d.ns = src->ns;
 	d.cs = cs;
 	d.body = body;
 	d.e = e;
@@ -2802,7 +2806,7 @@ static int cut_line(struct strace_parser *p, struct strace_src *src, char *line,
 	int64_t pid;
 	struct span rest;
 	if (!num((struct span){ cut + 16, len - head - 16 }, &pid, &rest)) {
-		int rc = mark_child(p, pid);
+		int rc = mark_child(p, pid + src->ns);
 		if (rc)
 			return rc;
 	}
@@ -2884,7 +2888,7 @@ static int line_preamble(struct strace_parser *p, struct strace_src *src, char *
 		int64_t pid;
 		if (len > 16 && !memcmp(line + 8, "Process ", 8) &&
 		    !num((struct span){ line + 16, len - 16 }, &pid, &(struct span){ 0 }))
-			return mark_child(p, pid) ? -ENOMEM : 1;
+			return mark_child(p, pid + src->ns) ? -ENOMEM : 1;
 		return 1;
 	}
 	return cut_line(p, src, line, len);
@@ -2902,6 +2906,7 @@ static inline __attribute__((always_inline)) int line_pid(struct strace_parser *
 	if (rawpid == STRACE_NOPID) {
 		pid = src->pid != STRACE_NOPID ? src->pid : src->main_pid;
 	} else {
+		rawpid += src->ns;      /* the pid in its capture */
 		rc = note_pid(p, src, rawpid, lineno, e);
 		if (rc)
 			return rc;
@@ -2909,8 +2914,8 @@ static inline __attribute__((always_inline)) int line_pid(struct strace_parser *
 		if (bracketed && src->pid == STRACE_NOPID) {
 			if (rawpid == src->main_alias) {
 				pid = src->main_pid;
-			} else if (!src->main_known && src->main_pid == -1 &&
-				   !(pidbits(p, rawpid) & CHILD) && imap_get(&p->seen, -1)) {
+			} else if (!src->main_known && src->main_pid == src->main0 &&
+				   !(pidbits(p, rawpid) & CHILD) && imap_get(&p->seen, src->main0)) {
 				/* first prefixed pid that is nobody's child: the
 				 * main process, whose early lines had no prefix */
 				src->main_known = true;
@@ -3429,6 +3434,8 @@ struct sfile {
 	uint64_t used;          /* last read, for the choice of a file to close */
 	int kind0;              /* time stamps of its first call line (TS_*) */
 	bool ff;                /* a -ff file: the pid from its name        */
+	bool known_ff;          /* (f[0]: files_captures' sort context)     */
+	bool classified;        /* files_classify found a call line          */
 };
 
 struct sfiles {
@@ -3437,6 +3444,8 @@ struct sfiles {
 	size_t *open;           /* indexes of the open files               */
 	size_t nopen, maxopen;
 	uint64_t tick;
+	char **capnames;        /* the captures' names (files_captures)    */
+	size_t ncap;
 };
 
 /* Files open at once: half the descriptors the process may have left
@@ -3512,6 +3521,9 @@ static void files_release(struct sfiles *fs)
 		free(fs->f[i].own);
 		strace_src_release(&fs->f[i].src);
 	}
+	for (size_t i = 0; fs->capnames && i < fs->ncap; i++)
+		free(fs->capnames[i]);
+	free(fs->capnames);
 	free(fs->f);
 	free(fs->open);
 }
@@ -3606,7 +3618,7 @@ static void prescan_main(struct strace_src *src)
 			while (i < n && l[i] == ' ')
 				i++;
 			if (!num((struct span){ l + i, n - i }, &v, &rest) && !imap_get(&kids, v)) {
-				src->main_pid = v;
+				src->main_pid = v + src->ns;
 				src->main_known = true;
 				break;
 			}
@@ -3843,10 +3855,11 @@ static int files_classify(struct strace_parser *p, struct sfiles *fs, size_t i,
 	}
 	if (rc < 0)
 		return rc;
+	f->classified = has >= 0;
 	if (has == 0) {
 		int64_t sp = suffix_pid(in->files[i]);
 		if (sp != STRACE_NOPID) {
-			f->src.pid = sp;
+			f->src.pid = sp + f->src.ns;
 			f->ff = true;
 		} else
 			prescan_main(&f->src);
@@ -3925,6 +3938,103 @@ static void files_first_day(struct sfiles *fs)
 	free(t);
 }
 
+/* The name of the capture file i is of, as its first `*len` bytes: an
+ * strace -ff file's PREFIX (ff: as files_classify found, or as the name
+ * says before, or for a file without a call line), any other file's whole
+ * name. */
+static const char *capture_key(const struct sfile *f, bool known, size_t *len)
+{
+	const char *name = f->src.name;
+	bool ff = known && f->classified ? f->ff : suffix_pid(name) != STRACE_NOPID;
+	*len = ff ? (size_t)(strrchr(name, '.') - name) : strlen(name);
+	return name;
+}
+
+static int by_capture(const void *x, const void *y, void *arg)
+{
+	const struct sfile *f = arg;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y, la, lb;
+	const char *ka = capture_key(&f[a], f[0].known_ff, &la);
+	const char *kb = capture_key(&f[b], f[0].known_ff, &lb);
+	int c = memcmp(ka, kb, la < lb ? la : lb);
+	if (c)
+		return c;
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/*
+ * The captures the files are of: the files of one strace -ff (PREFIX.PID)
+ * are one capture, any other file is one of its own (known: whether a
+ * file is of -ff as files_classify found, else as its name says).  Each
+ * capture's pids are its own: the nodes of a job, or the runs of strace
+ * that each rank of an MPI job was started under, hand out the same pids
+ * (and a file without -f has no pid column at all).  So with several
+ * captures the k-th one's pids get k << 32 (strace_src.ns), and its main
+ * process, until known, is -1 - k; with one nothing changes.  The names
+ * of the captures, in order, in *names (the files' names, the -ff ones'
+ * as PREFIX: memory owned by in), *ncap of them.  -ENOMEM or 0.
+ */
+static int files_captures(struct sfiles *fs, bool known, char ***names, size_t *ncap)
+{
+	size_t n = fs->n, k = 0;
+	size_t *order = malloc((n ? n : 1) * sizeof(*order));
+	int64_t *cap = malloc((n ? n : 1) * sizeof(*cap));
+	char **nm = calloc(n ? n : 1, sizeof(*nm));
+	if (!order || !cap || !nm) {
+		free(order);
+		free(cap);
+		free(nm);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	if (n)
+		fs->f[0].known_ff = known;
+	qsort_r(order, n, sizeof(*order), by_capture, fs->f);
+	for (size_t j = 0; j < n; j++) {
+		size_t la, lb;
+		const char *a = capture_key(&fs->f[order[j]], known, &la);
+		if (j) {
+			const char *b = capture_key(&fs->f[order[j - 1]], known, &lb);
+			if (la != lb || memcmp(a, b, la))
+				k++;
+		}
+		cap[order[j]] = (int64_t)k;
+		if (!nm[k])
+			nm[k] = strndup(a, la);
+		if (!nm[k]) {
+			for (size_t i = 0; i < n; i++)
+				free(nm[i]);
+			free(nm);
+			free(order);
+			free(cap);
+			return -ENOMEM;
+		}
+	}
+	size_t nc = n ? k + 1 : 0;
+	for (size_t i = 0; i < n; i++) {
+		struct strace_src *src = &fs->f[i].src;
+		int64_t ns = nc > 1 ? cap[i] << 32 : 0, old = src->ns;
+		if (ns == old)
+			continue;
+		src->ns = ns;
+		src->main0 = nc > 1 ? -1 - cap[i] : -1;
+		if (src->pid != STRACE_NOPID)
+			src->pid += ns - old;
+		if (src->main_known)
+			src->main_pid += ns - old;
+		else
+			src->main_pid = src->main0;
+	}
+	free(order);
+	free(cap);
+	*names = nm;
+	*ncap = nc;
+	return 0;
+}
+
 static int files_init(struct strace_parser *p, struct sfiles *fs, struct trace_input *in,
 		      int *merge, struct rerr *e)
 {
@@ -3938,11 +4048,23 @@ static int files_init(struct strace_parser *p, struct sfiles *fs, struct trace_i
 	for (size_t i = 0; i < in->nfiles; i++)
 		strace_src_init(&fs->f[i].src, in->files[i], STRACE_NOPID);
 	*merge = in->nfiles > 1;
+	/* as the names say, for the lines read before a file is known */
+	int rc = files_captures(fs, false, &fs->capnames, &fs->ncap);
+	if (rc)
+		return rerr_set(e, rc, "out of memory");
 	for (size_t i = 0; i < in->nfiles; i++) {
-		int rc = files_classify(p, fs, i, in, merge, e);
+		rc = files_classify(p, fs, i, in, merge, e);
 		if (rc)
 			return rc;
 	}
+	for (size_t i = 0; i < fs->ncap; i++)
+		free(fs->capnames[i]);
+	free(fs->capnames);
+	fs->capnames = NULL;
+	fs->ncap = 0;
+	rc = files_captures(fs, true, &fs->capnames, &fs->ncap);
+	if (rc)
+		return rerr_set(e, rc, "out of memory");
 	if (!*merge)
 		no_clock(fs, in);
 	else
@@ -4161,9 +4283,16 @@ static const struct sfile *ff_parent(const struct sfiles *fs, const char *src)
 	return NULL;
 }
 
+/* A pid as its capture names it (without strace_src.ns). */
+static inline int64_t pid_shown(int64_t pid)
+{
+	return pid >= 0 ? pid & 0xffffffffLL : pid;
+}
+
 /* "PREFIX.PID" of a child of the -ff file src: at most the first v of n */
 static int ff_name(char *v, size_t n, const char *src, int64_t pid)
 {
+	pid = pid_shown(pid);
 	const char *dot = strrchr(src, '.');
 	int pl = dot ? (int)(dot - src) : (int)strlen(src);
 	return snprintf(v, n, "%.*s.%" PRId64, pl, src, pid);
@@ -4202,7 +4331,7 @@ static int ff_reused(const struct sfiles *fs, struct sink *k, const int64_t *pid
 			continue;
 		ff_name(name, sizeof(name), c->src, c->pid);
 		list_add(v, sizeof(v), &at, "%s%s (pid %" PRId64 ", forked %zu times: at %s:%lu, %s:%lu%s)",
-			 nre ? ", " : "", name, c->pid, m - j, c->src, c->line, k->born[j + 1].src,
+			 nre ? ", " : "", name, pid_shown(c->pid), m - j, c->src, c->line, k->born[j + 1].src,
 			 k->born[j + 1].line, m - j > 2 ? ", ..." : "");
 		nre++;
 	}
@@ -4232,6 +4361,8 @@ static int ff_missing(const struct sfiles *fs, struct sink *k, bool quiet, struc
 		/* (a file without a call line is no -ff file here, but its
 		 * name says whose it is: a thread that made no traced call) */
 		int64_t sp = fs->f[i].ff ? fs->f[i].src.pid : suffix_pid(fs->f[i].src.name);
+		if (!fs->f[i].ff && sp != STRACE_NOPID)
+			sp += fs->f[i].src.ns;
 		any_ff |= fs->f[i].ff;
 		if (sp != STRACE_NOPID)
 			pids[nff++] = sp;
@@ -4254,7 +4385,7 @@ static int ff_missing(const struct sfiles *fs, struct sink *k, bool quiet, struc
 			continue;               /* not an -ff file's child */
 		ff_name(name, sizeof(name), c->src, c->pid);
 		list_add(v, sizeof(v), &at, "%s%s (pid %" PRId64 ", forked at %s:%lu)",
-			 nmiss ? ", " : "", name, c->pid, c->src, c->line);
+			 nmiss ? ", " : "", name, pid_shown(c->pid), c->src, c->line);
 		nmiss++;
 	}
 	rc = ff_reused(fs, k, pids, nff, e);
@@ -4296,6 +4427,8 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 		goto out;
 	}
 	rc = files_init(p, &fs, in, &merge, e);
+	if (!rc && fs.ncap > 1 && (rc = builder_captures(b, fs.capnames, fs.ncap)))
+		rc = rerr_set(e, rc, "out of memory");
 	if (!rc)
 		rc = merge ? merge_by_time(p, &fs, in, e) :
 			     walk_by_clone(p, &fs, in, heap, &sink, e);
