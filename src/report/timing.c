@@ -25,6 +25,16 @@ void traced_times_build(struct traced_times *t, const struct plan *p, const stru
 		hist_init(&t->lat[c]);
 	t->rank_ns = calloc(p->nprocs ? p->nprocs : 1, sizeof(*t->rank_ns));  /* NULL: sums only */
 	struct imap pending = { 0 };    /* async id -> submit op index + 1 */
+	/* a trace with durations: one of 0 is one below its resolution (DXT's
+	 * 0.0000, strace -T's <0.000000>), a latency like the others; a
+	 * call the reader made up (OPF_SYNTH, an implicit open) has none */
+	bool durs = false;
+	for (size_t i = 0; i < p->nprocs && !durs; i++) {
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(s, p->procs[i].rank, &n);
+		for (uint64_t k = 0; k < n && !durs; k++)
+			durs = ops[k].dur_ns != 0;
+	}
 	for (size_t i = 0; i < p->nprocs; i++) {
 		uint32_t r = p->procs[i].rank;
 		uint64_t n, end = 0;
@@ -59,7 +69,8 @@ void traced_times_build(struct traced_times *t, const struct plan *p, const stru
 				}
 				continue;
 			}
-			if (op->dur_ns && issued_kind(op->kind) && op->result >= 0)
+			if ((op->dur_ns || (durs && !(op->flags & (OPF_SYNTH | OPF_IMPLICIT_OPEN)))) &&
+			    issued_kind(op->kind) && op->result >= 0)
 				hist_add(&t->lat[rclass_of(op->kind)], op->dur_ns);
 		}
 		imap_release(&pending);
@@ -89,6 +100,13 @@ double report_drift_pct(int64_t drift_ns, uint64_t sched_ns)
 static double err_pct(double replayed, double traced)
 {
 	return traced > 0 ? 100.0 * (replayed - traced) / traced : 0.0;
+}
+
+/* A percentile's error, null when the traced one is 0: below the trace's
+ * time resolution, where no ratio means anything. */
+static json_t *err_json(double replayed, double traced)
+{
+	return traced > 0 ? json_real(err_pct(replayed, traced)) : json_null();
 }
 
 #define set_new report_set
@@ -156,10 +174,10 @@ static json_t *fidelity_json(const struct traced_times *t, const struct report_a
 		bad |= set_new(k, "replayed_ops", u64j(rp->n));
 		bad |= set_new(k, "traced_p50_ns", u64j((uint64_t)t50));
 		bad |= set_new(k, "replayed_p50_ns", u64j((uint64_t)r50));
-		bad |= set_new(k, "p50_error_pct", json_real(err_pct(r50, t50)));
+		bad |= set_new(k, "p50_error_pct", err_json(r50, t50));
 		bad |= set_new(k, "traced_p99_ns", u64j((uint64_t)t99));
 		bad |= set_new(k, "replayed_p99_ns", u64j((uint64_t)r99));
-		bad |= set_new(k, "p99_error_pct", json_real(err_pct(r99, t99)));
+		bad |= set_new(k, "p99_error_pct", err_json(r99, t99));
 		bad |= set_new(bc, rclass_name(c), k);
 	}
 	bad |= set_new(o, "by_class", bc);
@@ -222,13 +240,18 @@ void report_timing_print(FILE *f, const struct report_info *ri, const struct rep
 		}
 		double t50 = (double)hist_percentile(tr, 50), r50 = (double)hist_percentile(rp, 50);
 		double t99 = (double)hist_percentile(tr, 99), r99 = (double)hist_percentile(rp, 99);
+		char e50[16] = "        -", e99[16] = "        -";  /* traced 0: below resolution */
 		fmt_ns(b1, sizeof(b1), t50);
 		fmt_ns(b2, sizeof(b2), r50);
 		fmt_ns(b3, sizeof(b3), t99);
 		fmt_ns(b4, sizeof(b4), r99);
-		fprintf(f, "             %-6s %*s %*s %+8.1f%% %*s %*s %+8.1f%%\n", rclass_name(c),
-			pad_width(11, b1), b1, pad_width(11, b2), b2, err_pct(r50, t50),
-			pad_width(11, b3), b3, pad_width(11, b4), b4, err_pct(r99, t99));
+		if (t50 > 0)
+			snprintf(e50, sizeof(e50), "%+8.1f%%", err_pct(r50, t50));
+		if (t99 > 0)
+			snprintf(e99, sizeof(e99), "%+8.1f%%", err_pct(r99, t99));
+		fprintf(f, "             %-6s %*s %*s %9s %*s %*s %9s\n", rclass_name(c),
+			pad_width(11, b1), b1, pad_width(11, b2), b2, e50,
+			pad_width(11, b3), b3, pad_width(11, b4), b4, e99);
 	}
 	double tr = traced_rank_mean(t, a);
 	double rp = a->nrank_io ? (double)a->rank_io_sum / (double)a->nrank_io : 0;

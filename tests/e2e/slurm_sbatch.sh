@@ -45,3 +45,18 @@ done
 [ -z "$(ls -A "$tmp/d2")" ] || fail "scratch left in the target: $(ls -A "$tmp/d2")"
 sed 's/^/  /' "$tmp/job.out"
 echo "ok sbatch replay.sbatch: job $id, srun replay-mpi on 2 targets, bytes per rank as the trace ($(wc -l <"$tmp/want") ranks), compared"
+
+# TRACE as an strace -ff capture's PREFIX (the script refused it: "no such
+# file or directory", exit 2, though replay takes it)
+if command -v strace >/dev/null; then
+	mkdir "$tmp/ff" "$tmp/ffsrc" "$tmp/d3"
+	strace -ff -tt -y -o "$tmp/ff/t" sh -c "dd if=/dev/zero of=$tmp/ffsrc/out bs=1000 count=3 2>/dev/null" 2>/dev/null
+	id=$(cd "$tmp" && TRACE=$tmp/ff/t TARGET="one=$tmp/d3" STEPS=srun REPLAY=$REPLAY REPLAY_MPI=$REPLAY_MPI \
+		OUTDIR=$tmp/out2 slurm_sbatch -N 1 -n 1 --ntasks-per-node=1 -o "$tmp/job2.out" "$SRCDIR/scripts/replay.sbatch")
+	[ -n "$id" ] || fail "sbatch printed no job id (-ff prefix)"
+	slurm_wait_job "$id" 120 || fail "job $id did not finish (-ff prefix)"
+	tail -n 1 "$tmp/job2.out" | grep -qx "replay.sbatch: exit status 0" || { cat "$tmp/job2.out"; fail "job $id (-ff prefix) did not end with exit status 0"; }
+	jq -e '[.runs[0].jobs[].write.io_bytes] | add == 3000' "$tmp/out2/json/one/t-parallel-1.json" >/dev/null ||
+		fail "-ff prefix: written bytes $(jq -c '[.runs[0].jobs[].write.io_bytes]' "$tmp/out2/json/one/t-parallel-1.json")"
+	echo "ok sbatch replay.sbatch with TRACE an strace -ff PREFIX: job $id, 3000 bytes written as traced"
+fi
