@@ -801,6 +801,24 @@ static void t_bad_input(void **st)
 		fputs(b, f);
 		fclose(f);
 		assert_int_equal(load_rc(path, NULL, &e), 0);
+		/* an empty hostname (gethostname() gave ""), with and without
+		 * the blank darshan-dxt-parser leaves after the colon */
+		for (int blank = 0; blank < 2; blank++) {
+			char h2[sizeof(head)];
+			struct opstream s;
+			snprintf(h2, sizeof(h2), "%s", head);
+			char *at = strstr(h2, "hostname: n1\n");
+			assert_non_null(at);
+			memmove(at + 9 + blank, at + 12, strlen(at + 12) + 1);
+			f = fopen(path, "w");
+			fputs(h2, f);
+			fputs(b, f);
+			fclose(f);
+			load(path, NULL, &s);
+			assert_int_equal(s.nranks, 1);
+			assert_string_equal(opstream_rank_host(&s, 0), "");
+			opstream_close(&s);
+		}
 		unlink(path);
 	}
 	bad_case(" X_POSIX       0  write        0               0\n", 13,

@@ -106,6 +106,11 @@ int  dxt_input_open(struct dxt_input *in, const char *path, struct rerr *e);
  * a child's exit is checked: a failed child is an error.  lineno is
  * in->lr.lineno. */
 int  dxt_input_next(struct dxt_input *in, char **line, size_t *len, struct rerr *e);
+/* After an error in the text of a child's output (gzip's, a log
+ * reader's): its exit, once the rest of its output is read and dropped;
+ * -errno with e when it failed (a corrupt gzip file makes garbage text
+ * before gzip says so), else 0. */
+int  dxt_input_verdict(struct dxt_input *in, struct rerr *e);
 /* Release everything; a child still running is stopped (SIGTERM). */
 void dxt_input_close(struct dxt_input *in);
 

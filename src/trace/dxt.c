@@ -627,7 +627,10 @@ static int rank_line(struct dxt *D, struct dblock *k, const char *p, unsigned lo
 	int64_t v;
 	int rc;
 
-	if (!dec_i64(p, &end, &v) || !starts(end, ", hostname: "))
+	/* (an empty HOST, as gethostname() may give, leaves ", hostname:"
+	 * once the line's trailing blanks are gone) */
+	if (!dec_i64(p, &end, &v) || !starts(end, ", hostname:") ||
+	    (end[11] != ' ' && end[11] != '\0' && end[11] != '\r'))
 		return bad(D, line, "expected 'rank: R, hostname: HOST'");
 	if (v < 0)
 		return bad(D, line, "negative rank %" PRId64, v);
@@ -641,7 +644,7 @@ static int rank_line(struct dxt *D, struct dblock *k, const char *p, unsigned lo
 	rc = rank_get(D, v, &rix);
 	if (rc)
 		return rc;
-	const char *h = end + 12;
+	const char *h = end + 11 + (end[11] == ' ');
 	size_t hl = strlen(h);
 	while (hl && (h[hl - 1] == ' ' || h[hl - 1] == '\r'))
 		hl--;
@@ -1899,6 +1902,16 @@ static int read_text(struct dxt *D, const char *path)
 	}
 	if (rc == 0)
 		rc = block_end(D);
+	if (rc < 0 && in.src == DXT_SRC_GZIP) {
+		/* garbage from a corrupt file: gzip's verdict, not the text's */
+		struct rerr z;
+		int zr = dxt_input_verdict(&in, &z);
+		if (zr < 0) {
+			char was[sizeof(D->e->msg)];
+			snprintf(was, sizeof(was), "%s", D->e->msg);
+			rc = rerr_set(D->e, zr, "%s (the text it gave before that: %s)", z.msg, was);
+		}
+	}
 	D->in->bytes += in.bytes;
 	dxt_input_close(&in);
 	return rc;

@@ -412,6 +412,28 @@ int dxt_input_next(struct dxt_input *in, char **line, size_t *len, struct rerr *
 	}
 }
 
+int dxt_input_verdict(struct dxt_input *in, struct rerr *e)
+{
+	char buf[65536];
+	if (in->src == DXT_SRC_TEXT || in->src == DXT_SRC_NATIVE || in->outfd < 0)
+		return 0;
+	for (;;) {               /* the rest of its output, unread */
+		ssize_t r = read(in->outfd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+	}
+	if (in->lr_open) {
+		lr_close(&in->lr);
+		in->lr_open = 0;
+	}
+	close(in->outfd);
+	in->outfd = -1;
+	int rc = child_done(in, e);
+	return rc < 0 ? rc : 0;
+}
+
 void dxt_input_close(struct dxt_input *in)
 {
 	child_release(in);
