@@ -18,6 +18,10 @@
 #include "ops/opstream.h"
 #include "util/util.h"
 
+/* sc_event.flags of an SC_RENAME: renameat2's RENAME_EXCHANGE (the names
+ * swap files; Linux's value) */
+#define SC_RENAME_EXCHANGE 0x2
+
 enum sc_call {
 	SC_SKIP = 0,   /* a non-I/O call: counted under ev->name            */
 	SC_OPEN,       /* path (or dirfd+path), flags, mode; ret = fd        */

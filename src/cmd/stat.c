@@ -344,6 +344,7 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "undecorated_fd_ops", "  of which not named by -y" },
 	{ "implicit_opens", "implicit opens (-y paths)" },
 	{ "inherited_opens", "inherited opens" },
+	{ "rename_exchanges", "rename exchanges (3 renames each)" },
 	{ "mmaps", "file mmaps (not replayed)" },
 	{ "failed_calls", "failed calls (every path)" },
 	{ "traced_processes", "traced processes" },

@@ -155,6 +155,7 @@ struct builder {
 					rename from or over it), 0 never */
 	uint32_t ngone;
 	uint64_t unnamed_shared;     /* implicit opens of a file with no name */
+	uint64_t exchanges;          /* renameat2 RENAME_EXCHANGE, as 3 renames */
 	char **capnames;             /* builder_captures: the captures' names */
 	size_t ncap;                 /* (several: pids carry k << 32)         */
 	char unnamed_first[300];     /* "FILE:LINE (PATH)" of the first        */
@@ -1466,12 +1467,10 @@ static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev,
 	return rc;
 }
 
-/* Record a successful rename of ev->path to `to` (taken over) for
+/* Record a successful rename of `from` to `to` (both taken over) for
  * ofd_path_is. */
-static int ren_add(struct builder *b, struct proc *p, const struct sc_event *ev, char *to)
+static int ren_push(struct builder *b, char *from, char *to)
 {
-	const char *r = resolve(b, p, ev->path, ev->dirfd, ev->fdpath);
-	char *from = r ? strdup(r) : NULL;
 	if (!b->rens)
 		b->rens = calloc(REN_KEEP, sizeof(*b->rens));
 	if (!from || !b->rens) {
@@ -1486,6 +1485,18 @@ static int ren_add(struct builder *b, struct proc *p, const struct sc_event *ev,
 	return 0;
 }
 
+/* ren_push of ev->path (resolved) to `to` (taken over). */
+static int ren_add(struct builder *b, struct proc *p, const struct sc_event *ev, char *to)
+{
+	const char *r = resolve(b, p, ev->path, ev->dirfd, ev->fdpath);
+	char *from = r ? strdup(r) : NULL;
+	if (!from) {
+		free(to);
+		return -ENOMEM;
+	}
+	return ren_push(b, from, to);
+}
+
 /* The name `file` stops naming the file it named (an unlink, a rename
  * from or over it), as the trace's b->nsops-th such change. */
 static int name_gone(struct builder *b, uint32_t file)
@@ -1496,6 +1507,70 @@ static int name_gone(struct builder *b, uint32_t file)
 		return -ENOMEM;
 	b->gone_at[file] = b->nsops;
 	return 0;
+}
+
+/*
+ * renameat2(A, B, RENAME_EXCHANGE), which succeeded: the two names swap
+ * files.  There is no exchange op: it is three renames, A to a name of
+ * the replay's beside it (A.replay-exchange), B to A, that one to B, the
+ * last two flagged synthesized; the names end as the call left them, and
+ * open descriptors follow their files.  op: the call's rename (A to B),
+ * bpath: B resolved (taken over).
+ */
+static int do_exchange(struct builder *b, struct proc *p, const struct sc_event *ev,
+		       struct op *op, char *bpath)
+{
+	const char *r = resolve(b, p, ev->path, ev->dirfd, ev->fdpath);
+	size_t al = r ? strlen(r) : 0;
+	char *tmp = r ? malloc(al + sizeof ".replay-exchange") : NULL;
+	uint32_t t = OP_NOFILE, a = op->file, bb = op->aux;
+	int rc = tmp ? 0 : -ENOMEM;
+	if (!rc) {
+		memcpy(tmp, r, al);
+		memcpy(tmp + al, ".replay-exchange", sizeof ".replay-exchange");
+		rc = intern_full(b, tmp, 0, &t, NULL);
+	}
+	/* the names each rename moves, for the descriptors' paths */
+	const char *from[3] = { r, bpath, tmp }, *to[3] = { tmp, r, bpath };
+	uint32_t fid[3] = { a, bb, t }, tid[3] = { t, a, bb };
+	for (int i = 0; i < 3 && !rc; i++) {
+		char *f = strdup(from[i]), *g = strdup(to[i]);
+		if (!f || !g) {
+			free(f);
+			free(g);
+			rc = -ENOMEM;
+			break;
+		}
+		b->nsops++;
+		rc = ren_push(b, f, g);
+		if (!rc)
+			rc = name_gone(b, fid[i]);
+		if (!rc)
+			rc = name_gone(b, tid[i]);
+	}
+	free(tmp);
+	free(bpath);
+	if (rc)
+		return rc;
+	uint64_t *sa = size_of(b, a), *sb = size_of(b, bb);
+	sa = size_of(b, a);             /* size_of may have moved */
+	if (sa && sb) {
+		uint64_t x = *sa;
+		*sa = *sb;
+		*sb = x;
+	}
+	struct sc_event e2 = *ev;
+	e2.dur_ns = 0;
+	for (int i = 0; i < 3 && !rc; i++) {
+		struct op o = *op;
+		o.file = fid[i];
+		o.aux = tid[i];
+		if (i)
+			o.flags |= OPF_SYNTH;
+		rc = emit(b, p, i ? &e2 : ev, &o);
+	}
+	b->exchanges++;
+	return rc;
 }
 
 static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev, enum op_kind k)
@@ -1544,6 +1619,8 @@ static int do_path(struct builder *b, struct proc *p, const struct sc_event *ev,
 			    k == OP_RENAME && ev->ret == 0 ? &newpath : NULL);
 		if (rc)
 			return rc;
+		if (newpath && (ev->flags & SC_RENAME_EXCHANGE))
+			return do_exchange(b, p, ev, &op, newpath);
 		if (newpath) {
 			b->nsops++;
 			rc = ren_add(b, p, ev, newpath);
@@ -2402,6 +2479,7 @@ int builder_finish(struct builder *b, struct rerr *e)
 		{ "sync_file_range_as_fdatasync", b->sfr_as_fdatasync },
 		/* (io_submit_iocbs_as_sync before: they are not made synchronous) */
 		{ "io_submit_iocbs", b->iocbs },
+		{ "rename_exchanges", b->exchanges },
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]) && !rc; i++)

@@ -2012,6 +2012,16 @@ static int sh_renameat(struct dec *d)
 	struct sc_event *ev = &d->ev;
 	if (fd_at(d, 2, &ev->dirfd2, &ev->fdpath2))
 		return DEC_BAD;
+	if (ev->call == SC_RENAME && d->na > 4) {
+		/* renameat2's flags: RENAME_EXCHANGE, by name or (-X raw) as
+		 * a number with its bit */
+		struct span fl = trim(arg(d, 4));
+		int64_t v;
+		struct span rest;
+		if (memmem(fl.s, fl.n, "RENAME_EXCHANGE", 15) ||
+		    (!num(fl, &v, &rest) && (v & SC_RENAME_EXCHANGE)))
+			ev->flags |= SC_RENAME_EXCHANGE;
+	}
 	if (ev->call == SC_LINK && ev->path && !ev->path[0] && ev->dirfd >= 0) {
 		/* linkat(fd, "", ..., AT_EMPTY_PATH): a name for what fd is (an
 		 * O_TMPFILE file) as linkat("/proc/self/fd/N", AT_SYMLINK_FOLLOW)

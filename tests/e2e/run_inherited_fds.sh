@@ -13,6 +13,10 @@
 #    thread's append after them: 2130 bytes, not 1130, exit 0.
 # Each is replayed in parallel, and the files the replay leaves are
 # compared with the ones the captured program left.
+#  - exchanged: renameat2(A, B, RENAME_EXCHANGE) swaps two files' names;
+#    it was replayed as a rename of A over B (B's file lost, A missing,
+#    exit 0).  Now three renames; a forked child writes to the descriptor
+#    the parent opened on A before, now B's file.
 #  - unnamed: a thread writes to a file the main thread made unlinked
 #    (O_TMPFILE, or unlinked after its open); the main thread reads it
 #    back.  No process of the replay can open the file the other's open
@@ -131,3 +135,27 @@ for how in tmpfile unlinked; do
 		|| fail "unnamed_$how: notes $("$REPLAY" stat --json "$tmp/unnamed_$how.strace" 2> /dev/null | jq -c .notes)"
 	echo "ok unnamed_$how: the thread's use of the main thread's unnamed file is warned"
 done
+
+cat > "$tmp/exchange.py" <<'PY'
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+for name, n in (("A", 1000), ("B", 3000)):
+    with open(name, "wb") as f:
+        f.write(b"x" * n)
+fd = os.open("A", os.O_WRONLY | os.O_APPEND)
+if libc.renameat2(-100, b"A", -100, b"B", 2) != 0:          # AT_FDCWD, RENAME_EXCHANGE
+    raise OSError(ctypes.get_errno(), "renameat2")
+pid = os.fork()
+if pid == 0:
+    os.write(fd, b"y" * 10)             # to the file now named B
+    os._exit(0)
+os.waitpid(pid, 0)
+with open("A", "rb") as f:
+    assert len(f.read()) == 3000
+PY
+capture exchanged -y -- python3 "$tmp/exchange.py"
+grep -q 'renameat2(AT_FDCWD</[^>]*>, "A", AT_FDCWD</[^>]*>, "B", RENAME_EXCHANGE) = 0' "$tmp/exchanged.strace" \
+	|| fail "the capture has no renameat2 RENAME_EXCHANGE: $(grep renameat2 "$tmp/exchanged.strace")"
+check exchanged 3
+"$REPLAY" stat --json "$tmp/exchanged.strace" 2> /dev/null | jq -e '.notes.rename_exchanges == 1' > /dev/null \
+	|| fail "exchanged: notes $("$REPLAY" stat --json "$tmp/exchanged.strace" 2> /dev/null | jq -c .notes)"

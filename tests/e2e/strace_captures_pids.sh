@@ -62,8 +62,8 @@ if [ "$ns" = 1 ]; then
 		fi
 		ra=$(ranks "$a") rb=$(ranks "$b") rab=$(ranks "$a" "$b")
 		[ -n "$ra" ] && [ "$rab" = $((ra + rb)) ] || fail "$how: $rab ranks of both, $ra and $rb alone"
-		"$REPLAY" stat "$a" "$b" 2> /dev/null | grep -q "pid [0-9]* ($b)" \
-			|| fail "$how: no rank named with its capture: $("$REPLAY" stat "$a" "$b" 2>&1 | grep pid)"
+		"$REPLAY" stat "$a" "$b" > "$tmp/stat" 2> /dev/null
+		grep -qF " ($b) " "$tmp/stat" || fail "$how: no rank named with its capture: $(grep pid "$tmp/stat")"
 		replayed "$how" "$a" "$b"
 		echo "ok strace $opt, two nodes with the same pids: $rab ranks ($ra + $rb), the files the programs left"
 	done
