@@ -72,6 +72,11 @@ struct plan {
 	struct order ord;        /* initial states, dependencies           */
 	bool ordered;            /* ord holds cross-rank dependencies      */
 	bool sequential;
+	bool alone;              /* some ranks' ops are absent while a rank
+	                          * runs: sequential, or ranks left out     */
+	uint32_t *writer;        /* per path id: the stream rank that writes
+	                          * it + 1, UINT32_MAX several, 0 none (alone
+	                          * only, else NULL)                        */
 	uint32_t *bar_parts;     /* per traced barrier k: ranks taking part */
 	uint32_t *bar_parts_last; /* the same in a partial last copy (parallel,
 	                          * -n not a multiple of the ranks: only its

@@ -105,6 +105,7 @@ struct report_agg {
 	uint64_t time_ns[RC__COUNT];  /* I/O time the bandwidth is over   */
 	uint64_t skipped_failed, skipped_nohandle, skipped_mmap, seeks, barriers, filtered;
 	uint64_t tmpfile_named;
+	uint64_t alone_short, alone_short_bytes;
 	uint64_t dep_waits, dep_wait_ns, barrier_waits, barrier_wait_ns;
 	uint64_t mismatch[MM_KINDS];
 	struct mm_example mm_ex[MM_EXAMPLES];  /* the first ones, any worker */

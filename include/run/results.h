@@ -87,6 +87,9 @@ struct worker_result {
 	/* ops not issued (see run in replay(1)); added by the runner */
 	uint64_t skipped_failed;   /* traced call failed (result < 0)           */
 	uint64_t skipped_nohandle; /* handle whose open was skipped             */
+	uint64_t alone_short;      /* reads that found less than traced, of data
+	                            * other ranks write (absent: plan.alone)   */
+	uint64_t alone_short_bytes; /* the bytes they did not find             */
 	uint64_t skipped_mmap;     /* OP_MMAP: not replayable                   */
 	uint64_t seeks;            /* OP_SEEK: offsets are explicit             */
 	uint64_t barriers;         /* OP_BARRIER: inter-process sync ignored    */

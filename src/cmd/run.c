@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -316,6 +317,8 @@ static void install_signals(void)
 /* The replayed ranks' earliest traced start; what the trace holds of
  * times and durations; a timing mode the trace cannot support is an error
  * naming what is missing. */
+static int check_open_files(const struct run_state *st, const struct run_cli *c);
+
 static int check_timing(struct run_state *st, struct run_cli *c)
 {
 	const struct plan *p = &st->plan;
@@ -586,7 +589,83 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	st->have_plan = true;
 	if (c->x && c->x->planned && c->x->planned(c->x->ctx, &st->plan, &st->s) < 0)
 		return -EINVAL;
+	ret = check_open_files(st, c);
+	if (ret < 0)
+		return ret;
 	return check_timing(st, c);
+}
+
+/* Descriptors a worker needs besides the trace's files: stdio, the
+ * engine's (an io_uring, an eventfd), the results pipe, the clock. */
+#define RUN_FDS_OWN 32
+
+/* The most files a rank the filter keeps holds open at once in the
+ * replay (its opens that succeeded, less its closes; a handle opened again
+ * is closed first), and where: *rank, *line of the open that reaches it. */
+static uint64_t peak_open(const struct opstream *s, const struct filter *f, uint32_t *rank,
+			  uint32_t *line)
+{
+	uint64_t best = 0;
+	for (uint32_t k = 0; k < f->nkept; k++) {
+		uint32_t r = f->kept[k], nh;
+		uint64_t n, ml, cur = 0;
+		const struct op *ops = opstream_rank_ops(s, r, &n);
+		runner_scan_rank(ops, n, &nh, &ml);
+		uint8_t *open = calloc(nh ? nh : 1, 1);
+		if (!open)
+			return 0;       /* out of memory: the run will say so */
+		for (uint64_t i = 0; i < n; i++) {
+			const struct op *op = &ops[i];
+			if (op->handle >= nh || !filter_op_kept(f, op))
+				continue;
+			if (op->kind == OP_OPEN && op->result >= 0 && !open[op->handle]) {
+				open[op->handle] = 1;
+				if (++cur > best) {
+					best = cur;
+					*rank = r;
+					*line = op->line;
+				}
+			} else if (op->kind == OP_CLOSE && open[op->handle]) {
+				open[op->handle] = 0;
+				cur--;
+			}
+		}
+		free(open);
+	}
+	return best;
+}
+
+/* A rank that holds more files open at once than a process may have
+ * here would fail there with EMFILE, after the preparation: refused now
+ * (--dry-run: said).  The limit is the soft one main() raised to the
+ * hard one. */
+static int check_open_files(const struct run_state *st, const struct run_cli *c)
+{
+	struct rlimit rl;
+	uint32_t rank = 0, line = 0;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	uint64_t peak = peak_open(&st->s, &st->filt, &rank, &line);
+	if (peak + RUN_FDS_OWN <= (uint64_t)rl.rlim_cur)
+		return 0;
+	char where[600], who[300];
+	const char *name = opstream_rank_name(&st->s, rank);
+	snprintf(who, sizeof(who), "rank %u", rank);
+	if (name && strcmp(name, who))
+		snprintf(who, sizeof(who), "rank %u (%s)", rank, name);
+	snprintf(where, sizeof(where), "%s holds up to %" PRIu64 " files open at once (the open at"
+		 " trace line %u), and a process may have %llu descriptors here (ulimit -n, the"
+		 " hard limit%s), %d of them the replay's own", who, peak, line,
+		 (unsigned long long)rl.rlim_cur, rl.rlim_max == rl.rlim_cur ? "" : " not reached",
+		 RUN_FDS_OWN);
+	if (c->dry) {
+		warn_msg("%s: the run would fail there with 'Too many open files'", where);
+		return 0;
+	}
+	die_msg("%s: the run would fail there with 'Too many open files' (EMFILE); raise the hard"
+		" limit (ulimit -Hn as root, /etc/security/limits.conf, or a batch job's limits) to"
+		" at least %" PRIu64, where, peak + RUN_FDS_OWN);
+	return -EMFILE;
 }
 
 /* "3 files (1 shared), read 13.0 MiB in 208 requests (sequential), write

@@ -2078,6 +2078,61 @@ static int plan_order(struct plan *p, const struct opstream *s, const struct pla
 	return rc;
 }
 
+/* A run where some ranks' ops are absent while a rank runs (sequential
+ * mode: each alone; ranks the filter left out): p->alone, and per path
+ * which rank of the whole stream writes it (p->writer), for the reads
+ * that then find less (alone_missing() in runner.c). */
+static int plan_writers(struct plan *p, const struct opstream *s, struct rerr *e)
+{
+	p->alone = p->sequential || (p->filter && p->filter->nkept < s->nranks);
+	if (!p->alone)
+		return 0;
+	p->writer = calloc(s->npaths ? s->npaths : 1, sizeof *p->writer);
+	if (!p->writer)
+		return rerr_set(e, -ENOMEM, "out of memory");
+	uint32_t *hpath = NULL;
+	size_t hcap = 0;
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(s, r, &n);
+		for (uint64_t i = 0; i < n; i++) {
+			const struct op *op = &ops[i];
+			uint32_t f = op->file;
+			if (op->kind == OP_OPEN && op->handle != OP_NOHANDLE && op->handle < (1u << 24)) {
+				if (op->handle >= hcap) {
+					size_t nc = hcap ? hcap : 64;
+					while (nc <= op->handle)
+						nc *= 2;
+					uint32_t *nh = realloc(hpath, nc * sizeof *nh);
+					if (!nh) {
+						free(hpath);
+						return rerr_set(e, -ENOMEM, "out of memory");
+					}
+					memset(nh + hcap, 0xff, (nc - hcap) * sizeof *nh);
+					hpath = nh;
+					hcap = nc;
+				}
+				hpath[op->handle] = op->file;
+			}
+			if (op->kind != OP_WRITE && op->kind != OP_AWRITE && op->kind != OP_FTRUNCATE &&
+			    op->kind != OP_FALLOCATE)
+				continue;
+			if (f == OP_NOFILE && op->handle < hcap)
+				f = hpath[op->handle];
+			if (f >= s->npaths || op->result < 0)
+				continue;
+			if (!p->writer[f])
+				p->writer[f] = r + 1;
+			else if (p->writer[f] != r + 1)
+				p->writer[f] = UINT32_MAX;
+		}
+		if (hpath)
+			memset(hpath, 0xff, hcap * sizeof *hpath);   /* handles are per rank */
+	}
+	free(hpath);
+	return 0;
+}
+
 int plan_build(struct plan *p, const struct opstream *s, const char *target,
 	       const struct plan_opts *o, struct rerr *e)
 {
@@ -2143,6 +2198,9 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 		goto out;
 	}
 	rc = plan_partial(p, s, e);
+	if (rc)
+		goto out;
+	rc = plan_writers(p, s, e);
 	if (rc)
 		goto out;
 	rc = check_existing(p, o && o->force, e);
@@ -2941,6 +2999,7 @@ void plan_release(struct plan *p)
 	}
 	free(p->files);
 	free(p->file_of);
+	free(p->writer);
 	free(p->procs);
 	free(p->ranks);
 	free(p->bar_parts);

@@ -153,6 +153,8 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		}
 		a->skipped_failed += w->skipped_failed;
 		a->skipped_nohandle += w->skipped_nohandle;
+		a->alone_short += w->alone_short;
+		a->alone_short_bytes += w->alone_short_bytes;
 		a->tmpfile_named += w->tmpfile_named;
 		a->skipped_mmap += w->skipped_mmap;
 		a->seeks += w->seeks;
@@ -338,6 +340,8 @@ json_t *report_job_json(const struct worker_result *w)
 	bad |= set_new(o, "rounded_ops", u64j(w->rounded_ops));
 	bad |= set_new(o, "rounded_extra_bytes", u64j(w->rounded_extra_bytes));
 	bad |= set_new(o, "tmpfile_named", u64j(w->tmpfile_named));
+	bad |= set_new(o, "alone_short_reads", u64j(w->alone_short));
+	bad |= set_new(o, "alone_short_bytes", u64j(w->alone_short_bytes));
 	bad |= set_new(o, "buffered_ops", u64j(w->buffered_ops));
 	for (int k = 1; k < RES_MAX_ERRNO; k++) {
 		char name[32];
@@ -862,6 +866,13 @@ static void print_notes(FILE *f, const struct report_agg *a, const char *fstype)
 			(unsigned long long)a->dep_waits, fmt_ns(b1, sizeof(b1), (double)a->dep_wait_ns),
 			(unsigned long long)a->barrier_waits,
 			fmt_ns(b2, sizeof(b2), (double)a->barrier_wait_ns));
+	if (a->alone_short)
+		fprintf(f, "alone:       %llu read%s found %s less than the trace read: data other"
+			" ranks write, which are not running with %s (sequential mode, or ranks left"
+			" out); not counted as mismatches\n",
+			(unsigned long long)a->alone_short, a->alone_short == 1 ? "" : "s",
+			fmt_bytes(b1, sizeof(b1), (double)a->alone_short_bytes),
+			a->alone_short == 1 ? "it" : "them");
 	if (a->tmpfile_named)
 		fprintf(f, "O_TMPFILE:   %llu open%s refused by the target's file system (EOPNOTSUPP):"
 			" a named file instead, unlinked at once\n",
