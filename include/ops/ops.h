@@ -59,6 +59,8 @@ enum op_kind {
                                 * showed (a stat's st_size; a SEEK_END's result minus
                                 * its offset)                                          */
 #define OPF_STAT_DIR     0x20u /* OP_STAT: the traced stat found a directory            */
+#define OPF_PIECE        0x20u /* read, write: a later piece of one traced call longer
+                                * than one call can move (DXT), replayed as several */
 #define OPF_RWF_DSYNC    0x40u /* write: per-call RWF_DSYNC (pwritev2 flags, an iocb's
                                 * aio_rw_flags): replayed with that flag            */
 #define OPF_RWF_SYNC     0x80u /* write: per-call RWF_SYNC, as OPF_RWF_DSYNC           */

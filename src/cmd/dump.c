@@ -90,6 +90,8 @@ static void extra(char *buf, size_t len, const struct op *op)
 		ADD("size=%" PRIu64, op->len);
 	if (k == OP_STAT && (op->flags & OPF_STAT_DIR))
 		ADD("dir");
+	if (op_is_data(k) && (op->flags & OPF_PIECE))
+		ADD("piece");
 	if ((k == OP_WRITE || k == OP_AWRITE) && (op->flags & OPF_RWF_DSYNC))
 		ADD("dsync");
 	if ((k == OP_WRITE || k == OP_AWRITE) && (op->flags & OPF_RWF_SYNC))

@@ -485,7 +485,10 @@ static int request(struct stat_acc *a, int d, uint32_t rank, const struct op *op
 	sd->requests++;
 	sd->req_bytes += op->len;
 	sd->hist[stat_bucket_of(op->len)]++;
-	sd->dhist[stat_darshan_bucket_of(op->len)]++;
+	/* Darshan's buckets count its records: a segment longer than one
+	 * call, replayed in pieces, once (its first piece is 1G_PLUS too) */
+	if (!(op->flags & OPF_PIECE))
+		sd->dhist[stat_darshan_bucket_of(op->len)]++;
 	if ((rc = stat_hh_add(&a->size[d], (int64_t)op->len)) < 0 ||
 	    (rc = kmap_get_at(&a->streams, rank, (uint64_t)op->file << 32 | op->handle,
 			      a->stream_hint, &st)) < 0)
@@ -559,7 +562,9 @@ static int data_op(struct stat_acc *a, unsigned k, uint32_t rank, uint32_t file,
 	} else {
 		if ((rc = fr_get(a, pair, &fr)) < 0)
 			return rc;
-		if (d)
+		if (op->flags & OPF_PIECE)
+			;               /* one record, counted at its first piece */
+		else if (d)
 			fr->writes++;
 		else
 			fr->reads++;

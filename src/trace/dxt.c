@@ -2437,6 +2437,7 @@ static int file_sums(struct dxt *D, struct fstate *fs)
 static int feed_split(struct feeder *F, struct sc_event *ev, const struct seg *s, uint64_t dur)
 {
 	uint64_t done = 0, dleft = dur;
+	uint32_t flags0 = ev->opflags;
 	int rc = 0;
 
 	F->split++;
@@ -2449,6 +2450,7 @@ static int feed_split(struct feeder *F, struct sc_event *ev, const struct seg *s
 		if (d > dleft)
 			d = dleft;
 		ev->offset = s->off + (int64_t)done;
+		ev->opflags = done ? flags0 | OPF_PIECE : flags0;  /* one traced call all the same */
 		ev->len = n;
 		ev->ret = (int64_t)n;
 		ev->dur_ns = d;
@@ -2457,6 +2459,7 @@ static int feed_split(struct feeder *F, struct sc_event *ev, const struct seg *s
 		F->split_ops++;
 		rc = builder_event(F->D->b, ev, F->D->e);
 	}
+	ev->opflags = flags0;
 	return rc;
 }
 

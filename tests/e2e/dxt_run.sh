@@ -126,4 +126,14 @@ for f in glob.glob(os.path.join(t, "st.*")):
 assert moved == 2147483648 and end == 8192 + 2147483648, f"pwrite64 moved {moved} bytes, up to {end}"
 print("ok: a 2 GiB segment: 2147483648 bytes written, up to offset 2147491840")
 PY
+# stat's Darshan figures count the segment once, as Darshan's header and
+# buckets do, though it is replayed as 2 ops (they counted 2 writes)
+"$REPLAY" stat --json "$t/long.dxt.txt" >"$t/st.json" 2>/dev/null
+jq -e '(.file_ranks[0].writes == 1) and (.size_histogram_darshan.write["1G_PLUS"] == 1) and
+	([.size_histogram_darshan.write[]] | add == 1)' "$t/st.json" >/dev/null ||
+	{ jq -c '{fr: .file_ranks, dh: .size_histogram_darshan.write}' "$t/st.json"; echo "FAIL: stat of a 2 GiB segment"; exit 1; }
+"$REPLAY" dump "$t/long.dxt.txt" >"$t/dump"
+[ "$(grep -c ' write ' "$t/dump")" = 2 ] && [ "$(grep -c 'piece,' "$t/dump")" = 1 ] ||
+	{ cat "$t/dump"; echo "FAIL: dump of a 2 GiB segment: 2 writes, the second a piece"; exit 1; }
+echo "ok: stat counts it as 1 write (1G_PLUS), dump shows its 2 ops, the second a piece"
 rm -rf "$t"
