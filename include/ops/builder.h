@@ -132,7 +132,7 @@ int  builder_rank(struct builder *b, int64_t pid, const char *name, uint32_t *ra
 int  builder_rank_host(struct builder *b, uint32_t rank, const char *host);
 /* The names of the captures a reader's pids come from, when several (the
  * k-th one's pids carry k << 32, its main process is -1 - k): ranks are
- * named "pid N (NAME)", their pids shown as the capture has them. */
+ * named "pid N of NAME", their pids shown as the capture has them. */
 int  builder_captures(struct builder *b, char *const *names, size_t n);
 /* A reader's own "key=value" line in the .ops info blob. */
 int  builder_info(struct builder *b, const char *key, const char *value);

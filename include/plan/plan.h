@@ -94,6 +94,9 @@ static inline uint32_t plan_bar_parts(const struct plan *p, uint32_t copy, uint6
 
 /* Map paths, compute sizes to prepare, check the target (exists, is a
  * directory, no file to be overwritten unless o->force).  -errno + e. */
+/* A path the trace writes as a file and uses as the directory of others,
+ * with nothing between that makes one the other: said in buf, else NULL. */
+const char *plan_file_dir_conflict(const struct plan *p, char *buf, size_t n);
 /* Why a trace holds no ranks, as " (...)" to append to a message, or "". */
 const char *plan_no_ranks_why(const struct opstream *s, char *buf, size_t n);
 int  plan_build(struct plan *p, const struct opstream *s, const char *target,

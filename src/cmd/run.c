@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -592,6 +593,9 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	ret = check_open_files(st, c);
 	if (ret < 0)
 		return ret;
+	char conflict[PATH_MAX * 2 + 300];
+	if ((!c->x || c->x->root) && plan_file_dir_conflict(&st->plan, conflict, sizeof conflict))
+		warn_msg("%s", conflict);
 	return check_timing(st, c);
 }
 

@@ -457,7 +457,7 @@ static int __attribute__((noinline)) rank_first(struct builder *b, struct proc *
 			snprintf(name, sizeof(name), "main");
 		if (b->ncap > 1 && k < b->ncap) {
 			size_t l = strlen(name);
-			snprintf(name + l, sizeof(name) - l, " (%s)", b->capnames[k]);
+			snprintf(name + l, sizeof(name) - l, " of %s", b->capnames[k]);
 		}
 		uint32_t r;
 		int rc = opsw_rank(b->w, name, shown, &r);

@@ -100,6 +100,9 @@ struct plan_priv {
 	int64_t *part_size;
 	uint32_t part_copy;     /* that copy (part_size != NULL)          */
 	char space_note[1024];  /* --dry-run: check_space's refusal, told */
+	size_t file_dir;        /* a file written as one and the directory of
+	                         * others, the trace showing nothing that
+	                         * turns one into the other: index + 1, 0 none */
 	bool walk;              /* O_NOFOLLOW walk instead of openat2     */
 	bool force;             /* --force: existing files may be moved   */
 	bool links;             /* the trace makes hard links (link)      */
@@ -1652,6 +1655,9 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 		f->written = (a->bits & A_WRITTEN) != 0;
 		f->is_dir = !f->rel[0] || dv_find(&anc, f->rel) >= 0 ||
 			    ((a->bits & A_DIRHINT) && !(a->bits & A_FILEHINT));
+		if (!pv->file_dir && f->rel[0] && (a->bits & A_WRITTEN) && dv_find(&anc, f->rel) >= 0 &&
+		    !(a->bits & (A_MKDIR | A_RMDIR | A_RENTO | A_SYMLINK)))
+			pv->file_dir = i + 1;
 		if (!f->rel[0])
 			f->prepare = false;
 		else
@@ -2983,6 +2989,25 @@ void plan_print(const struct plan *p, const struct opstream *s, FILE *f)
 			fprintf(f, ", copy %u (TARGET/" COPY_PREFIX "%u/)", pp->copy, pp->copy);
 		fputc('\n', f);
 	}
+}
+
+const char *plan_file_dir_conflict(const struct plan *p, char *buf, size_t n)
+{
+	if (!p->priv || !p->priv->file_dir)
+		return NULL;
+	const struct plan_file *f = &p->files[p->priv->file_dir - 1];
+	size_t l = strlen(f->rel);
+	const char *below = "?";
+	for (size_t i = 0; i < p->nfiles; i++)
+		if (!strncmp(p->files[i].rel, f->rel, l) && p->files[i].rel[l] == '/') {
+			below = p->files[i].rel;
+			break;
+		}
+	snprintf(buf, n, "'/%s' is written as a file and is the directory of '/%s', and the trace"
+		 " shows no unlink, mkdir or rename that turns one into the other (a DXT trace records"
+		 " none): it is made a directory, and its opens and writes as a file fail (EISDIR)",
+		 f->rel, below);
+	return buf;
 }
 
 void plan_release(struct plan *p)

@@ -171,7 +171,7 @@ block() { # ID NAME RANK WRITES READS
 "$REPLAY" dump --dxt-layer mpiio "$tmp/big.dxt.txt" >"$tmp/big.dump"
 grep -q '^0 0 1999996 write 0 4096 2147479552 2147479552 line=[0-9]* /d/big$' "$tmp/big.dump" ||
 	{ cat "$tmp/big.dump"; fail "3 GiB: first piece"; }
-grep -q '^0 0 1000004 write 0 2147483648 1073745920 1073745920 line=[0-9]* /d/big$' "$tmp/big.dump" ||
+grep -q '^0 0 1000004 write 0 2147483648 1073745920 1073745920 piece,line=[0-9]* /d/big$' "$tmp/big.dump" ||
 	{ cat "$tmp/big.dump"; fail "3 GiB: second piece"; }
 "$REPLAY" convert --quiet --dxt-layer mpiio "$tmp/big.dxt.txt" -o "$tmp/big.ops"
 for src in "$tmp/big.dxt.txt" "$tmp/big.ops"; do
@@ -242,4 +242,22 @@ got = sorted((e["path"], e["bytes_written"]) for e in d["file_ranks"])
 assert got == [("darshan-record-1000", 300), ("darshan-record-1001", 100)], got
 assert d["notes"]["dxt_unnamed_records"] == 2, d["notes"]
 PY
+# a file written as one, then the directory of another (the job removed it
+# and made a directory: DXT shows neither): said before the run, which made
+# it a directory and dropped its writes with exit 0 and no word (audit DX)
+{
+	printf '# darshan log version: 3.21\n# nprocs: 1\n\n'
+	printf '# ***************************************************\n# DXT_POSIX module data\n'
+	printf '# ***************************************************\n\n'
+	printf '# DXT, file_id: 7, file_name: /scratch/out\n# DXT, rank: 0, hostname: n1\n'
+	printf '# DXT, write_count: 1, read_count: 0\n'
+	printf ' X_POSIX       0  write        0               0              10      0.1000      0.1100\n'
+	printf '# DXT, file_id: 8, file_name: /scratch/out/x\n# DXT, rank: 0, hostname: n1\n'
+	printf '# DXT, write_count: 1, read_count: 0\n'
+	printf ' X_POSIX       0  write        0               0              10      0.5000      0.5100\n'
+} >"$tmp/fd.dxt.txt"
+mkdir -p "$tmp/fdt"
+"$REPLAY" run --dry-run "$tmp/fd.dxt.txt" "$tmp/fdt" >/dev/null 2>"$tmp/fd.err" || { cat "$tmp/fd.err"; echo "FAIL: dry run"; exit 1; }
+grep -qF "warning: '/scratch/out' is written as a file and is the directory of '/scratch/out/x', and the trace shows no unlink, mkdir or rename" "$tmp/fd.err" ||
+	{ cat "$tmp/fd.err"; echo "FAIL: a file used as a directory: no warning"; exit 1; }
 echo "DXT from the command line: ok"

@@ -63,7 +63,7 @@ if [ "$ns" = 1 ]; then
 		ra=$(ranks "$a") rb=$(ranks "$b") rab=$(ranks "$a" "$b")
 		[ -n "$ra" ] && [ "$rab" = $((ra + rb)) ] || fail "$how: $rab ranks of both, $ra and $rb alone"
 		"$REPLAY" stat "$a" "$b" > "$tmp/stat" 2> /dev/null
-		grep -qF " ($b) " "$tmp/stat" || fail "$how: no rank named with its capture: $(grep pid "$tmp/stat")"
+		grep -qF " of $b " "$tmp/stat" || fail "$how: no rank named with its capture: $(grep pid "$tmp/stat")"
 		replayed "$how" "$a" "$b"
 		echo "ok strace $opt, two nodes with the same pids: $rab ranks ($ra + $rb), the files the programs left"
 	done
