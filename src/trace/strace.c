@@ -236,7 +236,7 @@ struct strace_parser {
 	size_t norphans, corphans;
 	/* data calls whose start is not in the trace ("<... write resumed>"
 	 * first: strace -p attached mid-call, or the start's lines lost):
-	 * how many, and the first's place (orphan_notes) */
+	 * how many, and the first's place (clock_orphan_notes) */
 	uint64_t orphan_data;
 	const char *orphan_src;
 	unsigned long orphan_line;
@@ -1249,7 +1249,7 @@ static void prefix_read(struct sprefix *x, const char *l, size_t len)
  * one).  A smaller step back (a clock set back, an edited capture, or
  * lines of processes spliced one after the other) keeps its time: the
  * builder times a process's op that comes out earlier than its op before
- * as that one, and counts it (clock_notes says so).  The time to use.
+ * as that one, and counts it (clock_orphan_notes says so).  The time to use.
  */
 static __attribute__((noinline, cold)) uint64_t tod_back(struct strace_src *src, uint64_t ts)
 {
@@ -4220,41 +4220,38 @@ static bool strace_line(const char *l, size_t n)
 	return k && k < tn && t[k] == '(';
 }
 
-/* A process's clock that went back (not at midnight, see clock_back):
- * its ops were timed as the one before them by the builder, which counted
- * them; how many, and the first's place, in the info blob
- * (clock_back_steps, clock_back_first) for the loader's warning. */
-static int clock_notes(struct builder *b, struct rerr *e)
+/* How many of something (key_n = n) and the first's place (key_first =
+ * "SRC:LINE") in the info blob, for the loader's warning; nothing when
+ * n is 0. */
+static int count_notes(struct builder *b, const char *key_n, uint64_t n, const char *key_first,
+		       const char *src, uint64_t line, struct rerr *e)
 {
-	const struct build_stats *st = builder_stats(b);
 	char v[600];
 	int rc;
-	if (!st->clock_back)
+	if (!n)
 		return 0;
-	snprintf(v, sizeof(v), "%" PRIu64, st->clock_back);
-	rc = builder_info(b, "clock_back_steps", v);
-	snprintf(v, sizeof(v), "%s:%" PRIu64, st->clock_back_src ? st->clock_back_src : "?",
-		 st->clock_back_line);
+	snprintf(v, sizeof(v), "%" PRIu64, n);
+	rc = builder_info(b, key_n, v);
+	snprintf(v, sizeof(v), "%s:%" PRIu64, src ? src : "?", line);
 	if (!rc)
-		rc = builder_info(b, "clock_back_first", v);
+		rc = builder_info(b, key_first, v);
 	return rc ? rerr_set(e, rc, "out of memory") : 0;
 }
 
-/* Data calls seen only by their "<... NAME resumed>" (resume()): in the
- * info blob (orphan_data_calls, orphan_data_first) for the loader's
- * warning. */
-static int orphan_notes(const struct strace_parser *p, struct builder *b, struct rerr *e)
+/* A process's clock that went back (not at midnight, see clock_back):
+ * its ops were timed as the one before them by the builder, which counted
+ * them (clock_back_steps, clock_back_first); data calls seen only by
+ * their "<... NAME resumed>" (resume(): orphan_data_calls,
+ * orphan_data_first). */
+static int clock_orphan_notes(const struct strace_parser *p, struct builder *b, struct rerr *e)
 {
-	char v[600];
-	int rc;
-	if (!p->orphan_data)
-		return 0;
-	snprintf(v, sizeof(v), "%" PRIu64, p->orphan_data);
-	rc = builder_info(b, "orphan_data_calls", v);
-	snprintf(v, sizeof(v), "%s:%lu", p->orphan_src ? p->orphan_src : "?", p->orphan_line);
+	const struct build_stats *st = builder_stats(b);
+	int rc = count_notes(b, "clock_back_steps", st->clock_back, "clock_back_first",
+			     st->clock_back_src, st->clock_back_line, e);
 	if (!rc)
-		rc = builder_info(b, "orphan_data_first", v);
-	return rc ? rerr_set(e, rc, "out of memory") : 0;
+		rc = count_notes(b, "orphan_data_calls", p->orphan_data, "orphan_data_first",
+				 p->orphan_src, p->orphan_line, e);
+	return rc;
 }
 
 static int cmp_i64(const void *x, const void *y)
@@ -4445,9 +4442,7 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 	if (!rc)
 		rc = strace_parser_finish(p, e);
 	if (!rc)
-		rc = clock_notes(b, e);
-	if (!rc)
-		rc = orphan_notes(p, b, e);
+		rc = clock_orphan_notes(p, b, e);
 	if (!rc)
 		rc = ff_missing(&fs, &sink, p->exits == 0, e);
 	if (!rc && !strace_parser_syscalls(p))
