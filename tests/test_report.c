@@ -133,7 +133,7 @@ static void test_job_golden(void **state)
 		"{\"rank\":1,\"rank_name\":\"pid 77\",\"pid\":4242,\"copy\":0,\"status\":\"done\",\"cpuset\":\"0-1\","
 		"\"numa_node\":-1,\"completion_ns\":2500000000,\"io_ns\":2000000000,"
 		"\"flush_ns\":500000000,\"ops\":6,\"ops_done\":6,\"max_inflight\":1,\"short_ios\":1,\"eagain\":2,\"sync_fallback\":3,"
-		"\"rounded_ops\":0,\"rounded_extra_bytes\":0,\"tmpfile_named\":0,\"buffered_ops\":4,"
+		"\"rounded_ops\":0,\"rounded_extra_bytes\":0,\"tmpfile_named\":0,\"alone_short_reads\":0,\"alone_short_bytes\":0,\"buffered_ops\":4,"
 		"\"errors\":{\"ENOSPC\":2},"
 		"\"not_issued\":{\"traced_failures\":3,\"no_handle\":0,\"mmap\":0,\"seeks\":5,\"barriers\":0,"
 		"  \"filtered\":0},"
