@@ -999,6 +999,31 @@ static void test_shared_description_now(void **state)
 	assert_true(c[1].flags & OPF_APPEND);
 }
 
+/* An F_SETFL is not repeated in a rank whose process has exited (an op
+ * after its end would stretch its time). */
+static void test_setfl_exited_rank(void **state)
+{
+	struct fx *f = *state;
+	op_open(f, 1, "/d/s", O_WRONLY | O_CREAT | O_TRUNC, 3);
+	struct sc_event ev = ev0(f, 1, SC_CLONE);
+	ev.flags = CLONE_VM | CLONE_FILES | CLONE_THREAD;
+	ev.ret = 2;
+	feed(f, &ev);
+	op_rw(f, 2, SC_WRITE, 3, 10, SC_NOOFF, 10);
+	ev = ev0(f, 2, SC_EXIT);
+	feed(f, &ev);
+	ev = ev0(f, 1, SC_SETFL);
+	ev.fd = 3;
+	ev.flags = O_WRONLY | O_APPEND;
+	ev.ret = 0;
+	feed(f, &ev);
+	finish(f);
+	uint64_t n;
+	const struct op *t = rank_ops(f, 1, &n);            /* the thread */
+	assert_int_equal(n, 2);                               /* open, write: no setfl */
+	assert_int_equal(t[1].kind, OP_WRITE);
+}
+
 /* A rank's first use of a description whose file has no name by then
  * (unlinked since it came to be at its path, or O_TMPFILE) is counted,
  * with the first's place; one renamed, or unlinked only after the use,
@@ -1911,6 +1936,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_setfl, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_description_now, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shared_unnamed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_setfl_exited_rank, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolved_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fast_path_same_ops, setup, teardown),

@@ -121,8 +121,9 @@ static const char launchers[] =
 	"20 10:00:00.000009 openat(AT_FDCWD, \"/local/slurm/spool/pmix.1.0//pmix_dstor_ds12_22262/dstore_sm.lock\", O_RDWR) = 7\n"
 	/* the session directories in a batch job's $TMPDIR */
 	"20 10:00:00.000010 openat(AT_FDCWD, \"/scratch/job42/ompi.n1.1000/pid.77/1/shared.dat_cid--1-0.sm\", O_RDWR|O_CREAT, 0600) = 8\n"
-	"20 10:00:00.000011 mkdir(\"/scratch/job42/prte.n1.1000\", 0700) = 0\n"
-	"20 10:00:00.000012 openat(AT_FDCWD, \"/scratch/ompi.results/run.dat\", O_RDONLY) = 9\n";
+	"20 10:00:00.000011 mkdir(\"/scratch/job42/prte.n1.1000/dvm.77\", 0700) = 0\n"
+	"20 10:00:00.000012 openat(AT_FDCWD, \"/scratch/ompi.results/run.dat\", O_RDONLY) = 9\n"
+	"20 10:00:00.000013 openat(AT_FDCWD, \"/scratch/w/ompi.results.1/out.dat\", O_RDONLY) = 10\n";
 
 static void test_launchers(void **state)
 {
@@ -141,8 +142,9 @@ static void test_launchers(void **state)
 	assert_true(filter_path_kept(&f, strace_text_path(&s, "/tmp/prte_input.dat")));
 	assert_false(filter_path_kept(&f, strace_text_path(&s, "/local/slurm/spool/pmix.1.0/pmix_dstor_ds12_22262/dstore_sm.lock")));
 	assert_false(filter_path_kept(&f, strace_text_path(&s, "/scratch/job42/ompi.n1.1000/pid.77/1/shared.dat_cid--1-0.sm")));
-	assert_false(filter_path_kept(&f, strace_text_path(&s, "/scratch/job42/prte.n1.1000")));
+	assert_false(filter_path_kept(&f, strace_text_path(&s, "/scratch/job42/prte.n1.1000/dvm.77")));
 	assert_true(filter_path_kept(&f, strace_text_path(&s, "/scratch/ompi.results/run.dat")));
+	assert_true(filter_path_kept(&f, strace_text_path(&s, "/scratch/w/ompi.results.1/out.dat")));
 	assert_int_equal(rule(&f, "*/spmix_appdir_*")->ops, 3);
 	assert_int_equal(rule(&f, "*/spmix_appdir_*")->files, 2);
 	char buf[512];

@@ -180,6 +180,32 @@ static void test_hole_read(void **state)
 	opstream_close(&s);
 }
 
+/* A write placed past the end waits for the other ranks' appends the
+ * trace shows before it: replayed after it, an append would land past
+ * its end (2131 bytes for 2001). */
+static void test_extend_after_append(void **state)
+{
+	(void)state;
+	struct opstream s;
+	struct order o;
+	strace_text_open(&s, "extapp",
+		"1 10:00:00.000001 openat(AT_FDCWD, \"/d/s.dat\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+		"1 10:00:00.000002 write(3, \"x\"..., 1000) = 1000\n"
+		"1 10:00:00.000003 fcntl(3, F_SETFL, O_WRONLY|O_APPEND) = 0\n"
+		"1 10:00:00.000004 write(3, \"a\"..., 130) = 130\n"
+		"1 10:00:00.000005 clone(child_stack=NULL, flags=SIGCHLD) = 2\n"
+		"2 10:00:00.000006 fcntl(3, F_SETFL, O_WRONLY) = 0\n"
+		"2 10:00:00.000007 pwrite64(3, \"c\", 1, 2000) = 1\n"
+		"1 10:00:00.000008 close(3) = 0\n");
+	build(&o, &s);
+	assert_int_equal(o.nranks, 2);
+	/* rank 1's pwrite (its op 2: after the implicit open and its setfl)
+	 * waits for rank 0's append (op 3, need 4) */
+	assert_true(need_upto(&o, 1, 2, 0) >= 4);
+	order_release(&o);
+	opstream_close(&s);
+}
+
 /* Two ranks on disjoint ranges of one pre-existing file: no edge between
  * their data ops. */
 static void test_disjoint(void **state)
@@ -933,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_raw),
 		cmocka_unit_test(test_fallocate_modes),
 		cmocka_unit_test(test_hole_read),
+		cmocka_unit_test(test_extend_after_append),
 		cmocka_unit_test(test_disjoint),
 		cmocka_unit_test(test_excl),
 		cmocka_unit_test(test_stat_size),

@@ -457,6 +457,15 @@ static uint64_t rank_data_bytes(const struct opstream *s, const struct filter *f
 	return b;
 }
 
+/* Whether two ranks' names are of one capture: "pid N of CAPTURE" (the
+ * strace reader's, given several captures) the same CAPTURE, or neither
+ * naming one. */
+static bool same_capture(const char *a, const char *b)
+{
+	const char *x = a ? strstr(a, " of ") : NULL, *y = b ? strstr(b, " of ") : NULL;
+	return (!x && !y) || (x && y && !strcmp(x, y));
+}
+
 /* -n fewer than the ranks with I/O (or --ranks) left some out: say so once,
  * with which and how much of the data (an -n of the MPI job's size cuts
  * AIO helper threads, which are ranks of their own). */
@@ -491,7 +500,9 @@ static void warn_left_out(const struct run_state *st, const struct run_cli *c)
 		if (tgid[r] >= 0) {
 			/* a thread of a process that is replayed? */
 			for (uint32_t k = 0; k < f->nkept; k++)
-				if (s->ranks[f->kept[k]].pid == tgid[r]) {
+				if (s->ranks[f->kept[k]].pid == tgid[r] &&
+				    same_capture(opstream_rank_name(s, f->kept[k]),
+						 opstream_rank_name(s, r))) {
 					tg[nthr++] = tgid[r];
 					break;
 				}
@@ -502,12 +513,16 @@ static void warn_left_out(const struct run_state *st, const struct run_cli *c)
 	char rl[128], pl[128], tl[200] = "", b1[32], b2[32], nopt[32] = "", hint[96] = "";
 	qsort(pids, n, sizeof(*pids), cmp_i64);
 	qsort(tg, nthr, sizeof(*tg), cmp_i64);
+	size_t np = 0;          /* the distinct pids (several captures may share one) */
+	for (size_t i = 0; i < n; i++)
+		if (!np || pids[np - 1] != pids[i])
+			pids[np++] = pids[i];
 	size_t u = 0;           /* the distinct processes */
 	for (size_t i = 0; i < nthr; i++)
 		if (!u || tg[u - 1] != tg[i])
 			tg[u++] = tg[i];
 	runs_text(rl, sizeof(rl), ranks, n);
-	runs_text(pl, sizeof(pl), pids, n);
+	runs_text(pl, sizeof(pl), pids, np);
 	if (nthr) {
 		char t[128];
 		runs_text(t, sizeof(t), tg, u);
@@ -524,7 +539,7 @@ static void warn_left_out(const struct run_state *st, const struct run_cli *c)
 		 f->ranks_unselected ? "--ranks" : "", f->ranks_unselected && f->ranks_beyond ? " and " : "",
 		 nopt, f->ranks_unselected && f->ranks_beyond ? "" : "s", n, with_io,
 		 fmt_bytes(b1, sizeof(b1), (double)all), fmt_bytes(b2, sizeof(b2), (double)out),
-		 n == 1 ? "" : "s", rl, n == 1 ? "" : "s", pl, tl, hint);
+		 n == 1 ? "" : "s", rl, np == 1 ? "" : "s", pl, tl, hint);
 out:
 	free(ranks);
 	free(pids);

@@ -1396,6 +1396,17 @@ static int do_seek(struct builder *b, struct proc *p, const struct sc_event *ev)
 	return emit(b, p, ev, &op);
 }
 
+/* Whether a live process of rank r has o in its descriptor table. */
+static bool rank_holds(const struct builder *b, uint32_t r, const struct ofd *o)
+{
+	for (size_t i = 0; i < b->procs.cap; i++) {
+		const struct proc *q = b->procs.vals[i];
+		if (q && q->rank == (int64_t)r && q->tab && tab_refs_ofd(q->tab, o))
+			return true;
+	}
+	return false;
+}
+
 static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev, enum op_kind k)
 {
 	struct ofd *o;
@@ -1453,11 +1464,12 @@ static int do_fdop(struct builder *b, struct proc *p, const struct sc_event *ev,
 		return rc;
 	/* the flags are the description's: every other rank's open of it (a
 	 * thread's, a child's) takes them too, at this time, or its writes
-	 * would not append as the trace's did */
+	 * would not append as the trace's did; not one whose process is gone
+	 * or no longer holds it (an op after its end would stretch it) */
 	struct sc_event e2 = *ev;
 	e2.dur_ns = 0;
 	for (uint32_t i = 0; i < o->nh && !rc; i++) {
-		if ((int64_t)o->h[i].rank == p->rank)
+		if ((int64_t)o->h[i].rank == p->rank || !rank_holds(b, o->h[i].rank, o))
 			continue;
 		struct op o2 = op;
 		o2.handle = o->h[i].handle;

@@ -37,9 +37,11 @@ const struct filter_default filter_defaults[] = {
 	{ "/tmp/pmix*", "PMIx session directories" },
 	{ "/tmp/prte.*", "PRRTE (Open MPI 5) session directories" },
 	{ "/tmp/prterun.*", "PRRTE (Open MPI 5) session directories" },
-	/* the same made in $TMPDIR (a batch job's own): ompi.HOST.UID, prte.HOST.UID */
-	{ "*/ompi.*.[0-9]*", "Open MPI session directories in $TMPDIR" },
-	{ "*/prte.*.[0-9]*", "PRRTE (Open MPI 5) session directories in $TMPDIR" },
+	/* the same made in $TMPDIR (a batch job's own): what is in
+	 * ompi.HOST.UID/pid.PID, prte.HOST.UID/dvm.PID (the session's own
+	 * layout, so that a user's "ompi.results.1" stays) */
+	{ "*/ompi.*.[0-9]*/pid.[0-9]*", "Open MPI session directories in $TMPDIR" },
+	{ "*/prte.*.[0-9]*/dvm.[0-9]*", "PRRTE (Open MPI 5) session directories in $TMPDIR" },
 	{ "*/spmix_appdir_*", "Slurm's PMIx plugin: per-step application directories" },
 	{ "*/pmix_dstor_*", "PMIx shared-memory data stores (Slurm's PMIx plugin keeps them in its spool directory)" },
 	{ "/tmp/hydra*", "MPICH (hydra) runtime files" },

@@ -56,6 +56,11 @@ struct pst {
 	                             data found here that nobody wrote was
 	                             that path's (data_before)               */
 	size_t nren0;             /* renames logged before its first op      */
+	struct app_at {           /* each rank's last append since the last  */
+		uint32_t rank;    /* write placed at an offset that grew the */
+		uint64_t need;    /* file: op + 1                            */
+	} *apps;
+	uint32_t napps, capps;
 };
 
 struct ren {
@@ -516,6 +521,7 @@ static void on_open(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 		P->st[p].written = 0;
 		P->st[p].size = 0;
 		P->st[p].nsegs = 0;
+		P->st[p].napps = 0;
 		return;
 	}
 	if (fl & O_DIRECTORY)
@@ -538,6 +544,7 @@ static void on_open(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const st
 		P->st[p].exact = 1;
 		P->st[p].size = 0;
 		P->st[p].nsegs = 0;
+		P->st[p].napps = 0;
 		P->ps[p].bits |= PS_WRITTEN;
 	}
 }
@@ -591,6 +598,24 @@ static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const s
 		 * same end */
 		if (st->ext_need && st->ext_rank != b)
 			edge(P, b, i, st->ext_rank, st->ext_need);
+		/* and a later write placed past the end waits for it (app_at) */
+		uint32_t k = 0;
+		while (k < st->napps && st->apps[k].rank != b)
+			k++;
+		if (k == st->napps) {
+			if (st->napps == st->capps) {
+				uint32_t nc = st->capps ? st->capps * 2 : 4;
+				struct app_at *na = realloc(st->apps, nc * sizeof(*na));
+				if (!na) {
+					P->err = -ENOMEM;
+					return;
+				}
+				st->apps = na;
+				st->capps = nc;
+			}
+			st->napps++;
+		}
+		st->apps[k] = (struct app_at){ b, i + 1 };
 		if ((!st->exact || partial(P)) && !st->truncated &&
 		    !(P->ps[p].bits & PS_CREATED)) {
 			if (!st->app)
@@ -619,6 +644,12 @@ static void on_write(struct pass *P, uint32_t p, uint32_t b, uint64_t i, const s
 	if (op->len && seg_write(st, b, i + 1, from, end))
 		P->err = -ENOMEM;
 	if (end > st->size && !(op->flags & OPF_APPEND)) {
+		/* it moves the end: after the other ranks' appends the trace
+		 * shows before it, which landed at the end before it (replayed
+		 * later, one would land past this write's end) */
+		for (uint32_t k = 0; k < st->napps; k++)
+			edge(P, b, i, st->apps[k].rank, st->apps[k].need);
+		st->napps = 0;
 		st->ext_rank = b;
 		st->ext_need = i + 1;
 	}
@@ -703,6 +734,7 @@ static void on_remove(struct pass *P, uint32_t p, uint32_t b, uint64_t i)
 	was_there(P, p);
 	changed(P, p, b, i, false);
 	P->st[p].nsegs = 0;
+	P->st[p].napps = 0;
 	P->st[p].size = 0;
 	P->st[p].exact = 1;
 	P->st[p].truncated = 1;
@@ -727,6 +759,7 @@ static void takes_content(struct pass *P, uint32_t t, uint64_t size, uint8_t exa
 {
 	struct pst *to = &P->st[t];
 	to->nsegs = 0;
+	to->napps = 0;
 	to->size = size;
 	to->exact = exact;
 	to->truncated = 1;
@@ -877,6 +910,7 @@ static void one_op(struct pass *P, uint32_t b, uint64_t i, const struct op *op, 
 		P->st[p].size = op->len;
 		P->st[p].exact = 1;
 		P->st[p].nsegs = 0;
+		P->st[p].napps = 0;
 		ps->bits |= PS_WRITTEN;
 		break;
 	case OP_FALLOCATE: on_fallocate(P, p, b, i, op); break;
@@ -1043,6 +1077,7 @@ static void pass_release(struct pass *P)
 		for (uint32_t p = 0; p < P->s->npaths; p++) {
 			free(P->st[p].segs);
 			free(P->st[p].touch);
+			free(P->st[p].apps);
 		}
 	free(P->st);
 	free(P->ren);

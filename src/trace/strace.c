@@ -3960,6 +3960,13 @@ static const char *capture_key(const struct sfile *f, bool known, size_t *len)
 	return name;
 }
 
+/* A file with no call line whose name is no -ff file's (an empty
+ * strace.err beside the capture): no capture of its own. */
+static bool capture_none(const struct sfile *f, bool known)
+{
+	return known && !f->classified && suffix_pid(f->src.name) == STRACE_NOPID;
+}
+
 static int by_capture(const void *x, const void *y, void *arg)
 {
 	const struct sfile *f = arg;
@@ -4003,14 +4010,20 @@ static int files_captures(struct sfiles *fs, bool known, char ***names, size_t *
 	if (n)
 		fs->f[0].known_ff = known;
 	qsort_r(order, n, sizeof(*order), by_capture, fs->f);
+	size_t prev = SIZE_MAX;         /* the last file of a capture */
 	for (size_t j = 0; j < n; j++) {
 		size_t la, lb;
+		if (capture_none(&fs->f[order[j]], known)) {
+			cap[order[j]] = 0;      /* no line: any pids will do */
+			continue;
+		}
 		const char *a = capture_key(&fs->f[order[j]], known, &la);
-		if (j) {
-			const char *b = capture_key(&fs->f[order[j - 1]], known, &lb);
+		if (prev != SIZE_MAX) {
+			const char *b = capture_key(&fs->f[prev], known, &lb);
 			if (la != lb || memcmp(a, b, la))
 				k++;
 		}
+		prev = order[j];
 		cap[order[j]] = (int64_t)k;
 		if (!nm[k])
 			nm[k] = strndup(a, la);
@@ -4023,7 +4036,7 @@ static int files_captures(struct sfiles *fs, bool known, char ***names, size_t *
 			return -ENOMEM;
 		}
 	}
-	size_t nc = n ? k + 1 : 0;
+	size_t nc = prev == SIZE_MAX ? 0 : k + 1;
 	for (size_t i = 0; i < n; i++) {
 		struct strace_src *src = &fs->f[i].src;
 		int64_t ns = nc > 1 ? cap[i] << 32 : 0, old = src->ns;

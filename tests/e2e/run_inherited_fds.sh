@@ -13,6 +13,10 @@
 #    thread's append after them: 2130 bytes, not 1130, exit 0.
 # Each is replayed in parallel, and the files the replay leaves are
 # compared with the ones the captured program left.
+#  - late: a thread appends 130 bytes (after another set O_APPEND), then
+#    a forked child writes 1 byte at 2000: the child's write did not wait
+#    for the append, which, replayed after it, landed past 2001: 2131
+#    bytes for 2001, most runs, exit 0 (audit REG4).
 #  - exchanged: renameat2(A, B, RENAME_EXCHANGE) swaps two files' names;
 #    it was replayed as a rename of A over B (B's file lost, A missing,
 #    exit 0).  Now three renames; a forked child writes to the descriptor
@@ -135,6 +139,29 @@ for how in tmpfile unlinked; do
 		|| fail "unnamed_$how: notes $("$REPLAY" stat --json "$tmp/unnamed_$how.strace" 2> /dev/null | jq -c .notes)"
 	echo "ok unnamed_$how: the thread's use of the main thread's unnamed file is warned"
 done
+
+cat > "$tmp/late.py" <<'PY'
+import fcntl, os, threading
+fd = os.open("s.dat", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+os.write(fd, b"x" * 1000)
+def setapp():
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
+for f in (setapp, lambda: os.write(fd, b"a" * 130)):
+    t = threading.Thread(target=f)
+    t.start()
+    t.join()
+pid = os.fork()
+if pid == 0:
+    fcntl.fcntl(fd, fcntl.F_SETFL, 0)
+    os.lseek(fd, 2000, os.SEEK_SET)
+    os.write(fd, b"c")
+    os._exit(0)
+os.waitpid(pid, 0)
+os.close(fd)
+PY
+capture late -y -- python3 "$tmp/late.py"
+[ "$(stat -c %s "$tmp/src/late/s.dat")" = 2001 ] || fail "the program left s.dat of $(stat -c %s "$tmp/src/late/s.dat") bytes, not 2001"
+check late 9
 
 cat > "$tmp/exchange.py" <<'PY'
 import ctypes, os

@@ -60,7 +60,10 @@ if [ "$ns" = 1 ]; then
 		else
 			a=$tmp/f/A/trace b=$tmp/f/B/trace
 		fi
-		ra=$(ranks "$a") rb=$(ranks "$b") rab=$(ranks "$a" "$b")
+		: > "$tmp/$how/A/strace.err"   # an empty file beside a capture: no capture
+		ra=$(ranks "$tmp/$how/A") rb=$(ranks "$b") rab=$(ranks "$a" "$b")
+		"$REPLAY" stat "$tmp/$how/A" > "$tmp/stat1" 2> /dev/null
+		! grep -q "pid [0-9]* of " "$tmp/stat1" || fail "$how: one capture named as one of several: $(grep pid "$tmp/stat1")"
 		[ -n "$ra" ] && [ "$rab" = $((ra + rb)) ] || fail "$how: $rab ranks of both, $ra and $rb alone"
 		"$REPLAY" stat "$a" "$b" > "$tmp/stat" 2> /dev/null
 		grep -qF " of $b " "$tmp/stat" || fail "$how: no rank named with its capture: $(grep pid "$tmp/stat")"
