@@ -74,9 +74,13 @@ struct plan {
 	bool sequential;
 	bool alone;              /* some ranks' ops are absent while a rank
 	                          * runs: sequential, or ranks left out     */
-	uint32_t *writer;        /* per path id: the stream rank that writes
-	                          * it + 1, UINT32_MAX several, 0 none (alone
-	                          * only, else NULL)                        */
+	struct plan_writes {     /* alone only (else NULL), per path id: the */
+		uint32_t r1, r2; /* last write of an absent rank (sequential:
+				  * any rank), its rank + 1 and the end of it
+				  * in absolute trace time; the last of a rank
+				  * other than r1's; 0: none                */
+		uint64_t t1, t2;
+	} *writes;
 	uint32_t *bar_parts;     /* per traced barrier k: ranks taking part */
 	uint32_t *bar_parts_last; /* the same in a partial last copy (parallel,
 	                          * -n not a multiple of the ranks: only its
@@ -94,6 +98,16 @@ static inline uint32_t plan_bar_parts(const struct plan *p, uint32_t copy, uint6
 
 /* Map paths, compute sizes to prepare, check the target (exists, is a
  * directory, no file to be overwritten unless o->force).  -errno + e. */
+/* The end (absolute trace time) of the last write to path_id by a rank
+ * other than `rank` that is absent while it runs (plan.alone), 0 none. */
+static inline uint64_t plan_absent_write(const struct plan *p, uint32_t path_id, uint32_t rank)
+{
+	if (!p->writes || path_id >= p->npaths)
+		return 0;
+	const struct plan_writes *w = &p->writes[path_id];
+	return w->r1 && w->r1 != rank + 1 ? w->t1 : w->r2 ? w->t2 : 0;
+}
+
 /* A path the trace writes as a file and uses as the directory of others,
  * with nothing between that makes one the other: said in buf, else NULL. */
 const char *plan_file_dir_conflict(const struct plan *p, char *buf, size_t n);

@@ -614,9 +614,16 @@ static int load_and_plan(struct run_state *st, struct run_cli *c)
 	return check_timing(st, c);
 }
 
-/* Descriptors a worker needs besides the trace's files: stdio, the
- * engine's (an io_uring, an eventfd), the results pipe, the clock. */
-#define RUN_FDS_OWN 32
+/* Descriptors a worker holds besides the trace's files: those open here
+ * now (stdio, the target's, what the shell left open), which it inherits,
+ * and 3 it opens (the results pipe, the engine's ring, a directory). */
+static unsigned fds_own(void)
+{
+	unsigned n = 0;
+	for (int fd = 0; fd < 4096; fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n + 3;
+}
 
 /* The most files a rank the filter keeps holds open at once in the
  * replay (its opens that succeeded, less its closes; a handle opened again
@@ -665,7 +672,8 @@ static int check_open_files(const struct run_state *st, const struct run_cli *c)
 	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
 		return 0;
 	uint64_t peak = peak_open(&st->s, &st->filt, &rank, &line);
-	if (peak + RUN_FDS_OWN <= (uint64_t)rl.rlim_cur)
+	unsigned own = fds_own();
+	if (peak + own <= (uint64_t)rl.rlim_cur)
 		return 0;
 	char where[600], who[300];
 	const char *name = opstream_rank_name(&st->s, rank);
@@ -674,16 +682,16 @@ static int check_open_files(const struct run_state *st, const struct run_cli *c)
 		snprintf(who, sizeof(who), "rank %u (%s)", rank, name);
 	snprintf(where, sizeof(where), "%s holds up to %" PRIu64 " files open at once (the open at"
 		 " trace line %u), and a process may have %llu descriptors here (ulimit -n, the"
-		 " hard limit%s), %d of them the replay's own", who, peak, line,
+		 " hard limit%s), %u of them the replay's own", who, peak, line,
 		 (unsigned long long)rl.rlim_cur, rl.rlim_max == rl.rlim_cur ? "" : " not reached",
-		 RUN_FDS_OWN);
+		 own);
 	if (c->dry) {
 		warn_msg("%s: the run would fail there with 'Too many open files'", where);
 		return 0;
 	}
 	die_msg("%s: the run would fail there with 'Too many open files' (EMFILE); raise the hard"
 		" limit (ulimit -Hn as root, /etc/security/limits.conf, or a batch job's limits) to"
-		" at least %" PRIu64, where, peak + RUN_FDS_OWN);
+		" at least %" PRIu64, where, peak + own);
 	return -EMFILE;
 }
 

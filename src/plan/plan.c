@@ -100,6 +100,7 @@ struct plan_priv {
 	int64_t *part_size;
 	uint32_t part_copy;     /* that copy (part_size != NULL)          */
 	char space_note[1024];  /* --dry-run: check_space's refusal, told */
+	bool names_change;      /* the trace records unlink, rename, mkdir...  */
 	size_t file_dir;        /* a file written as one and the directory of
 	                         * others, the trace showing nothing that
 	                         * turns one into the other: index + 1, 0 none */
@@ -1622,6 +1623,26 @@ static int start_names(struct plan *p)
 }
 
 /* Decide dir/file, prepare and sizes; build the directory set. */
+/* Whether the trace records any call that changes names (unlink, rename,
+ * mkdir, rmdir, link, symlink): a DXT trace records none, so a path it
+ * writes as a file and uses as a directory has nothing between. */
+static bool names_changed(const struct opstream *s)
+{
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(s, r, &n);
+		for (uint64_t i = 0; i < n; i++)
+			switch (ops[i].kind) {
+			case OP_UNLINK: case OP_RENAME: case OP_MKDIR: case OP_RMDIR:
+			case OP_LINK: case OP_SYMLINK:
+				return true;
+			default:
+				break;
+			}
+	}
+	return false;
+}
+
 static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 {
 	struct dirvec anc = { 0 }, dirs = { 0 };
@@ -1656,7 +1677,7 @@ static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 		f->is_dir = !f->rel[0] || dv_find(&anc, f->rel) >= 0 ||
 			    ((a->bits & A_DIRHINT) && !(a->bits & A_FILEHINT));
 		if (!pv->file_dir && f->rel[0] && (a->bits & A_WRITTEN) && dv_find(&anc, f->rel) >= 0 &&
-		    !(a->bits & (A_MKDIR | A_RMDIR | A_RENTO | A_SYMLINK)))
+		    !(a->bits & (A_MKDIR | A_RMDIR | A_RENTO | A_SYMLINK)) && !pv->names_change)
 			pv->file_dir = i + 1;
 		if (!f->rel[0])
 			f->prepare = false;
@@ -2086,20 +2107,23 @@ static int plan_order(struct plan *p, const struct opstream *s, const struct pla
 
 /* A run where some ranks' ops are absent while a rank runs (sequential
  * mode: each alone; ranks the filter left out): p->alone, and per path
- * which rank of the whole stream writes it (p->writer), for the reads
- * that then find less (alone_missing() in runner.c). */
+ * the last writes of the absent ranks (p->writes: in sequential mode any
+ * rank's, the reader's own told apart by plan_absent_write), for the
+ * reads that then find less (alone_missing() in runner.c). */
 static int plan_writers(struct plan *p, const struct opstream *s, struct rerr *e)
 {
 	p->alone = p->sequential || (p->filter && p->filter->nkept < s->nranks);
 	if (!p->alone)
 		return 0;
-	p->writer = calloc(s->npaths ? s->npaths : 1, sizeof *p->writer);
-	if (!p->writer)
+	p->writes = calloc(s->npaths ? s->npaths : 1, sizeof *p->writes);
+	if (!p->writes)
 		return rerr_set(e, -ENOMEM, "out of memory");
 	uint32_t *hpath = NULL;
 	size_t hcap = 0;
 	for (uint32_t r = 0; r < s->nranks; r++) {
 		uint64_t n;
+		if (!p->sequential && p->filter && p->filter->rank_kept && p->filter->rank_kept[r])
+			continue;       /* it runs with the others */
 		const struct op *ops = opstream_rank_ops(s, r, &n);
 		for (uint64_t i = 0; i < n; i++) {
 			const struct op *op = &ops[i];
@@ -2127,10 +2151,22 @@ static int plan_writers(struct plan *p, const struct opstream *s, struct rerr *e
 				f = hpath[op->handle];
 			if (f >= s->npaths || op->result < 0)
 				continue;
-			if (!p->writer[f])
-				p->writer[f] = r + 1;
-			else if (p->writer[f] != r + 1)
-				p->writer[f] = UINT32_MAX;
+			struct plan_writes *w = &p->writes[f];
+			uint64_t t = s->ranks[r].t0_ns + op->t_ns + op->dur_ns;
+			if (w->r1 == r + 1) {
+				if (t > w->t1)
+					w->t1 = t;
+			} else if (!w->r1 || t > w->t1) {
+				if (w->r1) {            /* the last of another rank */
+					w->r2 = w->r1;
+					w->t2 = w->t1;
+				}
+				w->r1 = r + 1;
+				w->t1 = t;
+			} else if (t > w->t2 || !w->r2) {
+				w->r2 = r + 1;
+				w->t2 = t;
+			}
 		}
 		if (hpath)
 			memset(hpath, 0xff, hcap * sizeof *hpath);   /* handles are per rank */
@@ -2195,6 +2231,7 @@ int plan_build(struct plan *p, const struct opstream *s, const char *target,
 		rc = rerr_set(e, -ENOMEM, "out of memory");
 		goto out;
 	}
+	pv->names_change = names_changed(s);
 	rc = classify(p, macc, e);
 	if (rc)
 		goto out;
@@ -3004,9 +3041,9 @@ const char *plan_file_dir_conflict(const struct plan *p, char *buf, size_t n)
 			break;
 		}
 	snprintf(buf, n, "'/%s' is written as a file and is the directory of '/%s', and the trace"
-		 " shows no unlink, mkdir or rename that turns one into the other (a DXT trace records"
-		 " none): it is made a directory, and its opens and writes as a file fail (EISDIR)",
-		 f->rel, below);
+		 " records no unlink, mkdir or rename at all that could turn one into the other (a DXT"
+		 " trace records none): it is made a directory, and its opens and writes as a file"
+		 " fail (EISDIR)", f->rel, below);
 	return buf;
 }
 
@@ -3024,7 +3061,7 @@ void plan_release(struct plan *p)
 	}
 	free(p->files);
 	free(p->file_of);
-	free(p->writer);
+	free(p->writes);
 	free(p->procs);
 	free(p->ranks);
 	free(p->bar_parts);

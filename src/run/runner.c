@@ -260,6 +260,9 @@ struct wstate {
 	uint32_t *hfile;             /* per handle: path id                 */
 	uint32_t *halign;            /* per handle: direct alignment        */
 	uint8_t *hdirect;            /* per handle: its fd has O_DIRECT     */
+	uint64_t *hmade;             /* plan.alone: per handle, when this rank
+	                              * made or truncated its file (absolute
+	                              * trace time + 1), 0 not; else NULL  */
 	const char *open_why;        /* what plan_open_run refused (put in
 	                              * the target during the run) for op
 	                              * why_idx, NULL none                  */
@@ -309,6 +312,7 @@ static void ws_free(struct wstate *ws)
 	free(ws->hfile);
 	free(ws->halign);
 	free(ws->hdirect);
+	free(ws->hmade);
 	free(ws->written);
 	free(ws->slots);
 	free(ws->done);
@@ -365,6 +369,8 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	ws->hfile = calloc(ws->nhandles + 1, sizeof(*ws->hfile));
 	ws->halign = calloc(ws->nhandles + 1, sizeof(*ws->halign));
 	ws->hdirect = calloc(ws->nhandles + 1, 1);
+	if (c->plan && c->plan->alone)
+		ws->hmade = calloc(ws->nhandles + 1, sizeof(*ws->hmade));  /* NULL: none said */
 	ws->written = calloc(c->s->npaths + 1, 1);
 	if (!ws->fd || !ws->hfile || !ws->halign || !ws->hdirect || !ws->written)
 		return -ENOMEM;
@@ -598,20 +604,27 @@ static int op_failed(struct wstate *ws, uint64_t idx, int err)
 	return mismatch(ws, idx, err, -1, -1);
 }
 
-/* A read that finds less than the trace read, of a file other ranks
- * write, in a run where they are absent (plan.alone: sequential mode, or
- * ranks left out): their data is not there, which is no fault of the
- * storage (a rank's own O_TRUNC or create of the file leaves nothing the
- * preparation could put there). */
+/* A read that finds less than the trace read, through a handle whose file
+ * the rank made or truncated itself (ws->hmade), of data a rank absent
+ * while it runs (plan.alone: sequential mode, or ranks left out) wrote
+ * after that: their data is not there, which is no fault of the storage,
+ * and no preparation could put it there (the rank's own open wipes it). */
 static bool alone_missing(const struct wstate *ws, uint64_t idx)
 {
 	const struct plan *p = ws->c->plan;
 	const struct op *op = &ws->ops[idx];
-	if (!p || !p->alone || !p->writer || (op->kind != OP_READ && op->kind != OP_AREAD))
+	if (!p || !p->alone || !ws->hmade || (op->kind != OP_READ && op->kind != OP_AREAD) ||
+	    op->handle >= ws->nhandles || !ws->hmade[op->handle])
 		return false;
-	uint32_t f = op->file != OP_NOFILE ? op->file :
-		     op->handle < ws->nhandles ? ws->hfile[op->handle] : OP_NOFILE;
-	return f < p->npaths && p->writer[f] && p->writer[f] != ws->c->rank + 1;
+	uint32_t f = op->file != OP_NOFILE ? op->file : ws->hfile[op->handle];
+	return plan_absent_write(p, f, ws->c->rank) > ws->hmade[op->handle];
+}
+
+/* The handle's file made or truncated by this rank at op (alone_missing). */
+static void made_now(struct wstate *ws, const struct op *op)
+{
+	if (ws->hmade && op->handle < ws->nhandles)
+		ws->hmade[op->handle] = ws->c->s->ranks[ws->c->rank].t0_ns + op->t_ns + 1;
 }
 
 /* A data op's completion: an error, or fewer bytes than the trace. */
@@ -1098,6 +1111,10 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 		 * opened O_RDWR and only read is not: its writes mark it) */
 		if (flags & (O_CREAT | O_TRUNC))
 			ws->written[op->file] = 1;
+		if (ws->hmade)
+			ws->hmade[op->handle] = 0;
+		if ((flags & (O_CREAT | O_TRUNC)) || tmpfile)
+			made_now(ws, op);
 	}
 	if (fd >= 0 && c->o->direct) {
 		uint32_t oa = 0, ma = 0;
@@ -1184,6 +1201,8 @@ static int do_resize(struct wstate *ws, uint64_t idx, const struct op *op)
 		return 0;
 	ws->written[ws->hfile[op->handle]] = 1;
 	t0 = op_now(ws);
+	if (op->kind == OP_FTRUNCATE)
+		made_now(ws, op);
 	if (op->kind == OP_FTRUNCATE)
 		res = ftruncate(fd, (off_t)op->len) < 0 ? -errno : 0;
 	else

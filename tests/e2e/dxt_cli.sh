@@ -258,6 +258,6 @@ PY
 } >"$tmp/fd.dxt.txt"
 mkdir -p "$tmp/fdt"
 "$REPLAY" run --dry-run "$tmp/fd.dxt.txt" "$tmp/fdt" >/dev/null 2>"$tmp/fd.err" || { cat "$tmp/fd.err"; echo "FAIL: dry run"; exit 1; }
-grep -qF "warning: '/scratch/out' is written as a file and is the directory of '/scratch/out/x', and the trace shows no unlink, mkdir or rename" "$tmp/fd.err" ||
+grep -qF "warning: '/scratch/out' is written as a file and is the directory of '/scratch/out/x', and the trace records no unlink, mkdir or rename" "$tmp/fd.err" ||
 	{ cat "$tmp/fd.err"; echo "FAIL: a file used as a directory: no warning"; exit 1; }
 echo "DXT from the command line: ok"
