@@ -260,4 +260,18 @@ mkdir -p "$tmp/fdt"
 "$REPLAY" run --dry-run "$tmp/fd.dxt.txt" "$tmp/fdt" >/dev/null 2>"$tmp/fd.err" || { cat "$tmp/fd.err"; echo "FAIL: dry run"; exit 1; }
 grep -qF "warning: '/scratch/out' is written as a file and is the directory of '/scratch/out/x', and the trace records no unlink, mkdir or rename" "$tmp/fd.err" ||
 	{ cat "$tmp/fd.err"; echo "FAIL: a file used as a directory: no warning"; exit 1; }
+# the same in a trace that records its name changes (strace: the unlink,
+# the mkdir): nothing to say
+cat >"$tmp/fd.strace" <<'T'
+100 10:00:00.100000 openat(AT_FDCWD, "/scratch/out", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3
+100 10:00:00.100001 write(3, "x"..., 10) = 10
+100 10:00:00.100002 close(3) = 0
+100 10:00:00.200000 unlink("/scratch/out") = 0
+100 10:00:00.300000 mkdir("/scratch/out", 0755) = 0
+100 10:00:00.500000 openat(AT_FDCWD, "/scratch/out/x", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3
+100 10:00:00.500001 write(3, "x"..., 10) = 10
+100 10:00:00.500002 close(3) = 0
+T
+"$REPLAY" run --dry-run "$tmp/fd.strace" "$tmp/fdt" >/dev/null 2>"$tmp/fd.err" || { cat "$tmp/fd.err"; echo "FAIL: dry run (strace)"; exit 1; }
+! grep -q "is written as a file" "$tmp/fd.err" || { cat "$tmp/fd.err"; echo "FAIL: warned for a strace trace that unlinks and mkdirs"; exit 1; }
 echo "DXT from the command line: ok"
