@@ -178,7 +178,10 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		if (sequential)
 			a->rank_completion[i] = w->completion_ns;
 		hist_merge(&a->lag, &w->lag);
-		if (w->lag.n) {
+		/* drift over the ranks that ran to their end: a stopped one's
+		 * span is cut short (a worker that saw the stop flag wrote it,
+		 * one the signal ended did not: the summary said either) */
+		if (w->lag.n && w->status == W_DONE) {
 			double pct = report_drift_pct(w->drift_ns, w->sched_ns);
 			a->drift_sum += w->drift_ns;
 			a->sched_sum += w->sched_ns;
