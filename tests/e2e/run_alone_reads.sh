@@ -10,13 +10,9 @@
 # such read.  Captured now: a main thread truncates, 4 threads pwrite
 # their 64 KiB, the main thread preads one back.
 set -euo pipefail
-: "${REPLAY:?}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 0; }
 command -v jq > /dev/null || { echo "skip: jq is not installed"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=lib/strace_prelude.sh
+. "$(dirname "$0")/lib/strace_prelude.sh"
 mkdir "$tmp/src" "$tmp/t"
 cat > "$tmp/mt.py" <<'PY'
 import os, sys, threading

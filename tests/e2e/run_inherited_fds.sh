@@ -26,12 +26,8 @@
 #    back.  No process of the replay can open the file the other's open
 #    made: warned (it was not), naming the first such use.
 set -euo pipefail
-: "${REPLAY:?}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=lib/strace_prelude.sh
+. "$(dirname "$0")/lib/strace_prelude.sh"
 
 # capture NAME STRACE_OPTS... -- CMD...: in $tmp/src/NAME (its cwd), the
 # trace to $tmp/NAME.strace

@@ -5,12 +5,8 @@
 # EMFILE ("Too many open files"), after the preparation (audit DX).
 # Captured now: python opens 300 files, writes each, closes them all.
 set -euo pipefail
-: "${REPLAY:?}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=lib/strace_prelude.sh
+. "$(dirname "$0")/lib/strace_prelude.sh"
 mkdir "$tmp/src" "$tmp/t"
 cat > "$tmp/many.py" <<'PY'
 import os, sys

@@ -12,12 +12,8 @@
 #  - strace -f, one file a node: the same;
 #  - strace without -f, one file a rank (no pid column): a rank each.
 set -euo pipefail
-: "${REPLAY:?}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=lib/strace_prelude.sh
+. "$(dirname "$0")/lib/strace_prelude.sh"
 
 # job NODE N: what one node of the "job" does: a shell writing N KB to
 # its out file and, in a subshell, N times 10 bytes to its kid file
