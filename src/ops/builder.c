@@ -716,11 +716,6 @@ static inline void ofd_y_agreed(struct ofd *o)
 		o->ypath = 1;
 }
 
-/* Whether -y's absolute fdpath names o's file: its path, or where the
- * renames the trace made since took it (o->path then follows; only the
- * last REN_KEEP renames are kept, so memory stays bounded: a file renamed
- * longer ago counts as reopened), or the same path as resolved.  1 yes,
- * 0 no, -ENOMEM. */
 /* o->path taken where the renames the trace made since it followed them
  * took it (the last REN_KEEP of them).  1 when it moved, 0 not, -ENOMEM. */
 static int ofd_follow_renames(struct builder *b, struct ofd *o)
@@ -748,6 +743,11 @@ static int ofd_follow_renames(struct builder *b, struct ofd *o)
 	return moved;
 }
 
+/* Whether -y's absolute fdpath names o's file: its path, or where the
+ * renames the trace made since took it (o->path then follows; only the
+ * last REN_KEEP renames are kept, so memory stays bounded: a file renamed
+ * longer ago counts as reopened), or the same path as resolved.  1 yes,
+ * 0 no, -ENOMEM. */
 static int ofd_path_is(struct builder *b, struct proc *p, struct ofd *o, const char *fdpath)
 {
 	if (ofd_path_same(o, fdpath))
