@@ -859,11 +859,11 @@ static void print_notes(FILE *f, const struct report_agg *a, const char *fstype)
 	if (a->skipped_failed || a->skipped_nohandle || a->skipped_mmap || a->seeks || a->barriers ||
 	    a->filtered)
 		fprintf(f, "\nnot issued:  %llu traced failures skipped, %llu ops on handles not opened,"
-			" %llu mmap, %llu seeks (offsets are explicit), %llu barriers%s, %llu filtered\n",
+			" %llu mmap, %llu seeks (offsets are explicit), %llu barriers%s, %llu filtered%s\n",
 			(unsigned long long)a->skipped_failed, (unsigned long long)a->skipped_nohandle,
 			(unsigned long long)a->skipped_mmap, (unsigned long long)a->seeks,
 			(unsigned long long)a->barriers, a->barrier_waits ? " (honoured)" : "",
-			(unsigned long long)a->filtered);
+			(unsigned long long)a->filtered, a->nruns > 1 ? " (over the runs)" : "");
 	if (a->dep_waits || a->barrier_waits)
 		fprintf(f, "waits:       %llu ops waited for other ranks (%s), %llu at barriers (%s)\n",
 			(unsigned long long)a->dep_waits, fmt_ns(b1, sizeof(b1), (double)a->dep_wait_ns),

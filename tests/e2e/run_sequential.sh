@@ -18,6 +18,11 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 "$REPLAY" run -m sequential -r 2 --quiet -o "$tmp/s.json" "$trace" "$tgt" > "$tmp/out.txt"
 grep -q "^page cache: *dropped before each rank" "$tmp/out.txt" || fail "summary: $(cat "$tmp/out.txt")"
 grep -q "^processes (last run):" "$tmp/out.txt" || fail "no per-process times"
+# the not-issued counts are the runs' sum, and the line says so (-r 2
+# printed twice one run's counts without a word)
+seeks=$(jq '[.runs[].jobs[].not_issued.seeks] | add' "$tmp/s.json")
+grep -q "^not issued: .* $seeks seeks (offsets are explicit), .* (over the runs)$" "$tmp/out.txt" \
+    || fail "not issued over 2 runs ($seeks seeks): $(grep 'not issued' "$tmp/out.txt")"
 [ -z "$(ls -A "$tgt")" ] || fail "files left: $(find "$tgt")"
 
 jq -e '.options.mode == "sequential" and .options.repeats == 2 and .options.drop_caches == true' \
