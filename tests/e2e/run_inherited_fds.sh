@@ -177,7 +177,7 @@ with open("A", "rb") as f:
     assert len(f.read()) == 3000
 PY
 capture exchanged -y -- python3 "$tmp/exchange.py"
-grep -q 'renameat2(AT_FDCWD</[^>]*>, "A", AT_FDCWD</[^>]*>, "B", RENAME_EXCHANGE) = 0' "$tmp/exchanged.strace" \
+grep -q 'renameat2(AT_FDCWD</[^>]*>, "A", AT_FDCWD</[^>]*>, "B", RENAME_EXCHANGE' "$tmp/exchanged.strace" \
 	|| fail "the capture has no renameat2 RENAME_EXCHANGE: $(grep renameat2 "$tmp/exchanged.strace")"
 check exchanged 3
 "$REPLAY" stat --json "$tmp/exchanged.strace" 2> /dev/null | jq -e '.notes.rename_exchanges == 1' > /dev/null \
