@@ -134,6 +134,16 @@ int  builder_rank_host(struct builder *b, uint32_t rank, const char *host);
  * k-th one's pids carry k << 32, its main process is -1 - k): ranks are
  * named "pid N of NAME", their pids shown as the capture has them. */
 int  builder_captures(struct builder *b, char *const *names, size_t n);
+/* A pid so carried: as its capture shows it (-1: a main process not
+ * known), and the capture's index k. */
+static inline int64_t builder_pid_shown(int64_t pid)
+{
+	return pid >= 0 ? pid & 0xffffffffLL : -1;
+}
+static inline size_t builder_pid_capture(int64_t pid)
+{
+	return pid >= 0 ? (size_t)(pid >> 32) : (size_t)(-1 - pid);
+}
 /* A reader's own "key=value" line in the .ops info blob. */
 int  builder_info(struct builder *b, const char *key, const char *value);
 /* Feed one event.  -EINVAL + e filled (file:line: ...) when inconsistent. */

@@ -315,11 +315,11 @@ static void install_signals(void)
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
+static int check_open_files(const struct run_state *st, const struct run_cli *c);
+
 /* The replayed ranks' earliest traced start; what the trace holds of
  * times and durations; a timing mode the trace cannot support is an error
  * naming what is missing. */
-static int check_open_files(const struct run_state *st, const struct run_cli *c);
-
 static int check_timing(struct run_state *st, struct run_cli *c)
 {
 	const struct plan *p = &st->plan;

@@ -435,7 +435,7 @@ static int rank_about(struct builder *b, const struct proc *p, uint32_t r)
 	int rc = p->prog ? note_launcher(b, r, p->prog) : 0;
 	if (!rc && p->tgid >= 0 && p->tgid != p->pid) {
 		char v[48];
-		snprintf(v, sizeof(v), "%" PRIu32 " %" PRId64, r, (int64_t)(p->tgid & 0xffffffffLL));
+		snprintf(v, sizeof(v), "%" PRIu32 " %" PRId64, r, builder_pid_shown(p->tgid));
 		rc = opsw_info(b->w, "thread_of", v);
 	}
 	return rc;
@@ -449,8 +449,8 @@ static int __attribute__((noinline)) rank_first(struct builder *b, struct proc *
 		char name[400];
 		/* of several captures, the k-th one's pids carry k << 32, and
 		 * its main process is -1 - k: named with the capture */
-		int64_t shown = p->pid >= 0 ? p->pid & 0xffffffffLL : -1;
-		size_t k = p->pid >= 0 ? (size_t)(p->pid >> 32) : (size_t)(-1 - p->pid);
+		int64_t shown = builder_pid_shown(p->pid);
+		size_t k = builder_pid_capture(p->pid);
 		if (p->pid >= 0)
 			snprintf(name, sizeof(name), "pid %" PRId64, shown);
 		else

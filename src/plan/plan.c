@@ -1622,7 +1622,6 @@ static int start_names(struct plan *p)
 	return 0;
 }
 
-/* Decide dir/file, prepare and sizes; build the directory set. */
 /* Whether the trace records any call that changes names (unlink, rename,
  * mkdir, rmdir, link, symlink): a DXT trace records none, so a path it
  * writes as a file and uses as a directory has nothing between. */
@@ -1643,6 +1642,7 @@ static bool names_changed(const struct opstream *s)
 	return false;
 }
 
+/* Decide dir/file, prepare and sizes; build the directory set. */
 static int classify(struct plan *p, const struct facc *m, struct rerr *e)
 {
 	struct dirvec anc = { 0 }, dirs = { 0 };

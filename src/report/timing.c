@@ -28,13 +28,13 @@ void traced_times_build(struct traced_times *t, const struct plan *p, const stru
 	/* a trace with durations: one of 0 is one below its resolution (DXT's
 	 * 0.0000, strace -T's <0.000000>), a latency like the others; a
 	 * call the reader made up (OPF_SYNTH, an implicit open) has none */
-	bool durs = false;
-	for (size_t i = 0; i < p->nprocs && !durs; i++) {
+	for (size_t i = 0; i < p->nprocs && !t->have_dur; i++) {
 		uint64_t n;
 		const struct op *ops = opstream_rank_ops(s, p->procs[i].rank, &n);
-		for (uint64_t k = 0; k < n && !durs; k++)
-			durs = ops[k].dur_ns != 0;
+		for (uint64_t k = 0; k < n && !t->have_dur; k++)
+			t->have_dur = ops[k].dur_ns != 0;
 	}
+	const bool durs = t->have_dur;
 	for (size_t i = 0; i < p->nprocs; i++) {
 		uint32_t r = p->procs[i].rank;
 		uint64_t n, end = 0;
@@ -43,8 +43,6 @@ void traced_times_build(struct traced_times *t, const struct plan *p, const stru
 			const struct op *op = &ops[k];
 			if (op->t_ns)
 				t->have_time = true;
-			if (op->dur_ns)
-				t->have_dur = true;
 			/* the replay ends with the rank's last op it keeps */
 			if (!filter_op_kept(p->filter, op))
 				continue;

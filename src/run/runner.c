@@ -1201,11 +1201,10 @@ static int do_resize(struct wstate *ws, uint64_t idx, const struct op *op)
 		return 0;
 	ws->written[ws->hfile[op->handle]] = 1;
 	t0 = op_now(ws);
-	if (op->kind == OP_FTRUNCATE)
+	if (op->kind == OP_FTRUNCATE) {
 		made_now(ws, op);
-	if (op->kind == OP_FTRUNCATE)
 		res = ftruncate(fd, (off_t)op->len) < 0 ? -errno : 0;
-	else
+	} else
 		res = fallocate(fd, (int)op->aux, (off_t)op->offset, (off_t)op->len) < 0 ? -errno : 0;
 	return meta_done(ws, idx, RC_META, res, t0);
 }

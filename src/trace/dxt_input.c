@@ -374,6 +374,18 @@ static int child_done(struct dxt_input *in, struct rerr *e)
 			first[0] ? first : "(nothing on stderr)");
 }
 
+/* The child's output read to its end: closed, and its exit judged
+ * (child_done). */
+static int output_end(struct dxt_input *in, struct rerr *e)
+{
+	if (in->lr_open)
+		lr_close(&in->lr);
+	in->lr_open = 0;
+	close(in->outfd);
+	in->outfd = -1;
+	return child_done(in, e);
+}
+
 int dxt_input_next(struct dxt_input *in, char **line, size_t *len, struct rerr *e)
 {
 	for (;;) {
@@ -391,11 +403,7 @@ int dxt_input_next(struct dxt_input *in, char **line, size_t *len, struct rerr *
 		if (in->src == DXT_SRC_TEXT)
 			return 0;
 		/* end of the child's output */
-		lr_close(&in->lr);
-		in->lr_open = 0;
-		close(in->outfd);
-		in->outfd = -1;
-		rc = child_done(in, e);
+		rc = output_end(in, e);
 		if (rc <= 0) {
 			if (in->errfd >= 0)
 				close(in->errfd);
@@ -424,13 +432,7 @@ int dxt_input_verdict(struct dxt_input *in, struct rerr *e)
 		if (r <= 0)
 			break;
 	}
-	if (in->lr_open) {
-		lr_close(&in->lr);
-		in->lr_open = 0;
-	}
-	close(in->outfd);
-	in->outfd = -1;
-	int rc = child_done(in, e);
+	int rc = output_end(in, e);
 	return rc < 0 ? rc : 0;
 }
 

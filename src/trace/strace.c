@@ -3444,7 +3444,6 @@ struct sfile {
 	uint64_t used;          /* last read, for the choice of a file to close */
 	int kind0;              /* time stamps of its first call line (TS_*) */
 	bool ff;                /* a -ff file: the pid from its name        */
-	bool known_ff;          /* (f[0]: files_captures' sort context)     */
 	bool classified;        /* files_classify found a call line          */
 };
 
@@ -3523,6 +3522,15 @@ static int files_open(struct sfiles *fs, size_t i, struct rerr *e)
 	return 0;
 }
 
+static void capnames_free(struct sfiles *fs)
+{
+	for (size_t i = 0; fs->capnames && i < fs->ncap; i++)
+		free(fs->capnames[i]);
+	free(fs->capnames);
+	fs->capnames = NULL;
+	fs->ncap = 0;
+}
+
 static void files_release(struct sfiles *fs)
 {
 	for (size_t i = 0; fs->f && i < fs->n; i++) {
@@ -3531,9 +3539,7 @@ static void files_release(struct sfiles *fs)
 		free(fs->f[i].own);
 		strace_src_release(&fs->f[i].src);
 	}
-	for (size_t i = 0; fs->capnames && i < fs->ncap; i++)
-		free(fs->capnames[i]);
-	free(fs->capnames);
+	capnames_free(fs);
 	free(fs->f);
 	free(fs->open);
 }
@@ -3967,12 +3973,17 @@ static bool capture_none(const struct sfile *f, bool known)
 	return known && !f->classified && suffix_pid(f->src.name) == STRACE_NOPID;
 }
 
+struct capsort {                /* by_capture's context */
+	const struct sfile *f;
+	bool known;
+};
+
 static int by_capture(const void *x, const void *y, void *arg)
 {
-	const struct sfile *f = arg;
+	const struct capsort *cs = arg;
 	size_t a = *(const size_t *)x, b = *(const size_t *)y, la, lb;
-	const char *ka = capture_key(&f[a], f[0].known_ff, &la);
-	const char *kb = capture_key(&f[b], f[0].known_ff, &lb);
+	const char *ka = capture_key(&cs->f[a], cs->known, &la);
+	const char *kb = capture_key(&cs->f[b], cs->known, &lb);
 	int c = memcmp(ka, kb, la < lb ? la : lb);
 	if (c)
 		return c;
@@ -3991,7 +4002,8 @@ static int by_capture(const void *x, const void *y, void *arg)
  * captures the k-th one's pids get k << 32 (strace_src.ns), and its main
  * process, until known, is -1 - k; with one nothing changes.  The names
  * of the captures, in order, in *names (the files' names, the -ff ones'
- * as PREFIX: memory owned by in), *ncap of them.  -ENOMEM or 0.
+ * as PREFIX; the caller frees them: capnames_free), *ncap of them.
+ * -ENOMEM or 0.
  */
 static int files_captures(struct sfiles *fs, bool known, char ***names, size_t *ncap)
 {
@@ -4007,9 +4019,7 @@ static int files_captures(struct sfiles *fs, bool known, char ***names, size_t *
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
-	if (n)
-		fs->f[0].known_ff = known;
-	qsort_r(order, n, sizeof(*order), by_capture, fs->f);
+	qsort_r(order, n, sizeof(*order), by_capture, &(struct capsort){ fs->f, known });
 	size_t prev = SIZE_MAX;         /* the last file of a capture */
 	for (size_t j = 0; j < n; j++) {
 		size_t la, lb;
@@ -4080,11 +4090,7 @@ static int files_init(struct strace_parser *p, struct sfiles *fs, struct trace_i
 		if (rc)
 			return rc;
 	}
-	for (size_t i = 0; i < fs->ncap; i++)
-		free(fs->capnames[i]);
-	free(fs->capnames);
-	fs->capnames = NULL;
-	fs->ncap = 0;
+	capnames_free(fs);
 	rc = files_captures(fs, true, &fs->capnames, &fs->ncap);
 	if (rc)
 		return rerr_set(e, rc, "out of memory");
@@ -4303,16 +4309,10 @@ static const struct sfile *ff_parent(const struct sfiles *fs, const char *src)
 	return NULL;
 }
 
-/* A pid as its capture names it (without strace_src.ns). */
-static inline int64_t pid_shown(int64_t pid)
-{
-	return pid >= 0 ? pid & 0xffffffffLL : pid;
-}
-
 /* "PREFIX.PID" of a child of the -ff file src: at most the first v of n */
 static int ff_name(char *v, size_t n, const char *src, int64_t pid)
 {
-	pid = pid_shown(pid);
+	pid = builder_pid_shown(pid);
 	const char *dot = strrchr(src, '.');
 	int pl = dot ? (int)(dot - src) : (int)strlen(src);
 	return snprintf(v, n, "%.*s.%" PRId64, pl, src, pid);
@@ -4351,7 +4351,7 @@ static int ff_reused(const struct sfiles *fs, struct sink *k, const int64_t *pid
 			continue;
 		ff_name(name, sizeof(name), c->src, c->pid);
 		list_add(v, sizeof(v), &at, "%s%s (pid %" PRId64 ", forked %zu times: at %s:%lu, %s:%lu%s)",
-			 nre ? ", " : "", name, pid_shown(c->pid), m - j, c->src, c->line, k->born[j + 1].src,
+			 nre ? ", " : "", name, builder_pid_shown(c->pid), m - j, c->src, c->line, k->born[j + 1].src,
 			 k->born[j + 1].line, m - j > 2 ? ", ..." : "");
 		nre++;
 	}
@@ -4405,7 +4405,7 @@ static int ff_missing(const struct sfiles *fs, struct sink *k, bool quiet, struc
 			continue;               /* not an -ff file's child */
 		ff_name(name, sizeof(name), c->src, c->pid);
 		list_add(v, sizeof(v), &at, "%s%s (pid %" PRId64 ", forked at %s:%lu)",
-			 nmiss ? ", " : "", name, pid_shown(c->pid), c->src, c->line);
+			 nmiss ? ", " : "", name, builder_pid_shown(c->pid), c->src, c->line);
 		nmiss++;
 	}
 	rc = ff_reused(fs, k, pids, nff, e);

@@ -6,12 +6,8 @@
 # writes at 0 again and again, then past the end; its child, started
 # before, reads the hole once the parent is done.
 set -euo pipefail
-: "${REPLAY:?}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-command -v strace > /dev/null || { echo "skip: strace is not installed"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=lib/strace_prelude.sh
+. "$(dirname "$0")/lib/strace_prelude.sh"
 mkdir "$tmp/src" "$tmp/t"
 cat > "$tmp/hole.py" <<'PY'
 import os, sys
