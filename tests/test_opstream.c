@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "ops/opstream.h"
@@ -315,6 +316,7 @@ enum feed { FEED_IN_ORDER, FEED_RANDOM, FEED_REVERSED, FEED_RESUMED };
  * writer must have known whether it could write them in place.
  */
 static size_t feed_hold = SIZE_MAX;     /* opsw_hold; SIZE_MAX: the default */
+static size_t feed_pieces;              /* opsw_max_pieces; 0: the default */
 static int feed_unnamed;                /* opsw_open_unnamed in dir */
 
 static void check_feed(enum feed how, unsigned seed)
@@ -334,6 +336,8 @@ static void check_feed(enum feed how, unsigned seed)
 		assert_int_equal(opsw_open(&w, path), 0);
 	if (feed_hold != SIZE_MAX)
 		opsw_hold(w, feed_hold);
+	if (feed_pieces)
+		opsw_max_pieces(w, feed_pieces);
 	for (unsigned i = 0; i < NR; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "rank %u", i);
@@ -417,6 +421,14 @@ static void check_feed(enum feed how, unsigned seed)
 	assert_int_equal(s.nranks, NR);
 	assert_int_equal(s.nops, total);
 	assert_int_equal(s.hdr->file_size, s.size);
+	/* pieces only for records written before the end, ranks interleaved,
+	 * and no more than allowed */
+	if (feed_hold == SIZE_MAX || expect)
+		assert_int_equal(s.hdr->version, OPS_VERSION);
+	if (s.hdr->version == OPS_VERSION_PIECES) {
+		assert_true(s.hdr->npieces <= (feed_pieces ? feed_pieces : OPSW_MAX_PIECES));
+		assert_true(s.hdr->npieces >= 1);
+	}
 	for (uint32_t i = 0; i < NR; i++) {
 		uint64_t n;
 		const struct op *ops = opstream_rank_ops(&s, i, &n);
@@ -440,7 +452,8 @@ static void test_feed_orders(void **state)
 	 * holds these sizes whole), all spilled to the temporary file (0), or
 	 * the first three kept and the rest spilled, so that a rank's records
 	 * come from both */
-	static const size_t holds[] = { SIZE_MAX, 0, 3 * OPSW_CHUNK * sizeof(struct op) };
+	static const size_t holds[] = { SIZE_MAX, 0, 3 * OPSW_CHUNK * sizeof(struct op),
+					16 * OPSW_CHUNK * sizeof(struct op) };
 	/* each into a named file, and into an unnamed one (O_TMPFILE: the
 	 * temporary .ops of run and dump) */
 	for (feed_unnamed = 0; feed_unnamed < 2; feed_unnamed++)
@@ -448,6 +461,8 @@ static void test_feed_orders(void **state)
 			feed_hold = holds[h];
 			for (feed_slots = 0; feed_slots < 3; feed_slots++)
 				for (unsigned seed = 0; seed < 18; seed++) {
+					/* pieces allowed, or too few (copied) */
+					feed_pieces = seed % 3 == 2 ? 2 : 0;
 					check_feed(FEED_IN_ORDER, seed);
 					check_feed(FEED_RANDOM, seed);
 					check_feed(FEED_REVERSED, seed);
@@ -455,8 +470,205 @@ static void test_feed_orders(void **state)
 				}
 		}
 	feed_unnamed = 0;
+	feed_pieces = 0;
 	feed_slots = 0;
 	feed_hold = SIZE_MAX;
+}
+
+/* Ranks interleaved past what memory may hold: rank 0 first alone for
+ * `alone` records (in place, until rank 1 starts), then NR ranks in turn,
+ * `each` records each; read back, every rank's records in order.  The
+ * file's version. */
+static uint32_t write_interleaved(const char *path, size_t hold, size_t max_pieces, uint64_t alone,
+				  uint64_t each)
+{
+	enum { NR = 4 };
+	struct ops_writer *w;
+	uint64_t fed[NR] = { 0 };
+	uint32_t r;
+	assert_int_equal(opsw_open(&w, path), 0);
+	opsw_hold(w, hold);
+	if (max_pieces)
+		opsw_max_pieces(w, max_pieces);
+	for (uint32_t i = 0; i < NR; i++)
+		assert_int_equal(opsw_rank(w, "r", i, &r), 0);
+	for (; fed[0] < alone; fed[0]++) {
+		struct op op = tagged(0, fed[0]);
+		assert_int_equal(opsw_append(w, 0, &op), 0);
+	}
+	for (uint64_t k = 0; k < each; k++)
+		for (uint32_t i = 0; i < NR; i++) {
+			struct op op = tagged(i, fed[i]++);
+			assert_int_equal(opsw_append(w, i, &op), 0);
+		}
+	assert_int_equal(opsw_finish(w, NULL), 0);
+	assert_int_equal(files_in_dir(), 1);
+
+	struct opstream s;
+	const char *why = NULL;
+	assert_int_equal(opstream_open(&s, path, &why), 0);
+	assert_int_equal(s.nranks, NR);
+	for (uint32_t i = 0; i < NR; i++) {
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(&s, i, &n);
+		assert_int_equal(n, fed[i]);
+		for (uint64_t k = 0; k < n; k++) {
+			assert_int_equal(ops[k].t_ns, i);
+			assert_int_equal(ops[k].offset, k);
+		}
+	}
+	uint32_t version = s.hdr->version;
+	if (version == OPS_VERSION_PIECES) {
+		/* every record once: the pieces add up to the records, and a
+		 * rank of several is mapped from the file, not copied */
+		const struct ops_piece *p = (const void *)((const char *)s.map + s.hdr->pieces_off);
+		uint64_t sum = 0;
+		for (uint64_t j = 0; j < s.hdr->npieces; j++)
+			sum += p[j].count;
+		assert_int_equal(sum, s.nops);
+		assert_true(s.hdr->npieces > NR);
+		assert_true(s.nmaps >= 1);
+		for (uint32_t m = 0; m < s.nmaps; m++)
+			assert_int_equal(s.maps[m].anon, 0);
+		/* records written in place first are read back and written
+		 * again, their first place punched out: the blocks the file
+		 * holds are the records' (and the gaps that align pieces) */
+		struct stat st;
+		assert_int_equal(stat(path, &st), 0);
+		assert_true((uint64_t)st.st_blocks * 512 <
+			    sizeof(struct ops_header) + s.nops * sizeof(struct op) +
+				    s.hdr->npieces * (OPS_PIECE_ALIGN + sizeof(struct ops_piece)) + 8192);
+	}
+	opstream_close(&s);
+	unlink(path);
+	return version;
+}
+
+/* A trace longer than memory may hold, ranks interleaved: its records in
+ * pieces, each written once (version 2); in one piece a rank (version 1)
+ * when memory holds them all, when the pieces would be too many, or when
+ * too much was written in place before ranks interleaved. */
+static void test_pieces_written(void **state)
+{
+	(void)state;
+	char path[256];
+	const size_t chunk = OPSW_CHUNK * sizeof(struct op);
+	path_in(path, sizeof(path), "p.ops");
+	/* each rank's first buffer is written in place (4 ranks, 4 chunks),
+	 * then read back when rank 0 goes on */
+	assert_int_equal(write_interleaved(path, 16 * chunk, 0, 0, 40 * OPSW_CHUNK), OPS_VERSION_PIECES);
+	assert_int_equal(write_interleaved(path, 16 * chunk, 0, 0, 40 * OPSW_CHUNK + 77),
+			 OPS_VERSION_PIECES);
+	assert_int_equal(write_interleaved(path, 2 * chunk, 0, 0, 40 * OPSW_CHUNK), OPS_VERSION_PIECES);
+	/* all held: one piece a rank */
+	assert_int_equal(write_interleaved(path, SIZE_MAX / 2, 0, 0, 40 * OPSW_CHUNK), OPS_VERSION);
+	/* too many pieces: copied */
+	assert_int_equal(write_interleaved(path, 16 * chunk, 4, 0, 40 * OPSW_CHUNK), OPS_VERSION);
+	/* rank 0 alone first, written in place (a partial chunk last, when
+	 * rank 1 fills one), read back */
+	assert_int_equal(write_interleaved(path, 32 * chunk, 0, 300, 40 * OPSW_CHUNK),
+			 OPS_VERSION_PIECES);
+	assert_int_equal(write_interleaved(path, 8 * chunk, 0, 20 * OPSW_CHUNK + 5, 40 * OPSW_CHUNK),
+			 OPS_VERSION_PIECES);
+	/* nothing held: every full buffer a piece */
+	assert_int_equal(write_interleaved(path, 0, 0, 100, 10 * OPSW_CHUNK), OPS_VERSION_PIECES);
+}
+
+/* A version 2 file made by hand from a version 1 file of two ranks
+ * (3 and 10 records): its piece table (npieces entries of p) appended,
+ * the header made to say so.  Then opened. */
+static int open_pieces(const struct ops_piece *p, uint64_t npieces, struct opstream *s,
+		       const char **why)
+{
+	char path[256];
+	struct ops_writer *w;
+	uint32_t r;
+	path_in(path, sizeof(path), "h.ops");
+	assert_int_equal(opsw_open(&w, path), 0);
+	assert_int_equal(opsw_rank(w, "a", 1, &r), 0);
+	assert_int_equal(opsw_rank(w, "b", 2, &r), 0);
+	for (uint64_t i = 0; i < 13; i++) {
+		struct op op = tagged(i < 3 ? 0 : 1, i < 3 ? i : i - 3);
+		assert_int_equal(opsw_append(w, i < 3 ? 0 : 1, &op), 0);
+	}
+	assert_int_equal(opsw_finish(w, NULL), 0);
+	struct ops_header h;
+	int fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &h, sizeof(h), 0), sizeof(h));
+	assert_int_equal(h.version, OPS_VERSION);
+	h.version = OPS_VERSION_PIECES;
+	h.pieces_off = (h.file_size + 63) & ~63ull;
+	h.npieces = npieces;
+	assert_int_equal(pwrite(fd, p, npieces * sizeof(*p), (off_t)h.pieces_off),
+			 (ssize_t)(npieces * sizeof(*p)));
+	h.file_size = h.pieces_off + npieces * sizeof(*p);
+	assert_int_equal(ftruncate(fd, (off_t)h.file_size), 0);
+	assert_int_equal(pwrite(fd, &h, sizeof(h), 0), sizeof(h));
+	close(fd);
+	int rc = opstream_open(s, path, why);
+	unlink(path);
+	return rc;
+}
+
+/* The reader follows the piece table, in its order; pieces it cannot map
+ * one after another (not at page boundaries) it reads into memory; a
+ * table that does not give every rank exactly its records is refused. */
+static void test_pieces_read(void **state)
+{
+	(void)state;
+	struct opstream s;
+	const char *why = NULL;
+	const uint64_t r0 = sizeof(struct ops_header), r1 = r0 + 3 * sizeof(struct op);
+	const uint64_t rec = sizeof(struct op);
+	/* rank 1 as records 6..9, then 0..5: the table's order */
+	struct ops_piece p[] = { { r0, 3 }, { r1 + 6 * rec, 4 }, { r1, 6 } };
+	assert_int_equal(open_pieces(p, 3, &s, &why), 0);
+	uint64_t n;
+	const struct op *ops = opstream_rank_ops(&s, 1, &n);
+	assert_int_equal(n, 10);
+	for (uint64_t k = 0; k < n; k++)
+		assert_int_equal(ops[k].offset, k < 4 ? 6 + k : k - 4);
+	assert_int_equal(s.nmaps, 1);
+	assert_int_equal(s.maps[0].anon, 1);     /* copied: not at page boundaries */
+	ops = opstream_rank_ops(&s, 0, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(ops[2].offset, 2);
+	opstream_close(&s);
+
+	/* one piece a rank: where the table says, no copy */
+	struct ops_piece one[] = { { r0, 3 }, { r1, 10 } };
+	assert_int_equal(open_pieces(one, 2, &s, &why), 0);
+	assert_int_equal(s.nmaps, 0);
+	ops = opstream_rank_ops(&s, 1, &n);
+	assert_int_equal(ops[9].offset, 9);
+	opstream_close(&s);
+
+	static const char bad[] = "corrupt .ops file (bad piece table)";
+	struct ops_piece shortp[] = { { r0, 3 }, { r1, 9 } };          /* rank 1 short */
+	assert_int_equal(open_pieces(shortp, 2, &s, &why), -EINVAL);
+	assert_string_equal(why, bad);
+	struct ops_piece over[] = { { r0, 3 }, { r1, 11 } };           /* past rank 1 */
+	assert_int_equal(open_pieces(over, 2, &s, &why), -EINVAL);
+	assert_string_equal(why, bad);
+	struct ops_piece extra[] = { { r0, 3 }, { r1, 10 }, { r1, 1 } }; /* one left over */
+	assert_int_equal(open_pieces(extra, 3, &s, &why), -EINVAL);
+	assert_string_equal(why, bad);
+	struct ops_piece empty[] = { { r0, 3 }, { r1, 0 }, { r1, 10 } };
+	assert_int_equal(open_pieces(empty, 3, &s, &why), -EINVAL);
+	assert_string_equal(why, bad);
+	struct ops_piece askew[] = { { r0, 3 }, { r1 + 4, 10 } };      /* not 8-aligned */
+	assert_int_equal(open_pieces(askew, 2, &s, &why), -EINVAL);
+	assert_string_equal(why, bad);
+	struct ops_piece outside[] = { { r0, 3 }, { 1ull << 40, 10 } };
+	assert_int_equal(open_pieces(outside, 2, &s, &why), -EINVAL);
+	assert_string_equal(why, bad);
+	struct ops_piece huge[] = { { r0, 3 }, { r1, 1ull << 60 } };
+	assert_int_equal(open_pieces(huge, 2, &s, &why), -EINVAL);
+	assert_string_equal(why, bad);
+	struct ops_piece few[] = { { r0, 3 } };                        /* rank 1 none */
+	assert_int_equal(open_pieces(few, 1, &s, &why), -EINVAL);
+	assert_string_equal(why, bad);
 }
 
 /* opsw_slot gives no slot where opsw_append must decide: an unknown
@@ -543,6 +755,8 @@ int main(void)
 		cmocka_unit_test(test_records_validated),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_feed_orders),
+		cmocka_unit_test(test_pieces_written),
+		cmocka_unit_test(test_pieces_read),
 		cmocka_unit_test(test_slot_refused),
 		cmocka_unit_test(test_abort_cleans),
 	};

@@ -8,8 +8,12 @@
  *   path table  : npaths x struct ops_path
  *   rank index  : nranks x struct ops_rank
  *   records     : struct op[], all of rank 0, then rank 1, ... (64-byte aligned)
+ *   pieces      : (version 2) npieces x struct ops_piece: where each rank's
+ *                 records lie when they are in several pieces
  *
- * Contract: records of one rank are contiguous and in trace order.
+ * Contract: records of one rank are in trace order: contiguous (version 1),
+ * or in the pieces the piece table lists, rank by rank (version 2); a reader
+ * gives every rank its records as one array either way (opstream_rank_ops).
  */
 #ifndef REPLAY_OPSTREAM_H
 #define REPLAY_OPSTREAM_H
@@ -19,7 +23,13 @@
 #include "ops/ops.h"
 
 #define OPS_MAGIC   "REPLAYOP"
-#define OPS_VERSION 1u
+#define OPS_VERSION 1u           /* every rank's records contiguous */
+#define OPS_VERSION_PIECES 2u    /* a piece table says where they are */
+/* A version 2 writer starts every piece of a rank of several pieces at a
+ * multiple of this, and makes every one but the last a multiple of it
+ * long, so a reader maps them one after another into one array; a reader
+ * takes any piece (it copies what it cannot map so). */
+#define OPS_PIECE_ALIGN 4096u
 /* a handle id must be below max(rank's op count, this) */
 #define OPS_MAX_SPARSE_HANDLE (1u << 20)
 
@@ -36,7 +46,9 @@ struct ops_header {
 	uint64_t ranks_off;
 	uint64_t ops_off;
 	uint64_t file_size;
-	uint8_t  pad[128 - 8 - 4 * 4 - 8 * 9];
+	uint64_t pieces_off;    /* version 2: the piece table (else 0) */
+	uint64_t npieces;
+	uint8_t  pad[128 - 8 - 4 * 4 - 8 * 11];
 };
 _Static_assert(sizeof(struct ops_header) == 128, "header is 128 bytes");
 
@@ -59,6 +71,14 @@ struct ops_rank {
 	                  * hold 0 here, the empty string) */
 };
 
+/* Version 2: the rank's records from `off` (a byte offset in the file),
+ * `count` of them.  The table lists each rank's pieces in order, rank 0's
+ * first; a rank's pieces add up to its count (none for a rank of none). */
+struct ops_piece {
+	uint64_t off;
+	uint64_t count;
+};
+
 /* ---- writer ---------------------------------------------------------- */
 struct ops_writer;
 
@@ -66,8 +86,9 @@ struct ops_writer;
  * temporary file in the same directory, renamed by opsw_finish).  Records
  * go to that file in per-rank chunks as they come, so memory stays
  * bounded; while ranks arrive one after another in index order they are
- * in their final place at once, else opsw_finish copies them rank by rank
- * into a second temporary file. */
+ * in their final place at once (a version 1 file); else a rank's records
+ * past what memory holds go to the file in pieces (version 2), each
+ * written once. */
 int  opsw_open(struct ops_writer **w, const char *path);
 /* The same into an unnamed file (O_TMPFILE) in dir: fd, already made
  * there, or -1 to make it.  Nothing, not even SIGKILL, leaves a file
@@ -82,6 +103,9 @@ void opsw_rank_t0(struct ops_writer *w, uint32_t rank, uint64_t t0_ns);
  * prog its base name: an info line "launcher=R PROG", and a sink is told
  * at once (before the rank's first op reaches it). */
 int  opsw_rank_launcher(struct ops_writer *w, uint32_t rank, const char *prog);
+/* The trace file rank r's ops come from, of several: an info line
+ * "rank_source=R PATH" (-EINVAL when path holds a newline). */
+int  opsw_rank_source(struct ops_writer *w, uint32_t rank, const char *path);
 /* Record the host a rank ran on (copied into the string table). */
 int  opsw_rank_host(struct ops_writer *w, uint32_t rank, const char *host);
 int  opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op);
@@ -126,9 +150,14 @@ int  opsw_info(struct ops_writer *w, const char *key, const char *value);
  * copy them): no rank has had records after a higher-indexed rank's. */
 int  opsw_in_place(const struct ops_writer *w);
 /* At most `bytes` of full record buffers kept in memory while ranks
- * interleave (default 32 MiB), the rest spilled to the temporary file and
- * copied into place at the end; 0 spills them all.  For tests. */
+ * interleave (default 32 MiB), the rest written to the file as pieces of
+ * ranks; 0 writes every full buffer at once.  For tests. */
 void opsw_hold(struct ops_writer *w, size_t bytes);
+/* At most n pieces in a version 2 file (default OPSW_MAX_PIECES): past
+ * that opsw_finish copies every rank's records into place (version 1).
+ * For tests. */
+#define OPSW_MAX_PIECES 8192u
+void opsw_max_pieces(struct ops_writer *w, size_t n);
 /* Write the final file; frees w on success and on failure.  Every record
  * is checked as it leaves the writer's buffer, by opstream_open's rules:
  * -EINVAL, with the reason in *why (static; why may be NULL), when one
@@ -174,6 +203,13 @@ struct opstream {
 	uint32_t nranks, npaths;
 	uint64_t nops;
 	int heap;               /* map is malloc'ed (opsw_finish_tables), no records */
+	const struct op **rank_ops; /* each rank's records (NULL: none here) */
+	struct opstream_map {   /* ranks of several pieces: their own mapping */
+		void *p;
+		size_t len;
+		int anon;       /* copied into anonymous memory, not mapped */
+	} *maps;
+	uint32_t nmaps;
 };
 
 /* Map and validate; -EINVAL with a reason in *why (static string) when corrupt. */
@@ -186,7 +222,7 @@ void opstream_close(struct opstream *s);
 static inline const struct op *opstream_rank_ops(const struct opstream *s, uint32_t r, uint64_t *n)
 {
 	*n = s->ranks[r].count;
-	return s->ops + s->ranks[r].first;
+	return s->rank_ops ? s->rank_ops[r] : NULL;
 }
 const char *opstream_path(const struct opstream *s, uint32_t id);    /* "" if OP_NOFILE */
 const char *opstream_rank_name(const struct opstream *s, uint32_t r);
@@ -200,6 +236,10 @@ const char *opstream_info(const struct opstream *s, const char *key, char *buf, 
 const char *opstream_source_file(const struct opstream *s, char *buf, size_t len);
 /* The launcher ranks of a stream (its "launcher=R PROG" info lines, R a
  * rank of it): fn for each, in order; 0 or fn's error. */
+/* The trace file rank r's ops come from (copied into buf), for
+ * FILE:LINE: its rank_source line, else the one file of the stream; NULL
+ * when not known. */
+const char *opstream_rank_source(const struct opstream *s, uint32_t r, char *buf, size_t len);
 int opstream_launchers(const struct opstream *s,
 		       int (*fn)(void *arg, uint32_t rank, int64_t pid, const char *prog), void *arg);
 /* The process of each rank that is a thread of another ("thread_of=R PID"

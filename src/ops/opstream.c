@@ -10,14 +10,21 @@
  * fio iologs), a rank's chunks follow the previous rank's, each rank's
  * last partial chunk written when the next rank starts: the records are
  * already in the final order and are written once.  When ranks interleave
- * (strace), full buffers are kept in memory, up to OPSW_HOLD bytes in all,
- * and only those past it go to the temporary file; opsw_finish then writes
- * every rank's records in order, the kept ones from memory and the spilled
- * ones copied by the kernel (copy_file_range), into the temporary file
- * itself when nothing was spilled, else into a second one.  A trace whose
- * op stream fits OPSW_HOLD is so written once, and a longer one has only
- * its part past OPSW_HOLD written twice.  Either way the finished file is
- * renamed onto the target.
+ * (strace), full buffers are kept in memory, up to OPSW_HOLD bytes in all;
+ * when that is full, the ranks holding the most write what they hold,
+ * each as one piece of its records, until half of it is free again.
+ * opsw_finish then writes each rank's last piece (what memory still
+ * holds).  A trace whose op stream fits OPSW_HOLD has one piece a rank,
+ * in rank order: a version 1 file.  A longer one is a version 2 file, with
+ * a table of the pieces, every record written once: the pieces of a rank
+ * start at OPS_PIECE_ALIGN boundaries and are multiples of it long, but
+ * its last, so the reader maps them one after another into one array.
+ * Records written in place before ranks interleaved are read back and
+ * appended again (unplace).  Where pieces cannot be (more than
+ * OPSW_MAX_PIECES), every rank's records are copied in order into a
+ * second temporary file, by the kernel (copy_file_range) where it can: a
+ * version 1 file again.  Either way the
+ * finished file is renamed onto the target.
  *
  * A sink writer (opsw_open_sink) has no spill file and one buffer: the
  * records go to the consumer in the order they came, a rank's run of them
@@ -56,8 +63,9 @@ struct wrank {
 	uint64_t t0;
 	uint64_t host;       /* string table offset, 0 = "" */
 	uint32_t maxh1;      /* highest handle + 1, 0 none */
-	struct wchunk *chunks; /* where the rank's written records are */
-	size_t nchunks, capchunks;
+	struct wchunk *chunks; /* where the rank's written records are: */
+	size_t nchunks, capchunks; /* those in memory are the last nheld */
+	size_t nheld;
 	/* its buffer (OPSW_CHUNK records, allocated lazily), its buffered
 	 * records and its count: w->head.fill[rank] */
 };
@@ -82,6 +90,10 @@ struct ops_writer {
 	struct op *arena;    /* one mapping of `hold` bytes for the buffers */
 	size_t arena_len;    /* its length in bytes                    */
 	size_t arena_n, arena_used;  /* of it: records, records given out */
+	struct op *freed;    /* arena chunks given back, a list through them */
+	size_t max_pieces;   /* OPSW_MAX_PIECES; opsw_max_pieces */
+	struct ops_piece *pieces; /* opsw_finish's piece table (version 2) */
+	uint64_t npieces;
 	struct wrank *ranks;
 	uint32_t nranks, capranks, capfill;
 	struct ops_path *paths;
@@ -202,6 +214,13 @@ static int writer_new(struct ops_writer **wp, const char *path, const char *dir,
 	w->in_place = 1;
 	w->end = OPS_RECORDS0;
 	w->hold = OPSW_HOLD;
+	w->max_pieces = OPSW_MAX_PIECES;
+	/* for the test suite: a smaller hold makes pieces of a small trace */
+	const char *env = getenv("REPLAY_OPS_HOLD");
+	char *end;
+	unsigned long long hold = env ? strtoull(env, &end, 10) : 0;
+	if (env && *env && !*end)
+		w->hold = (size_t)hold;
 	if (dir ? !(w->dir = strdup(dir)) : !(w->path = strdup(path)))
 		goto fail;
 	if (w->fd < 0 && (w->fd = writer_file(w, w->tmp, sizeof(w->tmp))) < 0) {
@@ -430,12 +449,17 @@ static int sink_take(struct ops_writer *w, uint32_t rank)
 }
 
 /* The rank buffers that replace kept ones come from one mapping of
- * `hold` bytes, taken in order and never given back before the end:
- * with transparent huge pages (madvise) it faults 2 MiB at a time, not
- * 4 KiB (8,400 page faults fewer for 100 MB of strace).  malloc when
- * it is used up or cannot be mapped. */
+ * `hold` bytes, taken in order, and given back (to w->freed) when their
+ * records are written: with transparent huge pages (madvise) it faults
+ * 2 MiB at a time, not 4 KiB (8,400 page faults fewer for 100 MB of
+ * strace).  malloc when it is used up or cannot be mapped. */
 static struct op *arena_chunk(struct ops_writer *w)
 {
+	if (w->freed) {
+		struct op *c = w->freed;
+		memcpy(&w->freed, c, sizeof(w->freed));
+		return c;
+	}
 	if (!w->arena && w->hold >= OPSW_CHUNK * sizeof(struct op)) {
 		void *m = mmap(NULL, w->hold, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -454,13 +478,141 @@ static struct op *arena_chunk(struct ops_writer *w)
 	return malloc(OPSW_CHUNK * sizeof(struct op));
 }
 
-static void chunk_free(const struct ops_writer *w, struct op *c)
+static void chunk_free(struct ops_writer *w, struct op *c)
 {
-	if (!w->arena || c < w->arena || c >= w->arena + w->arena_n)
+	if (!w->arena || c < w->arena || c >= w->arena + w->arena_n) {
 		free(c);
+		return;
+	}
+	memcpy(c, &w->freed, sizeof(w->freed));
+	w->freed = c;
 }
 
-/* Write r's buffered records at the end of the temporary file. */
+/* Records kept in memory, written where they go in fd: wv_add gathers
+ * buffers bound for consecutive places, up to IOVS of them, and wv_flush
+ * writes them with one pwritev (more when it writes less). */
+#define IOVS 64
+struct wv {
+	struct iovec iov[IOVS];
+	int n;
+	uint64_t at;         /* where iov[0] goes */
+	size_t len;
+};
+
+static int wv_flush(int fd, struct wv *v)
+{
+	int i = 0;
+	while (i < v->n) {
+		ssize_t k = pwritev(fd, v->iov + i, v->n - i, (off_t)v->at);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		v->at += (uint64_t)k;
+		v->len -= (size_t)k;
+		while (k > 0 && i < v->n) {       /* past what went */
+			size_t t = v->iov[i].iov_len < (size_t)k ? v->iov[i].iov_len : (size_t)k;
+			v->iov[i].iov_base = (char *)v->iov[i].iov_base + t;
+			v->iov[i].iov_len -= t;
+			k -= (ssize_t)t;
+			if (!v->iov[i].iov_len)
+				i++;
+		}
+	}
+	v->n = 0;
+	return 0;
+}
+
+static int wv_add(int fd, struct wv *v, void *p, size_t n, uint64_t pos)
+{
+	if (v->n && (v->n == IOVS || v->at + v->len != pos)) {
+		int ret = wv_flush(fd, v);
+		if (ret < 0)
+			return ret;
+	}
+	if (!v->n) {
+		v->at = pos;
+		v->len = 0;
+	}
+	v->iov[v->n++] = (struct iovec){ p, n };
+	v->len += n;
+	return 0;
+}
+
+#define CHUNK_BYTES ((size_t)OPSW_CHUNK * sizeof(struct op))
+_Static_assert(CHUNK_BYTES % OPS_PIECE_ALIGN == 0, "a full buffer is a multiple of a piece's alignment");
+
+static uint64_t align_piece(uint64_t v)
+{
+	return (v + OPS_PIECE_ALIGN - 1) & ~(uint64_t)(OPS_PIECE_ALIGN - 1);
+}
+
+/* Write the chunks rank keeps in memory, and its buffer too when with_buf
+ * (checked), as one piece at the file's next OPS_PIECE_ALIGN boundary;
+ * their memory is given back. */
+static int spill_rank(struct ops_writer *w, uint32_t rank, bool with_buf)
+{
+	struct wrank *r = &w->ranks[rank];
+	struct opsw_fill *f = &w->head.fill[rank];
+	size_t first = r->nchunks - r->nheld;
+	uint64_t at = align_piece(w->end), n = 0;
+	struct wv v = { .n = 0 };
+	int ret = 0;
+
+	for (size_t c = first; c < r->nchunks && !ret; n += r->chunks[c++].n)
+		ret = wv_add(w->fd, &v, r->chunks[c].mem, (size_t)r->chunks[c].n * sizeof(struct op),
+			     at + n * sizeof(struct op));
+	if (!ret && with_buf && f->nbuf) {
+		ret = wv_add(w->fd, &v, f->buf, (size_t)f->nbuf * sizeof(struct op),
+			     at + n * sizeof(struct op));
+		n += f->nbuf;
+	}
+	if (!ret)
+		ret = wv_flush(w->fd, &v);
+	if (ret < 0)
+		return ret;
+	if (!n)
+		return 0;
+	for (size_t c = first; c < r->nchunks; c++)
+		chunk_free(w, r->chunks[c].mem);
+	w->held -= r->nheld * CHUNK_BYTES;
+	r->nheld = 0;
+	r->nchunks = first;         /* room for one: flush_rank made it */
+	r->chunks[r->nchunks++] = (struct wchunk){ .off = at, .n = (uint32_t)n };
+	if (with_buf)
+		f->nbuf = 0;
+	w->end = at + n * sizeof(struct op);
+	return 0;
+}
+
+static int by_held(const void *a, const void *b, void *arg)
+{
+	const struct wrank *r = arg;
+	size_t x = r[*(const uint32_t *)a].nheld, y = r[*(const uint32_t *)b].nheld;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The memory for kept chunks is full: the ranks holding the most write
+ * theirs, one piece each, until half of it is free. */
+static int spill_most(struct ops_writer *w)
+{
+	uint32_t *ix = malloc((size_t)w->nranks * sizeof(*ix)), k = 0;
+	int ret = 0;
+	if (!ix)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < w->nranks; i++)
+		if (w->ranks[i].nheld)
+			ix[k++] = i;
+	qsort_r(ix, k, sizeof(*ix), by_held, w->ranks);
+	for (uint32_t j = 0; j < k && !ret && w->held > w->hold / 2; j++)
+		ret = spill_rank(w, ix[j], false);
+	free(ix);
+	return ret;
+}
+
+/* rank's buffer is full (or its rank done, in place): keep it in memory
+ * while ranks interleave and memory allows, else write it out: at the
+ * end of the file in place, else with what the rank keeps, as a piece. */
 static int flush_rank(struct ops_writer *w, uint32_t rank)
 {
 	struct wrank *r = &w->ranks[rank];
@@ -477,16 +629,19 @@ static int flush_rank(struct ops_writer *w, uint32_t rank)
 		r->capchunks = cap;
 	}
 	size_t n = (size_t)f->nbuf * sizeof(struct op);
-	if (!w->in_place && w->held + OPSW_CHUNK * sizeof(struct op) <= w->hold) {
-		/* out of order anyway: keep the buffer, write it once at the end */
-		struct op *nb = arena_chunk(w);
-		if (nb) {
-			r->chunks[r->nchunks++] = (struct wchunk){ .mem = f->buf, .n = f->nbuf };
-			w->held += OPSW_CHUNK * sizeof(struct op);
-			f->buf = nb;
-			f->nbuf = 0;
-			return 0;
-		}
+	if (!w->in_place) {
+		int ret;
+		if (w->held + CHUNK_BYTES > w->hold && w->held && (ret = spill_most(w)) < 0)
+			return ret;
+		struct op *nb = w->held + CHUNK_BYTES <= w->hold ? arena_chunk(w) : NULL;
+		if (!nb)
+			return spill_rank(w, rank, true);
+		r->chunks[r->nchunks++] = (struct wchunk){ .mem = f->buf, .n = f->nbuf };
+		r->nheld++;
+		w->held += CHUNK_BYTES;
+		f->buf = nb;
+		f->nbuf = 0;
+		return 0;
 	}
 	int ret = write_full(w->fd, f->buf, n, w->end);
 	if (ret < 0)
@@ -525,6 +680,55 @@ int opsw_full(struct ops_writer *w, uint32_t rank)
 	return flush_rank(w, rank);
 }
 
+/*
+ * A done rank goes on: the records are no longer in order.  Those written
+ * in place so far are read back and appended again, kept in memory or
+ * written as pieces like the rest (after them: the place they had is
+ * punched out, a hole), so that every piece of a rank starts at an
+ * OPS_PIECE_ALIGN boundary.  They are written twice, the rest once.
+ */
+static int unplace(struct ops_writer *w)
+{
+	uint64_t placed = w->end - OPS_RECORDS0;
+	struct op *back;
+	int ret = 0;
+
+	w->in_place = 0;
+	if (!placed)
+		return 0;
+	if (!(back = malloc(CHUNK_BYTES)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < w->nranks && !ret; i++) {
+		struct wrank *r = &w->ranks[i];
+		struct opsw_fill *f = &w->head.fill[i];
+		struct op *last = f->buf;
+		uint32_t nlast = f->nbuf;
+		struct wchunk *was = r->chunks;    /* all in the file */
+		size_t nwas = r->nchunks;
+		r->chunks = NULL;
+		r->nchunks = r->capchunks = 0;
+		f->buf = NULL;
+		f->nbuf = 0;
+		f->count -= nlast;
+		for (size_t c = 0; c < nwas && !ret; c++) {
+			f->count -= was[c].n;
+			ret = read_full(w->fd, back, (size_t)was[c].n * sizeof(struct op), was[c].off);
+			for (uint32_t k = 0; k < was[c].n && !ret; k++)
+				ret = opsw_append(w, i, &back[k]);
+		}
+		for (uint32_t k = 0; k < nlast && !ret; k++)
+			ret = opsw_append(w, i, &last[k]);
+		free(was);
+		if (last)
+			chunk_free(w, last);
+	}
+	free(back);
+	if (!ret)       /* no matter if it cannot: the bytes stay, unused */
+		fallocate(w->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)OPS_RECORDS0,
+			  (off_t)placed);
+	return ret;
+}
+
 int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
 {
 	if (rank >= w->nranks)
@@ -534,8 +738,10 @@ int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
 		int ret = sink_take(w, rank);
 		if (ret)
 			return ret;
-	} else if (rank < w->cur) {
-		w->in_place = 0;        /* a done rank goes on: copied at the end */
+	} else if (rank < w->cur && w->in_place) {
+		int ret = unplace(w);
+		if (ret)
+			return ret;
 	}
 	if (!f->buf) {
 		f->buf = malloc(OPSW_CHUNK * sizeof(struct op));
@@ -556,6 +762,11 @@ int opsw_append(struct ops_writer *w, uint32_t rank, const struct op *op)
 void opsw_hold(struct ops_writer *w, size_t bytes)
 {
 	w->hold = bytes;
+}
+
+void opsw_max_pieces(struct ops_writer *w, size_t n)
+{
+	w->max_pieces = n;
 }
 
 int opsw_in_place(const struct ops_writer *w)
@@ -589,6 +800,20 @@ int opsw_rank_launcher(struct ops_writer *w, uint32_t rank, const char *prog)
 	return rc;
 }
 
+int opsw_rank_source(struct ops_writer *w, uint32_t rank, const char *path)
+{
+	size_t n = strlen(path) + 16;
+	char *v = malloc(n);
+	if (!v)
+		return -ENOMEM;
+	if (rank >= w->nranks)
+		rank = UINT32_MAX;
+	snprintf(v, n, "%" PRIu32 " %s", rank, path);
+	int rc = rank == UINT32_MAX ? -EINVAL : opsw_info(w, "rank_source", v);
+	free(v);
+	return rc;
+}
+
 static uint64_t align64(uint64_t v)
 {
 	return (v + 63) & ~63ull;
@@ -603,31 +828,38 @@ static struct ops_rank rank_entry(const struct ops_writer *w, uint32_t i, uint64
 }
 
 /* The header of w's file: every section's place.  A file has its records
- * first, at OPS_RECORDS0, and the tables after them; the sink's tables
- * (records_first false) start after the header and its records are not
- * there (ops_off is the tables' aligned end, as is file_size). */
+ * first, at OPS_RECORDS0, and the tables after them (after the last piece
+ * in version 2, the piece table last); the sink's tables (records_first
+ * false) start after the header and its records are not there (ops_off is
+ * the tables' aligned end, as is file_size). */
 static void layout(const struct ops_writer *w, struct ops_header *h, bool records_first)
 {
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, OPS_MAGIC, 8);
-	h->version = OPS_VERSION;
+	h->version = w->pieces ? OPS_VERSION_PIECES : OPS_VERSION;
 	h->header_size = sizeof(*h);
 	h->nranks = w->nranks;
 	h->npaths = w->npaths;
 	for (uint32_t i = 0; i < w->nranks; i++)
 		h->nops += w->head.fill[i].count;
-	h->info_off = records_first ? OPS_RECORDS0 + h->nops * sizeof(struct op) : sizeof(*h);
+	h->info_off = !records_first ? sizeof(*h)
+		    : w->pieces ? align64(w->end) : OPS_RECORDS0 + h->nops * sizeof(struct op);
 	h->info_len = w->info.len + 1;
 	h->str_off = h->info_off + h->info_len;
 	h->str_len = w->strs.len;
 	h->paths_off = align64(h->str_off + h->str_len);
 	h->ranks_off = align64(h->paths_off + (uint64_t)w->npaths * sizeof(struct ops_path));
 	h->file_size = h->ranks_off + (uint64_t)w->nranks * sizeof(struct ops_rank);
+	if (w->pieces) {
+		h->pieces_off = align64(h->file_size);
+		h->npieces = w->npieces;
+		h->file_size = h->pieces_off + w->npieces * sizeof(struct ops_piece);
+	}
 	h->ops_off = records_first ? OPS_RECORDS0 : (h->file_size = align64(h->file_size));
 }
 
-/* The tables and the header into fd, whose records (in rank order) are at
- * OPS_RECORDS0. */
+/* The tables and the header into fd, whose records are at OPS_RECORDS0 in
+ * rank order, or where w->pieces says. */
 static int write_tables(const struct ops_writer *w, int fd)
 {
 	struct ops_header h;
@@ -656,6 +888,9 @@ static int write_tables(const struct ops_writer *w, int fd)
 		if (ret < 0)
 			return ret;
 	}
+	if (w->npieces &&
+	    (ret = write_full(fd, w->pieces, w->npieces * sizeof(*w->pieces), h.pieces_off)) < 0)
+		return ret;
 	if ((ret = write_full(fd, &h, sizeof(h), 0)) < 0)
 		return ret;
 	return ftruncate(fd, (off_t)h.file_size) < 0 ? -errno : 0;
@@ -721,55 +956,95 @@ static int copy_range(int fd_in, uint64_t off_in, int fd_out, uint64_t off_out, 
 	return 0;
 }
 
-/* Records kept in memory, written where they go in fd: wv_add gathers
- * buffers bound for consecutive places, up to IOVS of them, and wv_flush
- * writes them with one pwritev (more when it writes less). */
-#define IOVS 64
-struct wv {
-	struct iovec iov[IOVS];
-	int n;
-	uint64_t at;         /* where iov[0] goes */
-	size_t len;
-};
-
-static int wv_flush(int fd, struct wv *v)
+/* The chunks of r from c on that lie one after another in the file:
+ * bytes, and the next chunk in *d. */
+static uint64_t file_run(const struct wrank *r, size_t c, size_t *d)
 {
-	int i = 0;
-	while (i < v->n) {
-		ssize_t k = pwritev(fd, v->iov + i, v->n - i, (off_t)v->at);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		v->at += (uint64_t)k;
-		v->len -= (size_t)k;
-		while (k > 0 && i < v->n) {       /* past what went */
-			size_t t = v->iov[i].iov_len < (size_t)k ? v->iov[i].iov_len : (size_t)k;
-			v->iov[i].iov_base = (char *)v->iov[i].iov_base + t;
-			v->iov[i].iov_len -= t;
-			k -= (ssize_t)t;
-			if (!v->iov[i].iov_len)
-				i++;
+	uint64_t n = (uint64_t)r->chunks[c].n * sizeof(struct op);
+	size_t e = c + 1;
+	for (; e < r->nchunks && !r->chunks[e].mem && r->chunks[e].off == r->chunks[c].off + n; e++)
+		n += (uint64_t)r->chunks[e].n * sizeof(struct op);
+	*d = e;
+	return n;
+}
+
+/*
+ * Records spilled: room for the piece table of a version 2 file (each
+ * rank's runs of chunks in the file, then its last piece, what memory
+ * holds), in w->pieces.  0 with w->pieces NULL when it cannot be one:
+ * more than w->max_pieces pieces, or a rank of several whose pieces a
+ * reader could not map one after another (not at OPS_PIECE_ALIGN
+ * boundaries: none is so, by spill_rank and unplace).  -ENOMEM.
+ */
+static int plan_pieces(struct ops_writer *w)
+{
+	uint64_t np = 0;
+
+	for (uint32_t i = 0; i < w->nranks; i++) {
+		const struct wrank *r = &w->ranks[i];
+		size_t nfile = r->nchunks - r->nheld, runs = 0, d;
+		bool tail = r->nheld || w->head.fill[i].nbuf, whole = true;
+		for (size_t c = 0; c < nfile; c = d, runs++) {
+			uint64_t n = file_run(r, c, &d);
+			if (r->chunks[c].off % OPS_PIECE_ALIGN ||
+			    (n % OPS_PIECE_ALIGN && (d < nfile || tail)))
+				whole = false;
 		}
+		if (runs + tail > 1 && !whole)
+			return 0;
+		np += runs + tail;
 	}
-	v->n = 0;
+	if (np > w->max_pieces)
+		return 0;
+	if (!(w->pieces = calloc(np ? np : 1, sizeof(*w->pieces))))
+		return -ENOMEM;
+	w->npieces = np;
 	return 0;
 }
 
-static int wv_add(int fd, struct wv *v, void *p, size_t n, uint64_t pos)
+/* Version 2: the piece table, and each rank's last piece (the chunks
+ * memory holds and its partial buffer) written at the end of the file, at
+ * an OPS_PIECE_ALIGN boundary when it has pieces before it. */
+static int write_last_pieces(struct ops_writer *w)
 {
-	if (v->n && (v->n == IOVS || v->at + v->len != pos)) {
-		int ret = wv_flush(fd, v);
-		if (ret < 0)
-			return ret;
+	struct wv v = { .n = 0 };
+	uint64_t k = 0;
+	int ret = 0;
+
+	for (uint32_t i = 0; i < w->nranks && !ret; i++) {
+		const struct wrank *r = &w->ranks[i];
+		const struct opsw_fill *f = &w->head.fill[i];
+		size_t nfile = r->nchunks - r->nheld, d;
+		for (size_t c = 0; c < nfile; c = d) {
+			uint64_t n = file_run(r, c, &d);
+			w->pieces[k++] = (struct ops_piece){ r->chunks[c].off, n / sizeof(struct op) };
+		}
+		if (!r->nheld && !f->nbuf)
+			continue;
+		uint64_t at = nfile ? align_piece(w->end) : w->end, n = 0;
+		for (size_t c = nfile; c < r->nchunks && !ret; n += r->chunks[c++].n)
+			ret = wv_add(w->fd, &v, r->chunks[c].mem,
+				     (size_t)r->chunks[c].n * sizeof(struct op), at + n * sizeof(struct op));
+		if (!ret && f->nbuf) {
+			ret = wv_add(w->fd, &v, f->buf, (size_t)f->nbuf * sizeof(struct op),
+				     at + n * sizeof(struct op));
+			n += f->nbuf;
+		}
+		w->pieces[k++] = (struct ops_piece){ at, n };
+		w->end = at + n * sizeof(struct op);
 	}
-	if (!v->n) {
-		v->at = pos;
-		v->len = 0;
-	}
-	v->iov[v->n++] = (struct iovec){ p, n };
-	v->len += n;
-	return 0;
+	if (!ret)
+		ret = wv_flush(w->fd, &v);
+	return ret;
+}
+
+/* Has a rank records in the file (not only in memory)? */
+static bool any_written(const struct ops_writer *w)
+{
+	for (uint32_t i = 0; i < w->nranks; i++)
+		if (w->ranks[i].nchunks > w->ranks[i].nheld)
+			return true;
+	return false;
 }
 
 /* Ranks interleaved: write every rank's records in rank order, the chunks
@@ -785,7 +1060,7 @@ static int copy_in_order(struct ops_writer *w)
 	uint64_t pos = OPS_RECORDS0;
 	int fd = -1, ret = -ENOMEM;
 	bool cfr = true;        /* copy_file_range works here, as far as seen */
-	bool spilled = w->end > OPS_RECORDS0;
+	bool spilled = any_written(w);
 
 	tmp[0] = '\0';
 	if (!spilled) {
@@ -812,9 +1087,7 @@ static int copy_in_order(struct ops_writer *w)
 				continue;
 			}
 			uint64_t from = r->chunks[c].off;
-			for (d = c + 1; d < r->nchunks && !r->chunks[d].mem &&
-					r->chunks[d].off == from + n; d++)
-				n += (size_t)r->chunks[d].n * sizeof(struct op);
+			n = (size_t)file_run(r, c, &d);
 			if ((ret = wv_flush(fd, &v)) < 0 ||
 			    (ret = copy_range(w->fd, from, fd, pos, n, chunk, &cfr)) < 0)
 				goto out;
@@ -870,8 +1143,13 @@ static int finish_file(struct ops_writer *w, const char **why)
 		ret = -EINVAL;
 	if (!ret && w->in_place)
 		ret = close_ranks(w, w->nranks);
-	if (!ret && !(w->in_place && chunks_in_order(w)))
-		ret = copy_in_order(w);
+	if (!ret && !(w->in_place && chunks_in_order(w))) {
+		/* nothing written yet: copy_in_order writes all in place */
+		if (any_written(w) && (ret = plan_pieces(w)) == 0 && w->pieces)
+			ret = write_last_pieces(w);
+		else if (!ret)
+			ret = copy_in_order(w);
+	}
 	if (!ret)
 		ret = write_tables(w, w->fd);
 	return ret;
@@ -983,6 +1261,7 @@ void opsw_abort(struct ops_writer *w)
 	}
 	if (w->arena)
 		munmap(w->arena, w->arena_len);
+	free(w->pieces);
 	free(w->ranks);
 	free(w->head.fill);
 	free(w->paths);
@@ -1014,11 +1293,13 @@ static int in_file(uint64_t off, uint64_t len, uint64_t size)
 	return off <= size && len <= size - off;
 }
 
-/* Map the whole file read-only; -errno, or -EINVAL + why when too short. */
-static int map_file(struct opstream *s, const char *path, const char **why)
+/* Map the whole file read-only, *fd open on it (the caller closes it);
+ * -errno, or -EINVAL + why when too short. */
+static int map_file(struct opstream *s, const char *path, const char **why, int *fdp)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	*fdp = fd;
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0) {
@@ -1034,7 +1315,6 @@ static int map_file(struct opstream *s, const char *path, const char **why)
 			ret = -errno;
 		}
 	}
-	close(fd);
 	return ret;
 }
 
@@ -1044,7 +1324,7 @@ static const char *check_header(const struct ops_header *h, size_t size)
 {
 	if (memcmp(h->magic, OPS_MAGIC, 8))
 		return "not an .ops file (bad magic)";
-	if (h->version != OPS_VERSION)
+	if (h->version != OPS_VERSION && h->version != OPS_VERSION_PIECES)
 		return "unsupported .ops version";
 	if (h->header_size != sizeof(*h) || h->file_size != size)
 		return "truncated or corrupt .ops file (size mismatch)";
@@ -1056,7 +1336,105 @@ static const char *check_header(const struct ops_header *h, size_t size)
 	    !in_file(h->ops_off, h->nops * sizeof(struct op), size) ||
 	    (h->paths_off | h->ranks_off | h->ops_off) % 8)
 		return "corrupt .ops file (section out of bounds)";
+	if (h->version == OPS_VERSION_PIECES &&
+	    (h->npieces > h->nops || h->pieces_off % 8 ||
+	     !in_file(h->pieces_off, h->npieces * sizeof(struct ops_piece), size)))
+		return "corrupt .ops file (section out of bounds)";
 	return NULL;
+}
+
+#define BAD_PIECES "corrupt .ops file (bad piece table)"
+
+static size_t page_up(size_t v, size_t pg)
+{
+	return (v + pg - 1) / pg * pg;
+}
+
+/* Rank r's records, in the k pieces at p, as one array of their own:
+ * mapped from fd one after another where every piece starts at a page
+ * and all but the last are whole pages (as replay writes them), else
+ * (or when the mapping fails: too many mappings) read into anonymous
+ * memory.  -errno. */
+static int join_pieces(struct opstream *s, int fd, uint32_t r, const struct ops_piece *p, uint64_t k)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), len = page_up(s->ranks[r].count * sizeof(struct op), pg);
+	bool map = true;
+	struct opstream_map *m = realloc(s->maps, (s->nmaps + 1) * sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	s->maps = m;
+	for (uint64_t i = 0; i < k; i++)
+		if (p[i].off % pg || (i + 1 < k && p[i].count * sizeof(struct op) % pg))
+			map = false;
+	for (;; map = false) {
+		char *base = mmap(NULL, len, map ? PROT_NONE : PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		uint64_t at = 0, i = 0;
+		int ret = 0;
+		if (base == MAP_FAILED)
+			return -errno;
+		for (; i < k && !ret; at += p[i++].count * sizeof(struct op)) {
+			size_t n = p[i].count * sizeof(struct op);
+			if (map && mmap(base + at, page_up(n, pg), PROT_READ, MAP_SHARED | MAP_FIXED, fd,
+					(off_t)p[i].off) == MAP_FAILED)
+				ret = -errno;
+			else if (!map)
+				ret = read_full(fd, base + at, n, p[i].off);
+		}
+		if (!ret && !map && mprotect(base, len, PROT_READ) < 0)
+			ret = -errno;
+		if (ret) {
+			munmap(base, len);
+			if (map)
+				continue;
+			return ret;
+		}
+		s->maps[s->nmaps++] = (struct opstream_map){ base, len, !map };
+		s->rank_ops[r] = (const struct op *)(void *)base;
+		return 0;
+	}
+}
+
+/* Each rank's records: at ops_off + first (version 1), or in the pieces
+ * the piece table gives it, rank by rank (version 2).  -EINVAL + why, or
+ * -errno. */
+static int place_ranks(struct opstream *s, int fd, const char **why)
+{
+	const struct ops_header *h = s->hdr;
+	const struct ops_piece *p = (const void *)((const char *)s->map + h->pieces_off);
+	uint64_t j = 0;
+
+	if (!(s->rank_ops = calloc(s->nranks ? s->nranks : 1, sizeof(*s->rank_ops))))
+		return -ENOMEM;
+	for (uint32_t r = 0; r < s->nranks; r++) {
+		uint64_t need = s->ranks[r].count, have = 0, k = 0;
+		s->rank_ops[r] = s->ops + s->ranks[r].first;
+		if (h->version == OPS_VERSION || !need)
+			continue;
+		for (; have < need; k++) {
+			if (j + k >= h->npieces || !p[j + k].count || p[j + k].count > need - have ||
+			    p[j + k].off % 8 ||
+			    !in_file(p[j + k].off, p[j + k].count * sizeof(struct op), s->size)) {
+				*why = BAD_PIECES;
+				return -EINVAL;
+			}
+			have += p[j + k].count;
+		}
+		if (k == 1) {
+			s->rank_ops[r] = (const void *)((const char *)s->map + p[j].off);
+		} else {
+			int ret = join_pieces(s, fd, r, p + j, k);
+			if (ret)
+				return ret;
+		}
+		j += k;
+	}
+	if (h->version == OPS_VERSION_PIECES && j != h->npieces) {
+		*why = BAD_PIECES;
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Strings terminated, names inside the string table, the rank index
@@ -1107,15 +1485,22 @@ static int open_checked(struct opstream *s, const char *path, const char **why, 
 		why = &dummy;
 	*why = NULL;
 	memset(s, 0, sizeof(*s));
-	int ret = map_file(s, path, why);
-	if (ret)
+	int fd, ret = map_file(s, path, why, &fd);
+	if (!ret && (*why = check_header(s->map, s->size)))
+		ret = -EINVAL;
+	if (!ret) {
+		point_sections(s);
+		if ((*why = check_tables(s)))
+			ret = -EINVAL;
+	}
+	if (!ret)
+		ret = place_ranks(s, fd, why);
+	if (fd >= 0)
+		close(fd);
+	if (ret) {
+		opstream_close(s);
 		return ret;
-	const struct ops_header *h = s->map;
-	if ((*why = check_header(h, s->size)))
-		goto bad;
-	point_sections(s);
-	if ((*why = check_tables(s)))
-		goto bad;
+	}
 	if (!records)
 		return 0;
 	/* Records are trusted by every consumer (the runner sizes its handle
@@ -1125,9 +1510,17 @@ static int open_checked(struct opstream *s, const char *path, const char **why, 
 	 * in again from the page cache), so the pass does not make the
 	 * process as large as the file (convert's peak RSS stays bounded). */
 	long pg = sysconf(_SC_PAGESIZE);
-	uintptr_t kept = ((uintptr_t)s->ops + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
+	uintptr_t kept0 = ((uintptr_t)s->ops + (uintptr_t)pg - 1) & ~(uintptr_t)(pg - 1);
 	for (uint32_t r = 0; r < s->nranks; r++) {
-		const struct op *o = s->ops + s->ranks[r].first;
+		const struct op *o = s->rank_ops[r];
+		/* the file's mapping, or a rank's own: one window each, and
+		 * none for records read into memory (they would be lost) */
+		uintptr_t own = 0, *kp = &kept0;
+		for (uint32_t m = 0; m < s->nmaps; m++)
+			if (s->maps[m].p == (const void *)o) {
+				own = s->maps[m].anon ? UINTPTR_MAX - CHECK_WINDOW : (uintptr_t)o;
+				kp = &own;
+			}
 		for (uint64_t i = 0, n = s->ranks[r].count; i < n; i++, o++) {
 			*why = handle_bad(o->handle, n) ? BAD_HANDLE : check_op(s->npaths, o);
 			/* what every text reader refuses, so no writer writes
@@ -1138,9 +1531,9 @@ static int open_checked(struct opstream *s, const char *path, const char **why, 
 				*why = "corrupt .ops file (a read or write moving more than its length)";
 			if (*why)
 				goto bad;
-			if ((uintptr_t)o >= kept + CHECK_WINDOW) {
-				madvise((void *)kept, CHECK_WINDOW, MADV_DONTNEED);
-				kept += CHECK_WINDOW;
+			if ((uintptr_t)o >= *kp + CHECK_WINDOW) {
+				madvise((void *)*kp, CHECK_WINDOW, MADV_DONTNEED);
+				*kp += CHECK_WINDOW;
 			}
 		}
 	}
@@ -1166,6 +1559,10 @@ void opstream_close(struct opstream *s)
 		free(s->map);
 	else if (s->map)
 		munmap(s->map, s->size);
+	for (uint32_t m = 0; m < s->nmaps; m++)
+		munmap(s->maps[m].p, s->maps[m].len);
+	free(s->maps);
+	free(s->rank_ops);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1188,6 +1585,33 @@ static int info_rank_lines(const struct opstream *s, const char *key,
 		p += l + (p[l] == '\n');
 	}
 	return 0;
+}
+
+struct source_fn {
+	uint32_t rank;
+	char *buf;
+	size_t len;
+	bool found;
+};
+
+static int one_source(void *arg, uint32_t rank, const char *rest, size_t len)
+{
+	struct source_fn *f = arg;
+	if (rank != f->rank || f->found || !f->len)
+		return 0;
+	if (len >= f->len)
+		len = f->len - 1;
+	memcpy(f->buf, rest, len);
+	f->buf[len] = '\0';
+	f->found = true;
+	return 0;
+}
+
+const char *opstream_rank_source(const struct opstream *s, uint32_t r, char *buf, size_t len)
+{
+	struct source_fn f = { r, buf, len, false };
+	info_rank_lines(s, "rank_source", one_source, &f);
+	return f.found ? buf : opstream_source_file(s, buf, len);
 }
 
 struct launcher_fn {
