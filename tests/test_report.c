@@ -135,7 +135,7 @@ static void test_job_golden(void **state)
 		"\"flush_ns\":500000000,\"ops\":6,\"ops_done\":6,\"max_inflight\":1,\"short_ios\":1,\"eagain\":2,\"sync_fallback\":3,"
 		"\"rounded_ops\":0,\"rounded_extra_bytes\":0,\"tmpfile_named\":0,\"alone_short_reads\":0,\"alone_short_bytes\":0,\"buffered_ops\":4,"
 		"\"errors\":{\"ENOSPC\":2},"
-		"\"not_issued\":{\"traced_failures\":3,\"no_handle\":0,\"mmap\":0,\"seeks\":5,\"barriers\":0,"
+		"\"not_issued\":{\"traced_failures\":3,\"no_handle\":0,\"open_failed\":0,\"open_failed_bytes\":0,\"mmap\":0,\"seeks\":5,\"barriers\":0,"
 		"  \"filtered\":0},"
 		"\"dep_waits\":0,\"dep_wait_ns\":0,\"barrier_waits\":0,\"barrier_wait_ns\":0,"
 		"\"mismatches\":{\"total\":0,\"by_kind\":{},\"examples\":[]},"

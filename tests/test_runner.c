@@ -366,6 +366,43 @@ static void test_replay_continue(void **state)
 	free(w);
 }
 
+/* An open the trace made but the replay could not (its file gone from the
+ * target: under --order none, a rank ahead of the one making it): the
+ * rank's ops on that descriptor are not issued, counted as open_failed
+ * (as no_handle too), with their reads' and writes' lengths. */
+static void test_replay_open_failed(void **state)
+{
+	(void)state;
+	struct fixture f;
+	struct runner_opts o = { .engine = &engine_sync, .depth = 1, .continue_on_error = true };
+	struct worker_result *w = calloc(1, sizeof(*w));
+	char p[300];
+
+	make_trace(&f);
+	build_plan(&f);
+	snprintf(p, sizeof(p), "%s/data/in.dat", f.target);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(run_rank(&f, &o, w, NULL), 0);
+	assert_int_equal(w->errno_counts[ENOENT], 1);
+	/* read 1000, write 10, read 100, close on the in.dat handle; the
+	 * traced failure's read (no handle at all) is not one of them */
+	assert_int_equal(w->open_failed_ops, 4);
+	assert_int_equal(w->open_failed_bytes, 1110);
+	assert_int_equal(w->skipped_nohandle, 5);
+	release(&f);
+	free(w);
+
+	/* all there: none */
+	w = calloc(1, sizeof(*w));
+	make_trace(&f);
+	build_plan(&f);
+	assert_int_equal(run_rank(&f, &o, w, NULL), 0);
+	assert_int_equal(w->open_failed_ops, 0);
+	assert_int_equal(w->open_failed_bytes, 0);
+	release(&f);
+	free(w);
+}
+
 /* truncate(path, len): an ftruncate op without a handle, replayed on the
  * path beneath the target.  The file it names was there before (the plan
  * prepares it, though no open says so: the first stream), and the read
@@ -961,6 +998,7 @@ int main(void)
 		cmocka_unit_test(test_rclass),
 		cmocka_unit_test(test_repeat_stats),
 		cmocka_unit_test(test_replay_continue),
+		cmocka_unit_test(test_replay_open_failed),
 		cmocka_unit_test(test_replay_stops_on_error),
 		cmocka_unit_test(test_replay_null_engine_and_stop),
 		cmocka_unit_test(test_replay_async),

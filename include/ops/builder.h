@@ -134,6 +134,9 @@ int  builder_rank_host(struct builder *b, uint32_t rank, const char *host);
  * k-th one's pids carry k << 32, its main process is -1 - k): ranks are
  * named "pid N of NAME", their pids shown as the capture has them. */
 int  builder_captures(struct builder *b, char *const *names, size_t n);
+/* The events come from several files: each rank's file (its first op's
+ * src) is kept in the stream (opsw_rank_source), for messages. */
+void builder_rank_sources(struct builder *b);
 /* A pid so carried: as its capture shows it (-1: a main process not
  * known), and the capture's index k. */
 static inline int64_t builder_pid_shown(int64_t pid)

@@ -104,6 +104,7 @@ struct report_agg {
 	struct class_stats cls[RC__COUNT];
 	uint64_t time_ns[RC__COUNT];  /* I/O time the bandwidth is over   */
 	uint64_t skipped_failed, skipped_nohandle, skipped_mmap, seeks, barriers, filtered;
+	uint64_t open_failed_ops, open_failed_bytes;  /* of skipped_nohandle */
 	uint64_t tmpfile_named;
 	uint64_t alone_short, alone_short_bytes;
 	uint64_t dep_waits, dep_wait_ns, barrier_waits, barrier_wait_ns;
@@ -113,6 +114,8 @@ struct report_agg {
 	char mm_rank[MM_EXAMPLES][64];  /* each one's "rank R (NAME)"   */
 	const char *mm_src;           /* trace file for "file:line" (NULL: several:
 					 the rank and the line) */
+	const struct opstream *s;     /* several: each example's rank's file */
+	char mm_file[MM_EXAMPLES][256];  /* from it ("" not known)          */
 	uint64_t rounded_ops, rounded_extra_bytes;
 	uint64_t errno_counts[RES_MAX_ERRNO];
 	size_t nruns;

@@ -87,6 +87,9 @@ struct worker_result {
 	/* ops not issued (see run in replay(1)); added by the runner */
 	uint64_t skipped_failed;   /* traced call failed (result < 0)           */
 	uint64_t skipped_nohandle; /* handle whose open was skipped             */
+	uint64_t open_failed_ops;  /* of them: the replayed open failed (and the
+	                            * traced one did not)                       */
+	uint64_t open_failed_bytes; /* the reads' and writes' lengths of those  */
 	uint64_t alone_short;      /* reads that found less than traced, of data
 	                            * other ranks write (absent: plan.alone)   */
 	uint64_t alone_short_bytes; /* the bytes they did not find             */

@@ -274,16 +274,39 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 			 " and %s not replayed", name, at, wb, one ? "" : "s", one ? "its" : "their",
 			 one ? "it is" : "they are");
 	}
+	/* results strace's fault injection made up */
+	if (info_count(s, "injected_calls", wb, sizeof(wb))) {
+		char at[480];
+		bool one = !strcmp(wb, "1");
+		info_or_q(s, "injected_first", at, sizeof(at));
+		warn_msg("%s: %s: %s call%s with a result strace's fault injection made up"
+			 " ('= N (INJECTED)': -e inject=...:retval=): the call%s did not run, so"
+			 " %s not replayed and no file offset moves", name, at, wb, one ? "" : "s",
+			 one ? "" : "s", one ? "it is" : "they are");
+	}
 	/* strace -ff: a process the capture forked has no file */
 	if (info_count(s, "ff_missing", wb, sizeof(wb))) {
 		char names[480];
 		bool one = !strcmp(wb, "1");
 		info_or_q(s, "ff_missing_files", names, sizeof(names));
-		char q[8];
+		char q[8], given[600] = "";
 		bool quiet = opstream_info(s, "ff_no_exit_lines", q, sizeof(q)) != NULL;
+		/* the first expected file is there: one file of the capture was
+		 * given, not its prefix */
+		const char *sp = strstr(names, " (pid "), *dot;
+		char first[480];
+		if (sp && (size_t)(sp - names) < sizeof(first)) {
+			memcpy(first, names, (size_t)(sp - names));
+			first[sp - names] = '\0';
+			if (access(first, F_OK) == 0 && (dot = strrchr(first, '.')) && dot > first)
+				snprintf(given, sizeof(given), "%s %s there, but not given: give the"
+					 " capture's prefix, %.*s, for all its files", one ? "it" : "the first",
+					 "is", (int)(dot - first), first);
+		}
 		warn_msg("%s: %s process%s the capture forked ha%s no strace -ff file: %s; %s calls"
 			 " are not in the trace and are not replayed (%s)", name, wb, one ? "" : "es",
 			 one ? "s" : "ve", names, one ? "its" : "their",
+			 given[0] ? given :
 			 quiet ? "a file deleted, not copied or not given? Or, as the capture has no"
 				 " '+++ exited' line (strace -qq), one that made no call -e trace="
 				 " let through, which strace makes no file for" :
@@ -341,10 +364,12 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 	 * processes is the order the files were read in */
 	if (opstream_info(s, "no_common_clock", wb, sizeof(wb)))
 		warn_msg("%s: %s: no common clock%s, so nothing says how the processes' calls"
-			 " interleaved; each file is read whole where its process was forked, and the"
-			 " plan orders the processes that way (which process wrote a file before"
-			 " another read it may be wrong); capture with strace -ff -tt for their real"
-			 " order", name, wb,
+			 " interleaved; each file is read whole where its process was forked, but"
+			 " the replay has no order between the processes' ops (every op at time 0:"
+			 " which process made a file before another used it is not known, so a"
+			 " file a child makes and its parent uses after may be taken as there"
+			 " before the run); capture with strace -ff -tt for their real order",
+			 name, wb,
 			 strstr(wb, "-r") ? " (a -r delta counts from the line strace printed before"
 					    " it in any of the files: one file's deltas add up to no"
 					    " clock, and are left out)" : "");
@@ -356,8 +381,8 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 		warn_msg("%s: descriptors the trace never opened (%s: %s in all, with 0-2) are"
 			 " replayed as opened O_RDWR at position 0, each process its own: where the"
 			 " program got them open already (strace -p attached late, -e trace= without"
-			 " the opens, a shell's >> redirect), the offsets of its reads and writes"
-			 " there may differ", name, wb, n);
+			 " the opens or the process calls, a shell's >> redirect), the offsets of its"
+			 " reads and writes there may differ", name, wb, n);
 	}
 	/* requests queued in an io_uring's memory: a syscall trace has the
 	 * io_uring_enter calls, not what they submitted */

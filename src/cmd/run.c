@@ -333,9 +333,16 @@ static int check_timing(struct run_state *st, struct run_cli *c)
 	traced_times_build(&st->traced, p, &st->s, t0);
 	const char *src = c->ntraces == 1 ? c->traces[0] : "the trace";
 	if (c->ro.timing != TIMING_AFAP && !st->traced.have_time) {
-		die_msg("--timing %s: %s has no timestamps (every op at time 0): capture with strace"
-			" -tt (or -ttt, -r) and -T, or replay with --timing afap",
-			timing_name(c->ro.timing), src);
+		char nc[160];
+		/* an -ff capture's -r deltas are left out: they are no clock */
+		if (opstream_info(&st->s, "no_common_clock", nc, sizeof(nc)))
+			die_msg("--timing %s: %s has no common clock (%s: every op at time 0):"
+				" capture with strace -ff -tt (or -ttt) and -T, or replay with --timing"
+				" afap", timing_name(c->ro.timing), src, nc);
+		else
+			die_msg("--timing %s: %s has no timestamps (every op at time 0): capture with"
+				" strace -tt (or -ttt, -r) and -T, or replay with --timing afap",
+				timing_name(c->ro.timing), src);
 		return -EINVAL;
 	}
 	if (c->ro.timing == TIMING_THINK && !st->traced.have_dur) {
@@ -856,6 +863,7 @@ static int prepare_run(struct run_state *st, struct run_cli *c)
 	/* "FILE:LINE" only when the ops came from one file (an .ops names the
 	 * trace it was made of); else the examples name the rank */
 	st->agg->mm_src = opstream_source_file(&st->s, st->source, sizeof(st->source));
+	st->agg->s = &st->s;
 	if (st->plan.reused && !c->quiet)
 		fprintf(stderr, "replay: %zu processes for %u rank%s: ranks reused round-robin,"
 			" each reuse on its own copy of the files (%u copies)\n",
@@ -960,6 +968,12 @@ static int mismatches(const struct report_agg *agg, const struct run_cli *c)
 	if (c->ro.on_mismatch != MM_IGNORE)
 		warn_msg("%llu replayed op%s did not get the traced result (%s): see 'mismatches'",
 			 (unsigned long long)n, n == 1 ? "" : "s", list);
+	if (c->ro.on_mismatch != MM_IGNORE && agg->open_failed_ops)
+		warn_msg("%llu op%s on the descriptors those failed opens did not give were not"
+			 " issued (%s of reads and writes): the run replayed part of the workload"
+			 " (not_issued.open_failed in the JSON)",
+			 (unsigned long long)agg->open_failed_ops, agg->open_failed_ops == 1 ? "" : "s",
+			 fmt_bytes(name, sizeof(name), (double)agg->open_failed_bytes));
 	return 0;
 }
 

@@ -179,11 +179,13 @@ static void note_json_cb(const char *key, size_t klen, const char *val, size_t v
 		json_object_set_new(nj->notes, "io_submit_iocbs_as_sync", v);
 		return;
 	}
-	/* a key the info section holds once per rank (launcher, thread_of:
-	 * "RANK VALUE"), or any key it holds more than once: every value,
-	 * in an array (one key of an object would keep the last alone) */
+	/* a key the info section holds once per rank (launcher, thread_of,
+	 * rank_source: "RANK VALUE"), or any key it holds more than once:
+	 * every value, in an array (one key of an object would keep the last
+	 * alone) */
 	json_t *had = json_object_get(nj->notes, k);
-	if (!had && (!strcmp(k, "launcher") || !strcmp(k, "thread_of"))) {
+	if (!had && (!strcmp(k, "launcher") || !strcmp(k, "thread_of") ||
+		     !strcmp(k, "rank_source"))) {
 		had = json_array();
 		json_text_set(nj->notes, k, had);
 	} else if (had && !json_is_array(had)) {
@@ -360,6 +362,8 @@ static const struct { const char *key, *label; } note_labels[] = {
 	{ "unnamed_shared_first", "  the first" },
 	{ "orphan_data_calls", "data calls without a start (lost)" },
 	{ "orphan_data_first", "  the first" },
+	{ "injected_calls", "made-up results (INJECTED)" },
+	{ "injected_first", "  the first" },
 	{ "ff_missing", "-ff files missing (forked)" },
 	{ "ff_missing_files", "  expected" },
 	{ "ff_pid_reused", "-ff files of reused pids" },
@@ -389,6 +393,9 @@ static void note_other_cb(const char *key, size_t klen, const char *val, size_t 
 		return;
 	}
 	if (klen == 6 && !strncmp(key, "format", 6)) /* printed above */
+		return;
+	/* each rank's file (the JSON has them): the sources say which */
+	if (klen == 11 && !strncmp(key, "rank_source", 11))
 		return;
 	for (size_t i = 0; i < sizeof(note_labels) / sizeof(note_labels[0]); i++)
 		if (strlen(note_labels[i].key) == klen && !strncmp(note_labels[i].key, key, klen))

@@ -157,6 +157,7 @@ struct builder {
 	uint64_t unnamed_shared;     /* implicit opens of a file with no name */
 	uint64_t exchanges;          /* renameat2 RENAME_EXCHANGE, as 3 renames */
 	char **capnames;             /* builder_captures: the captures' names */
+	bool rank_sources;           /* builder_rank_sources */
 	size_t ncap;                 /* (several: pids carry k << 32)         */
 	char unnamed_first[300];     /* "FILE:LINE (PATH)" of the first        */
 	struct fdcache {             /* what fast_ofd found for (pid, fd), */
@@ -442,9 +443,10 @@ static int rank_about(struct builder *b, const struct proc *p, uint32_t r)
 }
 
 /* rank_of for a process's first event: its rank made, its t0 set. */
-static int __attribute__((noinline)) rank_first(struct builder *b, struct proc *p, uint64_t ts,
-						uint32_t *rank)
+static int __attribute__((noinline)) rank_first(struct builder *b, struct proc *p,
+						const struct sc_event *ev, uint32_t *rank)
 {
+	uint64_t ts = ev->ts_ns;
 	if (p->rank < 0) {
 		char name[400];
 		/* of several captures, the k-th one's pids carry k << 32, and
@@ -471,6 +473,12 @@ static int __attribute__((noinline)) rank_first(struct builder *b, struct proc *
 		p->rank = r;
 		if ((rc = rank_about(b, p, r)))
 			return rc;
+		/* the file of its first op (one of several: an strace -ff
+		 * capture's, or captures given together), for messages; a
+		 * name opsw_info cannot hold (a newline) is left out */
+		if (b->rank_sources && ev->src && (rc = opsw_rank_source(b->w, r, ev->src)) &&
+		    rc != -EINVAL)
+			return rc;
 	}
 	struct rankst *rs = &b->ranks[p->rank];
 	if (!rs->t0_set) {
@@ -482,13 +490,14 @@ static int __attribute__((noinline)) rank_first(struct builder *b, struct proc *
 	return 0;
 }
 
-static inline int rank_of(struct builder *b, struct proc *p, uint64_t ts, uint32_t *rank)
+static inline int rank_of(struct builder *b, struct proc *p, const struct sc_event *ev,
+			  uint32_t *rank)
 {
 	if (p->rank >= 0 && b->ranks[p->rank].t0_set) {
 		*rank = (uint32_t)p->rank;      /* every event after a rank's first */
 		return 0;
 	}
-	return rank_first(b, p, ts, rank);
+	return rank_first(b, p, ev, rank);
 }
 
 /* An op earlier than the one before it in its rank (a process's clock
@@ -537,7 +546,7 @@ static int emit_rank(struct builder *b, uint32_t rank, const struct sc_event *ev
 static int emit(struct builder *b, struct proc *p, const struct sc_event *ev, struct op *op)
 {
 	uint32_t rank;
-	int rc = rank_of(b, p, ev->ts_ns, &rank);
+	int rc = rank_of(b, p, ev, &rank);
 	if (rc)
 		return rc;
 	return emit_rank(b, rank, ev, op);
@@ -586,7 +595,7 @@ static __attribute__((noinline)) int use_ofd_first(struct builder *b, struct pro
 						    uint32_t *handle)
 {
 	uint32_t rank;
-	int rc = rank_of(b, p, ev->ts_ns, &rank);
+	int rc = rank_of(b, p, ev, &rank);
 	if (rc)
 		return rc;
 	*handle = ofd_handle(o, rank);
@@ -855,7 +864,7 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 		return rc;
 	}
 	uint32_t rank;
-	rc = rank_of(b, p, ev->ts_ns, &rank);
+	rc = rank_of(b, p, ev, &rank);
 	if (rc)
 		return rc;
 	uint32_t h;
@@ -871,9 +880,16 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 	struct sc_event e2 = *ev;
 	e2.dur_ns = 0;
 	e2.ret = fd;
-	/* (0, 1, 2: mostly a shell's redirect, where position 0 is right) */
-	if (fd > 2 && !b->first_implicit[0])
-		snprintf(b->first_implicit, sizeof b->first_implicit, "fd %" PRId64 " (%s)", fd, fdpath);
+	/* (0, 1, 2: mostly a shell's redirect, where position 0 is right;
+	 * not in a process whose fork the trace does not show, one of
+	 * several: a capture without its clone lines, -e trace=%file,%desc,
+	 * where two processes share the redirect's offset) */
+	bool unforked = fd <= 2 && !p->adopted && b->procs_seen > 1;
+	if ((fd > 2 || unforked) && !b->first_implicit[0])
+		snprintf(b->first_implicit, sizeof b->first_implicit,
+			 unforked ? "fd %" PRId64 " (%s) of pid %" PRId64 ", whose fork the trace does"
+				    " not show" : "fd %" PRId64 " (%s)", fd, fdpath,
+			 builder_pid_shown(p->pid));
 	b->st.implicit_opens++;
 	rc = emit(b, p, &e2, &op);
 	if (rc)
@@ -1132,7 +1148,7 @@ static int do_open(struct builder *b, struct proc *p, const struct sc_event *ev)
 			goto out;
 		}
 		uint32_t rank;
-		rc = rank_of(b, p, ev->ts_ns, &rank);
+		rc = rank_of(b, p, ev, &rank);
 		if (rc)
 			goto out;
 		rc = ofd_add_handle(b, o, rank, &op.handle);
@@ -1957,7 +1973,7 @@ static int do_barrier(struct builder *b, struct proc *p, const struct sc_event *
 {
 	struct op op = op_new(OP_BARRIER);
 	uint32_t rank;
-	int rc = rank_of(b, p, ev->ts_ns, &rank);
+	int rc = rank_of(b, p, ev, &rank);
 	if (rc)
 		return rc;
 	op.aux = b->ranks[rank].barriers++;
@@ -2450,6 +2466,11 @@ static int info_u64(struct ops_writer *w, const char *key, uint64_t v)
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%" PRIu64, v);
 	return opsw_info(w, key, buf);
+}
+
+void builder_rank_sources(struct builder *b)
+{
+	b->rank_sources = true;
 }
 
 int builder_captures(struct builder *b, char *const *names, size_t n)

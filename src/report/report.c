@@ -153,6 +153,8 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		}
 		a->skipped_failed += w->skipped_failed;
 		a->skipped_nohandle += w->skipped_nohandle;
+		a->open_failed_ops += w->open_failed_ops;
+		a->open_failed_bytes += w->open_failed_bytes;
 		a->alone_short += w->alone_short;
 		a->alone_short_bytes += w->alone_short_bytes;
 		a->tmpfile_named += w->tmpfile_named;
@@ -169,6 +171,11 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		for (uint32_t k = 0; k < w->nmm_ex && a->nmm_ex < MM_EXAMPLES; k++) {
 			snprintf(a->mm_rank[a->nmm_ex], sizeof(a->mm_rank[0]), "rank %d (%s)",
 				 w->rank, w->rank_name);
+			a->mm_file[a->nmm_ex][0] = '\0';
+			if (!a->mm_src && a->s && w->rank >= 0 &&
+			    !opstream_rank_source(a->s, (uint32_t)w->rank, a->mm_file[a->nmm_ex],
+						  sizeof(a->mm_file[0])))
+				a->mm_file[a->nmm_ex][0] = '\0';
 			a->mm_ex[a->nmm_ex++] = w->mm_ex[k];
 		}
 		a->rounded_ops += w->rounded_ops;
@@ -356,6 +363,8 @@ json_t *report_job_json(const struct worker_result *w)
 	bad |= set_new(o, "errors", errs);
 	bad |= set_new(sk, "traced_failures", u64j(w->skipped_failed));
 	bad |= set_new(sk, "no_handle", u64j(w->skipped_nohandle));
+	bad |= set_new(sk, "open_failed", u64j(w->open_failed_ops));
+	bad |= set_new(sk, "open_failed_bytes", u64j(w->open_failed_bytes));
 	bad |= set_new(sk, "mmap", u64j(w->skipped_mmap));
 	bad |= set_new(sk, "seeks", u64j(w->seeks));
 	bad |= set_new(sk, "barriers", u64j(w->barriers));
@@ -831,6 +840,9 @@ static void print_mismatches(FILE *f, const struct report_agg *a, const char *fs
 		if (a->mm_src)
 			fprintf(f, "             %s:%u: %s ", a->mm_src, m->line,
 				op_kind_name((enum op_kind)m->kind));
+		else if (a->mm_file[i][0])
+			fprintf(f, "             %s, %s:%u: %s ", a->mm_rank[i], a->mm_file[i], m->line,
+				op_kind_name((enum op_kind)m->kind));
 		else
 			fprintf(f, "             %s, line %u: %s ", a->mm_rank[i], m->line,
 				op_kind_name((enum op_kind)m->kind));
@@ -851,16 +863,27 @@ static void print_mismatches(FILE *f, const struct report_agg *a, const char *fs
 	}
 }
 
+/* " (N after a replayed open failed)", or "" */
+static const char *failed_opens(char *b, size_t n, const struct report_agg *a)
+{
+	if (!a->open_failed_ops)
+		return "";
+	snprintf(b, n, " (%llu after their replayed open failed)",
+		 (unsigned long long)a->open_failed_ops);
+	return b;
+}
+
 /* What was not issued, rounded for O_DIRECT, or failed. */
 static void print_notes(FILE *f, const struct report_agg *a, const char *fstype)
 {
-	char b1[32], b2[32];
+	char b1[32], b2[32], b3[64];
 
 	if (a->skipped_failed || a->skipped_nohandle || a->skipped_mmap || a->seeks || a->barriers ||
 	    a->filtered)
-		fprintf(f, "\nnot issued:  %llu traced failures skipped, %llu ops on handles not opened,"
+		fprintf(f, "\nnot issued:  %llu traced failures skipped, %llu ops on handles not opened%s,"
 			" %llu mmap, %llu seeks (offsets are explicit), %llu barriers%s, %llu filtered%s\n",
 			(unsigned long long)a->skipped_failed, (unsigned long long)a->skipped_nohandle,
+			failed_opens(b3, sizeof(b3), a),
 			(unsigned long long)a->skipped_mmap, (unsigned long long)a->seeks,
 			(unsigned long long)a->barriers, a->barrier_waits ? " (honoured)" : "",
 			(unsigned long long)a->filtered, a->nruns > 1 ? " (over the runs)" : "");

@@ -260,6 +260,7 @@ struct wstate {
 	uint32_t *hfile;             /* per handle: path id                 */
 	uint32_t *halign;            /* per handle: direct alignment        */
 	uint8_t *hdirect;            /* per handle: its fd has O_DIRECT     */
+	uint8_t *hlost;              /* per handle: its replayed open failed */
 	uint64_t *hmade;             /* plan.alone: per handle, when this rank
 	                              * made or truncated its file (absolute
 	                              * trace time + 1), 0 not; else NULL  */
@@ -312,6 +313,7 @@ static void ws_free(struct wstate *ws)
 	free(ws->hfile);
 	free(ws->halign);
 	free(ws->hdirect);
+	free(ws->hlost);
 	free(ws->hmade);
 	free(ws->written);
 	free(ws->slots);
@@ -369,10 +371,11 @@ static int ws_setup(struct wstate *ws, const struct worker_ctx *c)
 	ws->hfile = calloc(ws->nhandles + 1, sizeof(*ws->hfile));
 	ws->halign = calloc(ws->nhandles + 1, sizeof(*ws->halign));
 	ws->hdirect = calloc(ws->nhandles + 1, 1);
+	ws->hlost = calloc(ws->nhandles + 1, 1);
 	if (c->plan && c->plan->alone)
 		ws->hmade = calloc(ws->nhandles + 1, sizeof(*ws->hmade));  /* NULL: none said */
 	ws->written = calloc(c->s->npaths + 1, 1);
-	if (!ws->fd || !ws->hfile || !ws->halign || !ws->hdirect || !ws->written)
+	if (!ws->fd || !ws->hfile || !ws->halign || !ws->hdirect || !ws->hlost || !ws->written)
 		return -ENOMEM;
 	for (uint32_t h = 0; h <= ws->nhandles; h++)
 		ws->fd[h] = FD_NONE;
@@ -594,8 +597,13 @@ static int mismatch(struct wstate *ws, uint64_t idx, int err, int64_t got, int64
 		err_what(ws, op, err, why, what, sizeof(what));
 	else
 		short_what(ws, op, got, want, what, sizeof(what));
-	snprintf(w->fail_msg, sizeof(w->fail_msg), "%s '%s' (op %llu, trace line %u): %s",
-		 op_kind_name(op->kind), path, (unsigned long long)idx, op->line, what);
+	/* of a trace in several files (strace -ff), the rank's: its FILE:LINE */
+	char src[PATH_MAX], at[PATH_MAX + 16] = "";
+	if (!opstream_source_file(ws->c->s, src, sizeof(src)) &&
+	    opstream_rank_source(ws->c->s, ws->c->rank, src, sizeof(src)))
+		snprintf(at, sizeof(at), " of %s", src);
+	snprintf(w->fail_msg, sizeof(w->fail_msg), "%s '%s' (op %llu, trace line %u%s): %s",
+		 op_kind_name(op->kind), path, (unsigned long long)idx, op->line, at, what);
 	return err ? -err : -EIO;
 }
 
@@ -1131,6 +1139,7 @@ static int do_open(struct wstate *ws, uint64_t idx, const struct op *op)
 			fd = -EINVAL;
 		}
 	}
+	ws->hlost[op->handle] = fd < 0;
 	return meta_done(ws, idx, RC_OPEN, fd < 0 ? fd : 0, t0);
 }
 
@@ -1140,8 +1149,16 @@ static int op_fd(struct wstate *ws, const struct op *op)
 {
 	int fd = handle_fd(ws, op->handle);
 
-	if (fd < 0)
+	if (fd < 0) {
 		ws->w->skipped_nohandle++;
+		/* its replayed open failed (the traced one did not): the
+		 * rank's ops on it are not replayed, which the run says */
+		if (op->handle < ws->nhandles && ws->hlost[op->handle]) {
+			ws->w->open_failed_ops++;
+			if (op_is_data(op->kind))
+				ws->w->open_failed_bytes += op->len;
+		}
+	}
 	return fd;
 }
 

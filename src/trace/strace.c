@@ -240,6 +240,13 @@ struct strace_parser {
 	uint64_t orphan_data;
 	const char *orphan_src;
 	unsigned long orphan_line;
+	/* calls whose result strace's fault injection made up (-e inject=
+	 * SET:retval=N: "= N (INJECTED)"): they did not run.  The line
+	 * decode() reads is one (parse_result), how many, the first's place */
+	bool injected_now;
+	uint64_t injected;
+	const char *injected_src;
+	unsigned long injected_line;
 	strace_fd_probe_fn probe;
 	char *scratch;                  /* decoded strings of one line     */
 	size_t scap, sused;
@@ -2513,6 +2520,10 @@ static const char *parse_result(struct strace_parser *p, const char *body, size_
 		const char *why = result_tail(rest, v < 0);
 		if (why)
 			return why;
+		/* a result strace made up, the call not made (an error it made
+		 * up is a failed call: not replayed either) */
+		if (v >= 0 && memmem(rest.s, rest.n, "(INJECTED)", 10))
+			p->injected_now = true;
 	}
 	ev->ret = v;
 	return NULL;
@@ -2748,6 +2759,18 @@ static int decode(struct strace_parser *p, const struct callspec *cs, struct str
 		return bad_line(p, e, src, lineno, line, len, why);
 	}
 	p->syscalls++;
+	if (__builtin_expect(p->injected_now, 0)) {
+		/* faked by strace (-e inject=...:retval=): the call did not
+		 * run, so nothing it names changed; counted, not replayed */
+		p->injected_now = false;
+		if (!p->injected++) {
+			p->injected_src = src->name;
+			p->injected_line = lineno;
+		}
+		d.ev.call = SC_SKIP;
+		d.ev.name = "(injected)";
+		return emit_ev(p, &d.ev, e);
+	}
 
 	if (!d.cs) {
 		const char *kept = NULL;
@@ -4270,6 +4293,9 @@ static int clock_orphan_notes(const struct strace_parser *p, struct builder *b, 
 	if (!rc)
 		rc = count_notes(b, "orphan_data_calls", p->orphan_data, "orphan_data_first",
 				 p->orphan_src, p->orphan_line, e);
+	if (!rc)
+		rc = count_notes(b, "injected_calls", p->injected, "injected_first",
+				 p->injected_src, p->injected_line, e);
 	return rc;
 }
 
@@ -4449,6 +4475,8 @@ static int strace_parse(struct trace_input *in, struct builder *b, struct rerr *
 	rc = files_init(p, &fs, in, &merge, e);
 	if (!rc && fs.ncap > 1 && (rc = builder_captures(b, fs.capnames, fs.ncap)))
 		rc = rerr_set(e, rc, "out of memory");
+	if (!rc && in->nfiles > 1)
+		builder_rank_sources(b);
 	if (!rc)
 		rc = merge ? merge_by_time(p, &fs, in, e) :
 			     walk_by_clone(p, &fs, in, heap, &sink, e);

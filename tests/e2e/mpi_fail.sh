@@ -30,8 +30,8 @@ left=$(pgrep -f "$tmp/fail.txt" || true)
 [ -z "$left" ] || { ps -o pid,ppid,stat,args -p $left; fail "processes left: $left"; }
 echo "ok failing rank: exit $rc, $(grep -c 'MPI rank 3' "$tmp/err") message naming MPI rank 3, trace line $line; no process left"
 
-# the same ranks from two files: the failing line is in the first, and the
-# message names no file (it named the last TRACE argument)
+# the same ranks from two files: the failing line is in the first, which
+# the message names with it (it named the last TRACE argument, then none)
 grep -v '^60[34] ' "$tmp/fail.txt" > "$tmp/two-b.txt"
 grep '^60[34] ' "$tmp/fail.txt" > "$tmp/two-a.txt"
 line=$(grep -n pread64 "$tmp/two-a.txt" | cut -d: -f1)
@@ -39,9 +39,9 @@ rm -rf "$tmp/tgt" && mkdir "$tmp/tgt"
 rc=0
 mpi 4 "${drop[@]}" "$tmp/two-a.txt" "$tmp/two-b.txt" "$tmp/tgt" >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "two files: exit $rc"
-grep -Eq "MPI rank [0-9] on $host: rank [0-9] \(process [0-9], worker pid [0-9]*\) failed: read '/k/d.dat' \(op 2, trace line $line\): 0 bytes where the trace moved 4096$" "$tmp/err" ||
+grep -Eq "MPI rank [0-9] on $host: rank [0-9] \(process [0-9], worker pid [0-9]*\) failed: read '/k/d.dat' \(op 2, trace line $line of $tmp/two-a.txt\): 0 bytes where the trace moved 4096$" "$tmp/err" ||
     { cat "$tmp/err"; fail "two files: message"; }
-echo "ok two trace files: the failure names the rank and line, no file"
+echo "ok two trace files: the failure names the rank, the line and its file"
 
 # more MPI processes than trace ranks
 "$REPLAY" gen lanl-64k -n 2 --objects 2 -o "$tmp/lanl" >/dev/null

@@ -73,7 +73,7 @@ grep -q "^             $tmp/w.txt:258: write failed with ENOSPC" "$tmp/out" \
 gen_writes 703 /full/x.dat 400 4096 0 > "$tmp/x.txt"
 gen_writes 704 /full/y.dat 400 4096 0 > "$tmp/y.txt"
 "$REPLAY" run --no-drop-caches --quiet --continue-on-error "$tmp/x.txt" "$tmp/y.txt" "$mnt" > "$tmp/out" 2>&1 || true
-grep -Eq "^             rank [01] \(pid 70[34] of $tmp/[xy].txt\), line [0-9]+: write failed with ENOSPC" "$tmp/out" \
+grep -Eq "^             rank [01] \(pid 70[34] of $tmp/[xy].txt\), $tmp/[xy].txt:[0-9]+: write failed with ENOSPC" "$tmp/out" \
     || fail "example of a two-file trace: $(grep -A2 '^mismatches' "$tmp/out")"
 [ -z "$(ls -A "$mnt")" ] || fail "files left: $(find "$mnt")"
 # input that cannot fit: the run refuses before preparing; --dry-run still

@@ -71,6 +71,11 @@ for form in r none; do
 		{ cat out.txt; fail "$form: no warning that the files have no common clock"; }
 	grep -q "no common clock between its processes ($why)" out.txt ||
 		{ cat out.txt; fail "$form: the summary does not say the files have no common clock"; }
+	# a timing mode: refused, saying why (not "capture with -r")
+	rm -rf tgt2; mkdir tgt2
+	"$REPLAY" run --timing trace cap/t.* tgt2 > /dev/null 2> tm.err && fail "$form: --timing trace ran"
+	grep -q -- "--timing trace: the trace has no common clock ($why: every op at time 0): capture with strace -ff -tt" tm.err ||
+		fail "$form: --timing trace: $(cat tm.err)"
 	[ "$(jq -r '.["global options"].trace_no_common_clock // .options.trace_no_common_clock' res.json)" = "$why" ] ||
 		fail "$form: JSON options.trace_no_common_clock is not '$why'"
 	got_r=$(jq '[.jobs[].read.io_bytes] | add' res.json)
