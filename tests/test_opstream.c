@@ -290,6 +290,21 @@ static struct op tagged(uint32_t rank, uint64_t i)
 			    .offset = i, .len = 1, .result = 1, .t_ns = rank };
 }
 
+/* Every rank of s (nr of them) has want[rank] records, each tagged()
+ * with its rank and index, in order. */
+static void assert_tagged(const struct opstream *s, const uint64_t *want, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t n;
+		const struct op *ops = opstream_rank_ops(s, i, &n);
+		assert_int_equal(n, want[i]);
+		for (uint64_t k = 0; k < n; k++) {
+			assert_int_equal(ops[k].t_ns, i);
+			assert_int_equal(ops[k].offset, k);
+		}
+	}
+}
+
 /* How check_feed hands records over: 0 opsw_append, 1 opsw_slot +
  * opsw_commit whenever a slot is given (else opsw_append), 2 either at
  * random. */
@@ -429,15 +444,7 @@ static void check_feed(enum feed how, unsigned seed)
 		assert_true(s.hdr->npieces <= (feed_pieces ? feed_pieces : OPSW_MAX_PIECES));
 		assert_true(s.hdr->npieces >= 1);
 	}
-	for (uint32_t i = 0; i < NR; i++) {
-		uint64_t n;
-		const struct op *ops = opstream_rank_ops(&s, i, &n);
-		assert_int_equal(n, want[i]);
-		for (uint64_t k = 0; k < n; k++) {
-			assert_int_equal(ops[k].t_ns, i);
-			assert_int_equal(ops[k].offset, k);
-		}
-	}
+	assert_tagged(&s, want, NR);
 	opstream_close(&s);
 	if (fd >= 0)
 		close(fd);
@@ -508,15 +515,7 @@ static uint32_t write_interleaved(const char *path, size_t hold, size_t max_piec
 	const char *why = NULL;
 	assert_int_equal(opstream_open(&s, path, &why), 0);
 	assert_int_equal(s.nranks, NR);
-	for (uint32_t i = 0; i < NR; i++) {
-		uint64_t n;
-		const struct op *ops = opstream_rank_ops(&s, i, &n);
-		assert_int_equal(n, fed[i]);
-		for (uint64_t k = 0; k < n; k++) {
-			assert_int_equal(ops[k].t_ns, i);
-			assert_int_equal(ops[k].offset, k);
-		}
-	}
+	assert_tagged(&s, fed, NR);
 	uint32_t version = s.hdr->version;
 	if (version == OPS_VERSION_PIECES) {
 		/* every record once: the pieces add up to the records, and a

@@ -3850,7 +3850,9 @@ static inline __attribute__((always_inline)) int handle(struct strace_parser *p,
 	if (!f->line) {
 		p->bad = 1;
 		rc = rerr_at(e, -EINVAL, f->src.name, f->lineno,
-			     "expected a line shorter than %u bytes", LR_MAX);
+			     "expected a line shorter than %u bytes (strace -s N shows N bytes of"
+			     " each buffer: capture with a smaller -s; the default, 32, is enough"
+			     " for replay)", LR_MAX);
 	} else {
 		rc = parser_line(p, &f->src, f->line, f->len, f->ctrl, f->lineno,
 				 f->pre.line == f->line ? &f->pre : NULL, e);

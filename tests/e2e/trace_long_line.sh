@@ -42,6 +42,9 @@ for t in st.txt sa.txt lanl fio.txt; do
     fi
     grep -Eq ":6: (line too long|expected a line shorter than 1048576 bytes)" "$tmp/err" \
         || fail "$t strict: $(cat "$tmp/err")"
+    # strace's: what makes such lines, and what to do
+    [ "$t" != st.txt ] || grep -q "1048576 bytes (strace -s N shows N bytes of each buffer: capture with a smaller -s" "$tmp/err" \
+        || fail "$t: no word of strace -s: $(cat "$tmp/err")"
     "$REPLAY" convert --skip-bad -o "$tmp/x.ops" "$in" > "$tmp/out" 2>/dev/null \
         || fail "$t --skip-bad failed"
     if [ -d "$in" ]; then read -r n mb < <(expect "$in"/*.trace); else read -r n mb < <(expect "$in"); fi
