@@ -668,6 +668,13 @@ static void test_pieces_read(void **state)
 	struct ops_piece few[] = { { r0, 3 } };                        /* rank 1 none */
 	assert_int_equal(open_pieces(few, 1, &s, &why), -EINVAL);
 	assert_string_equal(why, bad);
+	/* a record twice: rank 1's piece over rank 0's, or over its own */
+	struct ops_piece shared[] = { { r0, 3 }, { r0, 3 }, { r1, 7 } };
+	assert_int_equal(open_pieces(shared, 3, &s, &why), -EINVAL);
+	assert_string_equal(why, bad);
+	struct ops_piece twice[] = { { r0, 3 }, { r1, 5 }, { r1 + 4 * rec, 5 } };
+	assert_int_equal(open_pieces(twice, 3, &s, &why), -EINVAL);
+	assert_string_equal(why, bad);
 }
 
 /* opsw_slot gives no slot where opsw_append must decide: an unknown

@@ -279,10 +279,10 @@ void trace_warn_incomplete(const struct opstream *s, const char *name)
 		char at[480];
 		bool one = !strcmp(wb, "1");
 		info_or_q(s, "injected_first", at, sizeof(at));
-		warn_msg("%s: %s: %s call%s with a result strace's fault injection made up"
-			 " ('= N (INJECTED)': -e inject=...:retval=): the call%s did not run, so"
-			 " %s not replayed and no file offset moves", name, at, wb, one ? "" : "s",
-			 one ? "" : "s", one ? "it is" : "they are");
+		warn_msg("%s: %s call%s with a result strace's fault injection made up"
+			 " ('= N (INJECTED)': -e inject=...:retval=; %s %s): the call%s did not run,"
+			 " so %s not replayed and no file offset moves", name, wb, one ? "" : "s",
+			 one ? "at" : "the first at", at, one ? "" : "s", one ? "it is" : "they are");
 	}
 	/* strace -ff: a process the capture forked has no file */
 	if (info_count(s, "ff_missing", wb, sizeof(wb))) {

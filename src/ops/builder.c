@@ -78,6 +78,8 @@ struct proc {
 	int counted;         /* in procs_seen: a line of its own was seen
 				(a clone's child without one, as under
 				strace without -f, is not a traced process) */
+	int root;            /* the first counted of its capture: the
+				traced command, which no fork in it made */
 	char *prog;          /* the program it last executed (a thread:
 				its process's), NULL unknown */
 	int64_t tgid;        /* a thread (CLONE_THREAD): its process's pid, else -1 */
@@ -133,6 +135,7 @@ struct builder {
 	} skipseen[64];
 	struct build_stats st;
 	uint64_t inherited_opens, unknown_async, sfr_as_fdatasync, procs_seen, iocbs;
+	uint64_t rooted;             /* captures (< 64) whose root is seen */
 	char first_implicit[256];    /* "fd N (PATH)": the first implicit open above fd 2 */
 	char *pathbuf;               /* scratch for path resolution */
 	size_t pathcap;
@@ -381,14 +384,19 @@ static int __attribute__((noinline)) proc_find(struct builder *b, int64_t pid, s
 		p->tab = fdtab_new();
 		if (!p->tab)
 			return -ENOMEM;
-		p->adopted = p->touched = 0;
+		p->adopted = p->touched = p->root = 0;
 		free(p->prog);
 		p->prog = NULL;
 		p->tgid = -1;
 	}
 	if (own && !p->counted) {
+		size_t k = builder_pid_capture(pid);
 		p->counted = 1;
 		b->procs_seen++;
+		if (k < 64 && !(b->rooted & (1ull << k))) {
+			b->rooted |= 1ull << k;
+			p->root = 1;
+		}
 	}
 	*out = b->pseen[pid & 63] = p;
 	return 0;
@@ -881,10 +889,11 @@ static __attribute__((noinline)) int lookup_fd_slow(struct builder *b, struct pr
 	e2.dur_ns = 0;
 	e2.ret = fd;
 	/* (0, 1, 2: mostly a shell's redirect, where position 0 is right;
-	 * not in a process whose fork the trace does not show, one of
-	 * several: a capture without its clone lines, -e trace=%file,%desc,
-	 * where two processes share the redirect's offset) */
-	bool unforked = fd <= 2 && !p->adopted && b->procs_seen > 1;
+	 * not in a process whose fork the trace does not show, not the
+	 * traced command: a capture without its clone lines, -e
+	 * trace=%file,%desc, where two processes share the redirect's
+	 * offset) */
+	bool unforked = fd <= 2 && !p->adopted && !p->root && b->procs_seen > 1;
 	if ((fd > 2 || unforked) && !b->first_implicit[0])
 		snprintf(b->first_implicit, sizeof b->first_implicit,
 			 unforked ? "fd %" PRId64 " (%s) of pid %" PRId64 ", whose fork the trace does"

@@ -1396,9 +1396,31 @@ static int join_pieces(struct opstream *s, int fd, uint32_t r, const struct ops_
 	}
 }
 
+static int by_off(const void *a, const void *b)
+{
+	uint64_t x = ((const struct ops_piece *)a)->off, y = ((const struct ops_piece *)b)->off;
+	return (x > y) - (x < y);
+}
+
+/* No two of the n pieces at p (each inside the file) share a byte: each
+ * record is one rank's, once, as in a version 1 file.  -ENOMEM. */
+static int pieces_apart(const struct ops_piece *p, uint64_t n, bool *apart)
+{
+	struct ops_piece *q = malloc((n ? n : 1) * sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	memcpy(q, p, n * sizeof(*q));
+	qsort(q, n, sizeof(*q), by_off);
+	*apart = true;
+	for (uint64_t i = 1; i < n && *apart; i++)
+		*apart = q[i - 1].off + q[i - 1].count * sizeof(struct op) <= q[i].off;
+	free(q);
+	return 0;
+}
+
 /* Each rank's records: at ops_off + first (version 1), or in the pieces
- * the piece table gives it, rank by rank (version 2).  -EINVAL + why, or
- * -errno. */
+ * the piece table gives it, rank by rank, no two sharing a record
+ * (version 2).  -EINVAL + why, or -errno. */
 static int place_ranks(struct opstream *s, int fd, const char **why)
 {
 	const struct ops_header *h = s->hdr;
@@ -1430,9 +1452,15 @@ static int place_ranks(struct opstream *s, int fd, const char **why)
 		}
 		j += k;
 	}
-	if (h->version == OPS_VERSION_PIECES && j != h->npieces) {
-		*why = BAD_PIECES;
-		return -EINVAL;
+	if (h->version == OPS_VERSION_PIECES) {
+		bool apart = false;
+		int ret = j == h->npieces ? pieces_apart(p, j, &apart) : 0;
+		if (ret)
+			return ret;
+		if (!apart) {
+			*why = BAD_PIECES;
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -39,7 +39,7 @@ for how in retval error; do
 	[ "$got" = "$want" ] || fail "$how: the replay left $got bytes, the program $want"
 	line=$(grep -n '(INJECTED)' "$tmp/$how.strace" | head -1 | cut -d: -f1)
 	if [ $how = retval ]; then
-		grep -q "warning: .*$how.strace:$line: 1 call with a result strace's fault injection made up" "$tmp/err" ||
+		grep -q "warning: .*$how.strace: 1 call with a result strace's fault injection made up ('= N (INJECTED)': -e inject=...:retval=; at .*$how.strace:$line)" "$tmp/err" ||
 			fail "$how: no warning at line $line: $(cat "$tmp/err")"
 		# the writes dump shows: every one the kernel made, none made up
 		n=$("$REPLAY" dump "$tmp/$how.strace" 2>/dev/null | awk '$4 == "write"' | wc -l)
