@@ -206,6 +206,6 @@ enum { LAT_PCT_NONE, LAT_PCT_IF_ANY, LAT_PCT_ALWAYS };
 json_t *report_lat_json(const struct hist *h, int pct, bool bins);
 json_t *report_fio_jobs(const struct run_shared *sh, const struct run_outcome *out,
 			bool sequential);
-int report_fio_finish(json_t *doc, const char *version);
+int report_fio_finish(json_t *doc);
 
 #endif

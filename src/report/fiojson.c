@@ -74,6 +74,17 @@ static json_t *dir_json(const struct class_stats *cs, uint64_t runtime_ns)
 	bad |= report_set(o, "slat_ns", report_lat_json(&none, LAT_PCT_NONE, false));
 	bad |= report_set(o, "clat_ns", report_lat_json(&cs->lat, LAT_PCT_IF_ANY, fio_bins));
 	bad |= report_set(o, "lat_ns", report_lat_json(&cs->lat, LAT_PCT_IF_ANY, false));
+	/* fio's statistics of its periodic bandwidth and IOPS samples, as
+	 * fio writes them for a job it took no sample of: replay takes none
+	 * (scripts that read them, fio-plot's, find them) */
+	static const char *const samples[] = { "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev",
+					       "bw_samples", "iops_min", "iops_max", "iops_mean",
+					       "iops_stddev", "iops_samples" };
+	for (size_t k = 0; k < sizeof(samples) / sizeof(samples[0]); k++) {
+		bool real = strstr(samples[k], "agg") || strstr(samples[k], "mean") ||
+			    strstr(samples[k], "dev");
+		bad |= report_set(o, samples[k], real ? json_real(0.0) : json_integer(0));
+	}
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -143,7 +154,8 @@ static uint64_t fio_elapsed(uint64_t ns)
 
 /* elapsed_ns: the time the job's part of the run took, from the release
  * to its end (fio's elapsed, the same in every job of one fio run) */
-static json_t *job_json(const struct worker_result *w, uint32_t idx, uint64_t elapsed_ns)
+static json_t *job_json(const struct worker_result *w, uint32_t idx, uint64_t elapsed_ns,
+			bool sequential)
 {
 	json_t *o = json_object(), *jo = json_object();
 	struct class_stats empty;
@@ -157,7 +169,9 @@ static json_t *job_json(const struct worker_result *w, uint32_t idx, uint64_t el
 	else
 		snprintf(name, sizeof(name), "rank-%d", w->rank);
 	bad |= report_set(o, "jobname", json_string(name));
-	bad |= report_set(o, "groupid", json_integer(0));
+	/* sequential: each process ran alone, as fio's jobs after a
+	 * stonewall, which are groups of their own, in order */
+	bad |= report_set(o, "groupid", json_integer(sequential ? (json_int_t)idx : 0));
 	uint64_t nerr = 0;
 	for (size_t k = 0; k < RES_MAX_ERRNO; k++)
 		nerr += w->errno_counts[k];
@@ -168,8 +182,7 @@ static json_t *job_json(const struct worker_result *w, uint32_t idx, uint64_t el
 	/* fio writes these two with continue_on_error; replay always: ops
 	 * may fail without stopping the worker (--on-mismatch) */
 	bad |= report_set(o, "total_err", report_u64(nerr));
-	bad |= report_set(o, "first_error", json_integer(w->first_errno ? w->first_errno
-										: w->fail_errno));
+	bad |= report_set(o, "first_error", json_integer(w->first_errno));
 	snprintf(v, sizeof(v), "%d", w->rank);
 	bad |= report_set(jo, "rank", json_string(v));
 	bad |= report_set(jo, "rank_name", json_text_str(w->rank_name));
@@ -204,7 +217,8 @@ json_t *report_fio_jobs(const struct run_shared *sh, const struct run_outcome *o
 		return NULL;
 	for (uint32_t i = 0; i < sh->nworkers; i++)
 		if (json_array_append_new(a, job_json(&sh->w[i], i, sequential ? sh->w[i].completion_ns
-										 : out->completion_ns))) {
+										 : out->completion_ns,
+						      sequential))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -303,13 +317,12 @@ static int latency_target(json_t *jobs, json_int_t depth)
 	return bad;
 }
 
-int report_fio_finish(json_t *doc, const char *version)
+int report_fio_finish(json_t *doc)
 {
 	json_t *runs = json_object_get(doc, "runs"), *r;
 	long h = headline_run(runs);
 	json_t *jobs = NULL, *du = NULL;
 	struct timeval tv;
-	char ver[96];
 	size_t i;
 	int bad = 0;
 	json_array_foreach(runs, i, r) {
@@ -325,8 +338,10 @@ int report_fio_finish(json_t *doc, const char *version)
 	/* one instant for the four, as fio's (stat.c reads the clock once) */
 	gettimeofday(&tv, NULL);
 	bad |= report_set_time(doc, tv.tv_sec);
-	snprintf(ver, sizeof(ver), "replay-%s (fio-3.33 JSON layout)", version ? version : "");
-	bad |= report_set(doc, "fio version", json_string(ver));
+	/* the layout's version, as fio writes its own: scripts choose keys
+	 * by it (clat before fio 2.21, clat_ns after); replay's own is its
+	 * "replay version" */
+	bad |= report_set(doc, "fio version", json_string("fio-3.33"));
 	bad |= report_set(doc, "timestamp_ms",
 			  report_u64((uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000));
 	bad |= report_set(doc, "global options", global_options(doc, h >= 0 ? json_array_get(runs, (size_t)h)

@@ -588,7 +588,7 @@ int report_finish(json_t *doc)
 	bad |= set_new(sum, "complete_runs", json_integer((json_int_t)k));
 	bad |= set_new(doc, "summary", sum);
 	bad |= set_new(doc, "incomplete", json_boolean(incomplete));
-	if (bad || report_fio_finish(doc, json_string_value(json_object_get(doc, "replay version"))) < 0)
+	if (bad || report_fio_finish(doc) < 0)
 		return -ENOMEM;
 	return 0;
 }

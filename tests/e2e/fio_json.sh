@@ -70,6 +70,19 @@ jq -e '.jobs[].write.bw | numbers' "$tmp/r.json" >/dev/null || fail ".jobs[].wri
 jq -e '.jobs[0].write.clat_ns.percentile["99.000000"] > 0' "$tmp/r.json" >/dev/null || fail "p99"
 jq -e '.jobs[] | (.write.clat_ns.bins | add) == .write.clat_ns.N' "$tmp/r.json" >/dev/null ||
 	fail "the bins do not add up to N"
+# fio's sample statistics, as fio writes them for a job it took no sample
+# of (fio-plot reads iops_stddev: a KeyError on replay's JSON, audit FJ)
+jq -e 'all(.jobs[] | .read, .write, .trim; .bw_samples == 0 and .iops_samples == 0 and
+	.bw_min == 0 and .bw_max == 0 and .bw_agg == 0 and .bw_mean == 0 and .bw_dev == 0 and
+	.iops_min == 0 and .iops_max == 0 and .iops_mean == 0 and .iops_stddev == 0)' "$tmp/r.json" >/dev/null ||
+	fail "sample statistics: $(jq -c '.jobs[0].write | {bw_mean, iops_stddev, bw_samples}' "$tmp/r.json")"
+# "fio version" parses as fio's: scripts pick clat or clat_ns by it
+python3 - "$tmp/r.json" <<'PY' || fail "fio version: $(jq '."fio version"' "$tmp/r.json")"
+import json, sys
+v = json.load(open(sys.argv[1]))["fio version"]
+major, minor = v.split("-", 2)[1].split(".", 2)[:2]
+assert (int(major), int(minor)) == (3, 33), v
+PY
 # bw (KiB/s) from bytes and the headline run's I/O time, recomputed here
 python3 - "$tmp/r.json" <<'PY' || fail "bw/iops/headline"
 import json, sys
@@ -92,7 +105,8 @@ for i, job in enumerate(d["jobs"]):
     iops = 1000.0 * job["write"]["total_ios"] / ms
     assert abs(job["write"]["iops"] - iops) <= 1e-9 * iops, (job["write"]["iops"], iops)
 assert all("fio_jobs" not in r for r in runs)
-assert d["fio version"].startswith("replay-")
+assert d["fio version"] == "fio-3.33"
+assert d["replay version"] and not d["replay version"].startswith("fio")
 assert d["global options"]["numjobs"] == "2"
 # fio's eta, elapsed (right after error) and latency target keys (after
 # latency_ms, the last ones), as fio writes them for a job without a

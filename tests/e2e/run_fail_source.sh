@@ -24,8 +24,12 @@ cat > "$tmp/cap/tr.101" <<'T'
 T
 mkdir "$tmp/t"
 rc=0
-"$REPLAY" run "$tmp/cap/tr" "$tmp/t" > "$tmp/out" 2> "$tmp/err" || rc=$?
+"$REPLAY" run -o "$tmp/r.json" "$tmp/cap/tr" "$tmp/t" > "$tmp/out" 2> "$tmp/err" || rc=$?
 [ "$rc" = 1 ] || fail "exit $rc, not 1: $(cat "$tmp/err")"
+# fio's keys: the job's error EIO (a short transfer), no op failed with an
+# errno, so no first_error (it said 5, audit FJ)
+jq -e '.jobs[0] | .error == 5 and .total_err == 0 and .first_error == 0' "$tmp/r.json" > /dev/null ||
+	fail "fio keys: $(jq -c '.jobs[0] | {error, total_err, first_error}' "$tmp/r.json")"
 grep -q "failed: read '/k/d.dat' (op 1, trace line 2 of $tmp/cap/tr.100): 0 bytes where the trace moved 4096$" "$tmp/err" ||
 	fail "the failure does not name tr.100: $(grep failed "$tmp/err")"
 grep -q "^ *rank 0 (pid 100), $tmp/cap/tr.100:2: read moved 0 bytes, the trace 4096$" "$tmp/out" ||

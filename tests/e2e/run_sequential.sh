@@ -28,6 +28,9 @@ grep -q "^not issued: .* $seeks seeks (offsets are explicit), .* (over the runs)
 jq -e '.options.mode == "sequential" and .options.repeats == 2 and .options.drop_caches == true' \
     "$tmp/s.json" >/dev/null || fail "options"
 jq -e '.runs | length == 2' "$tmp/s.json" >/dev/null || fail "two runs expected"
+# each process ran alone: fio's groups after a stonewall, one each, in order
+jq -e '[.jobs[].groupid] == [range(.jobs | length)] and (.jobs | length) > 1' "$tmp/s.json" >/dev/null ||
+	fail "groupid: $(jq -c '[.jobs[].groupid]' "$tmp/s.json")"
 jq -e 'all(.runs[]; .drop_caches == "dropped" and .headline == "longest rank"
        and .incomplete == false and (.jobs | length) == 3)' "$tmp/s.json" >/dev/null \
     || fail "run fields"
