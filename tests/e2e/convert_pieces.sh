@@ -59,8 +59,9 @@ echo "ok pieces: version 2 with a 64 KiB hold, 1 without, the same $(grep -vc '^
 # the arguments, its resumption the result).
 "$py" - "$tmp/cap.strace" > "$tmp/want" <<'PY'
 import re, sys
-start = re.compile(r'^(\d+) \S+ pwrite64\(\d+<([^>]*)>, .*, (\d+), (\d+)(\) += (-?\d+)| <unfinished \.\.\.>)')
-resumed = re.compile(r'^(\d+) \S+ <\.\.\. pwrite64 resumed>.*\) += (-?\d+)')
+# (strace -f pads the pid column: "1234  10:00:00.000001 ...")
+start = re.compile(r'^(\d+) +\S+ pwrite64\(\d+<([^>]*)>, .*, (\d+), (\d+)(\) += (-?\d+)| <unfinished \.\.\.>)')
+resumed = re.compile(r'^(\d+) +\S+ <\.\.\. pwrite64 resumed>.*\) += (-?\d+)')
 pending, out = {}, {}
 for line in open(sys.argv[1]):
     m = start.match(line)
