@@ -109,6 +109,10 @@ struct order {
 		uint32_t n;
 	} *alone;
 	bool by_line;              /* order taken from the trace's lines   */
+	bool one_order;            /* by_line, or the times of one strace
+	                            * capture's -ff files on their common
+	                            * clock: every rank's ops in the order
+	                            * one tracer saw them start            */
 	bool laid_out;             /* the reader says every file was there,
 	                            * at least as long as any op on it
 	                            * reaches (info files_laid_out: fio

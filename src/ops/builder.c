@@ -2528,6 +2528,9 @@ int builder_finish(struct builder *b, struct rerr *e)
 		rc = info_u64(b->w, kv[i].k, kv[i].v);
 	if (!rc && b->first_implicit[0])
 		rc = opsw_info(b->w, "implicit_open_first", b->first_implicit);
+	/* several captures given together: no one clock orders them */
+	if (!rc && b->ncap > 1)
+		rc = info_u64(b->w, "captures", b->ncap);
 	if (!rc && b->unnamed_shared)
 		rc = info_u64(b->w, "unnamed_shared_opens", b->unnamed_shared);
 	if (!rc && b->unnamed_shared)

@@ -1054,13 +1054,15 @@ static void settle(struct pass *P)
 			else
 				existed(P, p);
 		}
-	/* one ordering of every rank (one strace file): a file the trace
-	 * writes was no bigger than the smallest size shown before its
-	 * first write, whatever the arithmetic of later sizes and writes
-	 * (another process's write in flight) says; but no smaller than
-	 * the data read before it (a trace that contradicts itself: reads
-	 * find their data) */
-	if (!P->out->by_line || !P->complete)
+	/* one ordering of every rank (one strace file, or the -ff files of
+	 * one capture on their common clock: audit PC, 40 processes
+	 * appending to a log, a stat 4096 bytes ahead of the appends before
+	 * it prepared 1 MiB): a file the trace writes was no bigger than
+	 * the smallest size shown before its first write, whatever the
+	 * arithmetic of later sizes and writes (another process's write in
+	 * flight) says; but no smaller than the data read before it (a
+	 * trace that contradicts itself: reads find their data) */
+	if (!P->out->one_order || !P->complete)
 		return;
 	for (uint32_t p = 0; p < P->s->npaths; p++) {
 		const struct pst *st = &P->st[p];
@@ -1156,6 +1158,10 @@ int order_build(struct order *o, const struct opstream *s, const struct order_op
 	 * Sandia or DXT file lists one process after the other) */
 	o->by_line = opstream_info(s, "source_files", buf, sizeof(buf)) && !strcmp(buf, "1") &&
 		     opstream_info(s, "format", buf, sizeof(buf)) && !strcmp(buf, "strace");
+	o->one_order = o->by_line ||
+		       (opstream_info(s, "format", buf, sizeof(buf)) && !strcmp(buf, "strace") &&
+			!opstream_info(s, "no_common_clock", buf, sizeof(buf)) &&
+			!opstream_info(s, "captures", buf, sizeof(buf)));
 	o->laid_out = opstream_info(s, "files_laid_out", buf, sizeof(buf)) && !strcmp(buf, "1");
 	o->paths = calloc(s->npaths ? s->npaths : 1, sizeof(*o->paths));
 	o->deps = calloc(oo->nranks ? oo->nranks : 1, sizeof(*o->deps));
