@@ -23,8 +23,8 @@
  * appended again (unplace).  Where pieces cannot be (more than
  * OPSW_MAX_PIECES), every rank's records are copied in order into a
  * second temporary file, by the kernel (copy_file_range) where it can: a
- * version 1 file again.  Either way the
- * finished file is renamed onto the target.
+ * version 1 file again.  Either way the finished file is renamed onto the
+ * target.
  *
  * A sink writer (opsw_open_sink) has no spill file and one buffer: the
  * records go to the consumer in the order they came, a rank's run of them
