@@ -457,7 +457,7 @@ static struct op *arena_chunk(struct ops_writer *w)
 {
 	if (w->freed) {
 		struct op *c = w->freed;
-		memcpy(&w->freed, c, sizeof(w->freed));
+		memcpy(&w->freed, (const char *)c, sizeof(struct op *));
 		return c;
 	}
 	if (!w->arena && w->hold >= OPSW_CHUNK * sizeof(struct op)) {
@@ -484,7 +484,7 @@ static void chunk_free(struct ops_writer *w, struct op *c)
 		free(c);
 		return;
 	}
-	memcpy(c, &w->freed, sizeof(w->freed));
+	memcpy((char *)c, &w->freed, sizeof(struct op *));
 	w->freed = c;
 }
 
@@ -1424,7 +1424,9 @@ static int pieces_apart(const struct ops_piece *p, uint64_t n, bool *apart)
 static int place_ranks(struct opstream *s, int fd, const char **why)
 {
 	const struct ops_header *h = s->hdr;
-	const struct ops_piece *p = (const void *)((const char *)s->map + h->pieces_off);
+	/* (version 1: pieces_off is a reserved field, not an offset) */
+	const struct ops_piece *p = h->version != OPS_VERSION_PIECES ? NULL :
+		(const void *)((const char *)s->map + h->pieces_off);
 	uint64_t j = 0;
 
 	if (!(s->rank_ops = calloc(s->nranks ? s->nranks : 1, sizeof(*s->rank_ops))))
