@@ -310,6 +310,17 @@ static void test_series_cut_short(void **state)
 	free(sh);
 }
 
+/* A run of two workers' results and an aggregate to add them to. */
+static void two_workers(struct run_shared **sh, struct report_agg **a)
+{
+	*sh = calloc(1, sizeof(struct run_shared) + 2 * sizeof(struct worker_result));
+	*a = calloc(1, sizeof(**a));
+	assert_non_null(*sh);
+	assert_non_null(*a);
+	(*sh)->nworkers = 2;
+	report_agg_init(*a);
+}
+
 /* Percentiles over processes and runs come from the merged bins, never
  * from averaging each process's percentiles: one process with 1 us reads,
  * one with 10 us reads, over two runs: the pooled p50 is one of the two
@@ -318,14 +329,10 @@ static void test_series_cut_short(void **state)
 static void test_agg_percentiles_merge_bins(void **state)
 {
 	(void)state;
-	size_t sz = sizeof(struct run_shared) + 2 * sizeof(struct worker_result);
-	struct run_shared *sh = calloc(1, sz);
-	struct report_agg *a = calloc(1, sizeof(*a));
+	struct run_shared *sh;
+	struct report_agg *a;
 	struct run_outcome out = { .completion_ns = 1000000, .io_ns = 1000000 };
-	assert_non_null(sh);
-	assert_non_null(a);
-	sh->nworkers = 2;
-	report_agg_init(a);
+	two_workers(&sh, &a);
 	for (int run = 0; run < 2; run++) {
 		for (int w = 0; w < 2; w++) {
 			fill_worker(&sh->w[w]);
@@ -354,14 +361,10 @@ static void test_agg_percentiles_merge_bins(void **state)
 static void test_agg_drift_done_only(void **state)
 {
 	(void)state;
-	size_t sz = sizeof(struct run_shared) + 2 * sizeof(struct worker_result);
-	struct run_shared *sh = calloc(1, sz);
-	struct report_agg *a = calloc(1, sizeof(*a));
+	struct run_shared *sh;
+	struct report_agg *a;
 	struct run_outcome out = { .completion_ns = 1000000, .io_ns = 1000000 };
-	assert_non_null(sh);
-	assert_non_null(a);
-	sh->nworkers = 2;
-	report_agg_init(a);
+	two_workers(&sh, &a);
 	for (int w = 0; w < 2; w++) {
 		fill_worker(&sh->w[w]);
 		hist_init(&sh->w[w].lag);

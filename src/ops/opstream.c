@@ -803,13 +803,13 @@ int opsw_rank_launcher(struct ops_writer *w, uint32_t rank, const char *prog)
 int opsw_rank_source(struct ops_writer *w, uint32_t rank, const char *path)
 {
 	size_t n = strlen(path) + 16;
-	char *v = malloc(n);
-	if (!v)
-		return -ENOMEM;
+	char *v;
 	if (rank >= w->nranks)
-		rank = UINT32_MAX;
+		return -EINVAL;
+	if (!(v = malloc(n)))
+		return -ENOMEM;
 	snprintf(v, n, "%" PRIu32 " %s", rank, path);
-	int rc = rank == UINT32_MAX ? -EINVAL : opsw_info(w, "rank_source", v);
+	int rc = opsw_info(w, "rank_source", v);
 	free(v);
 	return rc;
 }

@@ -77,14 +77,15 @@ static json_t *dir_json(const struct class_stats *cs, uint64_t runtime_ns)
 	/* fio's statistics of its periodic bandwidth and IOPS samples, as
 	 * fio writes them for a job it took no sample of: replay takes none
 	 * (scripts that read them, fio-plot's, find them) */
-	static const char *const samples[] = { "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev",
-					       "bw_samples", "iops_min", "iops_max", "iops_mean",
-					       "iops_stddev", "iops_samples" };
-	for (size_t k = 0; k < sizeof(samples) / sizeof(samples[0]); k++) {
-		bool real = strstr(samples[k], "agg") || strstr(samples[k], "mean") ||
-			    strstr(samples[k], "dev");
-		bad |= report_set(o, samples[k], real ? json_real(0.0) : json_integer(0));
-	}
+	static const struct { const char *key; bool real; } samples[] = {
+		{ "bw_min", false }, { "bw_max", false }, { "bw_agg", true }, { "bw_mean", true },
+		{ "bw_dev", true }, { "bw_samples", false }, { "iops_min", false },
+		{ "iops_max", false }, { "iops_mean", true }, { "iops_stddev", true },
+		{ "iops_samples", false },
+	};
+	for (size_t k = 0; k < sizeof(samples) / sizeof(samples[0]); k++)
+		bad |= report_set(o, samples[k].key,
+				  samples[k].real ? json_real(0.0) : json_integer(0));
 	if (bad) {
 		json_decref(o);
 		return NULL;

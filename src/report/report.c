@@ -171,8 +171,8 @@ int report_agg_add(struct report_agg *a, const struct run_shared *sh,
 		for (uint32_t k = 0; k < w->nmm_ex && a->nmm_ex < MM_EXAMPLES; k++) {
 			snprintf(a->mm_rank[a->nmm_ex], sizeof(a->mm_rank[0]), "rank %d (%s)",
 				 w->rank, w->rank_name);
-			a->mm_file[a->nmm_ex][0] = '\0';
-			if (!a->mm_src && a->s && w->rank >= 0 &&
+			/* of several trace files, the rank's ("" not known) */
+			if (a->mm_src || !a->s || w->rank < 0 ||
 			    !opstream_rank_source(a->s, (uint32_t)w->rank, a->mm_file[a->nmm_ex],
 						  sizeof(a->mm_file[0])))
 				a->mm_file[a->nmm_ex][0] = '\0';
